@@ -1,0 +1,462 @@
+// Package config loads the one typed configuration: defaults, then an optional YAML
+// file, then DATABASE_URL/REDIS_URL, then COMMERCE_* environment variables
+// (key path upper-cased, "." written as "__"). Validate names the bad key.
+package config
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/knadh/koanf/parsers/yaml"
+	"github.com/knadh/koanf/providers/env/v2"
+	"github.com/knadh/koanf/providers/file"
+	"github.com/knadh/koanf/providers/structs"
+	"github.com/knadh/koanf/v2"
+)
+
+// Config is the whole configuration.
+type Config struct {
+	Env           string        `koanf:"env"`      // development | production
+	DataDir       string        `koanf:"data_dir"` // embedded database, dev secret, uploads
+	HTTP          HTTP          `koanf:"http"`
+	Database      Database      `koanf:"database"`
+	Redis         Redis         `koanf:"redis"`
+	Log           Log           `koanf:"log"`
+	Security      Security      `koanf:"security"`
+	RateLimiting  RateLimiting  `koanf:"rate_limiting"`
+	Payment       Payment       `koanf:"payment"`
+	Tax           Tax           `koanf:"tax"`
+	Inventory     Inventory     `koanf:"inventory"`
+	Carts         Carts         `koanf:"carts"`
+	Coupons       Coupons       `koanf:"coupons"`
+	Uploads       Uploads       `koanf:"uploads"`
+	Notifications Notifications `koanf:"notifications"`
+	Jobs          Jobs          `koanf:"jobs"`
+}
+
+// HTTP configures the API server.
+type HTTP struct {
+	Addr            string        `koanf:"addr"`
+	PublicURL       string        `koanf:"public_url"`
+	BodyLimitBytes  int64         `koanf:"body_limit_bytes"`
+	ReadTimeout     time.Duration `koanf:"read_timeout"`
+	WriteTimeout    time.Duration `koanf:"write_timeout"`
+	ShutdownTimeout time.Duration `koanf:"shutdown_timeout"`
+	TrustedProxies  []string      `koanf:"trusted_proxies"`
+	CORS            CORS          `koanf:"cors"`
+}
+
+// CORS configures cross-origin requests.
+type CORS struct {
+	Enabled          bool          `koanf:"enabled"`
+	AllowedOrigins   []string      `koanf:"allowed_origins"`
+	AllowedMethods   []string      `koanf:"allowed_methods"`
+	AllowedHeaders   []string      `koanf:"allowed_headers"`
+	ExposedHeaders   []string      `koanf:"exposed_headers"`
+	AllowCredentials bool          `koanf:"allow_credentials"`
+	MaxAge           time.Duration `koanf:"max_age"`
+}
+
+// Database selects the store: a postgres:// URL, or empty for the embedded SQLite file.
+type Database struct {
+	URL             string        `koanf:"url"`
+	MaxOpenConns    int           `koanf:"max_open_conns"`
+	MaxIdleConns    int           `koanf:"max_idle_conns"`
+	ConnMaxLifetime time.Duration `koanf:"conn_max_lifetime"`
+	AutoMigrate     bool          `koanf:"auto_migrate"` // serve runs migrations at start (always in embedded mode)
+}
+
+// Redis enables Asynq jobs and shared rate-limit counters.
+type Redis struct {
+	URL string `koanf:"url"`
+}
+
+// Log configures zap.
+type Log struct {
+	Level  string `koanf:"level"`
+	Format string `koanf:"format"` // json | console; empty: json in production, console in development
+}
+
+// Security holds authentication settings.
+type Security struct {
+	JWT                JWT           `koanf:"jwt"`
+	APIKeyPrefixLength int           `koanf:"api_key_prefix_length"`
+	APIKeySecretLength int           `koanf:"api_key_secret_length"`
+	APIKeyCacheTTL     time.Duration `koanf:"api_key_cache_ttl"`
+	CustomerScopes     []string      `koanf:"customer_scopes"`
+	BcryptCost         int           `koanf:"bcrypt_cost"`
+}
+
+// JWT configures token signing (HS256).
+type JWT struct {
+	Secret             string `koanf:"secret"`
+	ExpiryHours        int    `koanf:"expiry_hours"`
+	RefreshExpiryHours int    `koanf:"refresh_expiry_hours"`
+	Issuer             string `koanf:"issuer"`
+}
+
+// RateLimiting configures the limiter (Part 1 "Limits").
+type RateLimiting struct {
+	Enabled   bool                     `koanf:"enabled"`
+	Default   Limit                    `koanf:"default"`   // API keys
+	JWT       Limit                    `koanf:"jwt"`       // customer and staff tokens
+	Anonymous Limit                    `koanf:"anonymous"` // by remote address
+	Auth      EndpointLimit            `koanf:"auth"`      // every /api/v1/auth/* path
+	Endpoints map[string]EndpointLimit `koanf:"endpoints"` // path -> limit
+}
+
+// Limit is a per-minute limit with burst plus a per-hour limit.
+type Limit struct {
+	RequestsPerMinute int `koanf:"requests_per_minute"`
+	BurstCapacity     int `koanf:"burst_capacity"`
+	RequestsPerHour   int `koanf:"requests_per_hour"`
+}
+
+// EndpointLimit is a per-minute limit on one path.
+type EndpointLimit struct {
+	RequestsPerMinute int `koanf:"requests_per_minute"`
+}
+
+// Payment configures the gateways.
+type Payment struct {
+	DefaultGateway string  `koanf:"default_gateway"`
+	Test           Gateway `koanf:"test"`
+	Stripe         Gateway `koanf:"stripe"`
+	PayPal         Gateway `koanf:"paypal"`
+	Alipay         Gateway `koanf:"alipay"`
+	WeChatPay      Gateway `koanf:"wechat_pay"`
+}
+
+// Gateway is one payment gateway's section.
+type Gateway struct {
+	Enabled             bool   `koanf:"enabled"`
+	APIKey              string `koanf:"api_key"`
+	WebhookSecret       string `koanf:"webhook_secret"`
+	CaptureMethod       string `koanf:"capture_method"`
+	StatementDescriptor string `koanf:"statement_descriptor"`
+	ClientID            string `koanf:"client_id"`
+	AppID               string `koanf:"app_id"`
+	MerchantID          string `koanf:"merchant_id"`
+	PrivateKey          string `koanf:"private_key"`
+	PublicKey           string `koanf:"public_key"`
+	BaseURL             string `koanf:"base_url"`
+}
+
+// Tax configures tax calculation (Part 2 "Tax").
+type Tax struct {
+	Provider           string `koanf:"provider"`
+	EnableOSS          bool   `koanf:"enable_oss"`
+	OSSMemberState     string `koanf:"oss_member_state"`
+	ValidateVATIDs     bool   `koanf:"validate_vat_ids"`
+	VATCacheDays       int    `koanf:"vat_cache_days"`
+	DefaultTaxIncluded bool   `koanf:"default_tax_included"`
+	DefaultTaxZone     string `koanf:"default_tax_zone"`
+	VIESURL            string `koanf:"vies_url"`
+}
+
+// Inventory configures stock reservations.
+type Inventory struct {
+	ReservationTimeout time.Duration `koanf:"reservation_timeout"`
+}
+
+// Carts configures cart expiry.
+type Carts struct {
+	ExpiryDays int `koanf:"expiry_days"`
+}
+
+// Coupons configures stacking.
+type Coupons struct {
+	AllowFreeShippingStacking bool `koanf:"allow_free_shipping_stacking"`
+}
+
+// Uploads configures image storage.
+type Uploads struct {
+	MaxSizeBytes int64  `koanf:"max_size_bytes"`
+	Driver       string `koanf:"driver"` // local | s3
+	Dir          string `koanf:"dir"`
+	PublicURL    string `koanf:"public_url"`
+}
+
+// Notifications configures delivery retries.
+type Notifications struct {
+	RetryBackoff []time.Duration `koanf:"retry_backoff"`
+	MaxAttempts  int             `koanf:"max_attempts"`
+}
+
+// Jobs configures background work.
+type Jobs struct {
+	Concurrency int `koanf:"concurrency"`
+}
+
+// Default returns every key with its default value.
+func Default() Config {
+	return Config{
+		Env:     "development",
+		DataDir: "./var",
+		HTTP: HTTP{
+			Addr:            ":8080",
+			BodyLimitBytes:  1 << 20,
+			ReadTimeout:     15 * time.Second,
+			WriteTimeout:    30 * time.Second,
+			ShutdownTimeout: 15 * time.Second,
+			TrustedProxies:  []string{},
+			CORS: CORS{
+				Enabled:        true,
+				AllowedOrigins: []string{"*"},
+				AllowedMethods: []string{"GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"},
+				AllowedHeaders: []string{"Authorization", "Content-Type", "X-Request-ID", "X-Session-Token", "Idempotency-Key"},
+				ExposedHeaders: []string{"X-Request-ID", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-RateLimit-Policy", "Retry-After"},
+				MaxAge:         12 * time.Hour,
+			},
+		},
+		Database: Database{MaxOpenConns: 20, MaxIdleConns: 10, ConnMaxLifetime: 30 * time.Minute, AutoMigrate: false},
+		Log:      Log{Level: "info"},
+		Security: Security{
+			JWT:                JWT{ExpiryHours: 24, RefreshExpiryHours: 168, Issuer: "commerce"},
+			APIKeyPrefixLength: 8,
+			APIKeySecretLength: 32,
+			APIKeyCacheTTL:     30 * time.Second,
+			CustomerScopes: []string{
+				"products:read", "collections:read", "carts:write", "coupons:read", "orders:read",
+				"customers:write", "payments:write", "subscriptions:write", "shipping:read", "tax:read",
+				"notifications:read",
+			},
+			BcryptCost: 12,
+		},
+		RateLimiting: RateLimiting{
+			Enabled:   true,
+			Default:   Limit{RequestsPerMinute: 1000, BurstCapacity: 100, RequestsPerHour: 50000},
+			JWT:       Limit{RequestsPerMinute: 500, BurstCapacity: 50, RequestsPerHour: 25000},
+			Anonymous: Limit{RequestsPerMinute: 60, BurstCapacity: 10, RequestsPerHour: 3000},
+			Auth:      EndpointLimit{RequestsPerMinute: 10},
+			Endpoints: map[string]EndpointLimit{
+				"/api/v1/auth/login":    {RequestsPerMinute: 10},
+				"/api/v1/auth/register": {RequestsPerMinute: 5},
+				"/api/v1/uploads":       {RequestsPerMinute: 10},
+			},
+		},
+		Payment: Payment{
+			DefaultGateway: "test",
+			Test:           Gateway{Enabled: true, CaptureMethod: "automatic"},
+			Stripe:         Gateway{CaptureMethod: "automatic", BaseURL: "https://api.stripe.com"},
+			PayPal:         Gateway{BaseURL: "https://api-m.sandbox.paypal.com"},
+			Alipay:         Gateway{BaseURL: "https://openapi.alipay.com"},
+			WeChatPay:      Gateway{BaseURL: "https://api.mch.weixin.qq.com"},
+		},
+		Tax: Tax{
+			Provider:     "builtin",
+			VATCacheDays: 30,
+			VIESURL:      "https://ec.europa.eu/taxation_customs/vies/rest-api",
+		},
+		Inventory:     Inventory{ReservationTimeout: 30 * time.Minute},
+		Carts:         Carts{ExpiryDays: 30},
+		Uploads:       Uploads{MaxSizeBytes: 10 << 20, Driver: "local", Dir: "", PublicURL: "/uploads"},
+		Notifications: Notifications{RetryBackoff: []time.Duration{30 * time.Second, 2 * time.Minute, 10 * time.Minute}, MaxAttempts: 4},
+		Jobs:          Jobs{Concurrency: 10},
+	}
+}
+
+// Load reads defaults, the optional YAML file (path, or COMMERCE_CONFIG), DATABASE_URL and
+// REDIS_URL, then COMMERCE_* variables, and validates the result.
+func Load(path string) (*Config, error) {
+	k := koanf.New(".")
+	if err := k.Load(structs.Provider(Default(), "koanf"), nil); err != nil {
+		return nil, fmt.Errorf("config defaults: %w", err)
+	}
+	if path == "" {
+		path = os.Getenv("COMMERCE_CONFIG")
+	}
+	if path != "" {
+		if err := k.Load(file.Provider(path), yaml.Parser()); err != nil {
+			return nil, fmt.Errorf("config file %s: %w", path, err)
+		}
+	}
+	// 12-factor names sit below the COMMERCE_ names.
+	if v := os.Getenv("DATABASE_URL"); v != "" {
+		_ = k.Set("database.url", v)
+	}
+	if v := os.Getenv("REDIS_URL"); v != "" {
+		_ = k.Set("redis.url", v)
+	}
+	err := k.Load(env.Provider(".", env.Opt{
+		Prefix: "COMMERCE_",
+		TransformFunc: func(key, value string) (string, any) {
+			key = strings.ToLower(strings.TrimPrefix(key, "COMMERCE_"))
+			if key == "config" {
+				return "", nil
+			}
+			key = strings.ReplaceAll(key, "__", ".")
+			if strings.Contains(value, ",") {
+				return key, strings.Split(value, ",")
+			}
+			return key, value
+		},
+	}), nil)
+	if err != nil {
+		return nil, fmt.Errorf("config environment: %w", err)
+	}
+	var cfg Config
+	if err := k.UnmarshalWithConf("", &cfg, koanf.UnmarshalConf{Tag: "koanf"}); err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &cfg, nil
+}
+
+// Embedded reports whether the service runs on the embedded default (SQLite).
+func (c *Config) Embedded() bool { return !c.Postgres() }
+
+// Postgres reports whether database.url selects PostgreSQL.
+func (c *Config) Postgres() bool {
+	u := c.Database.URL
+	return strings.HasPrefix(u, "postgres://") || strings.HasPrefix(u, "postgresql://")
+}
+
+// SQLitePath is the embedded database file.
+func (c *Config) SQLitePath() string {
+	if p, ok := strings.CutPrefix(c.Database.URL, "sqlite://"); ok && p != "" {
+		return p
+	}
+	if p, ok := strings.CutPrefix(c.Database.URL, "file:"); ok && p != "" {
+		return p
+	}
+	return filepath.Join(c.DataDir, "commerce.db")
+}
+
+// Production reports env == production.
+func (c *Config) Production() bool { return c.Env == "production" }
+
+// Validate checks every value and names the key of the first bad one.
+func (c *Config) Validate() error {
+	var errs []error
+	bad := func(key, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("config: %s: %s", key, fmt.Sprintf(format, args...)))
+	}
+	if c.Env != "development" && c.Env != "production" && c.Env != "test" {
+		bad("env", "must be development, test or production, got %q", c.Env)
+	}
+	if c.Database.URL != "" && !c.Postgres() && !strings.HasPrefix(c.Database.URL, "sqlite://") && !strings.HasPrefix(c.Database.URL, "file:") {
+		bad("database.url", "must be a postgres:// URL, a sqlite:// path or empty for the embedded database")
+	}
+	if c.Redis.URL != "" && !strings.HasPrefix(c.Redis.URL, "redis://") && !strings.HasPrefix(c.Redis.URL, "rediss://") {
+		bad("redis.url", "must be a redis:// or rediss:// URL")
+	}
+	if c.HTTP.Addr == "" {
+		bad("http.addr", "must not be empty")
+	}
+	if c.HTTP.BodyLimitBytes <= 0 {
+		bad("http.body_limit_bytes", "must be positive")
+	}
+	if c.Log.Format != "" && c.Log.Format != "json" && c.Log.Format != "console" {
+		bad("log.format", "must be json or console")
+	}
+	switch strings.ToLower(c.Log.Level) {
+	case "debug", "info", "warn", "error":
+	default:
+		bad("log.level", "must be debug, info, warn or error")
+	}
+	if len(c.Security.JWT.Secret) < 32 && !(c.Embedded() && c.Security.JWT.Secret == "") && !c.devMode() {
+		bad("security.jwt.secret", "must be at least 32 characters (only the embedded development mode may run without one)")
+	}
+	if c.Security.JWT.ExpiryHours <= 0 {
+		bad("security.jwt.expiry_hours", "must be positive")
+	}
+	if c.Security.JWT.RefreshExpiryHours <= 0 {
+		bad("security.jwt.refresh_expiry_hours", "must be positive")
+	}
+	if c.Security.APIKeyPrefixLength < 4 || c.Security.APIKeyPrefixLength > 32 {
+		bad("security.api_key_prefix_length", "must be between 4 and 32")
+	}
+	if c.Security.APIKeySecretLength < 16 || c.Security.APIKeySecretLength > 128 {
+		bad("security.api_key_secret_length", "must be between 16 and 128")
+	}
+	if c.Security.BcryptCost < 4 || c.Security.BcryptCost > 31 {
+		bad("security.bcrypt_cost", "must be between 4 and 31")
+	}
+	for name, l := range map[string]Limit{"default": c.RateLimiting.Default, "jwt": c.RateLimiting.JWT, "anonymous": c.RateLimiting.Anonymous} {
+		if l.RequestsPerMinute <= 0 {
+			bad("rate_limiting."+name+".requests_per_minute", "must be positive")
+		}
+		if l.BurstCapacity < 0 {
+			bad("rate_limiting."+name+".burst_capacity", "must not be negative")
+		}
+		if l.RequestsPerHour < 0 {
+			bad("rate_limiting."+name+".requests_per_hour", "must not be negative")
+		}
+	}
+	for path, l := range c.RateLimiting.Endpoints {
+		if l.RequestsPerMinute <= 0 {
+			bad("rate_limiting.endpoints."+path+".requests_per_minute", "must be positive")
+		}
+	}
+	gateways := map[string]Gateway{"test": c.Payment.Test, "stripe": c.Payment.Stripe, "paypal": c.Payment.PayPal, "alipay": c.Payment.Alipay, "wechat_pay": c.Payment.WeChatPay}
+	for name, g := range gateways {
+		if g.CaptureMethod != "" && g.CaptureMethod != "automatic" && g.CaptureMethod != "manual" {
+			bad("payment."+name+".capture_method", "must be automatic or manual")
+		}
+	}
+	if c.Payment.DefaultGateway != "" {
+		g, ok := gateways[c.Payment.DefaultGateway]
+		if !ok {
+			bad("payment.default_gateway", "unknown gateway %q", c.Payment.DefaultGateway)
+		} else if !g.Enabled {
+			bad("payment.default_gateway", "gateway %q is not enabled", c.Payment.DefaultGateway)
+		}
+	}
+	if c.Tax.VATCacheDays < 0 {
+		bad("tax.vat_cache_days", "must not be negative")
+	}
+	if c.Inventory.ReservationTimeout <= 0 {
+		bad("inventory.reservation_timeout", "must be positive")
+	}
+	if c.Carts.ExpiryDays <= 0 {
+		bad("carts.expiry_days", "must be positive")
+	}
+	if c.Uploads.MaxSizeBytes <= 0 {
+		bad("uploads.max_size_bytes", "must be positive")
+	}
+	if c.Jobs.Concurrency <= 0 {
+		bad("jobs.concurrency", "must be positive")
+	}
+	return errors.Join(errs...)
+}
+
+// devMode: the embedded development mode may use a short secret (it generates one otherwise).
+func (c *Config) devMode() bool { return c.Embedded() && !c.Production() }
+
+// EnsureJWTSecret fills an empty secret in the embedded mode with one generated once and
+// kept in data_dir, so tokens survive restarts.
+func (c *Config) EnsureJWTSecret() error {
+	if c.Security.JWT.Secret != "" {
+		return nil
+	}
+	if !c.Embedded() {
+		return errors.New("config: security.jwt.secret: must be set (at least 32 characters)")
+	}
+	path := filepath.Join(c.DataDir, "jwt_secret")
+	if b, err := os.ReadFile(path); err == nil && len(strings.TrimSpace(string(b))) >= 32 {
+		c.Security.JWT.Secret = strings.TrimSpace(string(b))
+		return nil
+	}
+	if err := os.MkdirAll(c.DataDir, 0o750); err != nil {
+		return fmt.Errorf("config: data_dir: %w", err)
+	}
+	buf := make([]byte, 32)
+	if _, err := rand.Read(buf); err != nil {
+		return err
+	}
+	secret := hex.EncodeToString(buf)
+	if err := os.WriteFile(path, []byte(secret+"\n"), 0o600); err != nil {
+		return fmt.Errorf("config: data_dir: %w", err)
+	}
+	c.Security.JWT.Secret = secret
+	return nil
+}

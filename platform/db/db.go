@@ -1,0 +1,155 @@
+// Package db opens the store (PostgreSQL in production, pure-Go SQLite embedded),
+// carries a gorm transaction in the context (InTx/Conn) and runs the embedded
+// migrations of every module.
+package db
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/glebarez/sqlite"
+	"go.uber.org/zap"
+	"gorm.io/driver/postgres"
+	"gorm.io/gorm"
+	"gorm.io/gorm/logger"
+
+	"github.com/gocommerce/commerce/platform/config"
+)
+
+// Dialect names the SQL engine.
+type Dialect string
+
+const (
+	Postgres Dialect = "postgres"
+	SQLite   Dialect = "sqlite"
+)
+
+// DB is the database handle every repository uses through Conn(ctx).
+type DB struct {
+	g       *gorm.DB
+	dialect Dialect
+	mu      sync.RWMutex
+	commit  []func()
+}
+
+type txKey struct{}
+
+// Open connects to the database named by cfg.
+func Open(cfg *config.Config, log *zap.Logger) (*DB, func(), error) {
+	gcfg := &gorm.Config{
+		TranslateError:         true,
+		SkipDefaultTransaction: true,
+		PrepareStmt:            true,
+		Logger:                 logger.Discard,
+		NowFunc:                func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) },
+	}
+	var (
+		g       *gorm.DB
+		err     error
+		dialect Dialect
+	)
+	if cfg.Postgres() {
+		dialect = Postgres
+		g, err = gorm.Open(postgres.Open(cfg.Database.URL), gcfg)
+	} else {
+		dialect = SQLite
+		path := cfg.SQLitePath()
+		if dir := filepath.Dir(path); dir != "" {
+			if mkErr := os.MkdirAll(dir, 0o750); mkErr != nil {
+				return nil, nil, fmt.Errorf("database: create %s: %w", dir, mkErr)
+			}
+		}
+		dsn := path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+		g, err = gorm.Open(sqlite.Open(dsn), gcfg)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("database: open: %w", err)
+	}
+	sqlDB, err := g.DB()
+	if err != nil {
+		return nil, nil, fmt.Errorf("database: %w", err)
+	}
+	if dialect == SQLite {
+		// One writer connection: SQLite serialises writes anyway, and gorm's SQLite
+		// dialect drops row locks, so invariants rely on conditional updates.
+		sqlDB.SetMaxOpenConns(1)
+	} else {
+		sqlDB.SetMaxOpenConns(cfg.Database.MaxOpenConns)
+		sqlDB.SetMaxIdleConns(cfg.Database.MaxIdleConns)
+		sqlDB.SetConnMaxLifetime(cfg.Database.ConnMaxLifetime)
+	}
+	d := &DB{g: g, dialect: dialect}
+	log.Named("db").Debug("database opened", zap.String("dialect", string(dialect)))
+	return d, func() { _ = sqlDB.Close() }, nil
+}
+
+// Wrap builds a DB around an existing gorm handle (tests).
+func Wrap(g *gorm.DB, dialect Dialect) *DB { return &DB{g: g, dialect: dialect} }
+
+// Dialect reports the engine.
+func (d *DB) Dialect() Dialect { return d.dialect }
+
+// Gorm returns the root handle (no transaction); prefer Conn(ctx).
+func (d *DB) Gorm() *gorm.DB { return d.g }
+
+// Conn returns the transaction carried by ctx, or the root handle bound to ctx.
+func (d *DB) Conn(ctx context.Context) *gorm.DB {
+	if tx, ok := ctx.Value(txKey{}).(*gorm.DB); ok {
+		return tx
+	}
+	return d.g.WithContext(ctx)
+}
+
+// InTx runs fn in a transaction; nested calls join the outer one. After the outermost
+// transaction commits, the registered commit hooks run (the outbox relay is woken).
+func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context) error) error {
+	if _, ok := ctx.Value(txKey{}).(*gorm.DB); ok {
+		return fn(ctx)
+	}
+	err := d.g.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+		return fn(context.WithValue(ctx, txKey{}, tx))
+	})
+	if err == nil {
+		d.mu.RLock()
+		hooks := d.commit
+		d.mu.RUnlock()
+		for _, h := range hooks {
+			h()
+		}
+	}
+	return err
+}
+
+// InTransaction reports whether ctx carries a transaction.
+func InTransaction(ctx context.Context) bool {
+	_, ok := ctx.Value(txKey{}).(*gorm.DB)
+	return ok
+}
+
+// OnCommit registers a hook run after every committed outermost transaction.
+// Hooks must be quick and must not block (e.g. a non-blocking channel send).
+func (d *DB) OnCommit(h func()) {
+	d.mu.Lock()
+	d.commit = append(d.commit, h)
+	d.mu.Unlock()
+}
+
+// Ping checks the connection.
+func (d *DB) Ping(ctx context.Context) error {
+	sqlDB, err := d.g.DB()
+	if err != nil {
+		return err
+	}
+	return sqlDB.PingContext(ctx)
+}
+
+// IsDuplicate reports a unique-constraint violation (TranslateError is on).
+func IsDuplicate(err error) bool { return errors.Is(err, gorm.ErrDuplicatedKey) }
+
+// IsNotFound reports gorm's record-not-found.
+func IsNotFound(err error) bool { return errors.Is(err, gorm.ErrRecordNotFound) }

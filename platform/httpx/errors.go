@@ -1,0 +1,102 @@
+package httpx
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+	"go.uber.org/zap"
+
+	"github.com/gocommerce/commerce/platform/apperr"
+	"github.com/gocommerce/commerce/platform/log"
+)
+
+// statusOf is the one table from error kind to HTTP status.
+var statusOf = map[apperr.Kind]int{
+	apperr.Internal:             http.StatusInternalServerError,
+	apperr.Invalid:              http.StatusBadRequest,
+	apperr.NotFound:             http.StatusNotFound,
+	apperr.Conflict:             http.StatusConflict,
+	apperr.Gone:                 http.StatusGone,
+	apperr.Unauthenticated:      http.StatusUnauthorized,
+	apperr.Forbidden:            http.StatusForbidden,
+	apperr.RateLimited:          http.StatusTooManyRequests,
+	apperr.Unavailable:          http.StatusServiceUnavailable,
+	apperr.PaymentRequired:      http.StatusPaymentRequired,
+	apperr.UnsupportedMediaType: http.StatusUnsupportedMediaType,
+	apperr.TooLarge:             http.StatusRequestEntityTooLarge,
+}
+
+// categoryOf names the envelope's category per kind.
+var categoryOf = map[apperr.Kind]string{
+	apperr.Internal:             "internal",
+	apperr.Invalid:              "validation",
+	apperr.NotFound:             "not_found",
+	apperr.Conflict:             "conflict",
+	apperr.Gone:                 "gone",
+	apperr.Unauthenticated:      "auth",
+	apperr.Forbidden:            "auth",
+	apperr.RateLimited:          "rate_limit",
+	apperr.Unavailable:          "unavailable",
+	apperr.PaymentRequired:      "payment",
+	apperr.UnsupportedMediaType: "request",
+	apperr.TooLarge:             "request",
+}
+
+// StatusOf returns the HTTP status of an error.
+func StatusOf(err error) int {
+	if e, ok := apperr.As(err); ok {
+		return statusOf[e.Kind]
+	}
+	return http.StatusInternalServerError
+}
+
+// ErrorBody is the envelope's error object (CONTRACT.md §5).
+type ErrorBody struct {
+	Message   string            `json:"message"`
+	Code      any               `json:"code"` // spec code string, or the HTTP status for generic errors
+	Category  string            `json:"category"`
+	RequestID string            `json:"request_id"`
+	Status    int               `json:"status,omitempty"`
+	Fields    map[string]string `json:"fields,omitempty"`
+}
+
+// Error writes err as the error envelope and aborts the request. It is the only place
+// errors become responses. 5xx is logged with the request id; 4xx at debug.
+func Error(c *gin.Context, err error) {
+	e, ok := apperr.As(err)
+	if !ok || e.Kind == apperr.Internal {
+		if errors.Is(err, errMaxBytes) {
+			e = apperr.New(apperr.TooLarge, "", "Request body too large")
+		} else {
+			log.FromContext(c.Request.Context(), zap.NewNop()).Error("internal error", zap.Error(err))
+			e = apperr.New(apperr.Internal, "", "Internal server error")
+		}
+	}
+	status := statusOf[e.Kind]
+	if status >= 500 && e.Kind != apperr.Internal {
+		log.FromContext(c.Request.Context(), zap.NewNop()).Error("request failed", zap.Error(err))
+	} else if status < 500 {
+		log.FromContext(c.Request.Context(), zap.NewNop()).Debug("request rejected", zap.Error(err))
+	}
+	body := gin.H{}
+	if e.Code == "" {
+		body["code"] = status
+	} else {
+		body["code"] = e.Code
+		body["status"] = status
+	}
+	body["message"] = e.Message
+	body["category"] = categoryOf[e.Kind]
+	body["request_id"] = RequestID(c)
+	if len(e.Fields) > 0 {
+		body["fields"] = e.Fields
+	}
+	for k, v := range e.Extra {
+		body[k] = v
+	}
+	c.AbortWithStatusJSON(status, gin.H{"error": body})
+}
+
+// Abort is Error for middleware that already decided to stop.
+func Abort(c *gin.Context, err error) { Error(c, err) }

@@ -1,0 +1,63 @@
+// Package log builds the one zap logger: JSON in production, console in development.
+package log
+
+import (
+	"context"
+	"strings"
+
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+
+	"github.com/gocommerce/commerce/platform/config"
+)
+
+// New builds the logger from config.
+func New(cfg *config.Config) (*zap.Logger, error) {
+	format := cfg.Log.Format
+	if format == "" {
+		format = "console"
+		if cfg.Production() {
+			format = "json"
+		}
+	}
+	var zc zap.Config
+	if format == "json" {
+		zc = zap.NewProductionConfig()
+		zc.EncoderConfig.TimeKey = "ts"
+		zc.EncoderConfig.EncodeTime = zapcore.ISO8601TimeEncoder
+	} else {
+		zc = zap.NewDevelopmentConfig()
+		zc.EncoderConfig.EncodeLevel = zapcore.CapitalColorLevelEncoder
+	}
+	lvl, err := zapcore.ParseLevel(strings.ToLower(cfg.Log.Level))
+	if err != nil {
+		lvl = zapcore.InfoLevel
+	}
+	zc.Level = zap.NewAtomicLevelAt(lvl)
+	zc.DisableStacktrace = format == "json"
+	return zc.Build()
+}
+
+// Provide adapts New for wire, returning a cleanup that flushes.
+func Provide(cfg *config.Config) (*zap.Logger, func(), error) {
+	l, err := New(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return l, func() { _ = l.Sync() }, nil
+}
+
+type ctxKey struct{}
+
+// WithContext stores a request-scoped logger in ctx.
+func WithContext(ctx context.Context, l *zap.Logger) context.Context {
+	return context.WithValue(ctx, ctxKey{}, l)
+}
+
+// FromContext returns the request-scoped logger, or fallback.
+func FromContext(ctx context.Context, fallback *zap.Logger) *zap.Logger {
+	if l, ok := ctx.Value(ctxKey{}).(*zap.Logger); ok {
+		return l
+	}
+	return fallback
+}

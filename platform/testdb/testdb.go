@@ -1,0 +1,121 @@
+// Package testdb gives each test a fresh, migrated database: a new PostgreSQL database
+// on TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test) dropped in
+// t.Cleanup, or a temporary SQLite file. Database tests skip only under -short.
+package testdb
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver for creating test databases
+	"go.uber.org/zap"
+
+	"github.com/gocommerce/commerce/platform/config"
+	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/ids"
+)
+
+// Engine is one database under test.
+type Engine struct {
+	Name string // "postgres" or "sqlite"
+	URL  string // database.url for config
+	DB   *db.DB
+}
+
+// AdminURL is the server tests create databases on.
+func AdminURL() string {
+	if u := os.Getenv("TEST_DATABASE_URL"); u != "" {
+		return u
+	}
+	return "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
+}
+
+// Engines lists the engines to run a suite on: postgres and sqlite, or only one when
+// TEST_ENGINES says so (e.g. TEST_ENGINES=sqlite for the embedded CI pass).
+func Engines() []string {
+	if v := os.Getenv("TEST_ENGINES"); v != "" {
+		return strings.Split(v, ",")
+	}
+	return []string{"postgres", "sqlite"}
+}
+
+// Primary is the main test target: postgres unless TEST_ENGINES names another first.
+func Primary() string { return Engines()[0] }
+
+// URL creates an empty database of the engine and returns its database.url;
+// it is removed in t.Cleanup.
+func URL(t testing.TB, engine string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("database test skipped under -short")
+	}
+	switch engine {
+	case "sqlite":
+		return "sqlite://" + filepath.Join(t.TempDir(), "test.db")
+	case "postgres":
+		admin := AdminURL()
+		name := "t_" + strings.ReplaceAll(ids.New(), "-", "")[:24]
+		conn, err := sql.Open("pgx", admin)
+		if err != nil {
+			t.Fatalf("testdb: %v", err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if _, err := conn.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+			_ = conn.Close()
+			t.Fatalf("testdb: create database (is PostgreSQL running on %s?): %v", admin, err)
+		}
+		t.Cleanup(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			_, _ = conn.ExecContext(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
+			_ = conn.Close()
+		})
+		u, err := url.Parse(admin)
+		if err != nil {
+			t.Fatalf("testdb: %v", err)
+		}
+		u.Path = "/" + name
+		return u.String()
+	}
+	t.Fatalf("testdb: unknown engine %q", engine)
+	return ""
+}
+
+// Open creates a fresh database of the engine, migrates it with sources and returns it.
+func Open(t testing.TB, engine string, sources ...db.MigrationSource) *Engine {
+	t.Helper()
+	u := URL(t, engine)
+	cfg := config.Default()
+	cfg.Database.URL = u
+	cfg.Database.MaxOpenConns = 10
+	d, closeFn, err := db.Open(&cfg, zap.NewNop())
+	if err != nil {
+		t.Fatalf("testdb: open: %v", err)
+	}
+	t.Cleanup(closeFn)
+	if _, err := db.NewMigrator(d, sources).Up(context.Background()); err != nil {
+		t.Fatalf("testdb: migrate: %v", err)
+	}
+	return &Engine{Name: engine, URL: u, DB: d}
+}
+
+// Each opens a fresh migrated database per engine.
+func Each(t testing.TB, sources ...db.MigrationSource) []*Engine {
+	t.Helper()
+	var out []*Engine
+	for _, e := range Engines() {
+		out = append(out, Open(t, e, sources...))
+	}
+	return out
+}
+
+// String describes the engine.
+func (e *Engine) String() string { return fmt.Sprintf("%s(%s)", e.Name, e.URL) }
