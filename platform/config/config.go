@@ -245,9 +245,9 @@ func Default() Config {
 			DefaultGateway: "test",
 			Test:           Gateway{Enabled: true, CaptureMethod: "automatic"},
 			Stripe:         Gateway{CaptureMethod: "automatic", BaseURL: "https://api.stripe.com"},
-			PayPal:         Gateway{BaseURL: "https://api-m.sandbox.paypal.com"},
-			Alipay:         Gateway{BaseURL: "https://openapi.alipay.com"},
-			WeChatPay:      Gateway{BaseURL: "https://api.mch.weixin.qq.com"},
+			PayPal:         Gateway{CaptureMethod: "automatic", BaseURL: "https://api-m.sandbox.paypal.com"},
+			Alipay:         Gateway{CaptureMethod: "automatic", BaseURL: "https://openapi.alipay.com"},
+			WeChatPay:      Gateway{CaptureMethod: "automatic", BaseURL: "https://api.mch.weixin.qq.com"},
 		},
 		Tax: Tax{
 			Provider:     "builtin",

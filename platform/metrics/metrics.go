@@ -64,3 +64,6 @@ func (m *Module) RegisterRoutes(r *httpx.Routes) {
 	h := promhttp.HandlerFor(m.reg.Registry, promhttp.HandlerOpts{Registry: m.reg.Registry})
 	r.Root.GET("/metrics", gin.WrapH(h))
 }
+
+// Name names the module.
+func (m *Module) Name() string { return "metrics" }

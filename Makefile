@@ -1,0 +1,62 @@
+# Commerce backend. `make run` works on a fresh machine; `make test` runs every test.
+GO        ?= go
+BIN       := bin/commerce
+VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS   := -s -w -X main.version=$(VERSION)
+GOLANGCI_VERSION := v2.15.0
+GOLANGCI  := bin/golangci-lint
+# Tests use the local PostgreSQL and Redis (see README); override for other hosts.
+TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test?sslmode=disable
+TEST_REDIS_URL    ?= redis://127.0.0.1:6379/0
+export TEST_DATABASE_URL TEST_REDIS_URL
+
+.PHONY: run build test test-short test-sqlite lint generate check-generate fmt migrate bench tidy vuln check clean
+
+run: build ## serve the API on the embedded default (SQLite, in-process jobs, :8080)
+	./$(BIN) serve
+
+build: ## build bin/commerce
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/commerce
+
+test: ## every test: PostgreSQL and SQLite engines, Redis
+	$(GO) test -count=1 -timeout 15m ./...
+
+test-short: ## unit tests only (no database, no Redis)
+	$(GO) test -short -count=1 ./...
+
+test-sqlite: ## the embedded path alone (SQLite engine only)
+	TEST_ENGINES=sqlite $(GO) test -count=1 -timeout 15m ./...
+
+$(GOLANGCI):
+	GOBIN=$(CURDIR)/bin $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_VERSION)
+
+lint: $(GOLANGCI) ## gofmt, go vet, golangci-lint (includes depguard boundaries)
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1)
+	$(GO) vet ./...
+	$(GOLANGCI) run ./...
+
+generate: ## regenerate wire_gen.go
+	cd cmd/commerce && $(GO) tool wire
+
+check-generate: generate ## fail when generated code is stale
+	git diff --exit-code -- cmd/commerce/wire_gen.go
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+migrate: build ## apply migrations to the configured database
+	./$(BIN) migrate up
+
+bench: build ## performance benchmark (see docs/performance.md)
+	@if [ -x bench/run.sh ]; then bench/run.sh; else $(GO) test -run '^$$' -bench . -benchmem ./...; fi
+
+tidy:
+	$(GO) mod tidy
+
+vuln:
+	$(GO) run golang.org/x/vuln/cmd/govulncheck@latest ./...
+
+check: check-generate lint test ## what CI runs
+
+clean:
+	rm -rf bin var

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"go.uber.org/zap"
+	"golang.org/x/sync/errgroup"
+
+	"github.com/gocommerce/commerce/modules/customers"
+	"github.com/gocommerce/commerce/modules/identity"
+	identityapi "github.com/gocommerce/commerce/modules/identity/api"
+	"github.com/gocommerce/commerce/platform/auth"
+	"github.com/gocommerce/commerce/platform/config"
+	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/jobs/jobsfx"
+	"github.com/gocommerce/commerce/platform/metrics"
+	"github.com/gocommerce/commerce/platform/modkit"
+	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/ratelimit"
+	"github.com/gocommerce/commerce/platform/redisx"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+// App is the assembled process: everything serve, worker and the CLI use.
+type App struct {
+	Cfg      *config.Config
+	Log      *zap.Logger
+	DB       *db.DB
+	Migrator *db.Migrator
+	Server   *httpx.Server
+	Bus      *events.Bus
+	Relay    *events.Relay
+	Jobs     *jobsfx.Backend
+	Identity identityapi.Identity
+	Modules  []modkit.Module
+}
+
+// newModules lists every business module (wire has no multibinding).
+func newModules(id *identity.Module, cu *customers.Module, rl *ratelimit.AdminModule, me *metrics.Module) []modkit.Module {
+	return []modkit.Module{id, cu, rl, me}
+}
+
+// newFragments collects the OpenAPI fragment of every documented module.
+func newFragments(mods []modkit.Module) []openapi.Fragment {
+	var out []openapi.Fragment
+	for _, m := range mods {
+		if d, ok := m.(openapi.Documented); ok {
+			out = append(out, d.OpenAPI())
+		}
+	}
+	return out
+}
+
+func newMigrator(d *db.DB, mods []modkit.Module) *db.Migrator {
+	return db.NewMigrator(d, modkit.MigrationSources(mods))
+}
+
+func newHealth(d *db.DB, rdb *redis.Client) *httpx.Health {
+	return httpx.NewHealth(version,
+		httpx.Check{Name: "database", Ping: d.Ping},
+		httpx.Check{Name: "redis", Ping: redisx.Ping(rdb)},
+	)
+}
+
+func newServer(cfg *config.Config, log *zap.Logger, authn auth.Authenticator, limiter httpx.RateLimitMiddleware, reg *metrics.Registry, health *httpx.Health, mods []modkit.Module, docs *openapi.Module) (*httpx.Server, error) {
+	return httpx.NewServer(cfg, log, authn, limiter, reg.Middleware(), health, append(modkit.HTTPModules(mods), docs))
+}
+
+func newBus(mods []modkit.Module) *events.Bus {
+	b := events.NewBus()
+	modkit.SubscribeAll(mods, b)
+	return b
+}
+
+func newApp(cfg *config.Config, log *zap.Logger, d *db.DB, m *db.Migrator, s *httpx.Server, bus *events.Bus, relay *events.Relay, j *jobsfx.Backend, id identityapi.Identity, mods []modkit.Module) *App {
+	modkit.RegisterJobs(mods, j.Registry)
+	return &App{Cfg: cfg, Log: log, DB: d, Migrator: m, Server: s, Bus: bus, Relay: relay, Jobs: j, Identity: id, Modules: mods}
+}
+
+// Migrate applies pending migrations and logs them.
+func (a *App) Migrate(ctx context.Context) error {
+	applied, err := a.Migrator.Up(ctx)
+	for _, name := range applied {
+		a.Log.Info("migration applied", zap.String("migration", name))
+	}
+	if err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	return nil
+}
+
+// Serve runs the HTTP API, the outbox relay and (embedded mode) the in-process jobs.
+func (a *App) Serve(ctx context.Context) error {
+	mode := "production (postgres)"
+	if a.Cfg.Embedded() {
+		mode = "embedded (sqlite: " + a.Cfg.SQLitePath() + ")"
+	}
+	a.Log.Info("starting commerce", zap.String("version", version), zap.String("mode", mode),
+		zap.String("jobs", a.Jobs.Name), zap.Bool("redis", a.Cfg.Redis.URL != ""), zap.String("addr", a.Cfg.HTTP.Addr))
+	if a.Cfg.Embedded() || a.Cfg.Database.AutoMigrate {
+		if err := a.Migrate(ctx); err != nil {
+			return err
+		}
+	}
+	g, ctx := errgroup.WithContext(ctx)
+	g.Go(func() error { return a.Server.ListenAndServe(ctx) })
+	g.Go(func() error { a.Relay.Run(ctx); return nil })
+	if a.Cfg.Redis.URL == "" { // embedded: jobs run in process
+		g.Go(func() error { return ignoreCanceled(a.Jobs.Runner.Run(ctx)) })
+	}
+	return g.Wait()
+}
+
+// Work runs the Asynq workers and scheduler plus the outbox relay.
+func (a *App) Work(ctx context.Context) error {
+	if a.Cfg.Redis.URL == "" {
+		return errors.New("worker: redis.url must be set (embedded mode runs jobs inside serve)")
+	}
+	a.Log.Info("starting worker", zap.String("version", version), zap.String("jobs", a.Jobs.Name))
+	g, ctx := errgroup.WithContext(ctx)
+	g.Go(func() error { a.Relay.Run(ctx); return nil })
+	g.Go(func() error { return ignoreCanceled(a.Jobs.Runner.Run(ctx)) })
+	return g.Wait()
+}
+
+func ignoreCanceled(err error) error {
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// shortCtx is a bounded context for CLI commands.
+func shortCtx() (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.Background(), time.Minute)
+}

@@ -1,0 +1,159 @@
+// Command commerce is the one binary: the HTTP API, the background worker, migrations
+// and the operator CLI.
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/gocommerce/commerce/platform/config"
+)
+
+func main() {
+	if err := newRootCmd().Execute(); err != nil {
+		fmt.Fprintln(os.Stderr, "error:", err)
+		os.Exit(1)
+	}
+}
+
+type rootOpts struct{ configPath string }
+
+func newRootCmd() *cobra.Command {
+	opts := &rootOpts{}
+	root := &cobra.Command{
+		Use:           "commerce",
+		Short:         "Commerce backend: JSON REST API, worker and operator CLI",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Version:       version,
+	}
+	root.PersistentFlags().StringVar(&opts.configPath, "config", "", "YAML configuration file (or COMMERCE_CONFIG)")
+	root.AddCommand(
+		newServeCmd(opts),
+		newWorkerCmd(opts),
+		newMigrateCmd(opts),
+		newAPIKeyCmd(opts),
+		newAdminCmd(opts),
+		newSeedCmd(opts),
+	)
+	return root
+}
+
+// load reads the configuration and assembles the app.
+func (o *rootOpts) load() (*App, func(), error) {
+	cfg, err := config.Load(o.configPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := cfg.EnsureJWTSecret(); err != nil {
+		return nil, nil, err
+	}
+	return initApp(cfg)
+}
+
+// withApp runs fn with an assembled app, migrating first in embedded mode so that the
+// CLI works on a fresh machine too.
+func (o *rootOpts) withApp(fn func(ctx context.Context, a *App) error) error {
+	a, cleanup, err := o.load()
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	ctx, cancel := shortCtx()
+	defer cancel()
+	if a.Cfg.Embedded() {
+		if err := a.Migrate(ctx); err != nil {
+			return err
+		}
+	}
+	return fn(ctx, a)
+}
+
+func signalContext() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
+func newServeCmd(o *rootOpts) *cobra.Command {
+	return &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the HTTP API (in embedded mode also runs background jobs)",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			a, cleanup, err := o.load()
+			if err != nil {
+				return err
+			}
+			defer cleanup()
+			ctx, cancel := signalContext()
+			defer cancel()
+			return a.Serve(ctx)
+		},
+	}
+}
+
+func newWorkerCmd(o *rootOpts) *cobra.Command {
+	return &cobra.Command{
+		Use:   "worker",
+		Short: "Run the Asynq workers, the periodic scheduler and the outbox relay (needs Redis)",
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			a, cleanup, err := o.load()
+			if err != nil {
+				return err
+			}
+			defer cleanup()
+			ctx, cancel := signalContext()
+			defer cancel()
+			return a.Work(ctx)
+		},
+	}
+}
+
+func newMigrateCmd(o *rootOpts) *cobra.Command {
+	cmd := &cobra.Command{Use: "migrate", Short: "Database migrations"}
+	run := func(name string, f func(ctx context.Context, a *App) ([]string, error)) *cobra.Command {
+		return &cobra.Command{
+			Use:   name,
+			Short: map[string]string{"up": "Apply all pending migrations", "down": "Roll back the latest migration", "status": "List migrations and their state"}[name],
+			Args:  cobra.NoArgs,
+			RunE: func(c *cobra.Command, _ []string) error {
+				a, cleanup, err := o.load()
+				if err != nil {
+					return err
+				}
+				defer cleanup()
+				ctx, cancel := shortCtx()
+				defer cancel()
+				lines, err := f(ctx, a)
+				for _, l := range lines {
+					fmt.Fprintln(c.OutOrStdout(), l)
+				}
+				if err == nil && len(lines) == 0 && name != "status" {
+					fmt.Fprintln(c.OutOrStdout(), "nothing to do")
+				}
+				return err
+			},
+		}
+	}
+	cmd.AddCommand(
+		run("up", func(ctx context.Context, a *App) ([]string, error) { return a.Migrator.Up(ctx) }),
+		run("down", func(ctx context.Context, a *App) ([]string, error) { return a.Migrator.Down(ctx) }),
+		run("status", func(ctx context.Context, a *App) ([]string, error) { return a.Migrator.Status(ctx) }),
+	)
+	return cmd
+}
+
+func newSeedCmd(o *rootOpts) *cobra.Command {
+	return &cobra.Command{
+		Use:   "seed",
+		Short: "Load demo data",
+		RunE: func(c *cobra.Command, _ []string) error {
+			return o.withApp(func(ctx context.Context, a *App) error {
+				return seed(ctx, a, c.OutOrStdout())
+			})
+		},
+	}
+}

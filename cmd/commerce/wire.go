@@ -1,0 +1,54 @@
+//go:build wireinject
+
+package main
+
+import (
+	"github.com/google/wire"
+
+	"github.com/gocommerce/commerce/modules/customers"
+	"github.com/gocommerce/commerce/modules/identity"
+	"github.com/gocommerce/commerce/platform/clock"
+	"github.com/gocommerce/commerce/platform/config"
+	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/jobs/jobsfx"
+	"github.com/gocommerce/commerce/platform/log"
+	"github.com/gocommerce/commerce/platform/metrics"
+	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/ratelimit"
+	"github.com/gocommerce/commerce/platform/redisx"
+	"github.com/gocommerce/commerce/platform/tx"
+)
+
+var platformSet = wire.NewSet(
+	log.Provide,
+	db.Open,
+	wire.Bind(new(tx.Manager), new(*db.DB)),
+	redisx.Provide,
+	clock.New,
+	events.NewOutbox,
+	wire.Bind(new(events.Publisher), new(*events.Outbox)),
+	events.NewRelay,
+	newBus,
+	jobsfx.ProviderSet,
+	metrics.New,
+	metrics.NewModule,
+	ratelimit.ProviderSet,
+	openapi.NewModule,
+	newFragments,
+	newHealth,
+	newServer,
+	newMigrator,
+)
+
+// initApp assembles the whole process from its configuration.
+func initApp(cfg *config.Config) (*App, func(), error) {
+	wire.Build(
+		platformSet,
+		identity.ProviderSet,
+		customers.ProviderSet,
+		newModules,
+		newApp,
+	)
+	return nil, nil, nil
+}

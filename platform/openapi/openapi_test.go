@@ -1,0 +1,30 @@
+package openapi
+
+import "testing"
+
+func TestBuildBase(t *testing.T) {
+	t.Parallel()
+	doc, err := Build(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Paths.Value("/health") == nil {
+		t.Fatal("health not documented")
+	}
+}
+
+func TestBuildRejectsDuplicatePath(t *testing.T) {
+	t.Parallel()
+	frag := []byte("paths:\n  /health:\n    get:\n      responses:\n        '200': {description: ok}\n")
+	if _, err := Build([]Fragment{{Module: "x", Data: frag}}); err == nil {
+		t.Fatal("duplicate path accepted")
+	}
+}
+
+func TestBuildRejectsDanglingRef(t *testing.T) {
+	t.Parallel()
+	frag := []byte("paths:\n  /x:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {$ref: '#/components/schemas/Nope'}\n")
+	if _, err := Build([]Fragment{{Module: "x", Data: frag}}); err == nil {
+		t.Fatal("dangling reference accepted")
+	}
+}

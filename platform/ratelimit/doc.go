@@ -1,0 +1,90 @@
+// Package ratelimit enforces the API rate limits of Part 1 "Limits" as an
+// httpx.RateLimitMiddleware, exports usage metrics, and serves the admin usage view
+// GET /api/v1/admin/rate-limits.
+//
+// # Algorithm and stores
+//
+// Every limit is a GCRA (generic cell-rate algorithm) limiter from
+// github.com/throttled/throttled/v2. In the embedded mode the limiter state lives in
+// the process (throttled's memstore, LRU-bounded); when a *redis.Client is given it
+// lives in Redis (throttled's go-redis v9 store), so every `commerce serve` process
+// behind a load balancer shares the same counters. If the store fails (Redis down)
+// the middleware fails open: the request goes through without rate-limit headers and
+// a warning is logged (at most one every ten seconds, with the number suppressed).
+//
+// # Rules
+//
+// The client is the authenticated principal, or the remote address for anonymous
+// callers (c.ClientIP(), which honours http.trusted_proxies):
+//
+//   - anonymous (no principal, or a bad credential): rate_limiting.anonymous, keyed "ip:<addr>";
+//   - API key (auth.APIKey): rate_limiting.default scaled by the key's
+//     RateLimitMultiplier (0 means 1), keyed "key:<prefix>";
+//   - JWT (auth.Customer, auth.Staff): rate_limiting.jwt, keyed "customer:<id>" / "staff:<id>".
+//
+// Each client has a per-minute limit (requests_per_minute with burst_capacity) and,
+// when requests_per_hour is positive, a per-hour limit; both must pass. On top of
+// them, per client:
+//
+//   - every authentication path (/api/v1/auth/* and the staff login's /api/v1/admin/auth/*)
+//     shares one bucket of rate_limiting.auth.requests_per_minute;
+//   - every path listed in rate_limiting.endpoints has its own bucket of that many
+//     requests per minute, matching the exact path and any path below it (so
+//     /api/v1/uploads also covers /api/v1/uploads/images).
+//
+// The multiplier scales only the client's own limits, not the authentication and
+// endpoint limits (they protect specific resources, whoever calls). /health and
+// /metrics are exempt, and rate_limiting.enabled=false turns everything off (no
+// headers, no 429).
+//
+// # Burst semantics
+//
+// A per-minute limit of R requests with burst capacity B is GCRA with emission
+// interval 60s/R and burst B (throttled.RateQuota{MaxRate: PerMin(R), MaxBurst: B}):
+// a fresh client may send B+1 requests at once, after which one request is admitted
+// every 60/R seconds, i.e. R per minute sustained. With the anonymous defaults (60,
+// burst 10) that is 11 requests at once, then one per second. Per-hour limits of H
+// requests and endpoint limits of E requests per minute have no separate burst: they
+// are GCRA with burst H-1 (E-1), i.e. the whole allowance can be used at once and it
+// refills continuously at H per hour (E per minute).
+//
+// # Headers
+//
+// Every limited response (admitted or not) carries:
+//
+//   - X-RateLimit-Limit: the rule's nominal allowance over its window: requests_per_minute
+//     for a per-minute rule, requests_per_hour for the per-hour rule;
+//   - X-RateLimit-Remaining: how many more requests would be admitted right now by that
+//     rule (GCRA's instantaneous capacity, never above the limit). It drops by one per
+//     request and rises again as the bucket refills, so a client that sends Remaining
+//     requests immediately gets them all admitted. For a per-minute rule with burst B it
+//     is at most B after a request (the first request of a fresh client shows B);
+//   - X-RateLimit-Reset: the Unix time (seconds, rounded up) at which the rule is back
+//     to its full, initial state;
+//   - X-RateLimit-Policy: "<limit>;w=<window seconds>", e.g. "60;w=60" or "3000;w=3600".
+//
+// When several rules apply the headers describe the most restrictive one: the lowest
+// Remaining, ties broken by the latest Reset. An exceeded request is answered 429 with
+// the four headers (of the rule that refused it, Remaining 0), Retry-After (whole
+// seconds until a request would be admitted, at least 1) and the body
+//
+//	{"error": {"code": "RATE_LIMIT_EXCEEDED", "message": "Rate limit exceeded. Try again in N seconds.", "retry_after": N, "category": "rate_limit", "request_id": "..."}}
+//
+// Rules are checked from the most specific to the least (endpoint and authentication
+// rules, then per-minute, then per-hour) and the first refusal stops the check, so a
+// request refused by a short rule does not eat into the hourly allowance.
+//
+// # Usage and metrics
+//
+// Requests seen (admitted or refused) are counted per client in one-second buckets
+// over a sliding 60-second window: in memory in every process (for the
+// commerce_rate_limit_current_rate gauge, which therefore reports what this process
+// served) and, when Redis is configured, also in Redis (a hash of per-second counts
+// per client with a short TTL and a sorted set of active clients), which the admin
+// view reads so every instance shows the same cluster-wide numbers. Clients idle for
+// a minute are dropped; at most 10,000 clients are tracked per process.
+//
+// Metrics: commerce_rate_limit_hits_total{client_type="anonymous"|"authenticated"}
+// (requests seen), commerce_rate_limit_rejected_total{client_type} (requests refused)
+// and commerce_rate_limit_current_rate{client_id} (requests in the last minute).
+package ratelimit

@@ -1,0 +1,426 @@
+package ratelimit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/wire"
+	"github.com/redis/go-redis/v9"
+	"github.com/throttled/throttled/v2"
+	goredisstore "github.com/throttled/throttled/v2/store/goredisstore.v9"
+	"github.com/throttled/throttled/v2/store/memstore"
+	"go.uber.org/zap"
+
+	"github.com/gocommerce/commerce/platform/auth"
+	"github.com/gocommerce/commerce/platform/config"
+	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/metrics"
+)
+
+// Response headers.
+const (
+	HeaderLimit      = "X-RateLimit-Limit"
+	HeaderRemaining  = "X-RateLimit-Remaining"
+	HeaderReset      = "X-RateLimit-Reset"
+	HeaderPolicy     = "X-RateLimit-Policy"
+	HeaderRetryAfter = "Retry-After"
+)
+
+// CodeExceeded is the error code of the 429 body.
+const CodeExceeded = "RATE_LIMIT_EXCEEDED"
+
+// Client types, as used by the commerce_rate_limit_*_total metrics.
+const (
+	TypeAnonymous     = "anonymous"
+	TypeAuthenticated = "authenticated"
+)
+
+const (
+	// DefaultKeyPrefix prefixes every Redis key the limiter writes.
+	DefaultKeyPrefix = "commerce:ratelimit:"
+	// window is the usage window (seconds).
+	window = 60
+	// maxMemKeys bounds the in-memory GCRA store (LRU).
+	maxMemKeys = 100_000
+	// maxTrackedClients bounds the usage tracking per process (and the admin view).
+	maxTrackedClients = 10_000
+	// storeTimeout bounds the store operations of one request.
+	storeTimeout = time.Second
+	// warnInterval is the minimum time between two "store unavailable" warnings.
+	warnInterval = 10 * time.Second
+	// maxRate caps a scaled limit so GCRA's emission interval stays positive.
+	maxRate = 1 << 30
+)
+
+// authPrefixes are the authentication paths that share rate_limiting.auth.
+var authPrefixes = []string{"/api/v1/auth/", "/api/v1/admin/auth/"}
+
+// exemptPaths are never limited.
+var exemptPaths = []string{"/health", "/metrics"}
+
+// ProviderSet provides the *Limiter, its httpx.RateLimitMiddleware and the admin module.
+var ProviderSet = wire.NewSet(New, ProvideMiddleware, NewAdminModule)
+
+// Limiter enforces the configured rate limits. It is safe for concurrent use.
+type Limiter struct {
+	cfg       config.RateLimiting
+	log       *zap.Logger
+	store     throttled.GCRAStoreCtx
+	shared    *sharedUsage // nil in the embedded mode
+	local     *tracker
+	inst      *instruments
+	now       func() time.Time
+	endpoints []endpoint
+
+	lastWarn   atomic.Int64
+	suppressed atomic.Int64
+}
+
+// endpoint is one rate_limiting.endpoints entry.
+type endpoint struct {
+	path string
+	rpm  int
+}
+
+// options are the knobs tests turn; New uses the defaults.
+type options struct {
+	prefix     string           // Redis key prefix
+	now        func() time.Time // clock of the memory store, usage and headers
+	maxClients int              // usage tracking bound
+}
+
+// New builds the limiter. rdb may be nil: the counters then live in this process
+// (embedded mode); otherwise they live in Redis and are shared by every instance.
+// reg may be nil (no metrics are registered).
+func New(cfg *config.Config, rdb *redis.Client, reg *metrics.Registry, log *zap.Logger) (*Limiter, error) {
+	return newLimiter(cfg, rdb, reg, log, options{})
+}
+
+func newLimiter(cfg *config.Config, rdb *redis.Client, reg *metrics.Registry, log *zap.Logger, o options) (*Limiter, error) {
+	if cfg == nil {
+		return nil, errors.New("ratelimit: nil config")
+	}
+	if log == nil {
+		log = zap.NewNop()
+	}
+	if o.prefix == "" {
+		o.prefix = DefaultKeyPrefix
+	}
+	if o.now == nil {
+		o.now = time.Now
+	}
+	if o.maxClients <= 0 {
+		o.maxClients = maxTrackedClients
+	}
+	rl := cfg.RateLimiting
+	if rl.Enabled {
+		if err := validate(rl); err != nil {
+			return nil, err
+		}
+	}
+	l := &Limiter{
+		cfg:   rl,
+		log:   log.Named("ratelimit"),
+		local: newTracker(o.maxClients),
+		now:   o.now,
+	}
+	for p, e := range rl.Endpoints {
+		p = normalizePath(p)
+		if p == "" || e.RequestsPerMinute <= 0 {
+			continue
+		}
+		l.endpoints = append(l.endpoints, endpoint{path: p, rpm: e.RequestsPerMinute})
+	}
+	// Most restrictive first, then by path, so the check order is deterministic.
+	slices.SortFunc(l.endpoints, func(a, b endpoint) int {
+		if a.rpm != b.rpm {
+			return a.rpm - b.rpm
+		}
+		return strings.Compare(a.path, b.path)
+	})
+
+	mode := "memory"
+	if rdb != nil {
+		st, err := goredisstore.NewCtx(rdb, o.prefix+"gcra:")
+		if err != nil {
+			return nil, fmt.Errorf("ratelimit: redis store: %w", err)
+		}
+		l.store = st
+		l.shared = newSharedUsage(rdb, o.prefix)
+		mode = "redis"
+	} else {
+		ms, err := memstore.New(maxMemKeys)
+		if err != nil {
+			return nil, fmt.Errorf("ratelimit: memory store: %w", err)
+		}
+		ms.SetTimeNow(o.now)
+		l.store = throttled.WrapStoreWithContext(ms)
+	}
+	inst, err := newInstruments(reg, l.local, l.now)
+	if err != nil {
+		return nil, err
+	}
+	l.inst = inst
+	l.log.Info("rate limiting", zap.Bool("enabled", rl.Enabled), zap.String("store", mode))
+	return l, nil
+}
+
+// validate checks the limits New relies on (config.Validate checks them too, with the
+// same key names, for configurations that come from Load).
+func validate(rl config.RateLimiting) error {
+	var errs []error
+	for name, lim := range map[string]config.Limit{"default": rl.Default, "jwt": rl.JWT, "anonymous": rl.Anonymous} {
+		if lim.RequestsPerMinute <= 0 {
+			errs = append(errs, fmt.Errorf("ratelimit: rate_limiting.%s.requests_per_minute: must be positive", name))
+		}
+		if lim.BurstCapacity < 0 {
+			errs = append(errs, fmt.Errorf("ratelimit: rate_limiting.%s.burst_capacity: must not be negative", name))
+		}
+		if lim.RequestsPerHour < 0 {
+			errs = append(errs, fmt.Errorf("ratelimit: rate_limiting.%s.requests_per_hour: must not be negative", name))
+		}
+	}
+	if rl.Auth.RequestsPerMinute < 0 {
+		errs = append(errs, errors.New("ratelimit: rate_limiting.auth.requests_per_minute: must not be negative"))
+	}
+	return errors.Join(errs...)
+}
+
+// ProvideMiddleware is the wire provider of the limiter's middleware.
+func ProvideMiddleware(l *Limiter) httpx.RateLimitMiddleware { return l.Middleware() }
+
+// Middleware returns the gin middleware. httpx installs it after authentication, so
+// the principal (if any) is known.
+func (l *Limiter) Middleware() httpx.RateLimitMiddleware {
+	return func(c *gin.Context) { l.handle(c) }
+}
+
+// rule is one GCRA limit applied to a request.
+type rule struct {
+	name   string        // store key component: "m", "h", "auth", "ep:/path"
+	limit  int           // X-RateLimit-Limit
+	window time.Duration // X-RateLimit-Policy window
+	quota  throttled.RateQuota
+}
+
+// client is the caller as the limiter sees it.
+type client struct {
+	id            string
+	authenticated bool
+	limit         config.Limit // after the multiplier
+}
+
+// outcome is one rule's verdict.
+type outcome struct {
+	rule      rule
+	limited   bool
+	remaining int
+	res       throttled.RateLimitResult
+}
+
+func (l *Limiter) handle(c *gin.Context) {
+	p := c.Request.URL.Path
+	if !l.cfg.Enabled || isExempt(p) {
+		c.Next()
+		return
+	}
+	cl := l.classify(c)
+	now := l.now()
+	l.inst.seen(cl.authenticated)
+	l.local.record(cl.id, cl.limit.RequestsPerMinute, now)
+
+	ctx, cancel := context.WithTimeout(c.Request.Context(), storeTimeout)
+	out, err := l.check(ctx, cl.id, l.rules(cl, p))
+	if err == nil && l.shared != nil {
+		if uerr := l.shared.record(ctx, cl.id, cl.limit.RequestsPerMinute, now); uerr != nil {
+			l.warn("rate-limit usage not recorded", uerr)
+		}
+	}
+	cancel()
+	if err != nil {
+		l.warn("rate-limit store unavailable; request allowed without limits", err)
+		c.Next()
+		return
+	}
+
+	h := c.Writer.Header()
+	h.Set(HeaderLimit, strconv.Itoa(out.rule.limit))
+	h.Set(HeaderRemaining, strconv.Itoa(out.remaining))
+	h.Set(HeaderReset, strconv.FormatInt(ceilUnix(now.Add(max(out.res.ResetAfter, 0))), 10))
+	h.Set(HeaderPolicy, strconv.Itoa(out.rule.limit)+";w="+strconv.Itoa(int(out.rule.window/time.Second)))
+	if !out.limited {
+		c.Next()
+		return
+	}
+	l.inst.reject(cl.authenticated)
+	retry := max(int(math.Ceil(out.res.RetryAfter.Seconds())), 1)
+	h.Set(HeaderRetryAfter, strconv.Itoa(retry))
+	c.AbortWithStatusJSON(http.StatusTooManyRequests, exceededBody{Error: exceededError{
+		Code:       CodeExceeded,
+		Message:    fmt.Sprintf("Rate limit exceeded. Try again in %d seconds.", retry),
+		RetryAfter: retry,
+		Category:   "rate_limit",
+		RequestID:  httpx.RequestID(c),
+	}})
+}
+
+// exceededBody is the 429 body the spec shows, plus the envelope's category and
+// request_id.
+type exceededBody struct {
+	Error exceededError `json:"error"`
+}
+
+type exceededError struct {
+	Code       string `json:"code"`
+	Message    string `json:"message"`
+	RetryAfter int    `json:"retry_after"`
+	Category   string `json:"category"`
+	RequestID  string `json:"request_id"`
+}
+
+// classify names the client and its (scaled) limits.
+func (l *Limiter) classify(c *gin.Context) client {
+	if p := httpx.Principal(c); p != nil {
+		switch p.Kind {
+		case auth.APIKey:
+			return client{id: p.ClientID(), authenticated: true, limit: scale(l.cfg.Default, p.RateLimitMultiplier)}
+		case auth.Customer, auth.Staff:
+			return client{id: p.ClientID(), authenticated: true, limit: l.cfg.JWT}
+		}
+	}
+	return client{id: "ip:" + c.ClientIP(), limit: l.cfg.Anonymous}
+}
+
+// scale applies an API key's multiplier (0 or negative means 1).
+func scale(lim config.Limit, m float64) config.Limit {
+	if m <= 0 || m == 1 || math.IsNaN(m) {
+		return lim
+	}
+	f := func(n, floor int) int {
+		v := math.Round(float64(n) * m)
+		if v > maxRate {
+			return maxRate
+		}
+		return max(int(v), floor)
+	}
+	out := config.Limit{
+		RequestsPerMinute: f(lim.RequestsPerMinute, 1),
+		BurstCapacity:     f(lim.BurstCapacity, 0),
+	}
+	if lim.RequestsPerHour > 0 {
+		out.RequestsPerHour = f(lim.RequestsPerHour, 1)
+	}
+	return out
+}
+
+// rules lists the limits of one request, most specific first.
+func (l *Limiter) rules(cl client, reqPath string) []rule {
+	p := normalizePath(reqPath)
+	var rs []rule
+	for _, e := range l.endpoints {
+		if p == e.path || strings.HasPrefix(p, e.path+"/") {
+			rs = append(rs, allowanceRule("ep:"+e.path, e.rpm, time.Minute))
+		}
+	}
+	if n := l.cfg.Auth.RequestsPerMinute; n > 0 && isAuthPath(p) {
+		rs = append(rs, allowanceRule("auth", n, time.Minute))
+	}
+	rpm := min(cl.limit.RequestsPerMinute, maxRate)
+	rs = append(rs, rule{
+		name: "m", limit: rpm, window: time.Minute,
+		quota: throttled.RateQuota{MaxRate: throttled.PerMin(rpm), MaxBurst: cl.limit.BurstCapacity},
+	})
+	if cl.limit.RequestsPerHour > 0 {
+		rs = append(rs, allowanceRule("h", cl.limit.RequestsPerHour, time.Hour))
+	}
+	return rs
+}
+
+// allowanceRule is n requests per window with the whole allowance usable at once.
+func allowanceRule(name string, n int, w time.Duration) rule {
+	n = min(n, maxRate)
+	return rule{name: name, limit: n, window: w, quota: throttled.RateQuota{MaxRate: throttled.PerDuration(n, w), MaxBurst: n - 1}}
+}
+
+// check consumes one request from every rule, in order, stopping at the first refusal.
+// It returns the refusing rule's outcome, or the most restrictive admitted one.
+func (l *Limiter) check(ctx context.Context, clientID string, rules []rule) (outcome, error) {
+	var best outcome
+	for i, r := range rules {
+		g, err := throttled.NewGCRARateLimiterCtx(l.store, r.quota)
+		if err != nil {
+			return outcome{}, fmt.Errorf("ratelimit: rule %s: %w", r.name, err)
+		}
+		limited, res, err := g.RateLimitCtx(ctx, r.name+":"+clientID, 1)
+		if err != nil {
+			return outcome{}, fmt.Errorf("ratelimit: store: %w", err)
+		}
+		o := outcome{rule: r, limited: limited, res: res, remaining: min(max(res.Remaining, 0), r.limit)}
+		if limited {
+			o.remaining = 0
+			return o, nil
+		}
+		if i == 0 || o.remaining < best.remaining || (o.remaining == best.remaining && o.res.ResetAfter > best.res.ResetAfter) {
+			best = o
+		}
+	}
+	return best, nil
+}
+
+// warn logs a store failure, at most once per warnInterval.
+func (l *Limiter) warn(msg string, err error) {
+	now := time.Now().UnixNano()
+	last := l.lastWarn.Load()
+	if now-last < int64(warnInterval) || !l.lastWarn.CompareAndSwap(last, now) {
+		l.suppressed.Add(1)
+		return
+	}
+	l.log.Warn(msg, zap.Error(err), zap.Int64("suppressed", l.suppressed.Swap(0)))
+}
+
+func isExempt(p string) bool {
+	p = normalizePath(p)
+	return slices.Contains(exemptPaths, p)
+}
+
+func isAuthPath(p string) bool {
+	for _, pre := range authPrefixes {
+		if strings.HasPrefix(p, pre) || p == strings.TrimSuffix(pre, "/") {
+			return true
+		}
+	}
+	return false
+}
+
+// normalizePath drops trailing slashes ("/" stays "/").
+func normalizePath(p string) string {
+	p = strings.TrimSpace(p)
+	if p == "" {
+		return ""
+	}
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	if t := strings.TrimRight(p, "/"); t != "" {
+		return t
+	}
+	return "/"
+}
+
+// ceilUnix is t in Unix seconds, rounded up.
+func ceilUnix(t time.Time) int64 {
+	s := t.Unix()
+	if t.Nanosecond() > 0 {
+		s++
+	}
+	return s
+}

@@ -1,0 +1,263 @@
+package ratelimit
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// Usage is the admin view of current usage.
+type Usage struct {
+	Global   GlobalUsage   `json:"global"`
+	ByClient []ClientUsage `json:"by_client"`
+}
+
+// GlobalUsage is the configured default (API key) per-minute limit and the number of
+// requests seen in the last minute across all clients.
+type GlobalUsage struct {
+	RequestsPerMinute int `json:"requests_per_minute"`
+	CurrentUsage      int `json:"current_usage"`
+}
+
+// ClientUsage is one client's requests in the last minute against its per-minute
+// limit; Remaining is max(0, Limit - RequestsLastMinute).
+type ClientUsage struct {
+	ClientID           string `json:"client_id"`
+	RequestsLastMinute int    `json:"requests_last_minute"`
+	Limit              int    `json:"limit"`
+	Remaining          int    `json:"remaining"`
+}
+
+// Usage reports requests in the last minute per client, busiest first. With Redis it
+// reads the shared counters (every instance's requests); otherwise this process's.
+func (l *Limiter) Usage(ctx context.Context) (Usage, error) {
+	now := l.now()
+	var (
+		clients []ClientUsage
+		err     error
+	)
+	if l.shared != nil {
+		clients, err = l.shared.snapshot(ctx, now, l.local.max)
+		if err != nil {
+			return Usage{}, err
+		}
+	} else {
+		clients = l.local.snapshot(now)
+	}
+	total := 0
+	for i := range clients {
+		total += clients[i].RequestsLastMinute
+		clients[i].Remaining = max(clients[i].Limit-clients[i].RequestsLastMinute, 0)
+	}
+	slices.SortFunc(clients, func(a, b ClientUsage) int {
+		if a.RequestsLastMinute != b.RequestsLastMinute {
+			return b.RequestsLastMinute - a.RequestsLastMinute
+		}
+		return strings.Compare(a.ClientID, b.ClientID)
+	})
+	if clients == nil {
+		clients = []ClientUsage{}
+	}
+	return Usage{
+		Global:   GlobalUsage{RequestsPerMinute: l.cfg.Default.RequestsPerMinute, CurrentUsage: total},
+		ByClient: clients,
+	}, nil
+}
+
+// tracker counts requests per client in one-second buckets over the last minute, in
+// memory. Clients idle for a minute are dropped; at most max clients are tracked.
+type tracker struct {
+	mu        sync.Mutex
+	max       int
+	clients   map[string]*clientWindow
+	lastPrune int64
+}
+
+// clientWindow is a ring of per-second counts.
+type clientWindow struct {
+	limit  int
+	last   int64 // last second seen
+	secs   [window]int64
+	counts [window]int64
+}
+
+func newTracker(max int) *tracker {
+	return &tracker{max: max, clients: map[string]*clientWindow{}}
+}
+
+func (w *clientWindow) add(sec int64) {
+	i := sec % window
+	if i < 0 {
+		i += window
+	}
+	switch {
+	case w.secs[i] == sec:
+	case w.secs[i] < sec:
+		w.secs[i], w.counts[i] = sec, 0
+	default: // a second older than the bucket's: out of the window already
+		return
+	}
+	w.counts[i]++
+	w.last = max(w.last, sec)
+}
+
+// total is the number of requests in the window ending at sec.
+func (w *clientWindow) total(sec int64) int {
+	n := int64(0)
+	for i, s := range w.secs {
+		if s > sec-window && s <= sec {
+			n += w.counts[i]
+		}
+	}
+	return int(n)
+}
+
+// record counts one request of client id, whose per-minute limit is limit.
+func (t *tracker) record(id string, limit int, now time.Time) {
+	sec := now.Unix()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	w, ok := t.clients[id]
+	if !ok {
+		if len(t.clients) >= t.max {
+			if sec != t.lastPrune {
+				t.lastPrune = sec
+				t.pruneLocked(sec)
+			}
+			if len(t.clients) >= t.max {
+				return // full of active clients: this one is limited but not tracked
+			}
+		}
+		w = &clientWindow{}
+		t.clients[id] = w
+	}
+	w.limit = limit
+	w.add(sec)
+}
+
+func (t *tracker) pruneLocked(sec int64) {
+	for id, w := range t.clients {
+		if w.last <= sec-window {
+			delete(t.clients, id)
+		}
+	}
+}
+
+// snapshot drops idle clients and returns the others' usage (unsorted, Remaining unset).
+func (t *tracker) snapshot(now time.Time) []ClientUsage {
+	sec := now.Unix()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.pruneLocked(sec)
+	out := make([]ClientUsage, 0, len(t.clients))
+	for id, w := range t.clients {
+		if n := w.total(sec); n > 0 {
+			out = append(out, ClientUsage{ClientID: id, RequestsLastMinute: n, Limit: w.limit})
+		}
+	}
+	return out
+}
+
+// sharedUsage keeps the same per-second counts in Redis, so every instance sees the
+// cluster's usage: a hash per client (field = Unix second, value = count, plus field
+// "limit"), expiring two windows after the client's last request, and a sorted set of
+// client ids scored by the second they were last seen.
+type sharedUsage struct {
+	rdb    *redis.Client
+	prefix string
+	script *redis.Script
+}
+
+// recordScript counts one request in KEYS[1] at second ARGV[1], stores the limit
+// ARGV[2], refreshes the TTL and drops seconds older than the window ARGV[3] once the
+// hash has grown to two windows.
+const recordScript = `
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[3])
+redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+redis.call('HSET', KEYS[1], 'limit', ARGV[2])
+redis.call('EXPIRE', KEYS[1], window * 2)
+if redis.call('HLEN', KEYS[1]) > window * 2 then
+  for _, f in ipairs(redis.call('HKEYS', KEYS[1])) do
+    local s = tonumber(f)
+    if s ~= nil and s <= now - window then
+      redis.call('HDEL', KEYS[1], f)
+    end
+  end
+end
+return 1
+`
+
+func newSharedUsage(rdb *redis.Client, prefix string) *sharedUsage {
+	return &sharedUsage{rdb: rdb, prefix: prefix + "usage:", script: redis.NewScript(recordScript)}
+}
+
+func (s *sharedUsage) clientKey(id string) string { return s.prefix + "c:" + id }
+func (s *sharedUsage) activeKey() string          { return s.prefix + "active" }
+
+// record counts one request of client id in Redis (one round trip).
+func (s *sharedUsage) record(ctx context.Context, id string, limit int, now time.Time) error {
+	sec := now.Unix()
+	pipe := s.rdb.Pipeline()
+	s.script.Eval(ctx, pipe, []string{s.clientKey(id)}, sec, limit, window)
+	pipe.ZAdd(ctx, s.activeKey(), redis.Z{Score: float64(sec), Member: id})
+	pipe.Expire(ctx, s.activeKey(), 2*window*time.Second)
+	if _, err := pipe.Exec(ctx); err != nil {
+		return fmt.Errorf("ratelimit: record usage: %w", err)
+	}
+	return nil
+}
+
+// snapshot drops idle clients from the active set and reads the others' counts (at
+// most max, the most recently seen).
+func (s *sharedUsage) snapshot(ctx context.Context, now time.Time, max int) ([]ClientUsage, error) {
+	sec := now.Unix()
+	cutoff := sec - window
+	if err := s.rdb.ZRemRangeByScore(ctx, s.activeKey(), "-inf", strconv.FormatInt(cutoff, 10)).Err(); err != nil {
+		return nil, fmt.Errorf("ratelimit: usage: %w", err)
+	}
+	ids, err := s.rdb.ZRevRange(ctx, s.activeKey(), 0, int64(max-1)).Result()
+	if err != nil {
+		return nil, fmt.Errorf("ratelimit: usage: %w", err)
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	pipe := s.rdb.Pipeline()
+	cmds := make([]*redis.MapStringStringCmd, len(ids))
+	for i, id := range ids {
+		cmds[i] = pipe.HGetAll(ctx, s.clientKey(id))
+	}
+	if _, err := pipe.Exec(ctx); err != nil {
+		return nil, fmt.Errorf("ratelimit: usage: %w", err)
+	}
+	out := make([]ClientUsage, 0, len(ids))
+	for i, id := range ids {
+		fields := cmds[i].Val()
+		u := ClientUsage{ClientID: id}
+		for f, v := range fields {
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				continue
+			}
+			if f == "limit" {
+				u.Limit = int(n)
+				continue
+			}
+			// Seconds a little ahead of ours (clock skew between instances) count too.
+			if s, err := strconv.ParseInt(f, 10, 64); err == nil && s > cutoff {
+				u.RequestsLastMinute += int(n)
+			}
+		}
+		if u.RequestsLastMinute > 0 {
+			out = append(out, u)
+		}
+	}
+	return out, nil
+}
