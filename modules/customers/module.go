@@ -42,8 +42,6 @@ var ProviderSet = wire.NewSet(
 	wire.Bind(new(ports.CustomerRepository), new(*customerspg.CustomerRepository)),
 	app.NewService,
 	wire.Bind(new(api.Customers), new(*app.Service)),
-	newHandler,
+	customershttp.NewHandler,
 	NewModule,
 )
-
-func newHandler(s *app.Service) *customershttp.Handler { return customershttp.NewHandler(s) }

@@ -1,25 +1,79 @@
-// Package identity owns credentials, staff users, JWTs, API keys and scopes.
+// Package identity owns credentials, staff users, JWTs, API keys and scopes. It is the
+// module's composition root: ProviderSet wires repositories, adapters, the service
+// (api.Identity), the authenticator (auth.Authenticator) and the HTTP handler.
 package identity
 
 import (
 	"github.com/google/wire"
+	goredis "github.com/redis/go-redis/v9"
+	"go.uber.org/zap"
 
+	"github.com/gocommerce/commerce/modules/identity/adapters/customersapi"
+	identityhttp "github.com/gocommerce/commerce/modules/identity/adapters/http"
+	identityjwt "github.com/gocommerce/commerce/modules/identity/adapters/jwt"
+	identitypg "github.com/gocommerce/commerce/modules/identity/adapters/postgres"
+	identityredis "github.com/gocommerce/commerce/modules/identity/adapters/redis"
 	"github.com/gocommerce/commerce/modules/identity/api"
+	"github.com/gocommerce/commerce/modules/identity/app"
+	"github.com/gocommerce/commerce/modules/identity/ports"
 	"github.com/gocommerce/commerce/platform/auth"
+	"github.com/gocommerce/commerce/platform/config"
+	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/httpx"
 )
 
-// Module is the identity module (stub until implemented).
-type Module struct{}
+// Module is the identity module: its name, routes and migrations.
+type Module struct {
+	handler *identityhttp.Handler
+}
+
+// NewModule builds the module around its HTTP handler.
+func NewModule(h *identityhttp.Handler) *Module { return &Module{handler: h} }
 
 // Name names the module.
 func (m *Module) Name() string { return "identity" }
 
-// NewModule builds the module.
-func NewModule() *Module { return &Module{} }
+// RegisterRoutes mounts the authentication endpoints.
+func (m *Module) RegisterRoutes(r *httpx.Routes) { m.handler.RegisterRoutes(r) }
 
-// ProviderSet wires the module.
-var ProviderSet = wire.NewSet(NewModule, provideIdentity, provideAuthenticator)
+// Migrations returns the module's table migrations.
+func (m *Module) Migrations() db.MigrationSource { return identitypg.Migrations() }
 
-// stub providers, replaced by the real implementation.
-func provideIdentity() api.Identity           { return nil }
-func provideAuthenticator() auth.Authenticator { return nil }
+// Migrations returns the module's migrations without building the module (tests, tools).
+func Migrations() db.MigrationSource { return identitypg.Migrations() }
+
+// ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
+// tx.Manager, clock.Clock, *redis.Client (nil without Redis) and customers/api.Customers
+// (from customers.ProviderSet). Outputs: *Module, api.Identity (*app.Service),
+// auth.Authenticator (*app.Authenticator, whose cleanup stops its background work).
+var ProviderSet = wire.NewSet(
+	NewSettings,
+	identitypg.NewCredentialRepository,
+	wire.Bind(new(ports.CredentialRepository), new(*identitypg.CredentialRepository)),
+	identitypg.NewStaffRepository,
+	wire.Bind(new(ports.StaffRepository), new(*identitypg.StaffRepository)),
+	identitypg.NewAPIKeyRepository,
+	wire.Bind(new(ports.APIKeyRepository), new(*identitypg.APIKeyRepository)),
+	customersapi.NewAdapter,
+	wire.Bind(new(ports.Customers), new(*customersapi.Adapter)),
+	identityjwt.NewTokens,
+	wire.Bind(new(ports.Tokens), new(*identityjwt.Tokens)),
+	NewInvalidations,
+	wire.Bind(new(ports.KeyInvalidations), new(*identityredis.Invalidations)),
+	app.NewKeyCache,
+	app.NewService,
+	wire.Bind(new(api.Identity), new(*app.Service)),
+	app.NewAuthenticator,
+	wire.Bind(new(auth.Authenticator), new(*app.Authenticator)),
+	identityhttp.NewHandler,
+	NewModule,
+)
+
+// NewSettings takes identity's slice of the configuration.
+func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }
+
+// NewInvalidations builds the cross-process API key invalidation channel (Redis
+// pub/sub; inert when rdb is nil).
+func NewInvalidations(rdb *goredis.Client, log *zap.Logger) *identityredis.Invalidations {
+	return identityredis.NewInvalidations(rdb, log)
+}

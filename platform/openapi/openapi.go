@@ -16,6 +16,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/gin-gonic/gin"
+	"github.com/oasdiff/yaml"
 
 	"github.com/gocommerce/commerce/platform/httpx"
 )
@@ -35,41 +36,34 @@ type Documented interface {
 }
 
 // Build merges the base document with the fragments and validates the result.
+// Fragments are merged as plain documents first, so a fragment may reference the base's
+// components (e.g. #/components/responses/Error) and other fragments' schemas.
 func Build(fragments []Fragment) (*openapi3.T, error) {
-	loader := openapi3.NewLoader()
-	doc, err := loader.LoadFromData(base)
+	doc, err := decode(base)
 	if err != nil {
 		return nil, fmt.Errorf("openapi: base: %w", err)
 	}
 	sort.Slice(fragments, func(i, j int) bool { return fragments[i].Module < fragments[j].Module })
 	for _, f := range fragments {
-		part, err := openapi3.NewLoader().LoadFromData(withHeader(f.Data))
+		part, err := decode(f.Data)
 		if err != nil {
 			return nil, fmt.Errorf("openapi: %s: %w", f.Module, err)
 		}
-		if part.Paths != nil {
-			for path, item := range part.Paths.Map() {
-				if doc.Paths.Value(path) != nil {
-					return nil, fmt.Errorf("openapi: %s: path %s is documented twice", f.Module, path)
-				}
-				doc.Paths.Set(path, item)
+		if err := mergeSection(doc, part, "paths", "path"); err != nil {
+			return nil, fmt.Errorf("openapi: %s: %w", f.Module, err)
+		}
+		comps, _ := part["components"].(map[string]any)
+		docComps := ensureMap(doc, "components")
+		for kind := range comps {
+			if err := mergeSection(docComps, comps, kind, kind); err != nil {
+				return nil, fmt.Errorf("openapi: %s: components: %w", f.Module, err)
 			}
 		}
-		for name, s := range part.Components.Schemas {
-			if _, dup := doc.Components.Schemas[name]; dup {
-				return nil, fmt.Errorf("openapi: %s: schema %s is declared twice", f.Module, name)
-			}
-			doc.Components.Schemas[name] = s
+		if tags, ok := part["tags"].([]any); ok {
+			existing, _ := doc["tags"].([]any)
+			doc["tags"] = append(existing, tags...)
 		}
-		for name, r := range part.Components.Responses {
-			if _, dup := doc.Components.Responses[name]; dup {
-				return nil, fmt.Errorf("openapi: %s: response %s is declared twice", f.Module, name)
-			}
-			doc.Components.Responses[name] = r
-		}
-		doc.Tags = append(doc.Tags, part.Tags...)
 	}
-	// Re-load the merged document so that every $ref resolves against the whole.
 	raw, err := json.Marshal(doc)
 	if err != nil {
 		return nil, fmt.Errorf("openapi: %w", err)
@@ -84,9 +78,44 @@ func Build(fragments []Fragment) (*openapi3.T, error) {
 	return merged, nil
 }
 
-// withHeader lets fragments omit the openapi/info header.
-func withHeader(data []byte) []byte {
-	return append([]byte("openapi: 3.0.3\ninfo: {title: fragment, version: '0'}\n"), data...)
+func decode(data []byte) (map[string]any, error) {
+	raw, err := yaml.YAMLToJSON(data)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return nil, err
+	}
+	if m == nil {
+		m = map[string]any{}
+	}
+	return m, nil
+}
+
+func ensureMap(m map[string]any, key string) map[string]any {
+	v, ok := m[key].(map[string]any)
+	if !ok {
+		v = map[string]any{}
+		m[key] = v
+	}
+	return v
+}
+
+// mergeSection copies part[key]'s entries into doc[key], refusing duplicates.
+func mergeSection(doc, part map[string]any, key, what string) error {
+	src, ok := part[key].(map[string]any)
+	if !ok {
+		return nil
+	}
+	dst := ensureMap(doc, key)
+	for name, v := range src {
+		if _, dup := dst[name]; dup {
+			return fmt.Errorf("%s %s is declared twice", what, name)
+		}
+		dst[name] = v
+	}
+	return nil
 }
 
 // Module serves the document and the docs page.

@@ -28,3 +28,15 @@ func TestBuildRejectsDanglingRef(t *testing.T) {
 		t.Fatal("dangling reference accepted")
 	}
 }
+
+func TestFragmentMayReferenceBaseComponents(t *testing.T) {
+	t.Parallel()
+	frag := []byte("paths:\n  /x:\n    get:\n      responses:\n        '404': {$ref: '#/components/responses/Error'}\n")
+	doc, err := Build([]Fragment{{Module: "x", Data: frag}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if doc.Paths.Value("/x") == nil {
+		t.Fatal("fragment path missing")
+	}
+}

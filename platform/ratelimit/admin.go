@@ -1,19 +1,32 @@
 package ratelimit
 
 import (
+	_ "embed"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/openapi"
 )
+
+//go:embed openapi.yaml
+var openAPIFragment []byte
 
 // AdminModule serves the admin usage view (CONTRACT.md §4).
 type AdminModule struct{ l *Limiter }
 
 // NewAdminModule builds the admin usage module.
 func NewAdminModule(l *Limiter) *AdminModule { return &AdminModule{l: l} }
+
+// Name names the module (modkit.Module).
+func (m *AdminModule) Name() string { return "ratelimit" }
+
+// OpenAPI documents the admin usage view (openapi.Documented).
+func (m *AdminModule) OpenAPI() openapi.Fragment {
+	return openapi.Fragment{Module: "ratelimit", Data: openAPIFragment}
+}
 
 // RegisterRoutes adds GET /api/v1/admin/rate-limits (scope admin).
 func (m *AdminModule) RegisterRoutes(r *httpx.Routes) {

@@ -59,6 +59,11 @@ const (
 	warnInterval = 10 * time.Second
 	// maxRate caps a scaled limit so GCRA's emission interval stays positive.
 	maxRate = 1 << 30
+	// maxCASAttempts bounds throttled's optimistic update loop. An update only loses
+	// to another admitted request of the same client and rule (refused requests do not
+	// write), so exhausting it needs that many admissions at the same moment; the
+	// request then fails open like any other store error.
+	maxCASAttempts = 64
 )
 
 // authPrefixes are the authentication paths that share rate_limiting.auth.
@@ -247,7 +252,7 @@ func (l *Limiter) handle(c *gin.Context) {
 	}
 	cancel()
 	if err != nil {
-		l.warn("rate-limit store unavailable; request allowed without limits", err)
+		l.warn("rate-limit check failed (store unavailable?); request allowed without limits", err)
 		c.Next()
 		return
 	}
@@ -295,6 +300,7 @@ func (l *Limiter) classify(c *gin.Context) client {
 			return client{id: p.ClientID(), authenticated: true, limit: scale(l.cfg.Default, p.RateLimitMultiplier)}
 		case auth.Customer, auth.Staff:
 			return client{id: p.ClientID(), authenticated: true, limit: l.cfg.JWT}
+		case auth.Anonymous:
 		}
 	}
 	return client{id: "ip:" + c.ClientIP(), limit: l.cfg.Anonymous}
@@ -360,9 +366,10 @@ func (l *Limiter) check(ctx context.Context, clientID string, rules []rule) (out
 		if err != nil {
 			return outcome{}, fmt.Errorf("ratelimit: rule %s: %w", r.name, err)
 		}
+		g.SetMaxCASAttemptsLimit(maxCASAttempts)
 		limited, res, err := g.RateLimitCtx(ctx, r.name+":"+clientID, 1)
 		if err != nil {
-			return outcome{}, fmt.Errorf("ratelimit: store: %w", err)
+			return outcome{}, fmt.Errorf("ratelimit: rule %s: %w", r.name, err)
 		}
 		o := outcome{rule: r, limited: limited, res: res, remaining: min(max(res.Remaining, 0), r.limit)}
 		if limited {

@@ -110,10 +110,17 @@ func New(cfg *config.Config, log *zap.Logger) *Jobs {
 	}
 }
 
-// Handle registers the handler of taskType, replacing any earlier one.
+// Handle registers the handler of taskType. Registering a type twice panics, as it
+// does with the asynq adapter.
 func (j *Jobs) Handle(taskType string, h jobs.Handler) {
+	if taskType == "" || h == nil {
+		panic("jobs: Handle needs a task type and a handler")
+	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	if _, dup := j.handlers[taskType]; dup {
+		panic(fmt.Sprintf("jobs: handler for %q registered twice", taskType))
+	}
 	j.handlers[taskType] = h
 }
 

@@ -519,3 +519,15 @@ func TestDefaultBackoff(t *testing.T) {
 		t.Errorf("DefaultBackoff(100) = %v, want the 10m cap", got)
 	}
 }
+
+func TestHandleTwicePanics(t *testing.T) {
+	j, _ := newJobs(t, 1)
+	h := func(context.Context, []byte) error { return nil }
+	j.Handle("t", h)
+	defer func() {
+		if recover() == nil {
+			t.Fatal("second Handle of the same type did not panic")
+		}
+	}()
+	j.Handle("t", h)
+}

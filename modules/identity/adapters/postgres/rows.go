@@ -1,0 +1,125 @@
+package postgres
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/gocommerce/commerce/modules/identity/domain"
+)
+
+type credentialRow struct {
+	CustomerID   string `gorm:"column:customer_id;primaryKey"`
+	Email        string `gorm:"column:email"`
+	PasswordHash string `gorm:"column:password_hash"`
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+}
+
+func (credentialRow) TableName() string { return "identity_credentials" }
+
+func fromCredential(c domain.Credential) credentialRow {
+	return credentialRow{CustomerID: c.CustomerID, Email: c.Email, PasswordHash: c.PasswordHash, CreatedAt: c.CreatedAt.UTC(), UpdatedAt: c.UpdatedAt.UTC()}
+}
+
+func (r credentialRow) toDomain() domain.Credential {
+	return domain.Credential{CustomerID: r.CustomerID, Email: r.Email, PasswordHash: r.PasswordHash, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
+}
+
+type staffUserRow struct {
+	ID           string `gorm:"column:id;primaryKey"`
+	Email        string `gorm:"column:email"`
+	PasswordHash string `gorm:"column:password_hash"`
+	Role         string `gorm:"column:role"`
+	CreatedAt    time.Time
+	UpdatedAt    time.Time
+}
+
+func (staffUserRow) TableName() string { return "staff_users" }
+
+func fromStaffUser(u domain.StaffUser) staffUserRow {
+	return staffUserRow{ID: u.ID, Email: u.Email, PasswordHash: u.PasswordHash, Role: u.Role, CreatedAt: u.CreatedAt.UTC(), UpdatedAt: u.UpdatedAt.UTC()}
+}
+
+func (r staffUserRow) toDomain() domain.StaffUser {
+	return domain.StaffUser{ID: r.ID, Email: r.Email, PasswordHash: r.PasswordHash, Role: r.Role, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
+}
+
+type apiKeyRow struct {
+	ID                  string     `gorm:"column:id;primaryKey"`
+	Name                string     `gorm:"column:name"`
+	Prefix              string     `gorm:"column:prefix"`
+	SecretHash          string     `gorm:"column:secret_hash"`
+	Scopes              string     `gorm:"column:scopes"`
+	RateLimitMultiplier *string    `gorm:"column:rate_limit_multiplier"`
+	LastUsedAt          *time.Time `gorm:"column:last_used_at"`
+	LastUsedIP          string     `gorm:"column:last_used_ip"`
+	RevokedAt           *time.Time `gorm:"column:revoked_at"`
+	RevocationReason    string     `gorm:"column:revocation_reason"`
+	CreatedAt           time.Time  `gorm:"column:created_at"`
+}
+
+func (apiKeyRow) TableName() string { return "api_keys" }
+
+func fromAPIKey(k domain.APIKey) (apiKeyRow, error) {
+	scopes := k.Scopes
+	if scopes == nil {
+		scopes = []string{}
+	}
+	raw, err := json.Marshal(scopes)
+	if err != nil {
+		return apiKeyRow{}, fmt.Errorf("api key scopes: %w", err)
+	}
+	row := apiKeyRow{
+		ID:               k.ID,
+		Name:             k.Name,
+		Prefix:           k.Prefix,
+		SecretHash:       k.SecretHash,
+		Scopes:           string(raw),
+		LastUsedAt:       utcPtr(k.LastUsedAt),
+		LastUsedIP:       k.LastUsedIP,
+		RevokedAt:        utcPtr(k.RevokedAt),
+		RevocationReason: k.RevocationReason,
+		CreatedAt:        k.CreatedAt.UTC(),
+	}
+	if k.RateLimitMultiplier != nil {
+		s := k.RateLimitMultiplier.String()
+		row.RateLimitMultiplier = &s
+	}
+	return row, nil
+}
+
+func (r apiKeyRow) toDomain() (domain.APIKey, error) {
+	k := domain.APIKey{
+		ID:               r.ID,
+		Name:             r.Name,
+		Prefix:           r.Prefix,
+		SecretHash:       r.SecretHash,
+		LastUsedAt:       utcPtr(r.LastUsedAt),
+		LastUsedIP:       r.LastUsedIP,
+		RevokedAt:        utcPtr(r.RevokedAt),
+		RevocationReason: r.RevocationReason,
+		CreatedAt:        r.CreatedAt.UTC(),
+	}
+	if err := json.Unmarshal([]byte(r.Scopes), &k.Scopes); err != nil {
+		return domain.APIKey{}, fmt.Errorf("api key %s: scopes: %w", r.Prefix, err)
+	}
+	if r.RateLimitMultiplier != nil && *r.RateLimitMultiplier != "" {
+		d, err := decimal.NewFromString(*r.RateLimitMultiplier)
+		if err != nil {
+			return domain.APIKey{}, fmt.Errorf("api key %s: rate_limit_multiplier: %w", r.Prefix, err)
+		}
+		k.RateLimitMultiplier = &d
+	}
+	return k, nil
+}
+
+func utcPtr(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}

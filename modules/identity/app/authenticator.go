@@ -1,0 +1,198 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/gocommerce/commerce/modules/identity/domain"
+	"github.com/gocommerce/commerce/modules/identity/ports"
+	"github.com/gocommerce/commerce/platform/auth"
+	"github.com/gocommerce/commerce/platform/clock"
+)
+
+// Authenticator implements auth.Authenticator for JWT access tokens and API keys.
+//
+// JWTs (three base64url segments) are verified in memory (HS256, issuer, expiry, typ
+// "access") and never touch the database.
+//
+// API keys ("<prefix>.<secret>") are verified once against the database (lookup by
+// prefix, constant-time comparison of the secret's SHA-256) and then served from a
+// KeyCache for security.api_key_cache_ttl (30s by default): a request with a cached key
+// costs a map lookup and a hash, no database round trip. Revocation and deletion take
+// effect at once:
+//
+//   - in the process that revokes or deletes (HTTP or CLI), the entry is dropped right
+//     after commit;
+//   - other processes are told over ports.KeyInvalidations: with Redis configured, a
+//     Redis pub/sub channel every process subscribes to for its whole life (the
+//     subscription starts in NewAuthenticator and ends in its cleanup function);
+//   - as a safety net for lost messages and for deployments without Redis (the embedded
+//     mode, where the CLI is a separate process), every KeyRecheckInterval (1s) the keys
+//     cached as valid are re-checked with one indexed query, whatever the request rate;
+//     the TTL bounds everything else.
+//
+// last_used_at and last_used_ip are written at most once per minute per key, off the
+// request path, by one background writer (see usageRecorder); Flush writes pending uses
+// synchronously.
+type Authenticator struct {
+	settings Settings
+	tokens   ports.Tokens
+	keys     ports.APIKeyRepository
+	cache    *KeyCache
+	usage    *usageRecorder
+	clock    clock.Clock
+	log      *zap.Logger
+}
+
+var _ auth.Authenticator = (*Authenticator)(nil)
+
+// NewAuthenticator builds the authenticator and starts its background work: the
+// invalidation subscription, the re-check loop and the last-used writer. The returned
+// cleanup stops them and writes pending last-used updates.
+func NewAuthenticator(s Settings, tokens ports.Tokens, keys ports.APIKeyRepository, cache *KeyCache, inv ports.KeyInvalidations, clk clock.Clock, log *zap.Logger) (*Authenticator, func(), error) {
+	a := &Authenticator{
+		settings: s, tokens: tokens, keys: keys, cache: cache,
+		usage: newUsageRecorder(keys, clk, s.LastUsedInterval), clock: clk, log: log.Named("identity.auth"),
+	}
+	stopSub, err := inv.Subscribe(cache.Invalidate)
+	if err != nil {
+		return nil, nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		a.usage.run(ctx, func(err error) { a.log.Warn("api key last-used update failed", zap.Error(err)) })
+	}()
+	if s.KeyRecheckInterval > 0 && s.KeyCacheTTL > 0 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a.recheckLoop(ctx, s.KeyRecheckInterval)
+		}()
+	}
+	var once sync.Once
+	cleanup := func() {
+		once.Do(func() {
+			stopSub()
+			cancel()
+			wg.Wait()
+		})
+	}
+	return a, cleanup, nil
+}
+
+// Authenticate turns a credential (JWT access token or API key) into a principal.
+func (a *Authenticator) Authenticate(ctx context.Context, credential, remoteIP string) (*auth.Principal, error) {
+	if domain.LooksLikeJWT(credential) {
+		return a.authenticateJWT(credential)
+	}
+	return a.authenticateKey(ctx, credential, remoteIP)
+}
+
+func (a *Authenticator) authenticateJWT(token string) (*auth.Principal, error) {
+	c, err := a.tokens.Parse(token)
+	if err != nil {
+		return nil, err
+	}
+	if c.Type != domain.AccessToken {
+		return nil, domain.ErrInvalidToken
+	}
+	p := &auth.Principal{ID: c.Subject, Email: c.Email, Scopes: c.Scopes}
+	switch c.Kind {
+	case domain.SubjectCustomer:
+		p.Kind = auth.Customer
+	case domain.SubjectStaff:
+		p.Kind = auth.Staff
+	default:
+		return nil, domain.ErrInvalidToken
+	}
+	return p, nil
+}
+
+func (a *Authenticator) authenticateKey(ctx context.Context, credential, remoteIP string) (*auth.Principal, error) {
+	prefix, secret, ok := domain.ParseKey(credential)
+	if !ok {
+		return nil, domain.ErrInvalidAPIKey
+	}
+	hash := domain.HashSecret(secret)
+	if e, ok := a.cache.get(prefix, hash); ok {
+		return a.admit(e, remoteIP)
+	}
+	gen := a.cache.generation()
+	k, err := a.keys.GetByPrefix(ctx, prefix)
+	if err != nil {
+		if errors.Is(err, domain.ErrAPIKeyNotFound) {
+			return nil, domain.ErrInvalidAPIKey
+		}
+		return nil, err
+	}
+	if !domain.SecretHashEqual(hash, k.SecretHash) {
+		return nil, domain.ErrInvalidAPIKey
+	}
+	e := &keyEntry{
+		secretHash: k.SecretHash,
+		keyID:      k.ID,
+		revoked:    k.Revoked(),
+		principal: auth.Principal{
+			Kind: auth.APIKey, ID: k.ID, KeyPrefix: k.Prefix, Scopes: append([]string(nil), k.Scopes...),
+			RateLimitMultiplier: k.MultiplierFloat(),
+		},
+	}
+	a.usage.seed(k.ID, k.LastUsedAt)
+	a.cache.put(prefix, e, gen)
+	return a.admit(e, remoteIP)
+}
+
+func (a *Authenticator) admit(e *keyEntry, remoteIP string) (*auth.Principal, error) {
+	if e.revoked {
+		return nil, domain.ErrAPIKeyRevoked
+	}
+	a.usage.touch(e.keyID, remoteIP)
+	p := e.principal
+	return &p, nil
+}
+
+// Flush writes pending last_used_at / last_used_ip updates now.
+func (a *Authenticator) Flush(ctx context.Context) error { return a.usage.flush(ctx) }
+
+// Recheck re-checks the keys cached as valid against the database once and drops
+// those revoked or deleted meanwhile (normally run every KeyRecheckInterval).
+func (a *Authenticator) Recheck(ctx context.Context) error {
+	prefixes := a.cache.liveValidPrefixes()
+	const chunk = 500
+	for len(prefixes) > 0 {
+		n := min(chunk, len(prefixes))
+		stale, err := a.keys.RevokedOrMissing(ctx, prefixes[:n])
+		if err != nil {
+			return err
+		}
+		for _, p := range stale {
+			a.cache.Invalidate(p)
+		}
+		prefixes = prefixes[n:]
+	}
+	return nil
+}
+
+func (a *Authenticator) recheckLoop(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			rctx, cancel := context.WithTimeout(ctx, every+5*time.Second)
+			if err := a.Recheck(rctx); err != nil && ctx.Err() == nil {
+				a.log.Warn("api key re-check failed", zap.Error(err))
+			}
+			cancel()
+		}
+	}
+}

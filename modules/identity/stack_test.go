@@ -1,0 +1,259 @@
+package identity_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	goredis "github.com/redis/go-redis/v9"
+	"go.uber.org/zap"
+
+	"github.com/gocommerce/commerce/modules/customers"
+	customershttp "github.com/gocommerce/commerce/modules/customers/adapters/http"
+	customerspg "github.com/gocommerce/commerce/modules/customers/adapters/postgres"
+	customersapp "github.com/gocommerce/commerce/modules/customers/app"
+	"github.com/gocommerce/commerce/modules/identity"
+	"github.com/gocommerce/commerce/modules/identity/adapters/customersapi"
+	identityhttp "github.com/gocommerce/commerce/modules/identity/adapters/http"
+	identityjwt "github.com/gocommerce/commerce/modules/identity/adapters/jwt"
+	identitypg "github.com/gocommerce/commerce/modules/identity/adapters/postgres"
+	"github.com/gocommerce/commerce/modules/identity/app"
+	"github.com/gocommerce/commerce/platform/clock"
+	"github.com/gocommerce/commerce/platform/config"
+	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/testdb"
+)
+
+const testSecret = "test-secret-0123456789-abcdefghijklmnop"
+
+// stack is identity + customers + a test-only protected module behind a real router,
+// wired by hand the way identity.ProviderSet and customers.ProviderSet wire them.
+type stack struct {
+	t        *testing.T
+	cfg      config.Config
+	db       *db.DB
+	srv      *httpx.Server
+	identity *app.Service
+	authn    *app.Authenticator
+	cache    *app.KeyCache
+}
+
+type stackOptions struct {
+	db       *db.DB          // share a database (a second "process")
+	redis    *goredis.Client // broadcast key invalidations
+	settings func(*app.Settings)
+}
+
+func newStack(t *testing.T, engine string) *stack {
+	t.Helper()
+	return newStackWith(t, engine, stackOptions{})
+}
+
+func newStackWith(t *testing.T, engine string, o stackOptions) *stack {
+	t.Helper()
+	d := o.db
+	if d == nil {
+		d = testdb.Open(t, engine, events.Migrations(), identity.Migrations(), customers.Migrations()).DB
+	}
+	cfg := config.Default()
+	cfg.Security.JWT.Secret = testSecret
+	cfg.Security.BcryptCost = 4
+	clk := clock.New()
+	log := zap.NewNop()
+
+	custSvc := customersapp.NewService(d, customerspg.NewCustomerRepository(d), events.NewOutbox(d), clk)
+
+	settings := identity.NewSettings(&cfg)
+	if o.settings != nil {
+		o.settings(&settings)
+	}
+	keys := identitypg.NewAPIKeyRepository(d)
+	tokens, err := identityjwt.NewTokens(&cfg, clk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache := app.NewKeyCache(settings, clk)
+	inv := identity.NewInvalidations(o.redis, log)
+	svc := app.NewService(settings, d, identitypg.NewCredentialRepository(d), identitypg.NewStaffRepository(d), keys,
+		customersapi.NewAdapter(custSvc), tokens, cache, inv, clk, log)
+	authn, cleanup, err := app.NewAuthenticator(settings, tokens, keys, cache, inv, clk, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(cleanup)
+
+	srv, err := httpx.NewServer(&cfg, log, authn, nil, nil, nil, []httpx.Module{
+		identity.NewModule(identityhttp.NewHandler(svc)),
+		customers.NewModule(customershttp.NewHandler(custSvc)),
+		protectedModule{},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &stack{t: t, cfg: cfg, db: d, srv: srv, identity: svc, authn: authn, cache: cache}
+}
+
+// protectedModule is a test-only module with protected routes.
+type protectedModule struct{}
+
+func (protectedModule) RegisterRoutes(r *httpx.Routes) {
+	whoami := func(c *gin.Context) {
+		p := httpx.Principal(c)
+		c.JSON(http.StatusOK, gin.H{
+			"kind": p.Kind, "id": p.ID, "email": p.Email, "scopes": p.Scopes,
+			"key_prefix": p.KeyPrefix, "rate_limit_multiplier": p.RateLimitMultiplier,
+		})
+	}
+	r.API.POST("/test/products", httpx.Require("products:write"), whoami)
+	r.API.GET("/test/me", httpx.RequireAuth(), whoami)
+}
+
+type response struct {
+	Code int
+	Body map[string]any
+	Raw  string
+}
+
+func (s *stack) do(method, path string, body any, authorization string) response {
+	s.t.Helper()
+	var rd *bytes.Reader
+	if body != nil {
+		raw, err := json.Marshal(body)
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		rd = bytes.NewReader(raw)
+	} else {
+		rd = bytes.NewReader(nil)
+	}
+	req := httptest.NewRequest(method, path, rd)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if authorization != "" {
+		req.Header.Set("Authorization", authorization)
+	}
+	w := httptest.NewRecorder()
+	s.srv.ServeHTTP(w, req)
+	out := response{Code: w.Code, Raw: w.Body.String()}
+	if w.Body.Len() > 0 {
+		if err := json.Unmarshal(w.Body.Bytes(), &out.Body); err != nil {
+			s.t.Fatalf("%s %s: body is not JSON: %q", method, path, w.Body.String())
+		}
+	}
+	return out
+}
+
+func (r response) err() map[string]any {
+	e, _ := r.Body["error"].(map[string]any)
+	return e
+}
+
+func (s *stack) register(email, password, first, last string) response {
+	s.t.Helper()
+	return s.do(http.MethodPost, "/api/v1/auth/register", map[string]string{
+		"email": email, "password": password, "first_name": first, "last_name": last,
+	}, "")
+}
+
+// mustRegister registers and returns the access token, refresh token and customer id.
+func (s *stack) mustRegister(email string) (access, refresh, id string) {
+	s.t.Helper()
+	r := s.register(email, "correct-horse-1", "Test", "User")
+	if r.Code != http.StatusCreated {
+		s.t.Fatalf("register %s: %d %s", email, r.Code, r.Raw)
+	}
+	return r.Body["access_token"].(string), r.Body["refresh_token"].(string), r.Body["customer"].(map[string]any)["id"].(string)
+}
+
+func keys(m map[string]any) string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return strings.Join(out, ",")
+}
+
+// assertError checks an error envelope: status, message, code (string or the status),
+// category and a request id.
+func assertError(t *testing.T, r response, status int, message string, code any, category string) {
+	t.Helper()
+	e := r.err()
+	if r.Code != status || e == nil {
+		t.Fatalf("status %d, want %d: %s", r.Code, status, r.Raw)
+	}
+	if message != "" && e["message"] != message {
+		t.Errorf("message %q, want %q", e["message"], message)
+	}
+	if c, ok := code.(int); ok {
+		code = float64(c)
+	}
+	if e["code"] != code {
+		t.Errorf("code %v, want %v (%s)", e["code"], code, r.Raw)
+	}
+	if e["category"] != category {
+		t.Errorf("category %v, want %s", e["category"], category)
+	}
+	if id, _ := e["request_id"].(string); id == "" {
+		t.Errorf("no request_id: %s", r.Raw)
+	}
+	if _, isString := code.(string); isString {
+		if e["status"] != float64(status) {
+			t.Errorf("status member %v, want %d", e["status"], status)
+		}
+	}
+}
+
+func countEvents(t *testing.T, d *db.DB, eventType string) int64 {
+	t.Helper()
+	var n int64
+	if err := d.Gorm().Table("outbox_events").Where("type = ?", eventType).Count(&n).Error; err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// eachEngine runs fn on a fresh stack per engine (postgres and sqlite).
+func eachEngine(t *testing.T, fn func(t *testing.T, s *stack)) {
+	t.Helper()
+	for _, engine := range testdb.Engines() {
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			fn(t, newStack(t, engine))
+		})
+	}
+}
+
+func testRedis(t *testing.T) *goredis.Client {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("redis test skipped under -short")
+	}
+	u := os.Getenv("TEST_REDIS_URL")
+	if u == "" {
+		u = "redis://127.0.0.1:6379/0"
+	}
+	opt, err := goredis.ParseURL(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := goredis.NewClient(opt)
+	t.Cleanup(func() { _ = c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := c.Ping(ctx).Err(); err != nil {
+		t.Skipf("redis not reachable at %s: %v", u, err)
+	}
+	return c
+}

@@ -1,0 +1,234 @@
+package ratelimit
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+	"go.uber.org/zap/zaptest/observer"
+
+	"github.com/gocommerce/commerce/platform/config"
+)
+
+// Redis tests run on the real clock (throttled's Redis store takes the time from
+// Redis): the limits are chosen so that one request leaks out only every 10 s, far
+// longer than a test takes, so the counts cannot flake.
+
+func newRedisEnv(t *testing.T, cfg *config.Config, rdb *redis.Client, prefix string) *env {
+	t.Helper()
+	return newEnvWith(t, cfg, rdb, options{prefix: prefix}, nil, zap.NewNop())
+}
+
+func TestRedisStore(t *testing.T) {
+	t.Parallel()
+	rdb, prefix := redisClient(t)
+	e := newRedisEnv(t, testConfig(), rdb, prefix)
+
+	start := time.Now().Unix()
+	for _, want := range []int{2, 1, 0} {
+		w := e.get("/api/v1/ping", ipA, "")
+		status(t, w, http.StatusOK)
+		h := rateHeaders(t, w)
+		eq(t, h.Limit, 6, "limit")
+		eq(t, h.Remaining, want, "remaining")
+		eq(t, h.Policy, "6;w=60", "policy")
+	}
+	w := e.get("/api/v1/ping", ipA, "")
+	requireExceeded(t, w, 10)
+	h := rateHeaders(t, w)
+	eq(t, h.Remaining, 0, "remaining when refused")
+	if h.Reset < start+29 || h.Reset > time.Now().Unix()+31 {
+		t.Fatalf("reset %d not about 30 s after %d", h.Reset, start)
+	}
+	status(t, e.get("/api/v1/ping", ipB, ""), http.StatusOK)
+
+	// The state is in Redis under the prefix.
+	ctx := context.Background()
+	for _, k := range []string{prefix + "gcra:m:ip:" + ipA, prefix + "usage:c:ip:" + ipA, prefix + "usage:active"} {
+		n, err := rdb.Exists(ctx, k).Result()
+		if err != nil || n != 1 {
+			t.Fatalf("key %s: exists %d, %v", k, n, err)
+		}
+	}
+	ttl, err := rdb.TTL(ctx, prefix+"gcra:m:ip:"+ipA).Result()
+	if err != nil || ttl <= 0 || ttl > 30*time.Second {
+		t.Fatalf("GCRA key TTL %v, %v; want (0, 30s]", ttl, err)
+	}
+}
+
+func TestRedisEndpointAndHourLimits(t *testing.T) {
+	t.Parallel()
+	rdb, prefix := redisClient(t)
+	cfg := testConfig()
+	cfg.RateLimiting.Anonymous = config.Limit{RequestsPerMinute: 600, BurstCapacity: 100, RequestsPerHour: 4}
+	cfg.RateLimiting.Endpoints = map[string]config.EndpointLimit{"/api/v1/auth/register": {RequestsPerMinute: 2}}
+	e := newRedisEnv(t, cfg, rdb, prefix)
+
+	for _, want := range []int{1, 0} {
+		w := e.do(req{method: http.MethodPost, path: "/api/v1/auth/register", ip: ipA})
+		status(t, w, http.StatusOK)
+		eq(t, rateHeaders(t, w).Remaining, want, "register remaining")
+		eq(t, rateHeaders(t, w).Policy, "2;w=60", "register policy")
+	}
+	requireExceeded(t, e.do(req{method: http.MethodPost, path: "/api/v1/auth/register", ip: ipA}), 30)
+
+	// Two of four hourly requests used.
+	for _, want := range []int{1, 0} {
+		w := e.get("/api/v1/ping", ipA, "")
+		status(t, w, http.StatusOK)
+		eq(t, rateHeaders(t, w).Remaining, want, "hourly remaining")
+		eq(t, rateHeaders(t, w).Policy, "4;w=3600", "hourly policy")
+	}
+	requireExceeded(t, e.get("/api/v1/ping", ipA, ""), 900)
+}
+
+// TestRedisSharedAcrossInstances: two servers on one Redis enforce one limit and
+// report one usage.
+func TestRedisSharedAcrossInstances(t *testing.T) {
+	t.Parallel()
+	rdb, prefix := redisClient(t)
+	a := newRedisEnv(t, testConfig(), rdb, prefix)
+	b := newRedisEnv(t, testConfig(), rdb, prefix)
+
+	for i, e := range []*env{a, b, a} {
+		w := e.get("/api/v1/ping", ipA, "")
+		status(t, w, http.StatusOK)
+		eq(t, rateHeaders(t, w).Remaining, 2-i, "shared remaining")
+	}
+	requireExceeded(t, b.get("/api/v1/ping", ipA, ""), 10)
+	requireExceeded(t, a.get("/api/v1/ping", ipA, ""), 10)
+	status(t, b.get("/api/v1/ping", "", "key-a"), http.StatusOK)
+
+	u := adminView(t, a, "jwt-staff")
+	eq(t, u, Usage{
+		Global: GlobalUsage{RequestsPerMinute: 6, CurrentUsage: 5 + 1 + 1},
+		ByClient: []ClientUsage{
+			{ClientID: "ip:" + ipA, RequestsLastMinute: 5, Limit: 6, Remaining: 1},
+			{ClientID: "key:keyaaaaa", RequestsLastMinute: 1, Limit: 6, Remaining: 5},
+			{ClientID: "staff:stf_1", RequestsLastMinute: 1, Limit: 60, Remaining: 59},
+		},
+	}, "usage seen by instance A")
+	u = adminView(t, b, "jwt-staff")
+	eq(t, u.Global.CurrentUsage, 8, "usage seen by instance B")
+	eq(t, u.ByClient[0], ClientUsage{ClientID: "ip:" + ipA, RequestsLastMinute: 5, Limit: 6, Remaining: 1}, "busiest client seen by B")
+	eq(t, u.ByClient[1], ClientUsage{ClientID: "staff:stf_1", RequestsLastMinute: 2, Limit: 60, Remaining: 58}, "staff seen by B")
+
+	// The gauge reports what each process served.
+	if v, _ := metricValue(t, a.reg, "commerce_rate_limit_current_rate", "client_id", "ip:"+ipA); v != 3 {
+		t.Fatalf("instance A current_rate = %v, want 3", v)
+	}
+	if v, _ := metricValue(t, b.reg, "commerce_rate_limit_current_rate", "client_id", "ip:"+ipA); v != 2 {
+		t.Fatalf("instance B current_rate = %v, want 2", v)
+	}
+}
+
+// TestRedisConcurrentInstances: concurrent requests spread over two instances admit
+// exactly the burst.
+func TestRedisConcurrentInstances(t *testing.T) {
+	t.Parallel()
+	rdb, prefix := redisClient(t)
+	servers := []*env{newRedisEnv(t, testConfig(), rdb, prefix), newRedisEnv(t, testConfig(), rdb, prefix)}
+	var (
+		wg                         sync.WaitGroup
+		mu                         sync.Mutex
+		admitted, refused, without int
+	)
+	for i := 0; i < 30; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := servers[i%2].get("/api/v1/ping", ipA, "")
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case w.Header().Get(HeaderLimit) == "":
+				without++
+			case w.Code == http.StatusOK:
+				admitted++
+			case w.Code == http.StatusTooManyRequests:
+				refused++
+			}
+		}()
+	}
+	wg.Wait()
+	eq(t, without, 0, "responses without headers")
+	eq(t, admitted, 3, "admitted")
+	eq(t, refused, 27, "refused")
+}
+
+// TestRedisDownFailsOpen needs no Redis: the client points at a closed port.
+func TestRedisDownFailsOpen(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	_ = ln.Close()
+	rdb := redis.NewClient(&redis.Options{Addr: addr, MaxRetries: -1, DialTimeout: 200 * time.Millisecond})
+	t.Cleanup(func() { _ = rdb.Close() })
+
+	core, logs := observer.New(zapcore.WarnLevel)
+	e := newEnvWith(t, testConfig(), rdb, options{prefix: "test:down:"}, nil, zap.New(core))
+	for i := 0; i < 10; i++ {
+		w := e.get("/api/v1/ping", ipA, "")
+		status(t, w, http.StatusOK)
+		requireNoRateHeaders(t, w)
+	}
+	if n := logs.FilterMessageSnippet("request allowed without limits").Len(); n != 1 {
+		t.Fatalf("%d warnings logged, want 1 (later ones suppressed): %v", n, logs.All())
+	}
+	// Requests are still counted locally.
+	if v, _ := metricValue(t, e.reg, "commerce_rate_limit_hits_total", "client_type", "anonymous"); v != 10 {
+		t.Fatalf("hits = %v, want 10", v)
+	}
+	// The admin view reads Redis: 503.
+	w := e.get("/api/v1/admin/rate-limits", "", "jwt-staff")
+	status(t, w, http.StatusServiceUnavailable)
+	if !bytes.Contains(w.Body.Bytes(), []byte(`"category":"unavailable"`)) {
+		t.Fatalf("body %s", w.Body.String())
+	}
+}
+
+// TestRedisUsagePrunes: old seconds leave a client's hash once it grows past two
+// windows, and idle clients leave the active set.
+func TestRedisUsagePrunes(t *testing.T) {
+	t.Parallel()
+	rdb, prefix := redisClient(t)
+	s := newSharedUsage(rdb, prefix)
+	ctx := context.Background()
+	base := time.Now().Truncate(time.Second)
+	for i := 0; i <= 2*window; i++ { // 121 distinct seconds, 2 minutes ago up to now
+		if err := s.record(ctx, "ip:x", 6, base.Add(time.Duration(i-2*window)*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n, err := rdb.HLen(ctx, s.clientKey("ip:x")).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n > window+2 {
+		t.Fatalf("hash has %d fields, want at most %d", n, window+2)
+	}
+	got, err := s.snapshot(ctx, base, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, got, []ClientUsage{{ClientID: "ip:x", RequestsLastMinute: window, Limit: 6}}, "snapshot")
+
+	got, err = s.snapshot(ctx, base.Add(2*time.Minute), 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eq(t, len(got), 0, "clients after two idle minutes")
+	if n, _ := rdb.ZCard(ctx, s.activeKey()).Result(); n != 0 {
+		t.Fatalf("active set has %d members, want 0", n)
+	}
+}
