@@ -31,7 +31,7 @@ $(GOLANGCI):
 	GOBIN=$(CURDIR)/bin $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_VERSION)
 
 lint: $(GOLANGCI) ## gofmt, go vet, golangci-lint (includes depguard boundaries)
-	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1)
+	@test -z "$$(gofmt -l cmd modules platform)" || (echo "gofmt needed:"; gofmt -l cmd modules platform; exit 1)
 	$(GO) vet ./...
 	$(GOLANGCI) run ./...
 
@@ -42,7 +42,7 @@ check-generate: generate ## fail when generated code is stale
 	git diff --exit-code -- cmd/commerce/wire_gen.go
 
 fmt:
-	gofmt -w $$(git ls-files '*.go')
+	gofmt -w cmd modules platform
 
 migrate: build ## apply migrations to the configured database
 	./$(BIN) migrate up

@@ -21,6 +21,15 @@ import (
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
+func init() {
+	text := func(body io.Reader, _ http.Header, _ *openapi3.SchemaRef, _ openapi3filter.EncodingFn) (any, error) {
+		b, err := io.ReadAll(body)
+		return string(b), err
+	}
+	openapi3filter.RegisterBodyDecoder("text/html", text)
+	openapi3filter.RegisterBodyDecoder("text/plain", text)
+}
+
 // testApp is the whole process wired as in production, on a fresh database.
 type testApp struct {
 	t      *testing.T

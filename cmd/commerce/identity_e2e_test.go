@@ -27,6 +27,7 @@ func TestIdentityEndToEnd(t *testing.T) {
 		t.Run(engine, func(t *testing.T) {
 			ta := newTestApp(t, engine, func(c *config.Config) {
 				c.RateLimiting.Auth.RequestsPerMinute = 1000
+				c.RateLimiting.Anonymous = config.Limit{RequestsPerMinute: 1000, BurstCapacity: 1000, RequestsPerHour: 10000}
 				c.RateLimiting.Endpoints = map[string]config.EndpointLimit{}
 			})
 			ctx := context.Background()

@@ -13,6 +13,7 @@ import (
 	"github.com/gocommerce/commerce/modules/customers/ports"
 	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/openapi"
 )
 
 // Module is the customers module: its name, routes and migrations.
@@ -31,6 +32,11 @@ func (m *Module) RegisterRoutes(r *httpx.Routes) { m.handler.RegisterRoutes(r) }
 
 // Migrations returns the module's table migrations.
 func (m *Module) Migrations() db.MigrationSource { return customerspg.Migrations() }
+
+// OpenAPI returns the module's OpenAPI fragment (openapi.Documented).
+func (m *Module) OpenAPI() openapi.Fragment {
+	return openapi.Fragment{Module: "customers", Data: customershttp.OpenAPI()}
+}
 
 // Migrations returns the module's migrations without building the module (tests, tools).
 func Migrations() db.MigrationSource { return customerspg.Migrations() }

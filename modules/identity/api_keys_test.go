@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	goredis "github.com/redis/go-redis/v9"
+
+	"github.com/gocommerce/commerce/modules/identity"
 	identityredis "github.com/gocommerce/commerce/modules/identity/adapters/redis"
 	"github.com/gocommerce/commerce/modules/identity/api"
 	"github.com/gocommerce/commerce/modules/identity/app"
@@ -58,7 +61,7 @@ func TestAPIKeyManagement(t *testing.T) {
 			t.Fatalf("ListAPIKeys = %d, %v", len(list), err)
 		}
 
-		_, err = s.identity.CreateAPIKey(ctx, api.CreateAPIKeyCommand{Name: "", Scopes: []string{"bogus"}, RateLimitMultiplier: "0"})
+		_, _, err = s.identity.CreateAPIKey(ctx, api.CreateAPIKeyCommand{Name: "", Scopes: []string{"bogus"}, RateLimitMultiplier: "0"})
 		e, ok := apperr.As(err)
 		if !ok || e.Kind != apperr.Invalid || e.Fields["name"] == "" || e.Fields["scopes"] == "" || e.Fields["rate_limit_multiplier"] == "" {
 			t.Fatalf("invalid create: %v", err)
@@ -179,11 +182,11 @@ func TestAPIKeyRevocationAcrossProcesses(t *testing.T) {
 			waitFor(t, 5*time.Second, func() bool { return b.do(http.MethodGet, "/api/v1/test/me", nil, key).Code == 401 })
 			assertError(t, b.do(http.MethodGet, "/api/v1/test/me", nil, key), 401, "Unauthorized: API key has been revoked", 401, "auth")
 		})
+		// Not parallel: subscriber counts on the shared channel must be this test's own.
 		t.Run(engine+"/redis", func(t *testing.T) {
-			t.Parallel()
 			rdb := testRedis(t)
 			noRecheck := func(s *app.Settings) { s.KeyRecheckInterval = 0 }
-			d := testdb.Open(t, engine, events.Migrations(), identityMigrations()...).DB
+			d := testdb.Open(t, engine, events.Migrations(), identity.Migrations()).DB
 			subsBefore := numSub(t, rdb)
 			a := newStackWith(t, engine, stackOptions{db: d, redis: rdb, settings: noRecheck})
 			b := newStackWith(t, engine, stackOptions{db: d, redis: rdb, settings: noRecheck})
@@ -207,9 +210,7 @@ func TestAPIKeyRevocationAcrossProcesses(t *testing.T) {
 	}
 }
 
-func numSub(t *testing.T, rdb interface {
-	PubSubNumSub(ctx context.Context, channels ...string) *goredisIntMapCmd
-}) int64 {
+func numSub(t *testing.T, rdb *goredis.Client) int64 {
 	t.Helper()
 	m, err := rdb.PubSubNumSub(context.Background(), identityredis.Channel).Result()
 	if err != nil {

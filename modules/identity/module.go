@@ -20,6 +20,7 @@ import (
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/openapi"
 )
 
 // Module is the identity module: its name, routes and migrations.
@@ -38,6 +39,11 @@ func (m *Module) RegisterRoutes(r *httpx.Routes) { m.handler.RegisterRoutes(r) }
 
 // Migrations returns the module's table migrations.
 func (m *Module) Migrations() db.MigrationSource { return identitypg.Migrations() }
+
+// OpenAPI returns the module's OpenAPI fragment (openapi.Documented).
+func (m *Module) OpenAPI() openapi.Fragment {
+	return openapi.Fragment{Module: "identity", Data: identityhttp.OpenAPI()}
+}
 
 // Migrations returns the module's migrations without building the module (tests, tools).
 func Migrations() db.MigrationSource { return identitypg.Migrations() }

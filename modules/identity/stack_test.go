@@ -16,10 +16,6 @@ import (
 	goredis "github.com/redis/go-redis/v9"
 	"go.uber.org/zap"
 
-	"github.com/gocommerce/commerce/modules/customers"
-	customershttp "github.com/gocommerce/commerce/modules/customers/adapters/http"
-	customerspg "github.com/gocommerce/commerce/modules/customers/adapters/postgres"
-	customersapp "github.com/gocommerce/commerce/modules/customers/app"
 	"github.com/gocommerce/commerce/modules/identity"
 	"github.com/gocommerce/commerce/modules/identity/adapters/customersapi"
 	identityhttp "github.com/gocommerce/commerce/modules/identity/adapters/http"
@@ -36,8 +32,9 @@ import (
 
 const testSecret = "test-secret-0123456789-abcdefghijklmnop"
 
-// stack is identity + customers + a test-only protected module behind a real router,
-// wired by hand the way identity.ProviderSet and customers.ProviderSet wire them.
+// stack is the identity module (wired by hand the way identity.ProviderSet wires it, on
+// a fake of customers/api.Customers) plus a test-only protected module, behind the real
+// router.
 type stack struct {
 	t        *testing.T
 	cfg      config.Config
@@ -63,7 +60,7 @@ func newStackWith(t *testing.T, engine string, o stackOptions) *stack {
 	t.Helper()
 	d := o.db
 	if d == nil {
-		d = testdb.Open(t, engine, events.Migrations(), identity.Migrations(), customers.Migrations()).DB
+		d = testdb.Open(t, engine, events.Migrations(), identity.Migrations()).DB
 	}
 	cfg := config.Default()
 	cfg.Security.JWT.Secret = testSecret
@@ -71,7 +68,7 @@ func newStackWith(t *testing.T, engine string, o stackOptions) *stack {
 	clk := clock.New()
 	log := zap.NewNop()
 
-	custSvc := customersapp.NewService(d, customerspg.NewCustomerRepository(d), events.NewOutbox(d), clk)
+	custSvc := newFakeCustomers(t, d)
 
 	settings := identity.NewSettings(&cfg)
 	if o.settings != nil {
@@ -94,7 +91,6 @@ func newStackWith(t *testing.T, engine string, o stackOptions) *stack {
 
 	srv, err := httpx.NewServer(&cfg, log, authn, nil, nil, nil, []httpx.Module{
 		identity.NewModule(identityhttp.NewHandler(svc)),
-		customers.NewModule(customershttp.NewHandler(custSvc)),
 		protectedModule{},
 	})
 	if err != nil {

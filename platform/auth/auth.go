@@ -41,8 +41,9 @@ func (p *Principal) ClientID() string {
 		return "customer:" + p.ID
 	case Staff:
 		return "staff:" + p.ID
+	default:
+		return ""
 	}
-	return ""
 }
 
 // IsAdmin reports full control.

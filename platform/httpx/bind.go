@@ -82,8 +82,9 @@ func jsonKind(t reflect.Type) string {
 		return "an array"
 	case reflect.Map, reflect.Struct:
 		return "an object"
+	default:
+		return "of type " + t.String()
 	}
-	return "of type " + t.String()
 }
 
 func validationError(err error) error {

@@ -3,6 +3,7 @@ package httpx
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"mime"
 	"net/http"
@@ -88,7 +89,7 @@ func recovery(logger *zap.Logger) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		defer func() {
 			if r := recover(); r != nil {
-				if r == http.ErrAbortHandler {
+				if err, ok := r.(error); ok && errors.Is(err, http.ErrAbortHandler) {
 					panic(r)
 				}
 				logger.Error("panic", zap.String("request_id", RequestID(c)), zap.Any("panic", r), zap.Stack("stack"))

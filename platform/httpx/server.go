@@ -113,7 +113,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.Engine.Se
 
 // ListenAndServe serves until ctx ends, then shuts down gracefully.
 func (s *Server) ListenAndServe(ctx context.Context) error {
-	ln, err := net.Listen("tcp", s.cfg.HTTP.Addr)
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", s.cfg.HTTP.Addr)
 	if err != nil {
 		return err
 	}

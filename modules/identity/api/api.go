@@ -36,13 +36,21 @@ type StaffUser struct {
 	CreatedAt time.Time
 }
 
-// Identity is the management interface used by the CLI.
+// Identity is the management interface used by the CLI. Errors are platform/apperr
+// values: validation (400, with fields), API_KEY_NOT_FOUND (404),
+// API_KEY_ALREADY_REVOKED (409), INVALID_EMAIL / INVALID_PASSWORD (400), EMAIL_TAKEN (409).
 type Identity interface {
-	// CreateAPIKey returns the record and the full key, shown once.
+	// CreateAPIKey validates name, scopes and the optional multiplier and returns the
+	// record and the full key "<prefix>.<secret>", shown once and never stored.
 	CreateAPIKey(ctx context.Context, cmd CreateAPIKeyCommand) (APIKey, string, error)
+	// ListAPIKeys returns every key, newest first.
 	ListAPIKeys(ctx context.Context) ([]APIKey, error)
+	// GetAPIKey returns a key by prefix.
 	GetAPIKey(ctx context.Context, prefix string) (APIKey, error)
+	// RevokeAPIKey revokes a key (reason required); effective at once in every process.
 	RevokeAPIKey(ctx context.Context, prefix, reason string) (APIKey, error)
+	// DeleteAPIKey deletes a key; effective at once in every process.
 	DeleteAPIKey(ctx context.Context, prefix string) error
+	// CreateAdmin creates a staff user with the admin role.
 	CreateAdmin(ctx context.Context, email, password string) (StaffUser, error)
 }

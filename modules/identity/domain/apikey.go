@@ -143,12 +143,15 @@ func isAlnum(s string) bool {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9') {
+		if !isAlnumByte(s[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+func isAlnumByte(c byte) bool {
+	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9'
 }
 
 // ParseScopes trims, de-duplicates and validates scopes ("resource:action" or a bare

@@ -14,7 +14,7 @@ func TestNormalizeEmail(t *testing.T) {
 	t.Parallel()
 	ok := map[string]string{
 		"a@b.co":                                  "a@b.co",
-		"  Jane.Doe@Example.COM ":                 "jane.doe@example.com",
+		"\tJane.Doe@Example.COM\n":                "jane.doe@example.com",
 		"x+tag@sub.example.org":                   "x+tag@sub.example.org",
 		"o'brien@example.ie":                      "o'brien@example.ie",
 		strings.Repeat("a", 240) + "@example.com": strings.Repeat("a", 240) + "@example.com",

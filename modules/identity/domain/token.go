@@ -51,7 +51,7 @@ func LooksLikeJWT(credential string) bool {
 	for _, p := range parts {
 		for i := 0; i < len(p); i++ {
 			c := p[i]
-			if !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '=') {
+			if !isAlnumByte(c) && c != '-' && c != '_' && c != '=' {
 				return false
 			}
 		}

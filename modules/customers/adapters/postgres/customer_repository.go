@@ -24,7 +24,7 @@ func (r *CustomerRepository) Create(ctx context.Context, c *domain.Customer) err
 	row := fromDomain(c)
 	if err := r.db.Conn(ctx).Create(&row).Error; err != nil {
 		if db.IsDuplicate(err) {
-			return domain.ErrEmailTaken.WithCause(err)
+			return domain.ErrEmailTaken
 		}
 		return fmt.Errorf("customers: insert: %w", err)
 	}

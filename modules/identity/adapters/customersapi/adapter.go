@@ -29,9 +29,9 @@ func (a *Adapter) Create(ctx context.Context, c ports.NewCustomer) (ports.Custom
 	if err != nil {
 		switch {
 		case errors.Is(err, customers.ErrEmailTaken):
-			return ports.Customer{}, domain.ErrEmailTaken.WithCause(err)
+			return ports.Customer{}, domain.ErrEmailTaken
 		case errors.Is(err, customers.ErrInvalidEmail):
-			return ports.Customer{}, domain.ErrInvalidEmail.WithCause(err)
+			return ports.Customer{}, domain.ErrInvalidEmail
 		}
 		return ports.Customer{}, err
 	}
@@ -43,7 +43,7 @@ func (a *Adapter) Get(ctx context.Context, id string) (ports.Customer, error) {
 	out, err := a.customers.GetCustomer(ctx, id)
 	if err != nil {
 		if errors.Is(err, customers.ErrCustomerNotFound) {
-			return ports.Customer{}, domain.ErrCustomerNotFound.WithCause(err)
+			return ports.Customer{}, domain.ErrCustomerNotFound
 		}
 		return ports.Customer{}, err
 	}

@@ -28,7 +28,7 @@ func (r *APIKeyRepository) Create(ctx context.Context, k domain.APIKey) error {
 	}
 	if err := r.db.Conn(ctx).Create(&row).Error; err != nil {
 		if db.IsDuplicate(err) {
-			return domain.ErrAPIKeyPrefixTaken.WithCause(err)
+			return domain.ErrAPIKeyPrefixTaken
 		}
 		return fmt.Errorf("api keys: insert: %w", err)
 	}

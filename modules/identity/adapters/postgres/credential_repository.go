@@ -22,7 +22,7 @@ func (r *CredentialRepository) Create(ctx context.Context, c domain.Credential) 
 	row := fromCredential(c)
 	if err := r.db.Conn(ctx).Create(&row).Error; err != nil {
 		if db.IsDuplicate(err) {
-			return domain.ErrEmailTaken.WithCause(err)
+			return domain.ErrEmailTaken
 		}
 		return fmt.Errorf("identity credentials: insert: %w", err)
 	}

@@ -23,7 +23,7 @@ func (r *StaffRepository) Create(ctx context.Context, u domain.StaffUser) error 
 	row := fromStaffUser(u)
 	if err := r.db.Conn(ctx).Create(&row).Error; err != nil {
 		if db.IsDuplicate(err) {
-			return domain.ErrEmailTaken.WithCause(err)
+			return domain.ErrEmailTaken
 		}
 		return fmt.Errorf("staff users: insert: %w", err)
 	}
