@@ -102,6 +102,15 @@ func TestIdentityEndToEnd(t *testing.T) {
 				t.Errorf("own record: %d %s", own.Status, own.Body)
 			}
 
+			// Another customer's record is invisible (404), not forbidden.
+			other := ta.do("POST", "/api/v1/auth/register", map[string]string{
+				"email": "grace@example.com", "password": "Secret123", "first_name": "Grace", "last_name": "Hopper",
+			})
+			otherID := other.JSON(t)["customer"].(map[string]any)["id"].(string)
+			if r := ta.do("GET", "/api/v1/customers/"+otherID, nil, "Authorization", "Bearer "+access); r.Status != http.StatusNotFound {
+				t.Errorf("another customer's record: %d %s", r.Status, r.Body)
+			}
+
 			// API keys from the CLI's interface: admin view of rate limits.
 			_, adminKey, err := ta.app.Identity.CreateAPIKey(ctx, identityapi.CreateAPIKeyCommand{Name: "ops", Scopes: []string{"admin"}})
 			if err != nil {
