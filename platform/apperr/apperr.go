@@ -24,6 +24,7 @@ const (
 	PaymentRequired
 	UnsupportedMediaType
 	TooLarge
+	MethodNotAllowed
 )
 
 // Error is a typed application error.

@@ -115,14 +115,20 @@ func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context) error) error
 		return fn(context.WithValue(ctx, txKey{}, tx))
 	})
 	if err == nil {
-		d.mu.RLock()
-		hooks := d.commit
-		d.mu.RUnlock()
-		for _, h := range hooks {
-			h()
-		}
+		d.Committed()
 	}
 	return err
+}
+
+// Committed runs the commit hooks; InTx calls it after each outermost commit, and writers
+// outside a transaction (an autocommitted insert) call it themselves.
+func (d *DB) Committed() {
+	d.mu.RLock()
+	hooks := d.commit
+	d.mu.RUnlock()
+	for _, h := range hooks {
+		h()
+	}
 }
 
 // InTransaction reports whether ctx carries a transaction.

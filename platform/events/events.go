@@ -76,11 +76,22 @@ func (b *Bus) Dispatch(ctx context.Context, e Event) error {
 	b.mu.RUnlock()
 	var errs []error
 	for _, h := range hs {
-		if err := h(ctx, e); err != nil {
+		if err := call(ctx, h, e); err != nil {
 			errs = append(errs, fmt.Errorf("%s handler: %w", e.Type, err))
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// call runs one handler, turning a panic into an error so a faulty subscriber is a
+// failed (retried) delivery rather than a crashed relay.
+func call(ctx context.Context, h Handler, e Event) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return h(ctx, e)
 }
 
 type outboxRow struct {
@@ -119,6 +130,9 @@ func (o *Outbox) Publish(ctx context.Context, eventType, aggregateID string, dat
 	row := outboxRow{ID: ids.New(), Type: eventType, AggregateID: aggregateID, Payload: string(raw), OccurredAt: o.now(), NextAttemptAt: o.now()}
 	if err := o.db.Conn(ctx).Create(&row).Error; err != nil {
 		return fmt.Errorf("event %s: outbox: %w", eventType, err)
+	}
+	if !db.InTransaction(ctx) {
+		o.db.Committed() // autocommitted: wake the relay now
 	}
 	return nil
 }

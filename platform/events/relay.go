@@ -84,8 +84,10 @@ func (r *Relay) once(ctx context.Context) (published, claimed int, err error) {
 	}
 	claim := ids.New()
 	lease := now.Add(r.Lease)
+	// Re-check every condition: another process may have delivered or failed (and so
+	// rescheduled) a candidate since it was selected.
 	err = conn.Model(&outboxRow{}).
-		Where("id IN ? AND published_at IS NULL AND (locked_until IS NULL OR locked_until < ?)", candidates, now).
+		Where("id IN ? AND published_at IS NULL AND attempts < ? AND next_attempt_at <= ? AND (locked_until IS NULL OR locked_until < ?)", candidates, r.MaxAttempts, now, now).
 		Updates(map[string]any{"claim": claim, "locked_until": lease}).Error
 	if err != nil {
 		return 0, 0, err

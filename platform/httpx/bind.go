@@ -16,7 +16,7 @@ import (
 	"github.com/gocommerce/commerce/platform/apperr"
 )
 
-var errMaxBytes = errors.New("request body too large")
+var errTrailingData = errors.New("data after the JSON value")
 
 func init() {
 	if v, ok := binding.Validator.Engine().(*validator.Validate); ok {
@@ -44,7 +44,18 @@ func BindJSON(c *gin.Context, dst any) error {
 	}
 	dec := json.NewDecoder(c.Request.Body)
 	dec.UseNumber()
-	if err := dec.Decode(dst); err != nil {
+	err := dec.Decode(dst)
+	if err == nil {
+		// Only whitespace may follow the value: `{...} xyz` or `{...}{...}` is not JSON.
+		if _, terr := dec.Token(); !errors.Is(terr, io.EOF) {
+			err = errTrailingData
+			var mbe *http.MaxBytesError
+			if errors.As(terr, &mbe) {
+				err = terr
+			}
+		}
+	}
+	if err != nil {
 		if errors.Is(err, io.EOF) {
 			return validationError(binding.Validator.ValidateStruct(dst))
 		}

@@ -2,6 +2,7 @@ package httpx
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -25,6 +26,7 @@ var statusOf = map[apperr.Kind]int{
 	apperr.PaymentRequired:      http.StatusPaymentRequired,
 	apperr.UnsupportedMediaType: http.StatusUnsupportedMediaType,
 	apperr.TooLarge:             http.StatusRequestEntityTooLarge,
+	apperr.MethodNotAllowed:     http.StatusMethodNotAllowed,
 }
 
 // categoryOf names the envelope's category per kind.
@@ -41,6 +43,7 @@ var categoryOf = map[apperr.Kind]string{
 	apperr.PaymentRequired:      "payment",
 	apperr.UnsupportedMediaType: "request",
 	apperr.TooLarge:             "request",
+	apperr.MethodNotAllowed:     "request",
 }
 
 // StatusOf returns the HTTP status of an error.
@@ -66,8 +69,10 @@ type ErrorBody struct {
 func Error(c *gin.Context, err error) {
 	e, ok := apperr.As(err)
 	if !ok || e.Kind == apperr.Internal {
-		if errors.Is(err, errMaxBytes) {
-			e = apperr.New(apperr.TooLarge, "", "Request body too large")
+		// A body cut by the limit (http.MaxBytesReader) wherever it was read.
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			e = apperr.New(apperr.TooLarge, "", fmt.Sprintf("Request body exceeds %d bytes", mbe.Limit))
 		} else {
 			log.FromContext(c.Request.Context(), zap.NewNop()).Error("internal error", zap.Error(err))
 			e = apperr.New(apperr.Internal, "", "Internal server error")

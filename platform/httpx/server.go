@@ -65,10 +65,12 @@ func NewServer(cfg *config.Config, logger *zap.Logger, authn auth.Authenticator,
 	logger = logger.Named("http")
 	multipart := MultipartRoutes{}
 
-	e.Use(requestContext(logger), recovery(logger), accessLog(logger))
+	// recovery comes after the access log and metrics so a panic's 500 reaches both.
+	e.Use(requestContext(logger), accessLog(logger))
 	if metrics != nil {
 		e.Use(gin.HandlerFunc(metrics))
 	}
+	e.Use(recovery(logger))
 	if cfg.HTTP.CORS.Enabled {
 		cc := cors.Config{
 			AllowOrigins:     cfg.HTTP.CORS.AllowedOrigins,
@@ -95,7 +97,7 @@ func NewServer(cfg *config.Config, logger *zap.Logger, authn auth.Authenticator,
 		Error(c, apperr.NotFoundf("Not found: %s %s", c.Request.Method, c.Request.URL.Path))
 	})
 	e.NoMethod(func(c *gin.Context) {
-		Error(c, &apperr.Error{Kind: apperr.Invalid, Message: "Method not allowed"})
+		Error(c, apperr.New(apperr.MethodNotAllowed, "", "Method not allowed"))
 	})
 
 	if health != nil {

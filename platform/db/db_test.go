@@ -1,0 +1,392 @@
+package db_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"sync/atomic"
+	"testing"
+	"testing/fstest"
+
+	"go.uber.org/zap"
+	"gorm.io/gorm"
+
+	"github.com/gocommerce/commerce/platform/config"
+	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/ids"
+	"github.com/gocommerce/commerce/platform/testdb"
+)
+
+// widgets is the tiny schema of the transaction tests.
+func widgets() db.MigrationSource {
+	return db.MigrationSource{Module: "dbtest", FS: fstest.MapFS{
+		"2099010101_widgets.sql": {Data: []byte(`-- +goose Up
+CREATE TABLE widgets (
+    id   {{.UUID}} PRIMARY KEY,
+    name {{.Text}} NOT NULL UNIQUE
+);
+
+-- +goose Down
+DROP TABLE widgets;
+`)},
+	}}
+}
+
+type widget struct {
+	ID   string
+	Name string
+}
+
+func (widget) TableName() string { return "widgets" }
+
+var errBoom = errors.New("boom")
+
+func insert(ctx context.Context, t *testing.T, d *db.DB, name string) error {
+	t.Helper()
+	return d.Conn(ctx).Create(&widget{ID: ids.New(), Name: name}).Error
+}
+
+func count(t *testing.T, d *db.DB) int64 {
+	t.Helper()
+	var n int64
+	if err := d.Conn(context.Background()).Model(&widget{}).Count(&n).Error; err != nil {
+		t.Fatalf("count: %v", err)
+	}
+	return n
+}
+
+func names(t *testing.T, d *db.DB) []string {
+	t.Helper()
+	var out []string
+	if err := d.Conn(context.Background()).Model(&widget{}).Order("name").Pluck("name", &out).Error; err != nil {
+		t.Fatalf("names: %v", err)
+	}
+	return out
+}
+
+func TestInTx(t *testing.T) {
+	for _, engine := range testdb.Engines() {
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			d := testdb.Open(t, engine, widgets()).DB
+			ctx := context.Background()
+
+			if d.Dialect() != db.Dialect(engine) {
+				t.Fatalf("Dialect = %q, want %q", d.Dialect(), engine)
+			}
+			if err := d.Ping(ctx); err != nil {
+				t.Fatalf("Ping: %v", err)
+			}
+
+			// Conn outside a transaction works on its own.
+			if db.InTransaction(ctx) {
+				t.Fatal("background context reports a transaction")
+			}
+			if err := insert(ctx, t, d, "standalone"); err != nil {
+				t.Fatalf("insert outside tx: %v", err)
+			}
+
+			// Commit.
+			err := d.InTx(ctx, func(ctx context.Context) error {
+				if !db.InTransaction(ctx) {
+					t.Error("InTx context carries no transaction")
+				}
+				if err := insert(ctx, t, d, "a"); err != nil {
+					return err
+				}
+				return insert(ctx, t, d, "b")
+			})
+			if err != nil {
+				t.Fatalf("InTx commit: %v", err)
+			}
+			if got := names(t, d); len(got) != 3 || got[0] != "a" || got[1] != "b" || got[2] != "standalone" {
+				t.Fatalf("after commit rows = %v", got)
+			}
+
+			// Rollback on error leaves nothing and returns fn's error.
+			err = d.InTx(ctx, func(ctx context.Context) error {
+				if err := insert(ctx, t, d, "rolled-back"); err != nil {
+					return err
+				}
+				return errBoom
+			})
+			if !errors.Is(err, errBoom) {
+				t.Fatalf("InTx rollback err = %v, want errBoom", err)
+			}
+			if n := count(t, d); n != 3 {
+				t.Fatalf("after rollback count = %d, want 3", n)
+			}
+
+			// A failed statement rolls back the statements before it.
+			err = d.InTx(ctx, func(ctx context.Context) error {
+				if err := insert(ctx, t, d, "first"); err != nil {
+					return err
+				}
+				return insert(ctx, t, d, "a") // duplicate
+			})
+			if !db.IsDuplicate(err) {
+				t.Fatalf("duplicate inside tx err = %v", err)
+			}
+			if n := count(t, d); n != 3 {
+				t.Fatalf("after failed statement count = %d, want 3", n)
+			}
+
+			// Nested InTx joins the outer transaction: an inner error rolls back everything.
+			err = d.InTx(ctx, func(outer context.Context) error {
+				if err := insert(outer, t, d, "outer"); err != nil {
+					return err
+				}
+				return d.InTx(outer, func(inner context.Context) error {
+					if d.Conn(inner) != d.Conn(outer) {
+						t.Error("nested InTx did not join the outer transaction")
+					}
+					if err := insert(inner, t, d, "inner"); err != nil {
+						return err
+					}
+					return errBoom
+				})
+			})
+			if !errors.Is(err, errBoom) {
+				t.Fatalf("nested rollback err = %v", err)
+			}
+			if n := count(t, d); n != 3 {
+				t.Fatalf("after nested rollback count = %d, want 3", n)
+			}
+
+			// An inner success is undone when the outer transaction fails afterwards.
+			err = d.InTx(ctx, func(outer context.Context) error {
+				if err := d.InTx(outer, func(inner context.Context) error {
+					return insert(inner, t, d, "inner-ok")
+				}); err != nil {
+					return err
+				}
+				return errBoom
+			})
+			if !errors.Is(err, errBoom) {
+				t.Fatalf("outer failure err = %v", err)
+			}
+			if n := count(t, d); n != 3 {
+				t.Fatalf("after outer failure count = %d, want 3", n)
+			}
+
+			// Nested success commits with the outer transaction.
+			err = d.InTx(ctx, func(outer context.Context) error {
+				if err := insert(outer, t, d, "outer2"); err != nil {
+					return err
+				}
+				return d.InTx(outer, func(inner context.Context) error {
+					return insert(inner, t, d, "inner2")
+				})
+			})
+			if err != nil {
+				t.Fatalf("nested commit: %v", err)
+			}
+			if n := count(t, d); n != 5 {
+				t.Fatalf("after nested commit count = %d, want 5", n)
+			}
+
+			// A panic inside fn rolls back and propagates.
+			func() {
+				defer func() {
+					if r := recover(); r == nil {
+						t.Error("panic inside InTx was swallowed")
+					}
+				}()
+				_ = d.InTx(ctx, func(ctx context.Context) error {
+					if err := insert(ctx, t, d, "panicked"); err != nil {
+						return err
+					}
+					panic("boom")
+				})
+			}()
+			if n := count(t, d); n != 5 {
+				t.Fatalf("after panic count = %d, want 5", n)
+			}
+		})
+	}
+}
+
+// TestInTxIsolation checks that uncommitted rows are invisible to other connections
+// (PostgreSQL only: SQLite runs on one connection).
+func TestInTxIsolation(t *testing.T) {
+	if !slices.Contains(testdb.Engines(), "postgres") {
+		t.Skip("postgres not in TEST_ENGINES")
+	}
+	t.Parallel()
+	d := testdb.Open(t, "postgres", widgets()).DB
+	ctx := context.Background()
+	err := d.InTx(ctx, func(ctx context.Context) error {
+		if err := insert(ctx, t, d, "pending"); err != nil {
+			return err
+		}
+		var inside int64
+		if err := d.Conn(ctx).Model(&widget{}).Count(&inside).Error; err != nil {
+			return err
+		}
+		if inside != 1 {
+			t.Errorf("inside tx count = %d, want 1", inside)
+		}
+		if n := count(t, d); n != 0 {
+			t.Errorf("outside tx sees %d uncommitted rows", n)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := count(t, d); n != 1 {
+		t.Fatalf("after commit count = %d, want 1", n)
+	}
+}
+
+func TestOnCommit(t *testing.T) {
+	for _, engine := range testdb.Engines() {
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			d := testdb.Open(t, engine, widgets()).DB
+			ctx := context.Background()
+
+			var calls, seen atomic.Int64
+			d.OnCommit(func() {
+				calls.Add(1)
+				// The hook runs after the commit: the data is visible outside the tx.
+				var n int64
+				if err := d.Conn(context.Background()).Model(&widget{}).Count(&n).Error; err != nil {
+					t.Errorf("count in hook: %v", err)
+				}
+				seen.Store(n)
+			})
+			var second atomic.Int64
+			d.OnCommit(func() { second.Add(1) })
+
+			// Work outside InTx runs no hook.
+			if err := insert(ctx, t, d, "alone"); err != nil {
+				t.Fatal(err)
+			}
+			if calls.Load() != 0 {
+				t.Fatalf("hook ran without a transaction: %d", calls.Load())
+			}
+
+			// Commit: every hook runs once, after the commit.
+			if err := d.InTx(ctx, func(ctx context.Context) error {
+				if err := insert(ctx, t, d, "one"); err != nil {
+					return err
+				}
+				if calls.Load() != 0 {
+					t.Error("hook ran before commit")
+				}
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if calls.Load() != 1 || second.Load() != 1 {
+				t.Fatalf("after commit hooks = %d/%d, want 1/1", calls.Load(), second.Load())
+			}
+			if seen.Load() != 2 {
+				t.Fatalf("hook saw %d rows, want the committed 2", seen.Load())
+			}
+
+			// Rollback: no hook.
+			if err := d.InTx(ctx, func(ctx context.Context) error {
+				_ = insert(ctx, t, d, "two")
+				return errBoom
+			}); !errors.Is(err, errBoom) {
+				t.Fatal(err)
+			}
+			if calls.Load() != 1 {
+				t.Fatalf("hook ran on rollback: %d", calls.Load())
+			}
+
+			// Nested: one run for the outermost commit, none for the inner InTx.
+			if err := d.InTx(ctx, func(outer context.Context) error {
+				for _, name := range []string{"n1", "n2"} {
+					if err := d.InTx(outer, func(inner context.Context) error {
+						return insert(inner, t, d, name)
+					}); err != nil {
+						return err
+					}
+				}
+				if calls.Load() != 1 {
+					t.Error("hook ran on a nested InTx")
+				}
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if calls.Load() != 2 || second.Load() != 2 {
+				t.Fatalf("after nested commit hooks = %d/%d, want 2/2", calls.Load(), second.Load())
+			}
+
+			// Nested rollback: no hook.
+			_ = d.InTx(ctx, func(outer context.Context) error {
+				return d.InTx(outer, func(context.Context) error { return errBoom })
+			})
+			// Panic: no hook.
+			func() {
+				defer func() { _ = recover() }()
+				_ = d.InTx(ctx, func(context.Context) error { panic("boom") })
+			}()
+			if calls.Load() != 2 {
+				t.Fatalf("hook ran on nested rollback or panic: %d", calls.Load())
+			}
+		})
+	}
+}
+
+func TestErrorHelpers(t *testing.T) {
+	for _, engine := range testdb.Engines() {
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			d := testdb.Open(t, engine, widgets()).DB
+			ctx := context.Background()
+			if err := insert(ctx, t, d, "unique"); err != nil {
+				t.Fatal(err)
+			}
+			err := insert(ctx, t, d, "unique")
+			if err == nil || !db.IsDuplicate(err) || !errors.Is(err, gorm.ErrDuplicatedKey) {
+				t.Fatalf("unique violation: IsDuplicate(%v) = false", err)
+			}
+			// Primary-key violations are duplicates too.
+			id := ids.New()
+			if err := d.Conn(ctx).Create(&widget{ID: id, Name: "pk1"}).Error; err != nil {
+				t.Fatal(err)
+			}
+			if err := d.Conn(ctx).Create(&widget{ID: id, Name: "pk2"}).Error; !db.IsDuplicate(err) {
+				t.Fatalf("primary key violation: IsDuplicate(%v) = false", err)
+			}
+			// Other failures are not.
+			if err := d.Conn(ctx).Exec("INSERT INTO widgets (id) VALUES (?)", ids.New()).Error; err == nil || db.IsDuplicate(err) {
+				t.Fatalf("not-null violation: err = %v, IsDuplicate = %v", err, db.IsDuplicate(err))
+			}
+			if db.IsDuplicate(nil) || db.IsNotFound(nil) {
+				t.Fatal("nil error classified")
+			}
+
+			var w widget
+			err = d.Conn(ctx).Where("name = ?", "missing").First(&w).Error
+			if !db.IsNotFound(err) || db.IsDuplicate(err) {
+				t.Fatalf("IsNotFound(%v) = false", err)
+			}
+		})
+	}
+}
+
+// TestOpenSQLiteCreatesDirectory checks that Open makes the SQLite file's directory.
+func TestOpenSQLiteCreatesDirectory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("database test skipped under -short")
+	}
+	cfg := config.Default()
+	cfg.Database.URL = "sqlite://" + t.TempDir() + "/nested/dir/app.db"
+	d, closeFn, err := db.Open(&cfg, zap.NewNop())
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	defer closeFn()
+	if d.Dialect() != db.SQLite {
+		t.Fatalf("Dialect = %q", d.Dialect())
+	}
+	if err := d.Ping(context.Background()); err != nil {
+		t.Fatalf("Ping: %v", err)
+	}
+}
