@@ -10,9 +10,12 @@ import (
 	"go.uber.org/zap"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/gocommerce/commerce/modules/catalog"
 	"github.com/gocommerce/commerce/modules/customers"
 	"github.com/gocommerce/commerce/modules/identity"
 	identityapi "github.com/gocommerce/commerce/modules/identity/api"
+	"github.com/gocommerce/commerce/modules/inventory"
+	"github.com/gocommerce/commerce/modules/payments"
 	"github.com/gocommerce/commerce/platform/auth"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
@@ -44,8 +47,8 @@ type App struct {
 }
 
 // newModules lists every business module (wire has no multibinding).
-func newModules(id *identity.Module, cu *customers.Module, rl *ratelimit.AdminModule, me *metrics.Module) []modkit.Module {
-	return []modkit.Module{id, cu, rl, me}
+func newModules(id *identity.Module, cu *customers.Module, ca *catalog.Module, in *inventory.Module, pa *payments.Module, rl *ratelimit.AdminModule, me *metrics.Module) []modkit.Module {
+	return []modkit.Module{id, cu, ca, in, pa, rl, me}
 }
 
 // newFragments collects the OpenAPI fragment of every documented module.

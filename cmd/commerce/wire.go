@@ -5,8 +5,11 @@ package main
 import (
 	"github.com/google/wire"
 
+	"github.com/gocommerce/commerce/modules/catalog"
 	"github.com/gocommerce/commerce/modules/customers"
 	"github.com/gocommerce/commerce/modules/identity"
+	"github.com/gocommerce/commerce/modules/inventory"
+	"github.com/gocommerce/commerce/modules/payments"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
@@ -47,6 +50,9 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		platformSet,
 		identity.ProviderSet,
 		customers.ProviderSet,
+		catalog.ProviderSet,
+		inventory.ProviderSet,
+		payments.ProviderSet,
 		newModules,
 		newApp,
 	)

@@ -7,8 +7,17 @@
 package main
 
 import (
+	"github.com/gocommerce/commerce/modules/catalog"
+	http3 "github.com/gocommerce/commerce/modules/catalog/adapters/http"
+	"github.com/gocommerce/commerce/modules/catalog/adapters/noorders"
+	postgres3 "github.com/gocommerce/commerce/modules/catalog/adapters/postgres"
+	app3 "github.com/gocommerce/commerce/modules/catalog/app"
 	"github.com/gocommerce/commerce/modules/customers"
+	events2 "github.com/gocommerce/commerce/modules/customers/adapters/events"
 	http2 "github.com/gocommerce/commerce/modules/customers/adapters/http"
+	"github.com/gocommerce/commerce/modules/customers/adapters/identityapi"
+	"github.com/gocommerce/commerce/modules/customers/adapters/jobs"
+	"github.com/gocommerce/commerce/modules/customers/adapters/none"
 	postgres2 "github.com/gocommerce/commerce/modules/customers/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/customers/app"
 	"github.com/gocommerce/commerce/modules/identity"
@@ -17,6 +26,15 @@ import (
 	"github.com/gocommerce/commerce/modules/identity/adapters/jwt"
 	"github.com/gocommerce/commerce/modules/identity/adapters/postgres"
 	app2 "github.com/gocommerce/commerce/modules/identity/app"
+	"github.com/gocommerce/commerce/modules/inventory"
+	"github.com/gocommerce/commerce/modules/inventory/adapters/catalogapi"
+	events3 "github.com/gocommerce/commerce/modules/inventory/adapters/events"
+	http4 "github.com/gocommerce/commerce/modules/inventory/adapters/http"
+	jobs2 "github.com/gocommerce/commerce/modules/inventory/adapters/jobs"
+	postgres4 "github.com/gocommerce/commerce/modules/inventory/adapters/postgres"
+	app4 "github.com/gocommerce/commerce/modules/inventory/app"
+	"github.com/gocommerce/commerce/modules/payments"
+	http5 "github.com/gocommerce/commerce/modules/payments/adapters/http"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
@@ -48,11 +66,38 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	credentialRepository := postgres.NewCredentialRepository(dbDB)
 	staffRepository := postgres.NewStaffRepository(dbDB)
 	apiKeyRepository := postgres.NewAPIKeyRepository(dbDB)
+	appSettings := customers.NewSettings(cfg)
 	customerRepository := postgres2.NewCustomerRepository(dbDB)
-	outbox := events.NewOutbox(dbDB)
+	addressRepository := postgres2.NewAddressRepository(dbDB)
+	tokenRepository := postgres2.NewTokenRepository(dbDB)
+	orderStatsRepository := postgres2.NewOrderStatsRepository(dbDB)
+	segmentRepository := postgres2.NewSegmentRepository(dbDB)
+	auditRepository := postgres2.NewAuditRepository(dbDB)
+	stores := app.Stores{
+		Customers: customerRepository,
+		Addresses: addressRepository,
+		Tokens:    tokenRepository,
+		Stats:     orderStatsRepository,
+		Segments:  segmentRepository,
+		Audit:     auditRepository,
+	}
 	clockClock := clock.New()
-	service := app.NewService(dbDB, customerRepository, outbox, clockClock)
-	adapter := customersapi.NewAdapter(service)
+	credentialService := app2.NewCredentialService(settings, credentialRepository, clockClock)
+	adapter := identityapi.NewAdapter(credentialService)
+	orders := none.NewOrders()
+	carts := none.NewCarts()
+	subscriptions := none.NewSubscriptions()
+	notifications := none.NewNotifications()
+	collaborators := app.Collaborators{
+		Credentials:   adapter,
+		Orders:        orders,
+		Carts:         carts,
+		Subscriptions: subscriptions,
+		Notifications: notifications,
+	}
+	outbox := events.NewOutbox(dbDB)
+	service := app.NewService(appSettings, dbDB, stores, collaborators, outbox, clockClock)
+	customersapiAdapter := customersapi.NewAdapter(service)
 	tokens, err := jwt.NewTokens(cfg, clockClock)
 	if err != nil {
 		cleanup2()
@@ -67,13 +112,68 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		return nil, nil, err
 	}
 	invalidations := identity.NewInvalidations(client, logger)
-	appService := app2.NewService(settings, dbDB, credentialRepository, staffRepository, apiKeyRepository, adapter, tokens, keyCache, invalidations, clockClock, logger)
+	appService := app2.NewService(settings, dbDB, credentialRepository, staffRepository, apiKeyRepository, customersapiAdapter, tokens, keyCache, invalidations, clockClock, logger)
 	handler := http.NewHandler(appService)
 	module := identity.NewModule(handler)
 	httpHandler := http2.NewHandler(service)
-	customersModule := customers.NewModule(httpHandler)
-	registry := metrics.New()
-	limiter, err := ratelimit.New(cfg, client, registry, logger)
+	subscriber := events2.NewSubscriber(service, logger)
+	jobsJobs := jobs.NewJobs(service, logger)
+	customersModule := customers.NewModule(httpHandler, subscriber, jobsJobs)
+	settings2 := catalog.NewSettings(cfg)
+	productRepository := postgres3.NewProductRepository(dbDB)
+	variantRepository := postgres3.NewVariantRepository(dbDB)
+	imageRepository := postgres3.NewImageRepository(dbDB)
+	collectionRepository := postgres3.NewCollectionRepository(dbDB)
+	appStores := app3.Stores{
+		Products:    productRepository,
+		Variants:    variantRepository,
+		Images:      imageRepository,
+		Collections: collectionRepository,
+	}
+	imageStorage, err := catalog.NewImageStorage(cfg)
+	if err != nil {
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	noordersOrders := noorders.New()
+	service2 := app3.NewService(settings2, dbDB, appStores, imageStorage, noordersOrders, outbox, clockClock, logger)
+	httpSettings := catalog.NewHTTPSettings(cfg)
+	handler2 := http3.NewHandler(service2, httpSettings)
+	catalogModule := catalog.NewModule(handler2)
+	locationRepository := postgres4.NewLocationRepository(dbDB)
+	levelRepository := postgres4.NewLevelRepository(dbDB)
+	movementRepository := postgres4.NewMovementRepository(dbDB)
+	reservationRepository := postgres4.NewReservationRepository(dbDB)
+	processedEvents := postgres4.NewProcessedEvents(dbDB)
+	repositories := app4.Repositories{
+		Locations:    locationRepository,
+		Levels:       levelRepository,
+		Movements:    movementRepository,
+		Reservations: reservationRepository,
+		Processed:    processedEvents,
+	}
+	catalogapiAdapter := catalogapi.NewAdapter(service2)
+	settings3 := inventory.NewSettings(cfg)
+	service3 := app4.NewService(dbDB, repositories, catalogapiAdapter, outbox, clockClock, settings3)
+	handler3 := http4.NewHandler(service3)
+	eventsSubscriber := events3.NewSubscriber(service3, logger)
+	jobs3 := jobs2.NewJobs(service3, logger)
+	inventoryModule := inventory.NewModule(handler3, eventsSubscriber, jobs3)
+	settings4 := payments.NewSettings(cfg)
+	registry, err := payments.NewGateways(cfg)
+	if err != nil {
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	service4 := payments.NewService(settings4, dbDB, registry, dbDB, outbox, clockClock, logger)
+	handler4 := http5.NewHandler(service4)
+	paymentsModule := payments.NewModule(handler4)
+	metricsRegistry := metrics.New()
+	limiter, err := ratelimit.New(cfg, client, metricsRegistry, logger)
 	if err != nil {
 		cleanup3()
 		cleanup2()
@@ -81,8 +181,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		return nil, nil, err
 	}
 	adminModule := ratelimit.NewAdminModule(limiter)
-	metricsModule := metrics.NewModule(registry)
-	v := newModules(module, customersModule, adminModule, metricsModule)
+	metricsModule := metrics.NewModule(metricsRegistry)
+	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, adminModule, metricsModule)
 	migrator := newMigrator(dbDB, v)
 	authenticator, cleanup4, err := app2.NewAuthenticator(settings, tokens, apiKeyRepository, keyCache, invalidations, clockClock, logger)
 	if err != nil {
@@ -102,7 +202,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	server, err := newServer(cfg, logger, authenticator, rateLimitMiddleware, registry, health, v, openapiModule)
+	server, err := newServer(cfg, logger, authenticator, rateLimitMiddleware, metricsRegistry, health, v, openapiModule)
 	if err != nil {
 		cleanup4()
 		cleanup3()

@@ -1,28 +1,42 @@
-// Package customers owns customer profiles. It is the composition root of the module:
-// its ProviderSet wires the repository, the service (which implements api.Customers),
-// the HTTP handler and the Module that cmd lists.
+// Package customers owns customer profiles, addresses, segments, invites and privacy
+// operations. It is the composition root of the module: its ProviderSet wires the
+// repositories, the adapters to other modules, the service (api.Customers,
+// api.AccountLinks, api.Segments), the HTTP handler, the order-event subscriber, the
+// jobs and the Module that cmd lists.
 package customers
 
 import (
 	"github.com/google/wire"
 
+	customersevents "github.com/gocommerce/commerce/modules/customers/adapters/events"
 	customershttp "github.com/gocommerce/commerce/modules/customers/adapters/http"
+	"github.com/gocommerce/commerce/modules/customers/adapters/identityapi"
+	customersjobs "github.com/gocommerce/commerce/modules/customers/adapters/jobs"
+	"github.com/gocommerce/commerce/modules/customers/adapters/none"
 	customerspg "github.com/gocommerce/commerce/modules/customers/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/customers/api"
 	"github.com/gocommerce/commerce/modules/customers/app"
 	"github.com/gocommerce/commerce/modules/customers/ports"
+	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/jobs"
 	"github.com/gocommerce/commerce/platform/openapi"
 )
 
-// Module is the customers module: its name, routes and migrations.
+// Module is the customers module: its name, routes, migrations, event subscriptions
+// and jobs.
 type Module struct {
-	handler *customershttp.Handler
+	handler    *customershttp.Handler
+	subscriber *customersevents.Subscriber
+	jobs       *customersjobs.Jobs
 }
 
-// NewModule builds the module around its HTTP handler.
-func NewModule(h *customershttp.Handler) *Module { return &Module{handler: h} }
+// NewModule builds the module.
+func NewModule(h *customershttp.Handler, s *customersevents.Subscriber, j *customersjobs.Jobs) *Module {
+	return &Module{handler: h, subscriber: s, jobs: j}
+}
 
 // Name names the module.
 func (m *Module) Name() string { return "customers" }
@@ -33,6 +47,12 @@ func (m *Module) RegisterRoutes(r *httpx.Routes) { m.handler.RegisterRoutes(r) }
 // Migrations returns the module's table migrations.
 func (m *Module) Migrations() db.MigrationSource { return customerspg.Migrations() }
 
+// Subscribe registers the order-event handlers that keep customer statistics current.
+func (m *Module) Subscribe(s events.Subscriber) { m.subscriber.Subscribe(s) }
+
+// RegisterJobs registers the expired-token sweep.
+func (m *Module) RegisterJobs(r jobs.Registry) { m.jobs.Register(r) }
+
 // OpenAPI returns the module's OpenAPI fragment (openapi.Documented).
 func (m *Module) OpenAPI() openapi.Fragment {
 	return openapi.Fragment{Module: "customers", Data: customershttp.OpenAPI()}
@@ -41,13 +61,61 @@ func (m *Module) OpenAPI() openapi.Fragment {
 // Migrations returns the module's migrations without building the module (tests, tools).
 func Migrations() db.MigrationSource { return customerspg.Migrations() }
 
-// ProviderSet wires the module. Inputs: *db.DB, tx.Manager, events.Publisher,
-// clock.Clock. Outputs: *Module, *app.Service and api.Customers.
-var ProviderSet = wire.NewSet(
+// NewSettings takes the module's slice of the configuration (token key from
+// security.jwt.secret, link base from http.public_url).
+func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }
+
+// Repositories wires the module's stores.
+var Repositories = wire.NewSet(
 	customerspg.NewCustomerRepository,
 	wire.Bind(new(ports.CustomerRepository), new(*customerspg.CustomerRepository)),
+	customerspg.NewAddressRepository,
+	wire.Bind(new(ports.AddressRepository), new(*customerspg.AddressRepository)),
+	customerspg.NewTokenRepository,
+	wire.Bind(new(ports.TokenRepository), new(*customerspg.TokenRepository)),
+	customerspg.NewOrderStatsRepository,
+	wire.Bind(new(ports.OrderStatsRepository), new(*customerspg.OrderStatsRepository)),
+	customerspg.NewSegmentRepository,
+	wire.Bind(new(ports.SegmentRepository), new(*customerspg.SegmentRepository)),
+	customerspg.NewAuditRepository,
+	wire.Bind(new(ports.AuditRepository), new(*customerspg.AuditRepository)),
+	wire.Struct(new(app.Stores), "*"),
+)
+
+// DefaultDataSources binds the ports of modules that do not exist yet to adapters
+// answering "nothing" (no orders, nothing to export). When orders, carts,
+// subscriptions or notifications offer an api, replace the matching binding here with
+// an adapter on top of it.
+var DefaultDataSources = wire.NewSet(
+	none.NewOrders,
+	wire.Bind(new(ports.Orders), new(none.Orders)),
+	none.NewCarts,
+	wire.Bind(new(ports.Carts), new(none.Carts)),
+	none.NewSubscriptions,
+	wire.Bind(new(ports.Subscriptions), new(none.Subscriptions)),
+	none.NewNotifications,
+	wire.Bind(new(ports.Notifications), new(none.Notifications)),
+)
+
+// ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
+// tx.Manager, events.Publisher, clock.Clock and identity/api.Credentials (from
+// identity.ProviderSet; it does not depend on customers, so the graph stays acyclic).
+// Outputs: *Module, *app.Service, api.Customers, api.AccountLinks, api.Segments.
+var ProviderSet = wire.NewSet(
+	NewSettings,
+	Repositories,
+	DefaultDataSources,
+	identityapi.NewAdapter,
+	wire.Bind(new(ports.Credentials), new(*identityapi.Adapter)),
+	wire.Struct(new(app.Collaborators), "*"),
 	app.NewService,
 	wire.Bind(new(api.Customers), new(*app.Service)),
+	wire.Bind(new(api.AccountLinks), new(*app.Service)),
+	wire.Bind(new(api.Segments), new(*app.Service)),
 	customershttp.NewHandler,
+	customersevents.NewSubscriber,
+	wire.Bind(new(customersevents.OrderRecorder), new(*app.Service)),
+	customersjobs.NewJobs,
+	wire.Bind(new(customersjobs.TokenPurger), new(*app.Service)),
 	NewModule,
 )

@@ -51,11 +51,15 @@ func Migrations() db.MigrationSource { return identitypg.Migrations() }
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
 // tx.Manager, clock.Clock, *redis.Client (nil without Redis) and customers/api.Customers
 // (from customers.ProviderSet). Outputs: *Module, api.Identity (*app.Service),
-// auth.Authenticator (*app.Authenticator, whose cleanup stops its background work).
+// auth.Authenticator (*app.Authenticator, whose cleanup stops its background work) and
+// api.Credentials (*app.CredentialService, which does not depend on customers: the
+// customers module consumes it, so the graph stays acyclic).
 var ProviderSet = wire.NewSet(
 	NewSettings,
 	identitypg.NewCredentialRepository,
 	wire.Bind(new(ports.CredentialRepository), new(*identitypg.CredentialRepository)),
+	app.NewCredentialService,
+	wire.Bind(new(api.Credentials), new(*app.CredentialService)),
 	identitypg.NewStaffRepository,
 	wire.Bind(new(ports.StaffRepository), new(*identitypg.StaffRepository)),
 	identitypg.NewAPIKeyRepository,

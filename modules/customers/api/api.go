@@ -1,5 +1,6 @@
-// Package api is what other modules (and cmd) may import from customers: the Customers
-// interface, its DTOs, its errors and its event payloads. No framework imports.
+// Package api is what other modules (and cmd) may import from customers: the
+// Customers, AccountLinks and Segments interfaces, their DTOs, errors and the event
+// payloads. No framework imports.
 package api
 
 import (
@@ -17,24 +18,123 @@ const (
 	StateDeclined = "declined"
 )
 
-// EventCustomerCreated is published (through the outbox, in the creating transaction)
-// when a customer is created; its data is a CustomerCreated.
-const EventCustomerCreated = "customer.created"
+// Event types published by customers, each through the outbox in the transaction of
+// its change (docs/decisions/0046 lists their payloads).
+const (
+	// EventCustomerCreated: data is a CustomerCreated (the customer).
+	EventCustomerCreated = "customer.created"
+	// EventCustomerUpdated: data is a CustomerUpdated (the customer after PUT/PATCH).
+	EventCustomerUpdated = "customer.updated"
+	// EventCustomerDeleted: data is a CustomerDeleted.
+	EventCustomerDeleted = "customer.deleted"
+	// EventCustomerEnabled: data is the customer (activation, or an admin enabling it).
+	EventCustomerEnabled = "customer.enabled"
+	// EventCustomerDisabled: data is the customer (an admin disabling it, anonymization).
+	EventCustomerDisabled = "customer.disabled"
+	// EventCustomerInvited: data is a CustomerInvited; the activation link is fetched
+	// with AccountLinks.ActivationLink (the token is never in the event).
+	EventCustomerInvited = "customer.invited"
+	// EventCustomerPasswordReset: a reset was requested; data is a
+	// CustomerPasswordReset; the link comes from AccountLinks.PasswordResetLink.
+	EventCustomerPasswordReset = "customer.password_reset"
+	// EventCustomerAddressCreated, Updated, Deleted: data is the Address.
+	EventCustomerAddressCreated = "customer.address_created"
+	EventCustomerAddressUpdated = "customer.address_updated"
+	EventCustomerAddressDeleted = "customer.address_deleted"
+	// EventCustomerExported: data is a CustomerExported (no personal data).
+	EventCustomerExported = "customer.exported"
+	// EventCustomerAnonymized: data is the anonymized customer.
+	EventCustomerAnonymized = "customer.anonymized"
+)
 
-// Customer is a customer profile as other modules see it. The JSON tags give the
-// event payload its wire shape.
+// Customer is the customer resource (Part 2 "Customer") as other modules and event
+// consumers see it. Strings are never null ("" when unset); ids, timestamps and
+// objects that may not exist are null. Money is a decimal string in the currency's
+// minor units. The JSON tags give the event payloads their wire shape.
 type Customer struct {
-	ID        string    `json:"id"`
-	Email     string    `json:"email"`
-	FirstName string    `json:"first_name"`
-	LastName  string    `json:"last_name"`
-	State     string    `json:"state"`
-	CreatedAt time.Time `json:"created_at"`
-	UpdatedAt time.Time `json:"updated_at"`
+	ID                string         `json:"id"`
+	Email             string         `json:"email"`
+	Phone             string         `json:"phone"`
+	FirstName         string         `json:"first_name"`
+	LastName          string         `json:"last_name"`
+	AcceptsMarketing  bool           `json:"accepts_marketing"`
+	MarketingOptInAt  *time.Time     `json:"marketing_opt_in_at"`
+	TaxExempt         bool           `json:"tax_exempt"`
+	TaxExemptions     []string       `json:"tax_exemptions"`
+	Currency          string         `json:"currency"`
+	Language          string         `json:"language"`
+	Note              string         `json:"note"`
+	Tags              []string       `json:"tags"`
+	VerifiedEmail     bool           `json:"verified_email"`
+	State             string         `json:"state"`
+	LastOrderID       *string        `json:"last_order_id"`
+	LastOrderName     *string        `json:"last_order_name"`
+	OrdersCount       int            `json:"orders_count"`
+	TotalSpent        string         `json:"total_spent"`
+	AverageOrderValue string         `json:"average_order_value"`
+	DefaultAddress    *Address       `json:"default_address"`
+	Addresses         []Address      `json:"addresses"`
+	Metafields        map[string]any `json:"metafields"`
+	CreatedAt         time.Time      `json:"created_at"`
+	UpdatedAt         time.Time      `json:"updated_at"`
+}
+
+// Address is a saved customer address (Part 2's address shape plus id, customer_id,
+// the default flags and timestamps). Country is ISO 3166-1 alpha-2; State is the
+// province or region.
+type Address struct {
+	ID                string    `json:"id"`
+	CustomerID        string    `json:"customer_id"`
+	FirstName         string    `json:"first_name"`
+	LastName          string    `json:"last_name"`
+	Company           string    `json:"company"`
+	Phone             string    `json:"phone"`
+	Address1          string    `json:"address1"`
+	Address2          string    `json:"address2"`
+	City              string    `json:"city"`
+	State             string    `json:"state"`
+	Country           string    `json:"country"`
+	Zip               string    `json:"zip"`
+	IsDefaultShipping bool      `json:"is_default_shipping"`
+	IsDefaultBilling  bool      `json:"is_default_billing"`
+	CreatedAt         time.Time `json:"created_at"`
+	UpdatedAt         time.Time `json:"updated_at"`
 }
 
 // CustomerCreated is the data of a customer.created event: the customer.
 type CustomerCreated Customer
+
+// CustomerUpdated is the data of customer.updated, customer.enabled,
+// customer.disabled and customer.anonymized: the customer after the change.
+type CustomerUpdated Customer
+
+// CustomerInvited is the data of customer.invited: the customer and when the
+// activation link expires.
+type CustomerInvited struct {
+	Customer
+	ActivationExpiresAt time.Time `json:"activation_expires_at"`
+}
+
+// CustomerPasswordReset is the data of customer.password_reset: the customer and when
+// the reset link expires.
+type CustomerPasswordReset struct {
+	Customer
+	ResetExpiresAt time.Time `json:"reset_expires_at"`
+}
+
+// CustomerDeleted is the data of customer.deleted.
+type CustomerDeleted struct {
+	ID              string    `json:"id"`
+	AnonymizeOrders bool      `json:"anonymize_orders"`
+	DeletedAt       time.Time `json:"deleted_at"`
+}
+
+// CustomerExported is the data of customer.exported: who exported whose data, when.
+type CustomerExported struct {
+	CustomerID string    `json:"customer_id"`
+	Actor      string    `json:"actor"`
+	ExportedAt time.Time `json:"exported_at"`
+}
 
 // CreateCustomerCommand creates a customer. State defaults to enabled.
 type CreateCustomerCommand struct {
@@ -46,9 +146,11 @@ type CreateCustomerCommand struct {
 
 // Errors other modules may test for with errors.Is (they match on the code).
 var (
-	ErrCustomerNotFound = apperr.New(apperr.NotFound, "CUSTOMER_NOT_FOUND", "Customer not found")
-	ErrEmailTaken       = apperr.New(apperr.Conflict, "EMAIL_TAKEN", "Email address is already registered")
-	ErrInvalidEmail     = apperr.New(apperr.Invalid, "INVALID_EMAIL", "Email address is invalid")
+	ErrCustomerNotFound       = apperr.New(apperr.NotFound, "CUSTOMER_NOT_FOUND", "Customer not found")
+	ErrEmailTaken             = apperr.New(apperr.Conflict, "EMAIL_TAKEN", "Email address is already registered")
+	ErrInvalidEmail           = apperr.New(apperr.Invalid, "INVALID_EMAIL", "Email address is invalid")
+	ErrActivationTokenInvalid = apperr.New(apperr.Invalid, "ACTIVATION_TOKEN_INVALID", "Activation token is invalid or expired")
+	ErrSegmentNotFound        = apperr.New(apperr.NotFound, "SEGMENT_NOT_FOUND", "Segment not found")
 )
 
 // Customers is what the customers module offers other modules. Every method joins the
@@ -60,4 +162,32 @@ type Customers interface {
 	GetCustomer(ctx context.Context, id string) (Customer, error)
 	// FindCustomerByEmail returns a customer by email (case-insensitive), or ErrCustomerNotFound.
 	FindCustomerByEmail(ctx context.Context, email string) (Customer, error)
+}
+
+// AccountLink is an emailed account link: the URL (the storefront's
+// /account/activate/{customer_id}/{token} or /account/reset/{customer_id}/{token} under
+// http.public_url), the raw token in it and its expiry.
+type AccountLink struct {
+	CustomerID string
+	URL        string
+	Token      string
+	ExpiresAt  time.Time
+}
+
+// AccountLinks gives the notifications module the links to email when it handles
+// customer.invited and customer.password_reset (the raw tokens are never stored nor
+// put in events; docs/decisions/0042). A link is the same on every call until the token
+// is used, replaced or expired; then the answer is ErrActivationTokenInvalid.
+type AccountLinks interface {
+	// ActivationLink returns the customer's current invite link.
+	ActivationLink(ctx context.Context, customerID string) (AccountLink, error)
+	// PasswordResetLink returns the customer's current password reset link.
+	PasswordResetLink(ctx context.Context, customerID string) (AccountLink, error)
+}
+
+// Segments lets other modules (e.g. coupon eligibility) test segment membership.
+type Segments interface {
+	// InSegment reports whether the customer matches the segment's query now;
+	// ErrSegmentNotFound for an unknown segment.
+	InSegment(ctx context.Context, segmentID, customerID string) (bool, error)
 }

@@ -2,22 +2,24 @@ package app
 
 import (
 	"context"
+	"strings"
 
 	"github.com/gocommerce/commerce/modules/customers/api"
 	"github.com/gocommerce/commerce/modules/customers/domain"
-	"github.com/gocommerce/commerce/platform/ids"
+	"github.com/gocommerce/commerce/modules/customers/ports"
 )
 
 // GetCustomer returns a customer by id; a malformed id is not found.
 func (s *Service) GetCustomer(ctx context.Context, id string) (api.Customer, error) {
-	if !ids.Valid(id) {
-		return api.Customer{}, domain.ErrCustomerNotFound
-	}
-	c, err := s.repo.Get(ctx, domain.CustomerID(id))
+	cid, err := customerID(id)
 	if err != nil {
 		return api.Customer{}, err
 	}
-	return toAPI(c), nil
+	c, err := s.repo.Get(ctx, cid)
+	if err != nil {
+		return api.Customer{}, err
+	}
+	return s.view(ctx, c)
 }
 
 // FindCustomerByEmail returns a customer by email, case-insensitively.
@@ -30,5 +32,57 @@ func (s *Service) FindCustomerByEmail(ctx context.Context, email string) (api.Cu
 	if err != nil {
 		return api.Customer{}, err
 	}
-	return toAPI(c), nil
+	return s.view(ctx, c)
+}
+
+// Details is a customer with its recent orders when asked for.
+type Details struct {
+	Customer api.Customer
+	Orders   []ports.OrderSummary
+}
+
+// IncludeOrdersLimit is how many recent orders include=orders shows.
+const IncludeOrdersLimit = 20
+
+// Get answers GET /customers/{id_or_email}: a key containing "@" is an email. A
+// customer may read only its own record (another's is CUSTOMER_NOT_FOUND). With
+// withOrders the 20 most recent orders come along.
+func (s *Service) Get(ctx context.Context, a Actor, key string, withOrders bool) (Details, error) {
+	var (
+		c   *domain.Customer
+		err error
+	)
+	if strings.Contains(key, "@") {
+		e, nerr := domain.NormalizeEmail(key)
+		if nerr != nil {
+			return Details{}, domain.ErrCustomerNotFound
+		}
+		c, err = s.repo.FindByEmail(ctx, e)
+	} else {
+		var cid domain.CustomerID
+		if cid, err = customerID(key); err == nil {
+			c, err = s.repo.Get(ctx, cid)
+		}
+	}
+	if err != nil {
+		return Details{}, err
+	}
+	if err := a.own(string(c.ID)); err != nil {
+		return Details{}, err
+	}
+	v, err := s.view(ctx, c)
+	if err != nil {
+		return Details{}, err
+	}
+	d := Details{Customer: v}
+	if withOrders {
+		d.Orders, _, err = s.orders.ListOrders(ctx, string(c.ID), ports.OrderFilter{}, 0, IncludeOrdersLimit)
+		if err != nil {
+			return Details{}, err
+		}
+		if d.Orders == nil {
+			d.Orders = []ports.OrderSummary{}
+		}
+	}
+	return d, nil
 }

@@ -4,6 +4,8 @@ package api
 import (
 	"context"
 	"time"
+
+	"github.com/gocommerce/commerce/platform/apperr"
 )
 
 // APIKey is an API key record (never the secret).
@@ -54,3 +56,32 @@ type Identity interface {
 	// CreateAdmin creates a staff user with the admin role.
 	CreateAdmin(ctx context.Context, email, password string) (StaffUser, error)
 }
+
+// Credentials is what identity offers the customers module for managing a customer's
+// password without a dependency on customers (so the wire graph stays acyclic:
+// Credentials → customers → identity's Service). Every method joins the transaction
+// carried by ctx. Errors: ErrInvalidPassword (400 INVALID_PASSWORD), ErrEmailTaken
+// (409 EMAIL_TAKEN) when another credential already uses the email.
+type Credentials interface {
+	// HashPassword checks the password policy (docs/decisions/0010) and returns an
+	// opaque bcrypt hash. It is slow by design: call it before opening a transaction.
+	HashPassword(password string) (string, error)
+	// SetPassword validates and hashes password and stores it as the customer's
+	// credential (created or replaced).
+	SetPassword(ctx context.Context, customerID, email, password string) error
+	// SetPasswordHash stores a hash made by HashPassword as the customer's credential
+	// (created or replaced).
+	SetPasswordHash(ctx context.Context, customerID, email, hash string) error
+	// DeleteCredentials removes the customer's credential; none is not an error.
+	DeleteCredentials(ctx context.Context, customerID string) error
+	// UpdateEmail changes the login email of the customer's credential; none is not an
+	// error.
+	UpdateEmail(ctx context.Context, customerID, email string) error
+}
+
+// Errors the Credentials methods answer (errors.Is matches on the code).
+var (
+	ErrInvalidPassword = apperr.New(apperr.Invalid, "INVALID_PASSWORD", "Password must be 8 to 72 bytes long and contain at least one letter and one digit")
+	ErrEmailTaken      = apperr.New(apperr.Conflict, "EMAIL_TAKEN", "Email address is already registered")
+	ErrInvalidEmail    = apperr.New(apperr.Invalid, "INVALID_EMAIL", "Email address is invalid")
+)

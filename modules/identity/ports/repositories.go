@@ -16,6 +16,14 @@ type CredentialRepository interface {
 	Create(ctx context.Context, c domain.Credential) error
 	// FindByEmail returns the credential of a lower-case email, or domain.ErrCredentialNotFound.
 	FindByEmail(ctx context.Context, email string) (domain.Credential, error)
+	// Upsert creates the customer's credential or replaces its email and hash; an email
+	// used by another customer's credential is domain.ErrEmailTaken.
+	Upsert(ctx context.Context, c domain.Credential) error
+	// DeleteByCustomer removes the customer's credential (none is not an error).
+	DeleteByCustomer(ctx context.Context, customerID string) error
+	// UpdateEmail changes the email of the customer's credential (none is not an
+	// error); an email used by another credential is domain.ErrEmailTaken.
+	UpdateEmail(ctx context.Context, customerID, email string, at time.Time) error
 }
 
 // StaffRepository stores staff users.

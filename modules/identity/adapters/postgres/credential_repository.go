@@ -3,6 +3,9 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"time"
+
+	"gorm.io/gorm/clause"
 
 	"github.com/gocommerce/commerce/modules/identity/domain"
 	"github.com/gocommerce/commerce/modules/identity/ports"
@@ -39,4 +42,42 @@ func (r *CredentialRepository) FindByEmail(ctx context.Context, email string) (d
 		return domain.Credential{}, domain.ErrCredentialNotFound
 	}
 	return rows[0].toDomain(), nil
+}
+
+// Upsert inserts the credential or, when the customer has one, replaces its email and
+// hash (INSERT ... ON CONFLICT (customer_id) DO UPDATE on both engines).
+func (r *CredentialRepository) Upsert(ctx context.Context, c domain.Credential) error {
+	row := fromCredential(c)
+	err := r.db.Conn(ctx).Clauses(clause.OnConflict{
+		Columns:   []clause.Column{{Name: "customer_id"}},
+		DoUpdates: clause.AssignmentColumns([]string{"email", "password_hash", "updated_at"}),
+	}).Create(&row).Error
+	if err != nil {
+		if db.IsDuplicate(err) {
+			return domain.ErrEmailTaken
+		}
+		return fmt.Errorf("identity credentials: upsert: %w", err)
+	}
+	return nil
+}
+
+// DeleteByCustomer removes the customer's credential.
+func (r *CredentialRepository) DeleteByCustomer(ctx context.Context, customerID string) error {
+	if err := r.db.Conn(ctx).Where("customer_id = ?", customerID).Delete(&credentialRow{}).Error; err != nil {
+		return fmt.Errorf("identity credentials: delete: %w", err)
+	}
+	return nil
+}
+
+// UpdateEmail changes the email of the customer's credential.
+func (r *CredentialRepository) UpdateEmail(ctx context.Context, customerID, email string, at time.Time) error {
+	err := r.db.Conn(ctx).Model(&credentialRow{}).Where("customer_id = ?", customerID).
+		Updates(map[string]any{"email": email, "updated_at": at.UTC()}).Error
+	if err != nil {
+		if db.IsDuplicate(err) {
+			return domain.ErrEmailTaken
+		}
+		return fmt.Errorf("identity credentials: update email: %w", err)
+	}
+	return nil
 }

@@ -40,6 +40,51 @@ func TestRepositories(t *testing.T) {
 				if _, err := r.FindByEmail(ctx, "b@example.com"); !errors.Is(err, domain.ErrCredentialNotFound) {
 					t.Fatalf("missing: %v", err)
 				}
+
+				// Upsert replaces the existing credential of a customer and inserts new ones.
+				orig, err := r.FindByEmail(ctx, "a@example.com")
+				if err != nil {
+					t.Fatal(err)
+				}
+				first := orig.CustomerID
+				c.CustomerID = ids.New()
+				c.Email = "u@example.com"
+				if err := r.Upsert(ctx, c); err != nil {
+					t.Fatal(err)
+				}
+				c.PasswordHash = "h2"
+				c.Email = "u2@example.com"
+				if err := r.Upsert(ctx, c); err != nil {
+					t.Fatal(err)
+				}
+				if got, err := r.FindByEmail(ctx, "u2@example.com"); err != nil || got.CustomerID != c.CustomerID || got.PasswordHash != "h2" {
+					t.Fatalf("after upsert: %+v, %v", got, err)
+				}
+				if _, err := r.FindByEmail(ctx, "u@example.com"); !errors.Is(err, domain.ErrCredentialNotFound) {
+					t.Fatalf("old email after upsert: %v", err)
+				}
+				c.Email = "a@example.com" // another customer's
+				if err := r.Upsert(ctx, c); !errors.Is(err, domain.ErrEmailTaken) {
+					t.Fatalf("upsert onto a taken email: %v", err)
+				}
+				if err := r.UpdateEmail(ctx, c.CustomerID, "a@example.com", now); !errors.Is(err, domain.ErrEmailTaken) {
+					t.Fatalf("update onto a taken email: %v", err)
+				}
+				if err := r.UpdateEmail(ctx, c.CustomerID, "u3@example.com", now); err != nil {
+					t.Fatal(err)
+				}
+				if got, err := r.FindByEmail(ctx, "u3@example.com"); err != nil || got.CustomerID != c.CustomerID {
+					t.Fatalf("after UpdateEmail: %+v, %v", got, err)
+				}
+				if err := r.DeleteByCustomer(ctx, c.CustomerID); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := r.FindByEmail(ctx, "u3@example.com"); !errors.Is(err, domain.ErrCredentialNotFound) {
+					t.Fatalf("after delete: %v", err)
+				}
+				if got, err := r.FindByEmail(ctx, "a@example.com"); err != nil || got.CustomerID != first {
+					t.Fatalf("other credential disturbed: %+v, %v", got, err)
+				}
 			})
 
 			t.Run("staff", func(t *testing.T) {

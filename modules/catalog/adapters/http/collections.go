@@ -1,0 +1,157 @@
+package http
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/gocommerce/commerce/modules/catalog/app"
+	"github.com/gocommerce/commerce/modules/catalog/domain"
+	"github.com/gocommerce/commerce/platform/apperr"
+	"github.com/gocommerce/commerce/platform/httpx"
+)
+
+// listCollections answers GET /api/v1/collections (filters is_active, collection_type;
+// sort title|created_at|updated_at, order asc|desc, default created_at desc).
+func (h *Handler) listCollections(c *gin.Context) {
+	page, err := httpx.ParsePage(c)
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	q := app.ListCollectionsQuery{ActiveOnly: collectionsActiveOnly(c)}
+	q.Offset, q.Limit, q.Desc = page.Offset(), page.Limit(), true
+	bad := map[string]string{}
+	if v := c.Query("is_active"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			bad["is_active"] = "must be true or false"
+		}
+		q.IsActive = &b
+	}
+	switch v := c.Query("collection_type"); v {
+	case "", domain.CollectionManual, domain.CollectionSmart:
+		q.CollectionType = v
+	default:
+		bad["collection_type"] = "must be one of: manual, smart"
+	}
+	switch v := c.Query("sort"); v {
+	case "", "title", "created_at", "updated_at":
+		q.Sort = v
+	default:
+		bad["sort"] = "must be one of: title, created_at, updated_at"
+	}
+	switch c.Query("order") {
+	case "", "desc":
+	case "asc":
+		q.Desc = false
+	default:
+		bad["order"] = "must be one of: asc, desc"
+	}
+	if len(bad) > 0 {
+		httpx.Error(c, apperr.Validation(bad))
+		return
+	}
+	items, total, err := h.svc.ListCollections(c.Request.Context(), q)
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, httpx.NewList(items, page, total))
+}
+
+// getCollection answers GET /api/v1/collections/{id_or_slug}.
+func (h *Handler) getCollection(c *gin.Context) {
+	col, err := h.svc.GetCollection(c.Request.Context(), c.Param("id"), collectionsActiveOnly(c))
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, httpx.Data(col))
+}
+
+// createCollection answers POST /api/v1/collections: 201 {data: collection}.
+func (h *Handler) createCollection(c *gin.Context) {
+	b, err := readBody(c)
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	in, err := collectionInput(b)
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	col, err := h.svc.CreateCollection(c.Request.Context(), in)
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	c.JSON(http.StatusCreated, httpx.Data(col))
+}
+
+// updateCollection answers PATCH /api/v1/collections/{id}.
+func (h *Handler) updateCollection(c *gin.Context) {
+	b, err := readBody(c)
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	in, err := collectionInput(b)
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	col, err := h.svc.UpdateCollection(c.Request.Context(), c.Param("id"), in)
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, httpx.Data(col))
+}
+
+// deleteCollection answers DELETE /api/v1/collections/{id}: 204.
+func (h *Handler) deleteCollection(c *gin.Context) {
+	if err := h.svc.DeleteCollection(c.Request.Context(), c.Param("id")); err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	c.Status(http.StatusNoContent)
+}
+
+// addCollectionProduct answers POST /api/v1/collections/{id}/products {product_id,
+// position}: 201 {data: {collection_id, product_id, position, created_at}}.
+func (h *Handler) addCollectionProduct(c *gin.Context) {
+	b, err := readBody(c)
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	pid, pos := b.str("product_id"), b.integer("position")
+	if !pid.HasValue() && b.bad["product_id"] == "" {
+		b.bad["product_id"] = "is required"
+	}
+	if pos.Set && (pos.Null || pos.Value < 1) && b.bad["position"] == "" {
+		b.bad["position"] = "must be an integer of at least 1"
+	}
+	if err := b.err(); err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	m, err := h.svc.AddProductToCollection(c.Request.Context(), c.Param("id"), pid.Value, pos.Value)
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	c.JSON(http.StatusCreated, httpx.Data(m))
+}
+
+// removeCollectionProduct answers DELETE /api/v1/collections/{id}/products/{product_id}: 204.
+func (h *Handler) removeCollectionProduct(c *gin.Context) {
+	if err := h.svc.RemoveProductFromCollection(c.Request.Context(), c.Param("id"), c.Param("product_id")); err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	c.Status(http.StatusNoContent)
+}

@@ -1,0 +1,343 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/shopspring/decimal"
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+
+	"github.com/gocommerce/commerce/modules/catalog/domain"
+	"github.com/gocommerce/commerce/modules/catalog/ports"
+	"github.com/gocommerce/commerce/platform/db"
+)
+
+// ProductRepository implements ports.ProductRepository on the products and
+// product_tags tables.
+type ProductRepository struct {
+	db *db.DB
+}
+
+var _ ports.ProductRepository = (*ProductRepository)(nil)
+
+// NewProductRepository builds the repository.
+func NewProductRepository(d *db.DB) *ProductRepository { return &ProductRepository{db: d} }
+
+// seedBatchSize is the rows per INSERT when seeding.
+const seedBatchSize = 500
+
+// Create inserts a product and its tag rows.
+func (r *ProductRepository) Create(ctx context.Context, p *domain.Product) error {
+	row := fromProduct(p)
+	conn := r.db.Conn(ctx)
+	if err := conn.Create(&row).Error; err != nil {
+		if db.IsDuplicate(err) {
+			return domain.ErrProductSlugTaken
+		}
+		return fmt.Errorf("catalog: insert product: %w", err)
+	}
+	return r.writeTags(conn, p, false)
+}
+
+func (r *ProductRepository) writeTags(conn *gorm.DB, p *domain.Product, replace bool) error {
+	if replace {
+		if err := conn.Where("product_id = ?", p.ID).Delete(&productTagRow{}).Error; err != nil {
+			return fmt.Errorf("catalog: delete tags: %w", err)
+		}
+	}
+	if tags := tagRows(p); len(tags) > 0 {
+		if err := conn.Create(&tags).Error; err != nil {
+			return fmt.Errorf("catalog: insert tags: %w", err)
+		}
+	}
+	return nil
+}
+
+// Update saves every stored field and rewrites the tag rows.
+func (r *ProductRepository) Update(ctx context.Context, p *domain.Product) error {
+	row := fromProduct(p)
+	conn := r.db.Conn(ctx)
+	res := conn.Model(&row).Select("*").Updates(&row)
+	if res.Error != nil {
+		if db.IsDuplicate(res.Error) {
+			return domain.ErrProductSlugTaken
+		}
+		return fmt.Errorf("catalog: update product: %w", res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return domain.ErrProductNotFound
+	}
+	return r.writeTags(conn, p, true)
+}
+
+// Delete removes a product; variants, images, tags and memberships cascade.
+func (r *ProductRepository) Delete(ctx context.Context, id string) error {
+	if err := r.db.Conn(ctx).Where("id = ?", id).Delete(&productRow{}).Error; err != nil {
+		return fmt.Errorf("catalog: delete product: %w", err)
+	}
+	return nil
+}
+
+// Get loads a product by id.
+func (r *ProductRepository) Get(ctx context.Context, id string) (*domain.Product, error) {
+	return r.first(r.db.Conn(ctx), "products.id = ?", id)
+}
+
+// GetForUpdate loads a product and locks its row (Postgres).
+func (r *ProductRepository) GetForUpdate(ctx context.Context, id string) (*domain.Product, error) {
+	return r.first(r.db.Conn(ctx).Clauses(clause.Locking{Strength: "UPDATE"}), "products.id = ?", id)
+}
+
+// GetBySlug loads a product by slug.
+func (r *ProductRepository) GetBySlug(ctx context.Context, slug string) (*domain.Product, error) {
+	return r.first(r.db.Conn(ctx), "products.slug = ?", slug)
+}
+
+func (r *ProductRepository) first(conn *gorm.DB, where string, arg any) (*domain.Product, error) {
+	var rows []productRow
+	if err := conn.Table("products").Select(productColumns).Where(where, arg).Limit(1).Find(&rows).Error; err != nil {
+		return nil, fmt.Errorf("catalog: select product: %w", err)
+	}
+	if len(rows) == 0 {
+		return nil, domain.ErrProductNotFound
+	}
+	return rows[0].toDomain(), nil
+}
+
+// GetMany loads the products found among ids.
+func (r *ProductRepository) GetMany(ctx context.Context, ids []string) ([]*domain.Product, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var rows []productRow
+	if err := r.db.Conn(ctx).Table("products").Select(productColumns).Where("products.id IN ?", ids).Find(&rows).Error; err != nil {
+		return nil, fmt.Errorf("catalog: select products: %w", err)
+	}
+	out := make([]*domain.Product, 0, len(rows))
+	for _, row := range rows {
+		out = append(out, row.toDomain())
+	}
+	return out, nil
+}
+
+// SlugsLike lists the slugs equal to base or starting with base-.
+func (r *ProductRepository) SlugsLike(ctx context.Context, base string) ([]string, error) {
+	return slugsLike(r.db.Conn(ctx), "products", base)
+}
+
+func slugsLike(conn *gorm.DB, table, base string) ([]string, error) {
+	var out []string
+	err := conn.Table(table).Where("slug = ? OR slug LIKE ? ESCAPE '\\'", base, escapeLike(base)+"-%").Pluck("slug", &out).Error
+	if err != nil {
+		return nil, fmt.Errorf("catalog: select %s slugs: %w", table, err)
+	}
+	return out, nil
+}
+
+// escapeLike escapes LIKE wildcards (escape character backslash).
+func escapeLike(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
+}
+
+// SetInventoryQuantity stores a product's stock total (updated_at is left alone: stock
+// moves are not product edits).
+func (r *ProductRepository) SetInventoryQuantity(ctx context.Context, id string, quantity int) error {
+	err := r.db.Conn(ctx).Table("products").Where("id = ?", id).Update("inventory_quantity", quantity).Error
+	if err != nil {
+		return fmt.Errorf("catalog: set product stock: %w", err)
+	}
+	return nil
+}
+
+// Seed inserts products, their tag rows and variants in batches.
+func (r *ProductRepository) Seed(ctx context.Context, products []*domain.Product, variants []*domain.Variant) error {
+	conn := r.db.Conn(ctx)
+	prows := make([]productRow, 0, len(products))
+	var trows []productTagRow
+	for _, p := range products {
+		prows = append(prows, fromProduct(p))
+		trows = append(trows, tagRows(p)...)
+	}
+	vrows := make([]variantRow, 0, len(variants))
+	for _, v := range variants {
+		vrows = append(vrows, fromVariant(v))
+	}
+	if len(prows) > 0 {
+		if err := conn.CreateInBatches(prows, seedBatchSize).Error; err != nil {
+			return fmt.Errorf("catalog: seed products: %w", err)
+		}
+	}
+	if len(trows) > 0 {
+		if err := conn.CreateInBatches(trows, seedBatchSize*2).Error; err != nil {
+			return fmt.Errorf("catalog: seed tags: %w", err)
+		}
+	}
+	if len(vrows) > 0 {
+		if err := conn.CreateInBatches(vrows, seedBatchSize).Error; err != nil {
+			return fmt.Errorf("catalog: seed variants: %w", err)
+		}
+	}
+	return nil
+}
+
+// priceExpr is the price as a comparable number: numeric in Postgres; SQLite keeps money
+// as TEXT, so it compares CAST(price AS REAL) (an expression index serves it).
+func (r *ProductRepository) priceExpr() string {
+	if r.db.Dialect() == db.Postgres {
+		return "products.price"
+	}
+	return "CAST(products.price AS REAL)"
+}
+
+func (r *ProductRepository) priceArg(d decimal.Decimal) any {
+	if r.db.Dialect() == db.Postgres {
+		return d.String()
+	}
+	return d.InexactFloat64()
+}
+
+// List returns a page of products matching f and the total.
+func (r *ProductRepository) List(ctx context.Context, f ports.ProductFilter) ([]*domain.Product, int64, error) {
+	pg := r.db.Dialect() == db.Postgres
+	q := r.db.Conn(ctx).Table("products")
+	if f.Status != "" {
+		q = q.Where("products.status = ?", f.Status)
+	}
+	if f.ProductType != "" {
+		q = q.Where("products.product_type = ?", f.ProductType)
+	}
+	if f.Vendor != "" {
+		q = q.Where("products.vendor = ?", f.Vendor)
+	}
+	if f.IsFeatured != nil {
+		q = q.Where("products.is_featured = ?", *f.IsFeatured)
+	}
+	if f.MinPrice != nil {
+		q = q.Where(r.priceExpr()+" >= ?", r.priceArg(*f.MinPrice))
+	}
+	if f.MaxPrice != nil {
+		q = q.Where(r.priceExpr()+" <= ?", r.priceArg(*f.MaxPrice))
+	}
+	if len(f.Tags) > 0 {
+		q = q.Where("EXISTS (SELECT 1 FROM product_tags pt WHERE pt.product_id = products.id AND pt.tag IN ?)", f.Tags)
+	}
+	if len(f.IDs) > 0 {
+		q = q.Where("products.id IN ?", f.IDs)
+	}
+	if f.CreatedAfter != nil {
+		q = q.Where("products.created_at >= ?", f.CreatedAfter.UTC())
+	}
+	if f.CreatedBefore != nil {
+		q = q.Where("products.created_at < ?", f.CreatedBefore.UTC())
+	}
+	if f.InventoryStatus != "" {
+		q = q.Where("products.stock_status = ?", f.InventoryStatus)
+	}
+	if c := f.Collection; c != nil {
+		if c.CollectionType == domain.CollectionSmart {
+			for _, rule := range c.Rules {
+				sql, args := r.ruleSQL(rule)
+				q = q.Where(sql, args...)
+			}
+		} else {
+			q = q.Joins("JOIN collection_products cp ON cp.product_id = products.id AND cp.collection_id = ?", c.ID)
+		}
+	}
+	if f.Query != "" {
+		pattern := "%" + escapeLike(strings.ToLower(f.Query)) + "%"
+		switch {
+		case pg && len([]rune(f.Query)) >= 3:
+			q = q.Where("(products.search_vector @@ websearch_to_tsquery('english', ?) OR products.search_text LIKE ? ESCAPE '\\')", f.Query, pattern)
+		case pg:
+			q = q.Where("products.search_vector @@ websearch_to_tsquery('english', ?)", f.Query)
+		default:
+			q = q.Where("products.search_text LIKE ? ESCAPE '\\'", pattern)
+		}
+	}
+	q = q.Session(&gorm.Session{})
+	var total int64
+	if err := q.Count(&total).Error; err != nil {
+		return nil, 0, fmt.Errorf("catalog: count products: %w", err)
+	}
+	dir := "ASC"
+	if f.Desc {
+		dir = "DESC"
+	}
+	list := q.Select(productColumns)
+	switch f.Sort {
+	case ports.SortTitle:
+		list = list.Order("products.title " + dir)
+	case ports.SortPrice:
+		list = list.Order(r.priceExpr() + " " + dir)
+	case ports.SortUpdatedAt:
+		list = list.Order("products.updated_at " + dir)
+	case ports.SortPosition:
+		if f.Collection != nil && f.Collection.CollectionType == domain.CollectionManual {
+			list = list.Order("cp.position " + dir)
+		} else {
+			list = list.Order("products.created_at " + dir)
+		}
+	case ports.SortRelevance:
+		if pg {
+			list = list.Order(clause.OrderBy{Expression: clause.Expr{
+				SQL:                "ts_rank(products.search_vector, websearch_to_tsquery('english', ?)) " + dir,
+				Vars:               []any{f.Query},
+				WithoutParentheses: true,
+			}})
+		}
+		list = list.Order("products.created_at " + dir)
+	default:
+		list = list.Order("products.created_at " + dir)
+	}
+	list = list.Order("products.id " + dir)
+	var rows []productRow
+	if err := list.Offset(f.Offset).Limit(f.Limit).Find(&rows).Error; err != nil {
+		return nil, 0, fmt.Errorf("catalog: list products: %w", err)
+	}
+	out := make([]*domain.Product, 0, len(rows))
+	for _, row := range rows {
+		out = append(out, row.toDomain())
+	}
+	return out, total, nil
+}
+
+// ruleSQL translates a smart collection rule (validated by the domain) to a condition
+// on products; text comparisons ignore case.
+func (r *ProductRepository) ruleSQL(rule domain.Rule) (string, []any) {
+	cond := strings.ToLower(rule.Condition)
+	switch rule.Column {
+	case domain.RuleTag:
+		sql := "EXISTS (SELECT 1 FROM product_tags pt WHERE pt.product_id = products.id AND pt.tag = ?)"
+		if rule.Relation == domain.RelNotEquals {
+			sql = "NOT " + sql
+		}
+		return sql, []any{cond}
+	case domain.RulePrice, domain.RuleInventoryQuantity:
+		d, _ := decimal.NewFromString(rule.Condition) // validated by the domain
+		expr, arg := "products.inventory_quantity", any(d.IntPart())
+		if rule.Column == domain.RulePrice {
+			expr, arg = r.priceExpr(), r.priceArg(d)
+		}
+		op := map[string]string{domain.RelEquals: "=", domain.RelNotEquals: "<>", domain.RelGreaterThan: ">", domain.RelLessThan: "<"}[rule.Relation]
+		return expr + " " + op + " ?", []any{arg}
+	}
+	col := map[string]string{domain.RuleTitle: "products.title", domain.RuleProductType: "products.product_type", domain.RuleVendor: "products.vendor"}[rule.Column]
+	lower := "LOWER(" + col + ")"
+	esc := escapeLike(cond)
+	switch rule.Relation {
+	case domain.RelEquals:
+		return lower + " = ?", []any{cond}
+	case domain.RelNotEquals:
+		return lower + " <> ?", []any{cond}
+	case domain.RelContains:
+		return lower + " LIKE ? ESCAPE '\\'", []any{"%" + esc + "%"}
+	case domain.RelNotContains:
+		return lower + " NOT LIKE ? ESCAPE '\\'", []any{"%" + esc + "%"}
+	case domain.RelStartsWith:
+		return lower + " LIKE ? ESCAPE '\\'", []any{esc + "%"}
+	default: // ends_with
+		return lower + " LIKE ? ESCAPE '\\'", []any{"%" + esc}
+	}
+}

@@ -1,0 +1,144 @@
+// Package api is what other modules (and cmd) may import from catalog: the Catalog
+// interface, its DTOs, the JSON resources carried by catalog events, the event types
+// and payloads, and the catalog's errors. No framework imports.
+package api
+
+import (
+	"context"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/gocommerce/commerce/platform/apperr"
+)
+
+// Variant is a variant as other modules see it.
+type Variant struct {
+	ID, ProductID, Title, SKU string
+	Price                     decimal.Decimal
+	InventoryPolicy           string // "deny" | "continue"
+	InventoryQuantity         int
+	IsDefault                 bool
+	RequiresShipping          bool
+	Weight                    decimal.Decimal
+	WeightUnit                string
+	Options                   map[string]string
+}
+
+// Product is a product as other modules see it (with all variants, default first).
+type Product struct {
+	ID, Title, Slug, Status, Currency, ProductType string
+	Price                                          decimal.Decimal
+	InventoryPolicy                                string
+	InventoryManagement                            string // "" when not tracked
+	InventoryQuantity                              int
+	LowStockThreshold                              int
+	Taxable, RequiresShipping                      bool
+	ImageURL                                       string // first image or ""
+	Variants                                       []Variant
+}
+
+// InventoryQuantity is the stock total of one variant (sum of available over locations).
+type InventoryQuantity struct {
+	ProductID, VariantID string
+	Quantity             int
+}
+
+// Catalog is what the catalog module offers other modules. Every method joins the
+// transaction carried by ctx, if any.
+type Catalog interface {
+	// GetProduct returns a product with its variants, or ErrProductNotFound.
+	GetProduct(ctx context.Context, id string) (Product, error)
+	// GetProducts returns the products found among ids (missing ids are omitted), in
+	// the order of ids.
+	GetProducts(ctx context.Context, ids []string) ([]Product, error)
+	// GetVariant returns the variant, or the default variant when variantID is "".
+	// ErrProductNotFound, or ErrVariantNotFound (also when variantID is "" and the
+	// product has explicit variants).
+	GetVariant(ctx context.Context, productID, variantID string) (Variant, error)
+	// SetInventoryQuantities records new variant totals inside the caller's transaction
+	// (ctx) and recomputes each product's inventory_quantity as the sum of its
+	// variants'. Unknown products or variants are skipped. A changed product total
+	// publishes product.inventory_changed, and product.low_stock / product.out_of_stock
+	// when the total crosses the low-stock threshold / reaches zero.
+	SetInventoryQuantities(ctx context.Context, q []InventoryQuantity) error
+}
+
+// Product statuses.
+const (
+	StatusActive   = "active"
+	StatusDraft    = "draft"
+	StatusArchived = "archived"
+)
+
+// Inventory policies.
+const (
+	InventoryPolicyDeny     = "deny"
+	InventoryPolicyContinue = "continue"
+)
+
+// InventoryManagementCommerce is the inventory_management value of products whose stock
+// this service tracks.
+const InventoryManagementCommerce = "commerce"
+
+// Stock statuses (inventory_status filter, derived from inventory_quantity and
+// low_stock_threshold: out_of_stock when <= 0, low_stock when <= threshold, else in_stock).
+const (
+	StockInStock    = "in_stock"
+	StockLowStock   = "low_stock"
+	StockOutOfStock = "out_of_stock"
+)
+
+// StockStatus derives the stock status of a quantity under a low-stock threshold.
+func StockStatus(quantity, lowStockThreshold int) string {
+	switch {
+	case quantity <= 0:
+		return StockOutOfStock
+	case quantity <= lowStockThreshold:
+		return StockLowStock
+	default:
+		return StockInStock
+	}
+}
+
+// Event types. The data of product events is a ProductResource (with its variants), of
+// variant events a VariantResource, of collection.created/updated/deleted a
+// CollectionResource and of collection.product_added/removed a CollectionProduct.
+const (
+	EventProductCreated           = "product.created"
+	EventProductUpdated           = "product.updated"
+	EventProductDeleted           = "product.deleted"
+	EventProductPublished         = "product.published"
+	EventProductUnpublished       = "product.unpublished"
+	EventProductInventoryChanged  = "product.inventory_changed"
+	EventProductLowStock          = "product.low_stock"
+	EventProductOutOfStock        = "product.out_of_stock"
+	EventVariantCreated           = "variant.created"
+	EventVariantUpdated           = "variant.updated"
+	EventVariantDeleted           = "variant.deleted"
+	EventCollectionCreated        = "collection.created"
+	EventCollectionUpdated        = "collection.updated"
+	EventCollectionDeleted        = "collection.deleted"
+	EventCollectionProductAdded   = "collection.product_added"
+	EventCollectionProductRemoved = "collection.product_removed"
+)
+
+// EventStockSet is published by catalog as event "catalog.stock_set" whenever a product
+// or variant is created or updated WITH inventory_quantity in the request (CONTRACT §5:
+// it sets the available stock at the default location). Inventory subscribes and sets
+// the level (movement recorded), then calls SetInventoryQuantities with the real totals.
+const EventStockSet = "catalog.stock_set"
+
+// StockSet is the data of a catalog.stock_set event.
+type StockSet struct {
+	ProductID string `json:"product_id"`
+	VariantID string `json:"variant_id"`
+	Quantity  int    `json:"quantity"`
+}
+
+// Errors other modules may test for with errors.Is (they match on the code).
+var (
+	ErrProductNotFound    = apperr.New(apperr.NotFound, "PRODUCT_NOT_FOUND", "Product not found")
+	ErrVariantNotFound    = apperr.New(apperr.NotFound, "VARIANT_NOT_FOUND", "Variant not found")
+	ErrCollectionNotFound = apperr.New(apperr.NotFound, "COLLECTION_NOT_FOUND", "Collection not found")
+	ErrProductHasOrders   = apperr.New(apperr.Conflict, "PRODUCT_HAS_ORDERS", "Cannot delete a product with orders; archive it instead")
+)

@@ -1,0 +1,176 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"github.com/gocommerce/commerce/modules/catalog/api"
+	"github.com/gocommerce/commerce/modules/catalog/domain"
+	"github.com/gocommerce/commerce/platform/ids"
+)
+
+// GetProduct returns a product with its variants (default first) for other modules,
+// whatever its status.
+func (s *Service) GetProduct(ctx context.Context, id string) (api.Product, error) {
+	ps, err := s.GetProducts(ctx, []string{id})
+	if err != nil {
+		return api.Product{}, err
+	}
+	if len(ps) == 0 {
+		return api.Product{}, domain.ErrProductNotFound
+	}
+	return ps[0], nil
+}
+
+// GetProducts returns the products found among ids in the order of ids (three queries
+// whatever the number of ids).
+func (s *Service) GetProducts(ctx context.Context, idList []string) ([]api.Product, error) {
+	valid := make([]string, 0, len(idList))
+	for _, id := range idList {
+		if ids.Valid(id) && !slices.Contains(valid, id) {
+			valid = append(valid, id)
+		}
+	}
+	if len(valid) == 0 {
+		return []api.Product{}, nil
+	}
+	ps, err := s.products.GetMany(ctx, valid)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]*domain.Product, len(ps))
+	for _, p := range ps {
+		byID[p.ID] = p
+	}
+	vs, err := s.variants.ListByProducts(ctx, valid)
+	if err != nil {
+		return nil, err
+	}
+	urls, err := s.images.FirstURLs(ctx, valid)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]api.Product, 0, len(ps))
+	for _, id := range valid {
+		if p, ok := byID[id]; ok {
+			out = append(out, toAPIProduct(p, vs[id], urls[id]))
+		}
+	}
+	return out, nil
+}
+
+// GetVariant returns a variant of a product, or its default variant when variantID is
+// "" (VARIANT_NOT_FOUND when the product has explicit variants: the caller must choose).
+func (s *Service) GetVariant(ctx context.Context, productID, variantID string) (api.Variant, error) {
+	if !ids.Valid(productID) {
+		return api.Variant{}, domain.ErrProductNotFound
+	}
+	if variantID == "" {
+		p, err := s.products.Get(ctx, productID)
+		if err != nil {
+			return api.Variant{}, err
+		}
+		vs, err := s.variantsOf(ctx, p.ID)
+		if err != nil {
+			return api.Variant{}, err
+		}
+		if p.HasVariants || len(vs) == 0 || !vs[0].IsDefault {
+			return api.Variant{}, domain.ErrVariantNotFound.WithMessage("variant_id is required: the product has variants")
+		}
+		return toAPIVariant(vs[0]), nil
+	}
+	if !ids.Valid(variantID) {
+		return api.Variant{}, domain.ErrVariantNotFound
+	}
+	v, err := s.variants.Get(ctx, productID, variantID)
+	if err != nil {
+		if _, perr := s.products.Get(ctx, productID); perr != nil {
+			return api.Variant{}, perr
+		}
+		return api.Variant{}, err
+	}
+	return toAPIVariant(v), nil
+}
+
+// SetInventoryQuantities records variant stock totals in the caller's transaction and
+// recomputes each product's total as the sum of its variants'. Products are locked in
+// id order (no deadlock between two callers). Unknown products and variants are
+// skipped. A product whose total moved publishes product.inventory_changed, and
+// product.out_of_stock / product.low_stock on the crossings.
+func (s *Service) SetInventoryQuantities(ctx context.Context, qs []api.InventoryQuantity) error {
+	byProduct := map[string][]api.InventoryQuantity{}
+	for _, q := range qs {
+		if ids.Valid(q.ProductID) && ids.Valid(q.VariantID) {
+			byProduct[q.ProductID] = append(byProduct[q.ProductID], q)
+		}
+	}
+	if len(byProduct) == 0 {
+		return nil
+	}
+	pids := make([]string, 0, len(byProduct))
+	for id := range byProduct {
+		pids = append(pids, id)
+	}
+	slices.Sort(pids)
+	return s.tx.InTx(ctx, func(ctx context.Context) error {
+		locked := make([]*domain.Product, 0, len(pids))
+		for _, id := range pids {
+			p, err := s.products.GetForUpdate(ctx, id)
+			if err != nil {
+				if isNotFound(err) {
+					continue
+				}
+				return err
+			}
+			locked = append(locked, p)
+			for _, q := range byProduct[id] {
+				if _, err := s.variants.SetQuantity(ctx, id, q.VariantID, q.Quantity); err != nil {
+					return err
+				}
+			}
+		}
+		if len(locked) == 0 {
+			return nil
+		}
+		ids := make([]string, 0, len(locked))
+		for _, p := range locked {
+			ids = append(ids, p.ID)
+		}
+		sums, err := s.variants.SumQuantities(ctx, ids)
+		if err != nil {
+			return err
+		}
+		var changed []*domain.Product
+		before := map[string]int{}
+		for _, p := range locked {
+			if sums[p.ID] != p.InventoryQuantity {
+				before[p.ID] = p.InventoryQuantity
+				p.InventoryQuantity = sums[p.ID]
+				if err := s.products.SetInventoryQuantity(ctx, p.ID, p.InventoryQuantity); err != nil {
+					return err
+				}
+				changed = append(changed, p)
+			}
+		}
+		if len(changed) == 0 {
+			return nil
+		}
+		cids := make([]string, 0, len(changed))
+		for _, p := range changed {
+			cids = append(cids, p.ID)
+		}
+		vs, err := s.variants.ListByProducts(ctx, cids)
+		if err != nil {
+			return err
+		}
+		for _, p := range changed {
+			if err := s.stockEvents(ctx, before[p.ID], p.InventoryQuantity, p.LowStockThreshold, withVariants(p, vs[p.ID])); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func isNotFound(err error) bool { return errors.Is(err, domain.ErrProductNotFound) }

@@ -1,0 +1,80 @@
+// Package app holds the catalog use cases: one method per operation, one transaction per
+// use case, events written to the outbox in that transaction. Service implements
+// catalog/api.Catalog for other modules.
+package app
+
+import (
+	"context"
+	"fmt"
+
+	"go.uber.org/zap"
+
+	"github.com/gocommerce/commerce/modules/catalog/api"
+	"github.com/gocommerce/commerce/modules/catalog/ports"
+	"github.com/gocommerce/commerce/platform/clock"
+	"github.com/gocommerce/commerce/platform/config"
+	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/ids"
+	"github.com/gocommerce/commerce/platform/tx"
+)
+
+// Settings is the catalog's slice of the configuration.
+type Settings struct {
+	// MaxImageBytes is uploads.max_size_bytes (10 MB by default).
+	MaxImageBytes int64
+}
+
+// SettingsFrom takes the catalog's settings from the configuration.
+func SettingsFrom(cfg *config.Config) Settings {
+	return Settings{MaxImageBytes: cfg.Uploads.MaxSizeBytes}
+}
+
+// Stores groups the catalog's repositories.
+type Stores struct {
+	Products    ports.ProductRepository
+	Variants    ports.VariantRepository
+	Images      ports.ImageRepository
+	Collections ports.CollectionRepository
+}
+
+// Service implements the catalog use cases and api.Catalog.
+type Service struct {
+	settings    Settings
+	tx          tx.Manager
+	products    ports.ProductRepository
+	variants    ports.VariantRepository
+	images      ports.ImageRepository
+	collections ports.CollectionRepository
+	storage     ports.ImageStorage
+	orders      ports.Orders
+	events      events.Publisher
+	clock       clock.Clock
+	log         *zap.Logger
+	newID       func() string
+}
+
+var _ api.Catalog = (*Service)(nil)
+
+// NewService builds the catalog service.
+func NewService(settings Settings, tm tx.Manager, stores Stores, storage ports.ImageStorage, orders ports.Orders,
+	pub events.Publisher, clk clock.Clock, log *zap.Logger,
+) *Service {
+	if log == nil {
+		log = zap.NewNop()
+	}
+	return &Service{
+		settings: settings, tx: tm, products: stores.Products, variants: stores.Variants, images: stores.Images,
+		collections: stores.Collections, storage: storage, orders: orders, events: pub, clock: clk,
+		log: log.Named("catalog"), newID: ids.New,
+	}
+}
+
+// Settings returns the service's settings.
+func (s *Service) Settings() Settings { return s.settings }
+
+func (s *Service) publish(ctx context.Context, eventType, aggregateID string, data any) error {
+	if err := s.events.Publish(ctx, eventType, aggregateID, data); err != nil {
+		return fmt.Errorf("catalog: publish %s: %w", eventType, err)
+	}
+	return nil
+}

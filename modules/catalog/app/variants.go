@@ -1,0 +1,256 @@
+package app
+
+import (
+	"context"
+
+	"github.com/gocommerce/commerce/modules/catalog/api"
+	"github.com/gocommerce/commerce/modules/catalog/domain"
+	"github.com/gocommerce/commerce/platform/ids"
+)
+
+// ListVariants returns a page of a product's variants (default first) and the total.
+func (s *Service) ListVariants(ctx context.Context, productID string, activeOnly bool, offset, limit int) ([]api.VariantResource, int64, error) {
+	p, err := s.visibleProduct(ctx, productID, activeOnly)
+	if err != nil {
+		return nil, 0, err
+	}
+	vs, total, err := s.variants.List(ctx, p.ID, offset, limit)
+	if err != nil {
+		return nil, 0, err
+	}
+	return toVariantResources(vs, p.Currency), total, nil
+}
+
+// GetVariantResource reads one variant of a product.
+func (s *Service) GetVariantResource(ctx context.Context, productID, variantID string, activeOnly bool) (api.VariantResource, error) {
+	p, err := s.visibleProduct(ctx, productID, activeOnly)
+	if err != nil {
+		return api.VariantResource{}, err
+	}
+	if !ids.Valid(variantID) {
+		return api.VariantResource{}, domain.ErrVariantNotFound
+	}
+	v, err := s.variants.Get(ctx, p.ID, variantID)
+	if err != nil {
+		return api.VariantResource{}, err
+	}
+	return toVariantResource(v, p.Currency), nil
+}
+
+// CreateVariant adds an explicit variant. The first explicit variant replaces the
+// default variant (deleted, as in Shopify) and sets has_variants; the product's stock
+// becomes the sum of its variants'. Events: variant.deleted (the default variant, when
+// replaced), variant.created, product.updated, catalog.stock_set when
+// inventory_quantity is given, stock events when the product total moved.
+func (s *Service) CreateVariant(ctx context.Context, productID string, in domain.VariantInput) (api.VariantResource, error) {
+	if !ids.Valid(productID) {
+		return api.VariantResource{}, domain.ErrProductNotFound
+	}
+	var out api.VariantResource
+	err := s.tx.InTx(ctx, func(ctx context.Context) error {
+		now := s.clock.Now()
+		p, err := s.products.GetForUpdate(ctx, productID)
+		if err != nil {
+			return err
+		}
+		v, err := domain.NewVariant(s.newID(), p, in, now)
+		if err != nil {
+			return err
+		}
+		vs, err := s.variantsOf(ctx, p.ID)
+		if err != nil {
+			return err
+		}
+		kept := make([]*domain.Variant, 0, len(vs)+1)
+		for _, old := range vs {
+			if !old.IsDefault {
+				kept = append(kept, old)
+				continue
+			}
+			if err := s.variants.Delete(ctx, p.ID, old.ID); err != nil {
+				return err
+			}
+			if err := s.publish(ctx, api.EventVariantDeleted, old.ID, toVariantResource(old, p.Currency)); err != nil {
+				return err
+			}
+		}
+		if err := s.variants.Create(ctx, v); err != nil {
+			return err
+		}
+		kept = append(kept, v)
+		before := p.InventoryQuantity
+		p.HasVariants = true
+		p.InventoryQuantity = sumQuantities(kept)
+		p.UpdatedAt = now
+		if err := s.products.Update(ctx, p); err != nil {
+			return err
+		}
+		out = toVariantResource(v, p.Currency)
+		res := withVariants(p, kept)
+		if err := s.publish(ctx, api.EventVariantCreated, v.ID, out); err != nil {
+			return err
+		}
+		if err := s.publish(ctx, api.EventProductUpdated, p.ID, res); err != nil {
+			return err
+		}
+		if in.InventoryQuantity.Set {
+			if err := s.publish(ctx, api.EventStockSet, p.ID, api.StockSet{ProductID: p.ID, VariantID: v.ID, Quantity: v.InventoryQuantity}); err != nil {
+				return err
+			}
+		}
+		return s.stockEvents(ctx, before, p.InventoryQuantity, p.LowStockThreshold, res)
+	})
+	if err != nil {
+		return api.VariantResource{}, err
+	}
+	return out, nil
+}
+
+// UpdateVariant changes the present fields of a variant (PUT with partial semantics, as
+// Shopify's variant update). An update of the default variant carries its shared fields
+// (price, compare/cost price, policy, weight, unit, requires_shipping, stock) back to the
+// product. Events: variant.updated, product.updated when the product changed,
+// catalog.stock_set when inventory_quantity is given, stock events.
+func (s *Service) UpdateVariant(ctx context.Context, productID, variantID string, in domain.VariantInput) (api.VariantResource, error) {
+	if !ids.Valid(productID) {
+		return api.VariantResource{}, domain.ErrProductNotFound
+	}
+	if !ids.Valid(variantID) {
+		return api.VariantResource{}, domain.ErrVariantNotFound
+	}
+	var out api.VariantResource
+	err := s.tx.InTx(ctx, func(ctx context.Context) error {
+		now := s.clock.Now()
+		p, err := s.products.GetForUpdate(ctx, productID)
+		if err != nil {
+			return err
+		}
+		v, err := s.variants.Get(ctx, p.ID, variantID)
+		if err != nil {
+			return err
+		}
+		if err := v.Apply(in, p.Currency, now); err != nil {
+			return err
+		}
+		if err := s.variants.Update(ctx, v); err != nil {
+			return err
+		}
+		before := p.InventoryQuantity
+		productChanged := false
+		if v.IsDefault {
+			productChanged = domain.MirrorVariantToProduct(v, p)
+		} else if in.InventoryQuantity.Set {
+			sums, err := s.variants.SumQuantities(ctx, []string{p.ID})
+			if err != nil {
+				return err
+			}
+			p.InventoryQuantity = sums[p.ID]
+		}
+		if productChanged || p.InventoryQuantity != before {
+			if productChanged {
+				p.UpdatedAt = now
+			}
+			if err := s.products.Update(ctx, p); err != nil {
+				return err
+			}
+		}
+		out = toVariantResource(v, p.Currency)
+		if err := s.publish(ctx, api.EventVariantUpdated, v.ID, out); err != nil {
+			return err
+		}
+		vs, err := s.variantsOf(ctx, p.ID)
+		if err != nil {
+			return err
+		}
+		res := withVariants(p, vs)
+		if productChanged {
+			if err := s.publish(ctx, api.EventProductUpdated, p.ID, res); err != nil {
+				return err
+			}
+		}
+		if in.InventoryQuantity.Set {
+			if err := s.publish(ctx, api.EventStockSet, p.ID, api.StockSet{ProductID: p.ID, VariantID: v.ID, Quantity: v.InventoryQuantity}); err != nil {
+				return err
+			}
+		}
+		return s.stockEvents(ctx, before, p.InventoryQuantity, p.LowStockThreshold, res)
+	})
+	if err != nil {
+		return api.VariantResource{}, err
+	}
+	return out, nil
+}
+
+// DeleteVariant removes an explicit variant. Deleting the last explicit variant
+// recreates the default variant from the product (price, weight, policy; no SKU, no
+// stock) and clears has_variants. The default variant itself cannot be deleted
+// (DEFAULT_VARIANT_REQUIRED). Events: variant.deleted, variant.created (recreated
+// default), product.updated, stock events.
+func (s *Service) DeleteVariant(ctx context.Context, productID, variantID string) error {
+	if !ids.Valid(productID) {
+		return domain.ErrProductNotFound
+	}
+	if !ids.Valid(variantID) {
+		return domain.ErrVariantNotFound
+	}
+	return s.tx.InTx(ctx, func(ctx context.Context) error {
+		now := s.clock.Now()
+		p, err := s.products.GetForUpdate(ctx, productID)
+		if err != nil {
+			return err
+		}
+		v, err := s.variants.Get(ctx, p.ID, variantID)
+		if err != nil {
+			return err
+		}
+		if v.IsDefault {
+			return domain.ErrDefaultVariantRequired
+		}
+		vs, err := s.variantsOf(ctx, p.ID)
+		if err != nil {
+			return err
+		}
+		if err := s.variants.Delete(ctx, p.ID, v.ID); err != nil {
+			return err
+		}
+		if err := s.publish(ctx, api.EventVariantDeleted, v.ID, toVariantResource(v, p.Currency)); err != nil {
+			return err
+		}
+		kept := make([]*domain.Variant, 0, len(vs))
+		for _, o := range vs {
+			if o.ID != v.ID {
+				kept = append(kept, o)
+			}
+		}
+		before := p.InventoryQuantity
+		p.InventoryQuantity = sumQuantities(kept)
+		p.UpdatedAt = now
+		if len(kept) == 0 {
+			p.HasVariants = false
+			def := domain.NewDefaultVariant(s.newID(), p, "", "", now)
+			if err := s.variants.Create(ctx, def); err != nil {
+				return err
+			}
+			kept = append(kept, def)
+			if err := s.publish(ctx, api.EventVariantCreated, def.ID, toVariantResource(def, p.Currency)); err != nil {
+				return err
+			}
+		}
+		if err := s.products.Update(ctx, p); err != nil {
+			return err
+		}
+		res := withVariants(p, kept)
+		if err := s.publish(ctx, api.EventProductUpdated, p.ID, res); err != nil {
+			return err
+		}
+		return s.stockEvents(ctx, before, p.InventoryQuantity, p.LowStockThreshold, res)
+	})
+}
+
+func sumQuantities(vs []*domain.Variant) int {
+	n := 0
+	for _, v := range vs {
+		n += v.InventoryQuantity
+	}
+	return n
+}

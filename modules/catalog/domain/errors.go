@@ -1,0 +1,24 @@
+package domain
+
+import "github.com/gocommerce/commerce/platform/apperr"
+
+// Domain errors. Codes match the ones catalog/api exports, so errors.Is works across
+// the boundary. Statuses follow Part 2's error table and CONTRACT.md §5.
+var (
+	ErrProductNotFound        = apperr.New(apperr.NotFound, "PRODUCT_NOT_FOUND", "Product not found")
+	ErrProductSlugTaken       = apperr.New(apperr.Conflict, "PRODUCT_SLUG_TAKEN", "Slug is already in use by another product")
+	ErrInvalidProductType     = apperr.New(apperr.Invalid, "INVALID_PRODUCT_TYPE", "product_type must be one of: physical, digital, service")
+	ErrInvalidCurrency        = apperr.New(apperr.Invalid, "INVALID_CURRENCY", "currency must be an active ISO 4217 code such as USD")
+	ErrInvalidPrice           = apperr.New(apperr.Invalid, "INVALID_PRICE", "Price must be a non-negative decimal string such as \"19.99\"")
+	ErrVariantNotFound        = apperr.New(apperr.NotFound, "VARIANT_NOT_FOUND", "Variant not found")
+	ErrVariantSKUTaken        = apperr.New(apperr.Conflict, "VARIANT_SKU_TAKEN", "SKU is already in use by another variant")
+	ErrCollectionNotFound     = apperr.New(apperr.NotFound, "COLLECTION_NOT_FOUND", "Collection not found")
+	ErrCollectionSlugTaken    = apperr.New(apperr.Conflict, "COLLECTION_SLUG_TAKEN", "Slug is already in use by another collection")
+	ErrProductInCollection    = apperr.New(apperr.Conflict, "PRODUCT_ALREADY_IN_COLLECTION", "Product is already in this collection")
+	ErrSmartCollectionManual  = apperr.New(apperr.Invalid, "SMART_COLLECTION", "Products of a smart collection are chosen by its rules and cannot be added or removed by hand")
+	ErrImageNotFound          = apperr.New(apperr.NotFound, "IMAGE_NOT_FOUND", "Image not found")
+	ErrImageTooLarge          = apperr.New(apperr.Invalid, "IMAGE_TOO_LARGE", "Image exceeds the size limit")
+	ErrInvalidImageType       = apperr.New(apperr.Invalid, "INVALID_IMAGE_TYPE", "Image must be a JPEG, PNG or WebP file")
+	ErrProductHasOrders       = apperr.New(apperr.Conflict, "PRODUCT_HAS_ORDERS", "Cannot delete a product with orders; archive it instead")
+	ErrDefaultVariantRequired = apperr.New(apperr.Invalid, "DEFAULT_VARIANT_REQUIRED", "The default variant cannot be deleted: every product keeps at least one variant")
+)

@@ -1,0 +1,128 @@
+// Package catalog owns products, variants, images and collections. It is the module's
+// composition root: ProviderSet wires the repositories, the image storage, the orders
+// check, the service (which implements api.Catalog) and the HTTP handler.
+package catalog
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/google/wire"
+
+	cataloghttp "github.com/gocommerce/commerce/modules/catalog/adapters/http"
+	"github.com/gocommerce/commerce/modules/catalog/adapters/localdisk"
+	"github.com/gocommerce/commerce/modules/catalog/adapters/noorders"
+	catalogpg "github.com/gocommerce/commerce/modules/catalog/adapters/postgres"
+	catalogapi "github.com/gocommerce/commerce/modules/catalog/api"
+	"github.com/gocommerce/commerce/modules/catalog/app"
+	"github.com/gocommerce/commerce/modules/catalog/ports"
+	"github.com/gocommerce/commerce/platform/config"
+	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/openapi"
+)
+
+// Module is the catalog module: its name, routes and migrations.
+type Module struct {
+	handler *cataloghttp.Handler
+}
+
+// NewModule builds the module around its HTTP handler.
+func NewModule(h *cataloghttp.Handler) *Module { return &Module{handler: h} }
+
+// Name names the module.
+func (m *Module) Name() string { return "catalog" }
+
+// RegisterRoutes mounts the catalog endpoints (and the local uploads route).
+func (m *Module) RegisterRoutes(r *httpx.Routes) { m.handler.RegisterRoutes(r) }
+
+// Migrations returns the module's table migrations.
+func (m *Module) Migrations() db.MigrationSource { return catalogpg.Migrations() }
+
+// OpenAPI returns the module's OpenAPI fragment (openapi.Documented).
+func (m *Module) OpenAPI() openapi.Fragment {
+	return openapi.Fragment{Module: "catalog", Data: cataloghttp.OpenAPI()}
+}
+
+// Migrations returns the module's migrations without building the module (tests, tools).
+func Migrations() db.MigrationSource { return catalogpg.Migrations() }
+
+// ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
+// tx.Manager, events.Publisher, clock.Clock. Outputs: *Module, *app.Service,
+// api.Catalog (the service) and ports.Orders (noorders until the orders module binds
+// its own adapter; remove noorders.New and its Bind from this set then).
+var ProviderSet = wire.NewSet(
+	NewSettings,
+	NewHTTPSettings,
+	NewImageStorage,
+	catalogpg.NewProductRepository,
+	wire.Bind(new(ports.ProductRepository), new(*catalogpg.ProductRepository)),
+	catalogpg.NewVariantRepository,
+	wire.Bind(new(ports.VariantRepository), new(*catalogpg.VariantRepository)),
+	catalogpg.NewImageRepository,
+	wire.Bind(new(ports.ImageRepository), new(*catalogpg.ImageRepository)),
+	catalogpg.NewCollectionRepository,
+	wire.Bind(new(ports.CollectionRepository), new(*catalogpg.CollectionRepository)),
+	wire.Struct(new(app.Stores), "*"),
+	noorders.New,
+	wire.Bind(new(ports.Orders), new(noorders.Orders)),
+	app.NewService,
+	wire.Bind(new(catalogapi.Catalog), new(*app.Service)),
+	cataloghttp.NewHandler,
+	NewModule,
+)
+
+// NewSettings takes the catalog's slice of the configuration.
+func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }
+
+// UploadsDir is where the local image storage keeps files: uploads.dir, or
+// data_dir/uploads.
+func UploadsDir(cfg *config.Config) string {
+	if cfg.Uploads.Dir != "" {
+		return cfg.Uploads.Dir
+	}
+	return filepath.Join(cfg.DataDir, "uploads")
+}
+
+// uploadsURL is the URL prefix of stored images: uploads.public_url, prefixed with
+// http.public_url when it is a path and the service's public URL is known.
+func uploadsURL(cfg *config.Config) string {
+	u := strings.TrimRight(cfg.Uploads.PublicURL, "/")
+	if strings.HasPrefix(u, "/") && cfg.HTTP.PublicURL != "" {
+		return strings.TrimRight(cfg.HTTP.PublicURL, "/") + u
+	}
+	return u
+}
+
+// NewHTTPSettings configures the handler: the upload limit, and the local storage
+// directory served under uploads.public_url when that is a path (e.g. /uploads).
+func NewHTTPSettings(cfg *config.Config) cataloghttp.Settings {
+	s := cataloghttp.Settings{MaxImageBytes: cfg.Uploads.MaxSizeBytes}
+	if driver(cfg) == "local" && strings.HasPrefix(cfg.Uploads.PublicURL, "/") {
+		s.UploadsPath = strings.TrimRight(cfg.Uploads.PublicURL, "/")
+		s.UploadsDir = UploadsDir(cfg)
+	}
+	return s
+}
+
+func driver(cfg *config.Config) string {
+	if cfg.Uploads.Driver == "" {
+		return "local"
+	}
+	return cfg.Uploads.Driver
+}
+
+// NewImageStorage builds the image storage named by uploads.driver: "local" (default)
+// writes under UploadsDir. "s3" needs the uploads.s3.* keys, which platform/config does
+// not have yet: until then build s3.New(s3.Config{...}) by hand.
+func NewImageStorage(cfg *config.Config) (ports.ImageStorage, error) {
+	switch driver(cfg) {
+	case "local":
+		return localdisk.New(UploadsDir(cfg), uploadsURL(cfg))
+	case "s3":
+		return nil, fmt.Errorf("config: uploads.driver: s3 needs uploads.s3.endpoint, bucket, region, access_key_id, secret_access_key (not yet in the configuration)")
+	default:
+		return nil, fmt.Errorf("config: uploads.driver: must be local or s3, not %q", cfg.Uploads.Driver)
+	}
+}

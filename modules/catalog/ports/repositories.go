@@ -1,0 +1,155 @@
+// Package ports declares what the catalog module needs from the outside: its stores,
+// the image storage and the orders check, in the catalog's own words.
+package ports
+
+import (
+	"context"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/gocommerce/commerce/modules/catalog/domain"
+)
+
+// Product list sorts.
+const (
+	SortTitle     = "title"
+	SortPrice     = "price"
+	SortCreatedAt = "created_at"
+	SortUpdatedAt = "updated_at"
+	SortPosition  = "position"  // a manual collection's order (collection filter only)
+	SortRelevance = "relevance" // search rank (q only)
+)
+
+// ProductFilter is a product list query. Empty fields do not filter.
+type ProductFilter struct {
+	Status          string
+	ProductType     string
+	Vendor          string
+	MinPrice        *decimal.Decimal
+	MaxPrice        *decimal.Decimal
+	Tags            []string // lower case; any of them
+	IDs             []string
+	Collection      *domain.Collection // manual: its members; smart: its rules
+	Query           string
+	CreatedAfter    *time.Time // created_at >= CreatedAfter
+	CreatedBefore   *time.Time // created_at < CreatedBefore
+	InventoryStatus string
+	IsFeatured      *bool
+	Sort            string
+	Desc            bool
+	Offset          int
+	Limit           int
+}
+
+// ProductRepository stores products. Every method uses the transaction carried by ctx.
+type ProductRepository interface {
+	// Create inserts a product; a taken slug is domain.ErrProductSlugTaken.
+	Create(ctx context.Context, p *domain.Product) error
+	// Update saves every field of a product; a taken slug is domain.ErrProductSlugTaken.
+	Update(ctx context.Context, p *domain.Product) error
+	// Delete removes a product with its variants, images and memberships.
+	Delete(ctx context.Context, id string) error
+	// Get loads a product, or domain.ErrProductNotFound.
+	Get(ctx context.Context, id string) (*domain.Product, error)
+	// GetForUpdate loads a product and locks its row until the transaction ends (a
+	// no-op lock on SQLite, whose writers are serialised).
+	GetForUpdate(ctx context.Context, id string) (*domain.Product, error)
+	// GetBySlug loads a product by slug, or domain.ErrProductNotFound.
+	GetBySlug(ctx context.Context, slug string) (*domain.Product, error)
+	// GetMany loads the products found among ids (any order).
+	GetMany(ctx context.Context, ids []string) ([]*domain.Product, error)
+	// SlugsLike lists the slugs in use that equal base or start with base + "-".
+	SlugsLike(ctx context.Context, base string) ([]string, error)
+	// List returns one page of products matching f and the total count.
+	List(ctx context.Context, f ProductFilter) ([]*domain.Product, int64, error)
+	// SetInventoryQuantity stores a product's stock total.
+	SetInventoryQuantity(ctx context.Context, id string, quantity int) error
+	// Seed inserts products with their variants in batches (no slug retry, no events).
+	Seed(ctx context.Context, products []*domain.Product, variants []*domain.Variant) error
+}
+
+// VariantRepository stores variants.
+type VariantRepository interface {
+	// Create inserts a variant; a taken SKU is domain.ErrVariantSKUTaken.
+	Create(ctx context.Context, v *domain.Variant) error
+	// Update saves a variant; a taken SKU is domain.ErrVariantSKUTaken.
+	Update(ctx context.Context, v *domain.Variant) error
+	// Delete removes a variant.
+	Delete(ctx context.Context, productID, id string) error
+	// Get loads a variant of a product, or domain.ErrVariantNotFound.
+	Get(ctx context.Context, productID, id string) (*domain.Variant, error)
+	// List returns a page of a product's variants (default first, then by creation)
+	// and their count.
+	List(ctx context.Context, productID string, offset, limit int) ([]*domain.Variant, int64, error)
+	// ListByProducts returns every variant of the products, grouped by product id,
+	// each group default first, then by creation.
+	ListByProducts(ctx context.Context, productIDs []string) (map[string][]*domain.Variant, error)
+	// SetQuantity stores a variant's stock total; false when the variant does not exist.
+	SetQuantity(ctx context.Context, productID, variantID string, quantity int) (bool, error)
+	// SumQuantities sums variant stock per product.
+	SumQuantities(ctx context.Context, productIDs []string) (map[string]int, error)
+}
+
+// ImageRepository stores image records (the files live in ImageStorage).
+type ImageRepository interface {
+	Create(ctx context.Context, img *domain.Image) error
+	Update(ctx context.Context, img *domain.Image) error
+	Delete(ctx context.Context, productID, id string) error
+	// Get loads an image of a product, or domain.ErrImageNotFound.
+	Get(ctx context.Context, productID, id string) (*domain.Image, error)
+	// List returns a page of a product's images by position and their count.
+	List(ctx context.Context, productID string, offset, limit int) ([]*domain.Image, int64, error)
+	// ListByProduct returns every image of a product by position.
+	ListByProduct(ctx context.Context, productID string) ([]*domain.Image, error)
+	// Count counts a product's images.
+	Count(ctx context.Context, productID string) (int, error)
+	// Shift adds delta to the positions from..to (inclusive; to 0 = no upper bound).
+	Shift(ctx context.Context, productID string, from, to, delta int) error
+	// FirstURLs returns the URL of the first image of each product that has one.
+	FirstURLs(ctx context.Context, productIDs []string) (map[string]string, error)
+}
+
+// CollectionFilter is a collection list query.
+type CollectionFilter struct {
+	IsActive       *bool
+	CollectionType string
+	Sort           string // title | created_at | updated_at
+	Desc           bool
+	Offset         int
+	Limit          int
+}
+
+// CollectionRepository stores collections and their manual memberships.
+type CollectionRepository interface {
+	// Create inserts a collection; a taken slug is domain.ErrCollectionSlugTaken.
+	Create(ctx context.Context, c *domain.Collection) error
+	// Update saves a collection; a taken slug is domain.ErrCollectionSlugTaken.
+	Update(ctx context.Context, c *domain.Collection) error
+	// Delete removes a collection and its memberships.
+	Delete(ctx context.Context, id string) error
+	// Get loads a collection, or domain.ErrCollectionNotFound.
+	Get(ctx context.Context, id string) (*domain.Collection, error)
+	// GetForUpdate loads and locks a collection (membership positions change).
+	GetForUpdate(ctx context.Context, id string) (*domain.Collection, error)
+	// GetBySlug loads a collection by slug, or domain.ErrCollectionNotFound.
+	GetBySlug(ctx context.Context, slug string) (*domain.Collection, error)
+	// SlugsLike lists the slugs in use that equal base or start with base + "-".
+	SlugsLike(ctx context.Context, base string) ([]string, error)
+	// List returns a page of collections and the total count.
+	List(ctx context.Context, f CollectionFilter) ([]*domain.Collection, int64, error)
+	// ListSmart returns every smart collection.
+	ListSmart(ctx context.Context) ([]*domain.Collection, error)
+	// ListForProduct returns the manual collections a product belongs to.
+	ListForProduct(ctx context.Context, productID string) ([]*domain.Collection, error)
+	// AddProduct inserts a membership; an existing one is domain.ErrProductInCollection.
+	AddProduct(ctx context.Context, m *domain.Membership) error
+	// GetMembership loads a membership, or domain.ErrProductNotFound.
+	GetMembership(ctx context.Context, collectionID, productID string) (*domain.Membership, error)
+	// RemoveProduct deletes a membership.
+	RemoveProduct(ctx context.Context, collectionID, productID string) error
+	// CountProducts counts a manual collection's members.
+	CountProducts(ctx context.Context, collectionID string) (int, error)
+	// ShiftProducts adds delta to the member positions >= from.
+	ShiftProducts(ctx context.Context, collectionID string, from, delta int) error
+}

@@ -1,0 +1,68 @@
+// Package none holds the default adapters for the modules customers reads personal
+// data from (orders, carts, subscriptions, notifications) while those modules do not
+// provide theirs: no orders, nothing to export. module.go binds them; replace a binding
+// with an adapter on top of that module's api once it exists.
+package none
+
+import (
+	"context"
+
+	"github.com/gocommerce/commerce/modules/customers/ports"
+)
+
+// Orders answers as if no customer had orders.
+type Orders struct{}
+
+var _ ports.Orders = Orders{}
+
+// NewOrders builds the default orders adapter.
+func NewOrders() Orders { return Orders{} }
+
+// HasOrders answers false.
+func (Orders) HasOrders(context.Context, string) (bool, error) { return false, nil }
+
+// ListOrders answers an empty page.
+func (Orders) ListOrders(context.Context, string, ports.OrderFilter, int, int) ([]ports.OrderSummary, int64, error) {
+	return []ports.OrderSummary{}, 0, nil
+}
+
+// ExportOrders answers no records.
+func (Orders) ExportOrders(context.Context, string) ([]ports.Record, error) {
+	return []ports.Record{}, nil
+}
+
+// AnonymizeCustomerOrders has nothing to do.
+func (Orders) AnonymizeCustomerOrders(context.Context, string) error { return nil }
+
+// Carts exports no carts.
+type Carts struct{}
+
+// NewCarts builds the default carts adapter.
+func NewCarts() Carts { return Carts{} }
+
+// ExportCarts answers no records.
+func (Carts) ExportCarts(context.Context, string) ([]ports.Record, error) {
+	return []ports.Record{}, nil
+}
+
+// Subscriptions exports no subscriptions.
+type Subscriptions struct{}
+
+// NewSubscriptions builds the default subscriptions adapter.
+func NewSubscriptions() Subscriptions { return Subscriptions{} }
+
+// ExportSubscriptions answers no records.
+func (Subscriptions) ExportSubscriptions(context.Context, string) ([]ports.Record, error) {
+	return []ports.Record{}, nil
+}
+
+// Notifications exports no notifications.
+type Notifications struct{}
+
+// NewNotifications builds the default notifications adapter.
+func NewNotifications() Notifications { return Notifications{} }
+
+// ExportNotifications answers no records.
+func (Notifications) ExportNotifications(context.Context, string) ([]ports.Record, error) {
+	return []ports.Record{}, nil
+}

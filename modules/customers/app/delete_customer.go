@@ -1,0 +1,72 @@
+package app
+
+import (
+	"context"
+
+	"github.com/gocommerce/commerce/modules/customers/api"
+	"github.com/gocommerce/commerce/modules/customers/domain"
+	"github.com/gocommerce/commerce/modules/customers/ports"
+)
+
+// hasOrders reports whether orders reference the customer: the orders module says so,
+// or customers recorded one from the order events.
+func (s *Service) hasOrders(ctx context.Context, id domain.CustomerID) (bool, error) {
+	has, err := s.orders.HasOrders(ctx, string(id))
+	if err != nil || has {
+		return has, err
+	}
+	facts, err := s.stats.ForCustomer(ctx, id)
+	return len(facts) > 0, err
+}
+
+// Delete erases a customer (DELETE /customers/{id}, staff and keys only): the profile,
+// addresses, tags, tokens, recorded order facts and the login. A customer with orders
+// answers CUSTOMER_HAS_ORDERS unless anonymizeOrders is set, which asks the orders
+// module to strip the customer's personal data from its orders in the same
+// transaction. Audited; publishes customer.deleted.
+func (s *Service) Delete(ctx context.Context, a Actor, id string, anonymizeOrders bool) error {
+	if err := a.staffWrite(); err != nil {
+		return err
+	}
+	cid, err := customerID(id)
+	if err != nil {
+		return err
+	}
+	return s.tx.InTx(ctx, func(ctx context.Context) error {
+		if err := s.repo.Lock(ctx, cid); err != nil {
+			return err
+		}
+		has, err := s.hasOrders(ctx, cid)
+		if err != nil {
+			return err
+		}
+		if has && !anonymizeOrders {
+			return domain.ErrCustomerHasOrders
+		}
+		if has {
+			if err := s.orders.AnonymizeCustomerOrders(ctx, id); err != nil {
+				return err
+			}
+		}
+		if err := s.creds.DeleteCredentials(ctx, id); err != nil {
+			return err
+		}
+		if err := s.tokens.DeleteForCustomer(ctx, cid); err != nil {
+			return err
+		}
+		if err := s.addrs.DeleteAll(ctx, cid); err != nil {
+			return err
+		}
+		if err := s.stats.DeleteForCustomer(ctx, cid); err != nil {
+			return err
+		}
+		if err := s.repo.Delete(ctx, cid); err != nil {
+			return err
+		}
+		now := s.clock.Now()
+		if err := s.audit.Record(ctx, ports.AuditEntry{ID: s.newID(), CustomerID: cid, Action: ports.ActionDelete, Actor: a.ClientID, ActorKind: a.Kind, CreatedAt: now}); err != nil {
+			return err
+		}
+		return s.events.Publish(ctx, api.EventCustomerDeleted, id, api.CustomerDeleted{ID: id, AnonymizeOrders: anonymizeOrders, DeletedAt: now.UTC()})
+	})
+}

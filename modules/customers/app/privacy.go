@@ -1,0 +1,131 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"github.com/gocommerce/commerce/modules/customers/api"
+	"github.com/gocommerce/commerce/modules/customers/domain"
+	"github.com/gocommerce/commerce/modules/customers/ports"
+)
+
+// Export is every piece of data the service holds on a customer (data portability).
+type Export struct {
+	ExportedAt    time.Time
+	Customer      api.Customer // with addresses and metafields
+	Consents      Consents
+	Account       Account
+	OrderFacts    []domain.OrderFact
+	Orders        []ports.Record
+	Carts         []ports.Record
+	Subscriptions []ports.Record
+	Notifications []ports.Record
+	PrivacyAudit  []ports.AuditEntry
+}
+
+// Consents are the customer's marketing consent and its date.
+type Consents struct {
+	AcceptsMarketing bool
+	MarketingOptInAt *time.Time
+}
+
+// Account is the login state: whether a password is set (never the hash) and the
+// pending emailed tokens (never the tokens).
+type Account struct {
+	State         string
+	HasPassword   bool
+	VerifiedEmail bool
+	AnonymizedAt  *time.Time
+	PendingTokens []domain.AccountToken
+}
+
+// Export gathers the customer's data (a customer may export its own), records the
+// export in the privacy audit and publishes customer.exported.
+func (s *Service) Export(ctx context.Context, a Actor, id string) (Export, error) {
+	var out Export
+	err := s.tx.InTx(ctx, func(ctx context.Context) error {
+		c, err := s.load(ctx, a, id)
+		if err != nil {
+			return err
+		}
+		now := s.clock.Now()
+		if err := s.audit.Record(ctx, ports.AuditEntry{ID: s.newID(), CustomerID: c.ID, Action: ports.ActionExport, Actor: a.ClientID, ActorKind: a.Kind, CreatedAt: now}); err != nil {
+			return err
+		}
+		if err := s.events.Publish(ctx, api.EventCustomerExported, string(c.ID), api.CustomerExported{CustomerID: string(c.ID), Actor: a.ClientID, ExportedAt: now.UTC()}); err != nil {
+			return err
+		}
+		out = Export{ExportedAt: now.UTC(), Consents: Consents{AcceptsMarketing: c.AcceptsMarketing, MarketingOptInAt: utcPtr(c.MarketingOptInAt)},
+			Account: Account{State: string(c.State), HasPassword: c.HasPassword, VerifiedEmail: c.VerifiedEmail, AnonymizedAt: utcPtr(c.AnonymizedAt)}}
+		if out.Customer, err = s.view(ctx, c); err != nil {
+			return err
+		}
+		if out.Account.PendingTokens, err = s.tokens.ForCustomer(ctx, c.ID); err != nil {
+			return err
+		}
+		if out.OrderFacts, err = s.stats.ForCustomer(ctx, c.ID); err != nil {
+			return err
+		}
+		if out.PrivacyAudit, err = s.audit.ForCustomer(ctx, c.ID); err != nil {
+			return err
+		}
+		if out.Orders, err = s.orders.ExportOrders(ctx, string(c.ID)); err != nil {
+			return err
+		}
+		if out.Carts, err = s.carts.ExportCarts(ctx, string(c.ID)); err != nil {
+			return err
+		}
+		if out.Subscriptions, err = s.subs.ExportSubscriptions(ctx, string(c.ID)); err != nil {
+			return err
+		}
+		out.Notifications, err = s.notes.ExportNotifications(ctx, string(c.ID))
+		return err
+	})
+	return out, err
+}
+
+// Anonymize replaces the customer's personal data with irreversible placeholders,
+// deletes its addresses, login and tokens, disables it and keeps its order history and
+// statistics (staff and keys only). Audited; publishes customer.anonymized (and
+// customer.disabled when it was not disabled yet).
+func (s *Service) Anonymize(ctx context.Context, a Actor, id string) (api.Customer, error) {
+	if err := a.staffWrite(); err != nil {
+		return api.Customer{}, err
+	}
+	cid, err := customerID(id)
+	if err != nil {
+		return api.Customer{}, err
+	}
+	var out api.Customer
+	err = s.tx.InTx(ctx, func(ctx context.Context) error {
+		var disabled bool
+		now := s.clock.Now()
+		c, err := s.repo.Update(ctx, cid, func(c *domain.Customer) error {
+			disabled = c.Anonymize(randomPlaceholder(), now)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if err := s.addrs.DeleteAll(ctx, cid); err != nil {
+			return err
+		}
+		if err := s.creds.DeleteCredentials(ctx, id); err != nil {
+			return err
+		}
+		if err := s.tokens.DeleteForCustomer(ctx, cid); err != nil {
+			return err
+		}
+		if err := s.audit.Record(ctx, ports.AuditEntry{ID: s.newID(), CustomerID: cid, Action: ports.ActionAnonymize, Actor: a.ClientID, ActorKind: a.Kind, CreatedAt: now}); err != nil {
+			return err
+		}
+		if out, err = s.publishCustomer(ctx, api.EventCustomerAnonymized, c); err != nil {
+			return err
+		}
+		if disabled {
+			return s.publishStateEvent(ctx, c, out)
+		}
+		return nil
+	})
+	return out, err
+}

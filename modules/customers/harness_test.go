@@ -1,0 +1,491 @@
+package customers_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode"
+
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
+	"github.com/shopspring/decimal"
+	"go.uber.org/zap"
+
+	"github.com/gocommerce/commerce/modules/customers"
+	customersevents "github.com/gocommerce/commerce/modules/customers/adapters/events"
+	customershttp "github.com/gocommerce/commerce/modules/customers/adapters/http"
+	customersjobs "github.com/gocommerce/commerce/modules/customers/adapters/jobs"
+	"github.com/gocommerce/commerce/modules/customers/adapters/none"
+	customerspg "github.com/gocommerce/commerce/modules/customers/adapters/postgres"
+	"github.com/gocommerce/commerce/modules/customers/app"
+	"github.com/gocommerce/commerce/modules/customers/domain"
+	"github.com/gocommerce/commerce/modules/customers/ports"
+	"github.com/gocommerce/commerce/platform/apperr"
+	"github.com/gocommerce/commerce/platform/auth"
+	"github.com/gocommerce/commerce/platform/clock"
+	"github.com/gocommerce/commerce/platform/config"
+	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/ids"
+	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/testdb"
+)
+
+// fakeAuth maps bearer credentials to principals: fixed API keys and staff, and
+// "cust:<id>" for a customer token with the default customer scopes.
+type fakeAuth struct{ customerScopes []string }
+
+func (f fakeAuth) Authenticate(_ context.Context, cred, _ string) (*auth.Principal, error) {
+	switch cred {
+	case "admin":
+		return &auth.Principal{Kind: auth.APIKey, ID: "k1", KeyPrefix: "AdMiN123", Scopes: []string{"admin"}}, nil
+	case "staff":
+		return &auth.Principal{Kind: auth.Staff, ID: "s1", Scopes: []string{"admin"}}, nil
+	case "reader":
+		return &auth.Principal{Kind: auth.APIKey, ID: "k2", KeyPrefix: "ReAdEr12", Scopes: []string{"customers:read"}}, nil
+	case "writer":
+		return &auth.Principal{Kind: auth.APIKey, ID: "k3", KeyPrefix: "WrItEr12", Scopes: []string{"customers:write"}}, nil
+	case "orders":
+		return &auth.Principal{Kind: auth.APIKey, ID: "k4", KeyPrefix: "OrDeRs12", Scopes: []string{"orders:read"}}, nil
+	}
+	if id, ok := strings.CutPrefix(cred, "cust:"); ok {
+		return &auth.Principal{Kind: auth.Customer, ID: id, Email: "x@example.com", Scopes: f.customerScopes}, nil
+	}
+	return nil, apperr.Unauthorized("Unauthorized: Invalid token")
+}
+
+// fakeCredentials stands in for identity's api.Credentials behind the customers port.
+// Rows go through db.Conn(ctx), so they join the use case's transaction like the real
+// ones; "hashes" are "hash:<password>".
+type fakeCredentials struct{ db *db.DB }
+
+type credentialRow struct {
+	CustomerID string `gorm:"primaryKey"`
+	Email      string `gorm:"uniqueIndex"`
+	Hash       string
+}
+
+func (credentialRow) TableName() string { return "test_credentials" }
+
+func (f *fakeCredentials) HashPassword(p string) (string, error) {
+	var letter, digit bool
+	for _, r := range p {
+		letter = letter || unicode.IsLetter(r)
+		digit = digit || unicode.IsDigit(r)
+	}
+	if len(p) < 8 || len(p) > 72 || !letter || !digit {
+		return "", domain.ErrInvalidPassword
+	}
+	return "hash:" + p, nil
+}
+
+func (f *fakeCredentials) SetPasswordHash(ctx context.Context, id, email, hash string) error {
+	conn := f.db.Conn(ctx)
+	if err := conn.Where("customer_id = ?", id).Delete(&credentialRow{}).Error; err != nil {
+		return err
+	}
+	if err := conn.Create(&credentialRow{CustomerID: id, Email: email, Hash: hash}).Error; err != nil {
+		if db.IsDuplicate(err) {
+			return domain.ErrEmailTaken
+		}
+		return err
+	}
+	return nil
+}
+
+func (f *fakeCredentials) DeleteCredentials(ctx context.Context, id string) error {
+	return f.db.Conn(ctx).Where("customer_id = ?", id).Delete(&credentialRow{}).Error
+}
+
+func (f *fakeCredentials) UpdateEmail(ctx context.Context, id, email string) error {
+	return f.db.Conn(ctx).Model(&credentialRow{}).Where("customer_id = ?", id).Update("email", email).Error
+}
+
+// get returns the customer's credential (email, hash) or ok false.
+func (f *fakeCredentials) get(t *testing.T, id string) (credentialRow, bool) {
+	t.Helper()
+	var rows []credentialRow
+	if err := f.db.Gorm().Where("customer_id = ?", id).Find(&rows).Error; err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) == 0 {
+		return credentialRow{}, false
+	}
+	return rows[0], true
+}
+
+// fakeOrders is the orders port with settable answers.
+type fakeOrders struct {
+	none.Orders
+	mu         sync.Mutex
+	has        map[string]bool
+	orders     map[string][]ports.OrderSummary
+	lastFilter ports.OrderFilter
+	anonymized []string
+}
+
+func (f *fakeOrders) HasOrders(_ context.Context, id string) (bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.has[id], nil
+}
+
+func (f *fakeOrders) ListOrders(_ context.Context, id string, flt ports.OrderFilter, offset, limit int) ([]ports.OrderSummary, int64, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.lastFilter = flt
+	all := f.orders[id]
+	end := min(offset+limit, len(all))
+	if offset > len(all) {
+		offset = end
+	}
+	return all[offset:end], int64(len(all)), nil
+}
+
+func (f *fakeOrders) ExportOrders(_ context.Context, id string) ([]ports.Record, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []ports.Record
+	for _, o := range f.orders[id] {
+		out = append(out, ports.Record{"id": o.ID, "order_number": o.OrderNumber})
+	}
+	return out, nil
+}
+
+func (f *fakeOrders) AnonymizeCustomerOrders(_ context.Context, id string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.anonymized = append(f.anonymized, id)
+	return nil
+}
+
+type harness struct {
+	t      *testing.T
+	engine string
+	db     *db.DB
+	svc    *app.Service
+	srv    *httpx.Server
+	creds  *fakeCredentials
+	orders *fakeOrders
+	clock  *clock.Fake
+	sub    *customersevents.Subscriber
+	jobs   *customersjobs.Jobs
+}
+
+var t0 = time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+
+func newHarness(t *testing.T, engine string) *harness {
+	t.Helper()
+	e := testdb.Open(t, engine, events.Migrations(), customers.Migrations())
+	if err := e.DB.Gorm().AutoMigrate(&credentialRow{}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.Security.JWT.Secret = "test-secret-0123456789-abcdefghijklmnop"
+	cfg.HTTP.PublicURL = "https://shop.example.com/"
+	clk := clock.NewFake(t0)
+	creds := &fakeCredentials{db: e.DB}
+	orders := &fakeOrders{has: map[string]bool{}, orders: map[string][]ports.OrderSummary{}}
+	stores := app.Stores{
+		Customers: customerspg.NewCustomerRepository(e.DB), Addresses: customerspg.NewAddressRepository(e.DB),
+		Tokens: customerspg.NewTokenRepository(e.DB), Stats: customerspg.NewOrderStatsRepository(e.DB),
+		Segments: customerspg.NewSegmentRepository(e.DB), Audit: customerspg.NewAuditRepository(e.DB),
+	}
+	others := app.Collaborators{Credentials: creds, Orders: orders, Carts: none.NewCarts(), Subscriptions: none.NewSubscriptions(), Notifications: none.NewNotifications()}
+	svc := app.NewService(customers.NewSettings(&cfg), e.DB, stores, others, events.NewOutbox(e.DB), clk)
+	sub := customersevents.NewSubscriber(svc, zap.NewNop())
+	jobs := customersjobs.NewJobs(svc, zap.NewNop())
+	srv, err := httpx.NewServer(&cfg, zap.NewNop(), fakeAuth{customerScopes: cfg.Security.CustomerScopes}, nil, nil, nil,
+		[]httpx.Module{customers.NewModule(customershttp.NewHandler(svc), sub, jobs)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &harness{t: t, engine: engine, db: e.DB, svc: svc, srv: srv, creds: creds, orders: orders, clock: clk, sub: sub, jobs: jobs}
+}
+
+// eachEngine runs fn on a fresh harness per engine, in parallel.
+func eachEngine(t *testing.T, fn func(t *testing.T, h *harness)) {
+	t.Helper()
+	for _, engine := range testdb.Engines() {
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			fn(t, newHarness(t, engine))
+		})
+	}
+}
+
+type response struct {
+	Code int
+	Body map[string]any
+	Raw  string
+}
+
+func (r response) data() map[string]any {
+	d, _ := r.Body["data"].(map[string]any)
+	return d
+}
+
+func (r response) list() []map[string]any {
+	raw, _ := r.Body["data"].([]any)
+	out := make([]map[string]any, len(raw))
+	for i, v := range raw {
+		out[i], _ = v.(map[string]any)
+	}
+	return out
+}
+
+func (r response) pagination() map[string]any {
+	m, _ := r.Body["meta"].(map[string]any)
+	p, _ := m["pagination"].(map[string]any)
+	return p
+}
+
+func (r response) err() map[string]any {
+	e, _ := r.Body["error"].(map[string]any)
+	return e
+}
+
+// do sends a request; body is JSON-encoded unless it is a string (sent raw).
+func (h *harness) do(method, path string, body any, cred string) response {
+	h.t.Helper()
+	var rd *bytes.Reader
+	switch b := body.(type) {
+	case nil:
+		rd = bytes.NewReader(nil)
+	case string:
+		rd = bytes.NewReader([]byte(b))
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		rd = bytes.NewReader(raw)
+	}
+	req := httptest.NewRequest(method, path, rd)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if cred != "" {
+		req.Header.Set("Authorization", "Bearer "+cred)
+	}
+	w := httptest.NewRecorder()
+	h.srv.ServeHTTP(w, req)
+	h.validate(method, path, body, cred, w)
+	out := response{Code: w.Code, Raw: w.Body.String()}
+	if w.Body.Len() > 0 {
+		if err := json.Unmarshal(w.Body.Bytes(), &out.Body); err != nil {
+			h.t.Fatalf("%s %s: body is not JSON: %q", method, path, w.Body.String())
+		}
+	}
+	return out
+}
+
+// must sends a request and fails unless the status matches.
+func (h *harness) must(status int, method, path string, body any, cred string) response {
+	h.t.Helper()
+	r := h.do(method, path, body, cred)
+	if r.Code != status {
+		h.t.Fatalf("%s %s: status %d, want %d: %s", method, path, r.Code, status, r.Raw)
+	}
+	return r
+}
+
+// assertError checks the envelope: status, code (spec string or the status), category.
+func assertError(t *testing.T, r response, status int, code any, category string) {
+	t.Helper()
+	e := r.err()
+	if r.Code != status || e == nil {
+		t.Fatalf("status %d, want %d: %s", r.Code, status, r.Raw)
+	}
+	if c, ok := code.(int); ok {
+		code = float64(c)
+	}
+	if e["code"] != code || e["category"] != category {
+		t.Errorf("code %v category %v, want %v %s: %s", e["code"], e["category"], code, category, r.Raw)
+	}
+	if id, _ := e["request_id"].(string); id == "" {
+		t.Errorf("no request_id: %s", r.Raw)
+	}
+	if _, isString := code.(string); isString && e["status"] != float64(status) {
+		t.Errorf("status member %v, want %d", e["status"], status)
+	}
+}
+
+// fields returns the validation fields of an error response.
+func fields(r response) map[string]any {
+	f, _ := r.err()["fields"].(map[string]any)
+	return f
+}
+
+// createCustomer creates a customer through the API with the admin key.
+func (h *harness) createCustomer(body map[string]any) map[string]any {
+	h.t.Helper()
+	return h.must(http.StatusCreated, http.MethodPost, "/api/v1/customers", body, "admin").data()
+}
+
+// enabled creates an enabled customer with a password.
+func (h *harness) enabled(email string, extra map[string]any) map[string]any {
+	h.t.Helper()
+	body := map[string]any{"email": email, "first_name": "Test", "last_name": "User", "password": "secret-pass-1", "password_confirmation": "secret-pass-1"}
+	for k, v := range extra {
+		body[k] = v
+	}
+	return h.createCustomer(body)
+}
+
+type outboxEvent struct {
+	Type        string
+	AggregateID string
+	Payload     string
+}
+
+// events returns the outbox events of a type (all types when empty), oldest first.
+func (h *harness) events(eventType string) []outboxEvent {
+	h.t.Helper()
+	q := h.db.Gorm().Table("outbox_events").Select("type", "aggregate_id", "payload").Order("occurred_at, id")
+	if eventType != "" {
+		q = q.Where("type = ?", eventType)
+	}
+	var rows []outboxEvent
+	if err := q.Find(&rows).Error; err != nil {
+		h.t.Fatal(err)
+	}
+	return rows
+}
+
+// eventsFor returns the decoded payloads of a type for one aggregate.
+func (h *harness) eventsFor(eventType, aggregate string) []map[string]any {
+	h.t.Helper()
+	var out []map[string]any
+	for _, e := range h.events(eventType) {
+		if e.AggregateID != aggregate {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(e.Payload), &m); err != nil {
+			h.t.Fatal(err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// order feeds an order event through the module's subscriber, as the relay would.
+func (h *harness) order(eventType string, data map[string]any) {
+	h.t.Helper()
+	raw, err := json.Marshal(data)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if err := h.sub.HandleOrder(context.Background(), events.Event{ID: "evt_" + ids.New(), Type: eventType, Data: raw}); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+func orderData(id, customer, number, total, status, financial string, created, updated time.Time) map[string]any {
+	return map[string]any{
+		"id": id, "order_number": number, "customer_id": customer, "total_price": total, "currency": "USD",
+		"status": status, "financial_status": financial, "fulfillment_status": "unfulfilled",
+		"created_at": created.Format(time.RFC3339Nano), "updated_at": updated.Format(time.RFC3339Nano),
+	}
+}
+
+func keys(m map[string]any) string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return strings.Join(out, ",")
+}
+
+func count(t *testing.T, d *db.DB, table, where string, args ...any) int64 {
+	t.Helper()
+	var n int64
+	if err := d.Gorm().Table(table).Where(where, args...).Count(&n).Error; err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func ids_(list []map[string]any) []string {
+	out := make([]string, len(list))
+	for i, m := range list {
+		out[i], _ = m["id"].(string)
+	}
+	return out
+}
+
+func isErr(err, target error) bool { return errors.Is(err, target) }
+
+type ports_OrderSummary = ports.OrderSummary
+
+func orderSummary(id, number string) ports.OrderSummary {
+	return ports.OrderSummary{ID: id, OrderNumber: number, Email: "x@example.com", TotalPrice: decimal.RequireFromString("25.5"), Currency: "USD",
+		Status: "open", FinancialStatus: "paid", FulfillmentStatus: "unfulfilled", CreatedAt: t0, UpdatedAt: t0}
+}
+
+var (
+	docOnce   sync.Once
+	docRouter routers.Router
+	docErr    error
+)
+
+// validate checks the response against the module's OpenAPI fragment (merged into a
+// document the way platform/openapi serves it): every answer the tests provoke must be
+// documented with its status and match its schema.
+func (h *harness) validate(method, path string, body any, cred string, w *httptest.ResponseRecorder) {
+	h.t.Helper()
+	docOnce.Do(func() {
+		doc, err := openapi.Build([]openapi.Fragment{customers.NewModule(nil, nil, nil).OpenAPI()})
+		if err != nil {
+			docErr = err
+			return
+		}
+		docRouter, docErr = gorillamux.NewRouter(doc)
+	})
+	if docErr != nil {
+		h.t.Fatal(docErr)
+	}
+	var raw []byte
+	switch b := body.(type) {
+	case nil:
+	case string:
+		raw = []byte(b)
+	default:
+		raw, _ = json.Marshal(b)
+	}
+	req := httptest.NewRequest(method, path, bytes.NewReader(raw))
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	route, params, err := docRouter.FindRoute(req)
+	if err != nil {
+		h.t.Errorf("%s %s answered %d but is not documented: %v", method, path, w.Code, err)
+		return
+	}
+	in := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: &openapi3filter.RequestValidationInput{
+			Request: req, PathParams: params, Route: route,
+			Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc},
+		},
+		Status:  w.Code,
+		Header:  w.Header(),
+		Body:    io.NopCloser(bytes.NewReader(w.Body.Bytes())),
+		Options: &openapi3filter.Options{IncludeResponseStatus: true},
+	}
+	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
+		h.t.Errorf("%s %s (%s) → %d does not match the OpenAPI document: %v\nbody: %s", method, path, cred, w.Code, err, w.Body.String())
+	}
+}

@@ -1,0 +1,84 @@
+package customers_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestUpdateCustomer(t *testing.T) {
+	eachEngine(t, func(t *testing.T, h *harness) {
+		ada := h.enabled("ada@example.com", map[string]any{"phone": "+15550000001", "note": "keep", "tags": []string{"a"}})
+		id := ada["id"].(string)
+		bob := h.enabled("bob@example.com", nil)["id"].(string)
+		h.clock.Advance(time.Minute)
+
+		// PUT changes the fields given and keeps the others.
+		r := h.must(200, http.MethodPut, "/api/v1/customers/"+id, map[string]any{
+			"first_name": "Augusta", "last_name": "King", "accepts_marketing": true, "tags": []string{"b", "c"}, "phone": "",
+		}, "admin")
+		d := r.data()
+		if keys(d) != customerKeys || d["first_name"] != "Augusta" || d["last_name"] != "King" || d["note"] != "keep" || d["phone"] != "" ||
+			d["accepts_marketing"] != true || d["marketing_opt_in_at"] != "2026-03-01T10:01:00Z" || d["updated_at"] != "2026-03-01T10:01:00Z" ||
+			d["created_at"] != "2026-03-01T10:00:00Z" {
+			t.Fatalf("PUT: %s", r.Raw)
+		}
+		if tags := d["tags"].([]any); len(tags) != 2 || tags[0] != "b" {
+			t.Errorf("tags %v", tags)
+		}
+		if n := count(t, h.db, "customer_tags", "customer_id = ?", id); n != 2 {
+			t.Errorf("tag rows: %d", n)
+		}
+		evs := h.eventsFor("customer.updated", id)
+		if len(evs) != 1 || evs[0]["first_name"] != "Augusta" {
+			t.Fatalf("customer.updated: %v", evs)
+		}
+		// PATCH is the same operation.
+		if d := h.must(200, http.MethodPatch, "/api/v1/customers/"+id, map[string]any{"note": "", "metafields": map[string]any{"x": 1}}, "writer").data(); d["note"] != "" || d["first_name"] != "Augusta" {
+			t.Fatalf("PATCH: %v", d)
+		}
+
+		// Email change: unverified, the login moves with it; taken and invalid emails fail.
+		d = h.must(200, http.MethodPut, "/api/v1/customers/"+id, map[string]any{"email": "Augusta@Example.com"}, "admin").data()
+		if d["email"] != "augusta@example.com" || d["verified_email"] != false {
+			t.Fatalf("email change: %v", d)
+		}
+		if cred, _ := h.creds.get(t, id); cred.Email != "augusta@example.com" {
+			t.Errorf("credential email %q", cred.Email)
+		}
+		assertError(t, h.do(http.MethodPut, "/api/v1/customers/"+id, map[string]any{"email": "BOB@example.com"}, "admin"), 409, "EMAIL_TAKEN", "conflict")
+		assertError(t, h.do(http.MethodPut, "/api/v1/customers/"+id, map[string]any{"email": "nope"}, "admin"), 400, "INVALID_EMAIL", "validation")
+		r = h.do(http.MethodPut, "/api/v1/customers/"+id, map[string]any{"currency": "dollars", "first_name": strings.Repeat("x", 256)}, "admin")
+		if assertError(t, r, 400, 400, "validation"); keys(fields(r)) != "currency,first_name" {
+			t.Errorf("fields %v", fields(r))
+		}
+		assertError(t, h.do(http.MethodPut, "/api/v1/customers/"+id, map[string]any{"first_name": 5}, "admin"), 400, 400, "validation")
+		if n := len(h.eventsFor("customer.updated", id)); n != 3 {
+			t.Errorf("customer.updated after failures: %d, want 3", n)
+		}
+		if cred, _ := h.creds.get(t, id); cred.Email != "augusta@example.com" {
+			t.Errorf("a failed update moved the login: %q", cred.Email)
+		}
+
+		// A customer updates its own profile fields, not staff-only ones nor others.
+		me := "cust:" + id
+		if d := h.must(200, http.MethodPut, "/api/v1/customers/"+id, map[string]any{"first_name": "Ada", "language": "fr", "accepts_marketing": false}, me).data(); d["first_name"] != "Ada" || d["language"] != "fr" || d["marketing_opt_in_at"] != nil {
+			t.Fatalf("self update: %v", d)
+		}
+		for _, body := range []map[string]any{{"note": "x"}, {"tags": []string{"vip"}}, {"state": "disabled"}, {"verified_email": true}, {"metafields": map[string]any{}}, {"tax_exempt": true}} {
+			r := h.do(http.MethodPut, "/api/v1/customers/"+id, body, me)
+			if assertError(t, r, 403, 403, "auth"); !strings.HasPrefix(r.err()["message"].(string), "Forbidden: Insufficient permissions. Required: customers:write") {
+				t.Errorf("%v: %v", body, r.err()["message"])
+			}
+		}
+		assertError(t, h.do(http.MethodPut, "/api/v1/customers/"+bob, map[string]any{"first_name": "X"}, me), 404, "CUSTOMER_NOT_FOUND", "not_found")
+		assertError(t, h.do(http.MethodPut, "/api/v1/customers/"+bob, map[string]any{"first_name": "X"}, "reader"), 403, 403, "auth")
+		assertError(t, h.do(http.MethodPut, "/api/v1/customers/00000000-0000-0000-0000-000000000000", map[string]any{"first_name": "X"}, "admin"), 404, "CUSTOMER_NOT_FOUND", "not_found")
+		assertError(t, h.do(http.MethodPut, "/api/v1/customers/"+id, "[1,2]", "admin"), 400, 400, "validation")
+		r = h.do(http.MethodPut, "/api/v1/customers/"+id, map[string]any{"state": "frozen"}, "admin")
+		if assertError(t, r, 400, 400, "validation"); fields(r)["state"] == nil {
+			t.Errorf("bad state: %s", r.Raw)
+		}
+	})
+}

@@ -1,0 +1,92 @@
+// Package events subscribes inventory to the catalog's events: stock set from product
+// and variant requests, deletions, and product changes that rename a product or move
+// its low-stock threshold. Every handler is idempotent (delivery is at least once).
+package events
+
+import (
+	"context"
+
+	"go.uber.org/zap"
+
+	catalog "github.com/gocommerce/commerce/modules/catalog/api"
+	"github.com/gocommerce/commerce/modules/inventory/app"
+	"github.com/gocommerce/commerce/platform/events"
+)
+
+// Subscriber turns catalog events into inventory use cases.
+type Subscriber struct {
+	svc *app.Service
+	log *zap.Logger
+}
+
+// NewSubscriber builds the subscriber.
+func NewSubscriber(svc *app.Service, log *zap.Logger) *Subscriber {
+	return &Subscriber{svc: svc, log: log.Named("inventory.events")}
+}
+
+// Register subscribes the handlers.
+func (s *Subscriber) Register(sub events.Subscriber) {
+	sub.Subscribe(catalog.EventStockSet, s.StockSet)
+	sub.Subscribe(catalog.EventProductDeleted, s.ProductDeleted)
+	sub.Subscribe(catalog.EventVariantDeleted, s.VariantDeleted)
+	sub.Subscribe(catalog.EventProductUpdated, s.ProductUpdated)
+}
+
+// resource is the part of a product or variant resource the handlers read.
+type resource struct {
+	ID        string `json:"id"`
+	ProductID string `json:"product_id"`
+}
+
+// decode reads the event data; a payload that cannot be read is dropped (logged),
+// since retrying cannot fix it.
+func (s *Subscriber) decode(e events.Event, v any) bool {
+	if err := e.Decode(v); err != nil {
+		s.log.Error("undecodable event dropped", zap.String("type", e.Type), zap.String("id", e.ID), zap.Error(err))
+		return false
+	}
+	return true
+}
+
+// StockSet sets the available stock at the default location (catalog.stock_set).
+func (s *Subscriber) StockSet(ctx context.Context, e events.Event) error {
+	var d catalog.StockSet
+	if !s.decode(e, &d) {
+		return nil
+	}
+	return s.svc.ApplyStockSet(ctx, app.StockSetCommand{EventID: e.ID, ProductID: d.ProductID, VariantID: d.VariantID, Quantity: d.Quantity})
+}
+
+// ProductDeleted removes the product's levels (product.deleted).
+func (s *Subscriber) ProductDeleted(ctx context.Context, e events.Event) error {
+	var d resource
+	if !s.decode(e, &d) {
+		return nil
+	}
+	if d.ID == "" {
+		d.ID = e.AggregateID
+	}
+	return s.svc.ProductDeleted(ctx, d.ID)
+}
+
+// VariantDeleted removes the variant's levels (variant.deleted).
+func (s *Subscriber) VariantDeleted(ctx context.Context, e events.Event) error {
+	var d resource
+	if !s.decode(e, &d) {
+		return nil
+	}
+	return s.svc.VariantDeleted(ctx, d.ProductID, d.ID)
+}
+
+// ProductUpdated refreshes the product's name and threshold kept with its stock
+// (product.updated).
+func (s *Subscriber) ProductUpdated(ctx context.Context, e events.Event) error {
+	var d resource
+	if !s.decode(e, &d) {
+		return nil
+	}
+	if d.ID == "" {
+		d.ID = e.AggregateID
+	}
+	return s.svc.ProductChanged(ctx, d.ID)
+}

@@ -1,0 +1,413 @@
+// Package http is the inventory module's HTTP face: the /api/v1/inventory endpoints,
+// the locations (CONTRACT.md §4) and the product-level stock operations under
+// /api/v1/products/{id}/inventory.
+package http
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/gocommerce/commerce/modules/inventory/api"
+	"github.com/gocommerce/commerce/modules/inventory/app"
+	"github.com/gocommerce/commerce/modules/inventory/domain"
+	"github.com/gocommerce/commerce/modules/inventory/ports"
+	"github.com/gocommerce/commerce/platform/apperr"
+	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/ids"
+)
+
+// Scopes of the inventory endpoints.
+const (
+	ScopeRead  = "inventory:read"
+	ScopeWrite = "inventory:write"
+)
+
+// Handler serves the inventory endpoints.
+type Handler struct {
+	svc *app.Service
+}
+
+// NewHandler builds the handler.
+func NewHandler(svc *app.Service) *Handler { return &Handler{svc: svc} }
+
+// RegisterRoutes mounts the routes on /api/v1. The product-level routes use the
+// parameter name :id, like every other /products/:id/... route.
+func (h *Handler) RegisterRoutes(r *httpx.Routes) {
+	read, write := httpx.Require(ScopeRead), httpx.Require(ScopeWrite)
+	r.API.GET("/inventory", read, h.listLevels)
+	r.API.GET("/inventory/movements", read, h.listMovements)
+	r.API.GET("/inventory/locations", read, h.listLocations)
+	r.API.POST("/inventory/locations", write, h.createLocation)
+	r.API.GET("/inventory/:product_id", read, h.getLevel)
+	r.API.POST("/inventory/adjust", write, h.adjust)
+	r.API.POST("/inventory/set", write, h.set)
+	r.API.POST("/inventory/receive", write, h.receive)
+	r.API.POST("/inventory/reserve", write, h.reserve)
+	r.API.POST("/inventory/release", write, h.release)
+	r.API.POST("/inventory/transfer", write, h.transfer)
+	r.API.POST("/products/:id/inventory/adjust", write, h.productAdjust)
+	r.API.POST("/products/:id/inventory/set", write, h.productSet)
+	r.API.POST("/products/:id/inventory/transfer", write, h.productTransfer)
+}
+
+// actor names the caller for adjusted_by: the principal's email when known, else its
+// client id (e.g. "key:<prefix>").
+func actor(c *gin.Context) string {
+	p := httpx.Principal(c)
+	if p == nil {
+		return ""
+	}
+	if p.Email != "" {
+		return p.Email
+	}
+	return p.ClientID()
+}
+
+func (h *Handler) adjust(c *gin.Context) {
+	var req adjustRequest
+	if err := httpx.BindJSON(c, &req); err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	out, err := h.svc.Adjust(c.Request.Context(), api.AdjustCommand{
+		ProductID: req.ProductID, VariantID: req.VariantID, LocationID: req.LocationID, Adjustment: *req.Adjustment,
+		Reason: req.Reason, Notes: req.Notes, Reference: req.Reference, Actor: actor(c),
+	})
+	respond(c, http.StatusOK, out, err)
+}
+
+func (h *Handler) set(c *gin.Context) {
+	var req setRequest
+	if err := httpx.BindJSON(c, &req); err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	out, err := h.svc.Set(c.Request.Context(), api.SetCommand{
+		ProductID: req.ProductID, VariantID: req.VariantID, LocationID: req.LocationID, Quantity: *req.Quantity,
+		Reason: req.Reason, Notes: req.Notes, Reference: req.Reference, Actor: actor(c),
+	})
+	respond(c, http.StatusOK, out, err)
+}
+
+func (h *Handler) receive(c *gin.Context) {
+	var req receiveRequest
+	if err := httpx.BindJSON(c, &req); err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	out, err := h.svc.Receive(c.Request.Context(), api.ReceiveCommand{
+		ProductID: req.ProductID, VariantID: req.VariantID, LocationID: req.LocationID, Quantity: *req.Quantity,
+		CostPerUnit: req.CostPerUnit, Reference: req.Reference, Notes: req.Notes, Actor: actor(c),
+	})
+	respond(c, http.StatusOK, out, err)
+}
+
+func (h *Handler) reserve(c *gin.Context) {
+	var req reserveRequest
+	if err := httpx.BindJSON(c, &req); err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	out, err := h.svc.Reserve(c.Request.Context(), api.ReserveCommand{
+		ProductID: req.ProductID, VariantID: req.VariantID, LocationID: req.LocationID, OrderID: req.OrderID, Quantity: *req.Quantity,
+	})
+	respond(c, http.StatusCreated, out, err)
+}
+
+func (h *Handler) release(c *gin.Context) {
+	var req releaseRequest
+	if err := httpx.BindJSON(c, &req); err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	out, err := h.svc.Release(c.Request.Context(), req.ReservationID, req.Reason)
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	var at time.Time
+	if out.ReleasedAt != nil {
+		at = out.ReleasedAt.UTC()
+	}
+	c.JSON(http.StatusOK, httpx.Data(releaseResponse{ReservationID: out.ID, Status: out.Status, ReleasedAt: at, Reason: out.ReleaseReason}))
+}
+
+func (h *Handler) transfer(c *gin.Context) {
+	var req transferRequest
+	if err := httpx.BindJSON(c, &req); err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	out, err := h.svc.Transfer(c.Request.Context(), api.TransferCommand{
+		ProductID: req.ProductID, VariantID: req.VariantID, FromLocationID: req.FromLocationID, ToLocationID: req.ToLocationID,
+		Quantity: *req.Quantity, Reason: req.Reason, Reference: req.Reference, Notes: req.Notes, Actor: actor(c),
+	})
+	respond(c, http.StatusOK, out, err)
+}
+
+func (h *Handler) productAdjust(c *gin.Context) {
+	var req productAdjustRequest
+	if err := httpx.BindJSON(c, &req); err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	out, err := h.svc.Adjust(c.Request.Context(), api.AdjustCommand{
+		ProductID: c.Param("id"), VariantID: req.VariantID, LocationID: req.LocationID, Adjustment: *req.Adjustment,
+		Reason: req.Reason, Notes: req.Notes, Reference: req.Reference, Actor: actor(c),
+	})
+	respond(c, http.StatusOK, out, err)
+}
+
+func (h *Handler) productSet(c *gin.Context) {
+	var req productSetRequest
+	if err := httpx.BindJSON(c, &req); err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	out, err := h.svc.Set(c.Request.Context(), api.SetCommand{
+		ProductID: c.Param("id"), VariantID: req.VariantID, LocationID: req.LocationID, Quantity: *req.Quantity,
+		Reason: req.Reason, Notes: req.Notes, Reference: req.Reference, Actor: actor(c),
+	})
+	respond(c, http.StatusOK, out, err)
+}
+
+func (h *Handler) productTransfer(c *gin.Context) {
+	var req productTransferRequest
+	if err := httpx.BindJSON(c, &req); err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	out, err := h.svc.Transfer(c.Request.Context(), api.TransferCommand{
+		ProductID: c.Param("id"), VariantID: req.VariantID, FromLocationID: req.FromLocationID, ToLocationID: req.ToLocationID,
+		Quantity: *req.Quantity, Reason: req.Reason, Reference: req.Reference, Notes: req.Notes, Actor: actor(c),
+	})
+	respond(c, http.StatusOK, out, err)
+}
+
+func respond(c *gin.Context, status int, out any, err error) {
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	c.JSON(status, httpx.Data(out))
+}
+
+func (h *Handler) getLevel(c *gin.Context) {
+	fields := map[string]string{}
+	history := queryBool(c, "include_history", fields)
+	reservations := queryBool(c, "include_reservations", fields)
+	if len(fields) > 0 {
+		httpx.Error(c, apperr.Validation(fields))
+		return
+	}
+	v, err := h.svc.GetLevel(c.Request.Context(), app.GetLevelQuery{
+		ProductID: c.Param("product_id"), IncludeHistory: history, IncludeReservations: reservations,
+	})
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, httpx.Data(toLevelViewResponse(v)))
+}
+
+func (h *Handler) listLevels(c *gin.Context) {
+	page, err := httpx.ParsePage(c)
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	fields := map[string]string{}
+	f := ports.LevelFilter{
+		ProductID:       queryUUID(c, "product_id", fields),
+		LocationID:      queryUUID(c, "location_id", fields),
+		LowStockOnly:    queryBool(c, "low_stock_only", fields),
+		IncludeIncoming: queryBool(c, "include_incoming", fields),
+		Sort:            ports.SortUpdatedAt,
+		Desc:            queryOrder(c, fields),
+	}
+	if v := c.Query("stock_status"); v != "" {
+		if s := domain.StockStatus(v); s.Valid() {
+			f.Status = s
+		} else {
+			fields["stock_status"] = "must be one of: in_stock, low_stock, out_of_stock"
+		}
+	}
+	switch v := c.Query("sort"); v {
+	case "":
+	case string(ports.SortProductID), string(ports.SortAvailable), string(ports.SortUpdatedAt):
+		f.Sort = ports.LevelSort(v)
+	default:
+		fields["sort"] = "must be one of: product_id, available, updated_at"
+	}
+	if len(fields) > 0 {
+		httpx.Error(c, apperr.Validation(fields))
+		return
+	}
+	levels, total, err := h.svc.ListLevels(c.Request.Context(), f, ports.Page{Offset: page.Offset(), Limit: page.Limit()})
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	items := make([]levelResponse, len(levels))
+	for i, l := range levels {
+		items[i] = toLevelResponse(l, f.IncludeIncoming)
+	}
+	c.JSON(http.StatusOK, httpx.NewList(items, page, total))
+}
+
+func (h *Handler) listMovements(c *gin.Context) {
+	page, err := httpx.ParsePage(c)
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	fields := map[string]string{}
+	f := ports.MovementFilter{
+		ProductID:  queryUUID(c, "product_id", fields),
+		VariantID:  queryUUID(c, "variant_id", fields),
+		LocationID: queryUUID(c, "location_id", fields),
+		Reference:  c.Query("reference"),
+		Desc:       queryOrder(c, fields),
+	}
+	if v := c.Query("movement_type"); v != "" {
+		if t := domain.MovementType(v); t.Valid() {
+			f.Type = t
+		} else {
+			fields["movement_type"] = "must be one of: in, out, return, lost, found, transfer"
+		}
+	}
+	if v := c.Query("sort"); v != "" && v != "created_at" {
+		fields["sort"] = "must be one of: created_at"
+	}
+	if from, ok := queryTime(c, "start_date", false, fields); ok {
+		f.From = &from
+	}
+	if until, ok := queryTime(c, "end_date", true, fields); ok {
+		f.Until = &until
+	}
+	if f.From != nil && f.Until != nil && !f.Until.After(*f.From) {
+		fields["end_date"] = "must not be before start_date"
+	}
+	if len(fields) > 0 {
+		httpx.Error(c, apperr.Validation(fields))
+		return
+	}
+	ms, total, err := h.svc.ListMovements(c.Request.Context(), f, ports.Page{Offset: page.Offset(), Limit: page.Limit()})
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	items := make([]movementResponse, len(ms))
+	for i, m := range ms {
+		items[i] = toMovementResponse(m)
+	}
+	c.JSON(http.StatusOK, httpx.NewList(items, page, total))
+}
+
+func (h *Handler) listLocations(c *gin.Context) {
+	page, err := httpx.ParsePage(c)
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	fields := map[string]string{}
+	var f ports.LocationFilter
+	if c.Query("is_active") != "" {
+		v := queryBool(c, "is_active", fields)
+		f.IsActive = &v
+	}
+	if len(fields) > 0 {
+		httpx.Error(c, apperr.Validation(fields))
+		return
+	}
+	ls, total, err := h.svc.ListLocations(c.Request.Context(), f, ports.Page{Offset: page.Offset(), Limit: page.Limit()})
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	items := make([]locationResponse, len(ls))
+	for i, l := range ls {
+		items[i] = toLocationResponse(l)
+	}
+	c.JSON(http.StatusOK, httpx.NewList(items, page, total))
+}
+
+func (h *Handler) createLocation(c *gin.Context) {
+	var req createLocationRequest
+	if err := httpx.BindJSON(c, &req); err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	l, err := h.svc.AddLocation(c.Request.Context(), domain.NewLocationInput{
+		Name: req.Name, Code: req.Code, Address1: req.Address1, Address2: req.Address2, City: req.City,
+		Province: req.Province, Country: req.Country, Zip: req.Zip, Phone: req.Phone, IsActive: req.IsActive,
+	})
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	c.JSON(http.StatusCreated, httpx.Data(toLocationResponse(l)))
+}
+
+// Query helpers: each records a field message on a bad value.
+
+func queryBool(c *gin.Context, name string, fields map[string]string) bool {
+	v := c.Query(name)
+	if v == "" {
+		return false
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		fields[name] = "must be true or false"
+	}
+	return b
+}
+
+func queryUUID(c *gin.Context, name string, fields map[string]string) string {
+	v := c.Query(name)
+	if v != "" && !ids.Valid(v) {
+		fields[name] = "must be a UUID"
+	}
+	return v
+}
+
+// queryOrder reads order (asc or desc; default desc) and reports descending.
+func queryOrder(c *gin.Context, fields map[string]string) bool {
+	switch strings.ToLower(c.Query("order")) {
+	case "", "desc":
+		return true
+	case "asc":
+		return false
+	}
+	fields["order"] = "must be one of: asc, desc"
+	return true
+}
+
+// queryTime reads a date (YYYY-MM-DD, UTC) or an RFC 3339 timestamp. As an end bound
+// (exclusive in the filter) a date covers its whole day and a timestamp is inclusive.
+func queryTime(c *gin.Context, name string, end bool, fields map[string]string) (time.Time, bool) {
+	v := c.Query(name)
+	if v == "" {
+		return time.Time{}, false
+	}
+	if d, err := time.Parse(time.DateOnly, v); err == nil {
+		if end {
+			d = d.AddDate(0, 0, 1)
+		}
+		return d.UTC(), true
+	}
+	t, err := time.Parse(time.RFC3339Nano, v)
+	if err != nil {
+		fields[name] = "must be a date (YYYY-MM-DD) or an RFC 3339 timestamp"
+		return time.Time{}, false
+	}
+	t = t.UTC()
+	if end {
+		t = t.Truncate(time.Microsecond).Add(time.Microsecond)
+	}
+	return t, true
+}

@@ -1,0 +1,288 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"gorm.io/gorm/clause"
+
+	"github.com/gocommerce/commerce/modules/inventory/domain"
+	"github.com/gocommerce/commerce/modules/inventory/ports"
+	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/ids"
+)
+
+// LevelRepository implements ports.LevelRepository on inventory_products and
+// inventory_levels.
+type LevelRepository struct {
+	db *db.DB
+}
+
+var _ ports.LevelRepository = (*LevelRepository)(nil)
+
+// NewLevelRepository builds the repository.
+func NewLevelRepository(d *db.DB) *LevelRepository { return &LevelRepository{db: d} }
+
+// UpsertProduct inserts or refreshes the product's record. On PostgreSQL the insert or
+// the conflict update holds the row lock until the transaction ends; SQLite runs one
+// writing transaction at a time, so the effect is the same.
+func (r *LevelRepository) UpsertProduct(ctx context.Context, p ports.ProductInfo, now time.Time) error {
+	row := productRow{ProductID: p.ID, ProductName: p.Name, LowStockThreshold: p.LowStockThreshold, CreatedAt: now.UTC(), UpdatedAt: now.UTC()}
+	err := r.db.Conn(ctx).Clauses(clause.OnConflict{
+		Columns:   []clause.Column{{Name: "product_id"}},
+		DoUpdates: clause.AssignmentColumns([]string{"product_name", "low_stock_threshold", "updated_at"}),
+	}).Create(&row).Error
+	if err != nil {
+		return fmt.Errorf("inventory: upsert product: %w", err)
+	}
+	return nil
+}
+
+// LockProduct touches the product's record (taking its row lock); false when absent.
+func (r *LevelRepository) LockProduct(ctx context.Context, productID string, now time.Time) (bool, error) {
+	res := r.db.Conn(ctx).Model(&productRow{}).Where("product_id = ?", productID).Update("updated_at", now.UTC())
+	if res.Error != nil {
+		return false, fmt.Errorf("inventory: lock product: %w", res.Error)
+	}
+	return res.RowsAffected > 0, nil
+}
+
+// RefreshProduct updates name and threshold of an existing record.
+func (r *LevelRepository) RefreshProduct(ctx context.Context, p ports.ProductInfo) error {
+	err := r.db.Conn(ctx).Model(&productRow{}).Where("product_id = ?", p.ID).
+		Updates(map[string]any{"product_name": p.Name, "low_stock_threshold": p.LowStockThreshold}).Error
+	if err != nil {
+		return fmt.Errorf("inventory: refresh product: %w", err)
+	}
+	return nil
+}
+
+// Ensure returns the level, inserting a zero level when there is none.
+func (r *LevelRepository) Ensure(ctx context.Context, k ports.LevelKey, now time.Time) (domain.Quantities, error) {
+	row := levelRow{ID: ids.New(), ProductID: k.ProductID, VariantID: k.VariantID, LocationID: k.LocationID, CreatedAt: now.UTC(), UpdatedAt: now.UTC()}
+	if err := r.db.Conn(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&row).Error; err != nil {
+		return domain.Quantities{}, fmt.Errorf("inventory: insert level: %w", err)
+	}
+	q, found, err := r.Find(ctx, k)
+	if err != nil {
+		return q, err
+	}
+	if !found {
+		return q, fmt.Errorf("inventory: level %s/%s vanished", k.VariantID, k.LocationID)
+	}
+	return q, nil
+}
+
+// Find returns the level's quantities.
+func (r *LevelRepository) Find(ctx context.Context, k ports.LevelKey) (domain.Quantities, bool, error) {
+	var rows []levelRow
+	if err := r.db.Conn(ctx).Where("variant_id = ? AND location_id = ?", k.VariantID, k.LocationID).Limit(1).Find(&rows).Error; err != nil {
+		return domain.Quantities{}, false, fmt.Errorf("inventory: select level: %w", err)
+	}
+	if len(rows) == 0 {
+		return domain.Quantities{}, false, nil
+	}
+	return domain.Quantities{Available: rows[0].Available, Reserved: rows[0].Reserved, Incoming: rows[0].Incoming}, true, nil
+}
+
+// Apply adds delta with a conditional update: reserved and incoming never go below
+// zero and, with the guard, a decrease of available never takes it below zero
+// (for a reservation that is `available >= quantity`). ErrGuard when refused.
+func (r *LevelRepository) Apply(ctx context.Context, k ports.LevelKey, delta domain.Quantities, g ports.Guard, now time.Time) error {
+	where := "variant_id = ? AND location_id = ? AND reserved + ? >= 0 AND incoming + ? >= 0"
+	args := []any{k.VariantID, k.LocationID, delta.Reserved, delta.Incoming}
+	if g.NonNegativeAvailable && delta.Available < 0 {
+		where += " AND available >= ?"
+		args = append(args, -delta.Available)
+	}
+	res := r.db.Conn(ctx).Model(&levelRow{}).Where(where, args...).Updates(map[string]any{
+		"available":  clauseExpr("available + ?", delta.Available),
+		"reserved":   clauseExpr("reserved + ?", delta.Reserved),
+		"incoming":   clauseExpr("incoming + ?", delta.Incoming),
+		"updated_at": now.UTC(),
+	})
+	if res.Error != nil {
+		return fmt.Errorf("inventory: update level: %w", res.Error)
+	}
+	if res.RowsAffected != 1 {
+		return ports.ErrGuard
+	}
+	return nil
+}
+
+func clauseExpr(sql string, v any) clause.Expr { return clause.Expr{SQL: sql, Vars: []any{v}} }
+
+type totalsRow struct {
+	VariantID string
+	ProductID string
+	Available int
+	Reserved  int
+	Incoming  int
+}
+
+// VariantTotals sums each variant's levels over locations.
+func (r *LevelRepository) VariantTotals(ctx context.Context, variantIDs []string) (map[string]ports.VariantStock, error) {
+	var rows []totalsRow
+	err := r.db.Conn(ctx).Model(&levelRow{}).
+		Select("variant_id, product_id, SUM(available) AS available, SUM(reserved) AS reserved, SUM(incoming) AS incoming").
+		Where("variant_id IN ?", variantIDs).Group("variant_id, product_id").Scan(&rows).Error
+	if err != nil {
+		return nil, fmt.Errorf("inventory: variant totals: %w", err)
+	}
+	out := make(map[string]ports.VariantStock, len(rows))
+	for _, row := range rows {
+		out[row.VariantID] = ports.VariantStock{ProductID: row.ProductID, Quantities: domain.Quantities{Available: row.Available, Reserved: row.Reserved, Incoming: row.Incoming}}
+	}
+	return out, nil
+}
+
+type aggregateRow struct {
+	ProductID         string
+	ProductName       string
+	LowStockThreshold int
+	UpdatedAt         time.Time
+	TotalAvailable    int
+	TotalReserved     int
+	TotalIncoming     int
+}
+
+type locationLevelRow struct {
+	ProductID    string
+	LocationID   string
+	LocationName string
+	Available    int
+	Reserved     int
+	Incoming     int
+}
+
+// ProductLevel returns one product's aggregated level.
+func (r *LevelRepository) ProductLevel(ctx context.Context, productID string) (domain.ProductLevel, bool, error) {
+	levels, _, err := r.List(ctx, ports.LevelFilter{ProductID: productID}, ports.Page{Limit: 1})
+	if err != nil || len(levels) == 0 {
+		return domain.ProductLevel{}, false, err
+	}
+	return levels[0], true, nil
+}
+
+// List aggregates levels per product (optionally at one location), filters on the
+// stock status computed in SQL, sorts and pages.
+func (r *LevelRepository) List(ctx context.Context, f ports.LevelFilter, p ports.Page) ([]domain.ProductLevel, int64, error) {
+	var (
+		where []string
+		args  []any
+	)
+	if f.ProductID != "" {
+		where = append(where, "l.product_id = ?")
+		args = append(args, f.ProductID)
+	}
+	if f.LocationID != "" {
+		where = append(where, "l.location_id = ?")
+		args = append(args, f.LocationID)
+	}
+	from := "FROM inventory_levels l JOIN inventory_products p ON p.product_id = l.product_id"
+	if len(where) > 0 {
+		from += " WHERE " + strings.Join(where, " AND ")
+	}
+	from += " GROUP BY l.product_id, p.product_name, p.low_stock_threshold, p.updated_at"
+	avail := "SUM(l.available)"
+	if f.IncludeIncoming {
+		avail = "SUM(l.available + l.incoming)"
+	}
+	var having []string
+	switch f.Status {
+	case domain.OutOfStock:
+		having = append(having, avail+" <= 0")
+	case domain.LowStock:
+		having = append(having, avail+" > 0 AND "+avail+" <= p.low_stock_threshold")
+	case domain.InStock:
+		having = append(having, avail+" > 0 AND "+avail+" > p.low_stock_threshold")
+	}
+	if f.LowStockOnly {
+		having = append(having, "("+avail+" <= 0 OR "+avail+" <= p.low_stock_threshold)")
+	}
+	if len(having) > 0 {
+		from += " HAVING " + strings.Join(having, " AND ")
+	}
+
+	var total int64
+	if err := r.db.Conn(ctx).Raw("SELECT COUNT(*) FROM (SELECT l.product_id "+from+") AS t", args...).Scan(&total).Error; err != nil {
+		return nil, 0, fmt.Errorf("inventory: count levels: %w", err)
+	}
+	dir := "ASC"
+	if f.Desc {
+		dir = "DESC"
+	}
+	var order string
+	switch f.Sort {
+	case ports.SortProductID:
+		order = "l.product_id " + dir
+	case ports.SortAvailable:
+		order = "total_available " + dir + ", l.product_id " + dir
+	default:
+		order = "p.updated_at " + dir + ", l.product_id " + dir
+	}
+	var rows []aggregateRow
+	q := "SELECT l.product_id, p.product_name, p.low_stock_threshold, p.updated_at, " +
+		"SUM(l.available) AS total_available, SUM(l.reserved) AS total_reserved, SUM(l.incoming) AS total_incoming " +
+		from + " ORDER BY " + order + " LIMIT ? OFFSET ?"
+	if err := r.db.Conn(ctx).Raw(q, append(args, p.Limit, p.Offset)...).Scan(&rows).Error; err != nil {
+		return nil, 0, fmt.Errorf("inventory: list levels: %w", err)
+	}
+	if len(rows) == 0 {
+		return []domain.ProductLevel{}, total, nil
+	}
+	productIDs := make([]string, len(rows))
+	for i, row := range rows {
+		productIDs[i] = row.ProductID
+	}
+	locs := r.db.Conn(ctx).Table("inventory_levels AS l").
+		Select("l.product_id, l.location_id, loc.name AS location_name, SUM(l.available) AS available, SUM(l.reserved) AS reserved, SUM(l.incoming) AS incoming").
+		Joins("JOIN inventory_locations loc ON loc.id = l.location_id").
+		Where("l.product_id IN ?", productIDs)
+	if f.LocationID != "" {
+		locs = locs.Where("l.location_id = ?", f.LocationID)
+	}
+	var locRows []locationLevelRow
+	if err := locs.Group("l.product_id, l.location_id, loc.name, loc.is_default").
+		Order("loc.is_default DESC, loc.name ASC, l.location_id ASC").Scan(&locRows).Error; err != nil {
+		return nil, 0, fmt.Errorf("inventory: list location levels: %w", err)
+	}
+	byProduct := map[string][]domain.LocationLevel{}
+	for _, lr := range locRows {
+		byProduct[lr.ProductID] = append(byProduct[lr.ProductID], domain.LocationLevel{
+			LocationID: lr.LocationID, LocationName: lr.LocationName,
+			Quantities: domain.Quantities{Available: lr.Available, Reserved: lr.Reserved, Incoming: lr.Incoming},
+		})
+	}
+	out := make([]domain.ProductLevel, len(rows))
+	for i, row := range rows {
+		ls := byProduct[row.ProductID]
+		if ls == nil {
+			ls = []domain.LocationLevel{}
+		}
+		out[i] = domain.ProductLevel{
+			ProductID: row.ProductID, ProductName: row.ProductName, LowStockThreshold: row.LowStockThreshold,
+			Totals:    domain.Quantities{Available: row.TotalAvailable, Reserved: row.TotalReserved, Incoming: row.TotalIncoming},
+			Locations: ls, UpdatedAt: row.UpdatedAt.UTC(),
+		}
+	}
+	return out, total, nil
+}
+
+// DeleteProduct removes a product's levels.
+func (r *LevelRepository) DeleteProduct(ctx context.Context, productID string) error {
+	if err := r.db.Conn(ctx).Where("product_id = ?", productID).Delete(&levelRow{}).Error; err != nil {
+		return fmt.Errorf("inventory: delete product levels: %w", err)
+	}
+	return nil
+}
+
+// DeleteVariant removes a variant's levels.
+func (r *LevelRepository) DeleteVariant(ctx context.Context, variantID string) error {
+	if err := r.db.Conn(ctx).Where("variant_id = ?", variantID).Delete(&levelRow{}).Error; err != nil {
+		return fmt.Errorf("inventory: delete variant levels: %w", err)
+	}
+	return nil
+}

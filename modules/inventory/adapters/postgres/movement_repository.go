@@ -1,0 +1,84 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"gorm.io/gorm"
+
+	"github.com/gocommerce/commerce/modules/inventory/domain"
+	"github.com/gocommerce/commerce/modules/inventory/ports"
+	"github.com/gocommerce/commerce/platform/db"
+)
+
+// MovementRepository implements ports.MovementRepository on inventory_movements.
+type MovementRepository struct {
+	db *db.DB
+}
+
+var _ ports.MovementRepository = (*MovementRepository)(nil)
+
+// NewMovementRepository builds the repository.
+func NewMovementRepository(d *db.DB) *MovementRepository { return &MovementRepository{db: d} }
+
+// Add inserts a movement.
+func (r *MovementRepository) Add(ctx context.Context, m *domain.Movement) error {
+	row := fromMovement(m)
+	if err := r.db.Conn(ctx).Create(&row).Error; err != nil {
+		return fmt.Errorf("inventory: insert movement: %w", err)
+	}
+	return nil
+}
+
+func filterMovements(q *gorm.DB, f ports.MovementFilter) *gorm.DB {
+	if f.ProductID != "" {
+		q = q.Where("m.product_id = ?", f.ProductID)
+	}
+	if f.VariantID != "" {
+		q = q.Where("m.variant_id = ?", f.VariantID)
+	}
+	if f.LocationID != "" {
+		q = q.Where("m.location_id = ?", f.LocationID)
+	}
+	if f.Type != "" {
+		q = q.Where("m.movement_type = ?", string(f.Type))
+	}
+	if f.Reference != "" {
+		q = q.Where("m.reference = ?", f.Reference)
+	}
+	if f.From != nil {
+		q = q.Where("m.created_at >= ?", f.From.UTC())
+	}
+	if f.Until != nil {
+		q = q.Where("m.created_at < ?", f.Until.UTC())
+	}
+	return q
+}
+
+// List returns a page of movements, newest first unless asked otherwise, with the
+// product's current name (the recorded one once the product is gone) and the
+// location's name.
+func (r *MovementRepository) List(ctx context.Context, f ports.MovementFilter, p ports.Page) ([]*domain.Movement, int64, error) {
+	var total int64
+	if err := filterMovements(r.db.Conn(ctx).Table("inventory_movements AS m"), f).Count(&total).Error; err != nil {
+		return nil, 0, fmt.Errorf("inventory: count movements: %w", err)
+	}
+	dir := "ASC"
+	if f.Desc {
+		dir = "DESC"
+	}
+	var rows []movementView
+	err := filterMovements(r.db.Conn(ctx).Table("inventory_movements AS m"), f).
+		Select("m.*, p.product_name AS current_name, loc.name AS location_name").
+		Joins("LEFT JOIN inventory_products p ON p.product_id = m.product_id").
+		Joins("LEFT JOIN inventory_locations loc ON loc.id = m.location_id").
+		Order("m.created_at " + dir + ", m.id " + dir).Offset(p.Offset).Limit(p.Limit).Scan(&rows).Error
+	if err != nil {
+		return nil, 0, fmt.Errorf("inventory: list movements: %w", err)
+	}
+	out := make([]*domain.Movement, len(rows))
+	for i, row := range rows {
+		out[i] = row.toDomain()
+	}
+	return out, total, nil
+}

@@ -1,0 +1,128 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm/clause"
+
+	"github.com/gocommerce/commerce/modules/inventory/domain"
+	"github.com/gocommerce/commerce/modules/inventory/ports"
+	"github.com/gocommerce/commerce/platform/db"
+)
+
+// ReservationRepository implements ports.ReservationRepository on inventory_reservations.
+type ReservationRepository struct {
+	db *db.DB
+}
+
+var _ ports.ReservationRepository = (*ReservationRepository)(nil)
+
+// NewReservationRepository builds the repository.
+func NewReservationRepository(d *db.DB) *ReservationRepository {
+	return &ReservationRepository{db: d}
+}
+
+// Create inserts a reservation.
+func (r *ReservationRepository) Create(ctx context.Context, res *domain.Reservation) error {
+	row := fromReservation(res)
+	if err := r.db.Conn(ctx).Create(&row).Error; err != nil {
+		return fmt.Errorf("inventory: insert reservation: %w", err)
+	}
+	return nil
+}
+
+// Get loads a reservation.
+func (r *ReservationRepository) Get(ctx context.Context, id string) (*domain.Reservation, error) {
+	var rows []reservationView
+	if err := r.db.Conn(ctx).Table("inventory_reservations AS r").Select("r.*, NULL AS location_name").
+		Where("r.id = ?", id).Limit(1).Scan(&rows).Error; err != nil {
+		return nil, fmt.Errorf("inventory: select reservation: %w", err)
+	}
+	if len(rows) == 0 {
+		return nil, domain.ErrReservationNotFound
+	}
+	return rows[0].toDomain(), nil
+}
+
+// MarkReleased releases the reservation only while it is active.
+func (r *ReservationRepository) MarkReleased(ctx context.Context, id string, reason domain.ReleaseReason, at time.Time) (bool, error) {
+	res := r.db.Conn(ctx).Model(&reservationRow{}).
+		Where("id = ? AND status = ?", id, string(domain.ReservationActive)).
+		Updates(map[string]any{"status": string(domain.ReservationReleased), "released_at": at.UTC(), "release_reason": string(reason)})
+	if res.Error != nil {
+		return false, fmt.Errorf("inventory: release reservation: %w", res.Error)
+	}
+	return res.RowsAffected == 1, nil
+}
+
+// Active lists a product's active reservations, soonest expiry first.
+func (r *ReservationRepository) Active(ctx context.Context, productID string) ([]*domain.Reservation, error) {
+	var rows []reservationView
+	err := r.db.Conn(ctx).Table("inventory_reservations AS r").
+		Select("r.*, loc.name AS location_name").
+		Joins("LEFT JOIN inventory_locations loc ON loc.id = r.location_id").
+		Where("r.product_id = ? AND r.status = ?", productID, string(domain.ReservationActive)).
+		Order("r.expires_at ASC, r.id ASC").Scan(&rows).Error
+	if err != nil {
+		return nil, fmt.Errorf("inventory: active reservations: %w", err)
+	}
+	out := make([]*domain.Reservation, len(rows))
+	for i, row := range rows {
+		out[i] = row.toDomain()
+	}
+	return out, nil
+}
+
+// ActiveIDs lists active reservation ids of an order, product or variant.
+func (r *ReservationRepository) ActiveIDs(ctx context.Context, by ports.ReservationScope) ([]string, error) {
+	q := r.db.Conn(ctx).Model(&reservationRow{}).Where("status = ?", string(domain.ReservationActive))
+	switch {
+	case by.OrderID != "":
+		q = q.Where("order_id = ?", by.OrderID)
+	case by.ProductID != "":
+		q = q.Where("product_id = ?", by.ProductID)
+	case by.VariantID != "":
+		q = q.Where("variant_id = ?", by.VariantID)
+	default:
+		return nil, nil
+	}
+	var out []string
+	if err := q.Order("created_at ASC, id ASC").Pluck("id", &out).Error; err != nil {
+		return nil, fmt.Errorf("inventory: active reservation ids: %w", err)
+	}
+	return out, nil
+}
+
+// Due lists active reservations whose time is up (served by the status, expires_at index).
+func (r *ReservationRepository) Due(ctx context.Context, now time.Time, limit int) ([]string, error) {
+	var out []string
+	err := r.db.Conn(ctx).Model(&reservationRow{}).
+		Where("status = ? AND expires_at <= ?", string(domain.ReservationActive), now.UTC()).
+		Order("expires_at ASC, id ASC").Limit(limit).Pluck("id", &out).Error
+	if err != nil {
+		return nil, fmt.Errorf("inventory: due reservations: %w", err)
+	}
+	return out, nil
+}
+
+// ProcessedEvents implements ports.ProcessedEvents on inventory_processed_events.
+type ProcessedEvents struct {
+	db *db.DB
+}
+
+var _ ports.ProcessedEvents = (*ProcessedEvents)(nil)
+
+// NewProcessedEvents builds the store.
+func NewProcessedEvents(d *db.DB) *ProcessedEvents { return &ProcessedEvents{db: d} }
+
+// MarkProcessed records the event; false when it was already there.
+func (r *ProcessedEvents) MarkProcessed(ctx context.Context, eventID, handler string, at time.Time) (bool, error) {
+	row := processedRow{EventID: eventID, Handler: handler, ProcessedAt: at.UTC()}
+	res := r.db.Conn(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&row)
+	if res.Error != nil {
+		return false, fmt.Errorf("inventory: mark event processed: %w", res.Error)
+	}
+	return res.RowsAffected == 1, nil
+}

@@ -1,0 +1,233 @@
+package postgres
+
+import (
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/gocommerce/commerce/modules/inventory/domain"
+)
+
+type locationRow struct {
+	ID        string `gorm:"primaryKey"`
+	Name      string
+	Code      *string
+	Address1  string
+	Address2  string
+	City      string
+	Province  string
+	Country   string
+	Zip       string
+	Phone     string
+	IsActive  bool
+	IsDefault bool
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+func (locationRow) TableName() string { return "inventory_locations" }
+
+func fromLocation(l *domain.Location) locationRow {
+	var code *string
+	if l.Code != "" {
+		c := l.Code
+		code = &c
+	}
+	return locationRow{
+		ID: l.ID, Name: l.Name, Code: code, Address1: l.Address1, Address2: l.Address2, City: l.City,
+		Province: l.Province, Country: l.Country, Zip: l.Zip, Phone: l.Phone, IsActive: l.IsActive,
+		IsDefault: l.IsDefault, CreatedAt: l.CreatedAt.UTC(), UpdatedAt: l.UpdatedAt.UTC(),
+	}
+}
+
+func (r locationRow) toDomain() *domain.Location {
+	l := &domain.Location{
+		ID: r.ID, Name: r.Name, Address1: r.Address1, Address2: r.Address2, City: r.City,
+		Province: r.Province, Country: r.Country, Zip: r.Zip, Phone: r.Phone, IsActive: r.IsActive,
+		IsDefault: r.IsDefault, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+	}
+	if r.Code != nil {
+		l.Code = *r.Code
+	}
+	return l
+}
+
+type productRow struct {
+	ProductID         string `gorm:"primaryKey"`
+	ProductName       string
+	LowStockThreshold int
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
+}
+
+func (productRow) TableName() string { return "inventory_products" }
+
+type levelRow struct {
+	ID         string `gorm:"primaryKey"`
+	ProductID  string
+	VariantID  string
+	LocationID string
+	Available  int
+	Reserved   int
+	Incoming   int
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+}
+
+func (levelRow) TableName() string { return "inventory_levels" }
+
+type movementRow struct {
+	ID             string `gorm:"primaryKey"`
+	ProductID      string
+	ProductName    string
+	VariantID      string
+	LocationID     string
+	MovementType   string
+	Quantity       int
+	QuantityBefore int
+	QuantityAfter  int
+	Reason         string
+	Reference      string
+	Notes          string
+	CostPerUnit    decimal.NullDecimal
+	Currency       string
+	TransferID     *string
+	ReservationID  *string
+	CreatedBy      string
+	CreatedAt      time.Time
+}
+
+func (movementRow) TableName() string { return "inventory_movements" }
+
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func fromMovement(m *domain.Movement) movementRow {
+	row := movementRow{
+		ID: m.ID, ProductID: m.ProductID, ProductName: m.ProductName, VariantID: m.VariantID, LocationID: m.LocationID,
+		MovementType: string(m.Type), Quantity: m.Quantity, QuantityBefore: m.QuantityBefore, QuantityAfter: m.QuantityAfter,
+		Reason: m.Reason, Reference: m.Reference, Notes: m.Notes, Currency: m.Currency,
+		TransferID: optional(m.TransferID), ReservationID: optional(m.ReservationID),
+		CreatedBy: m.CreatedBy, CreatedAt: m.CreatedAt.UTC(),
+	}
+	if m.CostPerUnit != nil {
+		row.CostPerUnit = decimal.NullDecimal{Decimal: *m.CostPerUnit, Valid: true}
+	}
+	return row
+}
+
+// movementView is a movement row with the names joined in (flat: gorm's Scan does not
+// fill embedded structs).
+type movementView struct {
+	ID             string
+	ProductID      string
+	ProductName    string
+	VariantID      string
+	LocationID     string
+	MovementType   string
+	Quantity       int
+	QuantityBefore int
+	QuantityAfter  int
+	Reason         string
+	Reference      string
+	Notes          string
+	CostPerUnit    decimal.NullDecimal
+	Currency       string
+	TransferID     *string
+	ReservationID  *string
+	CreatedBy      string
+	CreatedAt      time.Time
+	CurrentName    *string
+	LocationName   *string
+}
+
+func (r movementView) toDomain() *domain.Movement {
+	m := &domain.Movement{
+		ID: r.ID, ProductID: r.ProductID, ProductName: r.ProductName, VariantID: r.VariantID, LocationID: r.LocationID,
+		LocationName: deref(r.LocationName), Type: domain.MovementType(r.MovementType), Quantity: r.Quantity,
+		QuantityBefore: r.QuantityBefore, QuantityAfter: r.QuantityAfter, Reason: r.Reason, Reference: r.Reference,
+		Notes: r.Notes, Currency: r.Currency, TransferID: deref(r.TransferID), ReservationID: deref(r.ReservationID),
+		CreatedBy: r.CreatedBy, CreatedAt: r.CreatedAt.UTC(),
+	}
+	if deref(r.CurrentName) != "" {
+		m.ProductName = *r.CurrentName
+	}
+	if r.CostPerUnit.Valid {
+		c := r.CostPerUnit.Decimal
+		m.CostPerUnit = &c
+	}
+	return m
+}
+
+type reservationRow struct {
+	ID            string `gorm:"primaryKey"`
+	ProductID     string
+	VariantID     string
+	LocationID    string
+	OrderID       string
+	Quantity      int
+	Status        string
+	ExpiresAt     time.Time
+	CreatedAt     time.Time
+	ReleasedAt    *time.Time
+	ReleaseReason string
+}
+
+func (reservationRow) TableName() string { return "inventory_reservations" }
+
+func fromReservation(r *domain.Reservation) reservationRow {
+	return reservationRow{
+		ID: r.ID, ProductID: r.ProductID, VariantID: r.VariantID, LocationID: r.LocationID, OrderID: r.OrderID,
+		Quantity: r.Quantity, Status: string(r.Status), ExpiresAt: r.ExpiresAt.UTC(), CreatedAt: r.CreatedAt.UTC(),
+		ReleasedAt: r.ReleasedAt, ReleaseReason: string(r.ReleaseReason),
+	}
+}
+
+// reservationView is a reservation row with the location name joined in (flat, as
+// movementView).
+type reservationView struct {
+	ID            string
+	ProductID     string
+	VariantID     string
+	LocationID    string
+	OrderID       string
+	Quantity      int
+	Status        string
+	ExpiresAt     time.Time
+	CreatedAt     time.Time
+	ReleasedAt    *time.Time
+	ReleaseReason string
+	LocationName  *string
+}
+
+func (r reservationView) toDomain() *domain.Reservation {
+	out := &domain.Reservation{
+		ID: r.ID, ProductID: r.ProductID, VariantID: r.VariantID, LocationID: r.LocationID, LocationName: deref(r.LocationName),
+		OrderID: r.OrderID, Quantity: r.Quantity, Status: domain.ReservationStatus(r.Status),
+		ExpiresAt: r.ExpiresAt.UTC(), CreatedAt: r.CreatedAt.UTC(), ReleaseReason: domain.ReleaseReason(r.ReleaseReason),
+	}
+	if r.ReleasedAt != nil {
+		t := r.ReleasedAt.UTC()
+		out.ReleasedAt = &t
+	}
+	return out
+}
+
+type processedRow struct {
+	EventID     string `gorm:"primaryKey"`
+	Handler     string `gorm:"primaryKey"`
+	ProcessedAt time.Time
+}
+
+func (processedRow) TableName() string { return "inventory_processed_events" }

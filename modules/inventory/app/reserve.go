@@ -1,0 +1,228 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gocommerce/commerce/modules/inventory/api"
+	"github.com/gocommerce/commerce/modules/inventory/domain"
+	"github.com/gocommerce/commerce/modules/inventory/ports"
+	"github.com/gocommerce/commerce/platform/apperr"
+	"github.com/gocommerce/commerce/platform/ids"
+)
+
+// Reserve moves stock from available to reserved for an order. The database update is
+// conditional on available >= quantity (unless the variant's policy is continue), so
+// concurrent reservations can never oversell, on either engine.
+func (s *Service) Reserve(ctx context.Context, cmd api.ReserveCommand) (api.Reservation, error) {
+	orderID := strings.TrimSpace(cmd.OrderID)
+	fields := map[string]string{}
+	if orderID == "" {
+		fields["order_id"] = "is required"
+	} else if utf8.RuneCountInString(orderID) > 255 {
+		fields["order_id"] = "must be at most 255 characters"
+	}
+	if len(fields) > 0 {
+		return api.Reservation{}, apperr.Validation(fields)
+	}
+	if cmd.Quantity <= 0 {
+		return api.Reservation{}, domain.ErrInvalidQuantity
+	}
+	ttl := s.settings.ReservationTimeout
+	if cmd.TTL > 0 {
+		ttl = cmd.TTL
+	}
+	var out api.Reservation
+	err := s.variantChange(ctx, cmd.ProductID, cmd.VariantID, func(ctx context.Context, v ports.Variant, now time.Time) error {
+		loc, err := s.location(ctx, locationOrDefault(cmd.LocationID), true)
+		if err != nil {
+			return err
+		}
+		before, after, err := s.apply(ctx, levelChange{
+			key:    ports.LevelKey{ProductID: v.ProductID, VariantID: v.VariantID, LocationID: loc.ID},
+			op:     func(q domain.Quantities) (domain.Quantities, error) { return q.Reserve(cmd.Quantity, v.Policy) },
+			guard:  ports.Guard{NonNegativeAvailable: !v.Policy.AllowsBackorder()},
+			refuse: domain.ErrInsufficientInventory,
+		}, now)
+		if err != nil {
+			return err
+		}
+		r := &domain.Reservation{
+			ID: s.newID(), ProductID: v.ProductID, VariantID: v.VariantID, LocationID: loc.ID, OrderID: orderID,
+			Quantity: cmd.Quantity, Status: domain.ReservationActive, ExpiresAt: now.Add(ttl), CreatedAt: now,
+		}
+		if err := s.repos.Reservations.Create(ctx, r); err != nil {
+			return err
+		}
+		if err := s.record(ctx, &domain.Movement{
+			ProductID: v.ProductID, ProductName: v.ProductName, VariantID: v.VariantID, LocationID: loc.ID,
+			Type: domain.MovementOut, QuantityBefore: before.Available, QuantityAfter: after.Available,
+			Reason: domain.ReasonReserved, Reference: orderID, ReservationID: r.ID,
+			Currency: v.Currency, CreatedBy: "system", CreatedAt: now,
+		}); err != nil {
+			return err
+		}
+		out = toReservation(r)
+		return s.publish(ctx, api.EventReserved, r.ID, out)
+	})
+	if err != nil {
+		return api.Reservation{}, err
+	}
+	return out, nil
+}
+
+// Release ends an active reservation: order_completed commits the stock (reserved
+// goes down, available stays down); any other reason returns it to available with an
+// "in" movement. A reservation is released at most once (conditional update on its
+// status), whoever races: ErrReservationAlreadyReleased for the loser.
+func (s *Service) Release(ctx context.Context, reservationID, reason string) (api.Reservation, error) {
+	rr := domain.ReleaseReason(strings.TrimSpace(reason))
+	if !rr.Valid() {
+		return api.Reservation{}, apperr.Validation(map[string]string{"reason": "must be one of: order_cancelled, order_expired, manual_release, order_completed"})
+	}
+	if !ids.Valid(reservationID) {
+		return api.Reservation{}, domain.ErrReservationNotFound
+	}
+	var out api.Reservation
+	err := s.tx.InTx(ctx, func(ctx context.Context) error {
+		r, err := s.release(ctx, reservationID, rr, true)
+		if err != nil {
+			return err
+		}
+		out = toReservation(r)
+		return nil
+	})
+	if err != nil {
+		return api.Reservation{}, err
+	}
+	return out, nil
+}
+
+// Commit releases a reservation with order_completed: the stock leaves for good.
+func (s *Service) Commit(ctx context.Context, reservationID string) (api.Reservation, error) {
+	return s.Release(ctx, reservationID, api.ReleaseOrderCompleted)
+}
+
+// ReleaseOrder releases every active reservation of an order with the reason.
+func (s *Service) ReleaseOrder(ctx context.Context, orderID, reason string) ([]api.Reservation, error) {
+	rr := domain.ReleaseReason(strings.TrimSpace(reason))
+	if !rr.Valid() {
+		return nil, apperr.Validation(map[string]string{"reason": "must be one of: order_cancelled, order_expired, manual_release, order_completed"})
+	}
+	out := []api.Reservation{}
+	err := s.tx.InTx(ctx, func(ctx context.Context) error {
+		idList, err := s.repos.Reservations.ActiveIDs(ctx, ports.ReservationScope{OrderID: orderID})
+		if err != nil {
+			return err
+		}
+		for _, id := range idList {
+			r, err := s.release(ctx, id, rr, true)
+			if err != nil {
+				return err
+			}
+			out = append(out, toReservation(r))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// release runs inside a transaction. With restock false (the product or variant was
+// deleted) only the reservation is closed.
+func (s *Service) release(ctx context.Context, id string, reason domain.ReleaseReason, restock bool) (*domain.Reservation, error) {
+	r, err := s.repos.Reservations.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if r.Status != domain.ReservationActive {
+		return nil, domain.ErrReservationAlreadyReleased
+	}
+	now := s.clock.Now()
+	if _, err := s.repos.Levels.LockProduct(ctx, r.ProductID, now); err != nil {
+		return nil, err
+	}
+	ok, err := s.repos.Reservations.MarkReleased(ctx, r.ID, reason, now)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, domain.ErrReservationAlreadyReleased
+	}
+	r.Status, r.ReleasedAt, r.ReleaseReason = domain.ReservationReleased, &now, reason
+	key := ports.LevelKey{ProductID: r.ProductID, VariantID: r.VariantID, LocationID: r.LocationID}
+	_, exists, err := s.repos.Levels.Find(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	if restock && exists {
+		before, after, err := s.apply(ctx, levelChange{
+			key: key,
+			op:  func(q domain.Quantities) (domain.Quantities, error) { return q.Release(r.Quantity, reason.Commits()) },
+		}, now)
+		if err != nil {
+			return nil, err
+		}
+		if !reason.Commits() {
+			if err := s.record(ctx, &domain.Movement{
+				ProductID: r.ProductID, VariantID: r.VariantID, LocationID: r.LocationID,
+				Type: domain.MovementIn, QuantityBefore: before.Available, QuantityAfter: after.Available,
+				Reason: string(reason), Reference: r.OrderID, ReservationID: r.ID,
+				CreatedBy: "system", CreatedAt: now,
+			}); err != nil {
+				return nil, err
+			}
+			if err := s.reportTotals(ctx, r.ProductID, r.VariantID); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if err := s.publish(ctx, api.EventReleased, r.ID, toReservation(r)); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// ExpireReservations releases every active reservation whose expires_at has passed
+// (reason order_expired), returning the stock, in batches, one transaction each. It
+// returns how many it released. The periodic job inventory:expire_reservations calls it.
+func (s *Service) ExpireReservations(ctx context.Context) (int, error) {
+	const batch = 100
+	released := 0
+	for {
+		due, err := s.repos.Reservations.Due(ctx, s.clock.Now(), batch)
+		if err != nil {
+			return released, err
+		}
+		for _, id := range due {
+			err := s.tx.InTx(ctx, func(ctx context.Context) error {
+				_, err := s.release(ctx, id, domain.ReleaseOrderExpired, true)
+				return err
+			})
+			switch {
+			case err == nil:
+				released++
+			case errors.Is(err, domain.ErrReservationAlreadyReleased):
+				// released meanwhile by someone else
+			default:
+				return released, err
+			}
+		}
+		if len(due) < batch {
+			return released, nil
+		}
+	}
+}
+
+func toReservation(r *domain.Reservation) api.Reservation {
+	return api.Reservation{
+		ID: r.ID, ProductID: r.ProductID, VariantID: r.VariantID, LocationID: r.LocationID, OrderID: r.OrderID,
+		Quantity: r.Quantity, Status: string(r.Status), ExpiresAt: r.ExpiresAt.UTC(), CreatedAt: r.CreatedAt.UTC(),
+		ReleasedAt: r.ReleasedAt, ReleaseReason: string(r.ReleaseReason),
+	}
+}

@@ -1,0 +1,186 @@
+// Package app holds the inventory use cases: one method per operation, one transaction
+// per use case, every stock change serialised per product, recorded as a movement,
+// reported to the catalog and published through the outbox in that transaction.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gocommerce/commerce/modules/inventory/api"
+	"github.com/gocommerce/commerce/modules/inventory/domain"
+	"github.com/gocommerce/commerce/modules/inventory/ports"
+	"github.com/gocommerce/commerce/platform/clock"
+	"github.com/gocommerce/commerce/platform/config"
+	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/ids"
+	"github.com/gocommerce/commerce/platform/tx"
+)
+
+// Settings is inventory's slice of the configuration.
+type Settings struct {
+	// ReservationTimeout is how long a reservation holds stock (inventory.reservation_timeout).
+	ReservationTimeout time.Duration
+}
+
+// SettingsFrom takes inventory's settings from the configuration.
+func SettingsFrom(cfg *config.Config) Settings {
+	return Settings{ReservationTimeout: cfg.Inventory.ReservationTimeout}
+}
+
+// Repositories groups the module's stores.
+type Repositories struct {
+	Locations    ports.LocationRepository
+	Levels       ports.LevelRepository
+	Movements    ports.MovementRepository
+	Reservations ports.ReservationRepository
+	Processed    ports.ProcessedEvents
+}
+
+// Service implements api.Inventory and the module's other use cases.
+type Service struct {
+	tx       tx.Manager
+	repos    Repositories
+	catalog  ports.Catalog
+	events   events.Publisher
+	clock    clock.Clock
+	settings Settings
+	newID    func() string
+}
+
+var _ api.Inventory = (*Service)(nil)
+
+// NewService builds the inventory service.
+func NewService(tm tx.Manager, repos Repositories, catalog ports.Catalog, pub events.Publisher, clk clock.Clock, settings Settings) *Service {
+	if settings.ReservationTimeout <= 0 {
+		settings.ReservationTimeout = 30 * time.Minute
+	}
+	return &Service{tx: tm, repos: repos, catalog: catalog, events: pub, clock: clk, settings: settings, newID: ids.New}
+}
+
+// actorOr returns the actor, or "system" when none was given.
+func actorOr(a string) string {
+	if a = strings.TrimSpace(a); a == "" {
+		return "system"
+	}
+	return a
+}
+
+// variantChange runs fn as one stock change of a variant: inside a transaction it
+// resolves the variant from the catalog, locks the product's stock record, lets fn
+// change levels and record movements, then reports the variant's new total to the
+// catalog in the same transaction.
+func (s *Service) variantChange(ctx context.Context, productID, variantID string, fn func(ctx context.Context, v ports.Variant, now time.Time) error) error {
+	if !ids.Valid(productID) {
+		return domain.ErrProductNotFound
+	}
+	if variantID != "" && !ids.Valid(variantID) {
+		return domain.ErrVariantNotFound
+	}
+	return s.tx.InTx(ctx, func(ctx context.Context) error {
+		v, err := s.catalog.GetVariant(ctx, productID, variantID)
+		if err != nil {
+			return err
+		}
+		now := s.clock.Now()
+		info := ports.ProductInfo{ID: v.ProductID, Name: v.ProductName, LowStockThreshold: v.LowStockThreshold}
+		if err := s.repos.Levels.UpsertProduct(ctx, info, now); err != nil {
+			return err
+		}
+		if err := fn(ctx, v, now); err != nil {
+			return err
+		}
+		return s.reportTotals(ctx, v.ProductID, v.VariantID)
+	})
+}
+
+// reportTotals tells the catalog the variant's available stock summed over locations.
+func (s *Service) reportTotals(ctx context.Context, productID, variantID string) error {
+	totals, err := s.repos.Levels.VariantTotals(ctx, []string{variantID})
+	if err != nil {
+		return err
+	}
+	return s.catalog.SetInventoryQuantities(ctx, []ports.VariantTotal{{
+		ProductID: productID, VariantID: variantID, Available: totals[variantID].Available,
+	}})
+}
+
+// location returns a location, optionally requiring it to be active. A malformed id is
+// not found.
+func (s *Service) location(ctx context.Context, id string, active bool) (*domain.Location, error) {
+	if !ids.Valid(id) {
+		return nil, domain.ErrLocationNotFound
+	}
+	l, err := s.repos.Locations.Get(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if active && !l.IsActive {
+		return nil, domain.ErrLocationInactive
+	}
+	return l, nil
+}
+
+// levelChange is one change of one level computed by the domain.
+type levelChange struct {
+	key    ports.LevelKey
+	op     func(domain.Quantities) (domain.Quantities, error)
+	guard  ports.Guard
+	refuse error // returned when the database guard refuses the change
+}
+
+// apply reads the level (creating it at zero), lets the domain compute the new
+// quantities and writes them with a conditional update. It returns the quantities
+// before and after.
+func (s *Service) apply(ctx context.Context, c levelChange, now time.Time) (before, after domain.Quantities, err error) {
+	before, err = s.repos.Levels.Ensure(ctx, c.key, now)
+	if err != nil {
+		return before, after, err
+	}
+	after, err = c.op(before)
+	if err != nil {
+		return before, after, err
+	}
+	delta := domain.Quantities{
+		Available: after.Available - before.Available,
+		Reserved:  after.Reserved - before.Reserved,
+		Incoming:  after.Incoming - before.Incoming,
+	}
+	if err := s.repos.Levels.Apply(ctx, c.key, delta, c.guard, now); err != nil {
+		if errors.Is(err, ports.ErrGuard) && c.refuse != nil {
+			return before, after, c.refuse
+		}
+		return before, after, err
+	}
+	return before, after, nil
+}
+
+// record stores a movement and returns it.
+func (s *Service) record(ctx context.Context, m *domain.Movement) error {
+	if m.ID == "" {
+		m.ID = s.newID()
+	}
+	m.Quantity = m.QuantityAfter - m.QuantityBefore
+	if err := s.repos.Movements.Add(ctx, m); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (s *Service) publish(ctx context.Context, eventType, aggregateID string, data any) error {
+	if err := s.events.Publish(ctx, eventType, aggregateID, data); err != nil {
+		return fmt.Errorf("inventory: %w", err)
+	}
+	return nil
+}
+
+// locationOrDefault returns id, or the default location's id when empty.
+func locationOrDefault(id string) string {
+	if strings.TrimSpace(id) == "" {
+		return domain.DefaultLocationID
+	}
+	return id
+}

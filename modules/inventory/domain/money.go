@@ -1,0 +1,40 @@
+package domain
+
+import (
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/gocommerce/commerce/platform/apperr"
+)
+
+// ParseCost reads a cost per unit: a non-negative decimal string.
+func ParseCost(s string) (decimal.Decimal, error) {
+	d, err := decimal.NewFromString(strings.TrimSpace(s))
+	if err != nil || d.IsNegative() || strings.ContainsAny(s, "eE") {
+		return decimal.Zero, apperr.Validation(map[string]string{"cost_per_unit": "must be a non-negative decimal string"})
+	}
+	return d, nil
+}
+
+// MinorUnits is the number of decimals of an ISO 4217 currency (2 unless listed).
+func MinorUnits(currency string) int32 {
+	switch strings.ToUpper(currency) {
+	case "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND", "VUV", "XAF", "XOF", "XPF":
+		return 0
+	case "BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND":
+		return 3
+	}
+	return 2
+}
+
+// FormatMoney writes an amount with the currency's minor units ("19.99", JPY "1999").
+// An amount with more decimals than the currency has keeps them rather than rounding
+// a recorded cost away.
+func FormatMoney(d decimal.Decimal, currency string) string {
+	units := MinorUnits(currency)
+	if -d.Exponent() > units && !d.Equal(d.Round(units)) {
+		return d.String()
+	}
+	return d.StringFixed(units)
+}

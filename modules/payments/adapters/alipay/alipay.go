@@ -1,0 +1,341 @@
+// Package alipay is the `alipay` gateway (China wallet): Alipay's open API at
+// {base_url}/gateway.do with RSA2 (SHA256withRSA) signing of the sorted parameter string
+// with the app's private key, and verification of responses and asynchronous
+// notifications with the Alipay public key. Standard library only.
+package alipay
+
+import (
+	"context"
+	"crypto"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/gocommerce/commerce/modules/payments/adapters/internal/rsakeys"
+	"github.com/gocommerce/commerce/modules/payments/domain"
+	"github.com/gocommerce/commerce/modules/payments/ports"
+)
+
+// Config is the gateway's section of payment.alipay.
+type Config struct {
+	AppID              string
+	PrivateKeyPEM      string // the app's RSA private key (PKCS#1 or PKCS#8, PEM or bare base64)
+	AlipayPublicKeyPEM string // Alipay's RSA public key (PKIX, PEM or bare base64)
+	BaseURL            string
+	HTTPClient         *http.Client
+}
+
+// beijing is the time zone of Alipay's timestamp parameter.
+var beijing = time.FixedZone("CST", 8*3600)
+
+// Gateway is the Alipay adapter.
+type Gateway struct {
+	cfg  Config
+	key  *rsa.PrivateKey
+	pub  *rsa.PublicKey
+	now  func() time.Time
+	base string
+}
+
+var _ ports.Gateway = (*Gateway)(nil)
+
+// New parses the keys and builds the adapter.
+func New(cfg Config) (*Gateway, error) {
+	key, err := ParsePrivateKey(cfg.PrivateKeyPEM)
+	if err != nil {
+		return nil, fmt.Errorf("private_key: %w", err)
+	}
+	pub, err := ParsePublicKey(cfg.AlipayPublicKeyPEM)
+	if err != nil {
+		return nil, fmt.Errorf("public_key: %w", err)
+	}
+	if cfg.HTTPClient == nil {
+		cfg.HTTPClient = &http.Client{Timeout: 30 * time.Second}
+	}
+	return &Gateway{cfg: cfg, key: key, pub: pub, now: time.Now, base: strings.TrimRight(cfg.BaseURL, "/")}, nil
+}
+
+// ParsePrivateKey reads an RSA private key (PKCS#1 or PKCS#8, PEM or bare base64).
+func ParsePrivateKey(s string) (*rsa.PrivateKey, error) { return rsakeys.ParsePrivate(s) }
+
+// ParsePublicKey reads an RSA public key (PKIX or PKCS#1, PEM or bare base64).
+func ParsePublicKey(s string) (*rsa.PublicKey, error) { return rsakeys.ParsePublic(s) }
+
+// SignContent is Alipay's string to sign: every non-empty parameter except sign (and,
+// for notifications, sign_type), sorted by name, as k=v joined with &.
+func SignContent(params url.Values, skip ...string) string {
+	keys := make([]string, 0, len(params))
+outer:
+	for k := range params {
+		for _, s := range skip {
+			if k == s {
+				continue outer
+			}
+		}
+		if params.Get(k) == "" {
+			continue
+		}
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, 0, len(keys))
+	for _, k := range keys {
+		parts = append(parts, k+"="+params.Get(k))
+	}
+	return strings.Join(parts, "&")
+}
+
+// Sign signs content with SHA256withRSA (RSA2), base64.
+func Sign(key *rsa.PrivateKey, content string) (string, error) {
+	sum := sha256.Sum256([]byte(content))
+	sig, err := rsa.SignPKCS1v15(rand.Reader, key, crypto.SHA256, sum[:])
+	if err != nil {
+		return "", err
+	}
+	return base64.StdEncoding.EncodeToString(sig), nil
+}
+
+// Verify checks a base64 SHA256withRSA signature of content.
+func Verify(pub *rsa.PublicKey, content, sig string) error {
+	raw, err := base64.StdEncoding.DecodeString(sig)
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256([]byte(content))
+	return rsa.VerifyPKCS1v15(pub, crypto.SHA256, sum[:], raw)
+}
+
+// ID is "alipay".
+func (g *Gateway) ID() string { return "alipay" }
+
+// Name is the display name.
+func (g *Gateway) Name() string { return "Alipay" }
+
+// CaptureMethod is always automatic (page pay has no separate capture).
+func (g *Gateway) CaptureMethod() string { return domain.CaptureAutomatic }
+
+// Methods offers the Alipay wallet in CNY.
+func (g *Gateway) Methods() []ports.MethodSpec {
+	return []ports.MethodSpec{{
+		MethodType: "alipay", DisplayName: "Alipay", RequiresRedirect: true, Currencies: []string{"CNY"}, MinMinor: 1, MaxMinor: 10000000000,
+	}}
+}
+
+// outTradeNo is the merchant order number: letters, digits and underscores only.
+func outTradeNo(id string) string { return strings.ReplaceAll(id, "-", "") }
+
+// signed returns the common parameters plus biz_content, signed.
+func (g *Gateway) signed(method string, biz map[string]any, extra map[string]string) (url.Values, error) {
+	raw, err := json.Marshal(biz)
+	if err != nil {
+		return nil, err
+	}
+	v := url.Values{}
+	v.Set("app_id", g.cfg.AppID)
+	v.Set("method", method)
+	v.Set("format", "JSON")
+	v.Set("charset", "utf-8")
+	v.Set("sign_type", "RSA2")
+	v.Set("timestamp", g.now().In(beijing).Format("2006-01-02 15:04:05"))
+	v.Set("version", "1.0")
+	v.Set("biz_content", string(raw))
+	for k, val := range extra {
+		if val != "" {
+			v.Set(k, val)
+		}
+	}
+	sig, err := Sign(g.key, SignContent(v, "sign"))
+	if err != nil {
+		return nil, err
+	}
+	v.Set("sign", sig)
+	return v, nil
+}
+
+// call posts a signed request and verifies the signed response; it returns the
+// response node of the method (e.g. alipay_trade_query_response).
+func (g *Gateway) call(ctx context.Context, method string, biz map[string]any) (map[string]any, error) {
+	v, err := g.signed(method, biz, nil)
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, g.base+"/gateway.do", strings.NewReader(v.Encode()))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded;charset=utf-8")
+	resp, err := g.cfg.HTTPClient.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("alipay: %s: %w", method, err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("alipay: %s: status %d", method, resp.StatusCode)
+	}
+	var env map[string]json.RawMessage
+	if err := json.Unmarshal(body, &env); err != nil {
+		return nil, fmt.Errorf("alipay: %s: %w", method, err)
+	}
+	node := strings.ReplaceAll(method, ".", "_") + "_response"
+	raw, ok := env[node]
+	if !ok {
+		return nil, fmt.Errorf("alipay: %s: no %s in the answer", method, node)
+	}
+	var sig string
+	_ = json.Unmarshal(env["sign"], &sig)
+	// The signature covers the response node exactly as sent.
+	if err := Verify(g.pub, string(raw), sig); err != nil {
+		return nil, fmt.Errorf("alipay: %s: response signature: %w", method, err)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(raw, &out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func str(m map[string]any, k string) string {
+	s, _ := m[k].(string)
+	return s
+}
+
+// Authorize builds the signed page-pay URL: the customer pays on Alipay
+// (requires_action, action_type redirect), then complete queries the trade.
+func (g *Gateway) Authorize(_ context.Context, req ports.ChargeRequest) (ports.ChargeResult, error) {
+	if req.Card != nil || req.Saved != nil || req.BankTransfer != nil {
+		return ports.ChargeResult{}, domain.ErrInvalidPaymentMethod.WithMessage("Alipay payments are made in the Alipay wallet; send payment_method type alipay")
+	}
+	subject := req.Description
+	if subject == "" {
+		subject = "Order " + req.PaymentID
+	}
+	no := outTradeNo(req.PaymentID)
+	v, err := g.signed("alipay.trade.page.pay", map[string]any{
+		"out_trade_no": no, "total_amount": domain.FormatAmount(req.Amount, req.Currency), "subject": subject,
+		"product_code": "FAST_INSTANT_TRADE_PAY",
+	}, map[string]string{"return_url": req.ReturnURL, "notify_url": req.NotifyURL})
+	if err != nil {
+		return ports.ChargeResult{}, err
+	}
+	return ports.ChargeResult{
+		Status: domain.StatusRequiresAction, TransactionID: no,
+		Action: &domain.Action{Type: domain.ActionRedirect, Data: map[string]any{
+			"type": "alipay_page_pay", "redirect_url": g.base + "/gateway.do?" + v.Encode(), "out_trade_no": no, "payment_intent": no,
+		}},
+	}, nil
+}
+
+// Complete queries the trade (alipay.trade.query).
+func (g *Gateway) Complete(ctx context.Context, req ports.CompleteRequest) (ports.ChargeResult, error) {
+	out, err := g.call(ctx, "alipay.trade.query", map[string]any{"out_trade_no": req.TransactionID})
+	if err != nil {
+		return ports.ChargeResult{}, err
+	}
+	res := ports.ChargeResult{TransactionID: req.TransactionID, ProviderReference: str(out, "trade_no")}
+	if str(out, "code") != "10000" {
+		if str(out, "sub_code") == "ACQ.TRADE_NOT_EXIST" {
+			res.Status = domain.StatusRequiresAction // the customer has not paid yet
+			return res, nil
+		}
+		return ports.ChargeResult{Status: domain.StatusFailed, DeclineCode: "processing_error", DeclineMessage: str(out, "sub_msg")}, nil
+	}
+	switch str(out, "trade_status") {
+	case "TRADE_SUCCESS", "TRADE_FINISHED":
+		res.Status = domain.StatusSucceeded
+	case "WAIT_BUYER_PAY":
+		res.Status = domain.StatusRequiresAction
+	default: // TRADE_CLOSED
+		res.Status, res.DeclineCode, res.DeclineMessage = domain.StatusFailed, "card_declined", "The Alipay trade was closed"
+	}
+	return res, nil
+}
+
+// Capture is not offered (payments are captured when paid).
+func (g *Gateway) Capture(context.Context, ports.CaptureRequest) (ports.CaptureResult, error) {
+	return ports.CaptureResult{}, domain.ErrAlreadyCaptured.WithMessage("Alipay payments are captured when paid")
+}
+
+// Cancel closes an unpaid trade (alipay.trade.close).
+func (g *Gateway) Cancel(ctx context.Context, req ports.CancelRequest) error {
+	out, err := g.call(ctx, "alipay.trade.close", map[string]any{"out_trade_no": req.TransactionID})
+	if err != nil {
+		return err
+	}
+	if str(out, "code") != "10000" && str(out, "sub_code") != "ACQ.TRADE_NOT_EXIST" {
+		return fmt.Errorf("alipay: close: %s %s", str(out, "sub_code"), str(out, "sub_msg"))
+	}
+	return nil
+}
+
+// Refund refunds part or all of a trade (alipay.trade.refund).
+func (g *Gateway) Refund(ctx context.Context, req ports.RefundRequest) (ports.RefundResult, error) {
+	biz := map[string]any{
+		"out_trade_no": req.TransactionID, "refund_amount": domain.FormatAmount(req.Amount, req.Currency),
+		"out_request_no": outTradeNo(req.RefundID),
+	}
+	if req.Reason != "" {
+		biz["refund_reason"] = req.Reason
+	}
+	out, err := g.call(ctx, "alipay.trade.refund", biz)
+	if err != nil {
+		return ports.RefundResult{}, err
+	}
+	if str(out, "code") != "10000" {
+		return ports.RefundResult{Status: domain.RefundFailed, FailureReason: str(out, "sub_msg")}, nil
+	}
+	return ports.RefundResult{ProviderRefundID: outTradeNo(req.RefundID), Status: domain.RefundSucceeded}, nil
+}
+
+// SaveMethod is not offered.
+func (g *Gateway) SaveMethod(context.Context, ports.SaveMethodRequest) (ports.SavedMethodResult, error) {
+	return ports.SavedMethodResult{}, domain.ErrInvalidPaymentMethod.WithMessage("Alipay cannot save cards")
+}
+
+// DeleteMethod has nothing to forget.
+func (g *Gateway) DeleteMethod(context.Context, string, string) error { return nil }
+
+// ParseWebhook verifies an asynchronous notification (form parameters; sign over the
+// sorted parameters without sign and sign_type, with the Alipay public key) and maps it.
+func (g *Gateway) ParseWebhook(_ context.Context, _ http.Header, body []byte) (ports.WebhookEvent, error) {
+	params, err := url.ParseQuery(string(body))
+	if err != nil || params.Get("sign") == "" {
+		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithMessage("Missing Alipay notification signature")
+	}
+	if err := Verify(g.pub, SignContent(params, "sign", "sign_type"), params.Get("sign")); err != nil {
+		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithCause(err)
+	}
+	if params.Get("app_id") != g.cfg.AppID {
+		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithMessage("Notification is for another app_id")
+	}
+	ev := ports.WebhookEvent{
+		ID: params.Get("notify_id"), Type: params.Get("notify_type") + ":" + params.Get("trade_status"), Kind: ports.EventIgnored,
+		TransactionID: params.Get("out_trade_no"), ProviderReference: params.Get("trade_no"), Currency: "CNY", Payload: body,
+	}
+	ev.Amount, _ = decimal.NewFromString(params.Get("total_amount"))
+	refunded, _ := decimal.NewFromString(params.Get("refund_fee"))
+	switch {
+	case refunded.IsPositive():
+		ev.Kind = ports.EventRefundUpdated
+		ev.AmountRefunded = refunded
+		if no := params.Get("out_biz_no"); no != "" {
+			ev.Refunds = []ports.WebhookRefund{{ProviderRefundID: no, Amount: refunded, Status: domain.RefundSucceeded}}
+		}
+	case params.Get("trade_status") == "TRADE_SUCCESS" || params.Get("trade_status") == "TRADE_FINISHED":
+		ev.Kind = ports.EventPaymentSucceeded
+	case params.Get("trade_status") == "TRADE_CLOSED":
+		ev.Kind = ports.EventPaymentCanceled
+	}
+	return ev, nil
+}

@@ -1,0 +1,59 @@
+// Package rsakeys parses the RSA keys providers hand out: PEM (PKCS#1, PKCS#8, PKIX) or
+// the bare base64 body their consoles show.
+package rsakeys
+
+import (
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/pem"
+	"errors"
+	"strings"
+)
+
+func pemBlock(s, kind string) []byte {
+	s = strings.TrimSpace(s)
+	if !strings.Contains(s, "-----BEGIN") {
+		s = "-----BEGIN " + kind + "-----\n" + s + "\n-----END " + kind + "-----"
+	}
+	b, _ := pem.Decode([]byte(s))
+	if b == nil {
+		return nil
+	}
+	return b.Bytes
+}
+
+// ParsePrivate reads an RSA private key (PKCS#1 or PKCS#8, PEM or bare base64).
+func ParsePrivate(s string) (*rsa.PrivateKey, error) {
+	der := pemBlock(s, "PRIVATE KEY")
+	if der == nil {
+		return nil, errors.New("not a PEM or base64 RSA private key")
+	}
+	if k, err := x509.ParsePKCS1PrivateKey(der); err == nil {
+		return k, nil
+	}
+	k, err := x509.ParsePKCS8PrivateKey(der)
+	if err != nil {
+		return nil, err
+	}
+	rk, ok := k.(*rsa.PrivateKey)
+	if !ok {
+		return nil, errors.New("not an RSA key")
+	}
+	return rk, nil
+}
+
+// ParsePublic reads an RSA public key (PKIX or PKCS#1, PEM or bare base64).
+func ParsePublic(s string) (*rsa.PublicKey, error) {
+	der := pemBlock(s, "PUBLIC KEY")
+	if der == nil {
+		return nil, errors.New("not a PEM or base64 RSA public key")
+	}
+	if k, err := x509.ParsePKIXPublicKey(der); err == nil {
+		rk, ok := k.(*rsa.PublicKey)
+		if !ok {
+			return nil, errors.New("not an RSA key")
+		}
+		return rk, nil
+	}
+	return x509.ParsePKCS1PublicKey(der)
+}

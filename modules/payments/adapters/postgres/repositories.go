@@ -1,0 +1,313 @@
+// Package postgres stores payments, refunds, saved methods, idempotency keys and
+// provider events with gorm (PostgreSQL, and SQLite through the same code) and embeds
+// the module's migrations.
+package postgres
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+	"time"
+
+	"gorm.io/gorm/clause"
+
+	"github.com/gocommerce/commerce/modules/payments/domain"
+	"github.com/gocommerce/commerce/modules/payments/ports"
+	"github.com/gocommerce/commerce/platform/db"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Migrations returns the payments tables' migrations (versions 2026112250..).
+func Migrations() db.MigrationSource {
+	sub, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		panic(err) // the embedded path is fixed at compile time
+	}
+	return db.MigrationSource{Module: "payments", FS: sub}
+}
+
+// PaymentRepository implements ports.PaymentRepository.
+type PaymentRepository struct{ db *db.DB }
+
+var _ ports.PaymentRepository = (*PaymentRepository)(nil)
+
+// NewPaymentRepository builds the repository.
+func NewPaymentRepository(d *db.DB) *PaymentRepository { return &PaymentRepository{db: d} }
+
+// Create inserts a payment.
+func (r *PaymentRepository) Create(ctx context.Context, p *domain.Payment) error {
+	if p.Version == 0 {
+		p.Version = 1
+	}
+	row := paymentFromDomain(p)
+	if err := r.db.Conn(ctx).Create(&row).Error; err != nil {
+		return fmt.Errorf("payments: insert payment: %w", err)
+	}
+	return nil
+}
+
+// Get loads a payment (row-locked inside a PostgreSQL transaction).
+func (r *PaymentRepository) Get(ctx context.Context, id string) (*domain.Payment, error) {
+	q := r.db.Conn(ctx)
+	if db.InTransaction(ctx) && r.db.Dialect() == db.Postgres {
+		q = q.Clauses(clause.Locking{Strength: "UPDATE"})
+	}
+	var rows []paymentRow
+	if err := q.Where("id = ?", id).Limit(1).Find(&rows).Error; err != nil {
+		return nil, fmt.Errorf("payments: select payment: %w", err)
+	}
+	if len(rows) == 0 {
+		return nil, domain.ErrPaymentNotFound
+	}
+	return rows[0].toDomain(), nil
+}
+
+// FindByTransaction loads a payment by its gateway's transaction id.
+func (r *PaymentRepository) FindByTransaction(ctx context.Context, gateway, transactionID string) (*domain.Payment, error) {
+	var rows []paymentRow
+	if err := r.db.Conn(ctx).Where("gateway = ? AND transaction_id = ?", gateway, transactionID).Limit(1).Find(&rows).Error; err != nil {
+		return nil, fmt.Errorf("payments: select payment: %w", err)
+	}
+	if len(rows) == 0 {
+		return nil, domain.ErrPaymentNotFound
+	}
+	return r.Get(ctx, rows[0].ID)
+}
+
+// Update saves every column when the version is unchanged, and bumps the version.
+func (r *PaymentRepository) Update(ctx context.Context, p *domain.Payment) error {
+	row := paymentFromDomain(p)
+	row.Version = p.Version + 1
+	res := r.db.Conn(ctx).Model(&paymentRow{}).Where("id = ? AND version = ?", p.ID, p.Version).
+		Select("*").Omit("id", "created_at").Updates(&row)
+	if res.Error != nil {
+		return fmt.Errorf("payments: update payment: %w", res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return ports.ErrStale
+	}
+	p.Version = row.Version
+	return nil
+}
+
+// RefundRepository implements ports.RefundRepository.
+type RefundRepository struct{ db *db.DB }
+
+var _ ports.RefundRepository = (*RefundRepository)(nil)
+
+// NewRefundRepository builds the repository.
+func NewRefundRepository(d *db.DB) *RefundRepository { return &RefundRepository{db: d} }
+
+// Create inserts a refund.
+func (r *RefundRepository) Create(ctx context.Context, ref *domain.Refund) error {
+	row := refundFromDomain(ref)
+	if err := r.db.Conn(ctx).Create(&row).Error; err != nil {
+		return fmt.Errorf("payments: insert refund: %w", err)
+	}
+	return nil
+}
+
+// Update saves a refund.
+func (r *RefundRepository) Update(ctx context.Context, ref *domain.Refund) error {
+	row := refundFromDomain(ref)
+	if err := r.db.Conn(ctx).Model(&refundRow{}).Where("id = ?", ref.ID).Select("*").Omit("id", "created_at").Updates(&row).Error; err != nil {
+		return fmt.Errorf("payments: update refund: %w", err)
+	}
+	return nil
+}
+
+// Get loads a refund.
+func (r *RefundRepository) Get(ctx context.Context, id string) (*domain.Refund, error) {
+	var rows []refundRow
+	if err := r.db.Conn(ctx).Where("id = ?", id).Limit(1).Find(&rows).Error; err != nil {
+		return nil, fmt.Errorf("payments: select refund: %w", err)
+	}
+	if len(rows) == 0 {
+		return nil, domain.ErrPaymentNotFound.WithMessage("Refund not found")
+	}
+	return rows[0].toDomain(), nil
+}
+
+// ListByPayment lists a payment's refunds, oldest first.
+func (r *RefundRepository) ListByPayment(ctx context.Context, paymentID string) ([]*domain.Refund, error) {
+	var rows []refundRow
+	if err := r.db.Conn(ctx).Where("payment_id = ?", paymentID).Order("created_at, id").Find(&rows).Error; err != nil {
+		return nil, fmt.Errorf("payments: select refunds: %w", err)
+	}
+	out := make([]*domain.Refund, 0, len(rows))
+	for _, row := range rows {
+		out = append(out, row.toDomain())
+	}
+	return out, nil
+}
+
+// SavedMethodRepository implements ports.SavedMethodRepository.
+type SavedMethodRepository struct{ db *db.DB }
+
+var _ ports.SavedMethodRepository = (*SavedMethodRepository)(nil)
+
+// NewSavedMethodRepository builds the repository.
+func NewSavedMethodRepository(d *db.DB) *SavedMethodRepository { return &SavedMethodRepository{db: d} }
+
+// Create inserts a saved method; a second default of the owner is ports.ErrDuplicate.
+func (r *SavedMethodRepository) Create(ctx context.Context, m *domain.SavedMethod) error {
+	row := savedMethodFromDomain(m)
+	if err := r.db.Conn(ctx).Create(&row).Error; err != nil {
+		if db.IsDuplicate(err) {
+			return ports.ErrDuplicate
+		}
+		return fmt.Errorf("payments: insert saved method: %w", err)
+	}
+	return nil
+}
+
+// Get loads a saved method.
+func (r *SavedMethodRepository) Get(ctx context.Context, token string) (*domain.SavedMethod, error) {
+	var rows []savedMethodRow
+	if err := r.db.Conn(ctx).Where("token = ?", token).Limit(1).Find(&rows).Error; err != nil {
+		return nil, fmt.Errorf("payments: select saved method: %w", err)
+	}
+	if len(rows) == 0 {
+		return nil, domain.ErrPaymentMethodNotFound
+	}
+	return rows[0].toDomain(), nil
+}
+
+// List returns the owner's methods, default first, then newest first.
+func (r *SavedMethodRepository) List(ctx context.Context, owner string, offset, limit int) ([]*domain.SavedMethod, int64, error) {
+	var total int64
+	q := r.db.Conn(ctx).Model(&savedMethodRow{}).Where("owner = ?", owner)
+	if err := q.Count(&total).Error; err != nil {
+		return nil, 0, fmt.Errorf("payments: count saved methods: %w", err)
+	}
+	var rows []savedMethodRow
+	if err := r.db.Conn(ctx).Where("owner = ?", owner).Order("is_default DESC, created_at DESC, token DESC").
+		Offset(offset).Limit(limit).Find(&rows).Error; err != nil {
+		return nil, 0, fmt.Errorf("payments: select saved methods: %w", err)
+	}
+	out := make([]*domain.SavedMethod, 0, len(rows))
+	for _, row := range rows {
+		out = append(out, row.toDomain())
+	}
+	return out, total, nil
+}
+
+// Delete removes a saved method.
+func (r *SavedMethodRepository) Delete(ctx context.Context, token string) error {
+	if err := r.db.Conn(ctx).Where("token = ?", token).Delete(&savedMethodRow{}).Error; err != nil {
+		return fmt.Errorf("payments: delete saved method: %w", err)
+	}
+	return nil
+}
+
+// ClearDefault unsets the owner's default.
+func (r *SavedMethodRepository) ClearDefault(ctx context.Context, owner string) error {
+	if err := r.db.Conn(ctx).Model(&savedMethodRow{}).Where("owner = ? AND is_default = ?", owner, true).
+		Update("is_default", false).Error; err != nil {
+		return fmt.Errorf("payments: clear default: %w", err)
+	}
+	return nil
+}
+
+// SetDefault marks a method as its owner's default.
+func (r *SavedMethodRepository) SetDefault(ctx context.Context, token string) error {
+	if err := r.db.Conn(ctx).Model(&savedMethodRow{}).Where("token = ?", token).Update("is_default", true).Error; err != nil {
+		if db.IsDuplicate(err) {
+			return ports.ErrDuplicate
+		}
+		return fmt.Errorf("payments: set default: %w", err)
+	}
+	return nil
+}
+
+// Newest returns the owner's newest method, or nil.
+func (r *SavedMethodRepository) Newest(ctx context.Context, owner string) (*domain.SavedMethod, error) {
+	var rows []savedMethodRow
+	if err := r.db.Conn(ctx).Where("owner = ?", owner).Order("created_at DESC, token DESC").Limit(1).Find(&rows).Error; err != nil {
+		return nil, fmt.Errorf("payments: select saved method: %w", err)
+	}
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	return rows[0].toDomain(), nil
+}
+
+// Count counts the owner's methods.
+func (r *SavedMethodRepository) Count(ctx context.Context, owner string) (int64, error) {
+	var n int64
+	if err := r.db.Conn(ctx).Model(&savedMethodRow{}).Where("owner = ?", owner).Count(&n).Error; err != nil {
+		return 0, fmt.Errorf("payments: count saved methods: %w", err)
+	}
+	return n, nil
+}
+
+// IdempotencyRepository implements ports.IdempotencyRepository.
+type IdempotencyRepository struct{ db *db.DB }
+
+var _ ports.IdempotencyRepository = (*IdempotencyRepository)(nil)
+
+// NewIdempotencyRepository builds the repository.
+func NewIdempotencyRepository(d *db.DB) *IdempotencyRepository { return &IdempotencyRepository{db: d} }
+
+// Insert stores an in-progress record with INSERT ... ON CONFLICT DO NOTHING, so a
+// duplicate neither fails the transaction (PostgreSQL) nor stores anything.
+func (r *IdempotencyRepository) Insert(ctx context.Context, rec ports.IdempotencyRecord) (bool, error) {
+	row := idempotencyRow{Scope: rec.Scope, IdemKey: rec.Key, RequestHash: rec.RequestHash, PaymentID: rec.PaymentID, CreatedAt: rec.CreatedAt.UTC()}
+	res := r.db.Conn(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&row)
+	if res.Error != nil {
+		return false, fmt.Errorf("payments: insert idempotency key: %w", res.Error)
+	}
+	return res.RowsAffected == 1, nil
+}
+
+// Get returns a record or nil.
+func (r *IdempotencyRepository) Get(ctx context.Context, scope, key string) (*ports.IdempotencyRecord, error) {
+	var rows []idempotencyRow
+	if err := r.db.Conn(ctx).Where("scope = ? AND idem_key = ?", scope, key).Limit(1).Find(&rows).Error; err != nil {
+		return nil, fmt.Errorf("payments: select idempotency key: %w", err)
+	}
+	if len(rows) == 0 {
+		return nil, nil
+	}
+	row := rows[0]
+	rec := &ports.IdempotencyRecord{Scope: row.Scope, Key: row.IdemKey, RequestHash: row.RequestHash, PaymentID: row.PaymentID, Completed: row.Completed, CreatedAt: row.CreatedAt.UTC()}
+	if row.Response != nil {
+		rec.Response = []byte(*row.Response)
+	}
+	return rec, nil
+}
+
+// Complete stores the answer.
+func (r *IdempotencyRepository) Complete(ctx context.Context, scope, key string, response []byte, now time.Time) error {
+	resp := string(response)
+	t := now.UTC()
+	err := r.db.Conn(ctx).Model(&idempotencyRow{}).Where("scope = ? AND idem_key = ?", scope, key).
+		Updates(map[string]any{"completed": true, "response": resp, "completed_at": t}).Error
+	if err != nil {
+		return fmt.Errorf("payments: complete idempotency key: %w", err)
+	}
+	return nil
+}
+
+// WebhookEventRepository implements ports.WebhookEventRepository.
+type WebhookEventRepository struct{ db *db.DB }
+
+var _ ports.WebhookEventRepository = (*WebhookEventRepository)(nil)
+
+// NewWebhookEventRepository builds the repository.
+func NewWebhookEventRepository(d *db.DB) *WebhookEventRepository {
+	return &WebhookEventRepository{db: d}
+}
+
+// Record inserts an event once per (gateway, provider event id).
+func (r *WebhookEventRepository) Record(ctx context.Context, e ports.WebhookEventRecord) (bool, error) {
+	row := webhookEventRow{ID: e.ID, Gateway: e.Gateway, ProviderEventID: e.ProviderEventID, Type: e.Type, Payload: string(e.Payload), ReceivedAt: e.ReceivedAt.UTC()}
+	res := r.db.Conn(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&row)
+	if res.Error != nil {
+		return false, fmt.Errorf("payments: insert webhook event: %w", res.Error)
+	}
+	return res.RowsAffected == 1, nil
+}

@@ -1,0 +1,424 @@
+package app
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"go.uber.org/zap"
+
+	"github.com/gocommerce/commerce/modules/payments/api"
+	"github.com/gocommerce/commerce/modules/payments/domain"
+	"github.com/gocommerce/commerce/modules/payments/ports"
+	"github.com/gocommerce/commerce/platform/apperr"
+	"github.com/gocommerce/commerce/platform/ids"
+)
+
+// MaxIdempotencyKeyLength bounds idempotency keys.
+const MaxIdempotencyKeyLength = 255
+
+// errKeyTaken tells Initiate that another request holds the idempotency key.
+var errKeyTaken = errors.New("payments: idempotency key taken")
+
+// initiation is a validated initiate request.
+type initiation struct {
+	gateway  ports.Gateway
+	spec     ports.MethodSpec
+	amount   decimal.Decimal
+	currency domain.Currency
+	method   string
+	card     *domain.Card
+	saved    *domain.SavedMethod
+	bank     *ports.BankTransfer
+	details  domain.CardDetails
+	cmd      api.InitiateCommand
+}
+
+// Initiate is api.Payments.Initiate: a trusted call from another module.
+func (s *Service) Initiate(ctx context.Context, cmd api.InitiateCommand) (api.PaymentResult, error) {
+	return s.InitiatePayment(ctx, System, cmd)
+}
+
+// InitiatePayment validates and starts a payment. Declines are answered as a result of
+// type failed; errors are for requests that could not start a payment at all.
+func (s *Service) InitiatePayment(ctx context.Context, c Caller, cmd api.InitiateCommand) (api.PaymentResult, error) {
+	in, err := s.validateInitiate(ctx, c, cmd)
+	if err != nil {
+		return api.PaymentResult{}, err
+	}
+	key := strings.TrimSpace(cmd.IdempotencyKey)
+	hash := in.hash()
+	now := s.clock.Now()
+	p := s.newPayment(c, in, now)
+
+	err = s.tx.InTx(ctx, func(ctx context.Context) error {
+		if key != "" {
+			created, err := s.idem.Insert(ctx, ports.IdempotencyRecord{Scope: c.Scope, Key: key, RequestHash: hash, PaymentID: p.ID, CreatedAt: now})
+			if err != nil {
+				return err
+			}
+			if !created {
+				return errKeyTaken
+			}
+		}
+		if err := s.payments.Create(ctx, p); err != nil {
+			return err
+		}
+		return s.publishPayment(ctx, api.EventPaymentCreated, p, nil)
+	})
+	if errors.Is(err, errKeyTaken) {
+		return s.replay(ctx, c.Scope, key, hash)
+	}
+	if err != nil {
+		return api.PaymentResult{}, err
+	}
+
+	base := s.baseURL(c)
+	req := ports.ChargeRequest{
+		PaymentID: p.ID, Amount: in.amount, Currency: in.currency, MethodType: in.method, Card: in.card, BankTransfer: in.bank,
+		Capture: in.gateway.CaptureMethod() != domain.CaptureManual, ReturnURL: cmd.ReturnURL,
+		ActionURL: base + "/api/v1/payments/" + p.ID + "/3ds", NotifyURL: base + "/api/v2/webhooks/" + in.gateway.ID(),
+		Description: cmd.Description, CustomerEmail: cmd.CustomerEmail, Metadata: providerMetadata(p),
+		IdempotencyKey: p.ID, SaveMethod: cmd.SavePaymentMethod,
+	}
+	if in.saved != nil {
+		req.Saved = &ports.SavedInstrument{ProviderToken: in.saved.ProviderToken, ProviderCustomer: in.saved.ProviderCustomer, Card: in.saved.Card}
+	}
+	res, gerr := in.gateway.Authorize(ctx, req)
+	if gerr != nil {
+		res = s.gatewayFailure(in.gateway.ID(), "authorize", gerr)
+	}
+	result, err := s.recordCharge(ctx, p.ID, res, false)
+	if err != nil {
+		return api.PaymentResult{}, err
+	}
+	if key != "" {
+		raw, err := json.Marshal(result)
+		if err != nil {
+			return api.PaymentResult{}, fmt.Errorf("payments: idempotency answer: %w", err)
+		}
+		if err := s.idem.Complete(ctx, c.Scope, key, raw, s.clock.Now()); err != nil {
+			return api.PaymentResult{}, err
+		}
+	}
+	return result, nil
+}
+
+// gatewayFailure turns an unreachable or erroring provider into a failed payment.
+func (s *Service) gatewayFailure(gateway, op string, err error) ports.ChargeResult {
+	if e, ok := apperr.As(err); ok && e.Kind == apperr.Invalid {
+		return ports.ChargeResult{Status: domain.StatusFailed, DeclineCode: "invalid_request", DeclineMessage: e.Message}
+	}
+	s.log.Warn("gateway call failed", zap.String("gateway", gateway), zap.String("op", op), zap.Error(err))
+	return ports.ChargeResult{Status: domain.StatusFailed, DeclineCode: "processing_error", DeclineMessage: "The payment could not be processed by the gateway; try again"}
+}
+
+// replay answers a request whose idempotency key is taken: the stored answer for the
+// same request (waiting while the first is still running), IDEMPOTENCY_KEY_REUSED for
+// a different one.
+func (s *Service) replay(ctx context.Context, scope, key, hash string) (api.PaymentResult, error) {
+	deadline := time.Now().Add(s.settings.IdempotencyWait)
+	for {
+		rec, err := s.idem.Get(ctx, scope, key)
+		if err != nil {
+			return api.PaymentResult{}, err
+		}
+		if rec == nil {
+			return api.PaymentResult{}, domain.ErrIdempotencyKeyReused
+		}
+		if rec.RequestHash != hash {
+			return api.PaymentResult{}, domain.ErrIdempotencyKeyReused
+		}
+		if rec.Completed {
+			var out api.PaymentResult
+			if err := json.Unmarshal(rec.Response, &out); err != nil {
+				return api.PaymentResult{}, fmt.Errorf("payments: stored answer: %w", err)
+			}
+			return out, nil
+		}
+		if time.Now().After(deadline) {
+			return api.PaymentResult{}, domain.ErrIdempotencyKeyReused.WithMessage("A request with this idempotency key is still being processed")
+		}
+		select {
+		case <-ctx.Done():
+			return api.PaymentResult{}, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+func (s *Service) validateInitiate(ctx context.Context, c Caller, cmd api.InitiateCommand) (*initiation, error) {
+	if c.CustomerID != "" {
+		cmd.CustomerID = c.CustomerID // a customer pays as themselves
+	}
+	if cmd.CustomerID != "" && !ids.Valid(cmd.CustomerID) {
+		return nil, apperr.Validation(map[string]string{"customer_id": "must be a UUID"})
+	}
+	if len(cmd.IdempotencyKey) > MaxIdempotencyKeyLength {
+		return nil, apperr.Validation(map[string]string{"idempotency_key": "must be at most 255 characters"})
+	}
+	if cmd.ReturnURL != "" {
+		u, err := url.Parse(cmd.ReturnURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, apperr.Validation(map[string]string{"return_url": "must be an absolute http(s) URL"})
+		}
+	}
+	currency, err := domain.ParseCurrency(cmd.Currency)
+	if err != nil {
+		return nil, err
+	}
+	amount, err := domain.ParseAmount(cmd.Amount, currency)
+	if err != nil {
+		return nil, err
+	}
+	in := &initiation{amount: amount, currency: currency, cmd: cmd}
+	pm := cmd.PaymentMethod
+	method := strings.TrimSpace(pm.Type)
+	gatewayID := cmd.GatewayID
+
+	switch method {
+	case domain.MethodCard:
+		if pm.Card == nil {
+			return nil, domain.ErrInvalidPaymentMethod.WithField("payment_method.card", "is required").WithMessage("payment_method.card is required")
+		}
+		card := domain.Card{Number: pm.Card.Number, ExpMonth: pm.Card.ExpMonth, ExpYear: pm.Card.ExpYear, CVC: pm.Card.CVC, Name: pm.Card.Name}
+		if err := card.Validate("payment_method.card."); err != nil {
+			return nil, err
+		}
+		in.card = &card
+		in.details = card.Details()
+	case domain.MethodSavedCard:
+		token := strings.TrimSpace(pm.Token)
+		if token == "" {
+			return nil, domain.ErrInvalidPaymentMethod.WithField("payment_method.token", "is required").WithMessage("payment_method.token is required")
+		}
+		m, err := s.methods.Get(ctx, token)
+		if err != nil || !mayUse(c, m, cmd.CustomerID) {
+			return nil, domain.ErrInvalidPaymentMethod.WithMessage("Saved payment method not found")
+		}
+		if gatewayID == "" {
+			gatewayID = m.Gateway
+		} else if gatewayID != m.Gateway {
+			return nil, domain.ErrInvalidPaymentMethod.WithMessage("Saved payment method belongs to gateway %s", m.Gateway)
+		}
+		in.saved = m
+		in.details = m.Card
+	case domain.MethodBankTransfer:
+		b := pm.BankTransfer
+		if b == nil || strings.TrimSpace(b.AccountNumber) == "" {
+			return nil, domain.ErrInvalidPaymentMethod.WithField("payment_method.bank_transfer.account_number", "is required").WithMessage("payment_method.bank_transfer.account_number is required")
+		}
+		acct := strings.ReplaceAll(b.AccountNumber, " ", "")
+		in.bank = &ports.BankTransfer{AccountNumber: acct, RoutingNumber: b.RoutingNumber, AccountHolderName: b.AccountHolderName, BankName: b.BankName}
+		last := acct
+		if len(acct) > 4 {
+			last = acct[len(acct)-4:]
+		}
+		in.details = domain.CardDetails{LastFour: last, Name: strings.TrimSpace(b.AccountHolderName)}
+	}
+
+	g, err := s.gateway(gatewayID)
+	if err != nil {
+		return nil, err
+	}
+	in.gateway = g
+	if method == "" { // wallet gateways: their own method
+		for _, m := range g.Methods() {
+			if m.MethodType != domain.MethodCard && m.MethodType != domain.MethodBankTransfer {
+				method = m.MethodType
+				break
+			}
+		}
+		if method == "" {
+			return nil, domain.ErrInvalidPaymentMethod.WithField("payment_method.type", "is required").WithMessage("payment_method.type is required")
+		}
+	}
+	spec, ok := methodSpec(g, method)
+	if !ok {
+		return nil, domain.ErrInvalidPaymentMethod.WithMessage("Gateway %s does not accept payment method %q", g.ID(), method)
+	}
+	if !spec.SupportsCurrency(currency) {
+		return nil, domain.ErrInvalidCurrency.WithMessage("Gateway %s does not accept %s", g.ID(), currency)
+	}
+	if !spec.Supports(currency, amount) {
+		return nil, domain.ErrInvalidAmount.WithMessage("Amount must be between %s and %s %s",
+			domain.FormatAmount(domain.FromMinor(spec.MinMinor, currency), currency),
+			domain.FormatAmount(domain.FromMinor(spec.MaxMinor, currency), currency), currency)
+	}
+	if cmd.SavePaymentMethod && (in.card == nil || !spec.SupportsTokenization) {
+		return nil, apperr.Validation(map[string]string{"save_payment_method": "only a new card on a gateway that supports tokenization can be saved"})
+	}
+	in.spec = spec
+	in.method = method
+	return in, nil
+}
+
+// mayUse reports whether the caller may pay with a saved method: their own, or, for the
+// merchant, one saved by the payment's customer.
+func mayUse(c Caller, m *domain.SavedMethod, customerID string) bool {
+	if m.Owner == c.Scope || c.Scope == System.Scope {
+		return true
+	}
+	return c.Merchant && customerID != "" && m.Owner == "customer:"+customerID
+}
+
+// hash is the request's fingerprint for idempotency keys. It covers every field of the
+// request except raw card data: the card counts by brand, last four, expiry and holder,
+// so no card number (not even a hash of one) is stored.
+func (in *initiation) hash() string {
+	canon := map[string]any{
+		"gateway_id": in.gateway.ID(), "amount": domain.FormatAmount(in.amount, in.currency), "currency": string(in.currency),
+		"method": in.method, "card_brand": in.details.Brand, "last_four": in.details.LastFour, "exp_month": in.details.ExpMonth,
+		"exp_year": in.details.ExpYear, "name": in.details.Name, "order_id": in.cmd.OrderID, "customer_email": in.cmd.CustomerEmail,
+		"customer_id": in.cmd.CustomerID, "description": in.cmd.Description, "metadata": in.cmd.Metadata,
+		"return_url": in.cmd.ReturnURL, "save": in.cmd.SavePaymentMethod,
+	}
+	if in.saved != nil {
+		canon["token"] = in.saved.Token
+	}
+	raw, _ := json.Marshal(canon) // map keys are sorted: canonical
+	sum := sha256.Sum256(raw)
+	return hex.EncodeToString(sum[:])
+}
+
+func (s *Service) newPayment(c Caller, in *initiation, now time.Time) *domain.Payment {
+	p := &domain.Payment{
+		ID: newPaymentID(), Gateway: in.gateway.ID(), Status: domain.StatusPending, Amount: in.amount,
+		AmountCaptured: decimal.Zero, AmountRefunded: decimal.Zero, Currency: in.currency,
+		CaptureMethod: in.gateway.CaptureMethod(), CustomerID: in.cmd.CustomerID, CustomerEmail: in.cmd.CustomerEmail,
+		OrderID: in.cmd.OrderID, Owner: c.Scope, Description: in.cmd.Description, Metadata: in.cmd.Metadata,
+		MethodType: in.method, Card: in.details, SaveRequested: in.cmd.SavePaymentMethod, ReturnURL: in.cmd.ReturnURL,
+		CreatedAt: now, UpdatedAt: now,
+	}
+	if p.MethodType == domain.MethodSavedCard {
+		p.MethodType = domain.MethodCard
+		p.SavedMethodToken = in.saved.Token
+		p.ProviderMethod = in.saved.ProviderToken
+		p.ProviderCustomer = in.saved.ProviderCustomer
+	}
+	return p
+}
+
+// providerMetadata is what providers get to echo back in their events.
+func providerMetadata(p *domain.Payment) map[string]string {
+	m := map[string]string{"payment_id": p.ID}
+	if p.OrderID != "" {
+		m["order_id"] = p.OrderID
+	}
+	return m
+}
+
+// recordCharge stores a gateway's answer to a charge or completion and raises events.
+// completing marks a customer action that finished.
+func (s *Service) recordCharge(ctx context.Context, id string, res ports.ChargeResult, completing bool) (api.PaymentResult, error) {
+	p, err := s.mutate(ctx, id, func(ctx context.Context, p *domain.Payment) error {
+		now := s.clock.Now()
+		if completing && p.Status != domain.StatusRequiresAction && p.Status != domain.StatusProcessing {
+			return nil // a concurrent completion or a webhook got there first
+		}
+		if !completing && p.Status != domain.StatusPending {
+			return nil
+		}
+		if res.TransactionID != "" {
+			p.TransactionID = res.TransactionID
+		}
+		if res.ProviderReference != "" {
+			p.ProviderReference = res.ProviderReference
+		}
+		if res.ReceiptURL != "" {
+			p.ReceiptURL = res.ReceiptURL
+		}
+		if res.Card != nil && p.Card.LastFour == "" {
+			p.Card = *res.Card
+		}
+		if res.ProviderMethod != "" && p.ProviderMethod == "" {
+			p.ProviderMethod = res.ProviderMethod
+			p.ProviderCustomer = res.ProviderCustomer
+		}
+		var evs []string
+		if completing && res.Status != domain.StatusFailed && res.Status != domain.StatusRequiresAction {
+			evs = append(evs, api.EventPaymentActionCompleted)
+		}
+		switch res.Status {
+		case domain.StatusSucceeded:
+			p.Succeed(now)
+			evs = append(evs, api.EventPaymentSucceeded)
+		case domain.StatusRequiresCapture:
+			p.Authorize(now)
+		case domain.StatusRequiresAction:
+			if completing {
+				return nil // still waiting for the customer
+			}
+			a := domain.Action{Type: domain.ActionThreeDSecure, Data: map[string]any{}}
+			if res.Action != nil {
+				a = *res.Action
+			}
+			if a.ExpiresAt.IsZero() {
+				a.ExpiresAt = now.Add(s.settings.ActionTTL)
+			}
+			p.RequireAction(a, now)
+			evs = append(evs, api.EventPaymentRequiresAction)
+		case domain.StatusProcessing:
+			p.Status = domain.StatusProcessing
+			p.UpdatedAt = now
+		default:
+			code := res.DeclineCode
+			if code == "" {
+				code = "card_declined"
+			}
+			msg := res.DeclineMessage
+			if msg == "" {
+				msg = domain.DeclineError(code).Message
+			}
+			p.Fail(code, msg, now)
+			evs = append(evs, api.EventPaymentFailed)
+		}
+		if p.SaveRequested && p.SavedMethodToken == "" && p.ProviderMethod != "" &&
+			(p.Status == domain.StatusSucceeded || p.Status == domain.StatusRequiresCapture) {
+			m, err := s.saveFromPayment(ctx, p, now)
+			if err != nil {
+				return err
+			}
+			p.SavedMethodToken = m.Token
+		}
+		for _, ev := range evs {
+			if err := s.publishPayment(ctx, ev, p, nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return api.PaymentResult{}, err
+	}
+	return toResult(p), nil
+}
+
+// saveFromPayment keeps the card of a payment made with save_payment_method.
+func (s *Service) saveFromPayment(ctx context.Context, p *domain.Payment, now time.Time) (*domain.SavedMethod, error) {
+	owner := p.Owner
+	if p.CustomerID != "" {
+		owner = "customer:" + p.CustomerID
+	}
+	exp := p.Card.ExpiresAt()
+	m := &domain.SavedMethod{
+		Token: newMethodToken(), Owner: owner, Gateway: p.Gateway, ProviderToken: p.ProviderMethod,
+		ProviderCustomer: p.ProviderCustomer, MethodType: domain.MethodCard, Card: p.Card, ExpiresAt: &exp, CreatedAt: now,
+	}
+	n, err := s.methods.Count(ctx, owner)
+	if err != nil {
+		return nil, err
+	}
+	m.IsDefault = n == 0
+	if err := s.methods.Create(ctx, m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}

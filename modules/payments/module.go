@@ -1,0 +1,81 @@
+// Package payments owns gateways (stripe, paypal, alipay, wechat_pay and the built-in
+// test gateway), payments, refunds, saved payment methods and provider webhooks. It is
+// the module's composition root: ProviderSet wires the gateways from payment.*
+// configuration, the repositories, the service (api.Payments) and the HTTP handler.
+package payments
+
+import (
+	"github.com/google/wire"
+	"go.uber.org/zap"
+
+	"github.com/gocommerce/commerce/modules/payments/adapters/gateways"
+	paymentshttp "github.com/gocommerce/commerce/modules/payments/adapters/http"
+	paymentspg "github.com/gocommerce/commerce/modules/payments/adapters/postgres"
+	"github.com/gocommerce/commerce/modules/payments/api"
+	"github.com/gocommerce/commerce/modules/payments/app"
+	"github.com/gocommerce/commerce/modules/payments/ports"
+	"github.com/gocommerce/commerce/platform/clock"
+	"github.com/gocommerce/commerce/platform/config"
+	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/tx"
+)
+
+// Module is the payments module: its name, routes and migrations.
+type Module struct {
+	handler *paymentshttp.Handler
+}
+
+// NewModule builds the module around its HTTP handler.
+func NewModule(h *paymentshttp.Handler) *Module { return &Module{handler: h} }
+
+// Name names the module.
+func (m *Module) Name() string { return "payments" }
+
+// RegisterRoutes mounts /api/v1/payments/* and /api/v2/webhooks/{gateway}.
+func (m *Module) RegisterRoutes(r *httpx.Routes) { m.handler.RegisterRoutes(r) }
+
+// Migrations returns the module's table migrations.
+func (m *Module) Migrations() db.MigrationSource { return paymentspg.Migrations() }
+
+// OpenAPI returns the module's OpenAPI fragment (openapi.Documented).
+func (m *Module) OpenAPI() openapi.Fragment {
+	return openapi.Fragment{Module: "payments", Data: paymentshttp.OpenAPI()}
+}
+
+// Migrations returns the module's migrations without building the module (tests, tools).
+func Migrations() db.MigrationSource { return paymentspg.Migrations() }
+
+// NewSettings takes the module's slice of the configuration.
+func NewSettings(cfg *config.Config) app.Settings {
+	s := app.DefaultSettings()
+	s.PublicURL = cfg.HTTP.PublicURL
+	return s
+}
+
+// NewGateways builds the enabled gateways of payment.*.
+func NewGateways(cfg *config.Config) (*gateways.Registry, error) {
+	return gateways.FromConfig(cfg.Payment)
+}
+
+// NewService builds the service on the module's stores.
+func NewService(settings app.Settings, tm tx.Manager, gws ports.Gateways, d *db.DB, pub events.Publisher, clk clock.Clock, log *zap.Logger) *app.Service {
+	return app.NewService(settings, tm, gws,
+		paymentspg.NewPaymentRepository(d), paymentspg.NewRefundRepository(d), paymentspg.NewSavedMethodRepository(d),
+		paymentspg.NewIdempotencyRepository(d), paymentspg.NewWebhookEventRepository(d), pub, clk, log)
+}
+
+// ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
+// tx.Manager, events.Publisher, clock.Clock. Outputs: *Module, *app.Service and
+// api.Payments (for orders, checkout and subscriptions).
+var ProviderSet = wire.NewSet(
+	NewSettings,
+	NewGateways,
+	wire.Bind(new(ports.Gateways), new(*gateways.Registry)),
+	NewService,
+	wire.Bind(new(api.Payments), new(*app.Service)),
+	paymentshttp.NewHandler,
+	NewModule,
+)
