@@ -200,9 +200,9 @@ func TestImageTooLarge(t *testing.T) {
 			t.Fatalf("too large: %d %s", r.Code, r.Raw)
 		}
 		// A body beyond the route's limit (the image limit plus 64 KiB for the form) is
-		// refused by the platform before the handler reads it: 413.
+		// refused by the platform before the handler reads it, with the spec's code.
 		huge := bytes.Repeat([]byte{0x89}, 4096+70<<10)
-		if r := s.upload("writer", p["id"].(string), "huge.png", huge, nil); r.Code != 413 {
+		if r := s.upload("writer", p["id"].(string), "huge.png", huge, nil); r.Code != 400 || r.errCode() != "IMAGE_TOO_LARGE" {
 			t.Fatalf("huge body: %d %s", r.Code, r.Raw)
 		}
 		small := pngBytes(t, 4, 4, false)

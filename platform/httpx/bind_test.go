@@ -109,6 +109,17 @@ func TestBodyRules(t *testing.T) {
 	expectError(t, do(t, s, request{method: http.MethodPost, path: "/api/v1/uploads", body: unsized{bytes.NewReader(big)}, contentType: bigCT}),
 		http.StatusRequestEntityTooLarge, map[string]any{"code": 413, "message": fmt.Sprintf("Request body exceeds %d bytes", uploadLimit), "category": "request"})
 
+	// Forms only where registered; a route's own too-large error.
+	form := "application/x-www-form-urlencoded"
+	expectError(t, do(t, s, request{method: http.MethodPost, path: "/api/v1/items", body: strings.NewReader("value=1"), contentType: form}),
+		http.StatusUnsupportedMediaType, unsupported)
+	if w := do(t, s, request{method: http.MethodPost, path: "/api/v1/hooks", body: strings.NewReader("value=ok"), contentType: form}); w.Code != http.StatusOK || jsonBody(t, w)["value"] != "ok" {
+		t.Fatalf("form on a form route = %d %s", w.Code, w.Body)
+	}
+	if w := do(t, s, request{method: http.MethodPost, path: "/api/v1/images", body: strings.NewReader("123456789"), contentType: "image/png"}); w.Code != http.StatusBadRequest || !strings.Contains(w.Body.String(), "IMAGE_TOO_LARGE") {
+		t.Fatalf("route's own too-large error = %d %s", w.Code, w.Body)
+	}
+
 	// Declared Content-Length over the limit: refused before reading.
 	expectError(t, postJSON(t, s, "/api/v1/items", padded(testLimit+1)), http.StatusRequestEntityTooLarge, tooLarge)
 	// Exactly at the limit is fine.

@@ -124,6 +124,12 @@ func (m *testModule) RegisterRoutes(r *httpx.Routes) {
 		c.JSON(http.StatusCreated, gin.H{"size": f.Size})
 	})
 	r.AllowMultipart(http.MethodPost, "/api/v1/uploads", uploadLimit)
+	api.POST("/hooks", func(c *gin.Context) {
+		c.JSON(http.StatusOK, gin.H{"value": c.PostForm("value")})
+	})
+	r.AllowForm(http.MethodPost, "/api/v1/hooks", 64)
+	api.POST("/images", func(c *gin.Context) { c.Status(http.StatusCreated) })
+	r.AllowBody(http.MethodPost, "/api/v1/images", "image/png", httpx.BodyRule{Limit: 8, TooLarge: apperr.New(apperr.Invalid, "IMAGE_TOO_LARGE", "Image exceeds the size limit")})
 	api.PUT("/products/:id", httpx.Require("products:write"), ok)
 	api.DELETE("/products/:id", httpx.RequireAny("products:admin", "admin"), ok)
 	api.GET("/me", httpx.RequireAuth(), func(c *gin.Context) {

@@ -100,13 +100,19 @@ func recovery(logger *zap.Logger) gin.HandlerFunc {
 	}
 }
 
-// MultipartRoutes lists "METHOD /full/path" routes that accept multipart/form-data,
-// with their own body limit.
-type MultipartRoutes map[string]int64
+// BodyRule lets one route take a non-JSON media type, with its own size limit and,
+// optionally, its own error for an oversized body (e.g. IMAGE_TOO_LARGE).
+type BodyRule struct {
+	Limit    int64
+	TooLarge error
+}
 
-// bodyRules enforces JSON bodies (415 otherwise, except registered multipart routes)
+// bodyRoutes maps "METHOD /full/path media/type" to its rule.
+type bodyRoutes map[string]BodyRule
+
+// bodyRules enforces JSON bodies (415 otherwise, except media types a route registered)
 // and the body size limit (413).
-func bodyRules(limit int64, multipart MultipartRoutes) gin.HandlerFunc {
+func bodyRules(limit int64, routes bodyRoutes) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		r := c.Request
 		hasBody := r.ContentLength > 0 || (r.ContentLength < 0 && r.Body != nil && r.Body != http.NoBody) || len(r.TransferEncoding) > 0
@@ -114,22 +120,22 @@ func bodyRules(limit int64, multipart MultipartRoutes) gin.HandlerFunc {
 			c.Next()
 			return
 		}
-		max := limit
+		rule := BodyRule{Limit: limit}
 		mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
-		switch {
-		case mt == "application/json" || strings.HasSuffix(mt, "+json"):
-		case mt == "multipart/form-data":
-			l, ok := multipart[r.Method+" "+c.FullPath()]
+		if mt != "application/json" && !strings.HasSuffix(mt, "+json") {
+			custom, ok := routes[r.Method+" "+c.FullPath()+" "+mt]
 			if !ok {
 				Error(c, apperr.New(apperr.UnsupportedMediaType, "", "Content-Type must be application/json"))
 				return
 			}
-			max = l
-		default:
-			Error(c, apperr.New(apperr.UnsupportedMediaType, "", "Content-Type must be application/json"))
-			return
+			rule = custom
 		}
+		max := rule.Limit
 		if r.ContentLength > max {
+			if rule.TooLarge != nil {
+				Error(c, rule.TooLarge)
+				return
+			}
 			Error(c, apperr.New(apperr.TooLarge, "", fmt.Sprintf("Request body exceeds %d bytes", max)))
 			return
 		}

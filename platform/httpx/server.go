@@ -25,13 +25,24 @@ type Routes struct {
 	API *gin.RouterGroup
 	// Root is the engine root, for paths outside /api/v1 (e.g. /api/v2/webhooks).
 	Root *gin.RouterGroup
-	// multipart routes accept multipart/form-data with their own body limit.
-	multipart MultipartRoutes
+	// bodies lists routes that accept a media type other than JSON.
+	bodies bodyRoutes
 }
 
 // AllowMultipart lets "METHOD /full/path" take multipart/form-data up to limit bytes.
 func (r *Routes) AllowMultipart(method, fullPath string, limit int64) {
-	r.multipart[method+" "+fullPath] = limit
+	r.AllowBody(method, fullPath, "multipart/form-data", BodyRule{Limit: limit})
+}
+
+// AllowForm lets "METHOD /full/path" take application/x-www-form-urlencoded bodies
+// (e.g. a provider webhook that posts forms) up to limit bytes.
+func (r *Routes) AllowForm(method, fullPath string, limit int64) {
+	r.AllowBody(method, fullPath, "application/x-www-form-urlencoded", BodyRule{Limit: limit})
+}
+
+// AllowBody lets "METHOD /full/path" take mediaType bodies under rule.
+func (r *Routes) AllowBody(method, fullPath, mediaType string, rule BodyRule) {
+	r.bodies[method+" "+fullPath+" "+mediaType] = rule
 }
 
 // Module is a business module's HTTP face.
@@ -63,7 +74,7 @@ func NewServer(cfg *config.Config, logger *zap.Logger, authn auth.Authenticator,
 		return nil, apperr.Wrap(err, "config: http.trusted_proxies")
 	}
 	logger = logger.Named("http")
-	multipart := MultipartRoutes{}
+	bodies := bodyRoutes{}
 
 	// recovery comes after the access log and metrics so a panic's 500 reaches both.
 	e.Use(requestContext(logger), accessLog(logger))
@@ -91,7 +102,7 @@ func NewServer(cfg *config.Config, logger *zap.Logger, authn auth.Authenticator,
 	if limiter != nil {
 		e.Use(gin.HandlerFunc(limiter))
 	}
-	e.Use(bodyRules(cfg.HTTP.BodyLimitBytes, multipart))
+	e.Use(bodyRules(cfg.HTTP.BodyLimitBytes, bodies))
 
 	e.NoRoute(func(c *gin.Context) {
 		Error(c, apperr.NotFoundf("Not found: %s %s", c.Request.Method, c.Request.URL.Path))
@@ -103,7 +114,7 @@ func NewServer(cfg *config.Config, logger *zap.Logger, authn auth.Authenticator,
 	if health != nil {
 		e.GET("/health", health.Handle)
 	}
-	r := &Routes{API: e.Group("/api/v1"), Root: &e.RouterGroup, multipart: multipart}
+	r := &Routes{API: e.Group("/api/v1"), Root: &e.RouterGroup, bodies: bodies}
 	for _, m := range modules {
 		m.RegisterRoutes(r)
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/gocommerce/commerce/modules/catalog/app"
+	"github.com/gocommerce/commerce/modules/catalog/domain"
 	"github.com/gocommerce/commerce/platform/httpx"
 )
 
@@ -58,7 +59,8 @@ func (h *Handler) RegisterRoutes(r *httpx.Routes) {
 
 	p.GET("/:id/images", read, h.listImages)
 	p.POST("/:id/images", write, h.uploadImage)
-	r.AllowMultipart("POST", "/api/v1/products/:id/images", h.settings.MaxImageBytes+multipartOverhead)
+	r.AllowBody("POST", "/api/v1/products/:id/images", "multipart/form-data",
+		httpx.BodyRule{Limit: h.settings.MaxImageBytes + multipartOverhead, TooLarge: domain.ErrImageTooLarge})
 	p.PUT("/:id/images/:image_id", write, h.updateImage)
 	p.DELETE("/:id/images/:image_id", write, h.deleteImage)
 

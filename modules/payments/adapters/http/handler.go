@@ -49,6 +49,8 @@ func (h *Handler) RegisterRoutes(r *httpx.Routes) {
 	g.POST("/:payment_id/cancel", write, h.cancel)
 	g.GET("/:payment_id/3ds", h.threeDS)
 	r.Root.POST("/api/v2/webhooks/:gateway", h.webhook)
+	// Alipay posts its notifications as forms.
+	r.AllowForm("POST", "/api/v2/webhooks/:gateway", 1<<20)
 }
 
 // baseURL is the service's base URL as this client reached it.
