@@ -12,6 +12,7 @@ import (
 
 	cataloghttp "github.com/gocommerce/commerce/modules/catalog/adapters/http"
 	"github.com/gocommerce/commerce/modules/catalog/adapters/localdisk"
+	"github.com/gocommerce/commerce/modules/catalog/adapters/s3"
 	"github.com/gocommerce/commerce/modules/catalog/adapters/noorders"
 	catalogpg "github.com/gocommerce/commerce/modules/catalog/adapters/postgres"
 	catalogapi "github.com/gocommerce/commerce/modules/catalog/api"
@@ -114,14 +115,15 @@ func driver(cfg *config.Config) string {
 }
 
 // NewImageStorage builds the image storage named by uploads.driver: "local" (default)
-// writes under UploadsDir. "s3" needs the uploads.s3.* keys, which platform/config does
-// not have yet: until then build s3.New(s3.Config{...}) by hand.
+// writes under UploadsDir; "s3" stores in the bucket named by uploads.s3.*.
 func NewImageStorage(cfg *config.Config) (ports.ImageStorage, error) {
 	switch driver(cfg) {
 	case "local":
 		return localdisk.New(UploadsDir(cfg), uploadsURL(cfg))
 	case "s3":
-		return nil, fmt.Errorf("config: uploads.driver: s3 needs uploads.s3.endpoint, bucket, region, access_key_id, secret_access_key (not yet in the configuration)")
+		s := cfg.Uploads.S3
+		return s3.New(s3.Config{Endpoint: s.Endpoint, Bucket: s.Bucket, Region: s.Region, AccessKeyID: s.AccessKeyID,
+			SecretAccessKey: s.SecretAccessKey, PublicURL: s.PublicURL, VirtualHosted: s.VirtualHosted})
 	default:
 		return nil, fmt.Errorf("config: uploads.driver: must be local or s3, not %q", cfg.Uploads.Driver)
 	}

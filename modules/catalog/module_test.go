@@ -80,14 +80,20 @@ func TestConfiguration(t *testing.T) {
 	} else if u, _ := st.Put(context.Background(), "a.png", "image/png", nil); u != "https://cdn.example/img/a.png" {
 		t.Fatalf("cdn url %s", u)
 	}
-	for _, d := range []string{"s3", "ftp"} {
+	for d, want := range map[string]string{"s3": "uploads.s3.", "ftp": "uploads.driver"} {
 		bad := cfg
 		bad.Uploads.Driver = d
-		if _, err := catalog.NewImageStorage(&bad); err == nil || !strings.Contains(err.Error(), "uploads.driver") {
+		if _, err := catalog.NewImageStorage(&bad); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("driver %s: %v", d, err)
 		}
 		if hs := catalog.NewHTTPSettings(&bad); hs.UploadsPath != "" {
 			t.Errorf("driver %s serves local files", d)
 		}
+	}
+	s3cfg := cfg
+	s3cfg.Uploads.Driver = "s3"
+	s3cfg.Uploads.S3 = config.S3{Endpoint: "http://127.0.0.1:9000", Bucket: "images", Region: "us-east-1", AccessKeyID: "k", SecretAccessKey: "s"}
+	if _, err := catalog.NewImageStorage(&s3cfg); err != nil {
+		t.Errorf("configured s3: %v", err)
 	}
 }

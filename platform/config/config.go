@@ -36,6 +36,7 @@ type Config struct {
 	Carts         Carts         `koanf:"carts"`
 	Coupons       Coupons       `koanf:"coupons"`
 	Uploads       Uploads       `koanf:"uploads"`
+	Customers     Customers     `koanf:"customers"`
 	Notifications Notifications `koanf:"notifications"`
 	Jobs          Jobs          `koanf:"jobs"`
 }
@@ -145,6 +146,7 @@ type Gateway struct {
 	MerchantID          string `koanf:"merchant_id"`
 	PrivateKey          string `koanf:"private_key"`
 	PublicKey           string `koanf:"public_key"`
+	SerialNo            string `koanf:"serial_no"`
 	BaseURL             string `koanf:"base_url"`
 }
 
@@ -170,6 +172,12 @@ type Carts struct {
 	ExpiryDays int `koanf:"expiry_days"`
 }
 
+// Customers configures account links.
+type Customers struct {
+	InviteTTL time.Duration `koanf:"invite_ttl"`
+	ResetTTL  time.Duration `koanf:"reset_ttl"`
+}
+
 // Coupons configures stacking.
 type Coupons struct {
 	AllowFreeShippingStacking bool `koanf:"allow_free_shipping_stacking"`
@@ -181,6 +189,18 @@ type Uploads struct {
 	Driver       string `koanf:"driver"` // local | s3
 	Dir          string `koanf:"dir"`
 	PublicURL    string `koanf:"public_url"`
+	S3           S3     `koanf:"s3"`
+}
+
+// S3 configures the S3-compatible image storage (uploads.driver: s3).
+type S3 struct {
+	Endpoint        string `koanf:"endpoint"`
+	Bucket          string `koanf:"bucket"`
+	Region          string `koanf:"region"`
+	AccessKeyID     string `koanf:"access_key_id"`
+	SecretAccessKey string `koanf:"secret_access_key"`
+	PublicURL       string `koanf:"public_url"`
+	VirtualHosted   bool   `koanf:"virtual_hosted"`
 }
 
 // Notifications configures delivery retries.
@@ -236,9 +256,10 @@ func Default() Config {
 			Anonymous: Limit{RequestsPerMinute: 60, BurstCapacity: 10, RequestsPerHour: 3000},
 			Auth:      EndpointLimit{RequestsPerMinute: 10},
 			Endpoints: map[string]EndpointLimit{
-				"/api/v1/auth/login":    {RequestsPerMinute: 10},
-				"/api/v1/auth/register": {RequestsPerMinute: 5},
-				"/api/v1/uploads":       {RequestsPerMinute: 10},
+				"/api/v1/auth/login":        {RequestsPerMinute: 10},
+				"/api/v1/auth/register":     {RequestsPerMinute: 5},
+				"/api/v1/uploads":           {RequestsPerMinute: 10},
+				"/api/v1/customers/recover": {RequestsPerMinute: 5},
 			},
 		},
 		Payment: Payment{
@@ -256,7 +277,8 @@ func Default() Config {
 		},
 		Inventory:     Inventory{ReservationTimeout: 30 * time.Minute},
 		Carts:         Carts{ExpiryDays: 30},
-		Uploads:       Uploads{MaxSizeBytes: 10 << 20, Driver: "local", Dir: "", PublicURL: "/uploads"},
+		Uploads:       Uploads{MaxSizeBytes: 10 << 20, Driver: "local", Dir: "", PublicURL: "/uploads", S3: S3{Region: "us-east-1"}},
+		Customers:     Customers{InviteTTL: 7 * 24 * time.Hour, ResetTTL: 24 * time.Hour},
 		Notifications: Notifications{RetryBackoff: []time.Duration{30 * time.Second, 2 * time.Minute, 10 * time.Minute}, MaxAttempts: 4},
 		Jobs:          Jobs{Concurrency: 10},
 	}
@@ -422,6 +444,23 @@ func (c *Config) Validate() error {
 	}
 	if c.Uploads.MaxSizeBytes <= 0 {
 		bad("uploads.max_size_bytes", "must be positive")
+	}
+	switch c.Uploads.Driver {
+	case "", "local":
+	case "s3":
+		for key, v := range map[string]string{"endpoint": c.Uploads.S3.Endpoint, "bucket": c.Uploads.S3.Bucket, "region": c.Uploads.S3.Region, "access_key_id": c.Uploads.S3.AccessKeyID, "secret_access_key": c.Uploads.S3.SecretAccessKey} {
+			if v == "" {
+				bad("uploads.s3."+key, "must be set when uploads.driver is s3")
+			}
+		}
+	default:
+		bad("uploads.driver", "must be local or s3")
+	}
+	if c.Customers.InviteTTL <= 0 {
+		bad("customers.invite_ttl", "must be positive")
+	}
+	if c.Customers.ResetTTL <= 0 {
+		bad("customers.reset_ttl", "must be positive")
 	}
 	if c.Jobs.Concurrency <= 0 {
 		bad("jobs.concurrency", "must be positive")

@@ -50,7 +50,7 @@ func SettingsFrom(cfg *config.Config) Settings {
 		_, _ = rand.Read(secret)
 	}
 	sum := sha256.Sum256(append([]byte("customers/account-tokens/v1|"), secret...))
-	return Settings{InviteTTL: DefaultInviteTTL, ResetTTL: DefaultResetTTL, TokenKey: sum[:], LinkBaseURL: cfg.HTTP.PublicURL}
+	return Settings{InviteTTL: cfg.Customers.InviteTTL, ResetTTL: cfg.Customers.ResetTTL, TokenKey: sum[:], LinkBaseURL: cfg.HTTP.PublicURL}
 }
 
 // Stores groups the module's repositories.

@@ -82,7 +82,7 @@ func FromConfig(cfg config.Payment) (*Registry, error) {
 	if c := cfg.WeChatPay; c.Enabled {
 		g, err := wechatpay.New(wechatpay.Config{
 			AppID: c.AppID, MerchantID: c.MerchantID, PrivateKeyPEM: c.PrivateKey, PlatformPublicKeyPEM: c.PublicKey,
-			APIv3Key: c.WebhookSecret, SerialNo: c.ClientID, BaseURL: c.BaseURL, HTTPClient: client,
+			APIv3Key: c.WebhookSecret, SerialNo: c.SerialNo, BaseURL: c.BaseURL, HTTPClient: client,
 		})
 		if err != nil {
 			errs = append(errs, fmt.Errorf("config: payment.wechat_pay: %w", err))
