@@ -12,9 +12,9 @@ import (
 
 	cataloghttp "github.com/gocommerce/commerce/modules/catalog/adapters/http"
 	"github.com/gocommerce/commerce/modules/catalog/adapters/localdisk"
-	"github.com/gocommerce/commerce/modules/catalog/adapters/s3"
 	"github.com/gocommerce/commerce/modules/catalog/adapters/noorders"
 	catalogpg "github.com/gocommerce/commerce/modules/catalog/adapters/postgres"
+	"github.com/gocommerce/commerce/modules/catalog/adapters/s3"
 	catalogapi "github.com/gocommerce/commerce/modules/catalog/api"
 	"github.com/gocommerce/commerce/modules/catalog/app"
 	"github.com/gocommerce/commerce/modules/catalog/ports"
