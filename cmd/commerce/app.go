@@ -43,6 +43,7 @@ type App struct {
 	Relay    *events.Relay
 	Jobs     *jobsfx.Backend
 	Identity identityapi.Identity
+	Seeders  *Seeders
 	Modules  []modkit.Module
 }
 
@@ -83,9 +84,9 @@ func newBus(mods []modkit.Module) *events.Bus {
 	return b
 }
 
-func newApp(cfg *config.Config, log *zap.Logger, d *db.DB, m *db.Migrator, s *httpx.Server, bus *events.Bus, relay *events.Relay, j *jobsfx.Backend, id identityapi.Identity, mods []modkit.Module) *App {
+func newApp(cfg *config.Config, log *zap.Logger, d *db.DB, m *db.Migrator, s *httpx.Server, bus *events.Bus, relay *events.Relay, j *jobsfx.Backend, id identityapi.Identity, seeders *Seeders, mods []modkit.Module) *App {
 	modkit.RegisterJobs(mods, j.Registry)
-	return &App{Cfg: cfg, Log: log, DB: d, Migrator: m, Server: s, Bus: bus, Relay: relay, Jobs: j, Identity: id, Modules: mods}
+	return &App{Cfg: cfg, Log: log, DB: d, Migrator: m, Server: s, Bus: bus, Relay: relay, Jobs: j, Identity: id, Seeders: seeders, Modules: mods}
 }
 
 // Migrate applies pending migrations and logs them.

@@ -2,8 +2,12 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"strings"
 	"testing"
+
+	identityapi "github.com/gocommerce/commerce/modules/identity/api"
+	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 func run(t *testing.T, args ...string) (string, error) {
@@ -74,5 +78,35 @@ func TestCLI(t *testing.T) {
 	out, err = run(t, "migrate", "status")
 	if err != nil || !strings.Contains(out, "applied") || strings.Contains(out, "pending") {
 		t.Fatalf("migrate status: %v\n%s", err, out)
+	}
+}
+
+// seed loads a demo catalog whose stock levels agree with the product totals.
+func TestSeed(t *testing.T) {
+	ta := newTestApp(t, testdb.Primary(), nil)
+	ta.app.Seeders.ProductCount = 5
+	var out bytes.Buffer
+	if err := seed(context.Background(), ta.app, &out); err != nil {
+		t.Fatalf("seed: %v\n%s", err, out.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	key := lines[len(lines)-1]
+	if !strings.Contains(out.String(), "seeded: 5 products") || !strings.Contains(key, ".") {
+		t.Fatalf("seed output:\n%s", out.String())
+	}
+	products := ta.do("GET", "/api/v1/products?per_page=100", nil, "Authorization", "Bearer "+key)
+	if products.Status != 200 {
+		t.Fatalf("products with the demo key: %d %s", products.Status, products.Body)
+	}
+	_, admin, err := ta.app.Identity.CreateAPIKey(context.Background(), identityapi.CreateAPIKeyCommand{Name: "a", Scopes: []string{"admin"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range products.JSON(t)["data"].([]any) {
+		prod := p.(map[string]any)
+		level := ta.do("GET", "/api/v1/inventory/"+prod["id"].(string), nil, "Authorization", "Bearer "+admin)
+		if got := level.JSON(t)["data"].(map[string]any)["total_available"]; got != prod["inventory_quantity"] {
+			t.Errorf("%s: levels say %v, product says %v", prod["title"], got, prod["inventory_quantity"])
+		}
 	}
 }

@@ -54,6 +54,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		inventory.ProviderSet,
 		payments.ProviderSet,
 		newModules,
+		newSeeders,
 		newApp,
 	)
 	return nil, nil, nil

@@ -220,7 +220,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	mainApp := newApp(cfg, logger, dbDB, migrator, server, bus, relay, backend, appService, v)
+	seeders := newSeeders(service2, service2, service3, service)
+	mainApp := newApp(cfg, logger, dbDB, migrator, server, bus, relay, backend, appService, seeders, v)
 	return mainApp, func() {
 		cleanup5()
 		cleanup4()
