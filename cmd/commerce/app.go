@@ -10,7 +10,9 @@ import (
 	"go.uber.org/zap"
 	"golang.org/x/sync/errgroup"
 
+	"github.com/gocommerce/commerce/modules/carts"
 	"github.com/gocommerce/commerce/modules/catalog"
+	"github.com/gocommerce/commerce/modules/coupons"
 	"github.com/gocommerce/commerce/modules/customers"
 	"github.com/gocommerce/commerce/modules/identity"
 	identityapi "github.com/gocommerce/commerce/modules/identity/api"
@@ -48,8 +50,8 @@ type App struct {
 }
 
 // newModules lists every business module (wire has no multibinding).
-func newModules(id *identity.Module, cu *customers.Module, ca *catalog.Module, in *inventory.Module, pa *payments.Module, rl *ratelimit.AdminModule, me *metrics.Module) []modkit.Module {
-	return []modkit.Module{id, cu, ca, in, pa, rl, me}
+func newModules(id *identity.Module, cu *customers.Module, ca *catalog.Module, in *inventory.Module, pa *payments.Module, cr *carts.Module, co *coupons.Module, rl *ratelimit.AdminModule, me *metrics.Module) []modkit.Module {
+	return []modkit.Module{id, cu, ca, in, pa, cr, co, rl, me}
 }
 
 // newFragments collects the OpenAPI fragment of every documented module.

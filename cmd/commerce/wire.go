@@ -5,7 +5,9 @@ package main
 import (
 	"github.com/google/wire"
 
+	"github.com/gocommerce/commerce/modules/carts"
 	"github.com/gocommerce/commerce/modules/catalog"
+	"github.com/gocommerce/commerce/modules/coupons"
 	"github.com/gocommerce/commerce/modules/customers"
 	"github.com/gocommerce/commerce/modules/identity"
 	"github.com/gocommerce/commerce/modules/inventory"
@@ -53,6 +55,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		catalog.ProviderSet,
 		inventory.ProviderSet,
 		payments.ProviderSet,
+		carts.ProviderSet,
+		coupons.ProviderSet,
 		newModules,
 		newSeeders,
 		newApp,

@@ -7,11 +7,26 @@
 package main
 
 import (
+	"github.com/gocommerce/commerce/modules/carts"
+	catalogapi2 "github.com/gocommerce/commerce/modules/carts/adapters/catalogapi"
+	"github.com/gocommerce/commerce/modules/carts/adapters/couponsapi"
+	http6 "github.com/gocommerce/commerce/modules/carts/adapters/http"
+	jobs3 "github.com/gocommerce/commerce/modules/carts/adapters/jobs"
+	none2 "github.com/gocommerce/commerce/modules/carts/adapters/none"
+	postgres5 "github.com/gocommerce/commerce/modules/carts/adapters/postgres"
+	app6 "github.com/gocommerce/commerce/modules/carts/app"
 	"github.com/gocommerce/commerce/modules/catalog"
 	http3 "github.com/gocommerce/commerce/modules/catalog/adapters/http"
 	"github.com/gocommerce/commerce/modules/catalog/adapters/noorders"
 	postgres3 "github.com/gocommerce/commerce/modules/catalog/adapters/postgres"
 	app3 "github.com/gocommerce/commerce/modules/catalog/app"
+	"github.com/gocommerce/commerce/modules/coupons"
+	"github.com/gocommerce/commerce/modules/coupons/adapters/cartsapi"
+	customersapi2 "github.com/gocommerce/commerce/modules/coupons/adapters/customersapi"
+	events4 "github.com/gocommerce/commerce/modules/coupons/adapters/events"
+	http7 "github.com/gocommerce/commerce/modules/coupons/adapters/http"
+	postgres6 "github.com/gocommerce/commerce/modules/coupons/adapters/postgres"
+	app5 "github.com/gocommerce/commerce/modules/coupons/app"
 	"github.com/gocommerce/commerce/modules/customers"
 	events2 "github.com/gocommerce/commerce/modules/customers/adapters/events"
 	http2 "github.com/gocommerce/commerce/modules/customers/adapters/http"
@@ -85,13 +100,13 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	credentialService := app2.NewCredentialService(settings, credentialRepository, clockClock)
 	adapter := identityapi.NewAdapter(credentialService)
 	orders := none.NewOrders()
-	carts := none.NewCarts()
+	noneCarts := none.NewCarts()
 	subscriptions := none.NewSubscriptions()
 	notifications := none.NewNotifications()
 	collaborators := app.Collaborators{
 		Credentials:   adapter,
 		Orders:        orders,
-		Carts:         carts,
+		Carts:         noneCarts,
 		Subscriptions: subscriptions,
 		Notifications: notifications,
 	}
@@ -159,8 +174,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	service3 := app4.NewService(dbDB, repositories, catalogapiAdapter, outbox, clockClock, settings3)
 	handler3 := http4.NewHandler(service3)
 	eventsSubscriber := events3.NewSubscriber(service3, logger)
-	jobs3 := jobs2.NewJobs(service3, logger)
-	inventoryModule := inventory.NewModule(handler3, eventsSubscriber, jobs3)
+	jobs4 := jobs2.NewJobs(service3, logger)
+	inventoryModule := inventory.NewModule(handler3, eventsSubscriber, jobs4)
 	settings4 := payments.NewSettings(cfg)
 	registry, err := payments.NewGateways(cfg)
 	if err != nil {
@@ -172,6 +187,41 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	service4 := payments.NewService(settings4, dbDB, registry, dbDB, outbox, clockClock, logger)
 	handler4 := http5.NewHandler(service4)
 	paymentsModule := payments.NewModule(handler4)
+	settings5 := carts.NewSettings(cfg)
+	cartRepository := postgres5.NewCartRepository(dbDB)
+	adapter2 := catalogapi2.NewAdapter(service2)
+	settings6 := coupons.NewSettings(cfg)
+	couponRepository := postgres6.NewCouponRepository(dbDB)
+	usageRepository := postgres6.NewUsageRepository(dbDB)
+	stores2 := app5.Stores{
+		Coupons: couponRepository,
+		Usage:   usageRepository,
+	}
+	adapter3 := customersapi2.NewAdapter(service, service)
+	appCollaborators := app5.Collaborators{
+		Customers: adapter3,
+	}
+	service5 := app5.NewService(settings6, dbDB, stores2, appCollaborators, outbox, clockClock)
+	couponsapiAdapter := couponsapi.NewAdapter(service5)
+	tax := none2.NewTax()
+	shipping := none2.NewShipping()
+	automaticDiscounts := none2.NewAutomaticDiscounts()
+	collaborators2 := app6.Collaborators{
+		Catalog:            adapter2,
+		Coupons:            couponsapiAdapter,
+		Tax:                tax,
+		Shipping:           shipping,
+		AutomaticDiscounts: automaticDiscounts,
+	}
+	service6 := app6.NewService(settings5, dbDB, cartRepository, collaborators2, outbox, clockClock)
+	handler5 := http6.NewHandler(service6)
+	jobs5 := jobs3.NewJobs(service6, logger)
+	cartsModule := carts.NewModule(handler5, jobs5)
+	cartsapiAdapter := cartsapi.NewAdapter(service6)
+	validator := app5.NewValidator(service5, cartsapiAdapter)
+	handler6 := http7.NewHandler(service5, validator)
+	subscriber2 := events4.NewSubscriber(service5, logger)
+	couponsModule := coupons.NewModule(handler6, subscriber2)
 	metricsRegistry := metrics.New()
 	limiter, err := ratelimit.New(cfg, client, metricsRegistry, logger)
 	if err != nil {
@@ -182,7 +232,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	adminModule := ratelimit.NewAdminModule(limiter)
 	metricsModule := metrics.NewModule(metricsRegistry)
-	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, adminModule, metricsModule)
+	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, adminModule, metricsModule)
 	migrator := newMigrator(dbDB, v)
 	authenticator, cleanup4, err := app2.NewAuthenticator(settings, tokens, apiKeyRepository, keyCache, invalidations, clockClock, logger)
 	if err != nil {

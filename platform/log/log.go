@@ -34,7 +34,7 @@ func New(cfg *config.Config) (*zap.Logger, error) {
 		lvl = zapcore.InfoLevel
 	}
 	zc.Level = zap.NewAtomicLevelAt(lvl)
-	zc.DisableStacktrace = format == "json"
+	zc.DisableStacktrace = true // panics log their own stack (httpx recovery)
 	return zc.Build()
 }
 

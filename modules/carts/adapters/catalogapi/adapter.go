@@ -1,0 +1,86 @@
+// Package catalogapi implements the carts module's ports.Catalog on top of the catalog
+// module's api.
+package catalogapi
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	catalog "github.com/gocommerce/commerce/modules/catalog/api"
+
+	"github.com/gocommerce/commerce/modules/carts/domain"
+	"github.com/gocommerce/commerce/modules/carts/ports"
+	"github.com/gocommerce/commerce/platform/apperr"
+)
+
+// Adapter reads products for carts.
+type Adapter struct {
+	catalog catalog.Catalog
+}
+
+var _ ports.Catalog = (*Adapter)(nil)
+
+// NewAdapter builds the adapter.
+func NewAdapter(c catalog.Catalog) *Adapter { return &Adapter{catalog: c} }
+
+// GiftCardProductType is the product_type that marks gift cards.
+const GiftCardProductType = "gift_card"
+
+// Product returns the product variant (the default variant when variantID is ""),
+// with one catalog read in the common case.
+func (a *Adapter) Product(ctx context.Context, productID, variantID string) (domain.Product, error) {
+	p, err := a.catalog.GetProduct(ctx, productID)
+	if err != nil {
+		return domain.Product{}, translate(err)
+	}
+	var v *catalog.Variant
+	switch {
+	case variantID != "":
+		for i := range p.Variants {
+			if strings.EqualFold(p.Variants[i].ID, variantID) {
+				v = &p.Variants[i]
+			}
+		}
+		if v == nil {
+			return domain.Product{}, domain.ErrVariantNotFound
+		}
+	case len(p.Variants) == 1 && p.Variants[0].IsDefault:
+		v = &p.Variants[0]
+	default: // let the catalog decide (it knows whether the product has explicit variants)
+		got, err := a.catalog.GetVariant(ctx, productID, "")
+		if err != nil {
+			return domain.Product{}, translate(err)
+		}
+		v = &got
+	}
+	variantTitle := v.Title
+	if v.IsDefault {
+		variantTitle = "" // the default variant has no title of its own ("Default Title")
+	}
+	return domain.Product{
+		ProductID: p.ID, VariantID: v.ID, Title: p.Title, VariantTitle: variantTitle, SKU: v.SKU, Status: p.Status,
+		Currency: p.Currency, Price: v.Price, ImageURL: p.ImageURL, RequiresShipping: v.RequiresShipping,
+		IsGiftCard: strings.EqualFold(p.ProductType, GiftCardProductType), InventoryTracked: p.InventoryManagement != "",
+		InventoryPolicy: v.InventoryPolicy, InventoryQuantity: v.InventoryQuantity,
+	}, nil
+}
+
+// Collections returns no collections: the catalog api does not offer product
+// collections yet, so collection-restricted coupons match no product until it does.
+func (a *Adapter) Collections(context.Context, []string) (map[string][]string, error) {
+	return map[string][]string{}, nil
+}
+
+func translate(err error) error {
+	switch {
+	case errors.Is(err, catalog.ErrProductNotFound):
+		return domain.ErrProductNotFound
+	case errors.Is(err, catalog.ErrVariantNotFound):
+		if e, ok := apperr.As(err); ok && e.Message != "" {
+			return domain.ErrVariantNotFound.WithMessage("%s", e.Message)
+		}
+		return domain.ErrVariantNotFound
+	}
+	return err
+}

@@ -1,0 +1,86 @@
+package catalogapi_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/shopspring/decimal"
+
+	catalog "github.com/gocommerce/commerce/modules/catalog/api"
+
+	"github.com/gocommerce/commerce/modules/carts/adapters/catalogapi"
+	"github.com/gocommerce/commerce/modules/carts/domain"
+)
+
+// fakeCatalog is catalog's api.Catalog over a fixed product list.
+type fakeCatalog struct {
+	catalog.Catalog
+	products map[string]catalog.Product
+	explicit map[string]bool // products with explicit variants
+}
+
+func (f fakeCatalog) GetProduct(_ context.Context, id string) (catalog.Product, error) {
+	p, ok := f.products[id]
+	if !ok {
+		return catalog.Product{}, catalog.ErrProductNotFound
+	}
+	return p, nil
+}
+
+func (f fakeCatalog) GetVariant(_ context.Context, pid, vid string) (catalog.Variant, error) {
+	p, ok := f.products[pid]
+	if !ok {
+		return catalog.Variant{}, catalog.ErrProductNotFound
+	}
+	if vid == "" && !f.explicit[pid] {
+		return p.Variants[0], nil
+	}
+	return catalog.Variant{}, catalog.ErrVariantNotFound.WithMessage("variant_id is required: the product has variants")
+}
+
+func TestProduct(t *testing.T) {
+	t.Parallel()
+	f := fakeCatalog{
+		products: map[string]catalog.Product{
+			"p1": {ID: "p1", Title: "Shirt", Status: "active", Currency: "EUR", ProductType: "apparel", ImageURL: "img", InventoryManagement: "commerce",
+				Variants: []catalog.Variant{{ID: "v1", Title: "Default Title", SKU: "S1", Price: decimal.RequireFromString("9.50"), InventoryPolicy: "deny", InventoryQuantity: 4, IsDefault: true, RequiresShipping: true}}},
+			"p2": {ID: "p2", Title: "Mug", Status: "draft", Currency: "USD", ProductType: "gift_card", Variants: []catalog.Variant{
+				{ID: "d", Title: "Default Title", IsDefault: true}, {ID: "v2", Title: "Blue", SKU: "M2", Price: decimal.RequireFromString("3"), InventoryPolicy: "continue"},
+			}},
+		},
+		explicit: map[string]bool{"p2": true},
+	}
+	a := catalogapi.NewAdapter(f)
+	ctx := context.Background()
+	p, err := a.Product(ctx, "p1", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := domain.Product{ProductID: "p1", VariantID: "v1", Title: "Shirt", VariantTitle: "", SKU: "S1", Status: "active", Currency: "EUR",
+		Price: decimal.RequireFromString("9.50"), ImageURL: "img", RequiresShipping: true, InventoryTracked: true, InventoryPolicy: "deny", InventoryQuantity: 4}
+	if p.ProductID != want.ProductID || p.VariantID != want.VariantID || p.VariantTitle != "" || p.Currency != "EUR" || !p.Price.Equal(want.Price) ||
+		!p.InventoryTracked || p.InventoryQuantity != 4 || p.IsGiftCard || !p.RequiresShipping || p.SKU != "S1" || p.ImageURL != "img" {
+		t.Errorf("product %+v", p)
+	}
+	p, err = a.Product(ctx, "p2", "v2")
+	if err != nil || p.VariantTitle != "Blue" || !p.IsGiftCard || p.InventoryTracked || p.InventoryPolicy != "continue" || p.Status != "draft" {
+		t.Errorf("variant %+v %v", p, err)
+	}
+	cases := []struct {
+		pid, vid string
+		want     error
+	}{
+		{"nope", "", domain.ErrProductNotFound},
+		{"p1", "other", domain.ErrVariantNotFound},
+		{"p2", "", domain.ErrVariantNotFound},
+	}
+	for _, tc := range cases {
+		if _, err := a.Product(ctx, tc.pid, tc.vid); !errors.Is(err, tc.want) {
+			t.Errorf("%s/%s: %v, want %v", tc.pid, tc.vid, err, tc.want)
+		}
+	}
+	if cols, err := a.Collections(ctx, []string{"p1"}); err != nil || len(cols) != 0 {
+		t.Errorf("collections %v %v", cols, err)
+	}
+}

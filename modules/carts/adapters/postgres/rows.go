@@ -1,0 +1,162 @@
+package postgres
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/gocommerce/commerce/modules/carts/domain"
+)
+
+type cartRow struct {
+	ID                     string `gorm:"primaryKey"`
+	CustomerID             *string
+	SessionTokenHash       *string
+	Currency               string
+	Status                 string
+	Email                  string
+	ShippingMethod         string
+	Notes                  string
+	Coupons                string // JSON array
+	Subtotal               decimal.Decimal
+	DiscountTotal          decimal.Decimal
+	ShippingBeforeDiscount decimal.Decimal
+	ShippingTotal          decimal.Decimal
+	ItemCount              int
+	ConvertedOrderID       *string
+	MergedIntoID           *string
+	ExpiresAt              time.Time
+	CreatedAt              time.Time `gorm:"autoCreateTime:false"`
+	UpdatedAt              time.Time `gorm:"autoUpdateTime:false"`
+}
+
+func (cartRow) TableName() string { return "carts" }
+
+type itemRow struct {
+	ID               string `gorm:"primaryKey"`
+	CartID           string
+	ProductID        string
+	VariantID        string
+	Quantity         int
+	UnitPrice        decimal.Decimal
+	OriginalPrice    decimal.Decimal
+	DiscountAmount   decimal.Decimal
+	SKU              string `gorm:"column:sku"`
+	Title            string
+	VariantTitle     string
+	ImageURL         string `gorm:"column:image_url"`
+	RequiresShipping bool
+	IsGiftCard       bool
+	CustomAttributes string // JSON object
+	AttributesHash   string
+	CreatedAt        time.Time `gorm:"autoCreateTime:false"`
+	UpdatedAt        time.Time `gorm:"autoUpdateTime:false"`
+}
+
+func (itemRow) TableName() string { return "cart_items" }
+
+type couponJSON struct {
+	Code       string          `json:"code"`
+	ID         string          `json:"id,omitempty"`
+	Type       string          `json:"type,omitempty"`
+	Applicable bool            `json:"applicable"`
+	Amount     decimal.Decimal `json:"amount"`
+}
+
+func nullable(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func fromCart(c *domain.Cart) (cartRow, error) {
+	coupons := make([]couponJSON, len(c.Coupons))
+	for i, cp := range c.Coupons {
+		coupons[i] = couponJSON(cp)
+	}
+	raw, err := json.Marshal(coupons)
+	if err != nil {
+		return cartRow{}, err
+	}
+	return cartRow{
+		ID: string(c.ID), CustomerID: nullable(c.CustomerID), SessionTokenHash: nullable(c.SessionTokenHash), Currency: c.Currency,
+		Status: string(c.Status), Email: c.Email, ShippingMethod: c.ShippingMethod, Notes: c.Notes, Coupons: string(raw),
+		Subtotal: c.Subtotal, DiscountTotal: c.DiscountTotal, ShippingBeforeDiscount: c.ShippingBeforeDiscount,
+		ShippingTotal: c.ShippingTotal, ItemCount: c.ItemCount, ConvertedOrderID: nullable(c.ConvertedOrderID),
+		MergedIntoID: nullable(string(c.MergedIntoID)), ExpiresAt: c.ExpiresAt.UTC(), CreatedAt: c.CreatedAt.UTC(), UpdatedAt: c.UpdatedAt.UTC(),
+	}, nil
+}
+
+func (r cartRow) toDomain(items []itemRow) (*domain.Cart, error) {
+	c := &domain.Cart{
+		ID: domain.CartID(r.ID), CustomerID: deref(r.CustomerID), SessionTokenHash: deref(r.SessionTokenHash), Currency: r.Currency,
+		Status: domain.Status(r.Status), Email: r.Email, ShippingMethod: r.ShippingMethod, Notes: r.Notes,
+		Subtotal: r.Subtotal, DiscountTotal: r.DiscountTotal, ShippingBeforeDiscount: r.ShippingBeforeDiscount,
+		ShippingTotal: r.ShippingTotal, ItemCount: r.ItemCount, ConvertedOrderID: deref(r.ConvertedOrderID),
+		MergedIntoID: domain.CartID(deref(r.MergedIntoID)), ExpiresAt: r.ExpiresAt.UTC(), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+	}
+	var coupons []couponJSON
+	if err := json.Unmarshal([]byte(r.Coupons), &coupons); err != nil {
+		return nil, fmt.Errorf("carts: coupons of %s: %w", r.ID, err)
+	}
+	for _, cp := range coupons {
+		c.Coupons = append(c.Coupons, domain.AppliedCoupon(cp))
+	}
+	for _, ir := range items {
+		it, err := ir.toDomain()
+		if err != nil {
+			return nil, err
+		}
+		c.Items = append(c.Items, it)
+	}
+	return c, nil
+}
+
+func attributesHash(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return hex.EncodeToString(sum[:])
+}
+
+func fromItem(cart domain.CartID, it *domain.Item) itemRow {
+	key := domain.AttributesKey(it.CustomAttributes)
+	return itemRow{
+		ID: string(it.ID), CartID: string(cart), ProductID: it.ProductID, VariantID: it.VariantID, Quantity: it.Quantity,
+		UnitPrice: it.UnitPrice, OriginalPrice: it.OriginalPrice, DiscountAmount: it.DiscountAmount, SKU: it.SKU, Title: it.Title,
+		VariantTitle: it.VariantTitle, ImageURL: it.ImageURL, RequiresShipping: it.RequiresShipping, IsGiftCard: it.IsGiftCard,
+		CustomAttributes: key, AttributesHash: attributesHash(key), CreatedAt: it.CreatedAt.UTC(), UpdatedAt: it.UpdatedAt.UTC(),
+	}
+}
+
+func (r itemRow) toDomain() (*domain.Item, error) {
+	attrs := map[string]string{}
+	if err := json.Unmarshal([]byte(r.CustomAttributes), &attrs); err != nil {
+		return nil, fmt.Errorf("carts: custom_attributes of item %s: %w", r.ID, err)
+	}
+	return &domain.Item{
+		ID: domain.ItemID(r.ID), ProductID: r.ProductID, VariantID: r.VariantID, Quantity: r.Quantity, UnitPrice: r.UnitPrice,
+		OriginalPrice: r.OriginalPrice, DiscountAmount: r.DiscountAmount, SKU: r.SKU, Title: r.Title, VariantTitle: r.VariantTitle,
+		ImageURL: r.ImageURL, RequiresShipping: r.RequiresShipping, IsGiftCard: r.IsGiftCard, CustomAttributes: attrs,
+		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+	}, nil
+}
+
+// same reports whether two item rows store the same values.
+func (r itemRow) same(o itemRow) bool {
+	return r.ProductID == o.ProductID && r.VariantID == o.VariantID && r.Quantity == o.Quantity &&
+		r.UnitPrice.Equal(o.UnitPrice) && r.OriginalPrice.Equal(o.OriginalPrice) && r.DiscountAmount.Equal(o.DiscountAmount) &&
+		r.SKU == o.SKU && r.Title == o.Title && r.VariantTitle == o.VariantTitle && r.ImageURL == o.ImageURL &&
+		r.RequiresShipping == o.RequiresShipping && r.IsGiftCard == o.IsGiftCard && r.CustomAttributes == o.CustomAttributes &&
+		r.UpdatedAt.Equal(o.UpdatedAt)
+}

@@ -1,0 +1,116 @@
+package app
+
+import (
+	"context"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/gocommerce/commerce/modules/carts/api"
+	"github.com/gocommerce/commerce/modules/carts/domain"
+	"github.com/gocommerce/commerce/platform/ids"
+)
+
+// toAPICart maps a cart for other modules.
+func (s *Service) toAPICart(c *domain.Cart) api.Cart {
+	out := api.Cart{
+		ID: string(c.ID), CustomerID: c.CustomerID, Status: string(c.EffectiveStatus(s.now())), Currency: c.Currency,
+		Email: c.Email, ShippingMethod: c.ShippingMethod, Notes: c.Notes, Subtotal: c.Subtotal, DiscountTotal: c.DiscountTotal,
+		ShippingTotal: c.ShippingTotal, ShippingBeforeDiscount: c.ShippingBeforeDiscount, TaxTotal: decimal.Zero,
+		Total: c.Total(), CouponCodes: c.CouponCodes(), ItemCount: c.ItemCount, Items: make([]api.Item, len(c.Items)),
+		ConvertedOrderID: c.ConvertedOrderID, ExpiresAt: c.ExpiresAt, CreatedAt: c.CreatedAt, UpdatedAt: c.UpdatedAt,
+	}
+	for i, it := range c.Items {
+		out.Items[i] = api.Item{
+			ID: string(it.ID), ProductID: it.ProductID, VariantID: it.VariantID, Quantity: it.Quantity, UnitPrice: it.UnitPrice,
+			OriginalPrice: it.OriginalPrice, Subtotal: it.Subtotal(), DiscountAmount: it.DiscountAmount, Total: it.Total(),
+			SKU: it.SKU, Title: it.Title, VariantTitle: it.VariantTitle, ImageURL: it.ImageURL, RequiresShipping: it.RequiresShipping,
+			IsGiftCard: it.IsGiftCard, CustomAttributes: it.CustomAttributes,
+		}
+	}
+	return out
+}
+
+// GetCart returns a cart whatever its status (api.Carts, for checkout).
+func (s *Service) GetCart(ctx context.Context, cartID string) (api.Cart, error) {
+	if !ids.Valid(cartID) {
+		return api.Cart{}, domain.ErrCartNotFound
+	}
+	c, err := s.repo.Get(ctx, domain.CartID(strings.ToLower(cartID)))
+	if err != nil {
+		return api.Cart{}, err
+	}
+	return s.toAPICart(c), nil
+}
+
+// MarkConverted turns an active cart into converted for an order and publishes
+// cart.converted (api.Carts). Repeating it for the same order is a no-op.
+func (s *Service) MarkConverted(ctx context.Context, cartID, orderID string) error {
+	if !ids.Valid(cartID) {
+		return domain.ErrCartNotFound
+	}
+	orderID = strings.TrimSpace(orderID)
+	return s.tx.InTx(ctx, func(ctx context.Context) error {
+		again := false
+		c, err := s.repo.Update(ctx, domain.CartID(strings.ToLower(cartID)), func(c *domain.Cart) error {
+			if c.Status == domain.StatusConverted && c.ConvertedOrderID == orderID && orderID != "" {
+				again = true
+				return nil
+			}
+			now := s.now()
+			if err := c.CheckActive(now); err != nil {
+				return err
+			}
+			c.Status, c.ConvertedOrderID, c.UpdatedAt = domain.StatusConverted, orderID, now
+			return nil
+		})
+		if err != nil || again {
+			return err
+		}
+		return s.events.Publish(ctx, api.EventCartConverted, string(c.ID), api.CartConverted{CartResource: ToResource(c), OrderID: orderID})
+	})
+}
+
+// CouponContext returns a cart the caller may read, for coupon validation (api.Carts).
+func (s *Service) CouponContext(ctx context.Context, a api.Access) (api.CouponContext, error) {
+	c, err := s.load(ctx, a.CartID, Caller{SessionToken: a.SessionToken, Principal: a.Principal})
+	if err != nil {
+		return api.CouponContext{}, err
+	}
+	lines, err := s.couponLines(ctx, c)
+	if err != nil {
+		return api.CouponContext{}, err
+	}
+	auto, err := s.auto.Has(ctx, c)
+	if err != nil {
+		return api.CouponContext{}, err
+	}
+	out := api.CouponContext{
+		CartID: string(c.ID), Currency: c.Currency, CustomerID: c.CustomerID, Email: c.Email, Subtotal: c.Subtotal,
+		ShippingTotal: c.ShippingBeforeDiscount, TaxTotal: decimal.Zero, CouponCodes: c.CouponCodes(),
+		HasAutomaticDiscounts: auto, Lines: make([]api.CouponLine, len(lines)),
+	}
+	for i, l := range lines {
+		out.Lines[i] = api.CouponLine{ID: string(l.ItemID), ProductID: l.ProductID, VariantID: l.VariantID, CollectionIDs: l.CollectionIDs, Quantity: l.Quantity, UnitPrice: l.UnitPrice}
+	}
+	return out, nil
+}
+
+// ExportCarts returns the customer's carts (api.Carts, for data exports).
+func (s *Service) ExportCarts(ctx context.Context, customerID string) ([]api.CartResource, error) {
+	cs, err := s.repo.ForCustomer(ctx, strings.ToLower(customerID))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]api.CartResource, len(cs))
+	for i, c := range cs {
+		out[i] = ToResource(c)
+	}
+	return out, nil
+}
+
+// ExpireInactive marks carts without activity for the expiry period expired (the
+// periodic sweep); reads already treat them as expired.
+func (s *Service) ExpireInactive(ctx context.Context) (int64, error) {
+	return s.repo.ExpireInactive(ctx, s.now())
+}

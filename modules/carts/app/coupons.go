@@ -1,0 +1,116 @@
+package app
+
+import (
+	"context"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/gocommerce/commerce/modules/carts/api"
+	"github.com/gocommerce/commerce/modules/carts/domain"
+	"github.com/gocommerce/commerce/modules/carts/ports"
+)
+
+// maxCouponCodeLength bounds codes before they reach the coupons module.
+const maxCouponCodeLength = 50
+
+// ApplyCoupon applies a coupon to a cart (CONTRACT.md §7): the same code again is
+// COUPON_ALREADY_APPLIED (409); an unknown, inactive, not yet valid or expired code
+// COUPON_INVALID (400); a coupon that cannot join the cart's discounts
+// COUPON_CANNOT_COMBINE (409); other failed conditions their coupon code (400). It
+// publishes cart.coupon_applied and coupon.applied.
+func (s *Service) ApplyCoupon(ctx context.Context, id string, who Caller, code string) (*domain.Cart, error) {
+	code = strings.TrimSpace(code)
+	if code == "" || len(code) > maxCouponCodeLength {
+		return nil, domain.ErrCouponInvalid
+	}
+	var (
+		out     *domain.Cart
+		applied domain.AppliedCoupon
+	)
+	err := s.tx.InTx(ctx, func(ctx context.Context) error {
+		c, err := s.change(ctx, id, who, func(ctx context.Context, c *domain.Cart) error {
+			if c.HasCoupon(code) {
+				return domain.ErrCouponAlreadyApplied
+			}
+			if err := s.reprice(ctx, c); err != nil { // current subtotal and shipping
+				return err
+			}
+			lines, err := s.couponLines(ctx, c)
+			if err != nil {
+				return err
+			}
+			auto, err := s.auto.Has(ctx, c)
+			if err != nil {
+				return err
+			}
+			res, err := s.coupons.Evaluate(ctx, s.couponQuery(c, code, lines, c.CouponCodes(), auto))
+			if err != nil {
+				return err
+			}
+			if !res.Valid {
+				return domain.CouponError(res.ErrorCode, res.ErrorMessage)
+			}
+			applied = domain.AppliedCoupon{Code: res.Code, ID: res.CouponID, Type: res.Type, Applicable: true, Amount: res.Amount}
+			if applied.Code == "" {
+				applied.Code = code
+			}
+			c.Coupons = append(c.Coupons, applied)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		out = c
+		for _, cp := range c.Coupons {
+			if cp.Code == applied.Code {
+				applied = cp
+			}
+		}
+		if err := s.events.Publish(ctx, api.EventCartCouponApplied, string(c.ID), ToResource(c)); err != nil {
+			return err
+		}
+		return s.coupons.Applied(ctx, notice(c, applied))
+	})
+	return out, err
+}
+
+func notice(c *domain.Cart, cp domain.AppliedCoupon) ports.CouponNotice {
+	amount := cp.Amount
+	if !cp.Applicable {
+		amount = decimal.Zero
+	}
+	return ports.CouponNotice{Code: cp.Code, CartID: c.ID, CustomerID: c.CustomerID, Amount: amount, Currency: c.Currency}
+}
+
+// RemoveCoupon removes the named coupon, or every coupon when code is "" (a cart
+// without coupons is answered as it is). It publishes cart.coupon_removed and one
+// coupon.removed per removed coupon.
+func (s *Service) RemoveCoupon(ctx context.Context, id string, who Caller, code string) (*domain.Cart, error) {
+	code = strings.TrimSpace(code)
+	var out *domain.Cart
+	err := s.tx.InTx(ctx, func(ctx context.Context) error {
+		var removed []domain.AppliedCoupon
+		c, err := s.change(ctx, id, who, func(_ context.Context, c *domain.Cart) error {
+			removed = c.RemoveCoupons(code)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		out = c
+		if len(removed) == 0 {
+			return nil
+		}
+		if err := s.events.Publish(ctx, api.EventCartCouponRemoved, string(c.ID), ToResource(c)); err != nil {
+			return err
+		}
+		for _, cp := range removed {
+			if err := s.coupons.Removed(ctx, notice(c, cp)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return out, err
+}

@@ -1,0 +1,104 @@
+package app
+
+import (
+	"context"
+	"strings"
+
+	"github.com/gocommerce/commerce/modules/carts/api"
+	"github.com/gocommerce/commerce/modules/carts/domain"
+	"github.com/gocommerce/commerce/platform/apperr"
+	"github.com/gocommerce/commerce/platform/auth"
+)
+
+// Merge moves a guest cart (named by its session token) into the customer's active
+// cart, created when there is none (docs/decisions/0067): identical items have their
+// quantities summed (capped at 9999), other items are copied; when both carts hold
+// coupons the customer's are kept, otherwise the guest's coupons move over if they
+// are valid for the merged cart. The guest cart becomes converted (later changes
+// answer CART_CONVERTED). It publishes cart.merged (and cart.created for a new cart).
+func (s *Service) Merge(ctx context.Context, p *auth.Principal, sessionToken string) (*domain.Cart, error) {
+	customer, err := customerOf(p)
+	if err != nil {
+		return nil, err
+	}
+	token := strings.TrimSpace(sessionToken)
+	if token == "" {
+		return nil, apperr.Validation(map[string]string{"session_token": "is required"})
+	}
+	var out *domain.Cart
+	err = s.tx.InTx(ctx, func(ctx context.Context) error {
+		found, err := s.repo.FindBySessionHash(ctx, domain.HashSessionToken(token))
+		if err != nil {
+			return err
+		}
+		now := s.now()
+		target, _, err := s.activeCart(ctx, customer, found.Currency)
+		if err != nil {
+			return err
+		}
+		guest, err := s.repo.Update(ctx, found.ID, func(g *domain.Cart) error {
+			if err := g.CheckActive(now); err != nil {
+				return err
+			}
+			g.Status, g.MergedIntoID, g.UpdatedAt = domain.StatusConverted, target.ID, now
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		merged, err := s.repo.Update(ctx, target.ID, func(c *domain.Cart) error {
+			if c.Currency != guest.Currency {
+				if len(c.Items) > 0 {
+					return domain.ErrCurrencyMismatch.WithMessage("The guest cart is in %s; the customer's cart is in %s", guest.Currency, c.Currency)
+				}
+				c.Currency = guest.Currency
+			}
+			c.MergeFrom(guest, newItemID, now)
+			if c.Email == "" {
+				c.Email = guest.Email
+			}
+			if c.ShippingMethod == "" {
+				c.ShippingMethod = guest.ShippingMethod
+			}
+			if err := s.reprice(ctx, c); err != nil {
+				return err
+			}
+			if len(c.Coupons) == 0 && len(guest.Coupons) > 0 {
+				if err := s.moveCoupons(ctx, c, guest.Coupons); err != nil {
+					return err
+				}
+			}
+			c.Touch(now, s.settings.TTL)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		out = merged
+		return s.events.Publish(ctx, api.EventCartMerged, string(merged.ID), api.CartMerged{CartResource: ToResource(merged), SourceCartID: string(guest.ID)})
+	})
+	return out, err
+}
+
+// moveCoupons applies the guest's coupons that are valid for the merged cart, in
+// their order, then re-prices it.
+func (s *Service) moveCoupons(ctx context.Context, c *domain.Cart, coupons []domain.AppliedCoupon) error {
+	lines, err := s.couponLines(ctx, c)
+	if err != nil {
+		return err
+	}
+	auto, err := s.auto.Has(ctx, c)
+	if err != nil {
+		return err
+	}
+	for _, cp := range coupons {
+		res, err := s.coupons.Evaluate(ctx, s.couponQuery(c, cp.Code, lines, c.CouponCodes(), auto))
+		if err != nil {
+			return err
+		}
+		if res.Valid {
+			c.Coupons = append(c.Coupons, domain.AppliedCoupon{Code: res.Code, ID: res.CouponID, Type: res.Type, Applicable: true, Amount: res.Amount})
+		}
+	}
+	return s.reprice(ctx, c)
+}

@@ -1,0 +1,540 @@
+package carts_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
+	"github.com/shopspring/decimal"
+	"go.uber.org/zap"
+
+	"github.com/gocommerce/commerce/modules/carts"
+	cartshttp "github.com/gocommerce/commerce/modules/carts/adapters/http"
+	cartsjobs "github.com/gocommerce/commerce/modules/carts/adapters/jobs"
+	cartspg "github.com/gocommerce/commerce/modules/carts/adapters/postgres"
+	"github.com/gocommerce/commerce/modules/carts/app"
+	"github.com/gocommerce/commerce/modules/carts/domain"
+	"github.com/gocommerce/commerce/modules/carts/ports"
+	"github.com/gocommerce/commerce/platform/apperr"
+	"github.com/gocommerce/commerce/platform/auth"
+	"github.com/gocommerce/commerce/platform/clock"
+	"github.com/gocommerce/commerce/platform/config"
+	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/testdb"
+)
+
+const (
+	customer1 = "0190a000-0000-7000-8000-0000000000c1"
+	customer2 = "0190a000-0000-7000-8000-0000000000c2"
+	// Products of the fake catalog.
+	shirt       = "0190a000-0000-7000-8000-0000000000a1" // default variant only, 19.99, stock 100
+	shirtV      = "0190a000-0000-7000-8000-0000000000a2"
+	mug         = "0190a000-0000-7000-8000-0000000000b1" // two variants: red (5 in stock), blue (continue)
+	mugRed      = "0190a000-0000-7000-8000-0000000000b2"
+	mugBlue     = "0190a000-0000-7000-8000-0000000000b3"
+	draft       = "0190a000-0000-7000-8000-0000000000d1"
+	draftV      = "0190a000-0000-7000-8000-0000000000d2"
+	soldOut     = "0190a000-0000-7000-8000-0000000000e1"
+	soldOutV    = "0190a000-0000-7000-8000-0000000000e2"
+	untracked   = "0190a000-0000-7000-8000-0000000000f1"
+	untrackedV  = "0190a000-0000-7000-8000-0000000000f2"
+	euro        = "0190a000-0000-7000-8000-0000000000f3"
+	euroV       = "0190a000-0000-7000-8000-0000000000f4"
+	giftCard    = "0190a000-0000-7000-8000-0000000000f5"
+	giftCardV   = "0190a000-0000-7000-8000-0000000000f6"
+	missing     = "0190a000-0000-7000-8000-000000000000"
+	collection1 = "0190a000-0000-7000-8000-0000000000c0"
+)
+
+// fakeAuth maps bearer credentials to principals.
+type fakeAuth map[string]*auth.Principal
+
+func (f fakeAuth) Authenticate(_ context.Context, cred, _ string) (*auth.Principal, error) {
+	if p, ok := f[cred]; ok {
+		return p, nil
+	}
+	return nil, apperr.Unauthorized("Unauthorized: Invalid token")
+}
+
+var principals = fakeAuth{
+	"admin":    {Kind: auth.APIKey, ID: "k1", KeyPrefix: "k1", Scopes: []string{"admin"}},
+	"staff":    {Kind: auth.Staff, ID: "s1", Scopes: []string{"admin"}},
+	"reader":   {Kind: auth.APIKey, ID: "k2", KeyPrefix: "k2", Scopes: []string{"carts:read"}},
+	"writer":   {Kind: auth.APIKey, ID: "k3", KeyPrefix: "k3", Scopes: []string{"carts:write"}},
+	"products": {Kind: auth.APIKey, ID: "k4", KeyPrefix: "k4", Scopes: []string{"products:read"}},
+	"cust1":    {Kind: auth.Customer, ID: customer1, Scopes: config.Default().Security.CustomerScopes},
+	"cust2":    {Kind: auth.Customer, ID: customer2, Scopes: config.Default().Security.CustomerScopes},
+	"nocarts":  {Kind: auth.Customer, ID: customer2, Scopes: []string{"products:read"}},
+}
+
+func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+
+// fakeCatalog is ports.Catalog over a fixed set of products.
+type fakeCatalog struct {
+	mu       sync.Mutex
+	variants map[string][]domain.Product // product id -> variants (a single default one when its VariantTitle is "")
+	cols     map[string][]string
+}
+
+func newCatalog() *fakeCatalog {
+	p := func(pid, vid, title, vtitle, sku, status, cur, price string, tracked bool, policy string, stock int) domain.Product {
+		return domain.Product{ProductID: pid, VariantID: vid, Title: title, VariantTitle: vtitle, SKU: sku, Status: status, Currency: cur,
+			Price: dec(price), ImageURL: "https://cdn.example.com/" + sku + ".jpg", RequiresShipping: true,
+			InventoryTracked: tracked, InventoryPolicy: policy, InventoryQuantity: stock}
+	}
+	gc := p(giftCard, giftCardV, "Gift card", "", "GIFT", "active", "USD", "25.00", false, "deny", 0)
+	gc.IsGiftCard, gc.RequiresShipping = true, false
+	return &fakeCatalog{
+		variants: map[string][]domain.Product{
+			shirt:     {p(shirt, shirtV, "T-shirt", "", "TS-1", "active", "USD", "19.99", true, "deny", 100)},
+			mug:       {p(mug, mugRed, "Mug", "Red", "MUG-R", "active", "USD", "8.50", true, "deny", 5), p(mug, mugBlue, "Mug", "Blue", "MUG-B", "active", "USD", "9.00", true, "continue", 0)},
+			draft:     {p(draft, draftV, "Draft", "", "DR", "draft", "USD", "1.00", false, "deny", 0)},
+			soldOut:   {p(soldOut, soldOutV, "Sold out", "", "SO", "active", "USD", "3.00", true, "deny", 0)},
+			untracked: {p(untracked, untrackedV, "Poster", "", "PO", "active", "USD", "0.10", false, "deny", 0)},
+			euro:      {p(euro, euroV, "Euro thing", "", "EU", "active", "EUR", "5.00", false, "deny", 0)},
+			giftCard:  {gc},
+		},
+		cols: map[string][]string{shirt: {collection1}},
+	}
+}
+
+func (f *fakeCatalog) Product(_ context.Context, pid, vid string) (domain.Product, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	vs, ok := f.variants[pid]
+	if !ok {
+		return domain.Product{}, domain.ErrProductNotFound
+	}
+	if vid == "" {
+		if len(vs) == 1 && vs[0].VariantTitle == "" {
+			return vs[0], nil
+		}
+		return domain.Product{}, domain.ErrVariantNotFound.WithMessage("variant_id is required: the product has variants")
+	}
+	for _, v := range vs {
+		if v.VariantID == vid {
+			return v, nil
+		}
+	}
+	return domain.Product{}, domain.ErrVariantNotFound
+}
+
+func (f *fakeCatalog) Collections(_ context.Context, ids []string) (map[string][]string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := map[string][]string{}
+	for _, id := range ids {
+		if c, ok := f.cols[id]; ok {
+			out[id] = c
+		}
+	}
+	return out, nil
+}
+
+func (f *fakeCatalog) set(pid string, fn func(p *domain.Product)) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for i := range f.variants[pid] {
+		fn(&f.variants[pid][i])
+	}
+}
+
+// fakeCoupon is one coupon of the fake coupons module.
+type fakeCoupon struct {
+	Type    string // percentage, fixed_amount, free_shipping
+	Value   string
+	Minimum string
+	Error   string // forced error code (COUPON_EXPIRED, ...)
+}
+
+// fakeCoupons is ports.Coupons with a few coupons: percentage per line (rounded
+// half-up), fixed amount on the first line, free shipping; one coupon per cart unless
+// stacking free shipping with one percentage/fixed coupon.
+type fakeCoupons struct {
+	mu       sync.Mutex
+	coupons  map[string]fakeCoupon
+	stacking bool
+	queries  []ports.CouponQuery
+	applied  []ports.CouponNotice
+	removed  []ports.CouponNotice
+}
+
+func (f *fakeCoupons) Evaluate(_ context.Context, q ports.CouponQuery) (ports.CouponResult, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.queries = append(f.queries, q)
+	code := strings.ToUpper(q.Code)
+	c, ok := f.coupons[code]
+	if !ok {
+		return ports.CouponResult{ErrorCode: "COUPON_NOT_FOUND", ErrorMessage: "Coupon not found"}, nil
+	}
+	res := ports.CouponResult{CouponID: "id-" + code, Code: code, Type: c.Type, Items: map[domain.ItemID]decimal.Decimal{}, Shipping: decimal.Zero, Amount: decimal.Zero}
+	for _, a := range q.Applied {
+		if strings.EqualFold(a, code) {
+			res.ErrorCode = "COUPON_ALREADY_APPLIED"
+			return res, nil
+		}
+	}
+	switch {
+	case c.Error != "":
+		res.ErrorCode, res.ErrorMessage = c.Error, "coupon says "+c.Error
+		return res, nil
+	case q.HasAutomaticDiscounts || len(q.Applied) > 1:
+		res.ErrorCode = "COUPON_CANNOT_COMBINE"
+		return res, nil
+	case len(q.Applied) == 1:
+		other := f.coupons[strings.ToUpper(q.Applied[0])]
+		if !f.stacking || (c.Type == "free_shipping") == (other.Type == "free_shipping") {
+			res.ErrorCode = "COUPON_CANNOT_COMBINE"
+			return res, nil
+		}
+	}
+	if c.Minimum != "" && q.Subtotal.LessThan(dec(c.Minimum)) {
+		res.ErrorCode, res.ErrorMessage = "COUPON_MINIMUM_NOT_MET", "Cart subtotal is below the minimum"
+		return res, nil
+	}
+	switch c.Type {
+	case "percentage":
+		for _, l := range q.Lines {
+			d := l.UnitPrice.Mul(decimal.NewFromInt(int64(l.Quantity))).Mul(dec(c.Value)).Div(decimal.NewFromInt(100)).Round(2)
+			res.Items[l.ItemID] = d
+			res.Amount = res.Amount.Add(d)
+		}
+	case "fixed_amount":
+		if len(q.Lines) > 0 {
+			res.Items[q.Lines[0].ItemID] = dec(c.Value)
+			res.Amount = dec(c.Value)
+		}
+	case "free_shipping":
+		res.Shipping, res.Amount = q.ShippingTotal, q.ShippingTotal
+	}
+	res.Valid = true
+	return res, nil
+}
+
+func (f *fakeCoupons) Applied(_ context.Context, n ports.CouponNotice) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.applied = append(f.applied, n)
+	return nil
+}
+
+func (f *fakeCoupons) Removed(_ context.Context, n ports.CouponNotice) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.removed = append(f.removed, n)
+	return nil
+}
+
+func (f *fakeCoupons) lastQuery() ports.CouponQuery {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.queries[len(f.queries)-1]
+}
+
+// fakeTax answers a fixed result per address.
+type fakeTax struct {
+	mu      sync.Mutex
+	results map[string]ports.TaxResult
+	last    ports.TaxQuery
+}
+
+func (f *fakeTax) Calculate(_ context.Context, q ports.TaxQuery) (ports.TaxResult, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.last = q
+	if r, ok := f.results[q.ShippingAddressID]; ok {
+		return r, nil
+	}
+	return ports.TaxResult{Total: decimal.Zero, Breakdown: []ports.TaxJurisdiction{}}, nil
+}
+
+// fakeShipping prices methods from a table.
+type fakeShipping map[string]string
+
+func (f fakeShipping) Price(_ context.Context, q ports.ShippingQuery) (decimal.Decimal, error) {
+	if p, ok := f[q.Method]; ok {
+		return dec(p), nil
+	}
+	return decimal.Zero, nil
+}
+
+// fakeAuto reports automatic discounts when on.
+type fakeAuto struct{ on bool }
+
+func (f *fakeAuto) Has(context.Context, *domain.Cart) (bool, error) { return f.on, nil }
+
+type harness struct {
+	t       *testing.T
+	engine  string
+	db      *db.DB
+	svc     *app.Service
+	srv     http.Handler
+	clock   *clock.Fake
+	catalog *fakeCatalog
+	coupons *fakeCoupons
+	tax     *fakeTax
+	auto    *fakeAuto
+	jobs    *cartsjobs.Jobs
+}
+
+var t0 = time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+
+func newHarness(t *testing.T, engine string) *harness {
+	t.Helper()
+	e := testdb.Open(t, engine, events.Migrations(), carts.Migrations())
+	cfg := config.Default()
+	clk := clock.NewFake(t0)
+	h := &harness{
+		t: t, engine: engine, db: e.DB, clock: clk, catalog: newCatalog(),
+		coupons: &fakeCoupons{stacking: true, coupons: map[string]fakeCoupon{
+			"TEN": {Type: "percentage", Value: "10"}, "FIVE": {Type: "fixed_amount", Value: "5.00"},
+			"SHIP": {Type: "free_shipping"}, "SHIP2": {Type: "free_shipping"}, "BIG": {Type: "percentage", Value: "50", Minimum: "100.00"},
+			"OLD": {Error: "COUPON_EXPIRED"}, "OFF": {Error: "COUPON_INACTIVE"}, "LATER": {Error: "COUPON_NOT_STARTED"},
+			"USED": {Error: "COUPON_USAGE_LIMIT"}, "ONCE": {Error: "COUPON_CUSTOMER_LIMIT"}, "NOTYOU": {Error: "COUPON_CUSTOMER_NOT_ELIGIBLE"},
+			"WELCOME": {Error: "COUPON_NEW_CUSTOMERS_ONLY"}, "SHOES": {Error: "COUPON_PRODUCT_NOT_ELIGIBLE"},
+		}},
+		tax:  &fakeTax{results: map[string]ports.TaxResult{}},
+		auto: &fakeAuto{},
+	}
+	h.svc = app.NewService(carts.NewSettings(&cfg), e.DB, cartspg.NewCartRepository(e.DB), app.Collaborators{
+		Catalog: h.catalog, Coupons: h.coupons, Tax: h.tax, Shipping: fakeShipping{"express": "12.50", "standard": "4.99"}, AutomaticDiscounts: h.auto,
+	}, events.NewOutbox(e.DB), clk)
+	h.jobs = cartsjobs.NewJobs(h.svc, zap.NewNop())
+	srv, err := httpx.NewServer(&cfg, zap.NewNop(), principals, nil, nil, nil,
+		[]httpx.Module{carts.NewModule(cartshttp.NewHandler(h.svc), h.jobs)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.srv = validating(t, srv)
+	return h
+}
+
+// eachEngine runs fn on a fresh harness per engine, in parallel.
+func eachEngine(t *testing.T, fn func(t *testing.T, h *harness)) {
+	t.Helper()
+	for _, engine := range testdb.Engines() {
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			fn(t, newHarness(t, engine))
+		})
+	}
+}
+
+var (
+	docOnce sync.Once
+	docErr  error
+	router  routers.Router
+)
+
+// validating checks every response against the module's OpenAPI document.
+func validating(t *testing.T, next http.Handler) http.Handler {
+	t.Helper()
+	docOnce.Do(func() {
+		var doc *openapi3.T
+		doc, docErr = openapi.Build([]openapi.Fragment{carts.NewModule(nil, nil).OpenAPI()})
+		if docErr == nil {
+			doc.Servers = nil
+			router, docErr = gorillamux.NewRouter(doc)
+		}
+	})
+	if docErr != nil {
+		t.Fatal(docErr)
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var body []byte
+		if r.Body != nil {
+			body, _ = io.ReadAll(r.Body)
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		rec := httptest.NewRecorder()
+		next.ServeHTTP(rec, r)
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rec.Code)
+		_, _ = w.Write(rec.Body.Bytes())
+		route, params, err := router.FindRoute(r)
+		if err != nil {
+			if rec.Code != http.StatusNotFound && rec.Code != http.StatusMethodNotAllowed {
+				t.Errorf("%s %s: not documented: %v", r.Method, r.URL.Path, err)
+			}
+			return
+		}
+		in := &openapi3filter.RequestValidationInput{Request: r, PathParams: params, Route: route,
+			Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, ExcludeRequestBody: true}}
+		out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: rec.Code, Header: rec.Header(),
+			Options: &openapi3filter.Options{IncludeResponseStatus: true}}
+		out.SetBodyBytes(rec.Body.Bytes())
+		if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
+			t.Errorf("%s %s -> %d: response does not match the document: %v", r.Method, r.URL.Path, rec.Code, err)
+		}
+	})
+}
+
+type response struct {
+	Code int
+	Body map[string]any
+	Raw  string
+}
+
+func (r response) data() map[string]any {
+	d, _ := r.Body["data"].(map[string]any)
+	return d
+}
+
+func (r response) err() map[string]any {
+	e, _ := r.Body["error"].(map[string]any)
+	return e
+}
+
+// do sends a request; creds are "Name: value" headers or a bearer credential.
+func (h *harness) do(method, path string, body any, creds ...string) response {
+	h.t.Helper()
+	var rd *bytes.Reader
+	switch b := body.(type) {
+	case nil:
+		rd = bytes.NewReader(nil)
+	case string:
+		rd = bytes.NewReader([]byte(b))
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		rd = bytes.NewReader(raw)
+	}
+	req := httptest.NewRequest(method, path, rd)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	for _, c := range creds {
+		if name, value, ok := strings.Cut(c, ": "); ok {
+			req.Header.Set(name, value)
+		} else if c != "" {
+			req.Header.Set("Authorization", "Bearer "+c)
+		}
+	}
+	w := httptest.NewRecorder()
+	h.srv.ServeHTTP(w, req)
+	out := response{Code: w.Code, Raw: w.Body.String()}
+	if w.Body.Len() > 0 {
+		if err := json.Unmarshal(w.Body.Bytes(), &out.Body); err != nil {
+			h.t.Fatalf("%s %s: body is not JSON: %q", method, path, w.Body.String())
+		}
+	}
+	return out
+}
+
+func (h *harness) must(status int, method, path string, body any, creds ...string) response {
+	h.t.Helper()
+	r := h.do(method, path, body, creds...)
+	if r.Code != status {
+		h.t.Fatalf("%s %s: status %d, want %d: %s", method, path, r.Code, status, r.Raw)
+	}
+	return r
+}
+
+func assertError(t *testing.T, r response, status int, code any, category string) {
+	t.Helper()
+	e := r.err()
+	if r.Code != status || e == nil {
+		t.Fatalf("status %d, want %d: %s", r.Code, status, r.Raw)
+	}
+	if c, ok := code.(int); ok {
+		code = float64(c)
+	}
+	if e["code"] != code || e["category"] != category {
+		t.Errorf("code %v category %v, want %v %s: %s", e["code"], e["category"], code, category, r.Raw)
+	}
+	if _, isString := code.(string); isString && e["status"] != float64(status) {
+		t.Errorf("status member %v, want %d", e["status"], status)
+	}
+}
+
+func fields(r response) map[string]any {
+	f, _ := r.err()["fields"].(map[string]any)
+	return f
+}
+
+// guest creates a guest cart and returns its id and the X-Session-Token header.
+func (h *harness) guest(currency string) (string, string) {
+	h.t.Helper()
+	var body any
+	if currency != "" {
+		body = map[string]any{"currency": currency}
+	}
+	d := h.must(http.StatusCreated, http.MethodPost, "/api/v1/carts/guest", body).data()
+	return d["id"].(string), "X-Session-Token: " + d["session_token"].(string)
+}
+
+// add adds an item and returns it.
+func (h *harness) add(cart, session string, body map[string]any) map[string]any {
+	h.t.Helper()
+	return h.must(http.StatusCreated, http.MethodPost, "/api/v1/carts/"+cart+"/items", body, session).data()
+}
+
+type outboxEvent struct {
+	Type        string
+	AggregateID string
+	Payload     string
+}
+
+// events returns the decoded payloads of a type, oldest first.
+func (h *harness) events(eventType string) []map[string]any {
+	h.t.Helper()
+	var rows []outboxEvent
+	if err := h.db.Gorm().Table("outbox_events").Select("type", "aggregate_id", "payload").Where("type = ?", eventType).Order("occurred_at, id").Find(&rows).Error; err != nil {
+		h.t.Fatal(err)
+	}
+	out := make([]map[string]any, len(rows))
+	for i, r := range rows {
+		if err := json.Unmarshal([]byte(r.Payload), &out[i]); err != nil {
+			h.t.Fatal(err)
+		}
+		out[i]["_aggregate"] = r.AggregateID
+	}
+	return out
+}
+
+func keys(m map[string]any) string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return strings.Join(out, ",")
+}
+
+func items(cart map[string]any) []map[string]any {
+	raw, _ := cart["items"].([]any)
+	out := make([]map[string]any, len(raw))
+	for i, v := range raw {
+		out[i], _ = v.(map[string]any)
+	}
+	return out
+}
+
+func (h *harness) count(table, where string, args ...any) int64 {
+	h.t.Helper()
+	var n int64
+	if err := h.db.Gorm().Table(table).Where(where, args...).Count(&n).Error; err != nil {
+		h.t.Fatal(err)
+	}
+	return n
+}

@@ -1,0 +1,91 @@
+// Package carts owns guest and customer carts: items, totals, coupons on carts,
+// merging, expiry and conversion. It is the module's composition root: ProviderSet
+// wires the repository, the adapters to catalog and coupons (and the default tax,
+// shipping and automatic-discount adapters), the service (api.Carts), the HTTP
+// handler, the expiry job and the Module that cmd lists.
+package carts
+
+import (
+	"github.com/google/wire"
+
+	"github.com/gocommerce/commerce/modules/carts/adapters/catalogapi"
+	"github.com/gocommerce/commerce/modules/carts/adapters/couponsapi"
+	cartshttp "github.com/gocommerce/commerce/modules/carts/adapters/http"
+	cartsjobs "github.com/gocommerce/commerce/modules/carts/adapters/jobs"
+	"github.com/gocommerce/commerce/modules/carts/adapters/none"
+	cartspg "github.com/gocommerce/commerce/modules/carts/adapters/postgres"
+	"github.com/gocommerce/commerce/modules/carts/api"
+	"github.com/gocommerce/commerce/modules/carts/app"
+	"github.com/gocommerce/commerce/modules/carts/ports"
+	"github.com/gocommerce/commerce/platform/config"
+	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/jobs"
+	"github.com/gocommerce/commerce/platform/openapi"
+)
+
+// Module is the carts module: its name, routes, migrations and jobs.
+type Module struct {
+	handler *cartshttp.Handler
+	jobs    *cartsjobs.Jobs
+}
+
+// NewModule builds the module.
+func NewModule(h *cartshttp.Handler, j *cartsjobs.Jobs) *Module { return &Module{handler: h, jobs: j} }
+
+// Name names the module.
+func (m *Module) Name() string { return "carts" }
+
+// RegisterRoutes mounts the cart endpoints.
+func (m *Module) RegisterRoutes(r *httpx.Routes) { m.handler.RegisterRoutes(r) }
+
+// Migrations returns the module's table migrations.
+func (m *Module) Migrations() db.MigrationSource { return cartspg.Migrations() }
+
+// RegisterJobs registers the hourly expiry sweep (carts:expire).
+func (m *Module) RegisterJobs(r jobs.Registry) { m.jobs.Register(r) }
+
+// OpenAPI returns the module's OpenAPI fragment (openapi.Documented).
+func (m *Module) OpenAPI() openapi.Fragment {
+	return openapi.Fragment{Module: "carts", Data: cartshttp.OpenAPI()}
+}
+
+// Migrations returns the module's migrations without building the module (tests, tools).
+func Migrations() db.MigrationSource { return cartspg.Migrations() }
+
+// NewSettings takes the module's slice of the configuration (carts.expiry_days).
+func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }
+
+// DefaultCollaborators binds the ports of modules that do not offer an api yet: no
+// tax (zero with an empty breakdown), free shipping methods, no automatic discounts.
+// When tax or shipping offer an api, replace the binding with an adapter on it.
+var DefaultCollaborators = wire.NewSet(
+	none.NewTax,
+	wire.Bind(new(ports.Tax), new(none.Tax)),
+	none.NewShipping,
+	wire.Bind(new(ports.Shipping), new(none.Shipping)),
+	none.NewAutomaticDiscounts,
+	wire.Bind(new(ports.AutomaticDiscounts), new(none.AutomaticDiscounts)),
+)
+
+// ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
+// tx.Manager, events.Publisher, clock.Clock, catalog/api.Catalog (catalog.ProviderSet)
+// and coupons/api.Coupons (coupons.ProviderSet). Outputs: *Module, *app.Service,
+// api.Carts (which coupons' validate endpoint reads through its cartsapi adapter).
+var ProviderSet = wire.NewSet(
+	NewSettings,
+	cartspg.NewCartRepository,
+	wire.Bind(new(ports.CartRepository), new(*cartspg.CartRepository)),
+	catalogapi.NewAdapter,
+	wire.Bind(new(ports.Catalog), new(*catalogapi.Adapter)),
+	couponsapi.NewAdapter,
+	wire.Bind(new(ports.Coupons), new(*couponsapi.Adapter)),
+	DefaultCollaborators,
+	wire.Struct(new(app.Collaborators), "*"),
+	app.NewService,
+	wire.Bind(new(api.Carts), new(*app.Service)),
+	cartshttp.NewHandler,
+	cartsjobs.NewJobs,
+	wire.Bind(new(cartsjobs.Expirer), new(*app.Service)),
+	NewModule,
+)

@@ -1,0 +1,168 @@
+// Package ports declares what the carts module needs: its store and the capabilities
+// of other modules (catalog, coupons, tax, shipping, automatic discounts), in the
+// carts module's words.
+package ports
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/gocommerce/commerce/modules/carts/domain"
+)
+
+// CartRepository stores carts with their items. Every method uses the transaction
+// carried by ctx.
+type CartRepository interface {
+	// Create inserts a cart (and its items); a second active cart of a customer is
+	// ErrActiveCartExists.
+	Create(ctx context.Context, c *domain.Cart) error
+	// Get returns a cart with its items, or domain.ErrCartNotFound.
+	Get(ctx context.Context, id domain.CartID) (*domain.Cart, error)
+	// FindBySessionHash returns the guest cart with the session token hash, or
+	// domain.ErrCartNotFound.
+	FindBySessionHash(ctx context.Context, hash string) (*domain.Cart, error)
+	// ActiveForCustomer returns the customer's active cart (possibly past expires_at),
+	// or domain.ErrCartNotFound.
+	ActiveForCustomer(ctx context.Context, customerID string) (*domain.Cart, error)
+	// Update loads the cart row-locked (where the engine can) inside ctx's
+	// transaction, lets change modify it and saves the cart and its items (inserted,
+	// changed and removed ones).
+	Update(ctx context.Context, id domain.CartID, change func(*domain.Cart) error) (*domain.Cart, error)
+	// Delete removes a cart and its items.
+	Delete(ctx context.Context, id domain.CartID) error
+	// ExpireInactive marks active carts whose expires_at is at or before now expired
+	// and answers how many.
+	ExpireInactive(ctx context.Context, now time.Time) (int64, error)
+	// ForCustomer returns every cart of the customer, newest first.
+	ForCustomer(ctx context.Context, customerID string) ([]*domain.Cart, error)
+}
+
+// ErrActiveCartExists is returned by Create when the customer already has an active
+// cart (the unique index decides under concurrency).
+var ErrActiveCartExists = errors.New("carts: the customer already has an active cart")
+
+// Catalog is what carts needs from the catalog.
+type Catalog interface {
+	// Product returns a product variant for the cart (the default variant when
+	// variantID is ""): domain.ErrProductNotFound or domain.ErrVariantNotFound.
+	Product(ctx context.Context, productID, variantID string) (domain.Product, error)
+	// Collections returns the collection ids of each product (for coupon
+	// restrictions); products without collections may be absent.
+	Collections(ctx context.Context, productIDs []string) (map[string][]string, error)
+}
+
+// CouponLine is a cart line for coupon evaluation.
+type CouponLine struct {
+	ItemID        domain.ItemID
+	ProductID     string
+	VariantID     string
+	CollectionIDs []string
+	Quantity      int
+	UnitPrice     decimal.Decimal
+}
+
+// CouponQuery asks what a coupon does to the cart.
+type CouponQuery struct {
+	Code          string
+	Lines         []CouponLine
+	Subtotal      decimal.Decimal
+	ShippingTotal decimal.Decimal // before coupon discounts
+	CustomerID    string
+	Email         string
+	Currency      string
+	// Applied are the other coupons on the cart.
+	Applied               []string
+	HasAutomaticDiscounts bool
+}
+
+// CouponResult is the answer: valid with its discounts, or the coupon error code.
+type CouponResult struct {
+	Valid        bool
+	ErrorCode    string
+	ErrorMessage string
+	CouponID     string
+	Code         string // as the coupon spells it ("" when not found)
+	Type         string
+	Items        map[domain.ItemID]decimal.Decimal
+	Shipping     decimal.Decimal
+	Amount       decimal.Decimal
+}
+
+// CouponNotice describes a coupon applied to or removed from a cart.
+type CouponNotice struct {
+	Code       string
+	CartID     domain.CartID
+	CustomerID string
+	Amount     decimal.Decimal
+	Currency   string
+}
+
+// Coupons is what carts needs from the coupons module.
+type Coupons interface {
+	Evaluate(ctx context.Context, q CouponQuery) (CouponResult, error)
+	// Applied and Removed publish the coupon's own events (coupon.applied,
+	// coupon.removed) in ctx's transaction.
+	Applied(ctx context.Context, n CouponNotice) error
+	Removed(ctx context.Context, n CouponNotice) error
+}
+
+// TaxLine is a cart line for tax calculation (amount after discounts).
+type TaxLine struct {
+	ItemID           domain.ItemID
+	ProductID        string
+	VariantID        string
+	Quantity         int
+	Amount           decimal.Decimal
+	RequiresShipping bool
+}
+
+// TaxQuery asks for the tax of a cart shipped to an address.
+type TaxQuery struct {
+	CartID            domain.CartID
+	Currency          string
+	CustomerID        string
+	ShippingAddressID string // "" when none was given
+	Lines             []TaxLine
+	ShippingTotal     decimal.Decimal
+}
+
+// TaxJurisdiction is one line of the tax breakdown.
+type TaxJurisdiction struct {
+	Jurisdiction string
+	Rate         decimal.Decimal
+	Amount       decimal.Decimal
+}
+
+// TaxResult is the tax of a cart.
+type TaxResult struct {
+	Total     decimal.Decimal
+	Breakdown []TaxJurisdiction
+}
+
+// Tax is what carts needs from the tax module (the default adapter answers zero).
+type Tax interface {
+	Calculate(ctx context.Context, q TaxQuery) (TaxResult, error)
+}
+
+// ShippingQuery asks for the price of a shipping method for the cart.
+type ShippingQuery struct {
+	CartID   domain.CartID
+	Method   string
+	Currency string
+	Items    []*domain.Item
+}
+
+// Shipping is what carts needs from the shipping module (the default adapter answers
+// zero).
+type Shipping interface {
+	Price(ctx context.Context, q ShippingQuery) (decimal.Decimal, error)
+}
+
+// AutomaticDiscounts reports automatic discounts on a cart (coupons do not combine
+// with them). None exist yet; the default adapter answers false.
+type AutomaticDiscounts interface {
+	Has(ctx context.Context, c *domain.Cart) (bool, error)
+}

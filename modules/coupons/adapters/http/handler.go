@@ -1,0 +1,174 @@
+// Package http is the coupons module's HTTP face (gin handlers, JSON DTOs, routes).
+package http
+
+import (
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/gocommerce/commerce/modules/coupons/app"
+	"github.com/gocommerce/commerce/modules/coupons/ports"
+	"github.com/gocommerce/commerce/platform/apperr"
+	"github.com/gocommerce/commerce/platform/httpx"
+)
+
+// Handler serves the coupon endpoints.
+type Handler struct {
+	app       *app.Service
+	validator *app.Validator
+}
+
+// NewHandler builds the handler.
+func NewHandler(s *app.Service, v *app.Validator) *Handler { return &Handler{app: s, validator: v} }
+
+// Scopes (docs/decisions/0066): list, get and validate are optional-auth; changes
+// need coupons:write; the usage report coupons:admin. The admin wildcard satisfies both.
+const (
+	scopeWrite = "coupons:write"
+	scopeAdmin = "coupons:admin"
+)
+
+// HeaderSessionToken carries a guest cart's session token.
+const HeaderSessionToken = "X-Session-Token"
+
+// RegisterRoutes mounts the coupon routes on /api/v1 (gin needs one parameter name
+// per segment, so {code_or_id} and {id} are both :id).
+func (h *Handler) RegisterRoutes(r *httpx.Routes) {
+	g := r.API.Group("/coupons")
+	g.GET("", httpx.Optional(), h.list)
+	g.POST("", httpx.Require(scopeWrite), h.create)
+	g.POST("/validate", httpx.Optional(), h.validate)
+	g.GET("/:id", httpx.Optional(), h.get)
+	g.PUT("/:id", httpx.Require(scopeWrite), h.update)
+	g.DELETE("/:id", httpx.Require(scopeWrite), h.delete)
+	g.GET("/:id/usage", httpx.Require(scopeAdmin), h.usage)
+}
+
+// manager reports a caller who manages coupons (sees every coupon and every field).
+func manager(c *gin.Context) bool { return httpx.Principal(c).Can(scopeWrite) }
+
+func (h *Handler) list(c *gin.Context) {
+	p, err := httpx.ParsePage(c)
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	q := app.ListQuery{Full: manager(c), Offset: p.Offset(), Limit: p.Limit()}
+	if v := c.Query("active"); v != "" {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			httpx.Error(c, apperr.Validation(map[string]string{"active": "must be true or false"}))
+			return
+		}
+		q.Active = &b
+	}
+	items, total, err := h.app.List(c.Request.Context(), q)
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	out := make([]any, len(items))
+	for i, it := range items {
+		out[i] = toResponse(it, q.Full)
+	}
+	c.JSON(http.StatusOK, httpx.NewFlatList(out, p, total))
+}
+
+func (h *Handler) get(c *gin.Context) {
+	full := manager(c)
+	cp, err := h.app.Get(c.Request.Context(), c.Param("id"), full)
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, httpx.Data(toResponse(cp, full)))
+}
+
+// bindObject reads the body as a JSON object.
+func bindObject(c *gin.Context) (map[string]json.RawMessage, error) {
+	var raw map[string]json.RawMessage
+	if err := httpx.BindJSON(c, &raw); err != nil {
+		return nil, err
+	}
+	if raw == nil {
+		raw = map[string]json.RawMessage{}
+	}
+	return raw, nil
+}
+
+func (h *Handler) create(c *gin.Context) {
+	raw, err := bindObject(c)
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	patch, bad := parsePatch(raw)
+	if len(bad) > 0 {
+		httpx.Error(c, apperr.Validation(bad))
+		return
+	}
+	cp, err := h.app.Create(c.Request.Context(), patch)
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	c.JSON(http.StatusCreated, httpx.Data(toResponse(cp, true)))
+}
+
+func (h *Handler) update(c *gin.Context) {
+	raw, err := bindObject(c)
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	patch, bad := parsePatch(raw)
+	if len(bad) > 0 {
+		httpx.Error(c, apperr.Validation(bad))
+		return
+	}
+	cp, err := h.app.Update(c.Request.Context(), c.Param("id"), patch)
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, httpx.Data(toResponse(cp, true)))
+}
+
+func (h *Handler) delete(c *gin.Context) {
+	if err := h.app.Delete(c.Request.Context(), c.Param("id")); err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	c.Status(http.StatusNoContent)
+}
+
+func (h *Handler) usage(c *gin.Context) {
+	st, err := h.app.Usage(c.Request.Context(), c.Param("id"))
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, httpx.Data(toUsage(st)))
+}
+
+func (h *Handler) validate(c *gin.Context) {
+	var req validateRequest
+	if err := httpx.BindJSON(c, &req); err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	v, err := h.validator.Validate(c.Request.Context(), app.ValidateQuery{
+		Code: strings.TrimSpace(req.CouponCode),
+		Access: ports.CartAccess{
+			CartID: strings.TrimSpace(req.CartID), SessionToken: c.GetHeader(HeaderSessionToken), Principal: httpx.Principal(c),
+		},
+	})
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, toValidation(v))
+}

@@ -1,0 +1,93 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+
+	"github.com/gocommerce/commerce/modules/coupons/domain"
+	"github.com/gocommerce/commerce/modules/coupons/ports"
+	"github.com/gocommerce/commerce/platform/db"
+)
+
+// UsageRepository implements ports.UsageRepository on coupon_usages and
+// coupons.usage_count.
+type UsageRepository struct {
+	db *db.DB
+}
+
+var _ ports.UsageRepository = (*UsageRepository)(nil)
+
+// NewUsageRepository builds the repository.
+func NewUsageRepository(d *db.DB) *UsageRepository { return &UsageRepository{db: d} }
+
+// Exists reports whether the order's use of the coupon is stored.
+func (r *UsageRepository) Exists(ctx context.Context, coupon domain.CouponID, orderID string) (bool, error) {
+	var n int64
+	err := r.db.Conn(ctx).Model(&usageRow{}).Where("coupon_id = ? AND order_id = ?", string(coupon), orderID).Count(&n).Error
+	if err != nil {
+		return false, fmt.Errorf("coupons: usage: %w", err)
+	}
+	return n > 0, nil
+}
+
+// Increment adds one use to the coupon; with enforce only while usage_count is below
+// usage_limit. On PostgreSQL concurrent increments of one coupon wait for each other's
+// row lock and re-check the condition, so the limit holds under concurrency.
+func (r *UsageRepository) Increment(ctx context.Context, coupon domain.CouponID, enforce bool) (bool, error) {
+	q := r.db.Conn(ctx).Model(&couponRow{}).Where("id = ?", string(coupon))
+	if enforce {
+		q = q.Where("usage_limit IS NULL OR usage_count < usage_limit")
+	}
+	res := q.UpdateColumn("usage_count", gorm.Expr("usage_count + 1"))
+	if res.Error != nil {
+		return false, fmt.Errorf("coupons: usage count: %w", res.Error)
+	}
+	return res.RowsAffected == 1, nil
+}
+
+// Decrement takes one use from the coupon.
+func (r *UsageRepository) Decrement(ctx context.Context, coupon domain.CouponID) error {
+	err := r.db.Conn(ctx).Model(&couponRow{}).Where("id = ? AND usage_count > 0", string(coupon)).
+		UpdateColumn("usage_count", gorm.Expr("usage_count - 1")).Error
+	if err != nil {
+		return fmt.Errorf("coupons: usage count: %w", err)
+	}
+	return nil
+}
+
+// Insert stores a use unless the (coupon, order) pair is stored (ON CONFLICT DO
+// NOTHING, so a duplicate never aborts the caller's transaction).
+func (r *UsageRepository) Insert(ctx context.Context, u ports.Use) (bool, error) {
+	row := fromUse(u)
+	res := r.db.Conn(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&row)
+	if res.Error != nil {
+		return false, fmt.Errorf("coupons: usage insert: %w", res.Error)
+	}
+	return res.RowsAffected == 1, nil
+}
+
+// CountForCustomer counts the customer's uses of the coupon.
+func (r *UsageRepository) CountForCustomer(ctx context.Context, coupon domain.CouponID, customerID string) (int, error) {
+	var n int64
+	err := r.db.Conn(ctx).Model(&usageRow{}).Where("coupon_id = ? AND customer_id = ?", string(coupon), customerID).Count(&n).Error
+	if err != nil {
+		return 0, fmt.Errorf("coupons: usage: %w", err)
+	}
+	return int(n), nil
+}
+
+// ForCoupon returns the coupon's uses, oldest first.
+func (r *UsageRepository) ForCoupon(ctx context.Context, coupon domain.CouponID) ([]ports.Use, error) {
+	var rows []usageRow
+	if err := r.db.Conn(ctx).Where("coupon_id = ?", string(coupon)).Order("used_at, id").Find(&rows).Error; err != nil {
+		return nil, fmt.Errorf("coupons: usage: %w", err)
+	}
+	out := make([]ports.Use, len(rows))
+	for i, row := range rows {
+		out[i] = row.toUse()
+	}
+	return out, nil
+}

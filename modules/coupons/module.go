@@ -1,0 +1,85 @@
+// Package coupons owns coupons: administration, validation against carts, discount
+// calculation and usage. It is the module's composition root: ProviderSet wires the
+// repositories, the adapters to customers and carts, the service (api.Coupons), the
+// HTTP handler, the order.created subscriber and the Module that cmd lists.
+package coupons
+
+import (
+	"github.com/google/wire"
+
+	"github.com/gocommerce/commerce/modules/coupons/adapters/cartsapi"
+	"github.com/gocommerce/commerce/modules/coupons/adapters/customersapi"
+	couponsevents "github.com/gocommerce/commerce/modules/coupons/adapters/events"
+	couponshttp "github.com/gocommerce/commerce/modules/coupons/adapters/http"
+	couponspg "github.com/gocommerce/commerce/modules/coupons/adapters/postgres"
+	"github.com/gocommerce/commerce/modules/coupons/api"
+	"github.com/gocommerce/commerce/modules/coupons/app"
+	"github.com/gocommerce/commerce/modules/coupons/ports"
+	"github.com/gocommerce/commerce/platform/config"
+	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/openapi"
+)
+
+// Module is the coupons module: its name, routes, migrations and subscriptions.
+type Module struct {
+	handler    *couponshttp.Handler
+	subscriber *couponsevents.Subscriber
+}
+
+// NewModule builds the module.
+func NewModule(h *couponshttp.Handler, s *couponsevents.Subscriber) *Module {
+	return &Module{handler: h, subscriber: s}
+}
+
+// Name names the module.
+func (m *Module) Name() string { return "coupons" }
+
+// RegisterRoutes mounts the coupon endpoints.
+func (m *Module) RegisterRoutes(r *httpx.Routes) { m.handler.RegisterRoutes(r) }
+
+// Migrations returns the module's table migrations.
+func (m *Module) Migrations() db.MigrationSource { return couponspg.Migrations() }
+
+// Subscribe records coupon usage from order.created.
+func (m *Module) Subscribe(s events.Subscriber) { m.subscriber.Subscribe(s) }
+
+// OpenAPI returns the module's OpenAPI fragment (openapi.Documented).
+func (m *Module) OpenAPI() openapi.Fragment {
+	return openapi.Fragment{Module: "coupons", Data: couponshttp.OpenAPI()}
+}
+
+// Migrations returns the module's migrations without building the module (tests, tools).
+func Migrations() db.MigrationSource { return couponspg.Migrations() }
+
+// NewSettings takes the module's slice of the configuration
+// (coupons.allow_free_shipping_stacking).
+func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }
+
+// ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
+// tx.Manager, events.Publisher, clock.Clock, customers/api.Customers and
+// customers/api.Segments (from customers.ProviderSet) and carts/api.Carts (from
+// carts.ProviderSet; carts needs coupons' api.Coupons, which app.Service provides
+// without carts, so the graph stays acyclic: only app.Validator, used by the HTTP
+// handler, reads carts). Outputs: *Module, *app.Service, api.Coupons.
+var ProviderSet = wire.NewSet(
+	NewSettings,
+	couponspg.NewCouponRepository,
+	wire.Bind(new(ports.CouponRepository), new(*couponspg.CouponRepository)),
+	couponspg.NewUsageRepository,
+	wire.Bind(new(ports.UsageRepository), new(*couponspg.UsageRepository)),
+	wire.Struct(new(app.Stores), "*"),
+	customersapi.NewAdapter,
+	wire.Bind(new(ports.Customers), new(*customersapi.Adapter)),
+	cartsapi.NewAdapter,
+	wire.Bind(new(ports.Carts), new(*cartsapi.Adapter)),
+	wire.Struct(new(app.Collaborators), "*"),
+	app.NewService,
+	wire.Bind(new(api.Coupons), new(*app.Service)),
+	app.NewValidator,
+	couponshttp.NewHandler,
+	couponsevents.NewSubscriber,
+	wire.Bind(new(couponsevents.OrderRecorder), new(*app.Service)),
+	NewModule,
+)
