@@ -62,6 +62,39 @@ func TestCartCouponEndToEnd(t *testing.T) {
 			if r := ta.do("POST", "/api/v1/carts/"+cartID+"/coupon", map[string]any{"coupon_code": "NOPE"}, session...); r.Status != http.StatusBadRequest || errorOf(t, r)["code"] != "COUPON_INVALID" {
 				t.Errorf("unknown coupon: %d %s", r.Status, r.Body)
 			}
+			// A coupon restricted to a collection sees the catalog's memberships.
+			col := ta.do("POST", "/api/v1/collections", map[string]any{"title": "Kitchen", "collection_type": "manual", "is_active": true}, admin...)
+			if col.Status != http.StatusCreated {
+				t.Fatalf("collection: %d %s", col.Status, col.Body)
+			}
+			colID := col.JSON(t)["data"].(map[string]any)["id"].(string)
+			if r := ta.do("POST", "/api/v1/coupons", map[string]any{"code": "KITCHEN5", "type": "fixed_amount", "value": "5.00", "is_active": true,
+				"applies_to": map[string]any{"collection_ids": []string{colID}}}, admin...); r.Status != http.StatusCreated {
+				t.Fatalf("collection coupon: %d %s", r.Status, r.Body)
+			}
+			if r := ta.do("DELETE", "/api/v1/carts/"+cartID+"/coupon", nil, session...); r.Status != http.StatusOK {
+				t.Fatalf("remove coupon: %d %s", r.Status, r.Body)
+			}
+			validate := func() map[string]any {
+				r := ta.do("POST", "/api/v1/coupons/validate", map[string]any{"coupon_code": "KITCHEN5", "cart_id": cartID}, session...)
+				if r.Status != http.StatusOK {
+					t.Fatalf("validate: %d %s", r.Status, r.Body)
+				}
+				return r.JSON(t)
+			}
+			if v := validate(); v["valid"] != false || v["error"].(map[string]any)["code"] != "COUPON_PRODUCT_NOT_ELIGIBLE" {
+				t.Errorf("before the product joins the collection: %v", v)
+			}
+			if r := ta.do("POST", "/api/v1/collections/"+colID+"/products", map[string]any{"product_id": productID, "position": 1}, admin...); r.Status >= 300 {
+				t.Fatalf("add to collection: %d %s", r.Status, r.Body)
+			}
+			if v := validate(); v["valid"] != true {
+				t.Errorf("after the product joins the collection: %v", v)
+			}
+			if r := ta.do("POST", "/api/v1/carts/"+cartID+"/coupon", map[string]any{"coupon_code": "TENOFF"}, session...); r.Status != http.StatusOK {
+				t.Fatalf("re-apply coupon: %d %s", r.Status, r.Body)
+			}
+
 			// Another client without the token cannot see the cart.
 			if r := ta.do("GET", "/api/v1/carts/"+cartID, nil, "X-Session-Token", "wrong"); r.Status != http.StatusNotFound {
 				t.Errorf("cart with a wrong token: %d %s", r.Status, r.Body)

@@ -47,6 +47,9 @@ func newTestApp(t *testing.T, engine string, mutate func(*config.Config)) *testA
 	cfg.Security.JWT.Secret = strings.Repeat("k", 40)
 	cfg.Security.BcryptCost = 4
 	cfg.Log.Level = "error"
+	// Scenarios make many anonymous requests from one address; platform/ratelimit tests
+	// the limits themselves.
+	cfg.RateLimiting.Anonymous = config.Limit{RequestsPerMinute: 10000, BurstCapacity: 10000, RequestsPerHour: 100000}
 	if mutate != nil {
 		mutate(&cfg)
 	}

@@ -12,7 +12,7 @@ import (
 
 	cataloghttp "github.com/gocommerce/commerce/modules/catalog/adapters/http"
 	"github.com/gocommerce/commerce/modules/catalog/adapters/localdisk"
-	"github.com/gocommerce/commerce/modules/catalog/adapters/noorders"
+	"github.com/gocommerce/commerce/modules/catalog/adapters/ordersapi"
 	catalogpg "github.com/gocommerce/commerce/modules/catalog/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/catalog/adapters/s3"
 	catalogapi "github.com/gocommerce/commerce/modules/catalog/api"
@@ -50,9 +50,9 @@ func (m *Module) OpenAPI() openapi.Fragment {
 func Migrations() db.MigrationSource { return catalogpg.Migrations() }
 
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
-// tx.Manager, events.Publisher, clock.Clock. Outputs: *Module, *app.Service,
-// api.Catalog (the service) and ports.Orders (noorders until the orders module binds
-// its own adapter; remove noorders.New and its Bind from this set then).
+// tx.Manager, events.Publisher, clock.Clock and orders/api.Queries (orders.QuerySet,
+// which depends on no other module, so the graph stays acyclic). Outputs: *Module,
+// *app.Service, api.Catalog (the service) and ports.Orders (adapters/ordersapi).
 var ProviderSet = wire.NewSet(
 	NewSettings,
 	NewHTTPSettings,
@@ -66,8 +66,8 @@ var ProviderSet = wire.NewSet(
 	catalogpg.NewCollectionRepository,
 	wire.Bind(new(ports.CollectionRepository), new(*catalogpg.CollectionRepository)),
 	wire.Struct(new(app.Stores), "*"),
-	noorders.New,
-	wire.Bind(new(ports.Orders), new(noorders.Orders)),
+	ordersapi.NewAdapter,
+	wire.Bind(new(ports.Orders), new(*ordersapi.Adapter)),
 	app.NewService,
 	wire.Bind(new(catalogapi.Catalog), new(*app.Service)),
 	cataloghttp.NewHandler,

@@ -61,6 +61,9 @@ type Catalog interface {
 	// publishes product.inventory_changed, and product.low_stock / product.out_of_stock
 	// when the total crosses the low-stock threshold / reaches zero.
 	SetInventoryQuantities(ctx context.Context, q []InventoryQuantity) error
+	// ProductCollections returns, per product id, the ids of the active collections the
+	// product belongs to (manual memberships and matching smart collections).
+	ProductCollections(ctx context.Context, productIDs []string) (map[string][]string, error)
 }
 
 // Product statuses.

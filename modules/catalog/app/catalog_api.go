@@ -174,3 +174,34 @@ func (s *Service) SetInventoryQuantities(ctx context.Context, qs []api.Inventory
 }
 
 func isNotFound(err error) bool { return errors.Is(err, domain.ErrProductNotFound) }
+
+// ProductCollections returns the active collections of each product (manual
+// memberships and smart collections whose rules it meets); unknown ids are omitted.
+func (s *Service) ProductCollections(ctx context.Context, productIDs []string) (map[string][]string, error) {
+	out := make(map[string][]string, len(productIDs))
+	for _, id := range productIDs {
+		if !ids.Valid(id) {
+			continue
+		}
+		if _, seen := out[id]; seen {
+			continue
+		}
+		p, err := s.products.Get(ctx, id)
+		if errors.Is(err, domain.ErrProductNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		cols, err := s.collectionsOf(ctx, p, true)
+		if err != nil {
+			return nil, err
+		}
+		list := make([]string, 0, len(cols))
+		for _, c := range cols {
+			list = append(list, c.ID)
+		}
+		out[id] = list
+	}
+	return out, nil
+}

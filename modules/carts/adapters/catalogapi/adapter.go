@@ -66,10 +66,10 @@ func (a *Adapter) Product(ctx context.Context, productID, variantID string) (dom
 	}, nil
 }
 
-// Collections returns no collections: the catalog api does not offer product
-// collections yet, so collection-restricted coupons match no product until it does.
-func (a *Adapter) Collections(context.Context, []string) (map[string][]string, error) {
-	return map[string][]string{}, nil
+// Collections returns the collection ids of each product, for collection-restricted
+// coupons.
+func (a *Adapter) Collections(ctx context.Context, productIDs []string) (map[string][]string, error) {
+	return a.catalog.ProductCollections(ctx, productIDs)
 }
 
 func translate(err error) error {

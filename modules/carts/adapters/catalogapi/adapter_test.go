@@ -18,6 +18,17 @@ type fakeCatalog struct {
 	catalog.Catalog
 	products map[string]catalog.Product
 	explicit map[string]bool // products with explicit variants
+	cols     map[string][]string
+}
+
+func (f fakeCatalog) ProductCollections(_ context.Context, ids []string) (map[string][]string, error) {
+	out := map[string][]string{}
+	for _, id := range ids {
+		if c, ok := f.cols[id]; ok {
+			out[id] = c
+		}
+	}
+	return out, nil
 }
 
 func (f fakeCatalog) GetProduct(_ context.Context, id string) (catalog.Product, error) {
@@ -50,6 +61,7 @@ func TestProduct(t *testing.T) {
 			}},
 		},
 		explicit: map[string]bool{"p2": true},
+		cols:     map[string][]string{"p1": {"c1", "c2"}},
 	}
 	a := catalogapi.NewAdapter(f)
 	ctx := context.Background()
@@ -80,7 +92,7 @@ func TestProduct(t *testing.T) {
 			t.Errorf("%s/%s: %v, want %v", tc.pid, tc.vid, err, tc.want)
 		}
 	}
-	if cols, err := a.Collections(ctx, []string{"p1"}); err != nil || len(cols) != 0 {
+	if cols, err := a.Collections(ctx, []string{"p1"}); err != nil || len(cols["p1"]) != 2 || cols["p1"][1] != "c2" {
 		t.Errorf("collections %v %v", cols, err)
 	}
 }

@@ -17,6 +17,21 @@ type Fake struct {
 	products map[string]api.Product
 	// Sets lists the SetInventoryQuantities calls, in order.
 	Sets [][]api.InventoryQuantity
+	// Collections maps product ids to collection ids for ProductCollections.
+	Collections map[string][]string
+}
+
+// ProductCollections returns the configured collection ids of each known product.
+func (f *Fake) ProductCollections(_ context.Context, ids []string) (map[string][]string, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make(map[string][]string, len(ids))
+	for _, id := range ids {
+		if _, ok := f.products[id]; ok {
+			out[id] = slices.Clone(f.Collections[id])
+		}
+	}
+	return out, nil
 }
 
 var _ api.Catalog = (*Fake)(nil)
