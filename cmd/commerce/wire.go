@@ -11,6 +11,7 @@ import (
 	"github.com/gocommerce/commerce/modules/customers"
 	"github.com/gocommerce/commerce/modules/identity"
 	"github.com/gocommerce/commerce/modules/inventory"
+	"github.com/gocommerce/commerce/modules/orders"
 	"github.com/gocommerce/commerce/modules/payments"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
@@ -57,6 +58,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		payments.ProviderSet,
 		carts.ProviderSet,
 		coupons.ProviderSet,
+		orders.ProviderSet,
 		newModules,
 		newSeeders,
 		newApp,

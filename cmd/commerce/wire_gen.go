@@ -13,26 +13,27 @@ import (
 	http6 "github.com/gocommerce/commerce/modules/carts/adapters/http"
 	jobs3 "github.com/gocommerce/commerce/modules/carts/adapters/jobs"
 	none2 "github.com/gocommerce/commerce/modules/carts/adapters/none"
-	postgres5 "github.com/gocommerce/commerce/modules/carts/adapters/postgres"
-	app6 "github.com/gocommerce/commerce/modules/carts/app"
+	postgres6 "github.com/gocommerce/commerce/modules/carts/adapters/postgres"
+	app7 "github.com/gocommerce/commerce/modules/carts/app"
 	"github.com/gocommerce/commerce/modules/catalog"
 	http3 "github.com/gocommerce/commerce/modules/catalog/adapters/http"
-	"github.com/gocommerce/commerce/modules/catalog/adapters/noorders"
-	postgres3 "github.com/gocommerce/commerce/modules/catalog/adapters/postgres"
-	app3 "github.com/gocommerce/commerce/modules/catalog/app"
+	ordersapi2 "github.com/gocommerce/commerce/modules/catalog/adapters/ordersapi"
+	postgres4 "github.com/gocommerce/commerce/modules/catalog/adapters/postgres"
+	app4 "github.com/gocommerce/commerce/modules/catalog/app"
 	"github.com/gocommerce/commerce/modules/coupons"
 	"github.com/gocommerce/commerce/modules/coupons/adapters/cartsapi"
 	customersapi2 "github.com/gocommerce/commerce/modules/coupons/adapters/customersapi"
 	events4 "github.com/gocommerce/commerce/modules/coupons/adapters/events"
 	http7 "github.com/gocommerce/commerce/modules/coupons/adapters/http"
-	postgres6 "github.com/gocommerce/commerce/modules/coupons/adapters/postgres"
-	app5 "github.com/gocommerce/commerce/modules/coupons/app"
+	postgres7 "github.com/gocommerce/commerce/modules/coupons/adapters/postgres"
+	app6 "github.com/gocommerce/commerce/modules/coupons/app"
 	"github.com/gocommerce/commerce/modules/customers"
 	events2 "github.com/gocommerce/commerce/modules/customers/adapters/events"
 	http2 "github.com/gocommerce/commerce/modules/customers/adapters/http"
 	"github.com/gocommerce/commerce/modules/customers/adapters/identityapi"
 	"github.com/gocommerce/commerce/modules/customers/adapters/jobs"
 	"github.com/gocommerce/commerce/modules/customers/adapters/none"
+	"github.com/gocommerce/commerce/modules/customers/adapters/ordersapi"
 	postgres2 "github.com/gocommerce/commerce/modules/customers/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/customers/app"
 	"github.com/gocommerce/commerce/modules/identity"
@@ -46,8 +47,17 @@ import (
 	events3 "github.com/gocommerce/commerce/modules/inventory/adapters/events"
 	http4 "github.com/gocommerce/commerce/modules/inventory/adapters/http"
 	jobs2 "github.com/gocommerce/commerce/modules/inventory/adapters/jobs"
-	postgres4 "github.com/gocommerce/commerce/modules/inventory/adapters/postgres"
-	app4 "github.com/gocommerce/commerce/modules/inventory/app"
+	postgres5 "github.com/gocommerce/commerce/modules/inventory/adapters/postgres"
+	app5 "github.com/gocommerce/commerce/modules/inventory/app"
+	"github.com/gocommerce/commerce/modules/orders"
+	catalogapi3 "github.com/gocommerce/commerce/modules/orders/adapters/catalogapi"
+	customersapi3 "github.com/gocommerce/commerce/modules/orders/adapters/customersapi"
+	events5 "github.com/gocommerce/commerce/modules/orders/adapters/events"
+	http8 "github.com/gocommerce/commerce/modules/orders/adapters/http"
+	"github.com/gocommerce/commerce/modules/orders/adapters/inventoryapi"
+	"github.com/gocommerce/commerce/modules/orders/adapters/paymentsapi"
+	postgres3 "github.com/gocommerce/commerce/modules/orders/adapters/postgres"
+	app3 "github.com/gocommerce/commerce/modules/orders/app"
 	"github.com/gocommerce/commerce/modules/payments"
 	http5 "github.com/gocommerce/commerce/modules/payments/adapters/http"
 	"github.com/gocommerce/commerce/platform/clock"
@@ -99,13 +109,21 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	clockClock := clock.New()
 	credentialService := app2.NewCredentialService(settings, credentialRepository, clockClock)
 	adapter := identityapi.NewAdapter(credentialService)
-	orders := none.NewOrders()
+	settings2 := orders.NewSettings(cfg)
+	orderRepository := postgres3.NewOrderRepository(dbDB)
+	noteRepository := postgres3.NewNoteRepository(dbDB)
+	appStores := app3.Stores{
+		Orders: orderRepository,
+		Notes:  noteRepository,
+	}
+	queryService := app3.NewQueryService(settings2, dbDB, appStores, clockClock)
+	ordersapiAdapter := ordersapi.NewAdapter(queryService)
 	noneCarts := none.NewCarts()
 	subscriptions := none.NewSubscriptions()
 	notifications := none.NewNotifications()
 	collaborators := app.Collaborators{
 		Credentials:   adapter,
-		Orders:        orders,
+		Orders:        ordersapiAdapter,
 		Carts:         noneCarts,
 		Subscriptions: subscriptions,
 		Notifications: notifications,
@@ -134,12 +152,12 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	subscriber := events2.NewSubscriber(service, logger)
 	jobsJobs := jobs.NewJobs(service, logger)
 	customersModule := customers.NewModule(httpHandler, subscriber, jobsJobs)
-	settings2 := catalog.NewSettings(cfg)
-	productRepository := postgres3.NewProductRepository(dbDB)
-	variantRepository := postgres3.NewVariantRepository(dbDB)
-	imageRepository := postgres3.NewImageRepository(dbDB)
-	collectionRepository := postgres3.NewCollectionRepository(dbDB)
-	appStores := app3.Stores{
+	settings3 := catalog.NewSettings(cfg)
+	productRepository := postgres4.NewProductRepository(dbDB)
+	variantRepository := postgres4.NewVariantRepository(dbDB)
+	imageRepository := postgres4.NewImageRepository(dbDB)
+	collectionRepository := postgres4.NewCollectionRepository(dbDB)
+	stores2 := app4.Stores{
 		Products:    productRepository,
 		Variants:    variantRepository,
 		Images:      imageRepository,
@@ -152,17 +170,17 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	noordersOrders := noorders.New()
-	service2 := app3.NewService(settings2, dbDB, appStores, imageStorage, noordersOrders, outbox, clockClock, logger)
+	adapter2 := ordersapi2.NewAdapter(queryService)
+	service2 := app4.NewService(settings3, dbDB, stores2, imageStorage, adapter2, outbox, clockClock, logger)
 	httpSettings := catalog.NewHTTPSettings(cfg)
 	handler2 := http3.NewHandler(service2, httpSettings)
 	catalogModule := catalog.NewModule(handler2)
-	locationRepository := postgres4.NewLocationRepository(dbDB)
-	levelRepository := postgres4.NewLevelRepository(dbDB)
-	movementRepository := postgres4.NewMovementRepository(dbDB)
-	reservationRepository := postgres4.NewReservationRepository(dbDB)
-	processedEvents := postgres4.NewProcessedEvents(dbDB)
-	repositories := app4.Repositories{
+	locationRepository := postgres5.NewLocationRepository(dbDB)
+	levelRepository := postgres5.NewLevelRepository(dbDB)
+	movementRepository := postgres5.NewMovementRepository(dbDB)
+	reservationRepository := postgres5.NewReservationRepository(dbDB)
+	processedEvents := postgres5.NewProcessedEvents(dbDB)
+	repositories := app5.Repositories{
 		Locations:    locationRepository,
 		Levels:       levelRepository,
 		Movements:    movementRepository,
@@ -170,13 +188,13 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		Processed:    processedEvents,
 	}
 	catalogapiAdapter := catalogapi.NewAdapter(service2)
-	settings3 := inventory.NewSettings(cfg)
-	service3 := app4.NewService(dbDB, repositories, catalogapiAdapter, outbox, clockClock, settings3)
+	settings4 := inventory.NewSettings(cfg)
+	service3 := app5.NewService(dbDB, repositories, catalogapiAdapter, outbox, clockClock, settings4)
 	handler3 := http4.NewHandler(service3)
 	eventsSubscriber := events3.NewSubscriber(service3, logger)
 	jobs4 := jobs2.NewJobs(service3, logger)
 	inventoryModule := inventory.NewModule(handler3, eventsSubscriber, jobs4)
-	settings4 := payments.NewSettings(cfg)
+	settings5 := payments.NewSettings(cfg)
 	registry, err := payments.NewGateways(cfg)
 	if err != nil {
 		cleanup3()
@@ -184,44 +202,58 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	service4 := payments.NewService(settings4, dbDB, registry, dbDB, outbox, clockClock, logger)
+	service4 := payments.NewService(settings5, dbDB, registry, dbDB, outbox, clockClock, logger)
 	handler4 := http5.NewHandler(service4)
 	paymentsModule := payments.NewModule(handler4)
-	settings5 := carts.NewSettings(cfg)
-	cartRepository := postgres5.NewCartRepository(dbDB)
-	adapter2 := catalogapi2.NewAdapter(service2)
-	settings6 := coupons.NewSettings(cfg)
-	couponRepository := postgres6.NewCouponRepository(dbDB)
-	usageRepository := postgres6.NewUsageRepository(dbDB)
-	stores2 := app5.Stores{
+	settings6 := carts.NewSettings(cfg)
+	cartRepository := postgres6.NewCartRepository(dbDB)
+	adapter3 := catalogapi2.NewAdapter(service2)
+	settings7 := coupons.NewSettings(cfg)
+	couponRepository := postgres7.NewCouponRepository(dbDB)
+	usageRepository := postgres7.NewUsageRepository(dbDB)
+	stores3 := app6.Stores{
 		Coupons: couponRepository,
 		Usage:   usageRepository,
 	}
-	adapter3 := customersapi2.NewAdapter(service, service)
-	appCollaborators := app5.Collaborators{
-		Customers: adapter3,
+	adapter4 := customersapi2.NewAdapter(service, service)
+	appCollaborators := app6.Collaborators{
+		Customers: adapter4,
 	}
-	service5 := app5.NewService(settings6, dbDB, stores2, appCollaborators, outbox, clockClock)
+	service5 := app6.NewService(settings7, dbDB, stores3, appCollaborators, outbox, clockClock)
 	couponsapiAdapter := couponsapi.NewAdapter(service5)
 	tax := none2.NewTax()
 	shipping := none2.NewShipping()
 	automaticDiscounts := none2.NewAutomaticDiscounts()
-	collaborators2 := app6.Collaborators{
-		Catalog:            adapter2,
+	collaborators2 := app7.Collaborators{
+		Catalog:            adapter3,
 		Coupons:            couponsapiAdapter,
 		Tax:                tax,
 		Shipping:           shipping,
 		AutomaticDiscounts: automaticDiscounts,
 	}
-	service6 := app6.NewService(settings5, dbDB, cartRepository, collaborators2, outbox, clockClock)
+	service6 := app7.NewService(settings6, dbDB, cartRepository, collaborators2, outbox, clockClock)
 	handler5 := http6.NewHandler(service6)
 	jobs5 := jobs3.NewJobs(service6, logger)
 	cartsModule := carts.NewModule(handler5, jobs5)
 	cartsapiAdapter := cartsapi.NewAdapter(service6)
-	validator := app5.NewValidator(service5, cartsapiAdapter)
+	validator := app6.NewValidator(service5, cartsapiAdapter)
 	handler6 := http7.NewHandler(service5, validator)
 	subscriber2 := events4.NewSubscriber(service5, logger)
 	couponsModule := coupons.NewModule(handler6, subscriber2)
+	adapter5 := catalogapi3.NewAdapter(service2)
+	inventoryapiAdapter := inventoryapi.NewAdapter(service3)
+	paymentsapiAdapter := paymentsapi.NewAdapter(service4)
+	adapter6 := customersapi3.NewAdapter(service)
+	collaborators3 := app3.Collaborators{
+		Catalog:   adapter5,
+		Inventory: inventoryapiAdapter,
+		Payments:  paymentsapiAdapter,
+		Customers: adapter6,
+	}
+	service7 := app3.NewService(settings2, dbDB, appStores, collaborators3, outbox, clockClock)
+	handler7 := http8.NewHandler(service7, queryService)
+	subscriber3 := events5.NewSubscriber(service7, logger)
+	ordersModule := orders.NewModule(handler7, subscriber3)
 	metricsRegistry := metrics.New()
 	limiter, err := ratelimit.New(cfg, client, metricsRegistry, logger)
 	if err != nil {
@@ -232,7 +264,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	adminModule := ratelimit.NewAdminModule(limiter)
 	metricsModule := metrics.NewModule(metricsRegistry)
-	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, adminModule, metricsModule)
+	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, adminModule, metricsModule)
 	migrator := newMigrator(dbDB, v)
 	authenticator, cleanup4, err := app2.NewAuthenticator(settings, tokens, apiKeyRepository, keyCache, invalidations, clockClock, logger)
 	if err != nil {

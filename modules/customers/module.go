@@ -13,6 +13,7 @@ import (
 	"github.com/gocommerce/commerce/modules/customers/adapters/identityapi"
 	customersjobs "github.com/gocommerce/commerce/modules/customers/adapters/jobs"
 	"github.com/gocommerce/commerce/modules/customers/adapters/none"
+	"github.com/gocommerce/commerce/modules/customers/adapters/ordersapi"
 	customerspg "github.com/gocommerce/commerce/modules/customers/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/customers/api"
 	"github.com/gocommerce/commerce/modules/customers/app"
@@ -82,13 +83,14 @@ var Repositories = wire.NewSet(
 	wire.Struct(new(app.Stores), "*"),
 )
 
-// DefaultDataSources binds the ports of modules that do not exist yet to adapters
-// answering "nothing" (no orders, nothing to export). When orders, carts,
+// DefaultDataSources binds the ports of the modules customers reads personal data
+// from: orders through adapters/ordersapi (on orders/api.Queries), and the modules that
+// do not exist yet to adapters answering "nothing" (nothing to export). When carts,
 // subscriptions or notifications offer an api, replace the matching binding here with
 // an adapter on top of it.
 var DefaultDataSources = wire.NewSet(
-	none.NewOrders,
-	wire.Bind(new(ports.Orders), new(none.Orders)),
+	ordersapi.NewAdapter,
+	wire.Bind(new(ports.Orders), new(*ordersapi.Adapter)),
 	none.NewCarts,
 	wire.Bind(new(ports.Carts), new(none.Carts)),
 	none.NewSubscriptions,
@@ -98,8 +100,9 @@ var DefaultDataSources = wire.NewSet(
 )
 
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
-// tx.Manager, events.Publisher, clock.Clock and identity/api.Credentials (from
-// identity.ProviderSet; it does not depend on customers, so the graph stays acyclic).
+// tx.Manager, events.Publisher, clock.Clock, identity/api.Credentials (from
+// identity.ProviderSet) and orders/api.Queries (orders.QuerySet); neither depends on
+// customers, so the graph stays acyclic.
 // Outputs: *Module, *app.Service, api.Customers, api.AccountLinks, api.Segments.
 var ProviderSet = wire.NewSet(
 	NewSettings,

@@ -26,6 +26,10 @@ func (f *fakeCatalog) GetProduct(_ context.Context, id string) (catalog.Product,
 	return p, nil
 }
 
+func (f *fakeCatalog) ProductCollections(context.Context, []string) (map[string][]string, error) {
+	return map[string][]string{}, nil
+}
+
 func (f *fakeCatalog) GetProducts(context.Context, []string) ([]catalog.Product, error) {
 	return nil, errors.New("not used")
 }

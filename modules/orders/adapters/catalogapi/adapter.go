@@ -1,0 +1,63 @@
+// Package catalogapi implements the orders module's ports.Catalog on top of the
+// catalog module's api.
+package catalogapi
+
+import (
+	"context"
+	"errors"
+
+	catalog "github.com/gocommerce/commerce/modules/catalog/api"
+	"github.com/gocommerce/commerce/modules/orders/domain"
+	"github.com/gocommerce/commerce/modules/orders/ports"
+)
+
+// Adapter is ports.Catalog over catalog/api.Catalog.
+type Adapter struct {
+	catalog catalog.Catalog
+}
+
+var _ ports.Catalog = (*Adapter)(nil)
+
+// NewAdapter builds the adapter.
+func NewAdapter(c catalog.Catalog) *Adapter { return &Adapter{catalog: c} }
+
+// Variant returns the product's variant (its default variant when variantID is "").
+func (a *Adapter) Variant(ctx context.Context, productID, variantID string) (ports.CatalogVariant, error) {
+	p, err := a.catalog.GetProduct(ctx, productID)
+	if err != nil {
+		return ports.CatalogVariant{}, translate(err)
+	}
+	var v *catalog.Variant
+	for i := range p.Variants {
+		x := &p.Variants[i]
+		if (variantID == "" && x.IsDefault) || (variantID != "" && x.ID == variantID) {
+			v = x
+			break
+		}
+	}
+	if v == nil {
+		if variantID == "" {
+			return ports.CatalogVariant{}, domain.ErrVariantNotFound.WithMessage("variant_id is required: the product has variants")
+		}
+		return ports.CatalogVariant{}, domain.ErrVariantNotFound
+	}
+	out := ports.CatalogVariant{
+		ProductID: p.ID, VariantID: v.ID, ProductTitle: p.Title, SKU: v.SKU, Price: v.Price, Currency: p.Currency,
+		Weight: v.Weight, WeightUnit: v.WeightUnit, RequiresShipping: v.RequiresShipping, Taxable: p.Taxable,
+		Tracked: p.InventoryManagement != "",
+	}
+	if !v.IsDefault {
+		out.VariantTitle = v.Title
+	}
+	return out, nil
+}
+
+func translate(err error) error {
+	switch {
+	case errors.Is(err, catalog.ErrProductNotFound):
+		return domain.ErrProductNotFound
+	case errors.Is(err, catalog.ErrVariantNotFound):
+		return domain.ErrVariantNotFound
+	}
+	return err
+}

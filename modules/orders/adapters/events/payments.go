@@ -1,0 +1,111 @@
+// Package events subscribes the orders module to the payments module's events: they
+// move the financial status of the order each payment names (docs/decisions/0072).
+package events
+
+import (
+	"context"
+	"strings"
+
+	"github.com/shopspring/decimal"
+	"go.uber.org/zap"
+
+	"github.com/gocommerce/commerce/modules/orders/adapters/paymentsapi"
+	"github.com/gocommerce/commerce/modules/orders/domain"
+	payments "github.com/gocommerce/commerce/modules/payments/api"
+	"github.com/gocommerce/commerce/platform/events"
+)
+
+// Recorder is the use cases the subscriber calls.
+type Recorder interface {
+	RecordPayment(ctx context.Context, orderKey string, ev domain.PaymentEvent) error
+	SyncPayment(ctx context.Context, paymentID string) error
+	RecordRefund(ctx context.Context, orderKey string, f domain.RefundFact) error
+}
+
+// Subscriber turns payment events into order transactions.
+type Subscriber struct {
+	app Recorder
+	log *zap.Logger
+}
+
+// NewSubscriber builds the subscriber.
+func NewSubscriber(app Recorder, log *zap.Logger) *Subscriber {
+	return &Subscriber{app: app, log: log.Named("orders.events")}
+}
+
+// Subscribe registers the handlers.
+func (s *Subscriber) Subscribe(bus events.Subscriber) {
+	bus.Subscribe(payments.EventPaymentCreated, s.HandlePaymentCreated)
+	bus.Subscribe(payments.EventPaymentSucceeded, s.HandlePayment)
+	bus.Subscribe(payments.EventPaymentFailed, s.HandlePayment)
+	bus.Subscribe(payments.EventPaymentCanceled, s.HandlePayment)
+	bus.Subscribe(payments.EventRefundSucceeded, s.HandleRefund)
+	bus.Subscribe(payments.EventRefundFailed, s.HandleRefund)
+}
+
+func (s *Subscriber) drop(e events.Event, err error) error {
+	s.log.Warn("payment event dropped: bad payload", zap.String("event_id", e.ID), zap.String("type", e.Type), zap.Error(err))
+	return nil
+}
+
+// HandlePaymentCreated reads the payment's state (an authorization raises no later
+// event of its own) when it names an order.
+func (s *Subscriber) HandlePaymentCreated(ctx context.Context, e events.Event) error {
+	var p payments.PaymentEvent
+	if err := e.Decode(&p); err != nil {
+		return s.drop(e, err)
+	}
+	if p.OrderID == "" || p.PaymentID == "" {
+		return nil
+	}
+	return s.app.SyncPayment(ctx, p.PaymentID)
+}
+
+// HandlePayment records payment.succeeded (a sale, or the capture of an authorization),
+// payment.failed (a failed attempt) and payment.canceled (a void).
+func (s *Subscriber) HandlePayment(ctx context.Context, e events.Event) error {
+	var p payments.PaymentEvent
+	if err := e.Decode(&p); err != nil {
+		return s.drop(e, err)
+	}
+	if p.OrderID == "" || p.PaymentID == "" {
+		return nil
+	}
+	amount, err := decimal.NewFromString(p.Amount)
+	if err != nil {
+		return s.drop(e, err)
+	}
+	ev := domain.PaymentEvent{PaymentID: p.PaymentID, Amount: amount, Currency: strings.ToUpper(p.Currency), Gateway: p.Gateway, ErrorCode: p.ErrorCode, Message: p.ErrorMessage}
+	switch e.Type {
+	case payments.EventPaymentSucceeded:
+		ev.Kind = domain.KindSale
+	case payments.EventPaymentFailed:
+		ev.Kind, ev.Failed = domain.KindSale, true
+	case payments.EventPaymentCanceled:
+		ev.Kind = domain.KindVoid
+	default:
+		return nil
+	}
+	return s.app.RecordPayment(ctx, p.OrderID, ev)
+}
+
+// HandleRefund records refund.succeeded and refund.failed: the settling of one of the
+// order's own refunds (its metadata names the order's transaction), or a refund made
+// through the payments API or by the provider.
+func (s *Subscriber) HandleRefund(ctx context.Context, e events.Event) error {
+	var r payments.RefundEvent
+	if err := e.Decode(&r); err != nil {
+		return s.drop(e, err)
+	}
+	amount, err := decimal.NewFromString(r.Amount)
+	if err != nil {
+		return s.drop(e, err)
+	}
+	f := domain.RefundFact{
+		GatewayRefundID: r.RefundID, PaymentID: r.PaymentID, Amount: amount, Currency: strings.ToUpper(r.Currency),
+		Succeeded: e.Type == payments.EventRefundSucceeded, Failed: e.Type == payments.EventRefundFailed, Message: r.FailureReason,
+	}
+	orderKey, _ := r.Metadata[paymentsapi.MetaOrderID].(string)
+	f.TransactionID, _ = r.Metadata[paymentsapi.MetaTransactionID].(string)
+	return s.app.RecordRefund(ctx, orderKey, f)
+}

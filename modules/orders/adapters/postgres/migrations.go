@@ -1,0 +1,22 @@
+// Package postgres stores orders with gorm (PostgreSQL, and SQLite through the same
+// code) and embeds the module's migrations.
+package postgres
+
+import (
+	"embed"
+	"io/fs"
+
+	"github.com/gocommerce/commerce/platform/db"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Migrations returns the orders tables' migrations (versions 2026112270..).
+func Migrations() db.MigrationSource {
+	sub, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		panic(err) // the embedded path is fixed at compile time
+	}
+	return db.MigrationSource{Module: "orders", FS: sub}
+}

@@ -1,0 +1,389 @@
+package postgres
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+
+	"github.com/gocommerce/commerce/modules/orders/domain"
+	"github.com/gocommerce/commerce/modules/orders/ports"
+	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/ids"
+)
+
+// OrderRepository implements ports.OrderRepository on the orders tables.
+type OrderRepository struct {
+	db *db.DB
+}
+
+var _ ports.OrderRepository = (*OrderRepository)(nil)
+
+// NewOrderRepository builds the repository.
+func NewOrderRepository(d *db.DB) *OrderRepository { return &OrderRepository{db: d} }
+
+// NextNumber moves the order-number counter inside the ambient transaction (the row
+// stays locked until it commits, so numbers are handed out in commit order, and a
+// rolled-back order gives its number back).
+func (r *OrderRepository) NextNumber(ctx context.Context) (int64, error) {
+	var v []int64
+	err := r.db.Conn(ctx).Raw("UPDATE orders_counters SET value = value + 1 WHERE name = ? RETURNING value", "order_number").Scan(&v).Error
+	if err != nil {
+		return 0, fmt.Errorf("orders: next number: %w", err)
+	}
+	if len(v) != 1 {
+		return 0, fmt.Errorf("orders: next number: counter row missing")
+	}
+	return v[0], nil
+}
+
+// Create inserts an order with its children.
+func (r *OrderRepository) Create(ctx context.Context, o *domain.Order) error {
+	conn := r.db.Conn(ctx)
+	row := fromOrder(o)
+	if err := conn.Create(&row).Error; err != nil {
+		return fmt.Errorf("orders: insert: %w", err)
+	}
+	return r.saveChildren(conn, o, false)
+}
+
+// saveChildren upserts every line item, fulfillment, refund and transaction of the
+// order (and deletes removed line items when prune).
+func (r *OrderRepository) saveChildren(conn *gorm.DB, o *domain.Order, prune bool) error {
+	upsert := func() *gorm.DB {
+		return conn.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "id"}}, UpdateAll: true})
+	}
+	keep := make([]string, 0, len(o.LineItems))
+	if len(o.LineItems) > 0 {
+		rows := make([]lineItemRow, len(o.LineItems))
+		for i, li := range o.LineItems {
+			rows[i] = fromLineItem(o.ID, li)
+			keep = append(keep, li.ID)
+		}
+		if err := upsert().Create(&rows).Error; err != nil {
+			return fmt.Errorf("orders: line items: %w", err)
+		}
+	}
+	if prune {
+		q := conn.Where("order_id = ?", o.ID)
+		if len(keep) > 0 {
+			q = q.Where("id NOT IN ?", keep)
+		}
+		if err := q.Delete(&lineItemRow{}).Error; err != nil {
+			return fmt.Errorf("orders: line items: %w", err)
+		}
+	}
+	if len(o.Fulfillments) > 0 {
+		rows := make([]fulfillmentRow, len(o.Fulfillments))
+		for i, f := range o.Fulfillments {
+			rows[i] = fromFulfillment(o.ID, f)
+		}
+		if err := upsert().Create(&rows).Error; err != nil {
+			return fmt.Errorf("orders: fulfillments: %w", err)
+		}
+	}
+	if len(o.Refunds) > 0 {
+		rows := make([]refundRow, len(o.Refunds))
+		for i, x := range o.Refunds {
+			rows[i] = fromRefund(o.ID, x)
+		}
+		if err := upsert().Create(&rows).Error; err != nil {
+			return fmt.Errorf("orders: refunds: %w", err)
+		}
+	}
+	if len(o.Transactions) > 0 {
+		rows := make([]transactionRow, len(o.Transactions))
+		for i, t := range o.Transactions {
+			rows[i] = fromTransaction(o.ID, i+1, t)
+		}
+		if err := upsert().Create(&rows).Error; err != nil {
+			if db.IsDuplicate(err) {
+				return domain.ErrStale.WithCause(err)
+			}
+			return fmt.Errorf("orders: transactions: %w", err)
+		}
+	}
+	return nil
+}
+
+// Get loads an order by id.
+func (r *OrderRepository) Get(ctx context.Context, id string) (*domain.Order, error) {
+	if !ids.Valid(id) {
+		return nil, domain.ErrOrderNotFound
+	}
+	return r.load(ctx, r.db.Conn(ctx), "id = ?", id)
+}
+
+// GetByNumber loads an order by number.
+func (r *OrderRepository) GetByNumber(ctx context.Context, number int64) (*domain.Order, error) {
+	return r.load(ctx, r.db.Conn(ctx), "order_number = ?", number)
+}
+
+func (r *OrderRepository) load(ctx context.Context, q *gorm.DB, where string, arg any) (*domain.Order, error) {
+	var rows []orderRow
+	if err := q.Where(where, arg).Limit(1).Find(&rows).Error; err != nil {
+		return nil, fmt.Errorf("orders: select: %w", err)
+	}
+	if len(rows) == 0 {
+		return nil, domain.ErrOrderNotFound
+	}
+	o, err := rows[0].toDomain()
+	if err != nil {
+		return nil, err
+	}
+	if err := r.loadChildren(r.db.Conn(ctx), []*domain.Order{o}); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// loadChildren fills the orders' line items, fulfillments, refunds and transactions
+// (four queries whatever the number of orders).
+func (r *OrderRepository) loadChildren(conn *gorm.DB, orders []*domain.Order) error {
+	if len(orders) == 0 {
+		return nil
+	}
+	byID := make(map[string]*domain.Order, len(orders))
+	idList := make([]string, len(orders))
+	for i, o := range orders {
+		byID[o.ID], idList[i] = o, o.ID
+	}
+	var lines []lineItemRow
+	if err := conn.Where("order_id IN ?", idList).Order("order_id, position").Find(&lines).Error; err != nil {
+		return fmt.Errorf("orders: line items: %w", err)
+	}
+	for _, l := range lines {
+		o := byID[l.OrderID]
+		o.LineItems = append(o.LineItems, l.toDomain())
+	}
+	var fs []fulfillmentRow
+	if err := conn.Where("order_id IN ?", idList).Order("created_at, id").Find(&fs).Error; err != nil {
+		return fmt.Errorf("orders: fulfillments: %w", err)
+	}
+	for _, f := range fs {
+		d, err := f.toDomain()
+		if err != nil {
+			return err
+		}
+		byID[f.OrderID].Fulfillments = append(byID[f.OrderID].Fulfillments, d)
+	}
+	var rs []refundRow
+	if err := conn.Where("order_id IN ?", idList).Order("created_at, id").Find(&rs).Error; err != nil {
+		return fmt.Errorf("orders: refunds: %w", err)
+	}
+	for _, x := range rs {
+		d, err := x.toDomain()
+		if err != nil {
+			return err
+		}
+		byID[x.OrderID].Refunds = append(byID[x.OrderID].Refunds, d)
+	}
+	var ts []transactionRow
+	if err := conn.Where("order_id IN ?", idList).Order("order_id, position").Find(&ts).Error; err != nil {
+		return fmt.Errorf("orders: transactions: %w", err)
+	}
+	for _, t := range ts {
+		byID[t.OrderID].Transactions = append(byID[t.OrderID].Transactions, t.toDomain())
+	}
+	return nil
+}
+
+// Update loads the order row-locked (FOR UPDATE on PostgreSQL; SQLite has one writer),
+// applies change and saves it with an optimistic version check.
+func (r *OrderRepository) Update(ctx context.Context, id string, change func(*domain.Order) error) (*domain.Order, error) {
+	if !ids.Valid(id) {
+		return nil, domain.ErrOrderNotFound
+	}
+	conn := r.db.Conn(ctx)
+	o, err := r.load(ctx, conn.Clauses(clause.Locking{Strength: "UPDATE"}), "id = ?", id)
+	if err != nil {
+		return nil, err
+	}
+	if err := change(o); err != nil {
+		return nil, err
+	}
+	old := o.Version
+	o.Version = old + 1
+	row := fromOrder(o)
+	res := conn.Model(&orderRow{}).Where("id = ? AND version = ?", id, old).
+		Select("*").Omit("id", "order_number", "created_at").Updates(&row)
+	if res.Error != nil {
+		return nil, fmt.Errorf("orders: update: %w", res.Error)
+	}
+	if res.RowsAffected == 0 {
+		return nil, domain.ErrStale
+	}
+	if err := r.saveChildren(conn, o, true); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+var sortColumns = map[string]string{
+	ports.SortCreatedAt:  "created_at",
+	ports.SortUpdatedAt:  "updated_at",
+	ports.SortTotalPrice: "total_price_units",
+}
+
+// List returns a page of orders matching the filter, and the total.
+func (r *OrderRepository) List(ctx context.Context, f ports.ListFilter) ([]*domain.Order, int64, error) {
+	q := r.db.Conn(ctx).Model(&orderRow{})
+	if f.Status != "" {
+		q = q.Where("status = ?", f.Status)
+	}
+	if f.FinancialStatus != "" {
+		q = q.Where("financial_status = ?", f.FinancialStatus)
+	}
+	if f.FulfillmentStatus != "" {
+		q = q.Where("fulfillment_status = ?", f.FulfillmentStatus)
+	}
+	if f.CustomerID != "" {
+		if !ids.Valid(f.CustomerID) {
+			return []*domain.Order{}, 0, nil
+		}
+		q = q.Where("customer_id = ?", f.CustomerID)
+	}
+	if f.Email != "" {
+		q = q.Where("lower(email) = lower(?)", f.Email)
+	}
+	if f.OrderNumber > 0 {
+		q = q.Where("order_number = ?", f.OrderNumber)
+	}
+	if f.MinTotal != nil {
+		q = q.Where("total_price_units >= ?", domain.Units(*f.MinTotal))
+	}
+	if f.MaxTotal != nil {
+		q = q.Where("total_price_units <= ?", domain.Units(*f.MaxTotal))
+	}
+	if f.CreatedAfter != nil {
+		q = q.Where("created_at >= ?", f.CreatedAfter.UTC())
+	}
+	if f.CreatedBefore != nil {
+		q = q.Where("created_at < ?", f.CreatedBefore.UTC())
+	}
+	if f.UpdatedAfter != nil {
+		q = q.Where("updated_at >= ?", f.UpdatedAfter.UTC())
+	}
+	var total int64
+	if err := q.Session(&gorm.Session{}).Count(&total).Error; err != nil {
+		return nil, 0, fmt.Errorf("orders: count: %w", err)
+	}
+	col, ok := sortColumns[f.Sort]
+	if !ok {
+		col = "created_at"
+	}
+	dir := " ASC"
+	if f.Desc {
+		dir = " DESC"
+	}
+	var rows []orderRow
+	if err := q.Order(col + dir + ", order_number" + dir).Offset(f.Offset).Limit(f.Limit).Find(&rows).Error; err != nil {
+		return nil, 0, fmt.Errorf("orders: list: %w", err)
+	}
+	out := make([]*domain.Order, 0, len(rows))
+	for _, row := range rows {
+		o, err := row.toDomain()
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, o)
+	}
+	return out, total, nil
+}
+
+// ProductHasOrders reports whether a line item references the product.
+func (r *OrderRepository) ProductHasOrders(ctx context.Context, productID string) (bool, error) {
+	if !ids.Valid(productID) {
+		return false, nil
+	}
+	var n int64
+	if err := r.db.Conn(ctx).Model(&lineItemRow{}).Where("product_id = ?", productID).Limit(1).Count(&n).Error; err != nil {
+		return false, fmt.Errorf("orders: product has orders: %w", err)
+	}
+	return n > 0, nil
+}
+
+// CustomerHasOrders reports whether an order references the customer.
+func (r *OrderRepository) CustomerHasOrders(ctx context.Context, customerID string) (bool, error) {
+	if !ids.Valid(customerID) {
+		return false, nil
+	}
+	var n int64
+	if err := r.db.Conn(ctx).Model(&orderRow{}).Where("customer_id = ?", customerID).Limit(1).Count(&n).Error; err != nil {
+		return false, fmt.Errorf("orders: customer has orders: %w", err)
+	}
+	return n > 0, nil
+}
+
+// ListByCustomer returns every order of the customer with its children, newest first.
+func (r *OrderRepository) ListByCustomer(ctx context.Context, customerID string) ([]*domain.Order, error) {
+	if !ids.Valid(customerID) {
+		return []*domain.Order{}, nil
+	}
+	conn := r.db.Conn(ctx)
+	var rows []orderRow
+	if err := conn.Where("customer_id = ?", customerID).Order("created_at DESC, order_number DESC").Find(&rows).Error; err != nil {
+		return nil, fmt.Errorf("orders: by customer: %w", err)
+	}
+	out := make([]*domain.Order, 0, len(rows))
+	for _, row := range rows {
+		o, err := row.toDomain()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, o)
+	}
+	return out, r.loadChildren(conn, out)
+}
+
+// AnonymizeCustomer strips personal data from the customer's orders and detaches them.
+func (r *OrderRepository) AnonymizeCustomer(ctx context.Context, customerID string, now time.Time) (int64, error) {
+	if !ids.Valid(customerID) {
+		return 0, nil
+	}
+	res := r.db.Conn(ctx).Model(&orderRow{}).Where("customer_id = ?", customerID).Updates(map[string]any{
+		"customer_id": nil, "email": "", "phone": "", "shipping_address": nil, "billing_address": nil, "client_details": nil,
+		"updated_at": now.UTC(), "version": gorm.Expr("version + 1"),
+	})
+	if res.Error != nil {
+		return 0, fmt.Errorf("orders: anonymize: %w", res.Error)
+	}
+	return res.RowsAffected, nil
+}
+
+// AverageTotal averages total_price over the currency's orders that are not cancelled.
+func (r *OrderRepository) AverageTotal(ctx context.Context, currency, excludeID string) (decimal.Decimal, int64, error) {
+	var out []struct {
+		Sum   int64
+		Count int64
+	}
+	q := r.db.Conn(ctx).Model(&orderRow{}).Select("COALESCE(SUM(total_price_units), 0) AS sum, COUNT(*) AS count").
+		Where("currency = ? AND status <> ?", currency, string(domain.StatusCancelled))
+	if ids.Valid(excludeID) {
+		q = q.Where("id <> ?", excludeID)
+	}
+	err := q.Scan(&out).Error
+	if err != nil {
+		return decimal.Zero, 0, fmt.Errorf("orders: average: %w", err)
+	}
+	if len(out) == 0 || out[0].Count == 0 {
+		return decimal.Zero, 0, nil
+	}
+	avg := decimal.NewFromInt(out[0].Sum).Shift(-4).Div(decimal.NewFromInt(out[0].Count))
+	return avg, out[0].Count, nil
+}
+
+// OrderIDForPayment finds the order that recorded a payment.
+func (r *OrderRepository) OrderIDForPayment(ctx context.Context, paymentID string) (string, error) {
+	var found []string
+	if err := r.db.Conn(ctx).Model(&transactionRow{}).Where("payment_id = ?", paymentID).Limit(1).Pluck("order_id", &found).Error; err != nil {
+		return "", fmt.Errorf("orders: by payment: %w", err)
+	}
+	if len(found) == 0 {
+		return "", domain.ErrOrderNotFound
+	}
+	return found[0], nil
+}

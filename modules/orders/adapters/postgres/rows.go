@@ -1,0 +1,404 @@
+package postgres
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/gocommerce/commerce/modules/orders/domain"
+)
+
+type orderRow struct {
+	ID                 string          `gorm:"column:id;primaryKey"`
+	OrderNumber        int64           `gorm:"column:order_number"`
+	CustomerID         *string         `gorm:"column:customer_id"`
+	Email              string          `gorm:"column:email"`
+	Phone              string          `gorm:"column:phone"`
+	Status             string          `gorm:"column:status"`
+	FinancialStatus    string          `gorm:"column:financial_status"`
+	FulfillmentStatus  string          `gorm:"column:fulfillment_status"`
+	Currency           string          `gorm:"column:currency"`
+	SubtotalPrice      decimal.Decimal `gorm:"column:subtotal_price"`
+	TotalTax           decimal.Decimal `gorm:"column:total_tax"`
+	TotalShipping      decimal.Decimal `gorm:"column:total_shipping"`
+	TotalDiscounts     decimal.Decimal `gorm:"column:total_discounts"`
+	TotalPrice         decimal.Decimal `gorm:"column:total_price"`
+	TotalPriceUnits    int64           `gorm:"column:total_price_units"`
+	TotalWeight        decimal.Decimal `gorm:"column:total_weight"`
+	TotalItems         int             `gorm:"column:total_items"`
+	ShippingLines      string          `gorm:"column:shipping_lines"`
+	TaxLines           string          `gorm:"column:tax_lines"`
+	DiscountCodes      string          `gorm:"column:discount_codes"`
+	ShippingAddress    *string         `gorm:"column:shipping_address"`
+	BillingAddress     *string         `gorm:"column:billing_address"`
+	Note               string          `gorm:"column:note"`
+	NoteAttributes     string          `gorm:"column:note_attributes"`
+	Tags               string          `gorm:"column:tags"`
+	Metafields         string          `gorm:"column:metafields"`
+	CartToken          string          `gorm:"column:cart_token"`
+	CheckoutToken      string          `gorm:"column:checkout_token"`
+	ReferringSite      string          `gorm:"column:referring_site"`
+	LandingSite        string          `gorm:"column:landing_site"`
+	SourceName         string          `gorm:"column:source_name"`
+	ClientDetails      *string         `gorm:"column:client_details"`
+	InventoryBehaviour string          `gorm:"column:inventory_behaviour"`
+	SendReceipt        bool            `gorm:"column:send_receipt"`
+	CancelReason       string          `gorm:"column:cancel_reason"`
+	CreatedAt          time.Time       `gorm:"column:created_at;autoCreateTime:false"`
+	UpdatedAt          time.Time       `gorm:"column:updated_at;autoUpdateTime:false"`
+	ProcessedAt        time.Time       `gorm:"column:processed_at"`
+	ClosedAt           *time.Time      `gorm:"column:closed_at"`
+	CancelledAt        *time.Time      `gorm:"column:cancelled_at"`
+	Version            int             `gorm:"column:version"`
+}
+
+func (orderRow) TableName() string { return "orders" }
+
+type lineItemRow struct {
+	ID                string          `gorm:"column:id;primaryKey"`
+	OrderID           string          `gorm:"column:order_id"`
+	Position          int             `gorm:"column:position"`
+	ProductID         string          `gorm:"column:product_id"`
+	VariantID         string          `gorm:"column:variant_id"`
+	Title             string          `gorm:"column:title"`
+	VariantTitle      string          `gorm:"column:variant_title"`
+	SKU               string          `gorm:"column:sku"`
+	Quantity          int             `gorm:"column:quantity"`
+	Price             decimal.Decimal `gorm:"column:price"`
+	RequiresShipping  bool            `gorm:"column:requires_shipping"`
+	Taxable           bool            `gorm:"column:taxable"`
+	IsGiftCard        bool            `gorm:"column:is_gift_card"`
+	Grams             decimal.Decimal `gorm:"column:grams"`
+	InventoryTracked  bool            `gorm:"column:inventory_tracked"`
+	ClaimedQuantity   int             `gorm:"column:claimed_quantity"`
+	RestockedQuantity int             `gorm:"column:restocked_quantity"`
+	FulfilledQuantity int             `gorm:"column:fulfilled_quantity"`
+	RefundedQuantity  int             `gorm:"column:refunded_quantity"`
+	CreatedAt         time.Time       `gorm:"column:created_at;autoCreateTime:false"`
+}
+
+func (lineItemRow) TableName() string { return "orders_line_items" }
+
+type fulfillmentRow struct {
+	ID              string     `gorm:"column:id;primaryKey"`
+	OrderID         string     `gorm:"column:order_id"`
+	Status          string     `gorm:"column:status"`
+	LocationID      *string    `gorm:"column:location_id"`
+	TrackingNumber  string     `gorm:"column:tracking_number"`
+	TrackingCompany string     `gorm:"column:tracking_company"`
+	TrackingURL     string     `gorm:"column:tracking_url"`
+	NotifyCustomer  bool       `gorm:"column:notify_customer"`
+	LineItems       string     `gorm:"column:line_items"`
+	CreatedAt       time.Time  `gorm:"column:created_at;autoCreateTime:false"`
+	UpdatedAt       time.Time  `gorm:"column:updated_at;autoUpdateTime:false"`
+	CancelledAt     *time.Time `gorm:"column:cancelled_at"`
+}
+
+func (fulfillmentRow) TableName() string { return "orders_fulfillments" }
+
+type refundRow struct {
+	ID             string          `gorm:"column:id;primaryKey"`
+	OrderID        string          `gorm:"column:order_id"`
+	Status         string          `gorm:"column:status"`
+	Note           string          `gorm:"column:note"`
+	NotifyCustomer bool            `gorm:"column:notify_customer"`
+	LineItems      string          `gorm:"column:line_items"`
+	Shipping       decimal.Decimal `gorm:"column:shipping"`
+	Amount         decimal.Decimal `gorm:"column:amount"`
+	CreatedAt      time.Time       `gorm:"column:created_at;autoCreateTime:false"`
+	ProcessedAt    *time.Time      `gorm:"column:processed_at"`
+}
+
+func (refundRow) TableName() string { return "orders_refunds" }
+
+type transactionRow struct {
+	ID              string          `gorm:"column:id;primaryKey"`
+	OrderID         string          `gorm:"column:order_id"`
+	Position        int             `gorm:"column:position"`
+	Kind            string          `gorm:"column:kind"`
+	Status          string          `gorm:"column:status"`
+	Amount          decimal.Decimal `gorm:"column:amount"`
+	Currency        string          `gorm:"column:currency"`
+	Gateway         string          `gorm:"column:gateway"`
+	PaymentID       *string         `gorm:"column:payment_id"`
+	ParentID        *string         `gorm:"column:parent_id"`
+	RefundID        *string         `gorm:"column:refund_id"`
+	GatewayRefundID *string         `gorm:"column:gateway_refund_id"`
+	ErrorCode       string          `gorm:"column:error_code"`
+	Message         string          `gorm:"column:message"`
+	CreatedAt       time.Time       `gorm:"column:created_at;autoCreateTime:false"`
+	ProcessedAt     *time.Time      `gorm:"column:processed_at"`
+}
+
+func (transactionRow) TableName() string { return "orders_transactions" }
+
+type noteRow struct {
+	ID             string    `gorm:"column:id;primaryKey"`
+	OrderID        string    `gorm:"column:order_id"`
+	Body           string    `gorm:"column:body"`
+	Author         string    `gorm:"column:author"`
+	NotifyCustomer bool      `gorm:"column:notify_customer"`
+	CreatedAt      time.Time `gorm:"column:created_at;autoCreateTime:false"`
+}
+
+func (noteRow) TableName() string { return "orders_notes" }
+
+// JSON shapes of the text columns (stable storage names, independent of the API).
+type (
+	jsonShipping struct {
+		ID, Title, Code, Source string
+		Price                   decimal.Decimal
+	}
+	jsonTax struct {
+		ID, Title   string
+		Rate, Price decimal.Decimal
+	}
+	jsonDiscount struct {
+		Code, Type string
+		Amount     decimal.Decimal
+	}
+	jsonFulfillmentLine struct {
+		LineItemID string
+		Quantity   int
+	}
+	jsonRefundLine struct {
+		LineItemID    string
+		Quantity      int
+		Restock       bool
+		Subtotal, Tax decimal.Decimal
+	}
+)
+
+func toJSON(v any) string {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		panic(fmt.Sprintf("orders: encode %T: %v", v, err)) // only plain data is encoded
+	}
+	return string(raw)
+}
+
+func fromJSON(s string, v any) error {
+	if s == "" {
+		return nil
+	}
+	return json.Unmarshal([]byte(s), v)
+}
+
+func optJSON(v any, present bool) *string {
+	if !present {
+		return nil
+	}
+	s := toJSON(v)
+	return &s
+}
+
+func strPtr(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func utc(t time.Time) time.Time { return t.UTC() }
+
+func utcPtr(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}
+
+func mapOrEmpty(m map[string]any) map[string]any {
+	if m == nil {
+		return map[string]any{}
+	}
+	return m
+}
+
+func fromOrder(o *domain.Order) orderRow {
+	ship := make([]jsonShipping, len(o.ShippingLines))
+	for i, s := range o.ShippingLines {
+		ship[i] = jsonShipping{ID: s.ID, Title: s.Title, Code: s.Code, Source: s.Source, Price: s.Price}
+	}
+	tax := make([]jsonTax, len(o.TaxLines))
+	for i, t := range o.TaxLines {
+		tax[i] = jsonTax{ID: t.ID, Title: t.Title, Rate: t.Rate, Price: t.Price}
+	}
+	disc := make([]jsonDiscount, len(o.DiscountCodes))
+	for i, d := range o.DiscountCodes {
+		disc[i] = jsonDiscount{Code: d.Code, Type: d.Type, Amount: d.Amount}
+	}
+	tags := o.Tags
+	if tags == nil {
+		tags = []string{}
+	}
+	return orderRow{
+		ID: o.ID, OrderNumber: o.Number, CustomerID: strPtr(o.CustomerID), Email: o.Email, Phone: o.Phone,
+		Status: string(o.Status), FinancialStatus: string(o.Financial), FulfillmentStatus: string(o.Fulfillment), Currency: o.Currency,
+		SubtotalPrice: o.Subtotal, TotalTax: o.TotalTax, TotalShipping: o.TotalShipping, TotalDiscounts: o.TotalDiscounts,
+		TotalPrice: o.TotalPrice, TotalPriceUnits: domain.Units(o.TotalPrice), TotalWeight: o.TotalWeightKg, TotalItems: o.TotalItems,
+		ShippingLines: toJSON(ship), TaxLines: toJSON(tax), DiscountCodes: toJSON(disc),
+		ShippingAddress: optJSON(o.ShippingAddress, o.ShippingAddress != nil), BillingAddress: optJSON(o.BillingAddress, o.BillingAddress != nil),
+		Note: o.Note, NoteAttributes: toJSON(mapOrEmpty(o.NoteAttributes)), Tags: toJSON(tags), Metafields: toJSON(mapOrEmpty(o.Metafields)),
+		CartToken: o.CartToken, CheckoutToken: o.CheckoutToken, ReferringSite: o.ReferringSite, LandingSite: o.LandingSite,
+		SourceName: o.SourceName, ClientDetails: optJSON(o.ClientDetails, o.ClientDetails != nil),
+		InventoryBehaviour: string(o.InventoryBehaviour), SendReceipt: o.SendReceipt, CancelReason: string(o.CancelReason),
+		CreatedAt: utc(o.CreatedAt), UpdatedAt: utc(o.UpdatedAt), ProcessedAt: utc(o.ProcessedAt),
+		ClosedAt: utcPtr(o.ClosedAt), CancelledAt: utcPtr(o.CancelledAt), Version: o.Version,
+	}
+}
+
+func (r orderRow) toDomain() (*domain.Order, error) {
+	o := &domain.Order{
+		ID: r.ID, Number: r.OrderNumber, CustomerID: deref(r.CustomerID), Email: r.Email, Phone: r.Phone,
+		Status: domain.Status(r.Status), Financial: domain.FinancialStatus(r.FinancialStatus), Fulfillment: domain.FulfillmentStatus(r.FulfillmentStatus),
+		Currency: r.Currency, Subtotal: r.SubtotalPrice, TotalTax: r.TotalTax, TotalShipping: r.TotalShipping, TotalDiscounts: r.TotalDiscounts,
+		TotalPrice: r.TotalPrice, TotalWeightKg: r.TotalWeight, TotalItems: r.TotalItems, Note: r.Note,
+		CartToken: r.CartToken, CheckoutToken: r.CheckoutToken, ReferringSite: r.ReferringSite, LandingSite: r.LandingSite, SourceName: r.SourceName,
+		InventoryBehaviour: domain.InventoryBehaviour(r.InventoryBehaviour), SendReceipt: r.SendReceipt, CancelReason: domain.CancelReason(r.CancelReason),
+		CreatedAt: utc(r.CreatedAt), UpdatedAt: utc(r.UpdatedAt), ProcessedAt: utc(r.ProcessedAt), ClosedAt: utcPtr(r.ClosedAt), CancelledAt: utcPtr(r.CancelledAt),
+		Version: r.Version,
+	}
+	var (
+		ship []jsonShipping
+		tax  []jsonTax
+		disc []jsonDiscount
+	)
+	for _, dec := range []struct {
+		s string
+		v any
+	}{{r.ShippingLines, &ship}, {r.TaxLines, &tax}, {r.DiscountCodes, &disc}, {r.NoteAttributes, &o.NoteAttributes}, {r.Tags, &o.Tags}, {r.Metafields, &o.Metafields}} {
+		if err := fromJSON(dec.s, dec.v); err != nil {
+			return nil, fmt.Errorf("orders: order %s: %w", r.ID, err)
+		}
+	}
+	for _, s := range ship {
+		o.ShippingLines = append(o.ShippingLines, domain.ShippingLine{ID: s.ID, Title: s.Title, Code: s.Code, Source: s.Source, Price: s.Price})
+	}
+	for _, t := range tax {
+		o.TaxLines = append(o.TaxLines, domain.TaxLine{ID: t.ID, Title: t.Title, Rate: t.Rate, Price: t.Price})
+	}
+	for _, d := range disc {
+		o.DiscountCodes = append(o.DiscountCodes, domain.DiscountCode{Code: d.Code, Type: d.Type, Amount: d.Amount})
+	}
+	if r.ShippingAddress != nil {
+		o.ShippingAddress = &domain.Address{}
+		if err := fromJSON(*r.ShippingAddress, o.ShippingAddress); err != nil {
+			return nil, fmt.Errorf("orders: order %s: %w", r.ID, err)
+		}
+	}
+	if r.BillingAddress != nil {
+		o.BillingAddress = &domain.Address{}
+		if err := fromJSON(*r.BillingAddress, o.BillingAddress); err != nil {
+			return nil, fmt.Errorf("orders: order %s: %w", r.ID, err)
+		}
+	}
+	if r.ClientDetails != nil {
+		o.ClientDetails = &domain.ClientDetails{}
+		if err := fromJSON(*r.ClientDetails, o.ClientDetails); err != nil {
+			return nil, fmt.Errorf("orders: order %s: %w", r.ID, err)
+		}
+	}
+	if o.Tags == nil {
+		o.Tags = []string{}
+	}
+	return o, nil
+}
+
+func fromLineItem(orderID string, li *domain.LineItem) lineItemRow {
+	return lineItemRow{
+		ID: li.ID, OrderID: orderID, Position: li.Position, ProductID: li.ProductID, VariantID: li.VariantID, Title: li.Title,
+		VariantTitle: li.VariantTitle, SKU: li.SKU, Quantity: li.Quantity, Price: li.Price, RequiresShipping: li.RequiresShipping,
+		Taxable: li.Taxable, IsGiftCard: li.IsGiftCard, Grams: li.Grams, InventoryTracked: li.InventoryTracked,
+		ClaimedQuantity: li.ClaimedQuantity, RestockedQuantity: li.RestockedQuantity, FulfilledQuantity: li.FulfilledQuantity,
+		RefundedQuantity: li.RefundedQuantity, CreatedAt: utc(li.CreatedAt),
+	}
+}
+
+func (r lineItemRow) toDomain() *domain.LineItem {
+	return &domain.LineItem{
+		ID: r.ID, ProductID: r.ProductID, VariantID: r.VariantID, Title: r.Title, VariantTitle: r.VariantTitle, SKU: r.SKU,
+		Quantity: r.Quantity, Price: r.Price, RequiresShipping: r.RequiresShipping, Taxable: r.Taxable, IsGiftCard: r.IsGiftCard,
+		Grams: r.Grams, InventoryTracked: r.InventoryTracked, ClaimedQuantity: r.ClaimedQuantity, RestockedQuantity: r.RestockedQuantity,
+		FulfilledQuantity: r.FulfilledQuantity, RefundedQuantity: r.RefundedQuantity, Position: r.Position, CreatedAt: utc(r.CreatedAt),
+	}
+}
+
+func fromFulfillment(orderID string, f *domain.Fulfillment) fulfillmentRow {
+	lines := make([]jsonFulfillmentLine, len(f.Lines))
+	for i, l := range f.Lines {
+		lines[i] = jsonFulfillmentLine(l)
+	}
+	return fulfillmentRow{
+		ID: f.ID, OrderID: orderID, Status: f.Status, LocationID: strPtr(f.LocationID), TrackingNumber: f.TrackingNumber,
+		TrackingCompany: f.TrackingCompany, TrackingURL: f.TrackingURL, NotifyCustomer: f.NotifyCustomer, LineItems: toJSON(lines),
+		CreatedAt: utc(f.CreatedAt), UpdatedAt: utc(f.UpdatedAt), CancelledAt: utcPtr(f.CancelledAt),
+	}
+}
+
+func (r fulfillmentRow) toDomain() (*domain.Fulfillment, error) {
+	var lines []jsonFulfillmentLine
+	if err := fromJSON(r.LineItems, &lines); err != nil {
+		return nil, fmt.Errorf("orders: fulfillment %s: %w", r.ID, err)
+	}
+	f := &domain.Fulfillment{
+		ID: r.ID, Status: r.Status, LocationID: deref(r.LocationID), TrackingNumber: r.TrackingNumber, TrackingCompany: r.TrackingCompany,
+		TrackingURL: r.TrackingURL, NotifyCustomer: r.NotifyCustomer, CreatedAt: utc(r.CreatedAt), UpdatedAt: utc(r.UpdatedAt), CancelledAt: utcPtr(r.CancelledAt),
+	}
+	for _, l := range lines {
+		f.Lines = append(f.Lines, domain.FulfillmentLine(l))
+	}
+	return f, nil
+}
+
+func fromRefund(orderID string, r *domain.Refund) refundRow {
+	lines := make([]jsonRefundLine, len(r.Lines))
+	for i, l := range r.Lines {
+		lines[i] = jsonRefundLine(l)
+	}
+	return refundRow{
+		ID: r.ID, OrderID: orderID, Status: r.Status, Note: r.Note, NotifyCustomer: r.NotifyCustomer, LineItems: toJSON(lines),
+		Shipping: r.Shipping, Amount: r.Amount, CreatedAt: utc(r.CreatedAt), ProcessedAt: utcPtr(r.ProcessedAt),
+	}
+}
+
+func (r refundRow) toDomain() (*domain.Refund, error) {
+	var lines []jsonRefundLine
+	if err := fromJSON(r.LineItems, &lines); err != nil {
+		return nil, fmt.Errorf("orders: refund %s: %w", r.ID, err)
+	}
+	out := &domain.Refund{
+		ID: r.ID, Status: r.Status, Note: r.Note, NotifyCustomer: r.NotifyCustomer, Shipping: r.Shipping, Amount: r.Amount,
+		CreatedAt: utc(r.CreatedAt), ProcessedAt: utcPtr(r.ProcessedAt),
+	}
+	for _, l := range lines {
+		out.Lines = append(out.Lines, domain.RefundLine(l))
+	}
+	return out, nil
+}
+
+func fromTransaction(orderID string, pos int, t *domain.Transaction) transactionRow {
+	return transactionRow{
+		ID: t.ID, OrderID: orderID, Position: pos, Kind: string(t.Kind), Status: string(t.Status), Amount: t.Amount, Currency: t.Currency,
+		Gateway: t.Gateway, PaymentID: strPtr(t.PaymentID), ParentID: strPtr(t.ParentID), RefundID: strPtr(t.RefundID),
+		GatewayRefundID: strPtr(t.GatewayRefundID), ErrorCode: t.ErrorCode, Message: t.Message, CreatedAt: utc(t.CreatedAt), ProcessedAt: utcPtr(t.ProcessedAt),
+	}
+}
+
+func (r transactionRow) toDomain() *domain.Transaction {
+	return &domain.Transaction{
+		ID: r.ID, Kind: domain.TransactionKind(r.Kind), Status: domain.TransactionStatus(r.Status), Amount: r.Amount, Currency: r.Currency,
+		Gateway: r.Gateway, PaymentID: deref(r.PaymentID), ParentID: deref(r.ParentID), RefundID: deref(r.RefundID),
+		GatewayRefundID: deref(r.GatewayRefundID), ErrorCode: r.ErrorCode, Message: r.Message, CreatedAt: utc(r.CreatedAt), ProcessedAt: utcPtr(r.ProcessedAt),
+	}
+}

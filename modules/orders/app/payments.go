@@ -1,0 +1,212 @@
+package app
+
+import (
+	"context"
+	"strings"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/gocommerce/commerce/modules/orders/api"
+	"github.com/gocommerce/commerce/modules/orders/domain"
+	"github.com/gocommerce/commerce/modules/orders/ports"
+	"github.com/gocommerce/commerce/platform/apperr"
+)
+
+// RecordPayment applies a payment fact reported by the payments module to the order it
+// names (ignored when there is no such order or the currency differs). Money received
+// writes order.payment_received; other changes (authorization, void, failed attempt)
+// write order.updated. Idempotent: a re-delivered fact changes nothing.
+func (s *Service) RecordPayment(ctx context.Context, orderKey string, ev domain.PaymentEvent) error {
+	if strings.TrimSpace(orderKey) == "" {
+		return nil
+	}
+	changed, received := false, false
+	_, err := s.change(ctx, orderKey, func(_ context.Context, o *domain.Order) error {
+		if ev.Currency != "" && !strings.EqualFold(ev.Currency, o.Currency) {
+			return nil
+		}
+		changed, received = o.RecordPayment(ev, s.newID, s.clock.Now())
+		return nil
+	}, func(ctx context.Context, o *domain.Order) error {
+		switch {
+		case received:
+			return s.publishOrder(ctx, api.EventOrderPaymentReceived, o)
+		case changed:
+			return s.publishOrder(ctx, api.EventOrderUpdated, o)
+		}
+		return nil
+	})
+	if isNotFound(err) {
+		return nil
+	}
+	return err
+}
+
+// SyncPayment reads a payment's current state through the payments port and records
+// it (payment.created: an authorization raises no other event).
+func (s *Service) SyncPayment(ctx context.Context, paymentID string) error {
+	p, err := s.payments.Get(ctx, paymentID)
+	if err != nil {
+		if ae, ok := apperr.As(err); ok && ae.Kind == apperr.NotFound {
+			return nil
+		}
+		return err
+	}
+	var kind domain.TransactionKind
+	switch p.Status {
+	case ports.PaymentRequiresCapture:
+		kind = domain.KindAuthorization
+	case ports.PaymentSucceeded:
+		kind = domain.KindSale
+	case ports.PaymentCanceled:
+		kind = domain.KindVoid
+	default:
+		return nil
+	}
+	return s.RecordPayment(ctx, p.OrderID, domain.PaymentEvent{PaymentID: p.ID, Kind: kind, Amount: p.Amount, Currency: p.Currency, Gateway: p.Gateway})
+}
+
+// RecordRefund applies a refund the payments module reports: one of the order's own
+// pending refunds settling (then the refund finishes: restock, order.refund_created,
+// order.updated), or a refund made outside the orders module (order.updated).
+func (s *Service) RecordRefund(ctx context.Context, orderKey string, f domain.RefundFact) error {
+	if orderKey == "" {
+		id, err := s.orders.OrderIDForPayment(ctx, f.PaymentID)
+		if err != nil {
+			if isNotFound(err) {
+				return nil
+			}
+			return err
+		}
+		orderKey = id
+	}
+	var (
+		refundID          string
+		changed, finished bool
+	)
+	_, err := s.change(ctx, orderKey, func(ctx context.Context, o *domain.Order) error {
+		now := s.clock.Now()
+		refundID, changed = o.RecordRefund(f, s.newID, now)
+		if refundID == "" {
+			return nil
+		}
+		finished = o.FinishRefund(refundID, now)
+		if r := o.FindRefund(refundID); finished && r.Status == domain.RefundSuccess {
+			return s.restock(ctx, o, o.RestockRefund(r))
+		}
+		return nil
+	}, func(ctx context.Context, o *domain.Order) error {
+		if r := o.FindRefund(refundID); finished && r != nil && r.Status == domain.RefundSuccess {
+			return s.publishRefund(ctx, o, r)
+		}
+		if changed || finished {
+			return s.publishOrder(ctx, api.EventOrderUpdated, o)
+		}
+		return nil
+	})
+	if isNotFound(err) {
+		return nil
+	}
+	return err
+}
+
+// TransactionCommand records money on an order by hand: kind sale (an offline payment,
+// gateway manual: "mark as paid"), or capture / void of an authorization (parent_id)
+// through the payments port.
+type TransactionCommand struct {
+	Kind     string
+	Amount   string // optional decimal string
+	Gateway  string
+	ParentID string
+}
+
+// CreateTransaction records a transaction (docs/decisions/0072).
+func (s *Service) CreateTransaction(ctx context.Context, a Actor, key string, cmd TransactionCommand) (api.Transaction, error) {
+	if err := a.write(); err != nil {
+		return api.Transaction{}, err
+	}
+	switch cmd.Kind {
+	case string(domain.KindSale):
+		if g := strings.TrimSpace(cmd.Gateway); g != "" && g != domain.GatewayManual {
+			return api.Transaction{}, apperr.Validation(map[string]string{"gateway": "must be manual: gateway payments go through /api/v1/payments"})
+		}
+		var t *domain.Transaction
+		o, err := s.change(ctx, key, func(_ context.Context, o *domain.Order) error {
+			amount, err := optionalAmount(cmd.Amount, o.Currency)
+			if err != nil {
+				return err
+			}
+			t, err = o.MarkAsPaid(amount, s.newID, s.clock.Now())
+			return err
+		}, func(ctx context.Context, o *domain.Order) error {
+			return s.publishOrder(ctx, api.EventOrderPaymentReceived, o)
+		})
+		if err != nil {
+			return api.Transaction{}, err
+		}
+		return ToTransaction(o, t), nil
+	case string(domain.KindCapture), string(domain.KindVoid):
+		return s.gatewayTransaction(ctx, key, cmd)
+	default:
+		return api.Transaction{}, apperr.Validation(map[string]string{"kind": "must be one of: sale, capture, void (refunds go through /refunds)"})
+	}
+}
+
+func optionalAmount(s, currency string) (decimal.Decimal, error) {
+	if strings.TrimSpace(s) == "" {
+		return decimal.Zero, nil
+	}
+	return domain.ParseMoney(s, currency, "amount")
+}
+
+// gatewayTransaction captures or voids an authorization at its gateway (outside any
+// transaction), then records the answer like the payment event would (idempotently).
+func (s *Service) gatewayTransaction(ctx context.Context, key string, cmd TransactionCommand) (api.Transaction, error) {
+	if strings.TrimSpace(cmd.ParentID) == "" {
+		return api.Transaction{}, apperr.Validation(map[string]string{"parent_id": "is required: the authorization to " + cmd.Kind})
+	}
+	o, err := s.load(ctx, key)
+	if err != nil {
+		return api.Transaction{}, err
+	}
+	auth, err := o.OpenAuthorization(cmd.ParentID)
+	if err != nil {
+		return api.Transaction{}, err
+	}
+	var p ports.Payment
+	kind := domain.KindSale
+	if cmd.Kind == string(domain.KindVoid) {
+		kind = domain.KindVoid
+		p, err = s.payments.Void(ctx, auth.PaymentID)
+	} else {
+		amount, aerr := optionalAmount(cmd.Amount, o.Currency)
+		if aerr != nil {
+			return api.Transaction{}, aerr
+		}
+		if amount.GreaterThan(auth.Amount) {
+			return api.Transaction{}, domain.ErrInvalidPrice.WithMessage("amount must be at most the authorized %s", domain.FormatMoney(auth.Amount, o.Currency)).
+				WithField("amount", "must be at most the authorized amount")
+		}
+		p, err = s.payments.Capture(ctx, auth.PaymentID, amount)
+	}
+	if err != nil {
+		return api.Transaction{}, err
+	}
+	if err := s.RecordPayment(ctx, o.ID, domain.PaymentEvent{PaymentID: auth.PaymentID, Kind: kind, Amount: p.Amount, Currency: o.Currency, Gateway: auth.Gateway}); err != nil {
+		return api.Transaction{}, err
+	}
+	o, err = s.load(ctx, o.ID)
+	if err != nil {
+		return api.Transaction{}, err
+	}
+	want := domain.KindCapture
+	if kind == domain.KindVoid {
+		want = domain.KindVoid
+	}
+	for _, t := range o.Transactions {
+		if t.ParentID == auth.ID && t.Kind == want && t.Status == domain.TxSuccess {
+			return ToTransaction(o, t), nil
+		}
+	}
+	return api.Transaction{}, domain.ErrInvalidStatusTransition.WithMessage("The gateway did not %s the authorization", cmd.Kind)
+}

@@ -1,0 +1,247 @@
+package orders_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/shopspring/decimal"
+	"gorm.io/gorm"
+
+	customers "github.com/gocommerce/commerce/modules/customers/api"
+	inventory "github.com/gocommerce/commerce/modules/inventory/api"
+	payments "github.com/gocommerce/commerce/modules/payments/api"
+	"github.com/gocommerce/commerce/platform/db"
+)
+
+// stockRow is the fake inventory's level of one variant (default location only). Rows
+// go through db.Conn(ctx), so they join the order's transaction like the real module.
+type stockRow struct {
+	VariantID string `gorm:"primaryKey"`
+	ProductID string
+	Available int
+	Policy    string
+}
+
+func (stockRow) TableName() string { return "test_stock" }
+
+// fakeInventory is inventory/api.Inventory on the test_stock table: Adjust refuses to
+// go below zero under policy deny (INVENTORY_NEGATIVE), like the real module.
+type fakeInventory struct {
+	db *db.DB
+	mu sync.Mutex
+	// adjustments lists every applied change (variant, signed quantity, reason).
+	adjustments []string
+}
+
+var _ inventory.Inventory = (*fakeInventory)(nil)
+
+func (f *fakeInventory) put(productID, variantID string, available int, policy string) {
+	if err := f.db.Gorm().Save(&stockRow{VariantID: variantID, ProductID: productID, Available: available, Policy: policy}).Error; err != nil {
+		panic(err)
+	}
+}
+
+func (f *fakeInventory) level(variantID string) int {
+	var r stockRow
+	if err := f.db.Gorm().Where("variant_id = ?", variantID).First(&r).Error; err != nil {
+		panic(err)
+	}
+	return r.Available
+}
+
+func (f *fakeInventory) row(ctx context.Context, variantID string) (stockRow, error) {
+	var r stockRow
+	err := f.db.Conn(ctx).Where("variant_id = ?", variantID).First(&r).Error
+	return r, err
+}
+
+func (f *fakeInventory) Adjust(ctx context.Context, cmd inventory.AdjustCommand) (inventory.Adjustment, error) {
+	r, err := f.row(ctx, cmd.VariantID)
+	if err != nil {
+		return inventory.Adjustment{}, inventory.ErrVariantNotFound
+	}
+	q := f.db.Conn(ctx).Model(&stockRow{}).Where("variant_id = ?", cmd.VariantID)
+	if cmd.Adjustment < 0 && r.Policy == "deny" {
+		q = q.Where("available >= ?", -cmd.Adjustment)
+	}
+	res := q.Update("available", gorm.Expr("available + ?", cmd.Adjustment))
+	if res.Error != nil {
+		return inventory.Adjustment{}, res.Error
+	}
+	if res.RowsAffected == 0 {
+		return inventory.Adjustment{}, inventory.ErrInventoryNegative
+	}
+	f.mu.Lock()
+	f.adjustments = append(f.adjustments, fmt.Sprintf("%s %+d %s", cmd.VariantID, cmd.Adjustment, cmd.Reason))
+	f.mu.Unlock()
+	return inventory.Adjustment{ProductID: r.ProductID, VariantID: r.VariantID, Adjustment: cmd.Adjustment, QuantityBefore: r.Available, QuantityAfter: r.Available + cmd.Adjustment}, nil
+}
+
+func (f *fakeInventory) Set(ctx context.Context, cmd inventory.SetCommand) (inventory.Adjustment, error) {
+	r, err := f.row(ctx, cmd.VariantID)
+	if err != nil {
+		return inventory.Adjustment{}, inventory.ErrVariantNotFound
+	}
+	if err := f.db.Conn(ctx).Model(&stockRow{}).Where("variant_id = ?", cmd.VariantID).Update("available", cmd.Quantity).Error; err != nil {
+		return inventory.Adjustment{}, err
+	}
+	f.mu.Lock()
+	f.adjustments = append(f.adjustments, fmt.Sprintf("%s =%d %s", cmd.VariantID, cmd.Quantity, cmd.Reason))
+	f.mu.Unlock()
+	return inventory.Adjustment{ProductID: r.ProductID, VariantID: r.VariantID, Adjustment: cmd.Quantity - r.Available, QuantityBefore: r.Available, QuantityAfter: cmd.Quantity}, nil
+}
+
+var errUnused = errors.New("not used by orders")
+
+func (f *fakeInventory) Reserve(context.Context, inventory.ReserveCommand) (inventory.Reservation, error) {
+	return inventory.Reservation{}, errUnused
+}
+
+func (f *fakeInventory) Release(context.Context, string, string) (inventory.Reservation, error) {
+	return inventory.Reservation{}, errUnused
+}
+
+func (f *fakeInventory) Commit(context.Context, string) (inventory.Reservation, error) {
+	return inventory.Reservation{}, errUnused
+}
+
+func (f *fakeInventory) ReleaseOrder(context.Context, string, string) ([]inventory.Reservation, error) {
+	return nil, errUnused
+}
+
+func (f *fakeInventory) Receive(context.Context, inventory.ReceiveCommand) (inventory.Receipt, error) {
+	return inventory.Receipt{}, errUnused
+}
+
+func (f *fakeInventory) Transfer(context.Context, inventory.TransferCommand) (inventory.Transfer, error) {
+	return inventory.Transfer{}, errUnused
+}
+
+func (f *fakeInventory) Totals(context.Context, []string) ([]inventory.VariantStock, error) {
+	return nil, errUnused
+}
+
+func (f *fakeInventory) CreateLocation(context.Context, inventory.CreateLocationCommand) (inventory.Location, error) {
+	return inventory.Location{}, errUnused
+}
+
+// fakePayments is payments/api.Payments in memory: payments are stored with put;
+// refunds answer refundStatus ("succeeded", "pending", "failed" or "error").
+type fakePayments struct {
+	mu           sync.Mutex
+	payments     map[string]payments.Payment
+	refunds      []payments.RefundCommand
+	captures     []payments.CaptureCommand
+	cancels      []string
+	refundStatus string
+}
+
+var _ payments.Payments = (*fakePayments)(nil)
+
+func newFakePayments() *fakePayments {
+	return &fakePayments{payments: map[string]payments.Payment{}, refundStatus: payments.StatusSucceeded}
+}
+
+func (f *fakePayments) put(p payments.Payment) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.payments[p.ID] = p
+}
+
+func (f *fakePayments) Initiate(context.Context, payments.InitiateCommand) (payments.PaymentResult, error) {
+	return payments.PaymentResult{}, errUnused
+}
+
+func (f *fakePayments) Get(_ context.Context, id string) (payments.Payment, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	p, ok := f.payments[id]
+	if !ok {
+		return payments.Payment{}, payments.ErrPaymentNotFound
+	}
+	return p, nil
+}
+
+func (f *fakePayments) Refund(_ context.Context, cmd payments.RefundCommand) (payments.Refund, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.refunds = append(f.refunds, cmd)
+	id := fmt.Sprintf("ref_%d", len(f.refunds))
+	switch f.refundStatus {
+	case "error":
+		return payments.Refund{}, payments.ErrProcessingError.WithMessage("The refund failed: card_declined")
+	case "failed":
+		return payments.Refund{ID: id, PaymentID: cmd.PaymentID, Status: "failed"}, nil
+	}
+	return payments.Refund{ID: id, PaymentID: cmd.PaymentID, Amount: decimal.RequireFromString(cmd.Amount), Status: f.refundStatus, Metadata: cmd.Metadata}, nil
+}
+
+func (f *fakePayments) Capture(_ context.Context, cmd payments.CaptureCommand) (payments.PaymentResult, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.captures = append(f.captures, cmd)
+	p, ok := f.payments[cmd.PaymentID]
+	if !ok {
+		return payments.PaymentResult{}, payments.ErrPaymentNotFound
+	}
+	p.Status, p.AmountCaptured = payments.StatusSucceeded, p.Amount
+	if cmd.Amount != "" {
+		p.AmountCaptured = decimal.RequireFromString(cmd.Amount)
+	}
+	f.payments[p.ID] = p
+	return payments.PaymentResult{Type: payments.ResultSuccess, PaymentID: p.ID, PaymentStatus: p.Status}, nil
+}
+
+func (f *fakePayments) Cancel(_ context.Context, id string) (payments.Payment, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.cancels = append(f.cancels, id)
+	p, ok := f.payments[id]
+	if !ok {
+		return payments.Payment{}, payments.ErrPaymentNotFound
+	}
+	p.Status = payments.StatusCanceled
+	f.payments[id] = p
+	return p, nil
+}
+
+// fakeCustomers is customers/api.Customers in memory.
+type fakeCustomers struct {
+	mu   sync.Mutex
+	byID map[string]customers.Customer
+}
+
+var _ customers.Customers = (*fakeCustomers)(nil)
+
+func (f *fakeCustomers) put(c customers.Customer) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.byID[c.ID] = c
+}
+
+func (f *fakeCustomers) CreateCustomer(context.Context, customers.CreateCustomerCommand) (customers.Customer, error) {
+	return customers.Customer{}, errUnused
+}
+
+func (f *fakeCustomers) GetCustomer(_ context.Context, id string) (customers.Customer, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	c, ok := f.byID[id]
+	if !ok {
+		return customers.Customer{}, customers.ErrCustomerNotFound
+	}
+	return c, nil
+}
+
+func (f *fakeCustomers) FindCustomerByEmail(_ context.Context, email string) (customers.Customer, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, c := range f.byID {
+		if c.Email == email {
+			return c, nil
+		}
+	}
+	return customers.Customer{}, customers.ErrCustomerNotFound
+}

@@ -1,0 +1,459 @@
+package orders_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
+	"github.com/shopspring/decimal"
+	"go.uber.org/zap"
+
+	catalog "github.com/gocommerce/commerce/modules/catalog/api"
+	"github.com/gocommerce/commerce/modules/catalog/api/catalogtest"
+	customers "github.com/gocommerce/commerce/modules/customers/api"
+	"github.com/gocommerce/commerce/modules/orders"
+	"github.com/gocommerce/commerce/modules/orders/adapters/catalogapi"
+	"github.com/gocommerce/commerce/modules/orders/adapters/customersapi"
+	ordersevents "github.com/gocommerce/commerce/modules/orders/adapters/events"
+	ordershttp "github.com/gocommerce/commerce/modules/orders/adapters/http"
+	"github.com/gocommerce/commerce/modules/orders/adapters/inventoryapi"
+	"github.com/gocommerce/commerce/modules/orders/adapters/paymentsapi"
+	orderspg "github.com/gocommerce/commerce/modules/orders/adapters/postgres"
+	"github.com/gocommerce/commerce/modules/orders/app"
+	"github.com/gocommerce/commerce/platform/apperr"
+	"github.com/gocommerce/commerce/platform/auth"
+	"github.com/gocommerce/commerce/platform/clock"
+	"github.com/gocommerce/commerce/platform/config"
+	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/ids"
+	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/testdb"
+)
+
+// Fixed ids of the test catalog and customers.
+const (
+	prodShirt  = "00000000-0000-4000-8000-00000000a001" // explicit variants S and M, 19.99, 200 g
+	varShirtS  = "00000000-0000-4000-8000-00000000b001"
+	varShirtM  = "00000000-0000-4000-8000-00000000b002"
+	prodMug    = "00000000-0000-4000-8000-00000000a002" // default variant only, 8.50, 1 lb
+	varMug     = "00000000-0000-4000-8000-00000000b003"
+	prodEbook  = "00000000-0000-4000-8000-00000000a003" // untracked, not shipped, not taxable, 5.00
+	varEbook   = "00000000-0000-4000-8000-00000000b004"
+	prodYen    = "00000000-0000-4000-8000-00000000a004" // priced in JPY
+	varYen     = "00000000-0000-4000-8000-00000000b005"
+	custAda    = "00000000-0000-4000-8000-00000000c001"
+	custBob    = "00000000-0000-4000-8000-00000000c002"
+	unknownID  = "00000000-0000-4000-8000-00000000ffff"
+	adaEmail   = "ada@example.com"
+	bobEmail   = "bob@example.com"
+	guestEmail = "guest@example.com"
+)
+
+// fakeAuth maps bearer credentials to principals: fixed API keys and staff, and
+// "cust:<id>" for a customer token with the default customer scopes ("custw:<id>" also
+// holds orders:write).
+type fakeAuth struct{ customerScopes []string }
+
+func (f fakeAuth) Authenticate(_ context.Context, cred, _ string) (*auth.Principal, error) {
+	switch cred {
+	case "admin":
+		return &auth.Principal{Kind: auth.APIKey, ID: "k1", KeyPrefix: "AdMiN123", Scopes: []string{"admin"}}, nil
+	case "staff":
+		return &auth.Principal{Kind: auth.Staff, ID: "s1", Email: "staff@example.com", Scopes: []string{"admin"}}, nil
+	case "ordersadmin":
+		return &auth.Principal{Kind: auth.APIKey, ID: "k2", KeyPrefix: "OrDaDm12", Scopes: []string{"orders:admin"}}, nil
+	case "writer":
+		return &auth.Principal{Kind: auth.APIKey, ID: "k3", KeyPrefix: "WrItEr12", Scopes: []string{"orders:write"}}, nil
+	case "reader":
+		return &auth.Principal{Kind: auth.APIKey, ID: "k4", KeyPrefix: "ReAdEr12", Scopes: []string{"orders:read"}}, nil
+	case "products":
+		return &auth.Principal{Kind: auth.APIKey, ID: "k5", KeyPrefix: "PrOdUc12", Scopes: []string{"products:write"}}, nil
+	}
+	if id, ok := strings.CutPrefix(cred, "cust:"); ok {
+		return &auth.Principal{Kind: auth.Customer, ID: id, Email: "x@example.com", Scopes: f.customerScopes}, nil
+	}
+	if id, ok := strings.CutPrefix(cred, "custw:"); ok {
+		return &auth.Principal{Kind: auth.Customer, ID: id, Scopes: append([]string{"orders:write"}, f.customerScopes...)}, nil
+	}
+	return nil, apperr.Unauthorized("Unauthorized: Invalid token")
+}
+
+type harness struct {
+	t         *testing.T
+	engine    string
+	db        *db.DB
+	svc       *app.Service
+	queries   *app.QueryService
+	srv       *httpx.Server
+	catalog   *catalogtest.Fake
+	inventory *fakeInventory
+	payments  *fakePayments
+	customers *fakeCustomers
+	clock     *clock.Fake
+	sub       *ordersevents.Subscriber
+}
+
+var t0 = time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+
+func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
+
+func newHarness(t *testing.T, engine string) *harness {
+	t.Helper()
+	e := testdb.Open(t, engine, events.Migrations(), orders.Migrations())
+	if err := e.DB.Gorm().AutoMigrate(&stockRow{}); err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	clk := clock.NewFake(t0)
+	cat := catalogtest.New()
+	cat.Put(catalog.Product{
+		ID: prodShirt, Title: "Shirt", Status: catalog.StatusActive, Currency: "USD", Price: d("19.99"), Taxable: true, RequiresShipping: true,
+		InventoryPolicy: "deny", InventoryManagement: catalog.InventoryManagementCommerce,
+		Variants: []catalog.Variant{
+			{ID: varShirtS, ProductID: prodShirt, Title: "S", SKU: "SHIRT-S", Price: d("19.99"), Weight: d("200"), WeightUnit: "g", RequiresShipping: true, InventoryPolicy: "deny"},
+			{ID: varShirtM, ProductID: prodShirt, Title: "M", SKU: "SHIRT-M", Price: d("21.99"), Weight: d("0.25"), WeightUnit: "kg", RequiresShipping: true, InventoryPolicy: "deny"},
+		},
+	})
+	cat.Put(catalog.Product{
+		ID: prodMug, Title: "Mug", Status: catalog.StatusActive, Currency: "USD", Price: d("8.5"), Taxable: true, RequiresShipping: true,
+		InventoryPolicy: "deny", InventoryManagement: catalog.InventoryManagementCommerce,
+		Variants: []catalog.Variant{{ID: varMug, ProductID: prodMug, Title: "Default Title", SKU: "MUG", Price: d("8.5"), Weight: d("1"), WeightUnit: "lb", RequiresShipping: true, IsDefault: true, InventoryPolicy: "deny"}},
+	})
+	cat.Put(catalog.Product{
+		ID: prodEbook, Title: "E-book", Status: catalog.StatusActive, Currency: "USD", Price: d("5"), Taxable: false, RequiresShipping: false,
+		InventoryPolicy: "deny",
+		Variants:        []catalog.Variant{{ID: varEbook, ProductID: prodEbook, Title: "Default Title", Price: d("5"), Weight: d("0"), WeightUnit: "kg", IsDefault: true}},
+	})
+	cat.Put(catalog.Product{
+		ID: prodYen, Title: "Tea", Status: catalog.StatusActive, Currency: "JPY", Price: d("1200"), Taxable: true, RequiresShipping: true,
+		Variants: []catalog.Variant{{ID: varYen, ProductID: prodYen, Title: "Default Title", Price: d("1200"), Weight: d("100"), WeightUnit: "g", IsDefault: true}},
+	})
+	inv := &fakeInventory{db: e.DB}
+	inv.put(prodShirt, varShirtS, 10, "deny")
+	inv.put(prodShirt, varShirtM, 1, "deny")
+	inv.put(prodMug, varMug, 5, "deny")
+	pay := newFakePayments()
+	cus := &fakeCustomers{byID: map[string]customers.Customer{}}
+	cus.put(customers.Customer{ID: custAda, Email: adaEmail, Phone: "+4930123", FirstName: "Ada"})
+	cus.put(customers.Customer{ID: custBob, Email: bobEmail, FirstName: "Bob"})
+
+	stores := app.Stores{Orders: orderspg.NewOrderRepository(e.DB), Notes: orderspg.NewNoteRepository(e.DB)}
+	settings := orders.NewSettings(&cfg)
+	others := app.Collaborators{
+		Catalog: catalogapi.NewAdapter(cat), Inventory: inventoryapi.NewAdapter(inv),
+		Payments: paymentsapi.NewAdapter(pay), Customers: customersapi.NewAdapter(cus),
+	}
+	pub := events.NewOutbox(e.DB)
+	svc := app.NewService(settings, e.DB, stores, others, pub, clk)
+	queries := app.NewQueryService(settings, e.DB, stores, clk)
+	sub := ordersevents.NewSubscriber(svc, zap.NewNop())
+	srv, err := httpx.NewServer(&cfg, zap.NewNop(), fakeAuth{customerScopes: cfg.Security.CustomerScopes}, nil, nil, nil,
+		[]httpx.Module{orders.NewModule(ordershttp.NewHandler(svc, queries), sub)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &harness{t: t, engine: engine, db: e.DB, svc: svc, queries: queries, srv: srv, catalog: cat, inventory: inv, payments: pay, customers: cus, clock: clk, sub: sub}
+}
+
+// eachEngine runs fn on a fresh harness per engine, in parallel.
+func eachEngine(t *testing.T, fn func(t *testing.T, h *harness)) {
+	t.Helper()
+	for _, engine := range testdb.Engines() {
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			fn(t, newHarness(t, engine))
+		})
+	}
+}
+
+type response struct {
+	Code int
+	Body map[string]any
+	Raw  string
+}
+
+func (r response) data() map[string]any {
+	d, _ := r.Body["data"].(map[string]any)
+	return d
+}
+
+func (r response) list() []map[string]any {
+	raw, _ := r.Body["data"].([]any)
+	out := make([]map[string]any, len(raw))
+	for i, v := range raw {
+		out[i], _ = v.(map[string]any)
+	}
+	return out
+}
+
+func (r response) pagination() map[string]any {
+	m, _ := r.Body["meta"].(map[string]any)
+	p, _ := m["pagination"].(map[string]any)
+	return p
+}
+
+func (r response) err() map[string]any {
+	e, _ := r.Body["error"].(map[string]any)
+	return e
+}
+
+// do sends a request; body is JSON-encoded unless it is a string (sent raw).
+func (h *harness) do(method, path string, body any, cred string) response {
+	h.t.Helper()
+	var raw []byte
+	switch b := body.(type) {
+	case nil:
+	case string:
+		raw = []byte(b)
+	default:
+		var err error
+		if raw, err = json.Marshal(b); err != nil {
+			h.t.Fatal(err)
+		}
+	}
+	req := httptest.NewRequest(method, path, bytes.NewReader(raw))
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if cred != "" {
+		req.Header.Set("Authorization", "Bearer "+cred)
+	}
+	w := httptest.NewRecorder()
+	h.srv.ServeHTTP(w, req)
+	h.validate(method, path, raw, body != nil, cred, w)
+	out := response{Code: w.Code, Raw: w.Body.String()}
+	if w.Body.Len() > 0 {
+		if err := json.Unmarshal(w.Body.Bytes(), &out.Body); err != nil {
+			h.t.Fatalf("%s %s: body is not JSON: %q", method, path, w.Body.String())
+		}
+	}
+	return out
+}
+
+// must sends a request and fails unless the status matches.
+func (h *harness) must(status int, method, path string, body any, cred string) response {
+	h.t.Helper()
+	r := h.do(method, path, body, cred)
+	if r.Code != status {
+		h.t.Fatalf("%s %s: status %d, want %d: %s", method, path, r.Code, status, r.Raw)
+	}
+	return r
+}
+
+// assertError checks the envelope: status, code (spec string or the status), category.
+func assertError(t *testing.T, r response, status int, code any, category string) {
+	t.Helper()
+	e := r.err()
+	if r.Code != status || e == nil {
+		t.Fatalf("status %d, want %d: %s", r.Code, status, r.Raw)
+	}
+	if c, ok := code.(int); ok {
+		code = float64(c)
+	}
+	if e["code"] != code || e["category"] != category {
+		t.Errorf("code %v category %v, want %v %s: %s", e["code"], e["category"], code, category, r.Raw)
+	}
+	if id, _ := e["request_id"].(string); id == "" {
+		t.Errorf("no request_id: %s", r.Raw)
+	}
+	if _, isString := code.(string); isString && e["status"] != float64(status) {
+		t.Errorf("status member %v, want %d", e["status"], status)
+	}
+}
+
+// expectError sends a request and checks the error envelope.
+func (h *harness) expectError(status int, code any, category, method, path string, body any, cred string) response {
+	h.t.Helper()
+	r := h.do(method, path, body, cred)
+	assertError(h.t, r, status, code, category)
+	return r
+}
+
+func fields(r response) map[string]any {
+	f, _ := r.err()["fields"].(map[string]any)
+	return f
+}
+
+type outboxEvent struct {
+	Type        string
+	AggregateID string
+	Payload     string
+}
+
+// events returns the outbox events of a type (all types when empty), oldest first.
+func (h *harness) events(eventType string) []outboxEvent {
+	h.t.Helper()
+	q := h.db.Gorm().Table("outbox_events").Select("type", "aggregate_id", "payload").Order("occurred_at, id")
+	if eventType != "" {
+		q = q.Where("type = ?", eventType)
+	}
+	var rows []outboxEvent
+	if err := q.Find(&rows).Error; err != nil {
+		h.t.Fatal(err)
+	}
+	return rows
+}
+
+// eventsFor returns the decoded payloads of a type for one order.
+func (h *harness) eventsFor(eventType, orderID string) []map[string]any {
+	h.t.Helper()
+	var out []map[string]any
+	for _, e := range h.events(eventType) {
+		if e.AggregateID != orderID {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(e.Payload), &m); err != nil {
+			h.t.Fatal(err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// lastEvent returns the latest payload of a type for an order, failing when none.
+func (h *harness) lastEvent(eventType, orderID string) map[string]any {
+	h.t.Helper()
+	evs := h.eventsFor(eventType, orderID)
+	if len(evs) == 0 {
+		h.t.Fatalf("no %s event for %s", eventType, orderID)
+	}
+	return evs[len(evs)-1]
+}
+
+func (h *harness) count(table, where string, args ...any) int64 {
+	h.t.Helper()
+	var n int64
+	if err := h.db.Gorm().Table(table).Where(where, args...).Count(&n).Error; err != nil {
+		h.t.Fatal(err)
+	}
+	return n
+}
+
+// create creates an order as the admin key and returns it.
+func (h *harness) create(body map[string]any) map[string]any {
+	h.t.Helper()
+	return h.must(http.StatusCreated, http.MethodPost, "/api/v1/orders", body, "admin").data()
+}
+
+// simple creates a guest order of n mugs (8.50 each) with 5.00 shipping.
+func (h *harness) simple(n int, extra map[string]any) map[string]any {
+	h.t.Helper()
+	body := map[string]any{
+		"email":          guestEmail,
+		"line_items":     []any{map[string]any{"product_id": prodMug, "quantity": n}},
+		"shipping_lines": []any{map[string]any{"title": "Standard", "price": "5.00"}},
+	}
+	for k, v := range extra {
+		body[k] = v
+	}
+	return h.create(body)
+}
+
+// pay feeds a payment.succeeded event for the order through the subscriber.
+func (h *harness) pay(orderID, paymentID, amount string) {
+	h.t.Helper()
+	h.paymentEvent("payment.succeeded", map[string]any{"payment_id": paymentID, "status": "succeeded", "amount": amount, "currency": "USD", "gateway": "test", "order_id": orderID})
+}
+
+func (h *harness) paymentEvent(eventType string, data map[string]any) {
+	h.t.Helper()
+	raw, err := json.Marshal(data)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	ev := events.Event{ID: "evt_" + ids.New(), Type: eventType, Data: raw}
+	var herr error
+	switch eventType {
+	case "payment.created":
+		herr = h.sub.HandlePaymentCreated(context.Background(), ev)
+	case "refund.succeeded", "refund.failed":
+		herr = h.sub.HandleRefund(context.Background(), ev)
+	default:
+		herr = h.sub.HandlePayment(context.Background(), ev)
+	}
+	if herr != nil {
+		h.t.Fatal(herr)
+	}
+}
+
+func (h *harness) get(id string) map[string]any {
+	h.t.Helper()
+	return h.must(http.StatusOK, http.MethodGet, "/api/v1/orders/"+id+"?include=fulfillments,refunds,transactions", nil, "admin").data()
+}
+
+func keys(m map[string]any) string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return strings.Join(out, ",")
+}
+
+func items(m map[string]any, key string) []map[string]any {
+	raw, _ := m[key].([]any)
+	out := make([]map[string]any, len(raw))
+	for i, v := range raw {
+		out[i], _ = v.(map[string]any)
+	}
+	return out
+}
+
+var (
+	docOnce   sync.Once
+	docRouter routers.Router
+	docErr    error
+)
+
+// validate checks every response against the module's OpenAPI fragment: each answer
+// the tests provoke must be documented with its status and match its schema.
+func (h *harness) validate(method, path string, raw []byte, hasBody bool, cred string, w *httptest.ResponseRecorder) {
+	h.t.Helper()
+	docOnce.Do(func() {
+		doc, err := openapi.Build([]openapi.Fragment{orders.NewModule(nil, nil).OpenAPI()})
+		if err != nil {
+			docErr = err
+			return
+		}
+		docRouter, docErr = gorillamux.NewRouter(doc)
+	})
+	if docErr != nil {
+		h.t.Fatal(docErr)
+	}
+	req := httptest.NewRequest(method, path, bytes.NewReader(raw))
+	if hasBody {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	route, params, err := docRouter.FindRoute(req)
+	if err != nil {
+		h.t.Errorf("%s %s answered %d but is not documented: %v", method, path, w.Code, err)
+		return
+	}
+	in := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: &openapi3filter.RequestValidationInput{
+			Request: req, PathParams: params, Route: route,
+			Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc},
+		},
+		Status:  w.Code,
+		Header:  w.Header(),
+		Body:    io.NopCloser(bytes.NewReader(w.Body.Bytes())),
+		Options: &openapi3filter.Options{IncludeResponseStatus: true},
+	}
+	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
+		h.t.Errorf("%s %s (%s) → %d does not match the OpenAPI document: %v\nbody: %s", method, path, cred, w.Code, err, w.Body.String())
+	}
+}
