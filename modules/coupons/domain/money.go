@@ -4,34 +4,18 @@ import (
 	"sort"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/gocommerce/commerce/platform/money"
 )
 
-// minorUnits maps ISO 4217 codes whose minor unit is not 2 to their number of
-// decimals; every other currency has 2.
-var minorUnits = map[string]int32{
-	"BIF": 0, "CLP": 0, "DJF": 0, "GNF": 0, "ISK": 0, "JPY": 0, "KMF": 0, "KRW": 0, "PYG": 0,
-	"RWF": 0, "UGX": 0, "UYI": 0, "VND": 0, "VUV": 0, "XAF": 0, "XOF": 0, "XPF": 0,
-	"BHD": 3, "IQD": 3, "JOD": 3, "KWD": 3, "LYD": 3, "OMR": 3, "TND": 3,
-	"CLF": 4, "UYW": 4,
-}
-
 // MinorUnits returns the number of decimals of a currency (2 unless listed).
-func MinorUnits(currency string) int32 {
-	if n, ok := minorUnits[currency]; ok {
-		return n
-	}
-	return 2
-}
+func MinorUnits(currency string) int32 { return money.MinorUnits(currency) }
 
 // Round rounds an amount half-up (half away from zero) to the currency's minor unit.
-func Round(d decimal.Decimal, currency string) decimal.Decimal {
-	return d.Round(MinorUnits(currency))
-}
+func Round(d decimal.Decimal, currency string) decimal.Decimal { return money.Round(d, currency) }
 
 // Format writes an amount with the currency's minor units ("19.90", JPY "1999").
-func Format(d decimal.Decimal, currency string) string {
-	return d.StringFixed(MinorUnits(currency))
-}
+func Format(d decimal.Decimal, currency string) string { return money.Format(d, currency) }
 
 // Allocate splits total (already rounded to the currency's minor unit, 0 <= total <=
 // sum of weights) across the weights in proportion (docs/decisions/0062): each share is

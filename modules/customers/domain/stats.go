@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/gocommerce/commerce/platform/money"
 )
 
 // Order statuses and financial statuses (Part 2 "Order").
@@ -93,24 +95,8 @@ func ComputeStats(facts []OrderFact) OrderStats {
 	return s
 }
 
-// zeroDecimalCurrencies have no minor unit; threeDecimalCurrencies have three.
-var (
-	zeroDecimalCurrencies  = codeSet("BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF")
-	threeDecimalCurrencies = codeSet("BHD IQD JOD KWD LYD OMR TND")
-)
-
 // MinorUnits is the number of decimals of a currency (ISO 4217); 2 when unknown or empty.
-func MinorUnits(currency string) int32 {
-	switch {
-	case zeroDecimalCurrencies[currency]:
-		return 0
-	case threeDecimalCurrencies[currency]:
-		return 3
-	}
-	return 2
-}
+func MinorUnits(currency string) int32 { return money.MinorUnits(currency) }
 
 // FormatMoney writes an amount with the currency's minor units ("19.99", JPY "1999").
-func FormatMoney(d decimal.Decimal, currency string) string {
-	return d.StringFixed(MinorUnits(currency))
-}
+func FormatMoney(d decimal.Decimal, currency string) string { return money.Format(d, currency) }

@@ -6,6 +6,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gocommerce/commerce/platform/apperr"
+	"github.com/gocommerce/commerce/platform/money"
 )
 
 // ParseCost reads a cost per unit: a non-negative decimal string.
@@ -17,16 +18,9 @@ func ParseCost(s string) (decimal.Decimal, error) {
 	return d, nil
 }
 
-// MinorUnits is the number of decimals of an ISO 4217 currency (2 unless listed).
-func MinorUnits(currency string) int32 {
-	switch strings.ToUpper(currency) {
-	case "BIF", "CLP", "DJF", "GNF", "ISK", "JPY", "KMF", "KRW", "PYG", "RWF", "UGX", "UYI", "VND", "VUV", "XAF", "XOF", "XPF":
-		return 0
-	case "BHD", "IQD", "JOD", "KWD", "LYD", "OMR", "TND":
-		return 3
-	}
-	return 2
-}
+// MinorUnits is the number of decimals of an ISO 4217 currency, in any case (2 unless
+// listed).
+func MinorUnits(currency string) int32 { return money.MinorUnits(strings.ToUpper(currency)) }
 
 // FormatMoney writes an amount with the currency's minor units ("19.99", JPY "1999").
 // An amount with more decimals than the currency has keeps them rather than rounding

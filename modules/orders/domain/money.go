@@ -5,22 +5,11 @@ import (
 	"strings"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/gocommerce/commerce/platform/money"
 )
 
-var (
-	zeroDecimal  = set("BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF")
-	threeDecimal = set("BHD IQD JOD KWD LYD OMR TND")
-	fourDecimal  = set("CLF UYW")
-	// currencies are the active ISO 4217 codes accepted for orders.
-	currencies = set(`AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BOV BRL BSD
-BTN BWP BYN BZD CAD CDF CHE CHF CHW CLF CLP CNY COP COU CRC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL
-GHS GIP GMD GNF GTQ GYD HKD HNL HTG HUF IDR ILS INR IQD IRR ISK JMD JOD JPY KES KGS KHR KMF KPW KRW KWD
-KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK MXN MXV MYR MZN NAD NGN NIO NOK
-NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG QAR RON RSD RUB RWF SAR SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP
-STN SVC SYP SZL THB TJS TMT TND TOP TRY TTD TWD TZS UAH UGX USD USN UYI UYU UYW UZS VED VES VND VUV WST XAF XCD XCG XOF XPF
-YER ZAR ZMW ZWG`)
-	decimalString = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
-)
+var decimalString = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
 
 func set(s string) map[string]bool {
 	out := map[string]bool{}
@@ -32,26 +21,15 @@ func set(s string) map[string]bool {
 
 // NormalizeCurrency upper-cases and checks an ISO 4217 code (INVALID_CURRENCY otherwise).
 func NormalizeCurrency(s string) (string, error) {
-	c := strings.ToUpper(strings.TrimSpace(s))
-	if !currencies[c] {
+	c, ok := money.Normalize(s)
+	if !ok {
 		return "", ErrInvalidCurrency.WithField("currency", "must be an active ISO 4217 code")
 	}
 	return c, nil
 }
 
 // MinorUnits is the number of decimals of a currency (2 when unknown).
-func MinorUnits(currency string) int32 {
-	switch {
-	case zeroDecimal[currency]:
-		return 0
-	case threeDecimal[currency]:
-		return 3
-	case fourDecimal[currency]:
-		return 4
-	default:
-		return 2
-	}
-}
+func MinorUnits(currency string) int32 { return money.MinorUnits(currency) }
 
 // ParseMoney reads a non-negative decimal string amount of the currency with at most
 // its minor units of decimals; field names the member in the error (INVALID_PRICE).
@@ -77,12 +55,10 @@ func ParseMoney(s, currency, field string) (decimal.Decimal, error) {
 }
 
 // Round rounds an amount to the currency's minor units (half away from zero).
-func Round(d decimal.Decimal, currency string) decimal.Decimal { return d.Round(MinorUnits(currency)) }
+func Round(d decimal.Decimal, currency string) decimal.Decimal { return money.Round(d, currency) }
 
 // FormatMoney writes an amount with exactly the currency's minor units ("19.90", JPY "1999").
-func FormatMoney(d decimal.Decimal, currency string) string {
-	return d.StringFixed(MinorUnits(currency))
-}
+func FormatMoney(d decimal.Decimal, currency string) string { return money.Format(d, currency) }
 
 // Units is an amount as an integer of 10^-4 units, for exact filters and sorting on
 // both engines.

@@ -5,57 +5,29 @@ import (
 	"strings"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/gocommerce/commerce/platform/money"
 )
 
-// zeroDecimal and threeDecimal list the ISO 4217 currencies whose minor unit is not 2.
-var (
-	zeroDecimal  = set("BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF")
-	threeDecimal = set("BHD IQD JOD KWD LYD OMR TND")
-	// currencies are the active ISO 4217 codes accepted anywhere.
-	currencies = set(`AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BRL BSD
-BTN BWP BYN BZD CAD CDF CHF CLP CNY COP CRC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP GEL
-GHS GIP GMD GNF GTQ GYD HKD HNL HTG HUF IDR ILS INR IQD IRR ISK JMD JOD JPY KES KGS KHR KMF KPW KRW KWD
-KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK MXN MYR MZN NAD NGN NIO NOK
-NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG QAR RON RSD RUB RWF SAR SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP
-STN SVC SYP SZL THB TJS TMT TND TOP TRY TTD TWD TZS UAH UGX USD UYU UZS VES VND VUV WST XAF XCD XOF XPF
-YER ZAR ZMW ZWG`)
-	decimalString = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
-)
-
-func set(s string) map[string]bool {
-	out := map[string]bool{}
-	for _, c := range strings.Fields(s) {
-		out[c] = true
-	}
-	return out
-}
+var decimalString = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
 
 // Currency is an upper-case ISO 4217 code.
 type Currency string
 
 // ParseCurrency normalises and checks an ISO 4217 code (INVALID_CURRENCY otherwise).
 func ParseCurrency(s string) (Currency, error) {
-	c := strings.ToUpper(strings.TrimSpace(s))
-	if !currencies[c] {
+	c, ok := money.Normalize(s)
+	if !ok {
 		return "", ErrInvalidCurrency
 	}
 	return Currency(c), nil
 }
 
 // KnownCurrency reports whether c is an ISO 4217 code this service knows.
-func KnownCurrency(c string) bool { return currencies[c] }
+func KnownCurrency(c string) bool { return money.Valid(c) }
 
 // MinorUnits is the number of decimals of the currency (ISO 4217).
-func (c Currency) MinorUnits() int32 {
-	switch {
-	case zeroDecimal[string(c)]:
-		return 0
-	case threeDecimal[string(c)]:
-		return 3
-	default:
-		return 2
-	}
-}
+func (c Currency) MinorUnits() int32 { return money.MinorUnits(string(c)) }
 
 // ParseAmount reads a decimal string amount of the currency: positive, digits with an
 // optional fraction, and no more decimals than the currency has (INVALID_AMOUNT).
@@ -78,7 +50,7 @@ func ParseAmount(s string, c Currency) (decimal.Decimal, error) {
 }
 
 // FormatAmount writes an amount with exactly the currency's minor units ("19.99", JPY "1999").
-func FormatAmount(d decimal.Decimal, c Currency) string { return d.StringFixed(c.MinorUnits()) }
+func FormatAmount(d decimal.Decimal, c Currency) string { return money.Format(d, string(c)) }
 
 // ToMinor converts an amount to integer minor units (cents).
 func ToMinor(d decimal.Decimal, c Currency) int64 { return d.Shift(c.MinorUnits()).Round(0).IntPart() }
@@ -88,11 +60,5 @@ func FromMinor(minor int64, c Currency) decimal.Decimal {
 	return decimal.New(minor, -c.MinorUnits())
 }
 
-// Currencies lists every ISO 4217 code the service knows (unordered).
-func Currencies() []string {
-	out := make([]string, 0, len(currencies))
-	for c := range currencies {
-		out = append(out, c)
-	}
-	return out
-}
+// Currencies lists every ISO 4217 code the service knows, in ascending order.
+func Currencies() []string { return money.Codes() }
