@@ -1,0 +1,193 @@
+#!/usr/bin/env bash
+# make bench (issue 8): a reproducible benchmark of the commerce server against a
+# minimal Go + pgx reference, on this machine, in one run. See docs/performance.md.
+#
+# Needs PostgreSQL and Redis (as `make test` does) and the Go toolchain; nothing else is
+# installed: the load generator (bench/benchctl) and the reference (bench/reference)
+# are built from this repository. The run creates its own database and uses one Redis
+# database that must be empty; both are dropped/flushed at the end, and every process it
+# started is stopped, also on failure or Ctrl-C.
+#
+# Settings (environment):
+#   BENCH_PG_HOST=127.0.0.1 BENCH_PG_PORT=5432 BENCH_PG_USER=postgres   (BENCH_PG_PASSWORD)
+#   BENCH_REDIS_URL=redis://127.0.0.1:6379 BENCH_REDIS_DB=13
+#   BENCH_DURATION=10s BENCH_WARMUP=3s BENCH_CONCURRENCY=32 BENCH_IDLE_PAUSE=10
+#   BENCH_PRODUCTS=10000 BENCH_VARIANTS=3 BENCH_CUSTOMERS=1000
+#   BENCH_ONLY=get,list      (scenario keys; default all)
+#   BENCH_QUERIES=1          (0 skips the statements-per-request pass)
+#   BENCH_PORT=18080 BENCH_REF_PORT=18099 BENCH_QUERIES_PORT=18081 BENCH_PROXY_PORT=15439
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+PG_HOST=${BENCH_PG_HOST:-127.0.0.1}
+PG_PORT=${BENCH_PG_PORT:-5432}
+PG_AUTH=${BENCH_PG_USER:-postgres}${BENCH_PG_PASSWORD:+:$BENCH_PG_PASSWORD}
+REDIS_BASE=${BENCH_REDIS_URL:-redis://127.0.0.1:6379}
+REDIS_DB=${BENCH_REDIS_DB:-13}
+DURATION=${BENCH_DURATION:-10s}
+WARMUP=${BENCH_WARMUP:-3s}
+CONCURRENCY=${BENCH_CONCURRENCY:-32}
+IDLE_PAUSE=${BENCH_IDLE_PAUSE:-10}
+PRODUCTS=${BENCH_PRODUCTS:-10000}
+VARIANTS=${BENCH_VARIANTS:-3}
+CUSTOMERS=${BENCH_CUSTOMERS:-1000}
+ONLY=${BENCH_ONLY:-}
+QUERIES=${BENCH_QUERIES:-1}
+PORT=${BENCH_PORT:-18080}
+REF_PORT=${BENCH_REF_PORT:-18099}
+Q_PORT=${BENCH_QUERIES_PORT:-18081}
+PROXY_PORT=${BENCH_PROXY_PORT:-15439}
+PROXY_ADMIN_PORT=$((PROXY_PORT + 1))
+
+DB="bench_$(date -u +%Y%m%d%H%M%S)_$$"
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/commerce-bench.XXXXXX")
+BIN="$WORK/bin"
+ADMIN_URL="postgres://$PG_AUTH@$PG_HOST:$PG_PORT/postgres?sslmode=disable"
+DB_URL="postgres://$PG_AUTH@$PG_HOST:$PG_PORT/$DB?sslmode=disable"
+REDIS="$REDIS_BASE/$REDIS_DB"
+
+say() { printf '\n==> %s\n' "$*" >&2; }
+
+# Processes this script started, stopped by their own ids.
+PIDS=()
+stop() {
+	local pid=$1
+	if kill -0 "$pid" 2>/dev/null; then
+		kill "$pid" 2>/dev/null || true
+		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+		kill -9 "$pid" 2>/dev/null || true
+	fi
+	wait "$pid" 2>/dev/null || true
+}
+DB_CREATED=0
+REDIS_OK=0
+cleanup() {
+	local status=$?
+	trap - EXIT INT TERM
+	for pid in "${PIDS[@]}"; do stop "$pid"; done
+	if [ "$DB_CREATED" = 1 ]; then
+		"$BIN/benchctl" dropdb --admin-url "$ADMIN_URL" --db "$DB" || echo "bench: could not drop database $DB" >&2
+	fi
+	if [ "$REDIS_OK" = 1 ]; then
+		"$BIN/benchctl" redis-flush --url "$REDIS" || echo "bench: could not flush $REDIS" >&2
+	fi
+	if [ "$status" = 0 ]; then
+		rm -rf "$WORK"
+	else
+		echo "bench: FAILED (exit $status); logs kept in $WORK" >&2
+	fi
+	exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+for p in "$PORT" "$REF_PORT" "$Q_PORT" "$PROXY_PORT" "$PROXY_ADMIN_PORT"; do
+	port_free "$p" || { echo "bench: port $p is in use (set BENCH_*PORT)" >&2; exit 1; }
+done
+
+say "build"
+mkdir -p "$BIN" "$WORK/data" bench/results
+[ -x bin/commerce ] || make build
+export CGO_ENABLED=0
+go build -trimpath -o "$BIN/benchctl" ./bench/benchctl
+go build -trimpath -o "$BIN/reference" ./bench/reference
+GO_VERSION=$(go env GOVERSION)
+COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null | head -1)" ]; then COMMIT="$COMMIT (modified tree)"; fi
+
+say "database $DB, redis $REDIS"
+REDIS_VERSION=$("$BIN/benchctl" redis-check --url "$REDIS")
+REDIS_OK=1
+"$BIN/benchctl" createdb --admin-url "$ADMIN_URL" --db "$DB"
+DB_CREATED=1
+PG_VERSION=$("$BIN/benchctl" sql --url "$DB_URL" --query "SHOW server_version")
+
+# Production mode, as deployed: PostgreSQL, Redis (rate limits, jobs), a real JWT secret.
+export COMMERCE_ENV=production
+export COMMERCE_CONFIG="$ROOT/bench/config.yaml"
+export COMMERCE_DATA_DIR="$WORK/data"
+export COMMERCE_SECURITY__JWT__SECRET
+COMMERCE_SECURITY__JWT__SECRET=$(head -c 48 /dev/urandom | base64 | tr -d '/+=\n' | head -c 48)
+export DATABASE_URL="$DB_URL"
+export REDIS_URL="$REDIS"
+
+say "migrate"
+bin/commerce migrate up >"$WORK/migrate.log" 2>&1
+KEY=$(bin/commerce api-key create --name bench --scopes admin 2>>"$WORK/migrate.log" | tail -n 1)
+
+say "seed: $PRODUCTS products x $VARIANTS variants (catalog use case)"
+"$BIN/benchctl" seed-catalog --products "$PRODUCTS" --variants "$VARIANTS" --out "$WORK/catalog.json"
+SEED_CATALOG_S=$(sed -n 's/.*"seconds": \([0-9.]*\).*/\1/p' "$WORK/catalog.json" | head -1)
+
+say "start the server (production mode)"
+COMMERCE_HTTP__ADDR="127.0.0.1:$PORT" bin/commerce serve >"$WORK/server.log" 2>&1 &
+SERVER_PID=$!
+PIDS+=("$SERVER_PID")
+"$BIN/benchctl" wait-http --url "http://127.0.0.1:$PORT/health" --pid "$SERVER_PID"
+START_RSS=$("$BIN/benchctl" rss --pid "$SERVER_PID" | cut -d' ' -f1)
+
+say "seed: $CUSTOMERS customers and their carts (HTTP API)"
+"$BIN/benchctl" seed-http --server "127.0.0.1:$PORT" --key "$KEY" --catalog "$WORK/catalog.json" \
+	--customers "$CUSTOMERS" --out "$WORK/state.json"
+SEED_HTTP_S=$(sed -n 's/^  "seconds": \([0-9.]*\).*/\1/p' "$WORK/state.json" | tail -1)
+# Statistics and the visibility map, as autovacuum keeps them on a live database (the
+# count of a list page can then be an index-only scan).
+"$BIN/benchctl" sql --url "$DB_URL" --query "VACUUM ANALYZE" >/dev/null
+
+say "idle for ${IDLE_PAUSE}s"
+sleep "$IDLE_PAUSE"
+read -r IDLE_RSS _ IDLE_ANON IDLE_FILE < <("$BIN/benchctl" rss --pid "$SERVER_PID")
+
+say "start the reference"
+"$BIN/reference" -addr "127.0.0.1:$REF_PORT" >"$WORK/reference.log" 2>&1 &
+REF_PID=$!
+PIDS+=("$REF_PID")
+"$BIN/benchctl" wait-http --url "http://127.0.0.1:$REF_PORT/health" --pid "$REF_PID"
+REF_IDLE=$("$BIN/benchctl" rss --pid "$REF_PID" | cut -d' ' -f1)
+
+say "load: $CONCURRENCY connections, $WARMUP warm-up + $DURATION per scenario"
+"$BIN/benchctl" run --server "127.0.0.1:$PORT" --reference "127.0.0.1:$REF_PORT" --key "$KEY" \
+	--catalog "$WORK/catalog.json" --state "$WORK/state.json" --pid "$SERVER_PID" --ref-pid "$REF_PID" \
+	--concurrency "$CONCURRENCY" --warmup "$WARMUP" --duration "$DURATION" --only "$ONLY" --db "$DB" --out "$WORK/results.json"
+stop "$REF_PID"
+# Events the server's outbox relay has not delivered yet when the load stops.
+OUTBOX_BACKLOG=$("$BIN/benchctl" outbox --url "$DB_URL")
+stop "$SERVER_PID"
+
+QUERIES_ARG=()
+OUTBOX_DRAIN_S=""
+if [ "$QUERIES" = 1 ]; then
+	say "statements per request (a second server behind a counting proxy, one connection)"
+	"$BIN/benchctl" pgproxy --listen "127.0.0.1:$PROXY_PORT" --upstream "$PG_HOST:$PG_PORT" \
+		--admin "127.0.0.1:$PROXY_ADMIN_PORT" >"$WORK/pgproxy.log" 2>&1 &
+	PROXY_PID=$!
+	PIDS+=("$PROXY_PID")
+	"$BIN/benchctl" wait-http --url "http://127.0.0.1:$PROXY_ADMIN_PORT/counts" --pid "$PROXY_PID"
+	DATABASE_URL="postgres://$PG_AUTH@127.0.0.1:$PROXY_PORT/$DB?sslmode=disable" COMMERCE_HTTP__ADDR="127.0.0.1:$Q_PORT" \
+		bin/commerce serve >"$WORK/server-queries.log" 2>&1 &
+	Q_PID=$!
+	PIDS+=("$Q_PID")
+	"$BIN/benchctl" wait-http --url "http://127.0.0.1:$Q_PORT/health" --pid "$Q_PID"
+	# The load's backlog first, so that its delivery is not counted against requests.
+	read -r _ OUTBOX_DRAIN_S < <("$BIN/benchctl" outbox --url "$DB_URL" --wait 3m)
+	"$BIN/benchctl" queries --server "127.0.0.1:$Q_PORT" --proxy-admin "127.0.0.1:$PROXY_ADMIN_PORT" --key "$KEY" \
+		--catalog "$WORK/catalog.json" --state "$WORK/state.json" --only "$ONLY" --out "$WORK/queries.json"
+	stop "$Q_PID"
+	stop "$PROXY_PID"
+	QUERIES_ARG=(--queries "$WORK/queries.json")
+	install -m 0644 "$WORK/queries.json" bench/results/latest-queries.json
+fi
+install -m 0644 "$WORK/results.json" bench/results/latest.json
+
+say "results"
+"$BIN/benchctl" report --results "$WORK/results.json" "${QUERIES_ARG[@]}" --out bench/results/latest.md \
+	--commit "$COMMIT" --postgres "$PG_VERSION" --redis "$REDIS_VERSION" \
+	--idle-rss-kb "$IDLE_RSS" --idle-rss-anon-kb "$IDLE_ANON" --idle-rss-file-kb "$IDLE_FILE" --start-rss-kb "$START_RSS" --ref-idle-rss-kb "$REF_IDLE" \
+	--seed-catalog-s "${SEED_CATALOG_S:-0}" --seed-http-s "${SEED_HTTP_S:-0}" \
+	--products "$PRODUCTS" --variants "$VARIANTS" --customers "$CUSTOMERS" \
+	--outbox-backlog "$OUTBOX_BACKLOG" --outbox-drain-s "${OUTBOX_DRAIN_S:-}"
+echo >&2
+echo "written: bench/results/latest.md (and latest.json, latest-queries.json); go $GO_VERSION" >&2
