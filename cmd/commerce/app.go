@@ -32,6 +32,12 @@ import (
 	"github.com/gocommerce/commerce/platform/redisx"
 )
 
+const (
+	taskPruneOutbox = "events:prune_outbox"
+	// outboxRetention is how long delivered events stay in the outbox.
+	outboxRetention = 7 * 24 * time.Hour
+)
+
 // version is set at build time with -ldflags "-X main.version=...".
 var version = "dev"
 
@@ -89,6 +95,14 @@ func newBus(mods []modkit.Module) *events.Bus {
 
 func newApp(cfg *config.Config, log *zap.Logger, d *db.DB, m *db.Migrator, s *httpx.Server, bus *events.Bus, relay *events.Relay, j *jobsfx.Backend, id identityapi.Identity, seeders *Seeders, mods []modkit.Module) *App {
 	modkit.RegisterJobs(mods, j.Registry)
+	j.Registry.Handle(taskPruneOutbox, func(ctx context.Context, _ []byte) error {
+		n, err := relay.Prune(ctx, time.Now().UTC().Add(-outboxRetention))
+		if n > 0 {
+			log.Info("outbox pruned", zap.Int64("events", n))
+		}
+		return err
+	})
+	j.Registry.Every(taskPruneOutbox, time.Hour)
 	return &App{Cfg: cfg, Log: log, DB: d, Migrator: m, Server: s, Bus: bus, Relay: relay, Jobs: j, Identity: id, Seeders: seeders, Modules: mods}
 }
 

@@ -76,7 +76,7 @@ func TestCLI(t *testing.T) {
 		t.Fatalf("duplicate admin: %v", err)
 	}
 	out, err = run(t, "migrate", "status")
-	if err != nil || !strings.Contains(out, "applied") || strings.Contains(out, "pending") {
+	if err != nil || !strings.Contains(out, "applied") || strings.Contains(out, " pending\n") {
 		t.Fatalf("migrate status: %v\n%s", err, out)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -15,6 +16,7 @@ import (
 )
 
 func main() {
+	tuneRuntime()
 	if err := newRootCmd().Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "error:", err)
 		os.Exit(1)
@@ -155,5 +157,17 @@ func newSeedCmd(o *rootOpts) *cobra.Command {
 				return seed(ctx, a, c.OutOrStdout())
 			})
 		},
+	}
+}
+
+// tuneRuntime trades memory for CPU where the operator has not chosen: collect less
+// often (GOGC=400) under a soft memory limit (GOMEMLIMIT=128MiB), so a busy server spends
+// less time in GC and stays within its memory budget (docs/performance.md).
+func tuneRuntime() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(128 << 20)
 	}
 }

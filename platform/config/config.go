@@ -235,7 +235,7 @@ func Default() Config {
 				MaxAge:         12 * time.Hour,
 			},
 		},
-		Database: Database{MaxOpenConns: 20, MaxIdleConns: 10, ConnMaxLifetime: 30 * time.Minute, AutoMigrate: false},
+		Database: Database{MaxOpenConns: 20, MaxIdleConns: 20, ConnMaxLifetime: 30 * time.Minute, AutoMigrate: false},
 		Log:      Log{Level: "info"},
 		Security: Security{
 			JWT:                JWT{ExpiryHours: 24, RefreshExpiryHours: 168, Issuer: "commerce"},

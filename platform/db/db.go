@@ -44,9 +44,11 @@ func Open(cfg *config.Config, log *zap.Logger) (*DB, func(), error) {
 	gcfg := &gorm.Config{
 		TranslateError:         true,
 		SkipDefaultTransaction: true,
-		PrepareStmt:            true,
-		Logger:                 logger.Discard,
-		NowFunc:                func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) },
+		// pgx caches prepared statements per connection itself; gorm's PrepareStmt
+		// re-prepared every statement inside each transaction (docs/performance.md).
+		PrepareStmt: false,
+		Logger:      logger.Discard,
+		NowFunc:     func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) },
 	}
 	var (
 		g       *gorm.DB

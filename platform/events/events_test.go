@@ -478,3 +478,37 @@ func TestDrainRespectsLease(t *testing.T) {
 		})
 	}
 }
+
+// Prune removes delivered events older than the cutoff and keeps pending ones.
+func TestPrune(t *testing.T) {
+	for _, engine := range testdb.Engines() {
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			d := testdb.Open(t, engine, events.Migrations()).DB
+			ob := events.NewOutbox(d)
+			bus := events.NewBus()
+			failing := errors.New("not yet")
+			bus.Subscribe("b", func(context.Context, events.Event) error { return failing })
+			relay := events.NewRelay(d, bus, zap.NewNop())
+			ctx := context.Background()
+			for _, typ := range []string{"a", "a", "b"} {
+				if err := ob.Publish(ctx, typ, "x", map[string]any{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if _, err := relay.Drain(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if n, err := relay.Prune(ctx, time.Now().UTC().Add(-time.Hour)); err != nil || n != 0 {
+				t.Fatalf("prune of recent events = %d, %v", n, err)
+			}
+			n, err := relay.Prune(ctx, time.Now().UTC().Add(time.Hour))
+			if err != nil || n != 2 {
+				t.Fatalf("prune = %d, %v; want the 2 delivered", n, err)
+			}
+			if left := rows(t, d); len(left) != 1 || left[0].Type != "b" {
+				t.Fatalf("left: %+v", left)
+			}
+		})
+	}
+}

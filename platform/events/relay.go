@@ -126,3 +126,10 @@ func truncate(s string, n int) string {
 	}
 	return s
 }
+
+// Prune deletes events published before cutoff (they have been delivered; webhook
+// deliveries keep their own record) and returns how many were removed.
+func (r *Relay) Prune(ctx context.Context, cutoff time.Time) (int64, error) {
+	res := r.db.Conn(ctx).Where("published_at IS NOT NULL AND published_at < ?", cutoff).Delete(&outboxRow{})
+	return res.RowsAffected, res.Error
+}
