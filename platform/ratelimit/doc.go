@@ -7,7 +7,8 @@
 // Every limit is a GCRA (generic cell-rate algorithm) limiter from
 // github.com/throttled/throttled/v2. In the embedded mode the limiter state lives in
 // the process (throttled's memstore, LRU-bounded); when a *redis.Client is given it
-// lives in Redis (throttled's go-redis v9 store), so every `commerce serve` process
+// lives in Redis (go-redis/redis_rate: the same GCRA as one atomic Lua script per rule,
+// with no compare-and-swap retry loop to exhaust under contention), so every `commerce serve` process
 // behind a load balancer shares the same counters. If the store fails (Redis down)
 // the middleware fails open: the request goes through without rate-limit headers and
 // a warning is logged (at most one every ten seconds, with the number suppressed).

@@ -212,10 +212,13 @@ func redisClient(t *testing.T) (*redis.Client, string) {
 	_, _ = rand.Read(b)
 	prefix := "test:ratelimit:" + hex.EncodeToString(b) + ":"
 	t.Cleanup(func() {
-		iter := rdb.Scan(ctx, 0, prefix+"*", 100).Iterator()
 		var keys []string
-		for iter.Next(ctx) {
-			keys = append(keys, iter.Val())
+		// redis_rate stores its GCRA state under "rate:" + our key.
+		for _, pattern := range []string{prefix + "*", "rate:" + prefix + "*"} {
+			iter := rdb.Scan(ctx, 0, pattern, 100).Iterator()
+			for iter.Next(ctx) {
+				keys = append(keys, iter.Val())
+			}
 		}
 		if len(keys) > 0 {
 			_ = rdb.Del(ctx, keys...).Err()

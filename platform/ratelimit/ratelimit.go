@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+	"github.com/go-redis/redis_rate/v10"
 	"github.com/google/wire"
 	"github.com/redis/go-redis/v9"
 	"github.com/throttled/throttled/v2"
-	goredisstore "github.com/throttled/throttled/v2/store/goredisstore.v9"
 	"github.com/throttled/throttled/v2/store/memstore"
 	"go.uber.org/zap"
 
@@ -79,7 +79,9 @@ var ProviderSet = wire.NewSet(New, ProvideMiddleware, NewAdminModule)
 type Limiter struct {
 	cfg       config.RateLimiting
 	log       *zap.Logger
-	store     throttled.GCRAStoreCtx
+	store     throttled.GCRAStoreCtx // memory store (embedded mode)
+	atomic    *redis_rate.Limiter    // Redis: GCRA in one atomic script per rule
+	prefix    string
 	shared    *sharedUsage // nil in the embedded mode
 	local     *tracker
 	inst      *instruments
@@ -155,11 +157,11 @@ func newLimiter(cfg *config.Config, rdb *redis.Client, reg *metrics.Registry, lo
 
 	mode := "memory"
 	if rdb != nil {
-		st, err := goredisstore.NewCtx(rdb, o.prefix+"gcra:")
-		if err != nil {
-			return nil, fmt.Errorf("ratelimit: redis store: %w", err)
-		}
-		l.store = st
+		// go-redis/redis_rate runs GCRA as one Lua script per rule: no compare-and-swap
+		// retry loop, so contention from one client can neither slow it down nor make a
+		// check give up (and fail open).
+		l.atomic = redis_rate.NewLimiter(rdb)
+		l.prefix = o.prefix + "gcra:"
 		l.shared = newSharedUsage(rdb, o.prefix)
 		mode = "redis"
 	} else {
@@ -214,6 +216,7 @@ type rule struct {
 	name   string        // store key component: "m", "h", "auth", "ep:/path"
 	limit  int           // X-RateLimit-Limit
 	window time.Duration // X-RateLimit-Policy window
+	burst  int           // requests allowed at once beyond the first
 	quota  throttled.RateQuota
 }
 
@@ -342,7 +345,7 @@ func (l *Limiter) rules(cl client, reqPath string) []rule {
 	}
 	rpm := min(cl.limit.RequestsPerMinute, maxRate)
 	rs = append(rs, rule{
-		name: "m", limit: rpm, window: time.Minute,
+		name: "m", limit: rpm, window: time.Minute, burst: cl.limit.BurstCapacity,
 		quota: throttled.RateQuota{MaxRate: throttled.PerMin(rpm), MaxBurst: cl.limit.BurstCapacity},
 	})
 	if cl.limit.RequestsPerHour > 0 {
@@ -354,7 +357,7 @@ func (l *Limiter) rules(cl client, reqPath string) []rule {
 // allowanceRule is n requests per window with the whole allowance usable at once.
 func allowanceRule(name string, n int, w time.Duration) rule {
 	n = min(n, maxRate)
-	return rule{name: name, limit: n, window: w, quota: throttled.RateQuota{MaxRate: throttled.PerDuration(n, w), MaxBurst: n - 1}}
+	return rule{name: name, limit: n, window: w, burst: n - 1, quota: throttled.RateQuota{MaxRate: throttled.PerDuration(n, w), MaxBurst: n - 1}}
 }
 
 // check consumes one request from every rule, in order, stopping at the first refusal.
@@ -362,12 +365,7 @@ func allowanceRule(name string, n int, w time.Duration) rule {
 func (l *Limiter) check(ctx context.Context, clientID string, rules []rule) (outcome, error) {
 	var best outcome
 	for i, r := range rules {
-		g, err := throttled.NewGCRARateLimiterCtx(l.store, r.quota)
-		if err != nil {
-			return outcome{}, fmt.Errorf("ratelimit: rule %s: %w", r.name, err)
-		}
-		g.SetMaxCASAttemptsLimit(maxCASAttempts)
-		limited, res, err := g.RateLimitCtx(ctx, r.name+":"+clientID, 1)
+		limited, res, err := l.allow(ctx, r, clientID)
 		if err != nil {
 			return outcome{}, fmt.Errorf("ratelimit: rule %s: %w", r.name, err)
 		}
@@ -381,6 +379,26 @@ func (l *Limiter) check(ctx context.Context, clientID string, rules []rule) (out
 		}
 	}
 	return best, nil
+}
+
+// allow consumes one request of rule r for the client.
+func (l *Limiter) allow(ctx context.Context, r rule, clientID string) (bool, throttled.RateLimitResult, error) {
+	key := r.name + ":" + clientID
+	if l.atomic != nil {
+		res, err := l.atomic.Allow(ctx, l.prefix+key, redis_rate.Limit{Rate: r.limit, Burst: r.burst + 1, Period: r.window})
+		if err != nil {
+			return false, throttled.RateLimitResult{}, err
+		}
+		return res.Allowed == 0, throttled.RateLimitResult{
+			Limit: r.limit, Remaining: res.Remaining, ResetAfter: res.ResetAfter, RetryAfter: res.RetryAfter,
+		}, nil
+	}
+	g, err := throttled.NewGCRARateLimiterCtx(l.store, r.quota)
+	if err != nil {
+		return false, throttled.RateLimitResult{}, err
+	}
+	g.SetMaxCASAttemptsLimit(maxCASAttempts)
+	return g.RateLimitCtx(ctx, key, 1)
 }
 
 // warn logs a store failure, at most once per warnInterval.

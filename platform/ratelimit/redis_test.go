@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -51,13 +52,14 @@ func TestRedisStore(t *testing.T) {
 
 	// The state is in Redis under the prefix.
 	ctx := context.Background()
-	for _, k := range []string{prefix + "gcra:m:ip:" + ipA, prefix + "usage:c:ip:" + ipA, prefix + "usage:active"} {
+	// (go-redis/redis_rate keeps GCRA state under "rate:" + the limiter's key.)
+	for _, k := range []string{"rate:" + prefix + "gcra:m:ip:" + ipA, prefix + "usage:c:ip:" + ipA, prefix + "usage:active"} {
 		n, err := rdb.Exists(ctx, k).Result()
 		if err != nil || n != 1 {
 			t.Fatalf("key %s: exists %d, %v", k, n, err)
 		}
 	}
-	ttl, err := rdb.TTL(ctx, prefix+"gcra:m:ip:"+ipA).Result()
+	ttl, err := rdb.TTL(ctx, "rate:"+prefix+"gcra:m:ip:"+ipA).Result()
 	if err != nil || ttl <= 0 || ttl > 30*time.Second {
 		t.Fatalf("GCRA key TTL %v, %v; want (0, 30s]", ttl, err)
 	}
@@ -230,5 +232,42 @@ func TestRedisUsagePrunes(t *testing.T) {
 	eq(t, len(got), 0, "clients after two idle minutes")
 	if n, _ := rdb.ZCard(ctx, s.activeKey()).Result(); n != 0 {
 		t.Fatalf("active set has %d members, want 0", n)
+	}
+}
+
+// Many concurrent requests from one client on two instances sharing Redis: exactly the
+// burst is admitted and none passes without limits (the check is one atomic script per
+// rule, so contention cannot make it give up and fail open).
+func TestRedisContentionNeverFailsOpen(t *testing.T) {
+	t.Parallel()
+	rdb, prefix := redisClient(t)
+	cfg := testConfig()
+	cfg.RateLimiting.Anonymous = config.Limit{RequestsPerMinute: 6, BurstCapacity: 9}
+	a := newRedisEnv(t, cfg, rdb, prefix)
+	b := newRedisEnv(t, cfg, rdb, prefix)
+	var ok, limited, unlimited atomic.Int64
+	var wg sync.WaitGroup
+	for i := range 200 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			e := a
+			if i%2 == 1 {
+				e = b
+			}
+			w := e.do(req{path: "/api/v1/ping", ip: ipA})
+			switch {
+			case w.Code == http.StatusTooManyRequests:
+				limited.Add(1)
+			case w.Header().Get("X-RateLimit-Limit") == "":
+				unlimited.Add(1)
+			default:
+				ok.Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if ok.Load() != 10 || unlimited.Load() != 0 || limited.Load() != 190 {
+		t.Fatalf("admitted %d, refused %d, passed without limits %d; want 10, 190, 0", ok.Load(), limited.Load(), unlimited.Load())
 	}
 }
