@@ -337,38 +337,10 @@ func (p *Product) Apply(in ProductInput, now time.Time) (ProductChange, error) {
 	boolean("is_featured", in.IsFeatured, &next.IsFeatured)
 	boolean("taxable", in.Taxable, &next.Taxable)
 	boolean("requires_shipping", in.RequiresShipping, &next.RequiresShipping)
-	if in.Weight.Set {
-		if in.Weight.Null {
-			bad.add("weight", msgNotNull)
-		} else if w, ok := ParseWeight(in.Weight.Value); !ok {
-			bad.add("weight", "must be a non-negative decimal such as \"1.25\" (at most 4 decimals)")
-		} else {
-			next.Weight = w
-		}
-	}
-	if in.WeightUnit.Set {
-		if in.WeightUnit.Null || !ValidWeightUnit(in.WeightUnit.Value) {
-			bad.add("weight_unit", "must be one of: kg, g, lb, oz")
-		} else {
-			next.WeightUnit = in.WeightUnit.Value
-		}
-	}
-	if in.InventoryQuantity.Set {
-		if in.InventoryQuantity.Null {
-			bad.add("inventory_quantity", msgNotNull)
-		} else if q := in.InventoryQuantity.Value; q < 0 || q > MaxInventoryQuantity {
-			bad.add("inventory_quantity", "must be from 0 to 1000000000")
-		} else {
-			next.InventoryQuantity = q
-		}
-	}
-	if in.InventoryPolicy.Set {
-		if in.InventoryPolicy.Null || !ValidPolicy(in.InventoryPolicy.Value) {
-			bad.add("inventory_policy", "must be one of: deny, continue")
-		} else {
-			next.InventoryPolicy = in.InventoryPolicy.Value
-		}
-	}
+	bad.weight(in.Weight, &next.Weight)
+	bad.weightUnit(in.WeightUnit, &next.WeightUnit)
+	bad.inventoryQuantity(in.InventoryQuantity, &next.InventoryQuantity)
+	bad.inventoryPolicy(in.InventoryPolicy, &next.InventoryPolicy)
 	if in.InventoryManagement.Set {
 		switch {
 		case in.InventoryManagement.Null || in.InventoryManagement.Value == "":
