@@ -25,7 +25,6 @@ require (
 
 require (
 	github.com/davecgh/go-spew v1.1.1 // indirect
-	github.com/go-redis/redis_rate/v10 v10.0.1
 	github.com/gorilla/mux v1.8.0 // indirect
 	github.com/lestrrat-go/jspointer v0.0.0-20181205001929-82fadba7561c // indirect
 	github.com/lestrrat-go/jsref v0.0.0-20181205001954-1b590508f37d // indirect
@@ -63,7 +62,6 @@ require (
 	github.com/golang-jwt/jwt/v5 v5.3.1
 	github.com/google/subcommands v1.2.0 // indirect
 	github.com/google/wire v0.7.0
-	github.com/hashicorp/golang-lru v0.5.4 // indirect
 	github.com/hibiken/asynq v0.26.0
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
 	github.com/jackc/pgpassfile v1.0.0 // indirect
@@ -101,7 +99,6 @@ require (
 	github.com/spf13/cast v1.10.0 // indirect
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.9 // indirect
-	github.com/throttled/throttled/v2 v2.15.0
 	github.com/twitchyliquid64/golang-asm v0.15.1 // indirect
 	github.com/ugorji/go/codec v1.3.1 // indirect
 	go.mongodb.org/mongo-driver/v2 v2.5.0 // indirect

@@ -15,6 +15,7 @@
 #   BENCH_PRODUCTS=10000 BENCH_VARIANTS=3 BENCH_CUSTOMERS=1000
 #   BENCH_ONLY=get,list      (scenario keys; default all)
 #   BENCH_QUERIES=1          (0 skips the statements-per-request pass)
+#   BENCH_PPROF=dir          (a CPU profile of every server scenario: dir/<scenario>.pprof)
 #   BENCH_PORT=18080 BENCH_REF_PORT=18099 BENCH_QUERIES_PORT=18081 BENCH_PROXY_PORT=15439
 set -euo pipefail
 
@@ -40,6 +41,8 @@ REF_PORT=${BENCH_REF_PORT:-18099}
 Q_PORT=${BENCH_QUERIES_PORT:-18081}
 PROXY_PORT=${BENCH_PROXY_PORT:-15439}
 PROXY_ADMIN_PORT=$((PROXY_PORT + 1))
+PPROF_DIR=${BENCH_PPROF:-}
+PPROF_PORT=$((PORT + 100))
 
 DB="bench_$(date -u +%Y%m%d%H%M%S)_$$"
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/commerce-bench.XXXXXX")
@@ -123,7 +126,14 @@ say "seed: $PRODUCTS products x $VARIANTS variants (catalog use case)"
 SEED_CATALOG_S=$(sed -n 's/.*"seconds": \([0-9.]*\).*/\1/p' "$WORK/catalog.json" | head -1)
 
 say "start the server (production mode)"
+PPROF_ARGS=()
+if [ -n "$PPROF_DIR" ]; then
+	mkdir -p "$PPROF_DIR"
+	export COMMERCE_HTTP__PPROF_ADDR="127.0.0.1:$PPROF_PORT"
+	PPROF_ARGS=(--pprof "127.0.0.1:$PPROF_PORT" --pprof-dir "$PPROF_DIR")
+fi
 COMMERCE_HTTP__ADDR="127.0.0.1:$PORT" bin/commerce serve >"$WORK/server.log" 2>&1 &
+unset COMMERCE_HTTP__PPROF_ADDR
 SERVER_PID=$!
 PIDS+=("$SERVER_PID")
 "$BIN/benchctl" wait-http --url "http://127.0.0.1:$PORT/health" --pid "$SERVER_PID"
@@ -151,7 +161,7 @@ REF_IDLE=$("$BIN/benchctl" rss --pid "$REF_PID" | cut -d' ' -f1)
 say "load: $CONCURRENCY connections, $WARMUP warm-up + $DURATION per scenario"
 "$BIN/benchctl" run --server "127.0.0.1:$PORT" --reference "127.0.0.1:$REF_PORT" --key "$KEY" \
 	--catalog "$WORK/catalog.json" --state "$WORK/state.json" --pid "$SERVER_PID" --ref-pid "$REF_PID" \
-	--concurrency "$CONCURRENCY" --warmup "$WARMUP" --duration "$DURATION" --only "$ONLY" --db "$DB" --out "$WORK/results.json"
+	--concurrency "$CONCURRENCY" --warmup "$WARMUP" --duration "$DURATION" --only "$ONLY" --db "$DB" --out "$WORK/results.json" "${PPROF_ARGS[@]}"
 stop "$REF_PID"
 # Events the server's outbox relay has not delivered yet when the load stops.
 OUTBOX_BACKLOG=$("$BIN/benchctl" outbox --url "$DB_URL")

@@ -1,13 +1,17 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"math"
 	"math/rand/v2"
+	"net/http"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -451,6 +455,8 @@ func cmdRun(args []string) error {
 	only := fs.String("only", "", "comma-separated scenario keys")
 	out := fs.String("out", "results.json", "results file")
 	fs.StringVar(&pgDatabase, "db", "", "database name (its backends' CPU is reported)")
+	pprofAddr := fs.String("pprof", "", "server's pprof host:port: a CPU profile of each measured window")
+	pprofDir := fs.String("pprof-dir", ".", "where the profiles go (<scenario>.pprof)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -473,7 +479,19 @@ func cmdRun(args []string) error {
 		if s.reference {
 			opts.pid = *refPid
 		}
+		var profiled chan error
+		if *pprofAddr != "" && !s.reference {
+			opts.atStart = func() {
+				profiled = make(chan error, 1)
+				go func() { profiled <- saveProfile(*pprofAddr, o.duration, filepath.Join(*pprofDir, s.key+".pprof")) }()
+			}
+		}
 		r := runScenario(e, s, opts)
+		if profiled != nil {
+			if err := <-profiled; err != nil {
+				fmt.Fprintln(os.Stderr, "pprof:", err)
+			}
+		}
 		e.rates[s.key] = r.RPS
 		printResult(r)
 		rf.Results = append(rf.Results, r)
@@ -489,6 +507,34 @@ func cmdRun(args []string) error {
 		}
 	}
 	return writeJSON(*out, rf)
+}
+
+// saveProfile fetches a CPU profile of the next d from the server's pprof listener.
+func saveProfile(addr string, d time.Duration, path string) error {
+	secs := max(int(d.Round(time.Second)/time.Second), 1)
+	ctx, cancel := context.WithTimeout(context.Background(), d+30*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://"+addr+"/debug/pprof/profile?seconds="+strconv.Itoa(secs), nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s: %s", path, resp.Status)
+	}
+	f, err := os.Create(path) //nolint:gosec // a file named by the benchmark's own flags
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, resp.Body); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func printResult(r result) {

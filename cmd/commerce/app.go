@@ -134,6 +134,9 @@ func (a *App) Serve(ctx context.Context) error {
 	g, ctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return a.Server.ListenAndServe(ctx) })
 	g.Go(func() error { a.Relay.Run(ctx); return nil })
+	if addr := a.Cfg.HTTP.PprofAddr; addr != "" {
+		g.Go(func() error { return servePprof(ctx, addr, a.Log) })
+	}
 	if a.Cfg.Redis.URL == "" { // embedded: jobs run in process
 		g.Go(func() error { return ignoreCanceled(a.Jobs.Runner.Run(ctx)) })
 	}

@@ -51,6 +51,8 @@ type HTTP struct {
 	ShutdownTimeout time.Duration `koanf:"shutdown_timeout"`
 	TrustedProxies  []string      `koanf:"trusted_proxies"`
 	CORS            CORS          `koanf:"cors"`
+	// PprofAddr, when set, serves net/http/pprof on that (private) address.
+	PprofAddr string `koanf:"pprof_addr"`
 }
 
 // CORS configures cross-origin requests.

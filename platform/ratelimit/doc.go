@@ -4,14 +4,18 @@
 //
 // # Algorithm and stores
 //
-// Every limit is a GCRA (generic cell-rate algorithm) limiter from
-// github.com/throttled/throttled/v2. In the embedded mode the limiter state lives in
-// the process (throttled's memstore, LRU-bounded); when a *redis.Client is given it
-// lives in Redis (go-redis/redis_rate: the same GCRA as one atomic Lua script per rule,
-// with no compare-and-swap retry loop to exhaust under contention), so every `commerce serve` process
-// behind a load balancer shares the same counters. If the store fails (Redis down)
-// the middleware fails open: the request goes through without rate-limit headers and
-// a warning is logged (at most one every ten seconds, with the number suppressed).
+// Every limit is GCRA (generic cell-rate algorithm, gcra.go). A request is checked
+// against all of its rules at once and charged to all of them or to none. In the
+// embedded mode the state lives in the process (a bounded map); when a *redis.Client
+// is given it lives in Redis, checked and charged by one atomic Lua script per take
+// (redisstore.go), so every `commerce serve` process behind a load balancer shares
+// the same counters. A busy client does not cost a Redis round trip per request: an
+// instance takes several requests at once and admits the following ones from that
+// lease for up to 250 ms, giving back what it did not use; leases never exceed an
+// eighth of what is left, so near a limit every request is checked in Redis (lease.go).
+// If the store fails (Redis down) the middleware fails open: the request goes through
+// without rate-limit headers and a warning is logged (at most one every ten seconds,
+// with the number suppressed).
 //
 // # Rules
 //
@@ -41,7 +45,7 @@
 // # Burst semantics
 //
 // A per-minute limit of R requests with burst capacity B is GCRA with emission
-// interval 60s/R and burst B (throttled.RateQuota{MaxRate: PerMin(R), MaxBurst: B}):
+// interval 60s/R and burst B:
 // a fresh client may send B+1 requests at once, after which one request is admitted
 // every 60/R seconds, i.e. R per minute sustained. With the anonymous defaults (60,
 // burst 10) that is 11 requests at once, then one per second. Per-hour limits of H
@@ -71,9 +75,10 @@
 //
 //	{"error": {"code": "RATE_LIMIT_EXCEEDED", "message": "Rate limit exceeded. Try again in N seconds.", "retry_after": N, "category": "rate_limit", "request_id": "..."}}
 //
-// Rules are checked from the most specific to the least (endpoint and authentication
-// rules, then per-minute, then per-hour) and the first refusal stops the check, so a
-// request refused by a short rule does not eat into the hourly allowance.
+// A request is charged to every rule or to none, so a request refused by a short rule
+// does not eat into the hourly allowance. The refusing rule named in the headers is
+// the first one that refuses, from the most specific to the least (endpoint and
+// authentication rules, then per-minute, then per-hour).
 //
 // # Usage and metrics
 //
@@ -81,8 +86,9 @@
 // over a sliding 60-second window: in memory in every process (for the
 // commerce_rate_limit_current_rate gauge, which therefore reports what this process
 // served) and, when Redis is configured, also in Redis (a hash of per-second counts
-// per client with a short TTL and a sorted set of active clients), which the admin
-// view reads so every instance shows the same cluster-wide numbers. Clients idle for
+// per client with a short TTL and a sorted set of active clients, written in one
+// batch per second), which the admin view reads so every instance shows the same
+// cluster-wide numbers (other instances' last second may still be on its way). Clients idle for
 // a minute are dropped; at most 10,000 clients are tracked per process.
 //
 // Metrics: commerce_rate_limit_hits_total{client_type="anonymous"|"authenticated"}

@@ -213,7 +213,7 @@ func redisClient(t *testing.T) (*redis.Client, string) {
 	prefix := "test:ratelimit:" + hex.EncodeToString(b) + ":"
 	t.Cleanup(func() {
 		var keys []string
-		// redis_rate stores its GCRA state under "rate:" + our key.
+		// GCRA state lives under "rate:" + our prefix.
 		for _, pattern := range []string{prefix + "*", "rate:" + prefix + "*"} {
 			iter := rdb.Scan(ctx, 0, pattern, 100).Iterator()
 			for iter.Next(ctx) {

@@ -13,11 +13,8 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
-	"github.com/go-redis/redis_rate/v10"
 	"github.com/google/wire"
 	"github.com/redis/go-redis/v9"
-	"github.com/throttled/throttled/v2"
-	"github.com/throttled/throttled/v2/store/memstore"
 	"go.uber.org/zap"
 
 	"github.com/gocommerce/commerce/platform/auth"
@@ -49,7 +46,7 @@ const (
 	DefaultKeyPrefix = "commerce:ratelimit:"
 	// window is the usage window (seconds).
 	window = 60
-	// maxMemKeys bounds the in-memory GCRA store (LRU).
+	// maxMemKeys bounds the in-memory GCRA store and the lease table.
 	maxMemKeys = 100_000
 	// maxTrackedClients bounds the usage tracking per process (and the admin view).
 	maxTrackedClients = 10_000
@@ -59,11 +56,6 @@ const (
 	warnInterval = 10 * time.Second
 	// maxRate caps a scaled limit so GCRA's emission interval stays positive.
 	maxRate = 1 << 30
-	// maxCASAttempts bounds throttled's optimistic update loop. An update only loses
-	// to another admitted request of the same client and rule (refused requests do not
-	// write), so exhausting it needs that many admissions at the same moment; the
-	// request then fails open like any other store error.
-	maxCASAttempts = 64
 )
 
 // authPrefixes are the authentication paths that share rate_limiting.auth.
@@ -79,9 +71,9 @@ var ProviderSet = wire.NewSet(New, ProvideMiddleware, NewAdminModule)
 type Limiter struct {
 	cfg       config.RateLimiting
 	log       *zap.Logger
-	store     throttled.GCRAStoreCtx // memory store (embedded mode)
-	atomic    *redis_rate.Limiter    // Redis: GCRA in one atomic script per rule
-	prefix    string
+	store     store        // GCRA state: in process, or in Redis
+	leases    *leaseTable  // with Redis: requests taken ahead (nil in the embedded mode)
+	prefix    string       // of the store's keys
 	shared    *sharedUsage // nil in the embedded mode
 	local     *tracker
 	inst      *instruments
@@ -157,20 +149,16 @@ func newLimiter(cfg *config.Config, rdb *redis.Client, reg *metrics.Registry, lo
 
 	mode := "memory"
 	if rdb != nil {
-		// go-redis/redis_rate runs GCRA as one Lua script per rule: no compare-and-swap
-		// retry loop, so contention from one client can neither slow it down nor make a
-		// check give up (and fail open).
-		l.atomic = redis_rate.NewLimiter(rdb)
-		l.prefix = o.prefix + "gcra:"
-		l.shared = newSharedUsage(rdb, o.prefix)
+		// One atomic Lua script checks and charges every rule of a request (no
+		// compare-and-swap loop that contention could exhaust), and leases let busy
+		// clients skip it for most requests (lease.go).
+		l.store = newRedisStore(rdb)
+		l.leases = newLeaseTable(maxMemKeys)
+		l.prefix = "rate:" + o.prefix + "gcra:"
+		l.shared = newSharedUsage(rdb, o.prefix, l.warn)
 		mode = "redis"
 	} else {
-		ms, err := memstore.New(maxMemKeys)
-		if err != nil {
-			return nil, fmt.Errorf("ratelimit: memory store: %w", err)
-		}
-		ms.SetTimeNow(o.now)
-		l.store = throttled.WrapStoreWithContext(ms)
+		l.store = newMemStore(o.now, maxMemKeys)
 	}
 	inst, err := newInstruments(reg, l.local, l.now)
 	if err != nil {
@@ -217,7 +205,6 @@ type rule struct {
 	limit  int           // X-RateLimit-Limit
 	window time.Duration // X-RateLimit-Policy window
 	burst  int           // requests allowed at once beyond the first
-	quota  throttled.RateQuota
 }
 
 // client is the caller as the limiter sees it.
@@ -227,12 +214,14 @@ type client struct {
 	limit         config.Limit // after the multiplier
 }
 
-// outcome is one rule's verdict.
+// outcome is the verdict on one request, described by one rule: the refusing rule, or
+// the most restrictive admitting one.
 type outcome struct {
-	rule      rule
-	limited   bool
-	remaining int
-	res       throttled.RateLimitResult
+	rule       rule
+	limited    bool
+	remaining  int
+	reset      time.Time     // when the rule is back to its initial state
+	retryAfter time.Duration // refused only
 }
 
 func (l *Limiter) handle(c *gin.Context) {
@@ -246,14 +235,10 @@ func (l *Limiter) handle(c *gin.Context) {
 	l.inst.seen(cl.authenticated)
 	l.local.record(cl.id, cl.limit.RequestsPerMinute, now)
 
-	ctx, cancel := context.WithTimeout(c.Request.Context(), storeTimeout)
-	out, err := l.check(ctx, cl.id, l.rules(cl, p))
+	out, err := l.check(c.Request.Context(), cl.id, l.rules(cl, p), now)
 	if err == nil && l.shared != nil {
-		if uerr := l.shared.record(ctx, cl.id, cl.limit.RequestsPerMinute, now); uerr != nil {
-			l.warn("rate-limit usage not recorded", uerr)
-		}
+		l.shared.add(cl.id, cl.limit.RequestsPerMinute, now)
 	}
-	cancel()
 	if err != nil {
 		l.warn("rate-limit check failed (store unavailable?); request allowed without limits", err)
 		c.Next()
@@ -263,14 +248,14 @@ func (l *Limiter) handle(c *gin.Context) {
 	h := c.Writer.Header()
 	h.Set(HeaderLimit, strconv.Itoa(out.rule.limit))
 	h.Set(HeaderRemaining, strconv.Itoa(out.remaining))
-	h.Set(HeaderReset, strconv.FormatInt(ceilUnix(now.Add(max(out.res.ResetAfter, 0))), 10))
+	h.Set(HeaderReset, strconv.FormatInt(ceilUnix(out.reset), 10))
 	h.Set(HeaderPolicy, strconv.Itoa(out.rule.limit)+";w="+strconv.Itoa(int(out.rule.window/time.Second)))
 	if !out.limited {
 		c.Next()
 		return
 	}
 	l.inst.reject(cl.authenticated)
-	retry := max(int(math.Ceil(out.res.RetryAfter.Seconds())), 1)
+	retry := max(int(math.Ceil(out.retryAfter.Seconds())), 1)
 	h.Set(HeaderRetryAfter, strconv.Itoa(retry))
 	c.AbortWithStatusJSON(http.StatusTooManyRequests, exceededBody{Error: exceededError{
 		Code:       CodeExceeded,
@@ -344,10 +329,7 @@ func (l *Limiter) rules(cl client, reqPath string) []rule {
 		rs = append(rs, allowanceRule("auth", n, time.Minute))
 	}
 	rpm := min(cl.limit.RequestsPerMinute, maxRate)
-	rs = append(rs, rule{
-		name: "m", limit: rpm, window: time.Minute, burst: cl.limit.BurstCapacity,
-		quota: throttled.RateQuota{MaxRate: throttled.PerMin(rpm), MaxBurst: cl.limit.BurstCapacity},
-	})
+	rs = append(rs, rule{name: "m", limit: rpm, window: time.Minute, burst: cl.limit.BurstCapacity})
 	if cl.limit.RequestsPerHour > 0 {
 		rs = append(rs, allowanceRule("h", cl.limit.RequestsPerHour, time.Hour))
 	}
@@ -357,48 +339,78 @@ func (l *Limiter) rules(cl client, reqPath string) []rule {
 // allowanceRule is n requests per window with the whole allowance usable at once.
 func allowanceRule(name string, n int, w time.Duration) rule {
 	n = min(n, maxRate)
-	return rule{name: name, limit: n, window: w, burst: n - 1, quota: throttled.RateQuota{MaxRate: throttled.PerDuration(n, w), MaxBurst: n - 1}}
+	return rule{name: name, limit: n, window: w, burst: n - 1}
 }
 
-// check consumes one request from every rule, in order, stopping at the first refusal.
-// It returns the refusing rule's outcome, or the most restrictive admitted one.
-func (l *Limiter) check(ctx context.Context, clientID string, rules []rule) (outcome, error) {
+// check admits one request of the client against every rule at once (all or nothing:
+// a request refused by one rule is not charged to the others), from the client's
+// lease when it has one (Redis) or from the store.
+func (l *Limiter) check(ctx context.Context, clientID string, rules []rule, now time.Time) (outcome, error) {
+	if l.leases == nil {
+		g, err := l.take(ctx, clientID, rules, 1, 0)
+		if err != nil {
+			return outcome{}, err
+		}
+		return verdict(rules, g, 0, now), nil
+	}
+	le := l.leases.get(leaseKey(clientID, rules), now)
+	le.mu.Lock()
+	defer le.mu.Unlock()
+	if le.admitLocal(now) {
+		return verdict(rules, le.g, le.tokens, le.at), nil
+	}
+	n, refund := le.nextTake(now)
+	g, err := l.take(ctx, clientID, rules, n, refund)
+	if err != nil {
+		le.record(grant{}, now)
+		return outcome{}, err
+	}
+	le.record(g, now)
+	return verdict(rules, g, le.tokens, now), nil
+}
+
+// take asks the store, within storeTimeout.
+func (l *Limiter) take(ctx context.Context, clientID string, rules []rule, n, refund int) (grant, error) {
+	keys := make([]string, len(rules))
+	for i, r := range rules {
+		keys[i] = l.prefix + r.name + ":" + clientID
+	}
+	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
+	defer cancel()
+	g, err := l.store.take(ctx, keys, rules, n, refund)
+	if err != nil {
+		return grant{}, fmt.Errorf("ratelimit: %w", err)
+	}
+	return g, nil
+}
+
+// leaseKey names a client's lease for one set of rules.
+func leaseKey(clientID string, rules []rule) string {
+	var b strings.Builder
+	b.WriteString(clientID)
+	for _, r := range rules {
+		b.WriteByte(0)
+		b.WriteString(r.name)
+	}
+	return b.String()
+}
+
+// verdict describes a grant taken at time at, with unused requests still leased: the
+// refusing rule, or the admitting rule with the lowest Remaining (ties: latest Reset).
+func verdict(rules []rule, g grant, unused int, at time.Time) outcome {
+	if g.n == 0 {
+		rs := g.rules[g.refusedBy]
+		return outcome{rule: rules[g.refusedBy], limited: true, reset: at.Add(max(rs.resetAfter, 0)), retryAfter: rs.retryAfter}
+	}
 	var best outcome
 	for i, r := range rules {
-		limited, res, err := l.allow(ctx, r, clientID)
-		if err != nil {
-			return outcome{}, fmt.Errorf("ratelimit: rule %s: %w", r.name, err)
-		}
-		o := outcome{rule: r, limited: limited, res: res, remaining: min(max(res.Remaining, 0), r.limit)}
-		if limited {
-			o.remaining = 0
-			return o, nil
-		}
-		if i == 0 || o.remaining < best.remaining || (o.remaining == best.remaining && o.res.ResetAfter > best.res.ResetAfter) {
+		rs := g.rules[i]
+		o := outcome{rule: r, remaining: min(max(rs.remaining+unused, 0), r.limit), reset: at.Add(max(rs.resetAfter, 0))}
+		if i == 0 || o.remaining < best.remaining || (o.remaining == best.remaining && o.reset.After(best.reset)) {
 			best = o
 		}
 	}
-	return best, nil
-}
-
-// allow consumes one request of rule r for the client.
-func (l *Limiter) allow(ctx context.Context, r rule, clientID string) (bool, throttled.RateLimitResult, error) {
-	key := r.name + ":" + clientID
-	if l.atomic != nil {
-		res, err := l.atomic.Allow(ctx, l.prefix+key, redis_rate.Limit{Rate: r.limit, Burst: r.burst + 1, Period: r.window})
-		if err != nil {
-			return false, throttled.RateLimitResult{}, err
-		}
-		return res.Allowed == 0, throttled.RateLimitResult{
-			Limit: r.limit, Remaining: res.Remaining, ResetAfter: res.ResetAfter, RetryAfter: res.RetryAfter,
-		}, nil
-	}
-	g, err := throttled.NewGCRARateLimiterCtx(l.store, r.quota)
-	if err != nil {
-		return false, throttled.RateLimitResult{}, err
-	}
-	g.SetMaxCASAttemptsLimit(maxCASAttempts)
-	return g.RateLimitCtx(ctx, key, 1)
+	return best
 }
 
 // warn logs a store failure, at most once per warnInterval.

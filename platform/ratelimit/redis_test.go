@@ -50,8 +50,11 @@ func TestRedisStore(t *testing.T) {
 	}
 	status(t, e.get("/api/v1/ping", ipB, ""), http.StatusOK)
 
-	// The state is in Redis under the prefix.
+	// The state is in Redis under the prefix (usage once the batch is written).
 	ctx := context.Background()
+	if err := e.limiter.shared.flush(ctx); err != nil {
+		t.Fatal(err)
+	}
 	// (go-redis/redis_rate keeps GCRA state under "rate:" + the limiter's key.)
 	for _, k := range []string{"rate:" + prefix + "gcra:m:ip:" + ipA, prefix + "usage:c:ip:" + ipA, prefix + "usage:active"} {
 		n, err := rdb.Exists(ctx, k).Result()
@@ -108,6 +111,11 @@ func TestRedisSharedAcrossInstances(t *testing.T) {
 	requireExceeded(t, a.get("/api/v1/ping", ipA, ""), 10)
 	status(t, b.get("/api/v1/ping", "", "key-a"), http.StatusOK)
 
+	// Each instance writes its counts in batches, at most usageFlushInterval later (B's
+	// are written here at once); an instance writes its own before reading.
+	if err := b.limiter.shared.flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	u := adminView(t, a, "jwt-staff")
 	eq(t, u, Usage{
 		Global: GlobalUsage{RequestsPerMinute: 6, CurrentUsage: 5 + 1 + 1},
@@ -117,6 +125,9 @@ func TestRedisSharedAcrossInstances(t *testing.T) {
 			{ClientID: "staff:stf_1", RequestsLastMinute: 1, Limit: 60, Remaining: 59},
 		},
 	}, "usage seen by instance A")
+	if err := a.limiter.shared.flush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	u = adminView(t, b, "jwt-staff")
 	eq(t, u.Global.CurrentUsage, 8, "usage seen by instance B")
 	eq(t, u.ByClient[0], ClientUsage{ClientID: "ip:" + ipA, RequestsLastMinute: 5, Limit: 6, Remaining: 1}, "busiest client seen by B")
@@ -204,11 +215,12 @@ func TestRedisDownFailsOpen(t *testing.T) {
 func TestRedisUsagePrunes(t *testing.T) {
 	t.Parallel()
 	rdb, prefix := redisClient(t)
-	s := newSharedUsage(rdb, prefix)
+	s := newSharedUsage(rdb, prefix, func(msg string, err error) { t.Errorf("%s: %v", msg, err) })
 	ctx := context.Background()
 	base := time.Now().Truncate(time.Second)
-	for i := 0; i <= 2*window; i++ { // 121 distinct seconds, 2 minutes ago up to now
-		if err := s.record(ctx, "ip:x", 6, base.Add(time.Duration(i-2*window)*time.Second)); err != nil {
+	for i := 0; i <= 2*window; i++ { // 121 distinct seconds, 2 minutes ago up to now, one batch each
+		s.add("ip:x", 6, base.Add(time.Duration(i-2*window)*time.Second))
+		if err := s.flush(ctx); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -43,6 +43,9 @@ func (l *Limiter) Usage(ctx context.Context) (Usage, error) {
 		err     error
 	)
 	if l.shared != nil {
+		if err := l.shared.flush(ctx); err != nil {
+			return Usage{}, err
+		}
 		clients, err = l.shared.snapshot(ctx, now, l.local.max)
 		if err != nil {
 			return Usage{}, err
@@ -168,20 +171,42 @@ func (t *tracker) snapshot(now time.Time) []ClientUsage {
 // cluster's usage: a hash per client (field = Unix second, value = count, plus field
 // "limit"), expiring two windows after the client's last request, and a sorted set of
 // client ids scored by the second they were last seen.
+//
+// Requests are counted in process and written in batches (one pipeline per
+// usageFlushInterval, whatever the request rate), so the admin view may lag by up to
+// that interval for requests served by other instances; this instance's own pending
+// counts are written before it reads.
 type sharedUsage struct {
 	rdb    *redis.Client
 	prefix string
 	script *redis.Script
+	warn   func(msg string, err error)
+
+	mu        sync.Mutex
+	pending   map[string]*pendingUsage
+	scheduled bool // a flush is due
 }
 
-// recordScript counts one request in KEYS[1] at second ARGV[1], stores the limit
-// ARGV[2], refreshes the TTL and drops seconds older than the window ARGV[3] once the
-// hash has grown to two windows.
+// pendingUsage is one client's requests not written yet.
+type pendingUsage struct {
+	limit int
+	last  int64           // last second seen
+	secs  map[int64]int64 // second → requests
+}
+
+// usageFlushInterval is how often counted requests are written to Redis.
+const usageFlushInterval = time.Second
+
+// recordScript adds counts to KEYS[1]: ARGV[1] is the limit, ARGV[2] the window,
+// ARGV[3] the latest second, then pairs of (second, count). It refreshes the TTL and
+// drops seconds older than the window once the hash has grown to two windows.
 const recordScript = `
-local now = tonumber(ARGV[1])
-local window = tonumber(ARGV[3])
-redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
-redis.call('HSET', KEYS[1], 'limit', ARGV[2])
+local now = tonumber(ARGV[3])
+local window = tonumber(ARGV[2])
+for i = 4, #ARGV, 2 do
+  redis.call('HINCRBY', KEYS[1], ARGV[i], ARGV[i + 1])
+end
+redis.call('HSET', KEYS[1], 'limit', ARGV[1])
 redis.call('EXPIRE', KEYS[1], window * 2)
 if redis.call('HLEN', KEYS[1]) > window * 2 then
   for _, f in ipairs(redis.call('HKEYS', KEYS[1])) do
@@ -194,19 +219,65 @@ end
 return 1
 `
 
-func newSharedUsage(rdb *redis.Client, prefix string) *sharedUsage {
-	return &sharedUsage{rdb: rdb, prefix: prefix + "usage:", script: redis.NewScript(recordScript)}
+func newSharedUsage(rdb *redis.Client, prefix string, warn func(string, error)) *sharedUsage {
+	return &sharedUsage{rdb: rdb, prefix: prefix + "usage:", script: redis.NewScript(recordScript), warn: warn, pending: map[string]*pendingUsage{}}
 }
 
 func (s *sharedUsage) clientKey(id string) string { return s.prefix + "c:" + id }
 func (s *sharedUsage) activeKey() string          { return s.prefix + "active" }
 
-// record counts one request of client id in Redis (one round trip).
-func (s *sharedUsage) record(ctx context.Context, id string, limit int, now time.Time) error {
+// add counts one request of client id; it is written within usageFlushInterval.
+// At most maxTrackedClients clients are pending at once (others wait for the flush).
+func (s *sharedUsage) add(id string, limit int, now time.Time) {
 	sec := now.Unix()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	p, ok := s.pending[id]
+	if !ok {
+		if len(s.pending) >= maxTrackedClients {
+			return
+		}
+		p = &pendingUsage{secs: map[int64]int64{}}
+		s.pending[id] = p
+	}
+	p.limit = limit
+	p.last = max(p.last, sec)
+	p.secs[sec]++
+	if !s.scheduled {
+		s.scheduled = true
+		time.AfterFunc(usageFlushInterval, func() {
+			ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+			defer cancel()
+			if err := s.flush(ctx); err != nil {
+				s.warn("rate-limit usage not recorded", err)
+			}
+		})
+	}
+}
+
+// flush writes the pending counts (one pipelined round trip). On failure they are
+// dropped: usage is a view, not a limit.
+func (s *sharedUsage) flush(ctx context.Context) error {
+	s.mu.Lock()
+	batch := s.pending
+	s.pending = map[string]*pendingUsage{}
+	s.scheduled = false
+	s.mu.Unlock()
+	if len(batch) == 0 {
+		return nil
+	}
 	pipe := s.rdb.Pipeline()
-	s.script.Eval(ctx, pipe, []string{s.clientKey(id)}, sec, limit, window)
-	pipe.ZAdd(ctx, s.activeKey(), redis.Z{Score: float64(sec), Member: id})
+	members := make([]redis.Z, 0, len(batch))
+	for id, p := range batch {
+		args := make([]any, 0, 3+2*len(p.secs))
+		args = append(args, p.limit, window, p.last)
+		for sec, n := range p.secs {
+			args = append(args, sec, n)
+		}
+		s.script.Eval(ctx, pipe, []string{s.clientKey(id)}, args...)
+		members = append(members, redis.Z{Score: float64(p.last), Member: id})
+	}
+	pipe.ZAdd(ctx, s.activeKey(), members...)
 	pipe.Expire(ctx, s.activeKey(), 2*window*time.Second)
 	if _, err := pipe.Exec(ctx); err != nil {
 		return fmt.Errorf("ratelimit: record usage: %w", err)
