@@ -2,6 +2,8 @@ package events
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"time"
 
 	"go.uber.org/zap"
@@ -25,12 +27,15 @@ type Relay struct {
 	Batch       int
 	MaxAttempts int
 	Lease       time.Duration
+	// Coalesce is how long a commit's wake-up waits, so that the commits of a busy
+	// moment are delivered in one batch (two statements) instead of one each.
+	Coalesce time.Duration
 }
 
 // NewRelay builds the relay and hooks it to commits.
 func NewRelay(d *db.DB, bus *Bus, log *zap.Logger) *Relay {
 	r := &Relay{db: d, bus: bus, log: log.Named("outbox"), wake: make(chan struct{}, 1),
-		Interval: time.Second, Batch: 100, MaxAttempts: 10, Lease: time.Minute}
+		Interval: time.Second, Batch: 100, MaxAttempts: 10, Lease: time.Minute, Coalesce: 10 * time.Millisecond}
 	d.OnCommit(r.Notify)
 	return r
 }
@@ -55,6 +60,11 @@ func (r *Relay) Run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-r.wake:
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(r.Coalesce):
+			}
 		case <-t.C:
 		}
 	}
@@ -75,45 +85,58 @@ func (r *Relay) Drain(ctx context.Context) (int, error) {
 func (r *Relay) once(ctx context.Context) (published, claimed int, err error) {
 	now := time.Now().UTC()
 	conn := r.db.Conn(ctx)
-	var candidates []string
-	err = conn.Model(&outboxRow{}).
-		Where("published_at IS NULL AND attempts < ? AND next_attempt_at <= ? AND (locked_until IS NULL OR locked_until < ?)", r.MaxAttempts, now, now).
-		Order("occurred_at, id").Limit(r.Batch).Pluck("id", &candidates).Error
-	if err != nil || len(candidates) == 0 {
-		return 0, 0, err
-	}
-	claim := ids.New()
-	lease := now.Add(r.Lease)
-	// Re-check every condition: another process may have delivered or failed (and so
-	// rescheduled) a candidate since it was selected.
-	err = conn.Model(&outboxRow{}).
-		Where("id IN ? AND published_at IS NULL AND attempts < ? AND next_attempt_at <= ? AND (locked_until IS NULL OR locked_until < ?)", candidates, r.MaxAttempts, now, now).
-		Updates(map[string]any{"claim": claim, "locked_until": lease}).Error
-	if err != nil {
-		return 0, 0, err
+	// Claim a batch in one statement: choose the due rows, lease them and return them.
+	// On PostgreSQL, FOR UPDATE SKIP LOCKED lets several relays claim disjoint batches,
+	// and a row another relay has just claimed or failed is re-checked against the
+	// conditions once its lock is released; SQLite runs the statement as one write.
+	lock := ""
+	if r.db.Dialect() == db.Postgres {
+		lock = " FOR UPDATE SKIP LOCKED"
 	}
 	var rows []outboxRow
-	if err = conn.Where("claim = ?", claim).Order("occurred_at, id").Find(&rows).Error; err != nil {
+	err = conn.Raw(`UPDATE outbox_events SET claim = ?, locked_until = ?
+WHERE id IN (SELECT id FROM outbox_events
+  WHERE published_at IS NULL AND attempts < ? AND next_attempt_at <= ? AND (locked_until IS NULL OR locked_until < ?)
+  ORDER BY occurred_at, id LIMIT ?`+lock+`)
+RETURNING id, type, aggregate_id, payload, occurred_at, attempts`,
+		ids.New(), now.Add(r.Lease), r.MaxAttempts, now, now, r.Batch).Scan(&rows).Error
+	if err != nil || len(rows) == 0 {
 		return 0, 0, err
 	}
+	slices.SortFunc(rows, func(a, b outboxRow) int {
+		if c := a.OccurredAt.Compare(b.OccurredAt); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	delivered := make([]string, 0, len(rows))
 	for i := range rows {
 		row := &rows[i]
 		ev := Event{ID: "evt_" + row.ID, Type: row.Type, AggregateID: row.AggregateID, Data: []byte(row.Payload), CreatedAt: row.OccurredAt.UTC()}
 		herr := r.bus.Dispatch(ctx, ev)
-		upd := map[string]any{"attempts": gorm.Expr("attempts + 1"), "locked_until": nil, "claim": ""}
-		if herr != nil {
-			upd["last_error"] = truncate(herr.Error(), 1000)
-			upd["next_attempt_at"] = time.Now().UTC().Add(backoff(row.Attempts + 1))
-			r.log.Warn("event handler failed", zap.String("event_id", ev.ID), zap.String("type", ev.Type), zap.Error(herr))
-		} else {
-			upd["published_at"] = time.Now().UTC()
-			published++
+		if herr == nil {
+			delivered = append(delivered, row.ID)
+			continue
 		}
-		if err := conn.Model(&outboxRow{}).Where("id = ?", row.ID).Updates(upd).Error; err != nil {
-			return published, len(rows), err
+		r.log.Warn("event handler failed", zap.String("event_id", ev.ID), zap.String("type", ev.Type), zap.Error(herr))
+		err := conn.Model(&outboxRow{}).Where("id = ?", row.ID).Updates(map[string]any{
+			"attempts": gorm.Expr("attempts + 1"), "locked_until": nil, "claim": "",
+			"last_error": truncate(herr.Error(), 1000), "next_attempt_at": time.Now().UTC().Add(backoff(row.Attempts + 1)),
+		}).Error
+		if err != nil {
+			return 0, len(rows), err
 		}
 	}
-	return published, len(rows), nil
+	// The delivered ones in one statement.
+	if len(delivered) > 0 {
+		err = conn.Model(&outboxRow{}).Where("id IN ?", delivered).Updates(map[string]any{
+			"attempts": gorm.Expr("attempts + 1"), "locked_until": nil, "claim": "", "published_at": time.Now().UTC(),
+		}).Error
+		if err != nil {
+			return 0, len(rows), err
+		}
+	}
+	return len(delivered), len(rows), nil
 }
 
 func backoff(attempts int) time.Duration {

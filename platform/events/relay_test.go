@@ -134,13 +134,13 @@ func TestStaleCandidateIsNotClaimed(t *testing.T) {
 			busA.Subscribe("flaky", func(context.Context, events.Event) error { callsA.Add(1); return errBoom })
 			relayA := events.NewRelay(e.DB, busA, zap.NewNop())
 
-			// Process B: pauses between choosing candidates and claiming them.
+			// Process B: pauses right before its claim statement.
 			busB := events.NewBus()
 			busB.Subscribe("flaky", func(context.Context, events.Event) error { callsB.Add(1); return nil })
 			relayB := events.NewRelay(other, busB, zap.NewNop())
 			paused, resume := make(chan struct{}), make(chan struct{})
 			var once sync.Once
-			if err := other.Gorm().Callback().Update().Before("gorm:update").Register("test:pause", func(*gorm.DB) {
+			if err := other.Gorm().Callback().Row().Before("gorm:row").Register("test:pause", func(*gorm.DB) {
 				once.Do(func() { close(paused); <-resume })
 			}); err != nil {
 				t.Fatal(err)
