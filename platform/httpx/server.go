@@ -62,6 +62,7 @@ type Server struct {
 	cfg    *config.Config
 	log    *zap.Logger
 	http   *http.Server
+	idle   *idleTrimmer
 }
 
 // NewServer builds the engine with every middleware and every module's routes.
@@ -76,6 +77,8 @@ func NewServer(cfg *config.Config, logger *zap.Logger, authn auth.Authenticator,
 	logger = logger.Named("http")
 	bodies := bodyRoutes{}
 
+	idle := &idleTrimmer{}
+	e.Use(func(c *gin.Context) { idle.seen() })
 	// recovery comes after the access log and metrics so a panic's 500 reaches both.
 	e.Use(requestContext(logger), accessLog(logger))
 	if metrics != nil {
@@ -118,7 +121,7 @@ func NewServer(cfg *config.Config, logger *zap.Logger, authn auth.Authenticator,
 	for _, m := range modules {
 		m.RegisterRoutes(r)
 	}
-	return &Server{Engine: e, cfg: cfg, log: logger}, nil
+	return &Server{Engine: e, cfg: cfg, log: logger, idle: idle}, nil
 }
 
 // ServeHTTP lets tests drive the engine.
@@ -145,6 +148,11 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- s.http.Serve(ln) }()
+	trimCtx, stopTrim := context.WithCancel(ctx)
+	defer stopTrim()
+	trimTicks := time.NewTicker(idleTrimAfter)
+	defer trimTicks.Stop()
+	go s.idle.run(trimCtx, trimTicks.C, freeOSMemory)
 	s.log.Info("listening", zap.String("addr", ln.Addr().String()))
 	select {
 	case err := <-errc:
