@@ -39,6 +39,15 @@ type DB struct {
 
 type txKey struct{}
 
+// afterKey carries the outermost transaction's after-commit functions.
+type afterKey struct{}
+
+// afterCommit collects the functions AfterCommit registers in one transaction.
+type afterCommit struct {
+	mu  sync.Mutex
+	fns []func()
+}
+
 // Open connects to the database named by cfg.
 func Open(cfg *config.Config, log *zap.Logger) (*DB, func(), error) {
 	gcfg := &gorm.Config{
@@ -113,13 +122,33 @@ func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context) error) error
 	if _, ok := ctx.Value(txKey{}).(*gorm.DB); ok {
 		return fn(ctx)
 	}
+	after := &afterCommit{}
 	err := d.g.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		return fn(context.WithValue(ctx, txKey{}, tx))
+		return fn(context.WithValue(context.WithValue(ctx, txKey{}, tx), afterKey{}, after))
 	})
 	if err == nil {
+		after.mu.Lock()
+		fns := after.fns
+		after.mu.Unlock()
+		for _, f := range fns {
+			f()
+		}
 		d.Committed()
 	}
 	return err
+}
+
+// AfterCommit runs fn after the outermost transaction carried by ctx commits (it is
+// dropped if the transaction rolls back), or at once when ctx carries none.
+func (d *DB) AfterCommit(ctx context.Context, fn func()) {
+	after, ok := ctx.Value(afterKey{}).(*afterCommit)
+	if !ok {
+		fn()
+		return
+	}
+	after.mu.Lock()
+	after.fns = append(after.fns, fn)
+	after.mu.Unlock()
 }
 
 // Committed runs the commit hooks; InTx calls it after each outermost commit, and writers

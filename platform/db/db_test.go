@@ -390,3 +390,57 @@ func TestOpenSQLiteCreatesDirectory(t *testing.T) {
 		t.Fatalf("Ping: %v", err)
 	}
 }
+
+// AfterCommit: a function registered inside a (nested) transaction runs once, after the
+// outermost commit, and sees the committed data; a rollback drops it; without a
+// transaction it runs at once.
+func TestAfterCommit(t *testing.T) {
+	for _, engine := range testdb.Engines() {
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			d := testdb.Open(t, engine, widgets()).DB
+			ctx := context.Background()
+			count := func() int64 {
+				var n int64
+				if err := d.Conn(context.Background()).Model(&widget{}).Count(&n).Error; err != nil {
+					t.Errorf("count: %v", err)
+				}
+				return n
+			}
+			var runs []int64
+			record := func() { runs = append(runs, count()) }
+
+			d.AfterCommit(ctx, record)
+			if len(runs) != 1 {
+				t.Fatalf("without a transaction: %d runs, want 1 at once", len(runs))
+			}
+			err := d.InTx(ctx, func(ctx context.Context) error {
+				if err := insert(ctx, t, d, "one"); err != nil {
+					return err
+				}
+				return d.InTx(ctx, func(ctx context.Context) error {
+					d.AfterCommit(ctx, record)
+					if len(runs) != 1 {
+						t.Error("ran before the commit")
+					}
+					return nil
+				})
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(runs) != 2 || runs[1] != 1 {
+				t.Fatalf("after commit: runs %v, want a second run that sees the committed row", runs)
+			}
+			if err := d.InTx(ctx, func(ctx context.Context) error {
+				d.AfterCommit(ctx, record)
+				return errBoom
+			}); !errors.Is(err, errBoom) {
+				t.Fatal(err)
+			}
+			if len(runs) != 2 {
+				t.Fatalf("ran after a rollback: %v", runs)
+			}
+		})
+	}
+}

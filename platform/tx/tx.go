@@ -7,4 +7,7 @@ import "context"
 // InTx joins the outer transaction.
 type Manager interface {
 	InTx(ctx context.Context, fn func(ctx context.Context) error) error
+	// AfterCommit runs fn once the transaction carried by ctx has committed (never if
+	// it rolls back), or at once when ctx carries none. fn must be quick.
+	AfterCommit(ctx context.Context, fn func())
 }
