@@ -7,6 +7,7 @@ import (
 
 	"github.com/gocommerce/commerce/modules/catalog/api"
 	"github.com/gocommerce/commerce/modules/catalog/domain"
+	"github.com/gocommerce/commerce/modules/catalog/ports"
 	"github.com/gocommerce/commerce/platform/ids"
 )
 
@@ -23,41 +24,39 @@ func (s *Service) GetProduct(ctx context.Context, id string) (api.Product, error
 	return ps[0], nil
 }
 
-// GetProducts returns the products found among ids in the order of ids (three queries
+// GetProducts returns the products found among ids in the order of ids (one statement
 // whatever the number of ids).
 func (s *Service) GetProducts(ctx context.Context, idList []string) ([]api.Product, error) {
+	valid := validIDs(idList)
+	if len(valid) == 0 {
+		return []api.Product{}, nil
+	}
+	found, err := s.products.GetWithVariants(ctx, valid)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]ports.ProductWithVariants, len(found))
+	for _, p := range found {
+		byID[p.Product.ID] = p
+	}
+	out := make([]api.Product, 0, len(found))
+	for _, id := range valid {
+		if p, ok := byID[id]; ok {
+			out = append(out, toAPIProduct(p.Product, p.Variants, p.ImageURL))
+		}
+	}
+	return out, nil
+}
+
+// validIDs is idList without malformed ids and repeats, in order.
+func validIDs(idList []string) []string {
 	valid := make([]string, 0, len(idList))
 	for _, id := range idList {
 		if ids.Valid(id) && !slices.Contains(valid, id) {
 			valid = append(valid, id)
 		}
 	}
-	if len(valid) == 0 {
-		return []api.Product{}, nil
-	}
-	ps, err := s.products.GetMany(ctx, valid)
-	if err != nil {
-		return nil, err
-	}
-	byID := make(map[string]*domain.Product, len(ps))
-	for _, p := range ps {
-		byID[p.ID] = p
-	}
-	vs, err := s.variants.ListByProducts(ctx, valid)
-	if err != nil {
-		return nil, err
-	}
-	urls, err := s.images.FirstURLs(ctx, valid)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]api.Product, 0, len(ps))
-	for _, id := range valid {
-		if p, ok := byID[id]; ok {
-			out = append(out, toAPIProduct(p, vs[id], urls[id]))
-		}
-	}
-	return out, nil
+	return valid
 }
 
 // GetVariant returns a variant of a product, or its default variant when variantID is
@@ -67,14 +66,14 @@ func (s *Service) GetVariant(ctx context.Context, productID, variantID string) (
 		return api.Variant{}, domain.ErrProductNotFound
 	}
 	if variantID == "" {
-		p, err := s.products.Get(ctx, productID)
+		found, err := s.products.GetWithVariants(ctx, []string{productID})
 		if err != nil {
 			return api.Variant{}, err
 		}
-		vs, err := s.variantsOf(ctx, p.ID)
-		if err != nil {
-			return api.Variant{}, err
+		if len(found) == 0 {
+			return api.Variant{}, domain.ErrProductNotFound
 		}
+		p, vs := found[0].Product, found[0].Variants
 		if p.HasVariants || len(vs) == 0 || !vs[0].IsDefault {
 			return api.Variant{}, domain.ErrVariantNotFound.WithMessage("variant_id is required: the product has variants")
 		}
@@ -113,7 +112,7 @@ func (s *Service) SetInventoryQuantities(ctx context.Context, qs []api.Inventory
 		pids = append(pids, id)
 	}
 	slices.Sort(pids)
-	return s.tx.InTx(ctx, func(ctx context.Context) error {
+	return s.writeTx(ctx, func(ctx context.Context) error {
 		locked := make([]*domain.Product, 0, len(pids))
 		for _, id := range pids {
 			p, err := s.products.GetForUpdate(ctx, id)
@@ -156,6 +155,9 @@ func (s *Service) SetInventoryQuantities(ctx context.Context, qs []api.Inventory
 		if len(changed) == 0 {
 			return nil
 		}
+		// The caller's transaction commits after this returns: its commit drops the
+		// list totals (inventory_status filters, stock rules).
+		s.tx.AfterCommit(ctx, s.totals.invalidate)
 		cids := make([]string, 0, len(changed))
 		for _, p := range changed {
 			cids = append(cids, p.ID)
@@ -176,32 +178,41 @@ func (s *Service) SetInventoryQuantities(ctx context.Context, qs []api.Inventory
 func isNotFound(err error) bool { return errors.Is(err, domain.ErrProductNotFound) }
 
 // ProductCollections returns the active collections of each product (manual
-// memberships and smart collections whose rules it meets); unknown ids are omitted.
+// memberships and smart collections whose rules it meets); unknown ids are omitted. It
+// sends two statements whatever the number of products (the products, their manual
+// memberships); the smart collections come from a short-lived cache.
 func (s *Service) ProductCollections(ctx context.Context, productIDs []string) (map[string][]string, error) {
-	out := make(map[string][]string, len(productIDs))
-	for _, id := range productIDs {
-		if !ids.Valid(id) {
-			continue
-		}
-		if _, seen := out[id]; seen {
-			continue
-		}
-		p, err := s.products.Get(ctx, id)
-		if errors.Is(err, domain.ErrProductNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		cols, err := s.collectionsOf(ctx, p, true)
-		if err != nil {
-			return nil, err
-		}
+	valid := validIDs(productIDs)
+	out := make(map[string][]string, len(valid))
+	if len(valid) == 0 {
+		return out, nil
+	}
+	ps, err := s.products.GetMany(ctx, valid)
+	if err != nil {
+		return nil, err
+	}
+	if len(ps) == 0 {
+		return out, nil
+	}
+	found := make([]string, 0, len(ps))
+	for _, p := range ps {
+		found = append(found, p.ID)
+	}
+	manual, err := s.collections.ListForProducts(ctx, found)
+	if err != nil {
+		return nil, err
+	}
+	smart, err := s.smartCollections(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range ps {
+		cols := memberOf(p, manual[p.ID], smart, true)
 		list := make([]string, 0, len(cols))
 		for _, c := range cols {
 			list = append(list, c.ID)
 		}
-		out[id] = list
+		out[p.ID] = list
 	}
 	return out, nil
 }

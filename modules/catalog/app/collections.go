@@ -79,7 +79,7 @@ func (s *Service) CreateCollection(ctx context.Context, in domain.CollectionInpu
 	generated := !in.Slug.Set
 	var out api.CollectionResource
 	for attempt := 1; ; attempt++ {
-		err = s.tx.InTx(ctx, func(ctx context.Context) error {
+		err = s.writeCollectionTx(ctx, func(ctx context.Context) error {
 			if generated {
 				base := domain.Slugify(c.Title, "collection")
 				if attempt < slugAttempts {
@@ -116,7 +116,7 @@ func (s *Service) UpdateCollection(ctx context.Context, id string, in domain.Col
 		return api.CollectionResource{}, domain.ErrCollectionNotFound
 	}
 	var out api.CollectionResource
-	err := s.tx.InTx(ctx, func(ctx context.Context) error {
+	err := s.writeCollectionTx(ctx, func(ctx context.Context) error {
 		c, err := s.collections.GetForUpdate(ctx, id)
 		if err != nil {
 			return err
@@ -142,7 +142,7 @@ func (s *Service) DeleteCollection(ctx context.Context, id string) error {
 	if !ids.Valid(id) {
 		return domain.ErrCollectionNotFound
 	}
-	return s.tx.InTx(ctx, func(ctx context.Context) error {
+	return s.writeCollectionTx(ctx, func(ctx context.Context) error {
 		c, err := s.collections.GetForUpdate(ctx, id)
 		if err != nil {
 			return err
@@ -162,7 +162,7 @@ func (s *Service) AddProductToCollection(ctx context.Context, collectionID, prod
 		return api.CollectionProduct{}, domain.ErrCollectionNotFound
 	}
 	var out api.CollectionProduct
-	err := s.tx.InTx(ctx, func(ctx context.Context) error {
+	err := s.writeTx(ctx, func(ctx context.Context) error {
 		c, err := s.collections.GetForUpdate(ctx, collectionID)
 		if err != nil {
 			return err
@@ -211,7 +211,7 @@ func (s *Service) RemoveProductFromCollection(ctx context.Context, collectionID,
 	if !ids.Valid(collectionID) {
 		return domain.ErrCollectionNotFound
 	}
-	return s.tx.InTx(ctx, func(ctx context.Context) error {
+	return s.writeTx(ctx, func(ctx context.Context) error {
 		c, err := s.collections.GetForUpdate(ctx, collectionID)
 		if err != nil {
 			return err
@@ -239,14 +239,20 @@ func (s *Service) RemoveProductFromCollection(ctx context.Context, collectionID,
 // collectionsOf lists the collections a product belongs to: its manual memberships and
 // the smart collections whose rules it meets.
 func (s *Service) collectionsOf(ctx context.Context, p *domain.Product, activeOnly bool) ([]*domain.Collection, error) {
-	manual, err := s.collections.ListForProduct(ctx, p.ID)
+	manual, err := s.collections.ListForProducts(ctx, []string{p.ID})
 	if err != nil {
 		return nil, err
 	}
-	smart, err := s.collections.ListSmart(ctx)
+	smart, err := s.smartCollections(ctx)
 	if err != nil {
 		return nil, err
 	}
+	return memberOf(p, manual[p.ID], smart, activeOnly), nil
+}
+
+// memberOf filters a product's manual collections (by activeOnly) and adds the smart
+// collections whose rules it meets.
+func memberOf(p *domain.Product, manual, smart []*domain.Collection, activeOnly bool) []*domain.Collection {
 	out := make([]*domain.Collection, 0, len(manual))
 	for _, c := range manual {
 		if !activeOnly || c.IsActive {
@@ -258,5 +264,30 @@ func (s *Service) collectionsOf(ctx context.Context, p *domain.Product, activeOn
 			out = append(out, c)
 		}
 	}
-	return out, nil
+	return out
+}
+
+// smartCollections lists every smart collection, from the cache when it is fresh (the
+// list is small and rarely changes, and coupons read it on every cart change). The
+// collections returned are shared: read-only.
+func (s *Service) smartCollections(ctx context.Context) ([]*domain.Collection, error) {
+	cs, gen, ok := s.smart.get("")
+	if ok {
+		return cs, nil
+	}
+	cs, err := s.collections.ListSmart(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.smart.put("", gen, cs)
+	return cs, nil
+}
+
+// writeCollectionTx is writeTx for a write to collections themselves (not their
+// memberships): it also drops the cached smart collections.
+func (s *Service) writeCollectionTx(ctx context.Context, fn func(ctx context.Context) error) error {
+	return s.writeTx(ctx, func(ctx context.Context) error {
+		s.tx.AfterCommit(ctx, s.smart.invalidate)
+		return fn(ctx)
+	})
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 
@@ -59,7 +60,7 @@ func (s *Service) CreateProduct(ctx context.Context, in domain.ProductInput) (ap
 	generated := !in.Slug.Set
 	var out api.ProductResource
 	for attempt := 1; ; attempt++ {
-		err = s.tx.InTx(ctx, func(ctx context.Context) error {
+		err = s.writeTx(ctx, func(ctx context.Context) error {
 			if generated {
 				base := domain.Slugify(p.Title, "product")
 				if attempt < slugAttempts {
@@ -127,7 +128,7 @@ func (s *Service) UpdateProduct(ctx context.Context, id string, in domain.Produc
 		return api.ProductResource{}, domain.ErrProductNotFound
 	}
 	var out api.ProductResource
-	err := s.tx.InTx(ctx, func(ctx context.Context) error {
+	err := s.writeTx(ctx, func(ctx context.Context) error {
 		now := s.clock.Now()
 		p, err := s.products.GetForUpdate(ctx, id)
 		if err != nil {
@@ -236,7 +237,7 @@ func (s *Service) DeleteProduct(ctx context.Context, id string, force bool) (*ap
 		archived *api.ProductResource
 		keys     []string
 	)
-	err := s.tx.InTx(ctx, func(ctx context.Context) error {
+	err := s.writeTx(ctx, func(ctx context.Context) error {
 		p, err := s.products.GetForUpdate(ctx, id)
 		if err != nil {
 			return err
@@ -415,23 +416,47 @@ func (s *Service) ListProducts(ctx context.Context, q ListProductsQuery) ([]api.
 	default:
 		f.Desc = f.Sort != ports.SortPosition
 	}
-	ps, total, err := s.products.List(ctx, f)
+	key := totalKey(f)
+	cached, gen, fresh := s.totals.get(key)
+	page, err := s.products.List(ctx, f)
 	if err != nil {
 		return nil, 0, err
 	}
-	pids := make([]string, 0, len(ps))
-	for _, p := range ps {
-		pids = append(pids, p.ID)
+	var total int64
+	switch n := len(page); {
+	case f.Limit > 0 && (n > 0 && n < f.Limit || n == 0 && f.Offset == 0):
+		// A page that is neither full nor past the end tells the total exactly.
+		total = int64(f.Offset + n)
+		s.totals.put(key, gen, total)
+	case fresh:
+		total = cached
+	default:
+		if total, err = s.products.Count(ctx, f); err != nil {
+			return nil, 0, err
+		}
+		s.totals.put(key, gen, total)
 	}
-	urls, err := s.images.FirstURLs(ctx, pids)
-	if err != nil {
-		return nil, 0, err
-	}
-	out := make([]api.ProductSummary, 0, len(ps))
-	for _, p := range ps {
-		out = append(out, toSummary(p, urls[p.ID]))
+	out := make([]api.ProductSummary, 0, len(page))
+	for _, p := range page {
+		out = append(out, toSummary(p.Product, p.ImageURL))
 	}
 	return out, total, nil
+}
+
+// totalKey is the totals cache key of a list filter: the filter without its order and
+// page (a manual collection by id, a smart one by its rules too).
+func totalKey(f ports.ProductFilter) string {
+	var col any
+	if c := f.Collection; c != nil {
+		col = []any{c.ID, c.CollectionType, c.Rules}
+	}
+	f.Collection, f.Sort, f.Desc, f.Offset, f.Limit = nil, "", false, 0, 0
+	// Marshalling a struct of strings, numbers, times and decimals cannot fail.
+	b, _ := json.Marshal(struct {
+		F ports.ProductFilter
+		C any
+	}{f, col})
+	return string(b)
 }
 
 // variantsOf lists a product's variants, default first.

@@ -68,7 +68,7 @@ func (s *Service) SeedProducts(ctx context.Context, cmd SeedCommand) ([]string, 
 			vs = append(vs, pvs...)
 			out = append(out, p.ID)
 		}
-		if err := s.tx.InTx(ctx, func(ctx context.Context) error { return s.products.Seed(ctx, ps, vs) }); err != nil {
+		if err := s.writeTx(ctx, func(ctx context.Context) error { return s.products.Seed(ctx, ps, vs) }); err != nil {
 			return nil, err
 		}
 	}

@@ -6,10 +6,12 @@ package app
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"go.uber.org/zap"
 
 	"github.com/gocommerce/commerce/modules/catalog/api"
+	"github.com/gocommerce/commerce/modules/catalog/domain"
 	"github.com/gocommerce/commerce/modules/catalog/ports"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
@@ -51,7 +53,22 @@ type Service struct {
 	clock       clock.Clock
 	log         *zap.Logger
 	newID       func() string
+	// totals caches product list totals per filter, smart the smart collections
+	// (docs/decisions/0085).
+	totals *memo[int64]
+	smart  *memo[[]*domain.Collection]
 }
+
+// The in-process read caches (docs/decisions/0085).
+const (
+	// listTotalsTTL bounds how stale a list total may be after a write through another
+	// process; listTotalsMax bounds the number of filters cached.
+	listTotalsTTL = 2 * time.Second
+	listTotalsMax = 1024
+	// smartCollectionsTTL bounds how stale the smart collections (their rules) may be
+	// after a write through another process.
+	smartCollectionsTTL = 2 * time.Second
+)
 
 var _ api.Catalog = (*Service)(nil)
 
@@ -62,11 +79,23 @@ func NewService(settings Settings, tm tx.Manager, stores Stores, storage ports.I
 	if log == nil {
 		log = zap.NewNop()
 	}
-	return &Service{
+	s := &Service{
 		settings: settings, tx: tm, products: stores.Products, variants: stores.Variants, images: stores.Images,
 		collections: stores.Collections, storage: storage, orders: orders, events: pub, clock: clk,
 		log: log.Named("catalog"), newID: ids.New,
+		totals: newMemo[int64](listTotalsTTL, listTotalsMax),
+		smart:  newMemo[[]*domain.Collection](smartCollectionsTTL, 1),
 	}
+	return s
+}
+
+// writeTx runs a write use case in a transaction and drops the cached list totals once
+// the outermost transaction (possibly a caller's) commits.
+func (s *Service) writeTx(ctx context.Context, fn func(ctx context.Context) error) error {
+	return s.tx.InTx(ctx, func(ctx context.Context) error {
+		s.tx.AfterCommit(ctx, s.totals.invalidate)
+		return fn(ctx)
+	})
 }
 
 // Settings returns the service's settings.

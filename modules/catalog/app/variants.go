@@ -47,7 +47,7 @@ func (s *Service) CreateVariant(ctx context.Context, productID string, in domain
 		return api.VariantResource{}, domain.ErrProductNotFound
 	}
 	var out api.VariantResource
-	err := s.tx.InTx(ctx, func(ctx context.Context) error {
+	err := s.writeTx(ctx, func(ctx context.Context) error {
 		now := s.clock.Now()
 		p, err := s.products.GetForUpdate(ctx, productID)
 		if err != nil {
@@ -119,7 +119,7 @@ func (s *Service) UpdateVariant(ctx context.Context, productID, variantID string
 		return api.VariantResource{}, domain.ErrVariantNotFound
 	}
 	var out api.VariantResource
-	err := s.tx.InTx(ctx, func(ctx context.Context) error {
+	err := s.writeTx(ctx, func(ctx context.Context) error {
 		now := s.clock.Now()
 		p, err := s.products.GetForUpdate(ctx, productID)
 		if err != nil {
@@ -193,7 +193,7 @@ func (s *Service) DeleteVariant(ctx context.Context, productID, variantID string
 	if !ids.Valid(variantID) {
 		return domain.ErrVariantNotFound
 	}
-	return s.tx.InTx(ctx, func(ctx context.Context) error {
+	return s.writeTx(ctx, func(ctx context.Context) error {
 		now := s.clock.Now()
 		p, err := s.products.GetForUpdate(ctx, productID)
 		if err != nil {

@@ -42,6 +42,21 @@ type ProductFilter struct {
 	Limit           int
 }
 
+// ListedProduct is a product of a list page with the URL of its first image ("" when
+// it has none).
+type ListedProduct struct {
+	Product  *domain.Product
+	ImageURL string
+}
+
+// ProductWithVariants is a product with its variants (default first, then by
+// creation) and the URL of its first image ("" when it has none).
+type ProductWithVariants struct {
+	Product  *domain.Product
+	Variants []*domain.Variant
+	ImageURL string
+}
+
 // ProductRepository stores products. Every method uses the transaction carried by ctx.
 type ProductRepository interface {
 	// Create inserts a product; a taken slug is domain.ErrProductSlugTaken.
@@ -59,10 +74,15 @@ type ProductRepository interface {
 	GetBySlug(ctx context.Context, slug string) (*domain.Product, error)
 	// GetMany loads the products found among ids (any order).
 	GetMany(ctx context.Context, ids []string) ([]*domain.Product, error)
+	// GetWithVariants loads the products found among ids (any order) with their
+	// variants and first image in one round trip.
+	GetWithVariants(ctx context.Context, ids []string) ([]ProductWithVariants, error)
 	// SlugsLike lists the slugs in use that equal base or start with base + "-".
 	SlugsLike(ctx context.Context, base string) ([]string, error)
-	// List returns one page of products matching f and the total count.
-	List(ctx context.Context, f ProductFilter) ([]*domain.Product, int64, error)
+	// List returns one page of products matching f with their first image URLs.
+	List(ctx context.Context, f ProductFilter) ([]ListedProduct, error)
+	// Count counts the products matching f (Sort, Desc, Offset and Limit aside).
+	Count(ctx context.Context, f ProductFilter) (int64, error)
 	// SetInventoryQuantity stores a product's stock total.
 	SetInventoryQuantity(ctx context.Context, id string, quantity int) error
 	// Seed inserts products with their variants in batches (no slug retry, no events).
@@ -106,8 +126,6 @@ type ImageRepository interface {
 	Count(ctx context.Context, productID string) (int, error)
 	// Shift adds delta to the positions from..to (inclusive; to 0 = no upper bound).
 	Shift(ctx context.Context, productID string, from, to, delta int) error
-	// FirstURLs returns the URL of the first image of each product that has one.
-	FirstURLs(ctx context.Context, productIDs []string) (map[string]string, error)
 }
 
 // CollectionFilter is a collection list query.
@@ -140,8 +158,9 @@ type CollectionRepository interface {
 	List(ctx context.Context, f CollectionFilter) ([]*domain.Collection, int64, error)
 	// ListSmart returns every smart collection.
 	ListSmart(ctx context.Context) ([]*domain.Collection, error)
-	// ListForProduct returns the manual collections a product belongs to.
-	ListForProduct(ctx context.Context, productID string) ([]*domain.Collection, error)
+	// ListForProducts returns, per product id, the manual collections the product
+	// belongs to, by title.
+	ListForProducts(ctx context.Context, productIDs []string) (map[string][]*domain.Collection, error)
 	// AddProduct inserts a membership; an existing one is domain.ErrProductInCollection.
 	AddProduct(ctx context.Context, m *domain.Membership) error
 	// GetMembership loads a membership, or domain.ErrProductNotFound.

@@ -132,16 +132,34 @@ func (r *CollectionRepository) ListSmart(ctx context.Context) ([]*domain.Collect
 	return toCollections(rows), nil
 }
 
-// ListForProduct returns the manual collections a product belongs to.
-func (r *CollectionRepository) ListForProduct(ctx context.Context, productID string) ([]*domain.Collection, error) {
-	var rows []collectionRow
-	err := r.db.Conn(ctx).Table("collections").Select("collections.*").
+// ListForProducts returns the manual collections of each product in one query.
+func (r *CollectionRepository) ListForProducts(ctx context.Context, productIDs []string) (map[string][]*domain.Collection, error) {
+	out := make(map[string][]*domain.Collection, len(productIDs))
+	if len(productIDs) == 0 {
+		return out, nil
+	}
+	rows, err := r.db.Conn(ctx).Table("collections").Select(collectionColumns+", cp.product_id").
 		Joins("JOIN collection_products cp ON cp.collection_id = collections.id").
-		Where("cp.product_id = ?", productID).Order("collections.title ASC").Find(&rows).Error
+		Where("cp.product_id IN ?", productIDs).Order("collections.title ASC, collections.id ASC").Rows()
 	if err != nil {
 		return nil, fmt.Errorf("catalog: product collections: %w", err)
 	}
-	return toCollections(rows), nil
+	defer rows.Close()
+	var (
+		row       collectionRow
+		productID string
+	)
+	dest := append(row.dest(), &productID)
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
+			return nil, fmt.Errorf("catalog: scan product collection: %w", err)
+		}
+		out[productID] = append(out[productID], row.toDomain())
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("catalog: product collections: %w", err)
+	}
+	return out, nil
 }
 
 // AddProduct inserts a membership.

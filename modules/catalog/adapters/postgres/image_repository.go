@@ -106,19 +106,3 @@ func (r *ImageRepository) Shift(ctx context.Context, productID string, from, to,
 	}
 	return nil
 }
-
-// FirstURLs returns the first image URL of each product in one query.
-func (r *ImageRepository) FirstURLs(ctx context.Context, productIDs []string) (map[string]string, error) {
-	out := make(map[string]string, len(productIDs))
-	if len(productIDs) == 0 {
-		return out, nil
-	}
-	var rows []imageRow
-	if err := r.db.Conn(ctx).Select("product_id, url").Where("product_id IN ? AND position = 1", productIDs).Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("catalog: first images: %w", err)
-	}
-	for _, row := range rows {
-		out[row.ProductID] = row.URL
-	}
-	return out, nil
-}

@@ -2,12 +2,14 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/shopspring/decimal"
 	"gorm.io/gorm"
-	"gorm.io/gorm/clause"
 
 	"github.com/gocommerce/commerce/modules/catalog/domain"
 	"github.com/gocommerce/commerce/modules/catalog/ports"
@@ -18,12 +20,27 @@ import (
 // product_tags tables.
 type ProductRepository struct {
 	db *db.DB
+	// The single-product reads in the dialect's bind parameters (scanned explicitly).
+	byID, byIDForUpdate, bySlug string
 }
 
 var _ ports.ProductRepository = (*ProductRepository)(nil)
 
 // NewProductRepository builds the repository.
-func NewProductRepository(d *db.DB) *ProductRepository { return &ProductRepository{db: d} }
+func NewProductRepository(d *db.DB) *ProductRepository {
+	selectProduct := "SELECT " + productColumns + " FROM products WHERE "
+	r := &ProductRepository{
+		db:            d,
+		byID:          bind(d.Dialect(), selectProduct+"products.id = ?"),
+		byIDForUpdate: bind(d.Dialect(), selectProduct+"products.id = ?"),
+		bySlug:        bind(d.Dialect(), selectProduct+"products.slug = ?"),
+	}
+	if d.Dialect() == db.Postgres {
+		// SQLite has no row locks: its writers are serialised.
+		r.byIDForUpdate += " FOR UPDATE"
+	}
+	return r
+}
 
 // seedBatchSize is the rows per INSERT when seeding.
 const seedBatchSize = 500
@@ -82,28 +99,30 @@ func (r *ProductRepository) Delete(ctx context.Context, id string) error {
 
 // Get loads a product by id.
 func (r *ProductRepository) Get(ctx context.Context, id string) (*domain.Product, error) {
-	return r.first(r.db.Conn(ctx), "products.id = ?", id)
+	return r.first(ctx, r.byID, id)
 }
 
 // GetForUpdate loads a product and locks its row (Postgres).
 func (r *ProductRepository) GetForUpdate(ctx context.Context, id string) (*domain.Product, error) {
-	return r.first(r.db.Conn(ctx).Clauses(clause.Locking{Strength: "UPDATE"}), "products.id = ?", id)
+	return r.first(ctx, r.byIDForUpdate, id)
 }
 
 // GetBySlug loads a product by slug.
 func (r *ProductRepository) GetBySlug(ctx context.Context, slug string) (*domain.Product, error) {
-	return r.first(r.db.Conn(ctx), "products.slug = ?", slug)
+	return r.first(ctx, r.bySlug, slug)
 }
 
-func (r *ProductRepository) first(conn *gorm.DB, where string, arg any) (*domain.Product, error) {
-	var rows []productRow
-	if err := conn.Table("products").Select(productColumns).Where(where, arg).Limit(1).Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("catalog: select product: %w", err)
-	}
-	if len(rows) == 0 {
+// first runs a single-product query (one parameter) and scans its row.
+func (r *ProductRepository) first(ctx context.Context, query string, arg any) (*domain.Product, error) {
+	var row productRow
+	err := connPool(ctx, r.db).QueryRowContext(ctx, query, arg).Scan(row.dest()...)
+	if errors.Is(err, sql.ErrNoRows) {
 		return nil, domain.ErrProductNotFound
 	}
-	return rows[0].toDomain(), nil
+	if err != nil {
+		return nil, fmt.Errorf("catalog: select product: %w", err)
+	}
+	return row.toDomain(), nil
 }
 
 // GetMany loads the products found among ids.
@@ -111,15 +130,83 @@ func (r *ProductRepository) GetMany(ctx context.Context, ids []string) ([]*domai
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	var rows []productRow
-	if err := r.db.Conn(ctx).Table("products").Select(productColumns).Where("products.id IN ?", ids).Find(&rows).Error; err != nil {
+	query := bind(r.db.Dialect(), "SELECT "+productColumns+" FROM products WHERE products.id IN ("+params(len(ids))+")")
+	rows, err := connPool(ctx, r.db).QueryContext(ctx, query, anySlice(ids)...)
+	if err != nil {
 		return nil, fmt.Errorf("catalog: select products: %w", err)
 	}
-	out := make([]*domain.Product, 0, len(rows))
-	for _, row := range rows {
+	defer rows.Close()
+	out := make([]*domain.Product, 0, len(ids))
+	for rows.Next() {
+		var row productRow
+		if err := rows.Scan(row.dest()...); err != nil {
+			return nil, fmt.Errorf("catalog: scan product: %w", err)
+		}
 		out = append(out, row.toDomain())
 	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("catalog: select products: %w", err)
+	}
 	return out, nil
+}
+
+// GetWithVariants loads the products found among ids with their variants and the URL
+// of their first image, in one statement: products LEFT JOIN variants, one row per
+// variant, the image URL a scalar subquery.
+func (r *ProductRepository) GetWithVariants(ctx context.Context, ids []string) ([]ports.ProductWithVariants, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	query := bind(r.db.Dialect(), "SELECT "+productColumns+", "+firstImageURL("products")+", "+joinedVariantColumns+
+		" FROM products LEFT JOIN product_variants v ON v.product_id = products.id"+
+		" WHERE products.id IN ("+params(len(ids))+")"+
+		" ORDER BY products.id, v.is_default DESC, v.created_at ASC, v.id ASC")
+	rows, err := connPool(ctx, r.db).QueryContext(ctx, query, anySlice(ids)...)
+	if err != nil {
+		return nil, fmt.Errorf("catalog: select products with variants: %w", err)
+	}
+	defer rows.Close()
+	var (
+		out  []ports.ProductWithVariants
+		prow productRow
+		url  sql.NullString
+		vrow joinedVariant
+	)
+	dest := append(append(prow.dest(), &url), vrow.dest()...)
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
+			return nil, fmt.Errorf("catalog: scan product with variants: %w", err)
+		}
+		// Rows come grouped by product: a new id starts the next product.
+		if n := len(out); n == 0 || out[n-1].Product.ID != prow.ID {
+			out = append(out, ports.ProductWithVariants{Product: prow.toDomain(), ImageURL: url.String})
+		}
+		if v, ok := vrow.row(); ok {
+			last := &out[len(out)-1]
+			last.Variants = append(last.Variants, v.toDomain())
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("catalog: select products with variants: %w", err)
+	}
+	return out, nil
+}
+
+// firstImageURL selects the URL of the first image of the product in table (NULL
+// without images).
+func firstImageURL(table string) string {
+	return "(SELECT pi.url FROM product_images pi WHERE pi.product_id = " + table + ".id AND pi.position = 1 LIMIT 1)"
+}
+
+// pageColumns are productColumns of the page subquery of List.
+var pageColumns = strings.ReplaceAll(productColumns, "products.", "page.")
+
+func anySlice(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
 }
 
 // SlugsLike lists the slugs equal to base or starting with base-.
@@ -198,8 +285,17 @@ func (r *ProductRepository) priceArg(d decimal.Decimal) any {
 	return d.InexactFloat64()
 }
 
-// List returns a page of products matching f and the total.
-func (r *ProductRepository) List(ctx context.Context, f ports.ProductFilter) ([]*domain.Product, int64, error) {
+// Count counts the products matching f.
+func (r *ProductRepository) Count(ctx context.Context, f ports.ProductFilter) (int64, error) {
+	var total int64
+	if err := r.matching(ctx, f).Count(&total).Error; err != nil {
+		return 0, fmt.Errorf("catalog: count products: %w", err)
+	}
+	return total, nil
+}
+
+// matching is the products query filtered by f (no order, no page).
+func (r *ProductRepository) matching(ctx context.Context, f ports.ProductFilter) *gorm.DB {
 	pg := r.db.Dialect() == db.Postgres
 	q := r.db.Conn(ctx).Table("products")
 	if f.Status != "" {
@@ -256,51 +352,79 @@ func (r *ProductRepository) List(ctx context.Context, f ports.ProductFilter) ([]
 			q = q.Where("products.search_text LIKE ? ESCAPE '\\'", pattern)
 		}
 	}
-	q = q.Session(&gorm.Session{})
-	var total int64
-	if err := q.Count(&total).Error; err != nil {
-		return nil, 0, fmt.Errorf("catalog: count products: %w", err)
-	}
+	return q
+}
+
+// List returns a page of products matching f, each with its first image's URL, in one
+// statement built by gorm and scanned explicitly. The page is a subquery and the image
+// URL is looked up in the outer query: a scalar subquery beside the page query would run
+// for every row the OFFSET skips too.
+func (r *ProductRepository) List(ctx context.Context, f ports.ProductFilter) ([]ports.ListedProduct, error) {
 	dir := "ASC"
 	if f.Desc {
 		dir = "DESC"
 	}
-	list := q.Select(productColumns)
+	// The sort keys, most significant first; products.id breaks the ties. The page
+	// selects them as sort_0, sort_1 ... so that the outer query keeps its order.
+	var (
+		keys []string
+		vars []any
+	)
 	switch f.Sort {
 	case ports.SortTitle:
-		list = list.Order("products.title " + dir)
+		keys = []string{"products.title"}
 	case ports.SortPrice:
-		list = list.Order(r.priceExpr() + " " + dir)
+		keys = []string{r.priceExpr()}
 	case ports.SortUpdatedAt:
-		list = list.Order("products.updated_at " + dir)
+		keys = []string{"products.updated_at"}
 	case ports.SortPosition:
 		if f.Collection != nil && f.Collection.CollectionType == domain.CollectionManual {
-			list = list.Order("cp.position " + dir)
+			keys = []string{"cp.position"}
 		} else {
-			list = list.Order("products.created_at " + dir)
+			keys = []string{"products.created_at"}
 		}
 	case ports.SortRelevance:
-		if pg {
-			list = list.Order(clause.OrderBy{Expression: clause.Expr{
-				SQL:                "ts_rank(products.search_vector, websearch_to_tsquery('english', ?)) " + dir,
-				Vars:               []any{f.Query},
-				WithoutParentheses: true,
-			}})
+		if r.db.Dialect() == db.Postgres {
+			keys = []string{"ts_rank(products.search_vector, websearch_to_tsquery('english', ?))"}
+			vars = []any{f.Query}
 		}
-		list = list.Order("products.created_at " + dir)
+		keys = append(keys, "products.created_at")
 	default:
-		list = list.Order("products.created_at " + dir)
+		keys = []string{"products.created_at"}
 	}
-	list = list.Order("products.id " + dir)
-	var rows []productRow
-	if err := list.Offset(f.Offset).Limit(f.Limit).Find(&rows).Error; err != nil {
-		return nil, 0, fmt.Errorf("catalog: list products: %w", err)
+	var selected, pageOrder, outerOrder strings.Builder
+	selected.WriteString(productColumns)
+	for i, k := range keys {
+		alias := "sort_" + strconv.Itoa(i)
+		fmt.Fprintf(&selected, ", %s AS %s", k, alias)
+		fmt.Fprintf(&pageOrder, "%s %s, ", alias, dir)
+		fmt.Fprintf(&outerOrder, "page.%s %s, ", alias, dir)
 	}
-	out := make([]*domain.Product, 0, len(rows))
-	for _, row := range rows {
-		out = append(out, row.toDomain())
+	pageOrder.WriteString("products.id " + dir)
+	outerOrder.WriteString("page.id " + dir)
+	page := r.matching(ctx, f).Select(selected.String(), vars...).Order(pageOrder.String()).Offset(f.Offset).Limit(f.Limit)
+	list := r.db.Conn(ctx).Table("(?) AS page", page).Select(pageColumns + ", " + firstImageURL("page")).Order(outerOrder.String())
+	rows, err := list.Rows()
+	if err != nil {
+		return nil, fmt.Errorf("catalog: list products: %w", err)
 	}
-	return out, total, nil
+	defer rows.Close()
+	out := make([]ports.ListedProduct, 0, max(f.Limit, 0))
+	var (
+		row productRow
+		url sql.NullString
+	)
+	dest := append(row.dest(), &url)
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
+			return nil, fmt.Errorf("catalog: scan product: %w", err)
+		}
+		out = append(out, ports.ListedProduct{Product: row.toDomain(), ImageURL: url.String})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("catalog: list products: %w", err)
+	}
+	return out, nil
 }
 
 // ruleSQL translates a smart collection rule (validated by the domain) to a condition

@@ -127,10 +127,13 @@ func (r productRow) toDomain() *domain.Product {
 	if err := json.Unmarshal([]byte(r.Tags), &p.Tags); err != nil || p.Tags == nil {
 		p.Tags = []string{}
 	}
-	dec := json.NewDecoder(strings.NewReader(r.MetaFields))
-	dec.UseNumber() // keep numbers exactly as written
-	if err := dec.Decode(&p.MetaFields); err != nil || p.MetaFields == nil {
-		p.MetaFields = map[string]any{}
+	p.MetaFields = map[string]any{}
+	if r.MetaFields != "{}" { // most products have none: skip the decoder
+		dec := json.NewDecoder(strings.NewReader(r.MetaFields))
+		dec.UseNumber() // keep numbers exactly as written
+		if err := dec.Decode(&p.MetaFields); err != nil || p.MetaFields == nil {
+			p.MetaFields = map[string]any{}
+		}
 	}
 	return p
 }
