@@ -174,7 +174,19 @@ type fakeCoupons struct {
 	removed  []ports.CouponNotice
 }
 
-func (f *fakeCoupons) Evaluate(_ context.Context, q ports.CouponQuery) (ports.CouponResult, error) {
+func (f *fakeCoupons) Evaluate(ctx context.Context, q ports.CouponQuery) (ports.CouponResult, error) {
+	if q.Collections != nil { // record the lines as the coupons module sees them
+		cols, err := q.Collections(ctx)
+		if err != nil {
+			return ports.CouponResult{}, err
+		}
+		lines := make([]ports.CouponLine, len(q.Lines))
+		for i, l := range q.Lines {
+			l.CollectionIDs = cols[l.ProductID]
+			lines[i] = l
+		}
+		q.Lines = lines
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.queries = append(f.queries, q)

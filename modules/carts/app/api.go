@@ -77,21 +77,21 @@ func (s *Service) CouponContext(ctx context.Context, a api.Access) (api.CouponCo
 	if err != nil {
 		return api.CouponContext{}, err
 	}
-	lines, err := s.couponLines(ctx, c)
+	q, err := s.couponQuery(ctx, c)
 	if err != nil {
 		return api.CouponContext{}, err
 	}
-	auto, err := s.auto.Has(ctx, c)
+	cols, err := q.Collections(ctx)
 	if err != nil {
 		return api.CouponContext{}, err
 	}
 	out := api.CouponContext{
 		CartID: string(c.ID), Currency: c.Currency, CustomerID: c.CustomerID, Email: c.Email, Subtotal: c.Subtotal,
 		ShippingTotal: c.ShippingBeforeDiscount, TaxTotal: decimal.Zero, CouponCodes: c.CouponCodes(),
-		HasAutomaticDiscounts: auto, Lines: make([]api.CouponLine, len(lines)),
+		HasAutomaticDiscounts: q.HasAutomaticDiscounts, Lines: make([]api.CouponLine, len(q.Lines)),
 	}
-	for i, l := range lines {
-		out.Lines[i] = api.CouponLine{ID: string(l.ItemID), ProductID: l.ProductID, VariantID: l.VariantID, CollectionIDs: l.CollectionIDs, Quantity: l.Quantity, UnitPrice: l.UnitPrice}
+	for i, l := range q.Lines {
+		out.Lines[i] = api.CouponLine{ID: string(l.ItemID), ProductID: l.ProductID, VariantID: l.VariantID, CollectionIDs: cols[l.ProductID], Quantity: l.Quantity, UnitPrice: l.UnitPrice}
 	}
 	return out, nil
 }

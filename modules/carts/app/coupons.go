@@ -29,48 +29,36 @@ func (s *Service) ApplyCoupon(ctx context.Context, id string, who Caller, code s
 		applied domain.AppliedCoupon
 	)
 	err := s.tx.InTx(ctx, func(ctx context.Context) error {
-		c, err := s.change(ctx, id, who, func(ctx context.Context, c *domain.Cart) error {
+		// The code joins the cart's coupons and is evaluated with them when the cart
+		// is re-priced (once per coupon); the change is kept only if it is valid.
+		c, err := s.changeChecked(ctx, id, who, func(_ context.Context, c *domain.Cart) error {
 			if c.HasCoupon(code) {
 				return domain.ErrCouponAlreadyApplied
 			}
-			if err := s.reprice(ctx, c); err != nil { // current subtotal and shipping
-				return err
-			}
-			lines, err := s.couponLines(ctx, c)
-			if err != nil {
-				return err
-			}
-			auto, err := s.auto.Has(ctx, c)
-			if err != nil {
-				return err
-			}
-			res, err := s.coupons.Evaluate(ctx, s.couponQuery(c, code, lines, c.CouponCodes(), auto))
-			if err != nil {
-				return err
-			}
+			c.Coupons = append(c.Coupons, domain.AppliedCoupon{Code: code})
+			return nil
+		}, func(c *domain.Cart, results []ports.CouponResult) error {
+			last := len(c.Coupons) - 1
+			res := results[last]
 			if !res.Valid {
 				return domain.CouponError(res.ErrorCode, res.ErrorMessage)
 			}
-			applied = domain.AppliedCoupon{Code: res.Code, ID: res.CouponID, Type: res.Type, Applicable: true, Amount: res.Amount}
-			if applied.Code == "" {
-				applied.Code = code
+			if res.Code != "" { // as the coupon spells it
+				c.Coupons[last].Code = res.Code
 			}
-			c.Coupons = append(c.Coupons, applied)
+			applied = c.Coupons[last]
 			return nil
 		})
 		if err != nil {
 			return err
 		}
 		out = c
-		for _, cp := range c.Coupons {
-			if cp.Code == applied.Code {
-				applied = cp
-			}
-		}
 		if err := s.events.Publish(ctx, api.EventCartCouponApplied, string(c.ID), ToResource(c)); err != nil {
 			return err
 		}
-		return s.coupons.Applied(ctx, notice(c, applied))
+		n := notice(c, applied)
+		n.CouponID, n.Type = applied.ID, applied.Type // evaluated just now: not read again
+		return s.coupons.Applied(ctx, n)
 	})
 	return out, err
 }

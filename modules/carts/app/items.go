@@ -30,12 +30,16 @@ func (s *Service) AddItem(ctx context.Context, id string, who Caller, cmd AddIte
 		out  *domain.Cart
 		item *domain.Item
 	)
+	// The product is read before the transaction, so the cart's row lock is not held
+	// during another module's read; its error is answered after the cart's own checks,
+	// as when it was read under the lock (docs/decisions/0088).
+	p, perr := s.catalog.Product(ctx, strings.TrimSpace(cmd.ProductID), strings.TrimSpace(cmd.VariantID))
 	err := s.tx.InTx(ctx, func(ctx context.Context) error {
-		c, err := s.change(ctx, id, who, func(ctx context.Context, c *domain.Cart) error {
-			p, err := s.catalog.Product(ctx, strings.TrimSpace(cmd.ProductID), strings.TrimSpace(cmd.VariantID))
-			if err != nil {
-				return err
+		c, err := s.change(ctx, id, who, func(_ context.Context, c *domain.Cart) error {
+			if perr != nil {
+				return perr
 			}
+			var err error
 			item, err = c.AddItem(newItemID(), p, cmd.Quantity, cmd.CustomAttributes, s.now())
 			return err
 		})

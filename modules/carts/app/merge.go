@@ -60,7 +60,7 @@ func (s *Service) Merge(ctx context.Context, p *auth.Principal, sessionToken str
 			if c.ShippingMethod == "" {
 				c.ShippingMethod = guest.ShippingMethod
 			}
-			if err := s.reprice(ctx, c); err != nil {
+			if _, err := s.reprice(ctx, c); err != nil {
 				return err
 			}
 			if len(c.Coupons) == 0 && len(guest.Coupons) > 0 {
@@ -83,16 +83,14 @@ func (s *Service) Merge(ctx context.Context, p *auth.Principal, sessionToken str
 // moveCoupons applies the guest's coupons that are valid for the merged cart, in
 // their order, then re-prices it.
 func (s *Service) moveCoupons(ctx context.Context, c *domain.Cart, coupons []domain.AppliedCoupon) error {
-	lines, err := s.couponLines(ctx, c)
-	if err != nil {
-		return err
-	}
-	auto, err := s.auto.Has(ctx, c)
+	base, err := s.couponQuery(ctx, c)
 	if err != nil {
 		return err
 	}
 	for _, cp := range coupons {
-		res, err := s.coupons.Evaluate(ctx, s.couponQuery(c, cp.Code, lines, c.CouponCodes(), auto))
+		q := base
+		q.Code, q.Applied = cp.Code, c.CouponCodes()
+		res, err := s.coupons.Evaluate(ctx, q)
 		if err != nil {
 			return err
 		}
@@ -100,5 +98,6 @@ func (s *Service) moveCoupons(ctx context.Context, c *domain.Cart, coupons []dom
 			c.Coupons = append(c.Coupons, domain.AppliedCoupon{Code: res.Code, ID: res.CouponID, Type: res.Type, Applicable: true, Amount: res.Amount})
 		}
 	}
-	return s.reprice(ctx, c)
+	_, err = s.reprice(ctx, c)
+	return err
 }

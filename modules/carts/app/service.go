@@ -130,6 +130,14 @@ func (s *Service) load(ctx context.Context, id string, who Caller) (*domain.Cart
 // change runs a change of an active cart the caller may write, in the use case's
 // transaction: the cart is locked, checked, changed, re-priced and touched.
 func (s *Service) change(ctx context.Context, id string, who Caller, fn func(ctx context.Context, c *domain.Cart) error) (*domain.Cart, error) {
+	return s.changeChecked(ctx, id, who, fn, nil)
+}
+
+// changeChecked is change with a check of the re-priced cart, given the evaluations
+// of its coupons (one per coupon, in order), before the cart is saved.
+func (s *Service) changeChecked(ctx context.Context, id string, who Caller, fn func(ctx context.Context, c *domain.Cart) error,
+	check func(c *domain.Cart, coupons []ports.CouponResult) error,
+) (*domain.Cart, error) {
 	if !ids.Valid(id) {
 		return nil, domain.ErrCartNotFound
 	}
@@ -144,42 +152,50 @@ func (s *Service) change(ctx context.Context, id string, who Caller, fn func(ctx
 		if err := fn(ctx, c); err != nil {
 			return err
 		}
-		if err := s.reprice(ctx, c); err != nil {
+		results, err := s.reprice(ctx, c)
+		if err != nil {
 			return err
+		}
+		if check != nil {
+			if err := check(c, results); err != nil {
+				return err
+			}
 		}
 		c.Touch(now, s.settings.TTL)
 		return nil
 	})
 }
 
-// reprice prices shipping, re-evaluates every coupon on the cart against its current
-// content and recalculates the totals. A coupon whose conditions no longer hold stays
-// on the cart with no discount (docs/decisions/0064).
-func (s *Service) reprice(ctx context.Context, c *domain.Cart) error {
+// reprice prices shipping, evaluates every coupon on the cart once against its
+// current content and recalculates the totals. A coupon whose conditions no longer
+// hold stays on the cart with no discount (docs/decisions/0064). It returns the
+// evaluations, one per coupon in order.
+func (s *Service) reprice(ctx context.Context, c *domain.Cart) ([]ports.CouponResult, error) {
 	shipping := decimal.Zero
 	if c.ShippingMethod != "" {
 		var err error
 		if shipping, err = s.shipping.Price(ctx, ports.ShippingQuery{CartID: c.ID, Method: c.ShippingMethod, Currency: c.Currency, Items: c.Items}); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	d := domain.Discounts{Items: map[domain.ItemID]decimal.Decimal{}, Shipping: decimal.Zero}
 	c.Recalculate(d, shipping) // the subtotal the coupons are evaluated against
+	var results []ports.CouponResult
 	if len(c.Coupons) > 0 {
-		lines, err := s.couponLines(ctx, c)
+		base, err := s.couponQuery(ctx, c)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		auto, err := s.auto.Has(ctx, c)
-		if err != nil {
-			return err
-		}
+		results = make([]ports.CouponResult, len(c.Coupons))
 		for i := range c.Coupons {
 			cp := &c.Coupons[i]
-			res, err := s.coupons.Evaluate(ctx, s.couponQuery(c, cp.Code, lines, others(c, i), auto))
+			q := base
+			q.Code, q.Applied = cp.Code, others(c, i)
+			res, err := s.coupons.Evaluate(ctx, q)
 			if err != nil {
-				return err
+				return nil, err
 			}
+			results[i] = res
 			cp.Applicable, cp.Amount = res.Valid, decimal.Zero
 			if res.Type != "" {
 				cp.ID, cp.Type = res.CouponID, res.Type
@@ -195,7 +211,7 @@ func (s *Service) reprice(ctx context.Context, c *domain.Cart) error {
 		}
 	}
 	c.Recalculate(d, shipping)
-	return nil
+	return results, nil
 }
 
 // others lists the codes of the cart's coupons except the i-th.
@@ -209,31 +225,38 @@ func others(c *domain.Cart, i int) []string {
 	return out
 }
 
-func (s *Service) couponQuery(c *domain.Cart, code string, lines []ports.CouponLine, applied []string, auto bool) ports.CouponQuery {
-	return ports.CouponQuery{
-		Code: code, Lines: lines, Subtotal: c.Subtotal, ShippingTotal: c.ShippingBeforeDiscount, CustomerID: c.CustomerID,
-		Email: c.Email, Currency: c.Currency, Applied: applied, HasAutomaticDiscounts: auto,
-	}
-}
-
-// couponLines describes the items for coupon evaluation, with their collections.
-func (s *Service) couponLines(ctx context.Context, c *domain.Cart) ([]ports.CouponLine, error) {
-	products := make([]string, 0, len(c.Items))
-	for _, it := range c.Items {
-		products = append(products, it.ProductID)
-	}
-	cols := map[string][]string{}
-	if len(products) > 0 {
-		var err error
-		if cols, err = s.catalog.Collections(ctx, products); err != nil {
-			return nil, err
-		}
+// couponQuery describes the cart, as it is now, for coupon evaluation; each
+// evaluation sets Code and Applied. The products' collections are read from the
+// catalog only when a coupon restricts them, and then once.
+func (s *Service) couponQuery(ctx context.Context, c *domain.Cart) (ports.CouponQuery, error) {
+	auto, err := s.auto.Has(ctx, c)
+	if err != nil {
+		return ports.CouponQuery{}, err
 	}
 	lines := make([]ports.CouponLine, len(c.Items))
+	products := make([]string, len(c.Items))
 	for i, it := range c.Items {
-		lines[i] = ports.CouponLine{ItemID: it.ID, ProductID: it.ProductID, VariantID: it.VariantID, CollectionIDs: cols[it.ProductID], Quantity: it.Quantity, UnitPrice: it.UnitPrice}
+		lines[i] = ports.CouponLine{ItemID: it.ID, ProductID: it.ProductID, VariantID: it.VariantID, Quantity: it.Quantity, UnitPrice: it.UnitPrice}
+		products[i] = it.ProductID
 	}
-	return lines, nil
+	var (
+		cols map[string][]string
+		read bool
+	)
+	collections := func(ctx context.Context) (map[string][]string, error) {
+		if !read && len(products) > 0 {
+			var err error
+			if cols, err = s.catalog.Collections(ctx, products); err != nil {
+				return nil, err
+			}
+		}
+		read = true
+		return cols, nil
+	}
+	return ports.CouponQuery{
+		Lines: lines, Collections: collections, Subtotal: c.Subtotal, ShippingTotal: c.ShippingBeforeDiscount, CustomerID: c.CustomerID,
+		Email: c.Email, Currency: c.Currency, HasAutomaticDiscounts: auto,
+	}, nil
 }
 
 // ToResource maps a cart to its API resource (HTTP responses and event data).

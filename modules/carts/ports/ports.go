@@ -59,7 +59,7 @@ type CouponLine struct {
 	ItemID        domain.ItemID
 	ProductID     string
 	VariantID     string
-	CollectionIDs []string
+	CollectionIDs []string // when known (see CouponQuery.Collections)
 	Quantity      int
 	UnitPrice     decimal.Decimal
 }
@@ -76,6 +76,9 @@ type CouponQuery struct {
 	// Applied are the other coupons on the cart.
 	Applied               []string
 	HasAutomaticDiscounts bool
+	// Collections, when set, reads the collections of the lines' products (by product
+	// id); the coupons module calls it only for a coupon restricted to collections.
+	Collections func(ctx context.Context) (map[string][]string, error)
 }
 
 // CouponResult is the answer: valid with its discounts, or the coupon error code.
@@ -93,7 +96,11 @@ type CouponResult struct {
 
 // CouponNotice describes a coupon applied to or removed from a cart.
 type CouponNotice struct {
-	Code       string
+	Code string
+	// CouponID and Type are set when the coupon was evaluated in the same transaction
+	// (the coupons module then need not read it again).
+	CouponID   string
+	Type       string
 	CartID     domain.CartID
 	CustomerID string
 	Amount     decimal.Decimal

@@ -153,6 +153,11 @@ type EvaluateCommand struct {
 	AppliedCodes []string
 	// HasAutomaticDiscounts reports automatic discounts on the cart.
 	HasAutomaticDiscounts bool
+	// Collections, when set, returns the collections of the lines' products (by
+	// product id). It is called only for a coupon restricted to collections, and then
+	// fills the lines' CollectionIDs, so that a cart reads the catalog's collections
+	// only when a coupon needs them.
+	Collections func(ctx context.Context) (map[string][]string, error)
 }
 
 // CouponSummary is the public face of a coupon.
@@ -204,7 +209,12 @@ type Usage struct {
 
 // CartCoupon describes a coupon applied to or removed from a cart.
 type CartCoupon struct {
-	Code           string
+	Code string
+	// CouponID and Type, when both are set, come from an Evaluation in the caller's
+	// transaction (Code then as the coupon spells it): the coupon is not read again.
+	// Otherwise the coupon is looked up by Code.
+	CouponID       string
+	Type           string
 	CartID         string
 	CustomerID     string
 	DiscountAmount decimal.Decimal

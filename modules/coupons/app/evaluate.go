@@ -26,6 +26,27 @@ type subject struct {
 	customerID string
 	email      string
 	applied    []string
+	// collections, when set, reads the collections of the lines' products; the
+	// lines' CollectionIDs are used otherwise.
+	collections func(ctx context.Context) (map[string][]string, error)
+}
+
+// lines returns the cart's lines, with their collections filled in when the coupon's
+// rules read them and the subject can read them.
+func (sub subject) lines(ctx context.Context, c *domain.Coupon) ([]domain.Line, error) {
+	if sub.collections == nil || !c.Needs().Collections {
+		return sub.cart.Lines, nil
+	}
+	cols, err := sub.collections(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]domain.Line, len(sub.cart.Lines))
+	for i, l := range sub.cart.Lines {
+		l.CollectionIDs = cols[l.ProductID]
+		out[i] = l
+	}
+	return out, nil
 }
 
 // evaluate loads the coupon and the facts its rules need, then lets the domain decide.
@@ -52,6 +73,9 @@ func (s *Service) evaluate(ctx context.Context, code string, sub subject) (evalu
 	}
 	cust, err := s.customerFacts(ctx, c, sub.customerID, sub.email)
 	if err != nil {
+		return evaluation{}, err
+	}
+	if cart.Lines, err = sub.lines(ctx, c); err != nil {
 		return evaluation{}, err
 	}
 	d, err := c.Evaluate(s.now(), cart, cust, s.settings.Rules)
@@ -124,7 +148,7 @@ func (s *Service) Evaluate(ctx context.Context, cmd api.EvaluateCommand) (api.Ev
 			Currency: upper(cmd.Currency), Lines: lines, Subtotal: cmd.Subtotal, ShippingTotal: cmd.ShippingTotal,
 			HasAutomaticDiscounts: cmd.HasAutomaticDiscounts,
 		},
-		customerID: cmd.CustomerID, email: cmd.Email, applied: cmd.AppliedCodes,
+		customerID: cmd.CustomerID, email: cmd.Email, applied: cmd.AppliedCodes, collections: cmd.Collections,
 	}
 	ev, err := s.evaluate(ctx, cmd.Code, sub)
 	if err != nil {

@@ -126,12 +126,16 @@ func (s *Service) notify(ctx context.Context, eventType string, c api.CartCoupon
 		id := c.CustomerID
 		data.CustomerID = &id
 	}
-	coupon, err := s.coupons.GetByCode(ctx, c.Code)
-	switch {
-	case err == nil:
-		data.CouponID, data.Code, data.Type = string(coupon.ID), coupon.Code, string(coupon.Type)
-	case !isNotFound(err):
-		return err
+	if c.CouponID != "" && c.Type != "" { // just evaluated in this transaction
+		data.CouponID, data.Type = c.CouponID, c.Type
+	} else {
+		coupon, err := s.coupons.GetByCode(ctx, c.Code)
+		switch {
+		case err == nil:
+			data.CouponID, data.Code, data.Type = string(coupon.ID), coupon.Code, string(coupon.Type)
+		case !isNotFound(err):
+			return err
+		}
 	}
 	aggregate := data.CouponID
 	if aggregate == "" {

@@ -55,15 +55,17 @@ type Customer struct {
 	Uses int
 }
 
-// Needs lists which customer facts a coupon's rules read.
-type Needs struct{ NewCustomer, Segments, Uses bool }
+// Needs lists which facts a coupon's rules read beyond the cart's amounts: customer
+// facts, and the collections of the lines' products.
+type Needs struct{ NewCustomer, Segments, Uses, Collections bool }
 
-// Needs reports which customer facts the coupon's checks read.
+// Needs reports which facts the coupon's checks read.
 func (c *Coupon) Needs() Needs {
 	return Needs{
 		NewCustomer: c.CustomerEligibility.NewCustomersOnly,
 		Segments:    len(c.CustomerEligibility.CustomerSegments) > 0,
 		Uses:        c.UsageLimitPerCustomer != nil,
+		Collections: len(c.AppliesTo.CollectionIDs) > 0,
 	}
 }
 

@@ -32,6 +32,7 @@ func (a *Adapter) Evaluate(ctx context.Context, q ports.CouponQuery) (ports.Coup
 	ev, err := a.coupons.Evaluate(ctx, coupons.EvaluateCommand{
 		Code: q.Code, Lines: lines, Subtotal: q.Subtotal, ShippingTotal: q.ShippingTotal, CustomerID: q.CustomerID,
 		Email: q.Email, Currency: q.Currency, AppliedCodes: q.Applied, HasAutomaticDiscounts: q.HasAutomaticDiscounts,
+		Collections: q.Collections,
 	})
 	if err != nil {
 		return ports.CouponResult{}, err
@@ -58,5 +59,8 @@ func (a *Adapter) Removed(ctx context.Context, n ports.CouponNotice) error {
 }
 
 func cartCoupon(n ports.CouponNotice) coupons.CartCoupon {
-	return coupons.CartCoupon{Code: n.Code, CartID: string(n.CartID), CustomerID: n.CustomerID, DiscountAmount: n.Amount, Currency: n.Currency}
+	return coupons.CartCoupon{
+		Code: n.Code, CouponID: n.CouponID, Type: n.Type, CartID: string(n.CartID), CustomerID: n.CustomerID,
+		DiscountAmount: n.Amount, Currency: n.Currency,
+	}
 }

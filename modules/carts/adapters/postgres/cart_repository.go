@@ -2,6 +2,8 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -55,79 +57,186 @@ func (r *CartRepository) Create(ctx context.Context, c *domain.Cart) error {
 	return nil
 }
 
-// load reads one cart (by the query) and its items, oldest first.
-func (r *CartRepository) load(conn, q *gorm.DB) (*domain.Cart, error) {
-	var rows []cartRow
-	if err := q.Limit(1).Find(&rows).Error; err != nil {
+// The SELECT lists, qualified with the aliases the queries use (c: carts, i: cart_items).
+var (
+	cartSelect = columns((&cartRow{}).fields(), "c")
+	itemSelect = columns((&itemRow{}).fields(), "i")
+)
+
+// find reads the carts matching where (on carts c) with their items in one statement,
+// carts in the order given, each cart's items oldest first. One statement is also one
+// snapshot: the cart row and its items are consistent.
+func find(conn *gorm.DB, where, order string, args ...any) ([]*domain.Cart, error) {
+	q := "SELECT " + cartSelect + ", " + itemSelect + " FROM carts c LEFT JOIN cart_items i ON i.cart_id = c.id WHERE " + where +
+		" ORDER BY " + order + ", i.created_at, i.id"
+	rows, err := conn.Raw(q, args...).Rows()
+	if err != nil {
 		return nil, fmt.Errorf("carts: select: %w", err)
 	}
-	if len(rows) == 0 {
+	defer func() { _ = rows.Close() }()
+	var (
+		out   []*domain.Cart
+		cart  cartRow
+		items []itemRow
+	)
+	flush := func() error {
+		if cart.ID == "" {
+			return nil
+		}
+		c, err := cart.toDomain(items)
+		if err != nil {
+			return err
+		}
+		out = append(out, c)
+		return nil
+	}
+	for rows.Next() {
+		var cr cartRow
+		var ir itemRow
+		if err := rows.Scan(append(pointers(cr.fields()), orNull(ir.fields())...)...); err != nil {
+			return nil, fmt.Errorf("carts: scan: %w", err)
+		}
+		if cr.ID != cart.ID {
+			if err := flush(); err != nil {
+				return nil, err
+			}
+			cart, items = cr, nil
+		}
+		if ir.ID != "" {
+			items = append(items, ir)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("carts: select: %w", err)
+	}
+	if err := flush(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// first is the first cart find returns, or domain.ErrCartNotFound.
+func first(carts []*domain.Cart, err error) (*domain.Cart, error) {
+	switch {
+	case err != nil:
+		return nil, err
+	case len(carts) == 0:
 		return nil, domain.ErrCartNotFound
 	}
-	var items []itemRow
-	if err := conn.Where("cart_id = ?", rows[0].ID).Order("created_at, id").Find(&items).Error; err != nil {
-		return nil, fmt.Errorf("carts: items: %w", err)
-	}
-	return rows[0].toDomain(items)
+	return carts[0], nil
 }
 
 // Get returns a cart with its items.
 func (r *CartRepository) Get(ctx context.Context, id domain.CartID) (*domain.Cart, error) {
-	conn := r.db.Conn(ctx)
-	return r.load(conn, conn.Where("id = ?", string(id)))
+	return first(find(r.db.Conn(ctx), "c.id = ?", "c.id", string(id)))
 }
 
 // FindBySessionHash returns the guest cart with the token hash.
 func (r *CartRepository) FindBySessionHash(ctx context.Context, hash string) (*domain.Cart, error) {
-	conn := r.db.Conn(ctx)
-	return r.load(conn, conn.Where("session_token_hash = ?", hash))
+	return first(find(r.db.Conn(ctx), "c.session_token_hash = ?", "c.id", hash))
 }
 
 // ActiveForCustomer returns the customer's active cart.
 func (r *CartRepository) ActiveForCustomer(ctx context.Context, customerID string) (*domain.Cart, error) {
-	conn := r.db.Conn(ctx)
-	return r.load(conn, conn.Where("customer_id = ? AND status = ?", customerID, string(domain.StatusActive)))
+	return first(find(r.db.Conn(ctx), "c.customer_id = ? AND c.status = ?", "c.id", customerID, string(domain.StatusActive)))
 }
 
-// Update loads the cart row-locked, applies change and writes the cart row and the
-// item differences: removed items first, then changed ones, then new ones (so the
-// identity index never sees two identical lines).
+// lock reads the cart row-locked (FOR UPDATE on PostgreSQL; SQLite transactions
+// take the write lock when they begin), then its items. The items are read by a
+// second statement on purpose: under READ COMMITTED a statement that waited for the
+// lock sees the locked row's new version but the other tables as of its start, so a
+// join would miss items a concurrent change just committed (docs/decisions/0088).
+func (r *CartRepository) lock(conn *gorm.DB, id domain.CartID) (*domain.Cart, error) {
+	q := "SELECT " + cartSelect + " FROM carts c WHERE c.id = ?"
+	if r.db.Dialect() == db.Postgres {
+		q += " FOR UPDATE"
+	}
+	var cart cartRow
+	if err := conn.Raw(q, string(id)).Row().Scan(pointers(cart.fields())...); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil, domain.ErrCartNotFound
+		}
+		return nil, fmt.Errorf("carts: select: %w", err)
+	}
+	rows, err := conn.Raw("SELECT "+itemSelect+" FROM cart_items i WHERE i.cart_id = ? ORDER BY i.created_at, i.id", string(id)).Rows()
+	if err != nil {
+		return nil, fmt.Errorf("carts: items: %w", err)
+	}
+	defer func() { _ = rows.Close() }()
+	var items []itemRow
+	for rows.Next() {
+		var ir itemRow
+		if err := rows.Scan(pointers(ir.fields())...); err != nil {
+			return nil, fmt.Errorf("carts: scan item: %w", err)
+		}
+		items = append(items, ir)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("carts: items: %w", err)
+	}
+	return cart.toDomain(items)
+}
+
+// Columns an update never writes.
+func cartUpdatable(column string) bool { return column != "id" && column != "created_at" }
+
+func itemUpdatable(column string) bool {
+	return column != "id" && column != "cart_id" && column != "created_at"
+}
+
+// Update loads the cart row-locked, applies change and writes what changed: the cart
+// row's changed columns, then the item differences: removed items first, then the
+// changed columns of changed ones, then new ones (so the identity index never sees
+// two identical lines).
 func (r *CartRepository) Update(ctx context.Context, id domain.CartID, change func(*domain.Cart) error) (*domain.Cart, error) {
 	conn := r.db.Conn(ctx)
-	c, err := r.load(conn, conn.Clauses(clause.Locking{Strength: "UPDATE"}).Where("id = ?", string(id)))
+	c, err := r.lock(conn, id)
 	if err != nil {
 		return nil, err
 	}
-	before := make(map[domain.ItemID]itemRow, len(c.Items))
+	before, err := fromCart(c)
+	if err != nil {
+		return nil, err
+	}
+	beforeItems := make(map[domain.ItemID]itemRow, len(c.Items))
 	for _, it := range c.Items {
-		before[it.ID] = fromItem(c.ID, it)
+		beforeItems[it.ID] = fromItem(c.ID, it)
 	}
 	if err := change(c); err != nil {
 		return nil, err
 	}
-	row, err := fromCart(c)
+	after, err := fromCart(c)
 	if err != nil {
 		return nil, err
 	}
-	if err := conn.Model(&cartRow{}).Where("id = ?", string(id)).Select("*").Omit("id", "created_at").Updates(&row).Error; err != nil {
-		return nil, fmt.Errorf("carts: update: %w", err)
+	if set := changes(before.fields(), after.fields(), cartUpdatable); len(set) > 0 {
+		q, args := updateSQL("carts", string(id), set)
+		if err := conn.Exec(q, args...).Error; err != nil {
+			return nil, fmt.Errorf("carts: update: %w", err)
+		}
 	}
-	after := make(map[domain.ItemID]bool, len(c.Items))
-	var changed, added []itemRow
+	kept := make(map[domain.ItemID]bool, len(c.Items))
+	var added []itemRow
+	type itemChange struct {
+		id  string
+		set []field
+	}
+	var changed []itemChange
 	for _, it := range c.Items {
-		after[it.ID] = true
+		kept[it.ID] = true
 		nr := fromItem(c.ID, it)
-		old, ok := before[it.ID]
-		switch {
-		case !ok:
+		old, ok := beforeItems[it.ID]
+		if !ok {
 			added = append(added, nr)
-		case !old.same(nr):
-			changed = append(changed, nr)
+			continue
+		}
+		if set := changes(old.fields(), nr.fields(), itemUpdatable); len(set) > 0 {
+			changed = append(changed, itemChange{nr.ID, set})
 		}
 	}
 	var removed []string
-	for id := range before {
-		if !after[id] {
+	for id := range beforeItems {
+		if !kept[id] {
 			removed = append(removed, string(id))
 		}
 	}
@@ -136,9 +245,9 @@ func (r *CartRepository) Update(ctx context.Context, id domain.CartID, change fu
 			return nil, fmt.Errorf("carts: delete items: %w", err)
 		}
 	}
-	for i := range changed {
-		err := conn.Model(&itemRow{}).Where("id = ?", changed[i].ID).Select("*").Omit("id", "cart_id", "created_at").Updates(&changed[i]).Error
-		if err != nil {
+	for _, ch := range changed {
+		q, args := updateSQL("cart_items", ch.id, ch.set)
+		if err := conn.Exec(q, args...).Error; err != nil {
 			return nil, fmt.Errorf("carts: update item: %w", err)
 		}
 	}
@@ -174,22 +283,5 @@ func (r *CartRepository) ExpireInactive(ctx context.Context, now time.Time) (int
 
 // ForCustomer returns the customer's carts, newest first.
 func (r *CartRepository) ForCustomer(ctx context.Context, customerID string) ([]*domain.Cart, error) {
-	conn := r.db.Conn(ctx)
-	var rows []cartRow
-	if err := conn.Where("customer_id = ?", customerID).Order("created_at DESC, id DESC").Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("carts: select: %w", err)
-	}
-	out := make([]*domain.Cart, 0, len(rows))
-	for _, row := range rows {
-		var items []itemRow
-		if err := conn.Where("cart_id = ?", row.ID).Order("created_at, id").Find(&items).Error; err != nil {
-			return nil, fmt.Errorf("carts: items: %w", err)
-		}
-		c, err := row.toDomain(items)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, nil
+	return find(r.db.Conn(ctx), "c.customer_id = ?", "c.created_at DESC, c.id DESC", customerID)
 }

@@ -36,6 +36,19 @@ type cartRow struct {
 
 func (cartRow) TableName() string { return "carts" }
 
+// fields lists the carts columns with the row's fields, in the order of the SELECT
+// list: one place for reading, scanning and writing only what changed.
+func (r *cartRow) fields() []field {
+	return []field{
+		{"id", &r.ID}, {"customer_id", &r.CustomerID}, {"session_token_hash", &r.SessionTokenHash}, {"currency", &r.Currency},
+		{"status", &r.Status}, {"email", &r.Email}, {"shipping_method", &r.ShippingMethod}, {"notes", &r.Notes},
+		{"coupons", &r.Coupons}, {"subtotal", &r.Subtotal}, {"discount_total", &r.DiscountTotal},
+		{"shipping_before_discount", &r.ShippingBeforeDiscount}, {"shipping_total", &r.ShippingTotal}, {"item_count", &r.ItemCount},
+		{"converted_order_id", &r.ConvertedOrderID}, {"merged_into_id", &r.MergedIntoID}, {"expires_at", &r.ExpiresAt},
+		{"created_at", &r.CreatedAt}, {"updated_at", &r.UpdatedAt},
+	}
+}
+
 type itemRow struct {
 	ID               string `gorm:"primaryKey"`
 	CartID           string
@@ -58,6 +71,18 @@ type itemRow struct {
 }
 
 func (itemRow) TableName() string { return "cart_items" }
+
+// fields lists the cart_items columns with the row's fields, in the order of the
+// SELECT list.
+func (r *itemRow) fields() []field {
+	return []field{
+		{"id", &r.ID}, {"cart_id", &r.CartID}, {"product_id", &r.ProductID}, {"variant_id", &r.VariantID}, {"quantity", &r.Quantity},
+		{"unit_price", &r.UnitPrice}, {"original_price", &r.OriginalPrice}, {"discount_amount", &r.DiscountAmount}, {"sku", &r.SKU},
+		{"title", &r.Title}, {"variant_title", &r.VariantTitle}, {"image_url", &r.ImageURL}, {"requires_shipping", &r.RequiresShipping},
+		{"is_gift_card", &r.IsGiftCard}, {"custom_attributes", &r.CustomAttributes}, {"attributes_hash", &r.AttributesHash},
+		{"created_at", &r.CreatedAt}, {"updated_at", &r.UpdatedAt},
+	}
+}
 
 type couponJSON struct {
 	Code       string          `json:"code"`
@@ -150,13 +175,4 @@ func (r itemRow) toDomain() (*domain.Item, error) {
 		ImageURL: r.ImageURL, RequiresShipping: r.RequiresShipping, IsGiftCard: r.IsGiftCard, CustomAttributes: attrs,
 		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}, nil
-}
-
-// same reports whether two item rows store the same values.
-func (r itemRow) same(o itemRow) bool {
-	return r.ProductID == o.ProductID && r.VariantID == o.VariantID && r.Quantity == o.Quantity &&
-		r.UnitPrice.Equal(o.UnitPrice) && r.OriginalPrice.Equal(o.OriginalPrice) && r.DiscountAmount.Equal(o.DiscountAmount) &&
-		r.SKU == o.SKU && r.Title == o.Title && r.VariantTitle == o.VariantTitle && r.ImageURL == o.ImageURL &&
-		r.RequiresShipping == o.RequiresShipping && r.IsGiftCard == o.IsGiftCard && r.CustomAttributes == o.CustomAttributes &&
-		r.UpdatedAt.Equal(o.UpdatedAt)
 }

@@ -1,0 +1,142 @@
+package postgres
+
+import (
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// field is a column and a pointer to the row field that holds it. The repository
+// scans and writes rows through their fields instead of gorm's reflection: the cart
+// paths are hot (docs/decisions/0088).
+type field struct {
+	column string
+	ptr    any // *string, **string, *int, *bool, *decimal.Decimal or *time.Time
+}
+
+// columns is the SELECT list of the fields, each qualified with the table alias.
+func columns(fs []field, alias string) string {
+	var b strings.Builder
+	for i, f := range fs {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(alias)
+		b.WriteByte('.')
+		b.WriteString(f.column)
+	}
+	return b.String()
+}
+
+// pointers are the scan destinations of the fields.
+func pointers(fs []field) []any {
+	out := make([]any, len(fs))
+	for i, f := range fs {
+		out[i] = f.ptr
+	}
+	return out
+}
+
+// orNull are scan destinations that leave their field alone for NULL: the item
+// columns of a cart without items in a LEFT JOIN.
+func orNull(fs []field) []any {
+	out := make([]any, len(fs))
+	for i, f := range fs {
+		switch p := f.ptr.(type) {
+		case *string:
+			out[i] = orNullOf[string]{p}
+		case *int:
+			out[i] = orNullOf[int]{p}
+		case *bool:
+			out[i] = orNullOf[bool]{p}
+		case *decimal.Decimal:
+			out[i] = orNullOf[decimal.Decimal]{p}
+		case *time.Time:
+			out[i] = orNullOf[time.Time]{p}
+		default: // **string is nullable already
+			out[i] = f.ptr
+		}
+	}
+	return out
+}
+
+// orNullOf scans a value that may be NULL into *dest (database/sql's conversions).
+type orNullOf[T any] struct{ dest *T }
+
+func (n orNullOf[T]) Scan(v any) error {
+	var x sql.Null[T]
+	if err := x.Scan(v); err != nil {
+		return err
+	}
+	if x.Valid {
+		*n.dest = x.V
+	}
+	return nil
+}
+
+// value is the field's value as a statement argument.
+func (f field) value() any {
+	switch p := f.ptr.(type) {
+	case *string:
+		return *p
+	case **string:
+		if *p == nil {
+			return nil
+		}
+		return **p
+	case *int:
+		return *p
+	case *bool:
+		return *p
+	case *decimal.Decimal:
+		return *p
+	case *time.Time:
+		return *p
+	}
+	panic(fmt.Sprintf("carts: unsupported field type %T", f.ptr))
+}
+
+// same reports whether two fields (of the same column) hold the same value.
+func same(a, b field) bool {
+	switch p := a.ptr.(type) {
+	case *decimal.Decimal:
+		return p.Equal(*b.ptr.(*decimal.Decimal))
+	case *time.Time:
+		return p.Equal(*b.ptr.(*time.Time))
+	}
+	return a.value() == b.value()
+}
+
+// changes lists the fields of after that differ from before (same table, same order),
+// leaving out the columns never updated.
+func changes(before, after []field, keep func(column string) bool) []field {
+	var out []field
+	for i := range after {
+		if keep(after[i].column) && !same(before[i], after[i]) {
+			out = append(out, after[i])
+		}
+	}
+	return out
+}
+
+// updateSQL is "UPDATE table SET a = ?, b = ? WHERE id = ?" with its arguments.
+func updateSQL(table, id string, set []field) (string, []any) {
+	var b strings.Builder
+	args := make([]any, 0, len(set)+1)
+	b.WriteString("UPDATE ")
+	b.WriteString(table)
+	b.WriteString(" SET ")
+	for i, f := range set {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(f.column)
+		b.WriteString(" = ?")
+		args = append(args, f.value())
+	}
+	b.WriteString(" WHERE id = ?")
+	return b.String(), append(args, id)
+}
