@@ -150,7 +150,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	go func() { errc <- s.http.Serve(ln) }()
 	trimCtx, stopTrim := context.WithCancel(ctx)
 	defer stopTrim()
-	trimTicks := time.NewTicker(idleTrimAfter)
+	trimTicks := time.NewTicker(idleTick)
 	defer trimTicks.Stop()
 	go s.idle.run(trimCtx, trimTicks.C, freeOSMemory)
 	s.log.Info("listening", zap.String("addr", ln.Addr().String()))
