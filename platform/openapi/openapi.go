@@ -118,9 +118,9 @@ func mergeSection(doc, part map[string]any, key, what string) error {
 	return nil
 }
 
-// Module serves the document and the docs page.
+// Module serves the document and the docs page. It keeps the document as the JSON it
+// serves only: the parsed form (a few MB of heap) is dropped once it has been validated.
 type Module struct {
-	doc  *openapi3.T
 	json []byte
 }
 
@@ -134,14 +134,11 @@ func NewModule(fragments []Fragment) (*Module, error) {
 	if err != nil {
 		return nil, fmt.Errorf("openapi: %w", err)
 	}
-	return &Module{doc: doc, json: raw}, nil
+	return &Module{json: raw}, nil
 }
 
 // Name names the module.
 func (m *Module) Name() string { return "openapi" }
-
-// Document returns the merged document.
-func (m *Module) Document() *openapi3.T { return m.doc }
 
 // RegisterRoutes adds GET /api/v1/openapi.json and GET /docs.
 func (m *Module) RegisterRoutes(r *httpx.Routes) {
