@@ -19,12 +19,22 @@ const (
 // background scavenger does this too, but slowly (it keeps about the last GC cycle's
 // heap goal), so an idle server would otherwise keep its peak footprint for minutes.
 // One forced collection per idle period costs nothing a client can notice.
+//
+// While idle it also collects at GOGC=100 at most: the process sets a high GOGC for
+// throughput under load (cmd/commerce), and with it the garbage of background work
+// (the outbox relay, usage flushes) would grow the heap to several times the live
+// data before the next collection. The previous GOGC is restored with the first
+// request after the idle period (at the next tick).
 type idleTrimmer struct {
 	requests atomic.Int64
 	last     int64     // the count at the previous tick (run's goroutine only)
 	since    time.Time // when the count last moved (or the trimmer started)
 	trimmed  bool      // trimmed since the count last moved
+	idled    bool      // idle was the last call (run's goroutine only)
 }
+
+// idleGCPercent is the GOGC of an idle server (a lower one set by the operator stays).
+const idleGCPercent = 100
 
 // seen counts a request.
 func (t *idleTrimmer) seen() { t.requests.Add(1) }
@@ -48,19 +58,52 @@ func (t *idleTrimmer) due(now time.Time) bool {
 	return true
 }
 
-// run trims whenever due, until ctx ends.
-func (t *idleTrimmer) run(ctx context.Context, ticks <-chan time.Time, trim func()) {
+// step is one tick: idle when the server has just become idle (due), busy on the first
+// tick with requests after that.
+func (t *idleTrimmer) step(now time.Time) (idle, busy bool) {
+	if t.due(now) {
+		t.idled = true
+		return true, false
+	}
+	if t.idled && !t.trimmed {
+		t.idled = false
+		return false, true
+	}
+	return false, false
+}
+
+// run calls idle and busy as step says, until ctx ends (busy then too, if idle was the
+// last call, so the GOGC is left as it was found).
+func (t *idleTrimmer) run(ctx context.Context, ticks <-chan time.Time, idle, busy func()) {
 	for {
 		select {
 		case <-ctx.Done():
+			if t.idled {
+				busy()
+			}
 			return
 		case now := <-ticks:
-			if t.due(now) {
-				trim()
+			switch i, b := t.step(now); {
+			case i:
+				idle()
+			case b:
+				busy()
 			}
 		}
 	}
 }
 
-// freeOSMemory is the production trim.
-func freeOSMemory() { debug.FreeOSMemory() }
+// gcTuner is the production idle/busy pair: at idle, a lower GOGC and a forced
+// collection that returns freed memory to the OS; when busy again, the GOGC from
+// before.
+type gcTuner struct{ saved int }
+
+func (g *gcTuner) idle() {
+	g.saved = debug.SetGCPercent(idleGCPercent)
+	if g.saved < idleGCPercent { // lower, or off (negative): the operator's choice stays
+		debug.SetGCPercent(g.saved)
+	}
+	debug.FreeOSMemory()
+}
+
+func (g *gcTuner) busy() { debug.SetGCPercent(g.saved) }

@@ -152,7 +152,8 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	defer stopTrim()
 	trimTicks := time.NewTicker(idleTick)
 	defer trimTicks.Stop()
-	go s.idle.run(trimCtx, trimTicks.C, freeOSMemory)
+	gc := &gcTuner{}
+	go s.idle.run(trimCtx, trimTicks.C, gc.idle, gc.busy)
 	s.log.Info("listening", zap.String("addr", ln.Addr().String()))
 	select {
 	case err := <-errc:
