@@ -1,21 +1,14 @@
 package coupons_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/getkin/kin-openapi/openapi3filter"
-	"github.com/getkin/kin-openapi/routers"
-	"github.com/getkin/kin-openapi/routers/gorillamux"
 	"github.com/shopspring/decimal"
 	"go.uber.org/zap"
 
@@ -33,6 +26,7 @@ import (
 	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/openapi"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
@@ -155,7 +149,7 @@ func newHarness(t *testing.T, engine string, stacking bool) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &harness{t: t, engine: engine, db: e.DB, svc: svc, srv: validating(t, srv), customers: cust, carts: carts, clock: clk, sub: sub}
+	return &harness{t: t, engine: engine, db: e.DB, svc: svc, srv: docs.Wrap(t, srv), customers: cust, carts: carts, clock: clk, sub: sub}
 }
 
 // eachEngine runs fn on a fresh harness per engine, in parallel.
@@ -169,150 +163,36 @@ func eachEngine(t *testing.T, fn func(t *testing.T, h *harness)) {
 	}
 }
 
-var (
-	docOnce sync.Once
-	docErr  error
-	router  routers.Router
-)
+// docs checks every response against the module's OpenAPI document.
+var docs = httpxtest.NewValidator(func() openapi.Fragment { return coupons.NewModule(nil, nil).OpenAPI() })
 
-// validating checks every response against the module's OpenAPI document.
-func validating(t *testing.T, next http.Handler) http.Handler {
-	t.Helper()
-	docOnce.Do(func() {
-		var doc *openapi3.T
-		doc, docErr = openapi.Build([]openapi.Fragment{coupons.NewModule(nil, nil).OpenAPI()})
-		if docErr == nil {
-			doc.Servers = nil
-			router, docErr = gorillamux.NewRouter(doc)
-		}
-	})
-	if docErr != nil {
-		t.Fatal(docErr)
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		var body []byte
-		if r.Body != nil {
-			body, _ = readAll(r)
-			r.Body = nopCloser(body)
-		}
-		rec := httptest.NewRecorder()
-		next.ServeHTTP(rec, r)
-		for k, v := range rec.Header() {
-			w.Header()[k] = v
-		}
-		w.WriteHeader(rec.Code)
-		_, _ = w.Write(rec.Body.Bytes())
-		route, params, err := router.FindRoute(r)
-		if err != nil {
-			t.Errorf("%s %s: not documented: %v", r.Method, r.URL.Path, err)
-			return
-		}
-		in := &openapi3filter.RequestValidationInput{Request: r, PathParams: params, Route: route,
-			Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, ExcludeRequestBody: true}}
-		out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: rec.Code, Header: rec.Header(),
-			Options: &openapi3filter.Options{IncludeResponseStatus: true}}
-		out.SetBodyBytes(rec.Body.Bytes())
-		if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
-			t.Errorf("%s %s -> %d: response does not match the document: %v", r.Method, r.URL.Path, rec.Code, err)
-		}
-	})
-}
+type response httpxtest.Response
 
-type response struct {
-	Code int
-	Body map[string]any
-	Raw  string
-}
+func (r response) data() map[string]any { return httpxtest.Response(r).Data() }
 
-func (r response) data() map[string]any {
-	d, _ := r.Body["data"].(map[string]any)
-	return d
-}
+func (r response) list() []map[string]any { return httpxtest.Response(r).List() }
 
-func (r response) list() []map[string]any {
-	raw, _ := r.Body["data"].([]any)
-	out := make([]map[string]any, len(raw))
-	for i, v := range raw {
-		out[i], _ = v.(map[string]any)
-	}
-	return out
-}
-
-func (r response) err() map[string]any {
-	e, _ := r.Body["error"].(map[string]any)
-	return e
-}
+func (r response) err() map[string]any { return httpxtest.Response(r).Err() }
 
 // do sends a request; headers are "Name: value" strings, a bare value is a bearer
 // credential.
 func (h *harness) do(method, path string, body any, creds ...string) response {
 	h.t.Helper()
-	var rd *bytes.Reader
-	switch b := body.(type) {
-	case nil:
-		rd = bytes.NewReader(nil)
-	case string:
-		rd = bytes.NewReader([]byte(b))
-	default:
-		raw, err := json.Marshal(b)
-		if err != nil {
-			h.t.Fatal(err)
-		}
-		rd = bytes.NewReader(raw)
-	}
-	req := httptest.NewRequest(method, path, rd)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	for _, c := range creds {
-		if name, value, ok := strings.Cut(c, ": "); ok {
-			req.Header.Set(name, value)
-		} else if c != "" {
-			req.Header.Set("Authorization", "Bearer "+c)
-		}
-	}
-	w := httptest.NewRecorder()
-	h.srv.ServeHTTP(w, req)
-	out := response{Code: w.Code, Raw: w.Body.String()}
-	if w.Body.Len() > 0 {
-		if err := json.Unmarshal(w.Body.Bytes(), &out.Body); err != nil {
-			h.t.Fatalf("%s %s: body is not JSON: %q", method, path, w.Body.String())
-		}
-	}
-	return out
+	return response(httpxtest.Do(h.t, h.srv, method, path, body, creds...))
 }
 
 func (h *harness) must(status int, method, path string, body any, creds ...string) response {
 	h.t.Helper()
-	r := h.do(method, path, body, creds...)
-	if r.Code != status {
-		h.t.Fatalf("%s %s: status %d, want %d: %s", method, path, r.Code, status, r.Raw)
-	}
-	return r
+	return response(httpxtest.Must(h.t, h.srv, status, method, path, body, creds...))
 }
 
 // assertError checks the envelope: status, code (spec string or the status), category.
 func assertError(t *testing.T, r response, status int, code any, category string) {
 	t.Helper()
-	e := r.err()
-	if r.Code != status || e == nil {
-		t.Fatalf("status %d, want %d: %s", r.Code, status, r.Raw)
-	}
-	if c, ok := code.(int); ok {
-		code = float64(c)
-	}
-	if e["code"] != code || e["category"] != category {
-		t.Errorf("code %v category %v, want %v %s: %s", e["code"], e["category"], code, category, r.Raw)
-	}
-	if _, isString := code.(string); isString && e["status"] != float64(status) {
-		t.Errorf("status member %v, want %d", e["status"], status)
-	}
+	httpxtest.AssertError(t, httpxtest.Response(r), status, code, category)
 }
 
-func fields(r response) map[string]any {
-	f, _ := r.err()["fields"].(map[string]any)
-	return f
-}
+func fields(r response) map[string]any { return httpxtest.Response(r).Fields() }
 
 // create creates a coupon with the admin key; extra overrides the defaults.
 func (h *harness) create(code, typ, value string, extra map[string]any) map[string]any {
@@ -346,11 +226,4 @@ func (h *harness) events(eventType string) []map[string]any {
 	return out
 }
 
-func keys(m map[string]any) string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return strings.Join(out, ",")
-}
+func keys(m map[string]any) string { return httpxtest.Keys(m) }

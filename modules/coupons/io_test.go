@@ -1,15 +1,8 @@
 package coupons_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"io"
-	"net/http"
 )
-
-func readAll(r *http.Request) ([]byte, error) { return io.ReadAll(r.Body) }
-
-func nopCloser(b []byte) io.ReadCloser { return io.NopCloser(bytes.NewReader(b)) }
 
 // canonical re-encodes a JSON document with sorted keys.
 func canonical(t interface{ Fatal(...any) }, raw string) string {

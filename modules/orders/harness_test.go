@@ -1,21 +1,13 @@
 package orders_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
-	"net/http/httptest"
-	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"github.com/getkin/kin-openapi/openapi3filter"
-	"github.com/getkin/kin-openapi/routers"
-	"github.com/getkin/kin-openapi/routers/gorillamux"
 	"github.com/shopspring/decimal"
 	"go.uber.org/zap"
 
@@ -38,6 +30,7 @@ import (
 	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/ids"
 	"github.com/gocommerce/commerce/platform/openapi"
 	"github.com/gocommerce/commerce/platform/testdb"
@@ -97,7 +90,7 @@ type harness struct {
 	db        *db.DB
 	svc       *app.Service
 	queries   *app.QueryService
-	srv       *httpx.Server
+	srv       http.Handler
 	catalog   *catalogtest.Fake
 	inventory *fakeInventory
 	payments  *fakePayments
@@ -165,7 +158,7 @@ func newHarness(t *testing.T, engine string) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &harness{t: t, engine: engine, db: e.DB, svc: svc, queries: queries, srv: srv, catalog: cat, inventory: inv, payments: pay, customers: cus, clock: clk, sub: sub}
+	return &harness{t: t, engine: engine, db: e.DB, svc: svc, queries: queries, srv: docs.Wrap(t, srv), catalog: cat, inventory: inv, payments: pay, customers: cus, clock: clk, sub: sub}
 }
 
 // eachEngine runs fn on a fresh harness per engine, in parallel.
@@ -179,99 +172,34 @@ func eachEngine(t *testing.T, fn func(t *testing.T, h *harness)) {
 	}
 }
 
-type response struct {
-	Code int
-	Body map[string]any
-	Raw  string
-}
+type response httpxtest.Response
 
-func (r response) data() map[string]any {
-	d, _ := r.Body["data"].(map[string]any)
-	return d
-}
+func (r response) data() map[string]any { return httpxtest.Response(r).Data() }
 
-func (r response) list() []map[string]any {
-	raw, _ := r.Body["data"].([]any)
-	out := make([]map[string]any, len(raw))
-	for i, v := range raw {
-		out[i], _ = v.(map[string]any)
-	}
-	return out
-}
+func (r response) list() []map[string]any { return httpxtest.Response(r).List() }
 
-func (r response) pagination() map[string]any {
-	m, _ := r.Body["meta"].(map[string]any)
-	p, _ := m["pagination"].(map[string]any)
-	return p
-}
+func (r response) pagination() map[string]any { return httpxtest.Response(r).Pagination() }
 
-func (r response) err() map[string]any {
-	e, _ := r.Body["error"].(map[string]any)
-	return e
-}
+func (r response) err() map[string]any { return httpxtest.Response(r).Err() }
 
 // do sends a request; body is JSON-encoded unless it is a string (sent raw).
 func (h *harness) do(method, path string, body any, cred string) response {
 	h.t.Helper()
-	var raw []byte
-	switch b := body.(type) {
-	case nil:
-	case string:
-		raw = []byte(b)
-	default:
-		var err error
-		if raw, err = json.Marshal(b); err != nil {
-			h.t.Fatal(err)
-		}
-	}
-	req := httptest.NewRequest(method, path, bytes.NewReader(raw))
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if cred != "" {
-		req.Header.Set("Authorization", "Bearer "+cred)
-	}
-	w := httptest.NewRecorder()
-	h.srv.ServeHTTP(w, req)
-	h.validate(method, path, raw, body != nil, cred, w)
-	out := response{Code: w.Code, Raw: w.Body.String()}
-	if w.Body.Len() > 0 {
-		if err := json.Unmarshal(w.Body.Bytes(), &out.Body); err != nil {
-			h.t.Fatalf("%s %s: body is not JSON: %q", method, path, w.Body.String())
-		}
-	}
-	return out
+	return response(httpxtest.Do(h.t, h.srv, method, path, body, cred))
 }
 
 // must sends a request and fails unless the status matches.
 func (h *harness) must(status int, method, path string, body any, cred string) response {
 	h.t.Helper()
-	r := h.do(method, path, body, cred)
-	if r.Code != status {
-		h.t.Fatalf("%s %s: status %d, want %d: %s", method, path, r.Code, status, r.Raw)
-	}
-	return r
+	return response(httpxtest.Must(h.t, h.srv, status, method, path, body, cred))
 }
 
-// assertError checks the envelope: status, code (spec string or the status), category.
+// assertError checks the envelope: status, code (spec string or the status), category
+// and a request id.
 func assertError(t *testing.T, r response, status int, code any, category string) {
 	t.Helper()
-	e := r.err()
-	if r.Code != status || e == nil {
-		t.Fatalf("status %d, want %d: %s", r.Code, status, r.Raw)
-	}
-	if c, ok := code.(int); ok {
-		code = float64(c)
-	}
-	if e["code"] != code || e["category"] != category {
-		t.Errorf("code %v category %v, want %v %s: %s", e["code"], e["category"], code, category, r.Raw)
-	}
-	if id, _ := e["request_id"].(string); id == "" {
-		t.Errorf("no request_id: %s", r.Raw)
-	}
-	if _, isString := code.(string); isString && e["status"] != float64(status) {
-		t.Errorf("status member %v, want %d", e["status"], status)
-	}
+	httpxtest.AssertError(t, httpxtest.Response(r), status, code, category)
+	httpxtest.AssertRequestID(t, httpxtest.Response(r))
 }
 
 // expectError sends a request and checks the error envelope.
@@ -282,10 +210,7 @@ func (h *harness) expectError(status int, code any, category, method, path strin
 	return r
 }
 
-func fields(r response) map[string]any {
-	f, _ := r.err()["fields"].(map[string]any)
-	return f
-}
+func fields(r response) map[string]any { return httpxtest.Response(r).Fields() }
 
 type outboxEvent struct {
 	Type        string
@@ -395,65 +320,10 @@ func (h *harness) get(id string) map[string]any {
 	return h.must(http.StatusOK, http.MethodGet, "/api/v1/orders/"+id+"?include=fulfillments,refunds,transactions", nil, "admin").data()
 }
 
-func keys(m map[string]any) string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return strings.Join(out, ",")
-}
+func keys(m map[string]any) string { return httpxtest.Keys(m) }
 
-func items(m map[string]any, key string) []map[string]any {
-	raw, _ := m[key].([]any)
-	out := make([]map[string]any, len(raw))
-	for i, v := range raw {
-		out[i], _ = v.(map[string]any)
-	}
-	return out
-}
+func items(m map[string]any, key string) []map[string]any { return httpxtest.Objects(m[key]) }
 
-var (
-	docOnce   sync.Once
-	docRouter routers.Router
-	docErr    error
-)
-
-// validate checks every response against the module's OpenAPI fragment: each answer
-// the tests provoke must be documented with its status and match its schema.
-func (h *harness) validate(method, path string, raw []byte, hasBody bool, cred string, w *httptest.ResponseRecorder) {
-	h.t.Helper()
-	docOnce.Do(func() {
-		doc, err := openapi.Build([]openapi.Fragment{orders.NewModule(nil, nil).OpenAPI()})
-		if err != nil {
-			docErr = err
-			return
-		}
-		docRouter, docErr = gorillamux.NewRouter(doc)
-	})
-	if docErr != nil {
-		h.t.Fatal(docErr)
-	}
-	req := httptest.NewRequest(method, path, bytes.NewReader(raw))
-	if hasBody {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	route, params, err := docRouter.FindRoute(req)
-	if err != nil {
-		h.t.Errorf("%s %s answered %d but is not documented: %v", method, path, w.Code, err)
-		return
-	}
-	in := &openapi3filter.ResponseValidationInput{
-		RequestValidationInput: &openapi3filter.RequestValidationInput{
-			Request: req, PathParams: params, Route: route,
-			Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc},
-		},
-		Status:  w.Code,
-		Header:  w.Header(),
-		Body:    io.NopCloser(bytes.NewReader(w.Body.Bytes())),
-		Options: &openapi3filter.Options{IncludeResponseStatus: true},
-	}
-	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
-		h.t.Errorf("%s %s (%s) → %d does not match the OpenAPI document: %v\nbody: %s", method, path, cred, w.Code, err, w.Body.String())
-	}
-}
+// docs checks every response against the module's OpenAPI fragment: each answer the
+// tests provoke must be documented with its status and match its schema.
+var docs = httpxtest.NewValidator(func() openapi.Fragment { return orders.NewModule(nil, nil).OpenAPI() })
