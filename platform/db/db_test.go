@@ -444,3 +444,44 @@ func TestAfterCommit(t *testing.T) {
 		})
 	}
 }
+
+// Querier runs raw statements in ctx's transaction when there is one (they see its
+// uncommitted rows), on the pool otherwise; Rebind gives each engine its parameters.
+func TestQuerierAndRebind(t *testing.T) {
+	for _, engine := range testdb.Engines() {
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			d := testdb.Open(t, engine, widgets()).DB
+			ctx := context.Background()
+			q := d.Rebind("SELECT count(*) FROM widgets WHERE name = ? OR name = ?")
+			want := map[db.Dialect]string{
+				db.Postgres: "SELECT count(*) FROM widgets WHERE name = $1 OR name = $2",
+				db.SQLite:   "SELECT count(*) FROM widgets WHERE name = ? OR name = ?",
+			}[d.Dialect()]
+			if q != want {
+				t.Fatalf("Rebind = %q, want %q", q, want)
+			}
+			countRaw := func(ctx context.Context) int {
+				var n int
+				if err := d.Querier(ctx).QueryRowContext(ctx, q, "a", "b").Scan(&n); err != nil {
+					t.Fatal(err)
+				}
+				return n
+			}
+			if err := d.InTx(ctx, func(ctx context.Context) error {
+				if err := insert(ctx, t, d, "a"); err != nil {
+					return err
+				}
+				if n := countRaw(ctx); n != 1 {
+					t.Errorf("inside the transaction: %d rows, want its own uncommitted 1", n)
+				}
+				return errBoom
+			}); !errors.Is(err, errBoom) {
+				t.Fatal(err)
+			}
+			if n := countRaw(ctx); n != 0 {
+				t.Fatalf("after the rollback: %d rows, want 0", n)
+			}
+		})
+	}
+}

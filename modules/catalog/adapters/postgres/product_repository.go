@@ -31,9 +31,9 @@ func NewProductRepository(d *db.DB) *ProductRepository {
 	selectProduct := "SELECT " + productColumns + " FROM products WHERE "
 	r := &ProductRepository{
 		db:            d,
-		byID:          bind(d.Dialect(), selectProduct+"products.id = ?"),
-		byIDForUpdate: bind(d.Dialect(), selectProduct+"products.id = ?"),
-		bySlug:        bind(d.Dialect(), selectProduct+"products.slug = ?"),
+		byID:          d.Rebind(selectProduct + "products.id = ?"),
+		byIDForUpdate: d.Rebind(selectProduct + "products.id = ?"),
+		bySlug:        d.Rebind(selectProduct + "products.slug = ?"),
 	}
 	if d.Dialect() == db.Postgres {
 		// SQLite has no row locks: its writers are serialised.
@@ -115,7 +115,7 @@ func (r *ProductRepository) GetBySlug(ctx context.Context, slug string) (*domain
 // first runs a single-product query (one parameter) and scans its row.
 func (r *ProductRepository) first(ctx context.Context, query string, arg any) (*domain.Product, error) {
 	var row productRow
-	err := connPool(ctx, r.db).QueryRowContext(ctx, query, arg).Scan(row.dest()...)
+	err := r.db.Querier(ctx).QueryRowContext(ctx, query, arg).Scan(row.dest()...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, domain.ErrProductNotFound
 	}
@@ -130,8 +130,8 @@ func (r *ProductRepository) GetMany(ctx context.Context, ids []string) ([]*domai
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	query := bind(r.db.Dialect(), "SELECT "+productColumns+" FROM products WHERE products.id IN ("+params(len(ids))+")")
-	rows, err := connPool(ctx, r.db).QueryContext(ctx, query, anySlice(ids)...)
+	query := r.db.Rebind("SELECT " + productColumns + " FROM products WHERE products.id IN (" + params(len(ids)) + ")")
+	rows, err := r.db.Querier(ctx).QueryContext(ctx, query, anySlice(ids)...)
 	if err != nil {
 		return nil, fmt.Errorf("catalog: select products: %w", err)
 	}
@@ -157,11 +157,11 @@ func (r *ProductRepository) GetWithVariants(ctx context.Context, ids []string) (
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	query := bind(r.db.Dialect(), "SELECT "+productColumns+", "+firstImageURL("products")+", "+joinedVariantColumns+
-		" FROM products LEFT JOIN product_variants v ON v.product_id = products.id"+
-		" WHERE products.id IN ("+params(len(ids))+")"+
+	query := r.db.Rebind("SELECT " + productColumns + ", " + firstImageURL("products") + ", " + joinedVariantColumns +
+		" FROM products LEFT JOIN product_variants v ON v.product_id = products.id" +
+		" WHERE products.id IN (" + params(len(ids)) + ")" +
 		" ORDER BY products.id, v.is_default DESC, v.created_at ASC, v.id ASC")
-	rows, err := connPool(ctx, r.db).QueryContext(ctx, query, anySlice(ids)...)
+	rows, err := r.db.Querier(ctx).QueryContext(ctx, query, anySlice(ids)...)
 	if err != nil {
 		return nil, fmt.Errorf("catalog: select products with variants: %w", err)
 	}

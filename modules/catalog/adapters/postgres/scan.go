@@ -1,52 +1,16 @@
 package postgres
 
 import (
-	"context"
 	"database/sql"
-	"strconv"
 	"strings"
 
 	"github.com/shopspring/decimal"
-	"gorm.io/gorm"
-
-	"github.com/gocommerce/commerce/platform/db"
 )
 
 // The hot reads (a product by id, a list page, a product with its variants for carts)
-// scan their rows explicitly: gorm's Find costs as much CPU as the query itself, in
-// reflection over the row struct, per-column name mapping and callbacks
+// scan their rows explicitly through db.Querier: gorm's Find costs as much CPU as the
+// query itself, in reflection over the row struct, per-column name mapping and callbacks
 // (docs/performance.md, finding 6).
-
-// connPool is where ctx's statements run: the transaction ctx carries (*sql.Tx), or the
-// pool (*sql.DB). Statements sent through it skip gorm's statement building and
-// callbacks, so they must use the dialect's bind parameters (bind).
-func connPool(ctx context.Context, d *db.DB) gorm.ConnPool {
-	if db.InTransaction(ctx) {
-		return d.Conn(ctx).Statement.ConnPool
-	}
-	return d.Gorm().Statement.ConnPool
-}
-
-// bind rewrites the ? parameters of query as $1, $2 ... for PostgreSQL (SQLite takes ?
-// as written). The catalog's SQL has no ? inside literals.
-func bind(d db.Dialect, query string) string {
-	if d != db.Postgres {
-		return query
-	}
-	var b strings.Builder
-	b.Grow(len(query) + 8)
-	n := 0
-	for _, r := range query {
-		if r != '?' {
-			b.WriteRune(r)
-			continue
-		}
-		n++
-		b.WriteByte('$')
-		b.WriteString(strconv.Itoa(n))
-	}
-	return b.String()
-}
 
 // params is n comma-separated ? parameters (an IN list).
 func params(n int) string {
