@@ -28,11 +28,17 @@ const (
 	leaseShare = 8
 )
 
-// leaseTable holds the leases of one instance, per client and rule set.
+// leaseSweepEvery is how often the lease table drops expired leases.
+const leaseSweepEvery = 10 * time.Second
+
+// leaseTable holds the leases of one instance, per client and rule set: at most max,
+// and expired ones are dropped every leaseSweepEvery, so it holds about the clients of
+// the last few seconds.
 type leaseTable struct {
-	mu  sync.Mutex
-	m   map[string]*lease
-	max int
+	mu        sync.Mutex
+	m         map[string]*lease
+	max       int
+	lastSweep time.Time
 }
 
 // lease is one client's (and rule set's) requests admitted by the store and not used yet.
@@ -49,16 +55,19 @@ func newLeaseTable(max int) *leaseTable {
 	return &leaseTable{m: map[string]*lease{}, max: max}
 }
 
-// get returns the lease of key, creating it. When the table is full, expired leases
-// that nobody holds are dropped first (their unused requests, at most maxLease per
-// client, are then not refunded; Redis refills them with time).
+// get returns the lease of key, creating it. Expired leases that nobody holds are
+// dropped every leaseSweepEvery and when the table is full (their unused requests, at
+// most maxLease per client, are then not refunded; Redis refills them with time). A
+// client that finds the table full of live leases gets a lease of its own that is not
+// kept: it is checked in Redis on every request.
 func (t *leaseTable) get(key string, now time.Time) *lease {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if le, ok := t.m[key]; ok {
 		return le
 	}
-	if len(t.m) >= t.max {
+	if len(t.m) >= t.max || now.Sub(t.lastSweep) >= leaseSweepEvery {
+		t.lastSweep = now
 		for k, le := range t.m {
 			if le.mu.TryLock() {
 				idle := !now.Before(le.expires)

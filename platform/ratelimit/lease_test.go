@@ -181,3 +181,22 @@ func TestLeaseSizing(t *testing.T) {
 	n, _ = le.nextTake(later)
 	eq(t, n, 1, "near the limit")
 }
+
+// The lease table forgets expired leases every leaseSweepEvery and stays bounded.
+func TestLeaseTableBounded(t *testing.T) {
+	t.Parallel()
+	tab := newLeaseTable(3)
+	now := t0
+	for _, k := range []string{"a", "b", "c"} {
+		tab.get(k, now).record(grant{n: 2, rules: []ruleState{{remaining: 100}}}, now)
+	}
+	// Full of live leases: a new client gets a lease that is not kept.
+	if le := tab.get("d", now); tab.get("d", now) == le {
+		t.Fatal("a fourth lease was kept in a table of 3 live ones")
+	}
+	eq(t, len(tab.m), 3, "entries")
+	// Once expired, the next sweep drops them.
+	later := now.Add(leaseSweepEvery)
+	tab.get("e", later)
+	eq(t, len(tab.m), 1, "entries after the sweep")
+}

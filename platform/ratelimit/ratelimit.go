@@ -46,7 +46,7 @@ const (
 	DefaultKeyPrefix = "commerce:ratelimit:"
 	// window is the usage window (seconds).
 	window = 60
-	// maxMemKeys bounds the in-memory GCRA store and the lease table.
+	// maxMemKeys bounds the in-memory GCRA store.
 	maxMemKeys = 100_000
 	// maxTrackedClients bounds the usage tracking per process (and the admin view).
 	maxTrackedClients = 10_000
@@ -153,7 +153,7 @@ func newLimiter(cfg *config.Config, rdb *redis.Client, reg *metrics.Registry, lo
 		// compare-and-swap loop that contention could exhaust), and leases let busy
 		// clients skip it for most requests (lease.go).
 		l.store = newRedisStore(rdb)
-		l.leases = newLeaseTable(maxMemKeys)
+		l.leases = newLeaseTable(maxTrackedClients)
 		l.prefix = "rate:" + o.prefix + "gcra:"
 		l.shared = newSharedUsage(rdb, o.prefix, l.warn)
 		mode = "redis"
