@@ -11,7 +11,7 @@
 // (redisstore.go), so every `commerce serve` process behind a load balancer shares
 // the same counters. A busy client does not cost a Redis round trip per request: an
 // instance takes several requests at once and admits the following ones from that
-// lease for up to 250 ms, giving back what it did not use; leases never exceed an
+// lease for up to a second, giving back what it did not use; leases never exceed an
 // eighth of what is left, so near a limit every request is checked in Redis (lease.go).
 // If the store fails (Redis down) the middleware fails open: the request goes through
 // without rate-limit headers and a warning is logged (at most one every ten seconds,
