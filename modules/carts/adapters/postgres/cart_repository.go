@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"time"
 
-	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 
 	"github.com/gocommerce/commerce/modules/carts/domain"
@@ -66,10 +65,10 @@ var (
 // find reads the carts matching where (on carts c) with their items in one statement,
 // carts in the order given, each cart's items oldest first. One statement is also one
 // snapshot: the cart row and its items are consistent.
-func find(conn *gorm.DB, where, order string, args ...any) ([]*domain.Cart, error) {
+func find(ctx context.Context, d *db.DB, where, order string, args ...any) ([]*domain.Cart, error) {
 	q := "SELECT " + cartSelect + ", " + itemSelect + " FROM carts c LEFT JOIN cart_items i ON i.cart_id = c.id WHERE " + where +
 		" ORDER BY " + order + ", i.created_at, i.id"
-	rows, err := conn.Raw(q, args...).Rows()
+	rows, err := d.Querier(ctx).QueryContext(ctx, d.Rebind(q), args...)
 	if err != nil {
 		return nil, fmt.Errorf("carts: select: %w", err)
 	}
@@ -128,17 +127,17 @@ func first(carts []*domain.Cart, err error) (*domain.Cart, error) {
 
 // Get returns a cart with its items.
 func (r *CartRepository) Get(ctx context.Context, id domain.CartID) (*domain.Cart, error) {
-	return first(find(r.db.Conn(ctx), "c.id = ?", "c.id", string(id)))
+	return first(find(ctx, r.db, "c.id = ?", "c.id", string(id)))
 }
 
 // FindBySessionHash returns the guest cart with the token hash.
 func (r *CartRepository) FindBySessionHash(ctx context.Context, hash string) (*domain.Cart, error) {
-	return first(find(r.db.Conn(ctx), "c.session_token_hash = ?", "c.id", hash))
+	return first(find(ctx, r.db, "c.session_token_hash = ?", "c.id", hash))
 }
 
 // ActiveForCustomer returns the customer's active cart.
 func (r *CartRepository) ActiveForCustomer(ctx context.Context, customerID string) (*domain.Cart, error) {
-	return first(find(r.db.Conn(ctx), "c.customer_id = ? AND c.status = ?", "c.id", customerID, string(domain.StatusActive)))
+	return first(find(ctx, r.db, "c.customer_id = ? AND c.status = ?", "c.id", customerID, string(domain.StatusActive)))
 }
 
 // lock reads the cart row-locked (FOR UPDATE on PostgreSQL; SQLite transactions
@@ -146,19 +145,20 @@ func (r *CartRepository) ActiveForCustomer(ctx context.Context, customerID strin
 // second statement on purpose: under READ COMMITTED a statement that waited for the
 // lock sees the locked row's new version but the other tables as of its start, so a
 // join would miss items a concurrent change just committed (docs/decisions/0088).
-func (r *CartRepository) lock(conn *gorm.DB, id domain.CartID) (*domain.Cart, error) {
+func (r *CartRepository) lock(ctx context.Context, id domain.CartID) (*domain.Cart, error) {
 	q := "SELECT " + cartSelect + " FROM carts c WHERE c.id = ?"
 	if r.db.Dialect() == db.Postgres {
 		q += " FOR UPDATE"
 	}
 	var cart cartRow
-	if err := conn.Raw(q, string(id)).Row().Scan(pointers(cart.fields())...); err != nil {
+	sqlc := r.db.Querier(ctx)
+	if err := sqlc.QueryRowContext(ctx, r.db.Rebind(q), string(id)).Scan(pointers(cart.fields())...); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, domain.ErrCartNotFound
 		}
 		return nil, fmt.Errorf("carts: select: %w", err)
 	}
-	rows, err := conn.Raw("SELECT "+itemSelect+" FROM cart_items i WHERE i.cart_id = ? ORDER BY i.created_at, i.id", string(id)).Rows()
+	rows, err := sqlc.QueryContext(ctx, r.db.Rebind("SELECT "+itemSelect+" FROM cart_items i WHERE i.cart_id = ? ORDER BY i.created_at, i.id"), string(id))
 	if err != nil {
 		return nil, fmt.Errorf("carts: items: %w", err)
 	}
@@ -189,8 +189,8 @@ func itemUpdatable(column string) bool {
 // changed columns of changed ones, then new ones (so the identity index never sees
 // two identical lines).
 func (r *CartRepository) Update(ctx context.Context, id domain.CartID, change func(*domain.Cart) error) (*domain.Cart, error) {
-	conn := r.db.Conn(ctx)
-	c, err := r.lock(conn, id)
+	conn, sqlc := r.db.Conn(ctx), r.db.Querier(ctx)
+	c, err := r.lock(ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +211,7 @@ func (r *CartRepository) Update(ctx context.Context, id domain.CartID, change fu
 	}
 	if set := changes(before.fields(), after.fields(), cartUpdatable); len(set) > 0 {
 		q, args := updateSQL("carts", string(id), set)
-		if err := conn.Exec(q, args...).Error; err != nil {
+		if _, err := sqlc.ExecContext(ctx, r.db.Rebind(q), args...); err != nil {
 			return nil, fmt.Errorf("carts: update: %w", err)
 		}
 	}
@@ -247,7 +247,7 @@ func (r *CartRepository) Update(ctx context.Context, id domain.CartID, change fu
 	}
 	for _, ch := range changed {
 		q, args := updateSQL("cart_items", ch.id, ch.set)
-		if err := conn.Exec(q, args...).Error; err != nil {
+		if _, err := sqlc.ExecContext(ctx, r.db.Rebind(q), args...); err != nil {
 			return nil, fmt.Errorf("carts: update item: %w", err)
 		}
 	}
@@ -283,5 +283,5 @@ func (r *CartRepository) ExpireInactive(ctx context.Context, now time.Time) (int
 
 // ForCustomer returns the customer's carts, newest first.
 func (r *CartRepository) ForCustomer(ctx context.Context, customerID string) ([]*domain.Cart, error) {
-	return find(r.db.Conn(ctx), "c.customer_id = ?", "c.created_at DESC, c.id DESC", customerID)
+	return find(ctx, r.db, "c.customer_id = ?", "c.created_at DESC, c.id DESC", customerID)
 }
