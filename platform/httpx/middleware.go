@@ -47,7 +47,7 @@ func requestContext(logger *zap.Logger) gin.HandlerFunc {
 		}
 		c.Set(requestIDKey, id)
 		c.Header(HeaderRequestID, id)
-		ctx := log.WithContext(c.Request.Context(), logger.With(zap.String("request_id", id)))
+		ctx := log.WithFields(c.Request.Context(), logger, zap.String("request_id", id))
 		c.Request = c.Request.WithContext(ctx)
 		c.Next()
 	}

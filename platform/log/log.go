@@ -4,6 +4,7 @@ package log
 import (
 	"context"
 	"strings"
+	"sync"
 
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
@@ -54,10 +55,33 @@ func WithContext(ctx context.Context, l *zap.Logger) context.Context {
 	return context.WithValue(ctx, ctxKey{}, l)
 }
 
+// WithFields stores in ctx a logger that is base with fields, built only if something
+// asks for it (FromContext): zap's With copies the encoder, which most requests, never
+// logging through the context, need not pay for.
+func WithFields(ctx context.Context, base *zap.Logger, fields ...zap.Field) context.Context {
+	return context.WithValue(ctx, ctxKey{}, &lazyLogger{base: base, fields: fields})
+}
+
+// lazyLogger is base.With(fields...), built once on first use.
+type lazyLogger struct {
+	base   *zap.Logger
+	fields []zap.Field
+	once   sync.Once
+	l      *zap.Logger
+}
+
+func (z *lazyLogger) get() *zap.Logger {
+	z.once.Do(func() { z.l = z.base.With(z.fields...) })
+	return z.l
+}
+
 // FromContext returns the request-scoped logger, or fallback.
 func FromContext(ctx context.Context, fallback *zap.Logger) *zap.Logger {
-	if l, ok := ctx.Value(ctxKey{}).(*zap.Logger); ok {
+	switch l := ctx.Value(ctxKey{}).(type) {
+	case *zap.Logger:
 		return l
+	case *lazyLogger:
+		return l.get()
 	}
 	return fallback
 }
