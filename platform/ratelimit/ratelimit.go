@@ -155,7 +155,7 @@ func newLimiter(cfg *config.Config, rdb *redis.Client, reg *metrics.Registry, lo
 		l.store = newRedisStore(rdb)
 		l.leases = newLeaseTable(maxTrackedClients)
 		l.prefix = "rate:" + o.prefix + "gcra:"
-		l.shared = newSharedUsage(rdb, o.prefix, l.warn)
+		l.shared = newSharedUsage(rdb, o.prefix, l.local, l.warn)
 		mode = "redis"
 	} else {
 		l.store = newMemStore(o.now, maxMemKeys)
@@ -235,10 +235,10 @@ func (l *Limiter) handle(c *gin.Context) {
 	l.inst.seen(cl.authenticated)
 	l.local.record(cl.id, cl.limit.RequestsPerMinute, now)
 
-	out, err := l.check(c.Request.Context(), cl.id, l.rules(cl, p), now)
-	if err == nil && l.shared != nil {
-		l.shared.add(cl.id, cl.limit.RequestsPerMinute, now)
+	if l.shared != nil {
+		l.shared.schedule()
 	}
+	out, err := l.check(c.Request.Context(), cl.id, l.rules(cl, p), now)
 	if err != nil {
 		l.warn("rate-limit check failed (store unavailable?); request allowed without limits", err)
 		c.Next()

@@ -215,11 +215,12 @@ func TestRedisDownFailsOpen(t *testing.T) {
 func TestRedisUsagePrunes(t *testing.T) {
 	t.Parallel()
 	rdb, prefix := redisClient(t)
-	s := newSharedUsage(rdb, prefix, func(msg string, err error) { t.Errorf("%s: %v", msg, err) })
+	local := newTracker(maxTrackedClients)
+	s := newSharedUsage(rdb, prefix, local, func(msg string, err error) { t.Errorf("%s: %v", msg, err) })
 	ctx := context.Background()
 	base := time.Now().Truncate(time.Second)
 	for i := 0; i <= 2*window; i++ { // 121 distinct seconds, 2 minutes ago up to now, one batch each
-		s.add("ip:x", 6, base.Add(time.Duration(i-2*window)*time.Second))
+		local.record("ip:x", 6, base.Add(time.Duration(i-2*window)*time.Second))
 		if err := s.flush(ctx); err != nil {
 			t.Fatal(err)
 		}

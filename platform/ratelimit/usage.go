@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -82,12 +83,14 @@ type tracker struct {
 	lastPrune int64
 }
 
-// clientWindow is a ring of per-second counts.
+// clientWindow is a ring of per-second counts, with how much of each second has been
+// written to Redis (sent).
 type clientWindow struct {
 	limit  int
 	last   int64 // last second seen
 	secs   [window]int64
 	counts [window]int64
+	sent   [window]int64
 }
 
 func newTracker(max int) *tracker {
@@ -102,7 +105,7 @@ func (w *clientWindow) add(sec int64) {
 	switch {
 	case w.secs[i] == sec:
 	case w.secs[i] < sec:
-		w.secs[i], w.counts[i] = sec, 0
+		w.secs[i], w.counts[i], w.sent[i] = sec, 0, 0
 	default: // a second older than the bucket's: out of the window already
 		return
 	}
@@ -167,31 +170,52 @@ func (t *tracker) snapshot(now time.Time) []ClientUsage {
 	return out
 }
 
+// clientDelta is what one client counted since the last write to Redis.
+type clientDelta struct {
+	id    string
+	limit int
+	last  int64           // last second seen
+	secs  map[int64]int64 // second → requests not written yet
+}
+
+// unsent returns the counts not written to Redis yet and marks them written.
+func (t *tracker) unsent() []clientDelta {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []clientDelta
+	for id, w := range t.clients {
+		var d *clientDelta
+		for i := range w.secs {
+			if n := w.counts[i] - w.sent[i]; n > 0 {
+				if d == nil {
+					out = append(out, clientDelta{id: id, limit: w.limit, last: w.last, secs: map[int64]int64{}})
+					d = &out[len(out)-1]
+				}
+				d.secs[w.secs[i]] = n
+				w.sent[i] = w.counts[i]
+			}
+		}
+	}
+	return out
+}
+
 // sharedUsage keeps the same per-second counts in Redis, so every instance sees the
 // cluster's usage: a hash per client (field = Unix second, value = count, plus field
 // "limit"), expiring two windows after the client's last request, and a sorted set of
 // client ids scored by the second they were last seen.
 //
-// Requests are counted in process and written in batches (one pipeline per
+// The tracker counts requests in process; they are written in batches (one pipeline per
 // usageFlushInterval, whatever the request rate), so the admin view may lag by up to
-// that interval for requests served by other instances; this instance's own pending
+// that interval for requests served by other instances; this instance's own unsent
 // counts are written before it reads.
 type sharedUsage struct {
 	rdb    *redis.Client
 	prefix string
 	script *redis.Script
+	local  *tracker
 	warn   func(msg string, err error)
 
-	mu        sync.Mutex
-	pending   map[string]*pendingUsage
-	scheduled bool // a flush is due
-}
-
-// pendingUsage is one client's requests not written yet.
-type pendingUsage struct {
-	limit int
-	last  int64           // last second seen
-	secs  map[int64]int64 // second → requests
+	scheduled atomic.Bool // a flush is due
 }
 
 // usageFlushInterval is how often counted requests are written to Redis.
@@ -219,63 +243,46 @@ end
 return 1
 `
 
-func newSharedUsage(rdb *redis.Client, prefix string, warn func(string, error)) *sharedUsage {
-	return &sharedUsage{rdb: rdb, prefix: prefix + "usage:", script: redis.NewScript(recordScript), warn: warn, pending: map[string]*pendingUsage{}}
+func newSharedUsage(rdb *redis.Client, prefix string, local *tracker, warn func(string, error)) *sharedUsage {
+	return &sharedUsage{rdb: rdb, prefix: prefix + "usage:", script: redis.NewScript(recordScript), local: local, warn: warn}
 }
 
 func (s *sharedUsage) clientKey(id string) string { return s.prefix + "c:" + id }
 func (s *sharedUsage) activeKey() string          { return s.prefix + "active" }
 
-// add counts one request of client id; it is written within usageFlushInterval.
-// At most maxTrackedClients clients are pending at once (others wait for the flush).
-func (s *sharedUsage) add(id string, limit int, now time.Time) {
-	sec := now.Unix()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	p, ok := s.pending[id]
-	if !ok {
-		if len(s.pending) >= maxTrackedClients {
-			return
+// schedule makes sure a flush runs within usageFlushInterval (call after counting a
+// request in the tracker).
+func (s *sharedUsage) schedule() {
+	if s.scheduled.Load() || !s.scheduled.CompareAndSwap(false, true) {
+		return
+	}
+	time.AfterFunc(usageFlushInterval, func() {
+		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
+		defer cancel()
+		if err := s.flush(ctx); err != nil {
+			s.warn("rate-limit usage not recorded", err)
 		}
-		p = &pendingUsage{secs: map[int64]int64{}}
-		s.pending[id] = p
-	}
-	p.limit = limit
-	p.last = max(p.last, sec)
-	p.secs[sec]++
-	if !s.scheduled {
-		s.scheduled = true
-		time.AfterFunc(usageFlushInterval, func() {
-			ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
-			defer cancel()
-			if err := s.flush(ctx); err != nil {
-				s.warn("rate-limit usage not recorded", err)
-			}
-		})
-	}
+	})
 }
 
-// flush writes the pending counts (one pipelined round trip). On failure they are
-// dropped: usage is a view, not a limit.
+// flush writes the tracker's unsent counts (one pipelined round trip). On failure they
+// are dropped: usage is a view, not a limit.
 func (s *sharedUsage) flush(ctx context.Context) error {
-	s.mu.Lock()
-	batch := s.pending
-	s.pending = map[string]*pendingUsage{}
-	s.scheduled = false
-	s.mu.Unlock()
+	s.scheduled.Store(false)
+	batch := s.local.unsent()
 	if len(batch) == 0 {
 		return nil
 	}
 	pipe := s.rdb.Pipeline()
 	members := make([]redis.Z, 0, len(batch))
-	for id, p := range batch {
-		args := make([]any, 0, 3+2*len(p.secs))
-		args = append(args, p.limit, window, p.last)
-		for sec, n := range p.secs {
+	for _, d := range batch {
+		args := make([]any, 0, 3+2*len(d.secs))
+		args = append(args, d.limit, window, d.last)
+		for sec, n := range d.secs {
 			args = append(args, sec, n)
 		}
-		s.script.Eval(ctx, pipe, []string{s.clientKey(id)}, args...)
-		members = append(members, redis.Z{Score: float64(p.last), Member: id})
+		s.script.Eval(ctx, pipe, []string{s.clientKey(d.id)}, args...)
+		members = append(members, redis.Z{Score: float64(d.last), Member: d.id})
 	}
 	pipe.ZAdd(ctx, s.activeKey(), members...)
 	pipe.Expire(ctx, s.activeKey(), 2*window*time.Second)

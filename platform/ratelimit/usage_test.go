@@ -260,3 +260,27 @@ func TestAdminModuleOpenAPI(t *testing.T) {
 	check(e.get("/api/v1/admin/rate-limits", "", "jwt-x"), "403")
 	check(e.get("/api/v1/ping", ipA, ""), "429")
 }
+
+// unsent hands each counted request to Redis once: a second batch holds only what was
+// counted since the first, also within the same second.
+func TestTrackerUnsent(t *testing.T) {
+	t.Parallel()
+	tr := newTracker(10)
+	tr.record("a", 6, t0)
+	tr.record("a", 6, t0)
+	tr.record("b", 60, t0.Add(time.Second))
+	got := map[string]map[int64]int64{}
+	for _, d := range tr.unsent() {
+		got[d.id] = d.secs
+	}
+	eq(t, got, map[string]map[int64]int64{"a": {t0.Unix(): 2}, "b": {t0.Unix() + 1: 1}}, "first batch")
+	eq(t, len(tr.unsent()), 0, "nothing new")
+	tr.record("a", 6, t0)
+	d := tr.unsent()
+	eq(t, len(d), 1, "clients in the second batch")
+	eq(t, d[0].secs, map[int64]int64{t0.Unix(): 1}, "second batch")
+	// A bucket reused for a later second starts from zero sent.
+	tr.record("a", 6, t0.Add(window*time.Second))
+	d = tr.unsent()
+	eq(t, d[0].secs, map[int64]int64{t0.Unix() + window: 1}, "reused bucket")
+}
