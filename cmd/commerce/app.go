@@ -87,9 +87,12 @@ func newServer(cfg *config.Config, log *zap.Logger, authn auth.Authenticator, li
 	return httpx.NewServer(cfg, log, authn, limiter, reg.Middleware(), health, append(modkit.HTTPModules(mods), docs))
 }
 
-func newBus(mods []modkit.Module) *events.Bus {
+// newBus subscribes every module and routes the outbox to the bus, so that events
+// nobody subscribed to are stored already delivered.
+func newBus(mods []modkit.Module, outbox *events.Outbox) *events.Bus {
 	b := events.NewBus()
 	modkit.SubscribeAll(mods, b)
+	outbox.Route(b)
 	return b
 }
 

@@ -206,7 +206,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	handler4 := http5.NewHandler(service4)
 	paymentsModule := payments.NewModule(handler4)
 	settings6 := carts.NewSettings(cfg)
-	cartRepository := postgres6.NewCartRepository(dbDB)
+	cartRepository := postgres6.NewCartRepository(dbDB, outbox)
 	adapter3 := catalogapi2.NewAdapter(service2)
 	settings7 := coupons.NewSettings(cfg)
 	couponRepository := postgres7.NewCouponRepository(dbDB)
@@ -292,7 +292,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	bus := newBus(v)
+	bus := newBus(v, outbox)
 	relay := events.NewRelay(dbDB, bus, logger)
 	backend, cleanup5, err := jobsfx.Provide(cfg, logger)
 	if err != nil {

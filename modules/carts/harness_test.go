@@ -317,9 +317,10 @@ func newHarness(t *testing.T, engine string) *harness {
 		tax:  &fakeTax{results: map[string]ports.TaxResult{}},
 		auto: &fakeAuto{},
 	}
-	h.svc = app.NewService(carts.NewSettings(&cfg), e.DB, cartspg.NewCartRepository(e.DB), app.Collaborators{
+	outbox := events.NewOutbox(e.DB)
+	h.svc = app.NewService(carts.NewSettings(&cfg), e.DB, cartspg.NewCartRepository(e.DB, outbox), app.Collaborators{
 		Catalog: h.catalog, Coupons: h.coupons, Tax: h.tax, Shipping: fakeShipping{"express": "12.50", "standard": "4.99"}, AutomaticDiscounts: h.auto,
-	}, events.NewOutbox(e.DB), clk)
+	}, outbox, clk)
 	h.jobs = cartsjobs.NewJobs(h.svc, zap.NewNop())
 	srv, err := httpx.NewServer(&cfg, zap.NewNop(), principals, nil, nil, nil,
 		[]httpx.Module{carts.NewModule(cartshttp.NewHandler(h.svc), h.jobs)})

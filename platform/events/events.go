@@ -11,7 +11,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gocommerce/commerce/platform/db"
@@ -69,6 +71,13 @@ func (b *Bus) Subscribe(eventType string, h Handler) {
 	b.mu.Unlock()
 }
 
+// Handles reports whether the bus has a handler for events of the type.
+func (b *Bus) Handles(eventType string) bool {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return len(b.handlers[eventType]) > 0 || len(b.handlers["*"]) > 0
+}
+
 // Dispatch runs every handler of the event; errors are joined.
 func (b *Bus) Dispatch(ctx context.Context, e Event) error {
 	b.mu.RLock()
@@ -115,30 +124,101 @@ type Outbox struct {
 	db     *db.DB
 	now    func() time.Time
 	insert string // the INSERT, in the dialect's parameters
+	bus    atomic.Pointer[Bus]
 }
 
 // NewOutbox builds the outbox publisher.
 func NewOutbox(d *db.DB) *Outbox {
 	return &Outbox{
 		db: d, now: func() time.Time { return time.Now().UTC().Truncate(time.Microsecond) },
-		insert: d.Rebind("INSERT INTO outbox_events (id, type, aggregate_id, payload, occurred_at, next_attempt_at) VALUES (?, ?, ?, ?, ?, ?)"),
+		insert: d.Rebind("INSERT INTO outbox_events (" + RecordColumns + ") VALUES (?, ?, ?, ?, ?, ?, ?)"),
 	}
+}
+
+// Route tells the outbox which bus the relay delivers its events to. From then on an
+// event of a type nobody subscribed to is stored already delivered: it exists, with
+// its change, but the relay has nothing to do for it (as the relay would have marked
+// it delivered to nobody). Until Route is called every event is stored pending.
+func (o *Outbox) Route(b *Bus) { o.bus.Store(b) }
+
+// Record renders an event for a repository that stores it in its own statement.
+func (o *Outbox) Record(eventType, aggregateID string, data any) (Record, error) {
+	r, err := newRecord(eventType, aggregateID, data, o.now())
+	if err != nil {
+		return Record{}, err
+	}
+	if b := o.bus.Load(); b != nil && !b.Handles(eventType) {
+		r.Delivered = true
+	}
+	return r, nil
 }
 
 // Publish stores the event with the ambient transaction (or alone when there is none).
 func (o *Outbox) Publish(ctx context.Context, eventType, aggregateID string, data any) error {
-	raw, err := json.Marshal(data)
+	rec, err := o.Record(eventType, aggregateID, data)
 	if err != nil {
-		return fmt.Errorf("event %s: %w", eventType, err)
+		return err
 	}
 	// Every write use case publishes: the row is inserted without gorm's statement
 	// building and reflection (one plain INSERT in ctx's transaction).
-	now := o.now()
-	if _, err := o.db.Querier(ctx).ExecContext(ctx, o.insert, ids.New(), eventType, aggregateID, string(raw), now, now); err != nil {
+	if _, err := o.db.Querier(ctx).ExecContext(ctx, o.insert, rec.Args()...); err != nil {
 		return fmt.Errorf("event %s: outbox: %w", eventType, err)
 	}
-	if !db.InTransaction(ctx) {
+	if !db.InTransaction(ctx) && !rec.Delivered {
 		o.db.Committed() // autocommitted: wake the relay now
 	}
 	return nil
+}
+
+// RecordColumns are the outbox columns a Record's Args fill, in order.
+const RecordColumns = "id, type, aggregate_id, payload, occurred_at, next_attempt_at, published_at"
+
+// Record is an event as the outbox stores it, for a repository that writes it in its
+// own statement (a data-modifying CTE that also changes its aggregate) instead of
+// through Publish: "INSERT INTO outbox_events (" + RecordColumns + ") ..." with Args.
+// The writer calls db.Committed after its statement commits, to wake the relay.
+type Record struct {
+	ID, Type, AggregateID, Payload string
+	At                             time.Time
+	// Delivered is set for an event nobody subscribed to (Outbox.Route).
+	Delivered bool
+}
+
+func newRecord(eventType, aggregateID string, data any, at time.Time) (Record, error) {
+	raw, err := json.Marshal(data)
+	if err != nil {
+		return Record{}, fmt.Errorf("event %s: %w", eventType, err)
+	}
+	return Record{ID: ids.New(), Type: eventType, AggregateID: aggregateID, Payload: string(raw), At: at.UTC().Truncate(time.Microsecond)}, nil
+}
+
+// Store inserts records with ctx's transaction (or alone, then waking the relay for
+// pending ones).
+func Store(ctx context.Context, d *db.DB, recs ...Record) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	q := "INSERT INTO outbox_events (" + RecordColumns + ") VALUES " + strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?, ?), ", len(recs)), ", ")
+	args := make([]any, 0, 7*len(recs))
+	pending := false
+	for _, r := range recs {
+		args = append(args, r.Args()...)
+		pending = pending || !r.Delivered
+	}
+	if _, err := d.Querier(ctx).ExecContext(ctx, d.Rebind(q), args...); err != nil {
+		return fmt.Errorf("events: outbox: %w", err)
+	}
+	if !db.InTransaction(ctx) && pending {
+		d.Committed()
+	}
+	return nil
+}
+
+// Args are the record's values for RecordColumns.
+func (r Record) Args() []any {
+	var delivered *time.Time
+	if r.Delivered {
+		delivered = &r.At
+	}
+	return []any{r.ID, r.Type, r.AggregateID, r.Payload, r.At, r.At, delivered}
 }

@@ -512,3 +512,54 @@ func TestPrune(t *testing.T) {
 		})
 	}
 }
+
+// TestRoutedOutboxStoresUnhandledEventsDelivered: once routed to a bus, the outbox still
+// stores every event, but one of a type nobody subscribed to is stored delivered, so
+// the relay has nothing to claim for it; subscribed types stay pending until delivered.
+func TestRoutedOutboxStoresUnhandledEventsDelivered(t *testing.T) {
+	for _, engine := range testdb.Engines() {
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			d := testdb.Open(t, engine, events.Migrations()).DB
+			ob := events.NewOutbox(d)
+			bus := events.NewBus()
+			var orders recorder
+			bus.Subscribe("order.paid", orders.handle)
+			ob.Route(bus)
+			relay := events.NewRelay(d, bus, zap.NewNop())
+			ctx := context.Background()
+			if err := d.InTx(ctx, func(ctx context.Context) error {
+				if err := ob.Publish(ctx, "cart.item_added", "c1", map[string]any{"id": "c1"}); err != nil {
+					return err
+				}
+				return ob.Publish(ctx, "order.paid", "o1", map[string]any{"id": "o1"})
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if r := rowOf(t, d, "cart.item_added"); r.PublishedAt == nil || !r.PublishedAt.Equal(r.OccurredAt) || r.Attempts != 0 {
+				t.Errorf("unsubscribed event: published_at %v, occurred_at %v, attempts %d", r.PublishedAt, r.OccurredAt, r.Attempts)
+			}
+			if r := rowOf(t, d, "order.paid"); r.PublishedAt != nil {
+				t.Errorf("subscribed event stored delivered before the relay ran: %v", r.PublishedAt)
+			}
+			if n, err := relay.Drain(ctx); err != nil || n != 1 {
+				t.Fatalf("Drain = %d, %v; want 1 (the subscribed event only)", n, err)
+			}
+			if got := orders.got(); len(got) != 1 || got[0].Type != "order.paid" {
+				t.Fatalf("order subscriber got %v", got)
+			}
+			if r := rowOf(t, d, "order.paid"); r.PublishedAt == nil {
+				t.Error("subscribed event not marked delivered")
+			}
+
+			// A subscription to every type makes every event pending.
+			bus.Subscribe("*", func(context.Context, events.Event) error { return nil })
+			if err := ob.Publish(ctx, "cart.item_removed", "c1", map[string]any{"id": "c1"}); err != nil {
+				t.Fatal(err)
+			}
+			if r := rowOf(t, d, "cart.item_removed"); r.PublishedAt != nil {
+				t.Errorf("event with a catch-all subscriber stored delivered")
+			}
+		})
+	}
+}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gocommerce/commerce/modules/carts/api"
 	"github.com/gocommerce/commerce/modules/carts/domain"
+	"github.com/gocommerce/commerce/modules/carts/ports"
 )
 
 // AddItemCommand adds a product variant to a cart.
@@ -26,28 +27,20 @@ func (s *Service) AddItem(ctx context.Context, id string, who Caller, cmd AddIte
 	if err := domain.CheckAttributes(cmd.CustomAttributes); err != nil {
 		return nil, nil, err
 	}
-	var (
-		out  *domain.Cart
-		item *domain.Item
-	)
-	// The product is read before the transaction, so the cart's row lock is not held
-	// during another module's read; its error is answered after the cart's own checks,
-	// as when it was read under the lock (docs/decisions/0088).
+	var item *domain.Item
+	// The product is read before the cart, so that a conflicting change of the cart
+	// does not read it again (and no row lock is held during another module's read);
+	// its error is answered after the cart's own checks (docs/decisions/0088).
 	p, perr := s.catalog.Product(ctx, strings.TrimSpace(cmd.ProductID), strings.TrimSpace(cmd.VariantID))
-	err := s.tx.InTx(ctx, func(ctx context.Context) error {
-		c, err := s.change(ctx, id, who, func(_ context.Context, c *domain.Cart) error {
-			if perr != nil {
-				return perr
-			}
-			var err error
-			item, err = c.AddItem(newItemID(), p, cmd.Quantity, cmd.CustomAttributes, s.now())
-			return err
-		})
-		if err != nil {
-			return err
+	out, err := s.apply(ctx, id, who, func(_ context.Context, c *domain.Cart) error {
+		if perr != nil {
+			return perr
 		}
-		out = c
-		return s.events.Publish(ctx, api.EventCartItemAdded, string(c.ID), itemEvent(c, item))
+		var err error
+		item, err = c.AddItem(newItemID(), p, cmd.Quantity, cmd.CustomAttributes, s.now())
+		return err
+	}, func(c *domain.Cart) []ports.Event {
+		return []ports.Event{{Type: api.EventCartItemAdded, AggregateID: string(c.ID), Data: itemEvent(c, item)}}
 	})
 	if err != nil {
 		return nil, nil, err

@@ -141,7 +141,34 @@ func (s *Service) changeChecked(ctx context.Context, id string, who Caller, fn f
 	if !ids.Valid(id) {
 		return nil, domain.ErrCartNotFound
 	}
-	return s.repo.Update(ctx, domain.CartID(strings.ToLower(id)), func(c *domain.Cart) error {
+	return s.repo.Update(ctx, domain.CartID(strings.ToLower(id)), s.editor(ctx, who, fn, check))
+}
+
+// apply runs a change of an active cart the caller may write that is its own use
+// case, storing the events evts describes with the cart (CartRepository.Apply: on
+// PostgreSQL one statement, without a lock). fn may run more than once, each time on
+// a fresh read of the cart.
+func (s *Service) apply(ctx context.Context, id string, who Caller, fn func(ctx context.Context, c *domain.Cart) error,
+	evts func(c *domain.Cart) []ports.Event,
+) (*domain.Cart, error) {
+	if !ids.Valid(id) {
+		return nil, domain.ErrCartNotFound
+	}
+	edit := s.editor(ctx, who, fn, nil)
+	return s.repo.Apply(ctx, domain.CartID(strings.ToLower(id)), func(c *domain.Cart) ([]ports.Event, error) {
+		if err := edit(c); err != nil {
+			return nil, err
+		}
+		return evts(c), nil
+	})
+}
+
+// editor is the change of a cart the repository runs on the cart it read: the access
+// and state checks, fn, the re-pricing, check and the touch.
+func (s *Service) editor(ctx context.Context, who Caller, fn func(ctx context.Context, c *domain.Cart) error,
+	check func(c *domain.Cart, coupons []ports.CouponResult) error,
+) func(c *domain.Cart) error {
+	return func(c *domain.Cart) error {
 		if !allowed(c, who, true) {
 			return domain.ErrCartNotFound
 		}
@@ -163,7 +190,7 @@ func (s *Service) changeChecked(ctx context.Context, id string, who Caller, fn f
 		}
 		c.Touch(now, s.settings.TTL)
 		return nil
-	})
+	}
 }
 
 // reprice prices shipping, evaluates every coupon on the cart once against its

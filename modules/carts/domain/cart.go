@@ -79,6 +79,9 @@ type Cart struct {
 	ExpiresAt              time.Time
 	CreatedAt              time.Time
 	UpdatedAt              time.Time
+	// Version is the stored cart's version: every stored change bumps it, and a change
+	// written without a row lock applies only to the version it was made from.
+	Version int64
 }
 
 // New starts an active cart that expires ttl after now.
@@ -420,4 +423,25 @@ func copyAttrs(m map[string]string) map[string]string {
 		out[k] = v
 	}
 	return out
+}
+
+// Clone is a deep copy of the cart: changing the copy, its items or their attributes
+// leaves c as it was.
+func (c *Cart) Clone() *Cart {
+	out := *c
+	out.Items = make([]*Item, len(c.Items))
+	for i, it := range c.Items {
+		cp := *it
+		if it.CustomAttributes != nil {
+			cp.CustomAttributes = make(map[string]string, len(it.CustomAttributes))
+			for k, v := range it.CustomAttributes {
+				cp.CustomAttributes[k] = v
+			}
+		}
+		out.Items[i] = &cp
+	}
+	if c.Coupons != nil {
+		out.Coupons = append([]AppliedCoupon(nil), c.Coupons...)
+	}
+	return &out
 }

@@ -31,6 +31,12 @@ type CartRepository interface {
 	// transaction, lets change modify it and saves the cart and its items (inserted,
 	// changed and removed ones).
 	Update(ctx context.Context, id domain.CartID, change func(*domain.Cart) error) (*domain.Cart, error)
+	// Apply runs a change that is its own use case and stores the events it returns
+	// with the cart, atomically. It may read the cart without a lock and run change
+	// more than once (on a fresh read each time, when another change came first), so
+	// change must depend only on the cart it is given. In ctx's transaction, it is
+	// Update.
+	Apply(ctx context.Context, id domain.CartID, change func(*domain.Cart) ([]Event, error)) (*domain.Cart, error)
 	// Delete removes a cart and its items.
 	Delete(ctx context.Context, id domain.CartID) error
 	// ExpireInactive marks active carts whose expires_at is at or before now expired
@@ -38,6 +44,13 @@ type CartRepository interface {
 	ExpireInactive(ctx context.Context, now time.Time) (int64, error)
 	// ForCustomer returns every cart of the customer, newest first.
 	ForCustomer(ctx context.Context, customerID string) ([]*domain.Cart, error)
+}
+
+// Event is an event a change stores with the cart (see CartRepository.Apply).
+type Event struct {
+	Type        string
+	AggregateID string
+	Data        any
 }
 
 // ErrActiveCartExists is returned by Create when the customer already has an active

@@ -5,24 +5,31 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
+	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 
 	"github.com/gocommerce/commerce/modules/carts/domain"
 	"github.com/gocommerce/commerce/modules/carts/ports"
 	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/events"
 )
 
 // CartRepository implements ports.CartRepository on the carts and cart_items tables.
 type CartRepository struct {
-	db *db.DB
+	db     *db.DB
+	outbox *events.Outbox
+	cache  *cartCache
 }
 
 var _ ports.CartRepository = (*CartRepository)(nil)
 
-// NewCartRepository builds the repository.
-func NewCartRepository(d *db.DB) *CartRepository { return &CartRepository{db: d} }
+// NewCartRepository builds the repository; Apply stores its events in outbox.
+func NewCartRepository(d *db.DB, outbox *events.Outbox) *CartRepository {
+	return &CartRepository{db: d, outbox: outbox, cache: newCartCache()}
+}
 
 // Create inserts a cart with its items. The insert does nothing on a conflict (so the
 // caller's transaction stays usable on PostgreSQL); a customer's second active cart
@@ -177,90 +184,304 @@ func (r *CartRepository) lock(ctx context.Context, id domain.CartID) (*domain.Ca
 	return cart.toDomain(items)
 }
 
-// Columns an update never writes.
-func cartUpdatable(column string) bool { return column != "id" && column != "created_at" }
+// Columns an update never writes (the version is bumped by every update instead).
+func cartUpdatable(column string) bool {
+	return column != "id" && column != "created_at" && column != "version"
+}
 
 func itemUpdatable(column string) bool {
 	return column != "id" && column != "cart_id" && column != "created_at"
 }
 
-// Update loads the cart row-locked, applies change and writes what changed: the cart
-// row's changed columns, then the item differences: removed items first, then the
-// changed columns of changed ones, then new ones (so the identity index never sees
-// two identical lines).
-func (r *CartRepository) Update(ctx context.Context, id domain.CartID, change func(*domain.Cart) error) (*domain.Cart, error) {
-	conn, sqlc := r.db.Conn(ctx), r.db.Querier(ctx)
-	c, err := r.lock(ctx, id)
-	if err != nil {
-		return nil, err
-	}
+// itemChange is the changed columns of one item.
+type itemChange struct {
+	id  string
+	set []field
+}
+
+// diff is what a change did to a cart: the cart row's changed columns and the items
+// removed, changed and added.
+type diff struct {
+	cart    []field
+	removed []string
+	changed []itemChange
+	added   []itemRow
+}
+
+// edit applies change to c and answers what it changed.
+func edit(c *domain.Cart, change func(*domain.Cart) error) (diff, error) {
 	before, err := fromCart(c)
 	if err != nil {
-		return nil, err
+		return diff{}, err
 	}
 	beforeItems := make(map[domain.ItemID]itemRow, len(c.Items))
 	for _, it := range c.Items {
 		beforeItems[it.ID] = fromItem(c.ID, it)
 	}
 	if err := change(c); err != nil {
-		return nil, err
+		return diff{}, err
 	}
 	after, err := fromCart(c)
 	if err != nil {
-		return nil, err
+		return diff{}, err
 	}
-	if set := changes(before.fields(), after.fields(), cartUpdatable); len(set) > 0 {
-		q, args := updateSQL("carts", string(id), set)
-		if _, err := sqlc.ExecContext(ctx, r.db.Rebind(q), args...); err != nil {
-			return nil, fmt.Errorf("carts: update: %w", err)
-		}
-	}
+	d := diff{cart: changes(before.fields(), after.fields(), cartUpdatable)}
 	kept := make(map[domain.ItemID]bool, len(c.Items))
-	var added []itemRow
-	type itemChange struct {
-		id  string
-		set []field
-	}
-	var changed []itemChange
 	for _, it := range c.Items {
 		kept[it.ID] = true
 		nr := fromItem(c.ID, it)
 		old, ok := beforeItems[it.ID]
 		if !ok {
-			added = append(added, nr)
+			d.added = append(d.added, nr)
 			continue
 		}
 		if set := changes(old.fields(), nr.fields(), itemUpdatable); len(set) > 0 {
-			changed = append(changed, itemChange{nr.ID, set})
+			d.changed = append(d.changed, itemChange{nr.ID, set})
 		}
 	}
-	var removed []string
 	for id := range beforeItems {
 		if !kept[id] {
-			removed = append(removed, string(id))
+			d.removed = append(d.removed, string(id))
 		}
 	}
-	if len(removed) > 0 {
-		if err := conn.Where("id IN ?", removed).Delete(&itemRow{}).Error; err != nil {
-			return nil, fmt.Errorf("carts: delete items: %w", err)
+	return d, nil
+}
+
+// cartUpdateSQL is the cart row's UPDATE: the changed columns and the version bump.
+// With version >= 0 it applies only to that version and RETURNS the row's id.
+func cartUpdateSQL(id string, set []field, version int64) (string, []any) {
+	var b strings.Builder
+	args := make([]any, 0, len(set)+2)
+	b.WriteString("UPDATE carts SET ")
+	for _, f := range set {
+		b.WriteString(f.column)
+		b.WriteString(" = ?, ")
+		args = append(args, f.value())
+	}
+	b.WriteString("version = version + 1 WHERE id = ?")
+	args = append(args, id)
+	if version >= 0 {
+		b.WriteString(" AND version = ? RETURNING id")
+		args = append(args, version)
+	}
+	return b.String(), args
+}
+
+// Update loads the cart row-locked, applies change and writes what changed: the cart
+// row's changed columns with its version bumped, then the item differences: removed
+// items first, then the changed columns of changed ones, then new ones (so the
+// identity index never sees two identical lines).
+func (r *CartRepository) Update(ctx context.Context, id domain.CartID, change func(*domain.Cart) error) (*domain.Cart, error) {
+	r.cache.drop(id)
+	c, err := r.lock(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	d, err := edit(c, change)
+	if err != nil {
+		return nil, err
+	}
+	if err := r.write(ctx, c, d); err != nil {
+		return nil, err
+	}
+	c.Version++
+	return c, nil
+}
+
+// write stores a diff of the locked cart c, a statement per part, in ctx's transaction.
+func (r *CartRepository) write(ctx context.Context, c *domain.Cart, d diff) error {
+	conn, sqlc := r.db.Conn(ctx), r.db.Querier(ctx)
+	q, args := cartUpdateSQL(string(c.ID), d.cart, -1)
+	if _, err := sqlc.ExecContext(ctx, r.db.Rebind(q), args...); err != nil {
+		return fmt.Errorf("carts: update: %w", err)
+	}
+	if len(d.removed) > 0 {
+		if err := conn.Where("id IN ?", d.removed).Delete(&itemRow{}).Error; err != nil {
+			return fmt.Errorf("carts: delete items: %w", err)
 		}
 	}
-	for _, ch := range changed {
+	for _, ch := range d.changed {
 		q, args := updateSQL("cart_items", ch.id, ch.set)
 		if _, err := sqlc.ExecContext(ctx, r.db.Rebind(q), args...); err != nil {
-			return nil, fmt.Errorf("carts: update item: %w", err)
+			return fmt.Errorf("carts: update item: %w", err)
 		}
 	}
-	if len(added) > 0 {
-		if err := conn.Create(&added).Error; err != nil {
-			return nil, fmt.Errorf("carts: insert items: %w", err)
+	if len(d.added) > 0 {
+		if err := conn.Create(&d.added).Error; err != nil {
+			return fmt.Errorf("carts: insert items: %w", err)
 		}
 	}
-	return c, nil
+	return nil
+}
+
+// optimisticAttempts is how often Apply reads and changes a cart before it takes the
+// row lock instead.
+const optimisticAttempts = 3
+
+// Apply runs a change that is its own use case and stores the events it returns with
+// the cart. On PostgreSQL outside a transaction, the change is made to the cart as
+// this process last wrote it (or as read, without a lock) and written with its events
+// in one statement (an implicit transaction: one round trip, no BEGIN or COMMIT) that
+// applies only if the cart's version is still that one; when another change came
+// first, the change runs again on a fresh read (docs/decisions/0089). Elsewhere, for
+// changes that remove items, and after repeated conflicts, it is Update with the
+// events in one transaction.
+func (r *CartRepository) Apply(ctx context.Context, id domain.CartID, change func(*domain.Cart) ([]ports.Event, error)) (*domain.Cart, error) {
+	if r.db.Dialect() == db.Postgres && !db.InTransaction(ctx) {
+		c, done, err := r.applyVersioned(ctx, id, change)
+		if done || err != nil {
+			return c, err
+		}
+	}
+	var out *domain.Cart
+	err := r.db.InTx(ctx, func(ctx context.Context) error {
+		var evts []ports.Event
+		c, err := r.Update(ctx, id, func(c *domain.Cart) error {
+			var err error
+			evts, err = change(c)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		out = c
+		recs, err := r.records(evts)
+		if err != nil {
+			return err
+		}
+		return events.Store(ctx, r.db, recs...)
+	})
+	return out, err
+}
+
+// applyVersioned is Apply's unlocked path. It answers done=false when the change
+// must be made under the row lock instead. A cached copy of the cart only ever leads
+// to a write its version confirms: every other answer is taken from a fresh read.
+func (r *CartRepository) applyVersioned(ctx context.Context, id domain.CartID, change func(*domain.Cart) ([]ports.Event, error)) (*domain.Cart, bool, error) {
+	useCache := true
+	for attempt := 0; attempt < optimisticAttempts; {
+		c, cached := (*domain.Cart)(nil), false
+		if useCache {
+			c, cached = r.cache.get(id)
+		}
+		useCache = false
+		if !cached {
+			attempt++
+			var err error
+			if c, err = first(find(ctx, r.db, "c.id = ?", "c.id", string(id))); err != nil {
+				return nil, true, err
+			}
+		}
+		var evts []ports.Event
+		d, err := edit(c, func(c *domain.Cart) error {
+			var err error
+			evts, err = change(c)
+			return err
+		})
+		switch {
+		case err != nil && cached:
+			continue
+		case err != nil:
+			return nil, true, err
+		case len(d.removed) > 0:
+			return nil, false, nil // a removal and an insert of the same identity need their order
+		}
+		ok, pending, err := r.writeVersioned(ctx, c, d, evts)
+		if err != nil {
+			return nil, true, err
+		}
+		if ok {
+			c.Version++
+			r.cache.put(c)
+			if pending {
+				r.db.Committed() // wake the relay
+			}
+			return c, true, nil
+		}
+	}
+	return nil, false, nil
+}
+
+// records renders events for the outbox.
+func (r *CartRepository) records(evts []ports.Event) ([]events.Record, error) {
+	out := make([]events.Record, len(evts))
+	for i, e := range evts {
+		rec, err := r.outbox.Record(e.Type, e.AggregateID, e.Data)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = rec
+	}
+	return out, nil
+}
+
+// writeVersioned stores a diff without removals and the events in one PostgreSQL
+// statement: the cart's UPDATE guarded by the version c was read at, and the items'
+// and events' writes made conditional on it through the CTE's RETURNING. It answers
+// false, having written nothing, when the cart's version moved on, and whether an
+// event was stored pending (for the relay).
+func (r *CartRepository) writeVersioned(ctx context.Context, c *domain.Cart, d diff, evts []ports.Event) (written, pending bool, err error) {
+	recs, err := r.records(evts)
+	if err != nil {
+		return false, false, err
+	}
+	q, args := cartUpdateSQL(string(c.ID), d.cart, c.Version)
+	// Cart changes commit asynchronously: PostgreSQL does not wait for the commit to
+	// reach the disk. A crash of the database server can lose the last fraction of a
+	// second of cart changes (with their events), never part of one, and nothing of
+	// orders or payments (docs/decisions/0089).
+	var b strings.Builder
+	b.WriteString("WITH s AS (SELECT set_config('synchronous_commit', 'off', true)), c AS (")
+	b.WriteString(q)
+	b.WriteString(")")
+	for i, ch := range d.changed {
+		fmt.Fprintf(&b, ", u%d AS (UPDATE cart_items SET ", i)
+		for j, f := range ch.set {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(f.column)
+			b.WriteString(" = ?")
+			args = append(args, f.value())
+		}
+		b.WriteString(" FROM c WHERE cart_items.id = ?)")
+		args = append(args, ch.id)
+	}
+	for i := range d.added {
+		fs := d.added[i].fields()
+		fmt.Fprintf(&b, ", i%d AS (INSERT INTO cart_items (", i)
+		for j, f := range fs {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(f.column)
+		}
+		b.WriteString(") SELECT ")
+		for j, f := range fs {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("?")
+			args = append(args, f.value())
+		}
+		b.WriteString(" FROM c)")
+	}
+	for i, rec := range recs {
+		fmt.Fprintf(&b, ", e%d AS (INSERT INTO outbox_events (%s) SELECT ?, ?, ?, ?, ?, ?, ? FROM c)", i, events.RecordColumns)
+		args = append(args, rec.Args()...)
+		pending = pending || !rec.Delivered
+	}
+	b.WriteString(" SELECT count(*) FROM c, s")
+	var n int
+	if err := r.db.Querier(ctx).QueryRowContext(ctx, r.db.Rebind(b.String()), args...).Scan(&n); err != nil {
+		return false, false, fmt.Errorf("carts: versioned update: %w", err)
+	}
+	return n == 1, pending, nil
 }
 
 // Delete removes a cart and its items.
 func (r *CartRepository) Delete(ctx context.Context, id domain.CartID) error {
+	r.cache.drop(id)
 	conn := r.db.Conn(ctx)
 	if err := conn.Where("cart_id = ?", string(id)).Delete(&itemRow{}).Error; err != nil {
 		return fmt.Errorf("carts: delete items: %w", err)
@@ -274,7 +495,7 @@ func (r *CartRepository) Delete(ctx context.Context, id domain.CartID) error {
 // ExpireInactive marks active carts past expires_at expired.
 func (r *CartRepository) ExpireInactive(ctx context.Context, now time.Time) (int64, error) {
 	res := r.db.Conn(ctx).Model(&cartRow{}).Where("status = ? AND expires_at <= ?", string(domain.StatusActive), now.UTC()).
-		Updates(map[string]any{"status": string(domain.StatusExpired), "updated_at": now.UTC()})
+		Updates(map[string]any{"status": string(domain.StatusExpired), "updated_at": now.UTC(), "version": gorm.Expr("version + 1")})
 	if res.Error != nil {
 		return 0, fmt.Errorf("carts: expire: %w", res.Error)
 	}

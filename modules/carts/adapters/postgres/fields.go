@@ -14,7 +14,7 @@ import (
 // paths are hot (docs/decisions/0088).
 type field struct {
 	column string
-	ptr    any // *string, **string, *int, *bool, *decimal.Decimal or *time.Time
+	ptr    any // *string, **string, *int, *int64, *bool, *decimal.Decimal or *time.Time
 }
 
 // columns is the SELECT list of the fields, each qualified with the table alias.
@@ -88,6 +88,8 @@ func (f field) value() any {
 		}
 		return **p
 	case *int:
+		return *p
+	case *int64:
 		return *p
 	case *bool:
 		return *p

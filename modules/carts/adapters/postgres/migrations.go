@@ -12,7 +12,7 @@ import (
 //go:embed migrations/*.sql
 var migrations embed.FS
 
-// Migrations returns the carts tables' migrations (version 2026112260).
+// Migrations returns the carts tables' migrations (versions 2026112260 and 2026112280).
 func Migrations() db.MigrationSource {
 	sub, err := fs.Sub(migrations, "migrations")
 	if err != nil {

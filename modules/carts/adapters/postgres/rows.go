@@ -32,6 +32,7 @@ type cartRow struct {
 	ExpiresAt              time.Time
 	CreatedAt              time.Time `gorm:"autoCreateTime:false"`
 	UpdatedAt              time.Time `gorm:"autoUpdateTime:false"`
+	Version                int64
 }
 
 func (cartRow) TableName() string { return "carts" }
@@ -45,7 +46,7 @@ func (r *cartRow) fields() []field {
 		{"coupons", &r.Coupons}, {"subtotal", &r.Subtotal}, {"discount_total", &r.DiscountTotal},
 		{"shipping_before_discount", &r.ShippingBeforeDiscount}, {"shipping_total", &r.ShippingTotal}, {"item_count", &r.ItemCount},
 		{"converted_order_id", &r.ConvertedOrderID}, {"merged_into_id", &r.MergedIntoID}, {"expires_at", &r.ExpiresAt},
-		{"created_at", &r.CreatedAt}, {"updated_at", &r.UpdatedAt},
+		{"created_at", &r.CreatedAt}, {"updated_at", &r.UpdatedAt}, {"version", &r.Version},
 	}
 }
 
@@ -121,6 +122,7 @@ func fromCart(c *domain.Cart) (cartRow, error) {
 		Subtotal: c.Subtotal, DiscountTotal: c.DiscountTotal, ShippingBeforeDiscount: c.ShippingBeforeDiscount,
 		ShippingTotal: c.ShippingTotal, ItemCount: c.ItemCount, ConvertedOrderID: nullable(c.ConvertedOrderID),
 		MergedIntoID: nullable(string(c.MergedIntoID)), ExpiresAt: c.ExpiresAt.UTC(), CreatedAt: c.CreatedAt.UTC(), UpdatedAt: c.UpdatedAt.UTC(),
+		Version: c.Version,
 	}, nil
 }
 
@@ -131,6 +133,7 @@ func (r cartRow) toDomain(items []itemRow) (*domain.Cart, error) {
 		Subtotal: r.Subtotal, DiscountTotal: r.DiscountTotal, ShippingBeforeDiscount: r.ShippingBeforeDiscount,
 		ShippingTotal: r.ShippingTotal, ItemCount: r.ItemCount, ConvertedOrderID: deref(r.ConvertedOrderID),
 		MergedIntoID: domain.CartID(deref(r.MergedIntoID)), ExpiresAt: r.ExpiresAt.UTC(), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+		Version: r.Version,
 	}
 	var coupons []couponJSON
 	if err := json.Unmarshal([]byte(r.Coupons), &coupons); err != nil {
