@@ -21,7 +21,7 @@ import (
 // Headers stay truthful for the instance: Remaining is what Redis reported at the
 // take plus the requests still leased here.
 const (
-	leaseTTL = time.Second
+	leaseTTL = 5 * time.Second
 	maxLease = 64
 	// leaseShare is the fraction (1/leaseShare) of the remaining allowance one lease
 	// may take.
