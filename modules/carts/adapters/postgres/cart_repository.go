@@ -22,13 +22,14 @@ type CartRepository struct {
 	db     *db.DB
 	outbox *events.Outbox
 	cache  *cartCache
+	batch  *combiner
 }
 
 var _ ports.CartRepository = (*CartRepository)(nil)
 
 // NewCartRepository builds the repository; Apply stores its events in outbox.
 func NewCartRepository(d *db.DB, outbox *events.Outbox) *CartRepository {
-	return &CartRepository{db: d, outbox: outbox, cache: newCartCache()}
+	return &CartRepository{db: d, outbox: outbox, cache: newCartCache(), batch: newCombiner(d)}
 }
 
 // Create inserts a cart with its items. The insert does nothing on a conflict (so the
@@ -50,6 +51,9 @@ func (r *CartRepository) Create(ctx context.Context, c *domain.Cart) error {
 		}
 		return fmt.Errorf("carts: insert %s: conflict", c.ID)
 	}
+	// The new cart's first change can start from it (Apply) once it is committed.
+	created := c.Clone()
+	r.db.AfterCommit(ctx, func() { r.cache.put(created) })
 	if len(c.Items) == 0 {
 		return nil
 	}
@@ -248,10 +252,9 @@ func edit(c *domain.Cart, change func(*domain.Cart) error) (diff, error) {
 }
 
 // cartUpdateSQL is the cart row's UPDATE: the changed columns and the version bump.
-// With version >= 0 it applies only to that version and RETURNS the row's id.
-func cartUpdateSQL(id string, set []field, version int64) (string, []any) {
+func cartUpdateSQL(id string, set []field) (string, []any) {
 	var b strings.Builder
-	args := make([]any, 0, len(set)+2)
+	args := make([]any, 0, len(set)+1)
 	b.WriteString("UPDATE carts SET ")
 	for _, f := range set {
 		b.WriteString(f.column)
@@ -259,12 +262,7 @@ func cartUpdateSQL(id string, set []field, version int64) (string, []any) {
 		args = append(args, f.value())
 	}
 	b.WriteString("version = version + 1 WHERE id = ?")
-	args = append(args, id)
-	if version >= 0 {
-		b.WriteString(" AND version = ? RETURNING id")
-		args = append(args, version)
-	}
-	return b.String(), args
+	return b.String(), append(args, id)
 }
 
 // Update loads the cart row-locked, applies change and writes what changed: the cart
@@ -291,7 +289,7 @@ func (r *CartRepository) Update(ctx context.Context, id domain.CartID, change fu
 // write stores a diff of the locked cart c, a statement per part, in ctx's transaction.
 func (r *CartRepository) write(ctx context.Context, c *domain.Cart, d diff) error {
 	conn, sqlc := r.db.Conn(ctx), r.db.Querier(ctx)
-	q, args := cartUpdateSQL(string(c.ID), d.cart, -1)
+	q, args := cartUpdateSQL(string(c.ID), d.cart)
 	if _, err := sqlc.ExecContext(ctx, r.db.Rebind(q), args...); err != nil {
 		return fmt.Errorf("carts: update: %w", err)
 	}
@@ -386,15 +384,26 @@ func (r *CartRepository) applyVersioned(ctx context.Context, id domain.CartID, c
 		case len(d.removed) > 0:
 			return nil, false, nil // a removal and an insert of the same identity need their order
 		}
-		ok, pending, err := r.writeVersioned(ctx, c, d, evts)
+		recs, err := r.records(evts)
+		if err != nil {
+			return nil, true, err
+		}
+		w, err := pendingOf(c, c.Version, d, recs)
+		if err != nil {
+			return nil, true, err
+		}
+		ok, err := r.batch.write(ctx, w)
 		if err != nil {
 			return nil, true, err
 		}
 		if ok {
 			c.Version++
 			r.cache.put(c)
-			if pending {
-				r.db.Committed() // wake the relay
+			for _, rec := range recs {
+				if !rec.Delivered {
+					r.db.Committed() // wake the relay
+					break
+				}
 			}
 			return c, true, nil
 		}
@@ -413,70 +422,6 @@ func (r *CartRepository) records(evts []ports.Event) ([]events.Record, error) {
 		out[i] = rec
 	}
 	return out, nil
-}
-
-// writeVersioned stores a diff without removals and the events in one PostgreSQL
-// statement: the cart's UPDATE guarded by the version c was read at, and the items'
-// and events' writes made conditional on it through the CTE's RETURNING. It answers
-// false, having written nothing, when the cart's version moved on, and whether an
-// event was stored pending (for the relay).
-func (r *CartRepository) writeVersioned(ctx context.Context, c *domain.Cart, d diff, evts []ports.Event) (written, pending bool, err error) {
-	recs, err := r.records(evts)
-	if err != nil {
-		return false, false, err
-	}
-	q, args := cartUpdateSQL(string(c.ID), d.cart, c.Version)
-	// Cart changes commit asynchronously: PostgreSQL does not wait for the commit to
-	// reach the disk. A crash of the database server can lose the last fraction of a
-	// second of cart changes (with their events), never part of one, and nothing of
-	// orders or payments (docs/decisions/0089).
-	var b strings.Builder
-	b.WriteString("WITH s AS (SELECT set_config('synchronous_commit', 'off', true)), c AS (")
-	b.WriteString(q)
-	b.WriteString(")")
-	for i, ch := range d.changed {
-		fmt.Fprintf(&b, ", u%d AS (UPDATE cart_items SET ", i)
-		for j, f := range ch.set {
-			if j > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(f.column)
-			b.WriteString(" = ?")
-			args = append(args, f.value())
-		}
-		b.WriteString(" FROM c WHERE cart_items.id = ?)")
-		args = append(args, ch.id)
-	}
-	for i := range d.added {
-		fs := d.added[i].fields()
-		fmt.Fprintf(&b, ", i%d AS (INSERT INTO cart_items (", i)
-		for j, f := range fs {
-			if j > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(f.column)
-		}
-		b.WriteString(") SELECT ")
-		for j, f := range fs {
-			if j > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString("?")
-			args = append(args, f.value())
-		}
-		b.WriteString(" FROM c)")
-	}
-	for i, rec := range recs {
-		fmt.Fprintf(&b, ", e%d AS (INSERT INTO outbox_events (%s) SELECT ?, ?, ?, ?, ?, ?, ? FROM c)", i, events.RecordColumns)
-		args = append(args, rec.Args()...)
-		pending = pending || !rec.Delivered
-	}
-	b.WriteString(" SELECT count(*) FROM c, s")
-	var n int
-	if err := r.db.Querier(ctx).QueryRowContext(ctx, r.db.Rebind(b.String()), args...).Scan(&n); err != nil {
-		return false, false, fmt.Errorf("carts: versioned update: %w", err)
-	}
-	return n == 1, pending, nil
 }
 
 // Delete removes a cart and its items.
