@@ -10,8 +10,10 @@ import (
 // idleTrimAfter is how long the server must see no request before it gives the memory
 // its last busy moment left behind back to the operating system; idleTick is how often
 // it looks.
+// It outlasts the short-lived caches (the carts module's copies of recently written
+// carts live at most 3 s), so what they held is returned too.
 const (
-	idleTrimAfter = 2 * time.Second
+	idleTrimAfter = 4 * time.Second
 	idleTick      = time.Second
 )
 

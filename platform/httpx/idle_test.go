@@ -22,15 +22,17 @@ func TestIdleTrimmer(t *testing.T) {
 	}{
 		{0, 0, false, false, "start-up"},
 		{time.Second, 0, false, false, "idle, not long enough"},
-		{2 * time.Second, 0, true, false, "idle after start-up"},
-		{3 * time.Second, 0, false, false, "still idle"},
-		{4 * time.Second, 3, false, true, "busy: the GOGC goes back"},
-		{5 * time.Second, 1, false, false, "still busy"},
-		{6 * time.Second, 0, false, false, "idle for a second"},
-		{7 * time.Second, 0, true, false, "idle after a busy period"},
-		{8 * time.Second, 0, false, false, "still idle"},
-		{9 * time.Second, 1, false, true, "busy again"},
-		{20 * time.Second, 0, true, false, "idle after the next busy period"},
+		{idleTrimAfter - time.Second, 0, false, false, "idle, still not long enough"},
+		{idleTrimAfter, 0, true, false, "idle after start-up"},
+		{idleTrimAfter + time.Second, 0, false, false, "still idle"},
+		{idleTrimAfter + 2*time.Second, 3, false, true, "busy: the GOGC goes back"},
+		{idleTrimAfter + 3*time.Second, 1, false, false, "still busy"},
+		{idleTrimAfter + 4*time.Second, 0, false, false, "idle for a second"},
+		{2*idleTrimAfter + 2*time.Second, 0, false, false, "idle, not long enough"},
+		{2*idleTrimAfter + 3*time.Second, 0, true, false, "idle after a busy period"},
+		{2*idleTrimAfter + 4*time.Second, 0, false, false, "still idle"},
+		{2*idleTrimAfter + 5*time.Second, 1, false, true, "busy again"},
+		{10 * idleTrimAfter, 0, true, false, "idle after the next busy period"},
 	}
 	for i, s := range steps {
 		for range s.requests {

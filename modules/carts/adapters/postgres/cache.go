@@ -7,10 +7,12 @@ import (
 	"github.com/gocommerce/commerce/modules/carts/domain"
 )
 
-// Bounds of the cache of recently written carts.
+// Bounds of the cache of recently written carts. Entries live cacheTTL and are swept
+// within another cacheTTL, so an idle server holds none after 4 s, when its idle
+// trimmer returns freed memory to the OS (platform/httpx idleTrimAfter).
 const (
 	cacheSize = 4096
-	cacheTTL  = 30 * time.Second
+	cacheTTL  = 1500 * time.Millisecond
 )
 
 // cartCache keeps copies of the carts this process wrote last, so that the next
@@ -20,9 +22,10 @@ const (
 // than success is taken from a fresh read. Staleness costs a round trip, never a
 // wrong write (docs/decisions/0089).
 type cartCache struct {
-	mu      sync.Mutex
-	entries map[domain.CartID]cacheEntry
-	now     func() time.Time
+	mu       sync.Mutex
+	entries  map[domain.CartID]cacheEntry
+	now      func() time.Time
+	sweeping bool // a sweep is scheduled
 }
 
 type cacheEntry struct {
@@ -56,6 +59,27 @@ func (k *cartCache) put(c *domain.Cart) {
 		k.evict(now)
 	}
 	k.entries[c.ID] = cacheEntry{cart: cp, at: now}
+	if !k.sweeping {
+		k.sweeping = true
+		time.AfterFunc(cacheTTL, k.sweep)
+	}
+}
+
+// sweep drops expired entries, and comes back while some are left.
+func (k *cartCache) sweep() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	now := k.now()
+	for id, e := range k.entries {
+		if now.Sub(e.at) > cacheTTL {
+			delete(k.entries, id)
+		}
+	}
+	if len(k.entries) > 0 {
+		time.AfterFunc(cacheTTL, k.sweep)
+		return
+	}
+	k.sweeping = false
 }
 
 func (k *cartCache) evict(now time.Time) {
