@@ -161,7 +161,7 @@ REF_IDLE=$("$BIN/benchctl" rss --pid "$REF_PID" | cut -d' ' -f1)
 say "load: $CONCURRENCY connections, $WARMUP warm-up + $DURATION per scenario"
 "$BIN/benchctl" run --server "127.0.0.1:$PORT" --reference "127.0.0.1:$REF_PORT" --key "$KEY" \
 	--catalog "$WORK/catalog.json" --state "$WORK/state.json" --pid "$SERVER_PID" --ref-pid "$REF_PID" \
-	--concurrency "$CONCURRENCY" --warmup "$WARMUP" --duration "$DURATION" --only "$ONLY" --db "$DB" --out "$WORK/results.json" "${PPROF_ARGS[@]}"
+	--concurrency "$CONCURRENCY" --warmup "$WARMUP" --duration "$DURATION" --only "$ONLY" --db "$DB" --vacuum-url "$DB_URL" --out "$WORK/results.json" "${PPROF_ARGS[@]}"
 stop "$REF_PID"
 # Events the server's outbox relay has not delivered yet when the load stops.
 OUTBOX_BACKLOG=$("$BIN/benchctl" outbox --url "$DB_URL")

@@ -238,6 +238,21 @@ func cmdWaitHTTP(args []string) error {
 // cmdOutbox prints the number of pending (unpublished) outbox events and, with -wait,
 // waits until none is left (the relay of a running server drains them), printing
 // "<pending at start> <seconds to drain>" (-1 seconds: not drained in time).
+// vacuum runs VACUUM (ANALYZE) on the database.
+func vacuum(url string) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		return fmt.Errorf("vacuum: %w", err)
+	}
+	defer func() { _ = conn.Close(ctx) }()
+	if _, err := conn.Exec(ctx, "VACUUM (ANALYZE)"); err != nil {
+		return fmt.Errorf("vacuum: %w", err)
+	}
+	return nil
+}
+
 func cmdOutbox(args []string) error {
 	fs := flag.NewFlagSet("outbox", flag.ExitOnError)
 	url := fs.String("url", os.Getenv("DATABASE_URL"), "database")

@@ -457,6 +457,7 @@ func cmdRun(args []string) error {
 	fs.StringVar(&pgDatabase, "db", "", "database name (its backends' CPU is reported)")
 	pprofAddr := fs.String("pprof", "", "server's pprof host:port: a CPU profile of each measured window")
 	pprofDir := fs.String("pprof-dir", ".", "where the profiles go (<scenario>.pprof)")
+	vacuumURL := fs.String("vacuum-url", "", "database URL: VACUUM (ANALYZE) it before every scenario, as pgbench does before a run")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -473,6 +474,14 @@ func cmdRun(args []string) error {
 	for _, s := range scenarios() {
 		if !selected(*only, s) {
 			continue
+		}
+		if *vacuumURL != "" {
+			// One scenario's writes (thousands of guest carts, their items and events)
+			// must not bill the next one with autovacuum's work, nor leave it stale
+			// statistics: every scenario starts from a vacuumed, analyzed database.
+			if err := vacuum(*vacuumURL); err != nil {
+				return err
+			}
 		}
 		opts := o
 		opts.pid = *pid
