@@ -145,12 +145,13 @@ const batchSQL = `WITH s AS (SELECT set_config('synchronous_commit', 'off', true
 in_carts AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, version bigint, customer_id uuid, session_token_hash text,
   currency text, status text, email text, shipping_method text, notes text, coupons jsonb, subtotal numeric, discount_total numeric,
   shipping_before_discount numeric, shipping_total numeric, item_count integer, converted_order_id text, merged_into_id uuid,
-  expires_at timestamptz, updated_at timestamptz)),
+  expires_at timestamptz, expiry_hour timestamptz, updated_at timestamptz)),
 c AS (UPDATE carts SET customer_id = x.customer_id, session_token_hash = x.session_token_hash, currency = x.currency,
   status = x.status, email = x.email, shipping_method = x.shipping_method, notes = x.notes, coupons = x.coupons,
   subtotal = x.subtotal, discount_total = x.discount_total, shipping_before_discount = x.shipping_before_discount,
   shipping_total = x.shipping_total, item_count = x.item_count, converted_order_id = x.converted_order_id,
-  merged_into_id = x.merged_into_id, expires_at = x.expires_at, updated_at = x.updated_at, version = carts.version + 1
+  merged_into_id = x.merged_into_id, expires_at = x.expires_at, expiry_hour = x.expiry_hour, updated_at = x.updated_at,
+  version = carts.version + 1
   FROM in_carts x WHERE carts.id = x.id AND carts.version = x.version RETURNING carts.id),
 in_items AS (SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(new boolean, id uuid, cart_id uuid, product_id text, variant_id text,
   quantity integer, unit_price numeric, original_price numeric, discount_amount numeric, sku text, title text, variant_title text,
@@ -222,6 +223,7 @@ type (
 		ConvertedOrderID       *string         `json:"converted_order_id"`
 		MergedIntoID           *string         `json:"merged_into_id"`
 		ExpiresAt              time.Time       `json:"expires_at"`
+		ExpiryHour             time.Time       `json:"expiry_hour"`
 		UpdatedAt              time.Time       `json:"updated_at"`
 	}
 	itemJSON struct {
@@ -268,7 +270,7 @@ func batchJSON(batch []*pendingWrite) (carts, items, evts string, err error) {
 			Status: r.Status, Email: r.Email, ShippingMethod: r.ShippingMethod, Notes: r.Notes, Coupons: json.RawMessage(r.Coupons),
 			Subtotal: r.Subtotal, DiscountTotal: r.DiscountTotal, ShippingBeforeDiscount: r.ShippingBeforeDiscount,
 			ShippingTotal: r.ShippingTotal, ItemCount: r.ItemCount, ConvertedOrderID: r.ConvertedOrderID, MergedIntoID: r.MergedIntoID,
-			ExpiresAt: r.ExpiresAt, UpdatedAt: r.UpdatedAt,
+			ExpiresAt: r.ExpiresAt, ExpiryHour: r.ExpiryHour, UpdatedAt: r.UpdatedAt,
 		})
 		for _, it := range w.items {
 			x := it.row

@@ -437,9 +437,10 @@ func (r *CartRepository) Delete(ctx context.Context, id domain.CartID) error {
 	return nil
 }
 
-// ExpireInactive marks active carts past expires_at expired.
+// ExpireInactive marks active carts past expires_at expired (found through the index
+// on expiry_hour, which is never after expires_at).
 func (r *CartRepository) ExpireInactive(ctx context.Context, now time.Time) (int64, error) {
-	res := r.db.Conn(ctx).Model(&cartRow{}).Where("status = ? AND expires_at <= ?", string(domain.StatusActive), now.UTC()).
+	res := r.db.Conn(ctx).Model(&cartRow{}).Where("status = ? AND expiry_hour <= ? AND expires_at <= ?", string(domain.StatusActive), now.UTC(), now.UTC()).
 		Updates(map[string]any{"status": string(domain.StatusExpired), "updated_at": now.UTC(), "version": gorm.Expr("version + 1")})
 	if res.Error != nil {
 		return 0, fmt.Errorf("carts: expire: %w", res.Error)

@@ -33,6 +33,9 @@ type cartRow struct {
 	CreatedAt              time.Time `gorm:"autoCreateTime:false"`
 	UpdatedAt              time.Time `gorm:"autoUpdateTime:false"`
 	Version                int64
+	// ExpiryHour is ExpiresAt truncated to the hour, what the expiry sweep's index
+	// holds (an update that keeps it can be heap-only).
+	ExpiryHour time.Time
 }
 
 func (cartRow) TableName() string { return "carts" }
@@ -47,8 +50,12 @@ func (r *cartRow) fields() []field {
 		{"shipping_before_discount", &r.ShippingBeforeDiscount}, {"shipping_total", &r.ShippingTotal}, {"item_count", &r.ItemCount},
 		{"converted_order_id", &r.ConvertedOrderID}, {"merged_into_id", &r.MergedIntoID}, {"expires_at", &r.ExpiresAt},
 		{"created_at", &r.CreatedAt}, {"updated_at", &r.UpdatedAt}, {"version", &r.Version},
+		{"expiry_hour", &r.ExpiryHour},
 	}
 }
+
+// expiryHour is the hour an expiry falls in.
+func expiryHour(t time.Time) time.Time { return t.UTC().Truncate(time.Hour) }
 
 type itemRow struct {
 	ID               string `gorm:"primaryKey"`
@@ -122,7 +129,7 @@ func fromCart(c *domain.Cart) (cartRow, error) {
 		Subtotal: c.Subtotal, DiscountTotal: c.DiscountTotal, ShippingBeforeDiscount: c.ShippingBeforeDiscount,
 		ShippingTotal: c.ShippingTotal, ItemCount: c.ItemCount, ConvertedOrderID: nullable(c.ConvertedOrderID),
 		MergedIntoID: nullable(string(c.MergedIntoID)), ExpiresAt: c.ExpiresAt.UTC(), CreatedAt: c.CreatedAt.UTC(), UpdatedAt: c.UpdatedAt.UTC(),
-		Version: c.Version,
+		Version: c.Version, ExpiryHour: expiryHour(c.ExpiresAt),
 	}, nil
 }
 
