@@ -152,7 +152,7 @@ c AS (UPDATE carts SET customer_id = x.customer_id, session_token_hash = x.sessi
   shipping_total = x.shipping_total, item_count = x.item_count, converted_order_id = x.converted_order_id,
   merged_into_id = x.merged_into_id, expires_at = x.expires_at, expiry_hour = x.expiry_hour, updated_at = x.updated_at,
   version = carts.version + 1
-  FROM in_carts x WHERE carts.id = x.id AND carts.version = x.version RETURNING carts.id),
+  FROM in_carts x WHERE carts.id = ANY($4::uuid[]) AND carts.id = x.id AND carts.version = x.version RETURNING carts.id),
 in_items AS (SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(new boolean, id uuid, cart_id uuid, product_id text, variant_id text,
   quantity integer, unit_price numeric, original_price numeric, discount_amount numeric, sku text, title text, variant_title text,
   image_url text, requires_shipping boolean, is_gift_card boolean, custom_attributes jsonb, attributes_hash text,
@@ -162,7 +162,7 @@ u AS (UPDATE cart_items SET product_id = x.product_id, variant_id = x.variant_id
   variant_title = x.variant_title, image_url = x.image_url, requires_shipping = x.requires_shipping,
   is_gift_card = x.is_gift_card, custom_attributes = x.custom_attributes, attributes_hash = x.attributes_hash,
   updated_at = x.updated_at
-  FROM in_items x JOIN c ON c.id = x.cart_id WHERE NOT x.new AND cart_items.id = x.id),
+  FROM in_items x JOIN c ON c.id = x.cart_id WHERE NOT x.new AND cart_items.id = ANY($5::uuid[]) AND cart_items.id = x.id),
 i AS (INSERT INTO cart_items (id, cart_id, product_id, variant_id, quantity, unit_price, original_price, discount_amount, sku, title,
   variant_title, image_url, requires_shipping, is_gift_card, custom_attributes, attributes_hash, created_at, updated_at)
   SELECT x.id, x.cart_id, x.product_id, x.variant_id, x.quantity, x.unit_price, x.original_price, x.discount_amount, x.sku, x.title,
@@ -174,15 +174,30 @@ e AS (INSERT INTO outbox_events (` + events.RecordColumns + `)
   occurred_at timestamptz, published_at timestamptz) JOIN c ON c.id = x.cart_id)
 SELECT c.id::text FROM c, s`
 
+// The planner cannot know how many rows jsonb_to_recordset returns (it assumes 100),
+// and for a small carts table it would then rather scan the whole table and hash than
+// look up each row: the UPDATEs also match the ids as arrays, which it reads as index
+// lookups.
+
 // flush runs one batch statement and answers which carts it wrote.
 func (k *combiner) flush(batch []*pendingWrite) (map[string]bool, error) {
 	carts, items, evts, err := batchJSON(batch)
 	if err != nil {
 		return nil, err
 	}
+	cartIDs := make([]string, len(batch))
+	var itemIDs []string
+	for i, w := range batch {
+		cartIDs[i] = w.cart.ID
+		for _, it := range w.items {
+			if !it.new {
+				itemIDs = append(itemIDs, it.row.ID)
+			}
+		}
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
 	defer cancel()
-	rows, err := k.db.Querier(ctx).QueryContext(ctx, batchSQL, carts, items, evts)
+	rows, err := k.db.Querier(ctx).QueryContext(ctx, batchSQL, carts, items, evts, cartIDs, orEmpty(itemIDs))
 	if err != nil {
 		return nil, fmt.Errorf("carts: versioned write: %w", err)
 	}
