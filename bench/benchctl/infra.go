@@ -250,9 +250,6 @@ func vacuum(url string) error {
 	if _, err := conn.Exec(ctx, "VACUUM (ANALYZE)"); err != nil {
 		return fmt.Errorf("vacuum: %w", err)
 	}
-	if _, err := conn.Exec(ctx, "CHECKPOINT"); err != nil {
-		return fmt.Errorf("vacuum: %w", err)
-	}
 	return nil
 }
 

@@ -153,7 +153,7 @@ func renderReport(rf runFile, qf *queriesFile, m reportMeta) string {
 	p("- Versions: %s, PostgreSQL %s, Redis %s\n", runtime.Version(), orDefault(m.postgres, "?"), orDefault(m.redis, "?"))
 	p("- Data: %d products × %d variants (catalog seeding %.1f s), %d customers with their carts (HTTP seeding %.1f s)\n",
 		m.products, m.variants, m.seedCatalog, m.customers, m.seedHTTP)
-	p("- Load: %d connections (one goroutine each, keep-alive), %s warm-up then %s measured per scenario, each after a VACUUM (ANALYZE) of the database (as pgbench does before a run); server, reference, PostgreSQL, Redis and load generator share the machine\n\n",
+	p("- Load: %d connections (one goroutine each, keep-alive), %s warm-up then %s measured per scenario, a scenario that follows one that writes after a VACUUM (ANALYZE) of the database (as pgbench does before a run); server, reference, PostgreSQL, Redis and load generator share the machine\n\n",
 		rf.Concurrency, rf.Warmup, rf.Duration)
 
 	p("| Scenario | req/s | p50 ms | p99 ms | vs reference | SQL stmts/req | server CPU µs/req | Target | Result |\n")
