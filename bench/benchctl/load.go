@@ -132,7 +132,7 @@ func scenarios() []*scenario {
 		},
 		{
 			key: "add", title: "add item to an existing cart (customer JWT)", ref: "ref-get", perIteration: 1,
-			writes: true,
+			writes:  true,
 			missing: cartsMissing,
 			step: func(w *worker) bool {
 				c := &w.env.st.Customers[w.rng.IntN(len(w.env.st.Customers))]
