@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -68,7 +69,9 @@ type CORS struct {
 
 // Database selects the store: a postgres:// URL, or empty for the embedded SQLite file.
 type Database struct {
-	URL             string        `koanf:"url"`
+	URL string `koanf:"url"`
+	// MaxOpenConns 0 sizes the pool from the CPUs: 4 per GOMAXPROCS (8 on 2 cores);
+	// MaxIdleConns 0 keeps every open connection (docs/decisions/0090).
 	MaxOpenConns    int           `koanf:"max_open_conns"`
 	MaxIdleConns    int           `koanf:"max_idle_conns"`
 	ConnMaxLifetime time.Duration `koanf:"conn_max_lifetime"`
@@ -237,7 +240,7 @@ func Default() Config {
 				MaxAge:         12 * time.Hour,
 			},
 		},
-		Database: Database{MaxOpenConns: 20, MaxIdleConns: 20, ConnMaxLifetime: 30 * time.Minute, AutoMigrate: false},
+		Database: Database{ConnMaxLifetime: 30 * time.Minute, AutoMigrate: false},
 		Log:      Log{Level: "info"},
 		Security: Security{
 			JWT:                JWT{ExpiryHours: 24, RefreshExpiryHours: 168, Issuer: "commerce"},
@@ -359,6 +362,20 @@ func (c *Config) SQLitePath() string {
 func (c *Config) Production() bool { return c.Env == "production" }
 
 // Validate checks every value and names the key of the first bad one.
+// PoolSize is the PostgreSQL pool's open and idle connection limits: as configured, or
+// 4 per GOMAXPROCS when max_open_conns is 0, and as many idle as open when
+// max_idle_conns is 0.
+func (d Database) PoolSize() (open, idle int) {
+	open, idle = d.MaxOpenConns, d.MaxIdleConns
+	if open <= 0 {
+		open = 4 * runtime.GOMAXPROCS(0)
+	}
+	if idle <= 0 || idle > open {
+		idle = open
+	}
+	return open, idle
+}
+
 func (c *Config) Validate() error {
 	var errs []error
 	bad := func(key, format string, args ...any) {

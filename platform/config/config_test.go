@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -175,5 +176,28 @@ func TestExampleConfigListsEveryKeyWithItsDefault(t *testing.T) {
 	if exCfg.RateLimiting.Default != defCfg.RateLimiting.Default || exCfg.HTTP.BodyLimitBytes != defCfg.HTTP.BodyLimitBytes ||
 		exCfg.Security.JWT.ExpiryHours != defCfg.Security.JWT.ExpiryHours || exCfg.Uploads.MaxSizeBytes != defCfg.Uploads.MaxSizeBytes {
 		t.Errorf("example values differ from defaults")
+	}
+}
+
+// The pool is sized from the CPUs unless configured, and keeps its open connections idle.
+func TestDatabasePoolSize(t *testing.T) {
+	t.Parallel()
+	cpus := runtime.GOMAXPROCS(0)
+	for _, c := range []struct {
+		db         Database
+		open, idle int
+	}{
+		{Database{}, 4 * cpus, 4 * cpus},
+		{Database{MaxOpenConns: 30}, 30, 30},
+		{Database{MaxOpenConns: 30, MaxIdleConns: 10}, 30, 10},
+		{Database{MaxOpenConns: 5, MaxIdleConns: 10}, 5, 5},
+		{Database{MaxIdleConns: 2}, 4 * cpus, 2},
+	} {
+		if open, idle := c.db.PoolSize(); open != c.open || idle != c.idle {
+			t.Errorf("%+v: %d open, %d idle; want %d, %d", c.db, open, idle, c.open, c.idle)
+		}
+	}
+	if d := Default(); d.Database.MaxOpenConns != 0 || d.Database.MaxIdleConns != 0 {
+		t.Errorf("default pool is not automatic: %+v", d.Database)
 	}
 }

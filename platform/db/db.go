@@ -90,8 +90,9 @@ func Open(cfg *config.Config, log *zap.Logger) (*DB, func(), error) {
 		// dialect drops row locks, so invariants rely on conditional updates.
 		sqlDB.SetMaxOpenConns(1)
 	} else {
-		sqlDB.SetMaxOpenConns(cfg.Database.MaxOpenConns)
-		sqlDB.SetMaxIdleConns(cfg.Database.MaxIdleConns)
+		open, idle := cfg.Database.PoolSize()
+		sqlDB.SetMaxOpenConns(open)
+		sqlDB.SetMaxIdleConns(idle)
 		sqlDB.SetConnMaxLifetime(cfg.Database.ConnMaxLifetime)
 	}
 	d := &DB{g: g, dialect: dialect}
