@@ -70,7 +70,7 @@ type CORS struct {
 // Database selects the store: a postgres:// URL, or empty for the embedded SQLite file.
 type Database struct {
 	URL string `koanf:"url"`
-	// MaxOpenConns 0 sizes the pool from the CPUs: 4 per GOMAXPROCS (8 on 2 cores);
+	// MaxOpenConns 0 sizes the pool from the CPUs: 6 per GOMAXPROCS (12 on 2 cores);
 	// MaxIdleConns 0 keeps every open connection (docs/decisions/0090).
 	MaxOpenConns    int           `koanf:"max_open_conns"`
 	MaxIdleConns    int           `koanf:"max_idle_conns"`
@@ -363,12 +363,12 @@ func (c *Config) Production() bool { return c.Env == "production" }
 
 // Validate checks every value and names the key of the first bad one.
 // PoolSize is the PostgreSQL pool's open and idle connection limits: as configured, or
-// 4 per GOMAXPROCS when max_open_conns is 0, and as many idle as open when
+// 6 per GOMAXPROCS when max_open_conns is 0, and as many idle as open when
 // max_idle_conns is 0.
 func (d Database) PoolSize() (open, idle int) {
 	open, idle = d.MaxOpenConns, d.MaxIdleConns
 	if open <= 0 {
-		open = 4 * runtime.GOMAXPROCS(0)
+		open = 6 * runtime.GOMAXPROCS(0)
 	}
 	if idle <= 0 || idle > open {
 		idle = open

@@ -187,11 +187,11 @@ func TestDatabasePoolSize(t *testing.T) {
 		db         Database
 		open, idle int
 	}{
-		{Database{}, 4 * cpus, 4 * cpus},
+		{Database{}, 6 * cpus, 6 * cpus},
 		{Database{MaxOpenConns: 30}, 30, 30},
 		{Database{MaxOpenConns: 30, MaxIdleConns: 10}, 30, 10},
 		{Database{MaxOpenConns: 5, MaxIdleConns: 10}, 5, 5},
-		{Database{MaxIdleConns: 2}, 4 * cpus, 2},
+		{Database{MaxIdleConns: 2}, 6 * cpus, 2},
 	} {
 		if open, idle := c.db.PoolSize(); open != c.open || idle != c.idle {
 			t.Errorf("%+v: %d open, %d idle; want %d, %d", c.db, open, idle, c.open, c.idle)
