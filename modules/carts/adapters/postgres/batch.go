@@ -9,7 +9,6 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/gocommerce/commerce/modules/carts/domain"
 	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/events"
 )
@@ -324,23 +323,13 @@ func orEmpty[T any](s []T) []T {
 }
 
 // pendingOf is the write of a changed cart made from version, with its events.
-func pendingOf(c *domain.Cart, version int64, d diff, recs []events.Record) (*pendingWrite, error) {
-	row, err := fromCart(c)
-	if err != nil {
-		return nil, err
-	}
-	w := &pendingWrite{cart: row, version: version, events: recs}
-	changed := make(map[string]bool, len(d.changed))
+func pendingOf(version int64, d diff, recs []events.Record) *pendingWrite {
+	w := &pendingWrite{cart: d.after, version: version, events: recs}
 	for _, ch := range d.changed {
-		changed[ch.id] = true
-	}
-	for _, it := range c.Items {
-		if changed[string(it.ID)] {
-			w.items = append(w.items, batchItem{row: fromItem(c.ID, it)})
-		}
+		w.items = append(w.items, batchItem{row: ch.row})
 	}
 	for _, a := range d.added {
 		w.items = append(w.items, batchItem{row: a, new: true})
 	}
-	return w, nil
+	return w
 }

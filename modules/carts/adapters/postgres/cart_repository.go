@@ -197,15 +197,17 @@ func itemUpdatable(column string) bool {
 	return column != "id" && column != "cart_id" && column != "created_at"
 }
 
-// itemChange is the changed columns of one item.
+// itemChange is the changed columns of one item, and its row as changed.
 type itemChange struct {
 	id  string
 	set []field
+	row itemRow
 }
 
-// diff is what a change did to a cart: the cart row's changed columns and the items
-// removed, changed and added.
+// diff is what a change did to a cart: the cart row as changed and its changed
+// columns, and the items removed, changed and added.
 type diff struct {
+	after   cartRow
 	cart    []field
 	removed []string
 	changed []itemChange
@@ -229,7 +231,7 @@ func edit(c *domain.Cart, change func(*domain.Cart) error) (diff, error) {
 	if err != nil {
 		return diff{}, err
 	}
-	d := diff{cart: changes(before.fields(), after.fields(), cartUpdatable)}
+	d := diff{after: after, cart: changes(before.fields(), after.fields(), cartUpdatable)}
 	kept := make(map[domain.ItemID]bool, len(c.Items))
 	for _, it := range c.Items {
 		kept[it.ID] = true
@@ -240,7 +242,7 @@ func edit(c *domain.Cart, change func(*domain.Cart) error) (diff, error) {
 			continue
 		}
 		if set := changes(old.fields(), nr.fields(), itemUpdatable); len(set) > 0 {
-			d.changed = append(d.changed, itemChange{nr.ID, set})
+			d.changed = append(d.changed, itemChange{nr.ID, set, nr})
 		}
 	}
 	for id := range beforeItems {
@@ -388,11 +390,7 @@ func (r *CartRepository) applyVersioned(ctx context.Context, id domain.CartID, c
 		if err != nil {
 			return nil, true, err
 		}
-		w, err := pendingOf(c, c.Version, d, recs)
-		if err != nil {
-			return nil, true, err
-		}
-		ok, err := r.batch.write(ctx, w)
+		ok, err := r.batch.write(ctx, pendingOf(c.Version, d, recs))
 		if err != nil {
 			return nil, true, err
 		}
