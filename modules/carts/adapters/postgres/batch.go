@@ -7,8 +7,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/shopspring/decimal"
-
 	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/events"
 )
@@ -31,20 +29,20 @@ const (
 	flushTimeout = 30 * time.Second
 )
 
-// pendingWrite is one change waiting for its batch: the cart as changed (its row and
-// the items whose row changed or is new) with the version it was made from, and the
-// events to store with it.
+// pendingWrite is one change waiting for its batch: the cart as changed (its row,
+// whose Version is the one the change was made from, and the items whose row changed
+// or is new), and the events to store with it.
 type pendingWrite struct {
-	cart    cartRow
-	version int64
-	items   []batchItem
-	events  []events.Record
-	done    chan writeResult
+	cart   cartRow
+	items  []batchItem
+	events []events.Record
+	done   chan writeResult
 }
 
+// batchItem is an item row of the batch's JSON, marked new (inserted) or not (updated).
 type batchItem struct {
-	row itemRow
-	new bool
+	itemRow
+	New bool `json:"new"`
 }
 
 type writeResult struct {
@@ -142,11 +140,11 @@ func (k *combiner) take() []*pendingWrite {
 // cart changes, never part of one).
 const batchSQL = `WITH s AS (SELECT set_config('synchronous_commit', 'off', true)),
 in_carts AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, version bigint, customer_id uuid, session_token_hash text,
-  currency text, status text, email text, shipping_method text, notes text, coupons jsonb, subtotal numeric, discount_total numeric,
+  currency text, status text, email text, shipping_method text, notes text, coupons text, subtotal numeric, discount_total numeric,
   shipping_before_discount numeric, shipping_total numeric, item_count integer, converted_order_id text, merged_into_id uuid,
   expires_at timestamptz, expiry_hour timestamptz, updated_at timestamptz)),
 c AS (UPDATE carts SET customer_id = x.customer_id, session_token_hash = x.session_token_hash, currency = x.currency,
-  status = x.status, email = x.email, shipping_method = x.shipping_method, notes = x.notes, coupons = x.coupons,
+  status = x.status, email = x.email, shipping_method = x.shipping_method, notes = x.notes, coupons = x.coupons::jsonb,
   subtotal = x.subtotal, discount_total = x.discount_total, shipping_before_discount = x.shipping_before_discount,
   shipping_total = x.shipping_total, item_count = x.item_count, converted_order_id = x.converted_order_id,
   merged_into_id = x.merged_into_id, expires_at = x.expires_at, expiry_hour = x.expiry_hour, updated_at = x.updated_at,
@@ -154,18 +152,18 @@ c AS (UPDATE carts SET customer_id = x.customer_id, session_token_hash = x.sessi
   FROM in_carts x WHERE carts.id = ANY($4::uuid[]) AND carts.id = x.id AND carts.version = x.version RETURNING carts.id),
 in_items AS (SELECT * FROM jsonb_to_recordset($2::jsonb) AS x(new boolean, id uuid, cart_id uuid, product_id text, variant_id text,
   quantity integer, unit_price numeric, original_price numeric, discount_amount numeric, sku text, title text, variant_title text,
-  image_url text, requires_shipping boolean, is_gift_card boolean, custom_attributes jsonb, attributes_hash text,
+  image_url text, requires_shipping boolean, is_gift_card boolean, custom_attributes text, attributes_hash text,
   created_at timestamptz, updated_at timestamptz)),
 u AS (UPDATE cart_items SET product_id = x.product_id, variant_id = x.variant_id, quantity = x.quantity, unit_price = x.unit_price,
   original_price = x.original_price, discount_amount = x.discount_amount, sku = x.sku, title = x.title,
   variant_title = x.variant_title, image_url = x.image_url, requires_shipping = x.requires_shipping,
-  is_gift_card = x.is_gift_card, custom_attributes = x.custom_attributes, attributes_hash = x.attributes_hash,
+  is_gift_card = x.is_gift_card, custom_attributes = x.custom_attributes::jsonb, attributes_hash = x.attributes_hash,
   updated_at = x.updated_at
   FROM in_items x JOIN c ON c.id = x.cart_id WHERE NOT x.new AND cart_items.id = ANY($5::uuid[]) AND cart_items.id = x.id),
 i AS (INSERT INTO cart_items (id, cart_id, product_id, variant_id, quantity, unit_price, original_price, discount_amount, sku, title,
   variant_title, image_url, requires_shipping, is_gift_card, custom_attributes, attributes_hash, created_at, updated_at)
   SELECT x.id, x.cart_id, x.product_id, x.variant_id, x.quantity, x.unit_price, x.original_price, x.discount_amount, x.sku, x.title,
-  x.variant_title, x.image_url, x.requires_shipping, x.is_gift_card, x.custom_attributes, x.attributes_hash, x.created_at, x.updated_at
+  x.variant_title, x.image_url, x.requires_shipping, x.is_gift_card, x.custom_attributes::jsonb, x.attributes_hash, x.created_at, x.updated_at
   FROM in_items x JOIN c ON c.id = x.cart_id WHERE x.new),
 e AS (INSERT INTO outbox_events (` + events.RecordColumns + `)
   SELECT x.id, x.type, x.aggregate_id, x.payload, x.occurred_at, x.occurred_at, x.published_at
@@ -189,8 +187,8 @@ func (k *combiner) flush(batch []*pendingWrite) (map[string]bool, error) {
 	for i, w := range batch {
 		cartIDs[i] = w.cart.ID
 		for _, it := range w.items {
-			if !it.new {
-				itemIDs = append(itemIDs, it.row.ID)
+			if !it.New {
+				itemIDs = append(itemIDs, it.ID)
 			}
 		}
 	}
@@ -215,89 +213,29 @@ func (k *combiner) flush(batch []*pendingWrite) (map[string]bool, error) {
 	return written, nil
 }
 
-// Rows of the batch statement's JSON arrays. The JSON columns (coupons,
-// custom_attributes, payload) are embedded as JSON, not as strings.
-type (
-	cartJSON struct {
-		ID                     string          `json:"id"`
-		Version                int64           `json:"version"`
-		CustomerID             *string         `json:"customer_id"`
-		SessionTokenHash       *string         `json:"session_token_hash"`
-		Currency               string          `json:"currency"`
-		Status                 string          `json:"status"`
-		Email                  string          `json:"email"`
-		ShippingMethod         string          `json:"shipping_method"`
-		Notes                  string          `json:"notes"`
-		Coupons                json.RawMessage `json:"coupons"`
-		Subtotal               decimal.Decimal `json:"subtotal"`
-		DiscountTotal          decimal.Decimal `json:"discount_total"`
-		ShippingBeforeDiscount decimal.Decimal `json:"shipping_before_discount"`
-		ShippingTotal          decimal.Decimal `json:"shipping_total"`
-		ItemCount              int             `json:"item_count"`
-		ConvertedOrderID       *string         `json:"converted_order_id"`
-		MergedIntoID           *string         `json:"merged_into_id"`
-		ExpiresAt              time.Time       `json:"expires_at"`
-		ExpiryHour             time.Time       `json:"expiry_hour"`
-		UpdatedAt              time.Time       `json:"updated_at"`
-	}
-	itemJSON struct {
-		New              bool            `json:"new"`
-		ID               string          `json:"id"`
-		CartID           string          `json:"cart_id"`
-		ProductID        string          `json:"product_id"`
-		VariantID        string          `json:"variant_id"`
-		Quantity         int             `json:"quantity"`
-		UnitPrice        decimal.Decimal `json:"unit_price"`
-		OriginalPrice    decimal.Decimal `json:"original_price"`
-		DiscountAmount   decimal.Decimal `json:"discount_amount"`
-		SKU              string          `json:"sku"`
-		Title            string          `json:"title"`
-		VariantTitle     string          `json:"variant_title"`
-		ImageURL         string          `json:"image_url"`
-		RequiresShipping bool            `json:"requires_shipping"`
-		IsGiftCard       bool            `json:"is_gift_card"`
-		CustomAttributes json.RawMessage `json:"custom_attributes"`
-		AttributesHash   string          `json:"attributes_hash"`
-		CreatedAt        time.Time       `json:"created_at"`
-		UpdatedAt        time.Time       `json:"updated_at"`
-	}
-	eventJSON struct {
-		CartID      string          `json:"cart_id"`
-		ID          string          `json:"id"`
-		Type        string          `json:"type"`
-		AggregateID string          `json:"aggregate_id"`
-		Payload     json.RawMessage `json:"payload"`
-		OccurredAt  time.Time       `json:"occurred_at"`
-		PublishedAt *time.Time      `json:"published_at"`
-	}
-)
+// eventJSON is an event row of the batch's JSON (with its cart, for the join).
+type eventJSON struct {
+	CartID      string          `json:"cart_id"`
+	ID          string          `json:"id"`
+	Type        string          `json:"type"`
+	AggregateID string          `json:"aggregate_id"`
+	Payload     json.RawMessage `json:"payload"`
+	OccurredAt  time.Time       `json:"occurred_at"`
+	PublishedAt *time.Time      `json:"published_at"`
+}
 
-// batchJSON renders a batch as the statement's three arguments.
+// batchJSON renders a batch as the statement's three arguments: the cart and item rows
+// as they are (cartRow and itemRow carry the columns' json names; their JSON columns
+// travel as text and are cast in the statement), and the events.
 func batchJSON(batch []*pendingWrite) (carts, items, evts string, err error) {
-	cs := make([]cartJSON, 0, len(batch))
-	var is []itemJSON
+	cs := make([]cartRow, 0, len(batch))
+	var is []batchItem
 	var es []eventJSON
 	for _, w := range batch {
-		r := w.cart
-		cs = append(cs, cartJSON{
-			ID: r.ID, Version: w.version, CustomerID: r.CustomerID, SessionTokenHash: r.SessionTokenHash, Currency: r.Currency,
-			Status: r.Status, Email: r.Email, ShippingMethod: r.ShippingMethod, Notes: r.Notes, Coupons: json.RawMessage(r.Coupons),
-			Subtotal: r.Subtotal, DiscountTotal: r.DiscountTotal, ShippingBeforeDiscount: r.ShippingBeforeDiscount,
-			ShippingTotal: r.ShippingTotal, ItemCount: r.ItemCount, ConvertedOrderID: r.ConvertedOrderID, MergedIntoID: r.MergedIntoID,
-			ExpiresAt: r.ExpiresAt, ExpiryHour: r.ExpiryHour, UpdatedAt: r.UpdatedAt,
-		})
-		for _, it := range w.items {
-			x := it.row
-			is = append(is, itemJSON{
-				New: it.new, ID: x.ID, CartID: x.CartID, ProductID: x.ProductID, VariantID: x.VariantID, Quantity: x.Quantity,
-				UnitPrice: x.UnitPrice, OriginalPrice: x.OriginalPrice, DiscountAmount: x.DiscountAmount, SKU: x.SKU, Title: x.Title,
-				VariantTitle: x.VariantTitle, ImageURL: x.ImageURL, RequiresShipping: x.RequiresShipping, IsGiftCard: x.IsGiftCard,
-				CustomAttributes: json.RawMessage(x.CustomAttributes), AttributesHash: x.AttributesHash, CreatedAt: x.CreatedAt,
-				UpdatedAt: x.UpdatedAt,
-			})
-		}
+		cs = append(cs, w.cart)
+		is = append(is, w.items...)
 		for _, rec := range w.events {
-			ej := eventJSON{CartID: r.ID, ID: rec.ID, Type: rec.Type, AggregateID: rec.AggregateID, Payload: json.RawMessage(rec.Payload), OccurredAt: rec.At}
+			ej := eventJSON{CartID: w.cart.ID, ID: rec.ID, Type: rec.Type, AggregateID: rec.AggregateID, Payload: json.RawMessage(rec.Payload), OccurredAt: rec.At}
 			if rec.Delivered {
 				at := rec.At
 				ej.PublishedAt = &at
@@ -322,14 +260,14 @@ func orEmpty[T any](s []T) []T {
 	return s
 }
 
-// pendingOf is the write of a changed cart made from version, with its events.
-func pendingOf(version int64, d diff, recs []events.Record) *pendingWrite {
-	w := &pendingWrite{cart: d.after, version: version, events: recs}
+// pendingOf is the write of a changed cart, with its events.
+func pendingOf(d diff, recs []events.Record) *pendingWrite {
+	w := &pendingWrite{cart: d.after, events: recs}
 	for _, ch := range d.changed {
-		w.items = append(w.items, batchItem{row: ch.row})
+		w.items = append(w.items, batchItem{itemRow: ch.row})
 	}
 	for _, a := range d.added {
-		w.items = append(w.items, batchItem{row: a, new: true})
+		w.items = append(w.items, batchItem{itemRow: a, New: true})
 	}
 	return w
 }

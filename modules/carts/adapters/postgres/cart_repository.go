@@ -390,7 +390,7 @@ func (r *CartRepository) applyVersioned(ctx context.Context, id domain.CartID, c
 		if err != nil {
 			return nil, true, err
 		}
-		ok, err := r.batch.write(ctx, pendingOf(c.Version, d, recs))
+		ok, err := r.batch.write(ctx, pendingOf(d, recs))
 		if err != nil {
 			return nil, true, err
 		}

@@ -60,6 +60,14 @@ func TestApplyWithAStaleCopy(t *testing.T) {
 			if len(got.Items) != 1 || got.Items[0].Quantity != 7 || got.Version != 3 || !got.Subtotal.Equal(decimal.RequireFromString("70")) {
 				t.Fatalf("after three adds from two processes: %d items, version %d, subtotal %s", len(got.Items), got.Version, got.Subtotal)
 			}
+			if engine == "postgres" {
+				// The batched write sends JSON columns as text: they must be stored as JSON
+				// values, not as JSON strings.
+				var kinds string
+				if err := e.DB.Gorm().Raw("SELECT jsonb_typeof(c.coupons) || ',' || jsonb_typeof(i.custom_attributes) FROM carts c JOIN cart_items i ON i.cart_id = c.id WHERE c.id = ?", string(cart.ID)).Scan(&kinds).Error; err != nil || kinds != "array,object" {
+					t.Fatalf("stored JSON kinds: %q (%v), want array,object", kinds, err)
+				}
+			}
 			var n int64
 			if err := e.DB.Gorm().Table("outbox_events").Where("aggregate_id = ?", string(cart.ID)).Count(&n).Error; err != nil || n != 3 {
 				t.Fatalf("events: %d (%v), want 3", n, err)

@@ -12,30 +12,32 @@ import (
 	"github.com/gocommerce/commerce/modules/carts/domain"
 )
 
+// cartRow and itemRow are also the rows of the batched write's JSON arrays (batch.go):
+// their json names are the columns.
 type cartRow struct {
-	ID                     string `gorm:"primaryKey"`
-	CustomerID             *string
-	SessionTokenHash       *string
-	Currency               string
-	Status                 string
-	Email                  string
-	ShippingMethod         string
-	Notes                  string
-	Coupons                string // JSON array
-	Subtotal               decimal.Decimal
-	DiscountTotal          decimal.Decimal
-	ShippingBeforeDiscount decimal.Decimal
-	ShippingTotal          decimal.Decimal
-	ItemCount              int
-	ConvertedOrderID       *string
-	MergedIntoID           *string
-	ExpiresAt              time.Time
-	CreatedAt              time.Time `gorm:"autoCreateTime:false"`
-	UpdatedAt              time.Time `gorm:"autoUpdateTime:false"`
-	Version                int64
+	ID                     string          `json:"id" gorm:"primaryKey"`
+	CustomerID             *string         `json:"customer_id"`
+	SessionTokenHash       *string         `json:"session_token_hash"`
+	Currency               string          `json:"currency"`
+	Status                 string          `json:"status"`
+	Email                  string          `json:"email"`
+	ShippingMethod         string          `json:"shipping_method"`
+	Notes                  string          `json:"notes"`
+	Coupons                string          `json:"coupons"` // JSON array
+	Subtotal               decimal.Decimal `json:"subtotal"`
+	DiscountTotal          decimal.Decimal `json:"discount_total"`
+	ShippingBeforeDiscount decimal.Decimal `json:"shipping_before_discount"`
+	ShippingTotal          decimal.Decimal `json:"shipping_total"`
+	ItemCount              int             `json:"item_count"`
+	ConvertedOrderID       *string         `json:"converted_order_id"`
+	MergedIntoID           *string         `json:"merged_into_id"`
+	ExpiresAt              time.Time       `json:"expires_at"`
+	CreatedAt              time.Time       `json:"created_at" gorm:"autoCreateTime:false"`
+	UpdatedAt              time.Time       `json:"updated_at" gorm:"autoUpdateTime:false"`
+	Version                int64           `json:"version"`
 	// ExpiryHour is ExpiresAt truncated to the hour, what the expiry sweep's index
 	// holds (an update that keeps it can be heap-only).
-	ExpiryHour time.Time
+	ExpiryHour time.Time `json:"expiry_hour"`
 }
 
 func (cartRow) TableName() string { return "carts" }
@@ -58,24 +60,24 @@ func (r *cartRow) fields() []field {
 func expiryHour(t time.Time) time.Time { return t.UTC().Truncate(time.Hour) }
 
 type itemRow struct {
-	ID               string `gorm:"primaryKey"`
-	CartID           string
-	ProductID        string
-	VariantID        string
-	Quantity         int
-	UnitPrice        decimal.Decimal
-	OriginalPrice    decimal.Decimal
-	DiscountAmount   decimal.Decimal
-	SKU              string `gorm:"column:sku"`
-	Title            string
-	VariantTitle     string
-	ImageURL         string `gorm:"column:image_url"`
-	RequiresShipping bool
-	IsGiftCard       bool
-	CustomAttributes string // JSON object
-	AttributesHash   string
-	CreatedAt        time.Time `gorm:"autoCreateTime:false"`
-	UpdatedAt        time.Time `gorm:"autoUpdateTime:false"`
+	ID               string          `json:"id" gorm:"primaryKey"`
+	CartID           string          `json:"cart_id"`
+	ProductID        string          `json:"product_id"`
+	VariantID        string          `json:"variant_id"`
+	Quantity         int             `json:"quantity"`
+	UnitPrice        decimal.Decimal `json:"unit_price"`
+	OriginalPrice    decimal.Decimal `json:"original_price"`
+	DiscountAmount   decimal.Decimal `json:"discount_amount"`
+	SKU              string          `json:"sku" gorm:"column:sku"`
+	Title            string          `json:"title"`
+	VariantTitle     string          `json:"variant_title"`
+	ImageURL         string          `json:"image_url" gorm:"column:image_url"`
+	RequiresShipping bool            `json:"requires_shipping"`
+	IsGiftCard       bool            `json:"is_gift_card"`
+	CustomAttributes string          `json:"custom_attributes"` // JSON object
+	AttributesHash   string          `json:"attributes_hash"`
+	CreatedAt        time.Time       `json:"created_at" gorm:"autoCreateTime:false"`
+	UpdatedAt        time.Time       `json:"updated_at" gorm:"autoUpdateTime:false"`
 }
 
 func (itemRow) TableName() string { return "cart_items" }
