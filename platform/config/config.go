@@ -72,8 +72,12 @@ type Database struct {
 	URL string `koanf:"url"`
 	// MaxOpenConns 0 sizes the pool from the CPUs: 6 per GOMAXPROCS (12 on 2 cores);
 	// MaxIdleConns 0 keeps every open connection (docs/decisions/0090).
-	MaxOpenConns    int           `koanf:"max_open_conns"`
-	MaxIdleConns    int           `koanf:"max_idle_conns"`
+	MaxOpenConns int `koanf:"max_open_conns"`
+	MaxIdleConns int `koanf:"max_idle_conns"`
+	// ReadConcurrency bounds the single-statement reads outside transactions that run
+	// at once; the others wait their turn in order. 0 means 2 per GOMAXPROCS, at least
+	// 4 (docs/decisions/0091).
+	ReadConcurrency int           `koanf:"read_concurrency"`
 	ConnMaxLifetime time.Duration `koanf:"conn_max_lifetime"`
 	AutoMigrate     bool          `koanf:"auto_migrate"` // serve runs migrations at start (always in embedded mode)
 }
@@ -374,6 +378,18 @@ func (d Database) PoolSize() (open, idle int) {
 		idle = open
 	}
 	return open, idle
+}
+
+// Reads is how many single-statement reads outside transactions run at once: as
+// configured, or 2 per GOMAXPROCS and at least 4 when read_concurrency is 0, and never
+// more than the pool's open connections.
+func (d Database) Reads() int {
+	n := d.ReadConcurrency
+	if n <= 0 {
+		n = max(2*runtime.GOMAXPROCS(0), 4)
+	}
+	open, _ := d.PoolSize()
+	return min(n, open)
 }
 
 func (c *Config) Validate() error {

@@ -201,3 +201,25 @@ func TestDatabasePoolSize(t *testing.T) {
 		t.Errorf("default pool is not automatic: %+v", d.Database)
 	}
 }
+
+func TestDatabaseReads(t *testing.T) {
+	t.Parallel()
+	cpus := runtime.GOMAXPROCS(0)
+	for _, c := range []struct {
+		db    Database
+		reads int
+	}{
+		{Database{}, min(max(2*cpus, 4), 6*cpus)},
+		{Database{ReadConcurrency: 3}, 3},
+		{Database{ReadConcurrency: 50, MaxOpenConns: 10}, 10}, // never more than the pool
+		{Database{MaxOpenConns: 2}, 2},
+		{Database{ReadConcurrency: -1, MaxOpenConns: 100}, max(2*cpus, 4)},
+	} {
+		if got := c.db.Reads(); got != c.reads {
+			t.Errorf("%+v: %d reads at once, want %d", c.db, got, c.reads)
+		}
+	}
+	if d := Default(); d.Database.ReadConcurrency != 0 {
+		t.Errorf("default read concurrency is not automatic: %d", d.Database.ReadConcurrency)
+	}
+}

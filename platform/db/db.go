@@ -35,6 +35,9 @@ type DB struct {
 	dialect Dialect
 	mu      sync.RWMutex
 	commit  []func()
+	// reads admits QueryRow and Query outside transactions on PostgreSQL, in order
+	// (raw.go); nil admits everything (SQLite, Wrap).
+	reads chan struct{}
 }
 
 type txKey struct{}
@@ -96,6 +99,9 @@ func Open(cfg *config.Config, log *zap.Logger) (*DB, func(), error) {
 		sqlDB.SetConnMaxLifetime(cfg.Database.ConnMaxLifetime)
 	}
 	d := &DB{g: g, dialect: dialect}
+	if dialect == Postgres {
+		d.reads = make(chan struct{}, cfg.Database.Reads())
+	}
 	log.Named("db").Debug("database opened", zap.String("dialect", string(dialect)))
 	return d, func() { _ = sqlDB.Close() }, nil
 }

@@ -2,9 +2,13 @@ package db
 
 import (
 	"context"
+	"database/sql"
+	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/jackc/pgx/v5"
 	"gorm.io/gorm"
 )
 
@@ -38,4 +42,100 @@ func (d *DB) Rebind(query string) string {
 		b.WriteString(strconv.Itoa(n))
 	}
 	return b.String()
+}
+
+// QueryRow runs query, which returns at most one row, and scans that row into dest;
+// it returns sql.ErrNoRows when there is none. query uses the dialect's bind parameters
+// (Rebind); dest takes what database/sql's Scan takes.
+//
+// In a transaction, and on SQLite, it is the Querier's QueryRowContext. On PostgreSQL
+// outside a transaction the read waits its turn (admit) and runs through pgx on a pooled
+// connection (database/sql's Conn.Raw), which skips database/sql's rows, its goroutine
+// per query watching ctx and its value conversions: half the allocations of
+// QueryRowContext (docs/performance.md, finding 11).
+func (d *DB) QueryRow(ctx context.Context, query string, args []any, dest ...any) error {
+	pool, ok := d.g.Statement.ConnPool.(*sql.DB)
+	if d.dialect != Postgres || !ok || InTransaction(ctx) {
+		return d.Querier(ctx).QueryRowContext(ctx, query, args...).Scan(dest...)
+	}
+	return d.withPgx(ctx, pool, func(c *pgx.Conn) error {
+		err := c.QueryRow(ctx, query, args...).Scan(dest...)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return sql.ErrNoRows
+		}
+		return err
+	})
+}
+
+// Query runs query and, for each row, scans it into dest and calls each; an error from
+// each stops the loop and is returned. each must not run statements itself (on
+// PostgreSQL the read holds its turn and its connection until the rows are read). The
+// paths are QueryRow's.
+func (d *DB) Query(ctx context.Context, query string, args []any, dest []any, each func() error) error {
+	pool, ok := d.g.Statement.ConnPool.(*sql.DB)
+	if d.dialect != Postgres || !ok || InTransaction(ctx) {
+		rows, err := d.Querier(ctx).QueryContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		defer func() { _ = rows.Close() }()
+		return scanEach(rows, dest, each)
+	}
+	return d.withPgx(ctx, pool, func(c *pgx.Conn) error {
+		rows, err := c.Query(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		return scanEach(rows, dest, each)
+	})
+}
+
+// rows is what database/sql's and pgx's result sets share.
+type rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+func scanEach(r rows, dest []any, each func() error) error {
+	for r.Next() {
+		if err := r.Scan(dest...); err != nil {
+			return err
+		}
+		if err := each(); err != nil {
+			return err
+		}
+	}
+	return r.Err()
+}
+
+// withPgx runs fn on a pooled connection's pgx.Conn once the read is admitted.
+//
+// Reads are admitted in order, at most database.read_concurrency at once. A read holds
+// its connection only while PostgreSQL runs it, so a few more than the database has
+// cores keep it busy; beyond that they only interleave (context switches). Waiting here
+// instead of for a connection matters for the tail: database/sql hands a freed
+// connection to a random waiter, a channel to the longest waiting (docs/decisions/0091).
+func (d *DB) withPgx(ctx context.Context, pool *sql.DB, fn func(*pgx.Conn) error) error {
+	if d.reads != nil {
+		select {
+		case d.reads <- struct{}{}:
+			defer func() { <-d.reads }()
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	conn, err := pool.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = conn.Close() }()
+	return conn.Raw(func(driverConn any) error {
+		pc, ok := driverConn.(interface{ Conn() *pgx.Conn })
+		if !ok {
+			return fmt.Errorf("database: the driver's connection %T is not pgx's", driverConn)
+		}
+		return fn(pc.Conn())
+	})
 }

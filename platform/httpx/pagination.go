@@ -112,5 +112,11 @@ func NewFlatList[T any](items []T, p Page, total int64) FlatList[T] {
 	return FlatList[T]{Data: items, Meta: FlatMeta{Total: total, Page: p.Page, PerPage: p.PerPage, TotalPages: totalPages(total, p.PerPage)}}
 }
 
-// Data wraps a single resource as {data: ...}.
-func Data(v any) gin.H { return gin.H{"data": v} }
+// Envelope is a single resource's body: {"data": ...}.
+type Envelope struct {
+	Data any `json:"data"`
+}
+
+// Data wraps a single resource as {data: ...} (a struct, not a map: encoding/json
+// writes it without sorting keys).
+func Data(v any) Envelope { return Envelope{Data: v} }

@@ -79,15 +79,13 @@ var (
 func find(ctx context.Context, d *db.DB, where, order string, args ...any) ([]*domain.Cart, error) {
 	q := "SELECT " + cartSelect + ", " + itemSelect + " FROM carts c LEFT JOIN cart_items i ON i.cart_id = c.id WHERE " + where +
 		" ORDER BY " + order + ", i.created_at, i.id"
-	rows, err := d.Querier(ctx).QueryContext(ctx, d.Rebind(q), args...)
-	if err != nil {
-		return nil, fmt.Errorf("carts: select: %w", err)
-	}
-	defer func() { _ = rows.Close() }()
 	var (
-		out   []*domain.Cart
-		cart  cartRow
-		items []itemRow
+		out    []*domain.Cart
+		cart   cartRow
+		items  []itemRow
+		cr     cartRow
+		ir     itemRow
+		broken error
 	)
 	flush := func() error {
 		if cart.ID == "" {
@@ -100,23 +98,26 @@ func find(ctx context.Context, d *db.DB, where, order string, args ...any) ([]*d
 		out = append(out, c)
 		return nil
 	}
-	for rows.Next() {
-		var cr cartRow
-		var ir itemRow
-		if err := rows.Scan(append(pointers(cr.fields()), orNull(ir.fields())...)...); err != nil {
-			return nil, fmt.Errorf("carts: scan: %w", err)
-		}
+	dest := append(pointers(cr.fields()), orNull(ir.fields())...)
+	err := d.Query(ctx, d.Rebind(q), args, dest, func() error {
 		if cr.ID != cart.ID {
 			if err := flush(); err != nil {
-				return nil, err
+				broken = err
+				return err
 			}
 			cart, items = cr, nil
 		}
 		if ir.ID != "" {
 			items = append(items, ir)
 		}
-	}
-	if err := rows.Err(); err != nil {
+		// The next row scans into zero values (orNull leaves a NULL's field alone).
+		cr, ir = cartRow{}, itemRow{}
+		return nil
+	})
+	switch {
+	case broken != nil:
+		return nil, broken
+	case err != nil:
 		return nil, fmt.Errorf("carts: select: %w", err)
 	}
 	if err := flush(); err != nil {

@@ -170,7 +170,7 @@ func (h *Handler) getProduct(c *gin.Context) {
 		httpx.Error(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, httpx.Data(p))
+	writeProductData(c, http.StatusOK, &p)
 }
 
 // createProduct answers POST /api/v1/products: 201 {data: product} with its variants.

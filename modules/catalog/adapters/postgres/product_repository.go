@@ -115,7 +115,7 @@ func (r *ProductRepository) GetBySlug(ctx context.Context, slug string) (*domain
 // first runs a single-product query (one parameter) and scans its row.
 func (r *ProductRepository) first(ctx context.Context, query string, arg any) (*domain.Product, error) {
 	var row productRow
-	err := r.db.Querier(ctx).QueryRowContext(ctx, query, arg).Scan(row.dest()...)
+	err := r.db.QueryRow(ctx, query, []any{arg}, row.dest()...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, domain.ErrProductNotFound
 	}
@@ -131,20 +131,12 @@ func (r *ProductRepository) GetMany(ctx context.Context, ids []string) ([]*domai
 		return nil, nil
 	}
 	query := r.db.Rebind("SELECT " + productColumns + " FROM products WHERE products.id IN (" + params(len(ids)) + ")")
-	rows, err := r.db.Querier(ctx).QueryContext(ctx, query, anySlice(ids)...)
-	if err != nil {
-		return nil, fmt.Errorf("catalog: select products: %w", err)
-	}
-	defer rows.Close()
 	out := make([]*domain.Product, 0, len(ids))
-	for rows.Next() {
-		var row productRow
-		if err := rows.Scan(row.dest()...); err != nil {
-			return nil, fmt.Errorf("catalog: scan product: %w", err)
-		}
+	var row productRow
+	if err := r.db.Query(ctx, query, anySlice(ids), row.dest(), func() error {
 		out = append(out, row.toDomain())
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	}); err != nil {
 		return nil, fmt.Errorf("catalog: select products: %w", err)
 	}
 	return out, nil
@@ -161,11 +153,6 @@ func (r *ProductRepository) GetWithVariants(ctx context.Context, ids []string) (
 		" FROM products LEFT JOIN product_variants v ON v.product_id = products.id" +
 		" WHERE products.id IN (" + params(len(ids)) + ")" +
 		" ORDER BY products.id, v.is_default DESC, v.created_at ASC, v.id ASC")
-	rows, err := r.db.Querier(ctx).QueryContext(ctx, query, anySlice(ids)...)
-	if err != nil {
-		return nil, fmt.Errorf("catalog: select products with variants: %w", err)
-	}
-	defer rows.Close()
 	var (
 		out  []ports.ProductWithVariants
 		prow productRow
@@ -173,10 +160,7 @@ func (r *ProductRepository) GetWithVariants(ctx context.Context, ids []string) (
 		vrow joinedVariant
 	)
 	dest := append(append(prow.dest(), &url), vrow.dest()...)
-	for rows.Next() {
-		if err := rows.Scan(dest...); err != nil {
-			return nil, fmt.Errorf("catalog: scan product with variants: %w", err)
-		}
+	if err := r.db.Query(ctx, query, anySlice(ids), dest, func() error {
 		// Rows come grouped by product: a new id starts the next product.
 		if n := len(out); n == 0 || out[n-1].Product.ID != prow.ID {
 			out = append(out, ports.ProductWithVariants{Product: prow.toDomain(), ImageURL: url.String})
@@ -185,8 +169,8 @@ func (r *ProductRepository) GetWithVariants(ctx context.Context, ids []string) (
 			last := &out[len(out)-1]
 			last.Variants = append(last.Variants, v.toDomain())
 		}
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	}); err != nil {
 		return nil, fmt.Errorf("catalog: select products with variants: %w", err)
 	}
 	return out, nil

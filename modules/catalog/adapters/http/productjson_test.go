@@ -1,0 +1,61 @@
+package http
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/gocommerce/commerce/modules/catalog/api"
+	"github.com/gocommerce/commerce/platform/httpx"
+)
+
+// The hand-written encoding must be byte for byte what encoding/json writes for the
+// same resource, for every kind of value a product holds.
+func TestProductJSONMatchesEncodingJSON(t *testing.T) {
+	str := func(s string) *string { return &s }
+	at := time.Date(2026, 11, 23, 1, 2, 3, 450000000, time.UTC)
+	whole := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	paris := time.Date(2025, 6, 7, 8, 9, 10, 123, time.FixedZone("CEST", 2*3600))
+	hard := "<b>Tom & \"Jerry\"</b>\\ \n\r\t\b\f \x00\x01\x1f \x7f é 中文 \u2028\u2029 \xff\xfe end"
+	variants := []api.VariantResource{{ID: "v1", Title: hard, Options: map[string]string{"size": "M", "<": ">"}, CreatedAt: at}}
+	images := []api.ImageResource{}
+	cases := map[string]api.ProductResource{
+		"zero": {},
+		"typical": {
+			ID: "0198f7e2-0000-7000-8000-000000000001", Title: "Classic Cotton Shirt", Slug: "classic-cotton-shirt",
+			Description: "<p>A shirt.</p>", ProductType: "physical", Vendor: "Acme", Tags: []string{"new", "gift"},
+			Status: "active", IsFeatured: true, Price: "19.99", Currency: "USD", Taxable: true, RequiresShipping: true,
+			Weight: "0.1", WeightUnit: "kg", InventoryQuantity: 42, InventoryPolicy: "deny",
+			InventoryManagement: str("commerce"), LowStockThreshold: 10, MetaFields: map[string]any{},
+			CreatedAt: at, UpdatedAt: whole, PublishedAt: &at,
+		},
+		"hard strings and values": {
+			ID: hard, Title: hard, Slug: hard, Description: hard, ShortDescription: hard, ProductType: hard, Vendor: hard,
+			Tags: []string{hard, "", "a"}, Status: hard, Price: hard, CompareAtPrice: str(hard), CostPrice: str(""),
+			Currency: hard, Weight: hard, WeightUnit: hard, InventoryQuantity: -7, InventoryPolicy: hard,
+			LowStockThreshold: 1 << 40, SEOTitle: hard, SEODescription: hard,
+			MetaFields: map[string]any{"z": 1.5, "a": []any{"x", nil, true}, "n": map[string]any{"<k>": hard}},
+			CreatedAt:  paris, UpdatedAt: time.Time{}, PublishedAt: &paris,
+		},
+		"empty tags, nil meta": {Tags: []string{}, MetaFields: nil, PublishedAt: &whole},
+		"includes": {
+			Tags: []string{}, MetaFields: map[string]any{}, Variants: &variants, Images: &images,
+			Collections: &[]api.CollectionResource{{ID: "c1", Title: hard, Rules: []api.CollectionRule{{Column: "tag", Relation: "equals", Condition: "x"}}}},
+		},
+	}
+	for name, p := range cases {
+		t.Run(name, func(t *testing.T) {
+			want, err := json.Marshal(httpx.Data(p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := append(appendProduct([]byte(`{"data":`), &p), '}')
+			if string(got) != string(want) {
+				t.Fatalf("encoding differs\n got: %s\nwant: %s", got, want)
+			}
+			if !json.Valid(got) {
+				t.Fatalf("not valid JSON: %s", got)
+			}
+		})
+	}
+}
