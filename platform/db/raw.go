@@ -79,7 +79,10 @@ func (d *DB) Query(ctx context.Context, query string, args []any, dest []any, ea
 			return err
 		}
 		defer func() { _ = rows.Close() }()
-		return scanEach(rows, dest, each)
+		if err := scanEach(rows, dest, each); err != nil {
+			return err
+		}
+		return rows.Err()
 	}
 	return d.withPgx(ctx, pool, func(c *pgx.Conn) error {
 		rows, err := c.Query(ctx, query, args...)

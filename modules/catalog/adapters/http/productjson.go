@@ -18,7 +18,8 @@ var bodies = sync.Pool{New: func() any { b := make([]byte, 0, 2048); return &b }
 // finding 11).
 func writeProductData(c *gin.Context, status int, p *api.ProductResource) {
 	bp := bodies.Get().(*[]byte)
-	b := append((*bp)[:0], `{"data":`...)
+	b := (*bp)[:0]
+	b = append(b, `{"data":`...)
 	b = appendProduct(b, p)
 	b = append(b, '}')
 	c.Data(status, "application/json; charset=utf-8", b)
