@@ -388,24 +388,20 @@ func (r *ProductRepository) List(ctx context.Context, f ports.ProductFilter) ([]
 	outerOrder.WriteString("page.id " + dir)
 	page := r.matching(ctx, f).Select(selected.String(), vars...).Order(pageOrder.String()).Offset(f.Offset).Limit(f.Limit)
 	list := r.db.Conn(ctx).Table("(?) AS page", page).Select(pageColumns + ", " + firstImageURL("page")).Order(outerOrder.String())
-	rows, err := list.Rows()
-	if err != nil {
-		return nil, fmt.Errorf("catalog: list products: %w", err)
+	// gorm builds the statement; it runs as a hot read (db.Query: pgx, in turn).
+	stmt := list.Session(&gorm.Session{DryRun: true}).Find(&[]map[string]any{}).Statement
+	if stmt.Error != nil {
+		return nil, fmt.Errorf("catalog: list products: %w", stmt.Error)
 	}
-	defer rows.Close()
 	out := make([]ports.ListedProduct, 0, max(f.Limit, 0))
 	var (
 		row productRow
 		url sql.NullString
 	)
-	dest := append(row.dest(), &url)
-	for rows.Next() {
-		if err := rows.Scan(dest...); err != nil {
-			return nil, fmt.Errorf("catalog: scan product: %w", err)
-		}
+	if err := r.db.Query(ctx, stmt.SQL.String(), stmt.Vars, append(row.dest(), &url), func() error {
 		out = append(out, ports.ListedProduct{Product: row.toDomain(), ImageURL: url.String})
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	}); err != nil {
 		return nil, fmt.Errorf("catalog: list products: %w", err)
 	}
 	return out, nil
