@@ -104,7 +104,7 @@ func Int(dst []byte, n int) []byte { return strconv.AppendInt(dst, int64(n), 10)
 // Time appends t as time.Time's MarshalJSON does.
 func Time(dst []byte, t time.Time) []byte {
 	if y := t.Year(); y < 0 || y > 9999 {
-		return Value(dst, t) // encoding/json's error, written as Value writes errors
+		return Value(dst, t) // outside RFC 3339: encoding/json fails, Value writes null
 	}
 	dst = append(dst, '"')
 	dst = t.AppendFormat(dst, time.RFC3339Nano)
