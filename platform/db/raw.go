@@ -54,8 +54,8 @@ func (d *DB) Rebind(query string) string {
 // per query watching ctx and its value conversions: half the allocations of
 // QueryRowContext (docs/performance.md, finding 11).
 func (d *DB) QueryRow(ctx context.Context, query string, args []any, dest ...any) error {
-	pool, ok := d.g.Statement.ConnPool.(*sql.DB)
-	if d.dialect != Postgres || !ok || InTransaction(ctx) {
+	pool, ok := d.direct(ctx)
+	if !ok {
 		return d.Querier(ctx).QueryRowContext(ctx, query, args...).Scan(dest...)
 	}
 	return d.withPgx(ctx, pool, func(c *pgx.Conn) error {
@@ -72,8 +72,8 @@ func (d *DB) QueryRow(ctx context.Context, query string, args []any, dest ...any
 // PostgreSQL the read holds its turn and its connection until the rows are read). The
 // paths are QueryRow's.
 func (d *DB) Query(ctx context.Context, query string, args []any, dest []any, each func() error) error {
-	pool, ok := d.g.Statement.ConnPool.(*sql.DB)
-	if d.dialect != Postgres || !ok || InTransaction(ctx) {
+	pool, ok := d.direct(ctx)
+	if !ok {
 		rows, err := d.Querier(ctx).QueryContext(ctx, query, args...)
 		if err != nil {
 			return err
@@ -111,6 +111,13 @@ func scanEach(r rows, dest []any, each func() error) error {
 		}
 	}
 	return r.Err()
+}
+
+// direct returns the pool a read in ctx runs on through pgx: PostgreSQL outside a
+// transaction. Otherwise the read goes through the Querier.
+func (d *DB) direct(ctx context.Context) (*sql.DB, bool) {
+	pool, ok := d.g.Statement.ConnPool.(*sql.DB)
+	return pool, ok && d.dialect == Postgres && !InTransaction(ctx)
 }
 
 // withPgx runs fn on a pooled connection's pgx.Conn once the read is admitted.
