@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/shopspring/decimal"
@@ -65,6 +66,36 @@ func TestCatalogAPI(t *testing.T) {
 		}
 		if _, err := cat.GetVariant(ctx, "0190a7f0-0000-7000-8000-000000000000", ""); !errors.Is(err, api.ErrProductNotFound) {
 			t.Fatalf("unknown product: %v", err)
+		}
+
+		// GetProductVariant: the product with only the variant asked for, in one read.
+		pv, err := cat.GetProductVariant(ctx, mid, v2["id"].(string))
+		if err != nil || pv.ID != mid || pv.Title != "Multi" || pv.Currency != "EUR" || pv.ImageURL == "" || pv.InventoryQuantity != 3 ||
+			len(pv.Variants) != 1 || pv.Variants[0].ID != v2["id"] || pv.Variants[0].SKU != "M-B" || pv.Variants[0].InventoryQuantity != 1 ||
+			!pv.Variants[0].Price.Equal(decimal.RequireFromString("7")) {
+			t.Fatalf("GetProductVariant %+v %v", pv, err)
+		}
+		if pv, err := cat.GetProductVariant(ctx, strings.ToUpper(mid), strings.ToUpper(v1["id"].(string))); err != nil || len(pv.Variants) != 1 ||
+			pv.Variants[0].ID != v1["id"] || pv.Variants[0].Options["color"] != "red" {
+			t.Fatalf("GetProductVariant in upper case %+v %v", pv, err)
+		}
+		if pv, err := cat.GetProductVariant(ctx, sid, ""); err != nil || pv.Status != "draft" || len(pv.Variants) != 1 || pv.Variants[0].ID != sdef || !pv.Variants[0].IsDefault {
+			t.Fatalf("GetProductVariant default %+v %v", pv, err)
+		}
+		for _, tc := range []struct {
+			pid, vid string
+			want     error
+		}{
+			{mid, "", api.ErrVariantNotFound},                // explicit variants: the caller must choose
+			{sid, v2["id"].(string), api.ErrVariantNotFound}, // a variant of another product
+			{sid, "nope", api.ErrVariantNotFound},            // a malformed variant id
+			{"0190a7f0-0000-7000-8000-000000000000", "", api.ErrProductNotFound},
+			{"0190a7f0-0000-7000-8000-000000000000", "nope", api.ErrProductNotFound},
+			{"nope", sdef, api.ErrProductNotFound},
+		} {
+			if _, err := cat.GetProductVariant(ctx, tc.pid, tc.vid); !errors.Is(err, tc.want) {
+				t.Errorf("GetProductVariant(%s, %s): %v, want %v", tc.pid, tc.vid, err, tc.want)
+			}
 		}
 
 		// SetInventoryQuantities: totals, and stock events on the moves.

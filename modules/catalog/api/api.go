@@ -55,6 +55,11 @@ type Catalog interface {
 	// ErrProductNotFound, or ErrVariantNotFound (also when variantID is "" and the
 	// product has explicit variants).
 	GetVariant(ctx context.Context, productID, variantID string) (Variant, error)
+	// GetProductVariant returns the product with only one variant in Variants: the
+	// one asked for, or the default variant when variantID is "". ErrProductNotFound,
+	// or ErrVariantNotFound (also when variantID is "" and the product has explicit
+	// variants). One read where GetProduct and GetVariant would take two.
+	GetProductVariant(ctx context.Context, productID, variantID string) (Product, error)
 	// SetInventoryQuantities records new variant totals inside the caller's transaction
 	// (ctx) and recomputes each product's inventory_quantity as the sum of its
 	// variants'. Unknown products or variants are skipped. A changed product total

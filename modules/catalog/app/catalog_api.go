@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 
 	"github.com/gocommerce/commerce/modules/catalog/api"
 	"github.com/gocommerce/commerce/modules/catalog/domain"
@@ -90,6 +91,34 @@ func (s *Service) GetVariant(ctx context.Context, productID, variantID string) (
 		return api.Variant{}, err
 	}
 	return toAPIVariant(v), nil
+}
+
+// GetProductVariant returns a product with only the variant asked for (the default
+// variant when variantID is ""), in one read: ErrProductNotFound, or ErrVariantNotFound
+// (also when variantID is "" and the product has explicit variants).
+func (s *Service) GetProductVariant(ctx context.Context, productID, variantID string) (api.Product, error) {
+	// Ids are stored in canonical (lower-case) form.
+	productID, variantID = strings.ToLower(productID), strings.ToLower(variantID)
+	if !ids.Valid(productID) {
+		return api.Product{}, domain.ErrProductNotFound
+	}
+	if variantID != "" && !ids.Valid(variantID) {
+		if _, err := s.products.Get(ctx, productID); err != nil {
+			return api.Product{}, err
+		}
+		return api.Product{}, domain.ErrVariantNotFound
+	}
+	found, err := s.products.GetWithVariant(ctx, productID, variantID)
+	if err != nil {
+		return api.Product{}, err
+	}
+	if variantID == "" && found.Product.HasVariants {
+		return api.Product{}, domain.ErrVariantNotFound.WithMessage("variant_id is required: the product has variants")
+	}
+	if len(found.Variants) == 0 {
+		return api.Product{}, domain.ErrVariantNotFound
+	}
+	return toAPIProduct(found.Product, found.Variants, found.ImageURL), nil
 }
 
 // SetInventoryQuantities records variant stock totals in the caller's transaction and

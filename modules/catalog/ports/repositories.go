@@ -77,6 +77,10 @@ type ProductRepository interface {
 	// GetWithVariants loads the products found among ids (any order) with their
 	// variants and first image in one round trip.
 	GetWithVariants(ctx context.Context, ids []string) ([]ProductWithVariants, error)
+	// GetWithVariant loads a product with only one of its variants (the default one
+	// when variantID is "", none when the product has no such variant) and its first
+	// image in one round trip, or domain.ErrProductNotFound.
+	GetWithVariant(ctx context.Context, productID, variantID string) (ProductWithVariants, error)
 	// SlugsLike lists the slugs in use that equal base or start with base + "-".
 	SlugsLike(ctx context.Context, base string) ([]string, error)
 	// List returns one page of products matching f with their first image URLs.

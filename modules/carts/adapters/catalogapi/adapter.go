@@ -27,33 +27,17 @@ func NewAdapter(c catalog.Catalog) *Adapter { return &Adapter{catalog: c} }
 // GiftCardProductType is the product_type that marks gift cards.
 const GiftCardProductType = "gift_card"
 
-// Product returns the product variant (the default variant when variantID is ""),
-// with one catalog read in the common case.
+// Product returns the product variant (the default variant when variantID is ""), in
+// one catalog read of the product with that variant only.
 func (a *Adapter) Product(ctx context.Context, productID, variantID string) (domain.Product, error) {
-	p, err := a.catalog.GetProduct(ctx, productID)
+	p, err := a.catalog.GetProductVariant(ctx, productID, variantID)
 	if err != nil {
 		return domain.Product{}, translate(err)
 	}
-	var v *catalog.Variant
-	switch {
-	case variantID != "":
-		for i := range p.Variants {
-			if strings.EqualFold(p.Variants[i].ID, variantID) {
-				v = &p.Variants[i]
-			}
-		}
-		if v == nil {
-			return domain.Product{}, domain.ErrVariantNotFound
-		}
-	case len(p.Variants) == 1 && p.Variants[0].IsDefault:
-		v = &p.Variants[0]
-	default: // let the catalog decide (it knows whether the product has explicit variants)
-		got, err := a.catalog.GetVariant(ctx, productID, "")
-		if err != nil {
-			return domain.Product{}, translate(err)
-		}
-		v = &got
+	if len(p.Variants) != 1 {
+		return domain.Product{}, domain.ErrVariantNotFound
 	}
+	v := &p.Variants[0]
 	variantTitle := v.Title
 	if v.IsDefault {
 		variantTitle = "" // the default variant has no title of its own ("Default Title")

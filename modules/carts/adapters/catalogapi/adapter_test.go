@@ -39,15 +39,23 @@ func (f fakeCatalog) GetProduct(_ context.Context, id string) (catalog.Product, 
 	return p, nil
 }
 
-func (f fakeCatalog) GetVariant(_ context.Context, pid, vid string) (catalog.Variant, error) {
-	p, ok := f.products[pid]
-	if !ok {
-		return catalog.Variant{}, catalog.ErrProductNotFound
+// GetProductVariant is the catalog's contract: the product with the one variant asked
+// for (the default when vid is "", which products with explicit variants refuse).
+func (f fakeCatalog) GetProductVariant(ctx context.Context, pid, vid string) (catalog.Product, error) {
+	p, err := f.GetProduct(ctx, pid)
+	if err != nil {
+		return catalog.Product{}, err
 	}
-	if vid == "" && !f.explicit[pid] {
-		return p.Variants[0], nil
+	for _, v := range p.Variants {
+		if (vid == "" && v.IsDefault && !f.explicit[pid]) || (vid != "" && v.ID == vid) {
+			p.Variants = []catalog.Variant{v}
+			return p, nil
+		}
 	}
-	return catalog.Variant{}, catalog.ErrVariantNotFound.WithMessage("variant_id is required: the product has variants")
+	if vid == "" {
+		return catalog.Product{}, catalog.ErrVariantNotFound.WithMessage("variant_id is required: the product has variants")
+	}
+	return catalog.Product{}, catalog.ErrVariantNotFound
 }
 
 func TestProduct(t *testing.T) {

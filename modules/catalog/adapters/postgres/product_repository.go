@@ -176,6 +176,36 @@ func (r *ProductRepository) GetWithVariants(ctx context.Context, ids []string) (
 	return out, nil
 }
 
+// GetWithVariant loads a product with one variant (the default one when variantID is
+// "") and the URL of its first image, in one statement; Variants is empty when the
+// product has no such variant. domain.ErrProductNotFound when the product is missing.
+func (r *ProductRepository) GetWithVariant(ctx context.Context, productID, variantID string) (ports.ProductWithVariants, error) {
+	join, args := " AND v.is_default", []any{productID}
+	if variantID != "" {
+		join, args = " AND v.id = ?", []any{variantID, productID}
+	}
+	query := r.db.Rebind("SELECT " + productColumns + ", " + firstImageURL("products") + ", " + joinedVariantColumns +
+		" FROM products LEFT JOIN product_variants v ON v.product_id = products.id" + join +
+		" WHERE products.id = ? ORDER BY v.created_at ASC, v.id ASC LIMIT 1")
+	var (
+		prow productRow
+		url  sql.NullString
+		vrow joinedVariant
+	)
+	err := r.db.QueryRow(ctx, query, args, append(append(prow.dest(), &url), vrow.dest()...)...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ports.ProductWithVariants{}, domain.ErrProductNotFound
+	}
+	if err != nil {
+		return ports.ProductWithVariants{}, fmt.Errorf("catalog: select product with variant: %w", err)
+	}
+	out := ports.ProductWithVariants{Product: prow.toDomain(), ImageURL: url.String}
+	if v, ok := vrow.row(); ok {
+		out.Variants = []*domain.Variant{v.toDomain()}
+	}
+	return out, nil
+}
+
 // firstImageURL selects the URL of the first image of the product in table (NULL
 // without images).
 func firstImageURL(table string) string {

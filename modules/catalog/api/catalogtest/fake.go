@@ -93,6 +93,21 @@ func (f *Fake) GetVariant(_ context.Context, productID, variantID string) (api.V
 	return api.Variant{}, api.ErrVariantNotFound
 }
 
+// GetProductVariant returns the product with only the variant asked for (the default
+// variant when variantID is "").
+func (f *Fake) GetProductVariant(ctx context.Context, productID, variantID string) (api.Product, error) {
+	v, err := f.GetVariant(ctx, productID, variantID)
+	if err != nil {
+		return api.Product{}, err
+	}
+	p, err := f.GetProduct(ctx, productID)
+	if err != nil {
+		return api.Product{}, err
+	}
+	p.Variants = []api.Variant{v}
+	return p, nil
+}
+
 // SetInventoryQuantities records the call and updates the stored stock.
 func (f *Fake) SetInventoryQuantities(_ context.Context, q []api.InventoryQuantity) error {
 	f.mu.Lock()

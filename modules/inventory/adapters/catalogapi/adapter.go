@@ -22,29 +22,16 @@ var _ ports.Catalog = (*Adapter)(nil)
 func NewAdapter(c catalog.Catalog) *Adapter { return &Adapter{catalog: c} }
 
 // GetVariant returns the product's variant (its default variant when variantID is "")
-// with the product facts inventory keeps.
+// with the product facts inventory keeps, in one catalog read.
 func (a *Adapter) GetVariant(ctx context.Context, productID, variantID string) (ports.Variant, error) {
-	p, err := a.catalog.GetProduct(ctx, productID)
+	p, err := a.catalog.GetProductVariant(ctx, productID, variantID)
 	if err != nil {
 		return ports.Variant{}, mapErr(err)
 	}
-	var v catalog.Variant
-	if variantID == "" {
-		if v, err = a.catalog.GetVariant(ctx, productID, ""); err != nil {
-			return ports.Variant{}, mapErr(err)
-		}
-	} else {
-		found := false
-		for _, pv := range p.Variants {
-			if pv.ID == variantID {
-				v, found = pv, true
-				break
-			}
-		}
-		if !found {
-			return ports.Variant{}, domain.ErrVariantNotFound
-		}
+	if len(p.Variants) != 1 {
+		return ports.Variant{}, domain.ErrVariantNotFound
 	}
+	v := p.Variants[0]
 	policy := v.InventoryPolicy
 	if policy == "" {
 		policy = p.InventoryPolicy

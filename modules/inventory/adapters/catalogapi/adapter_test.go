@@ -47,6 +47,16 @@ func (f *fakeCatalog) GetVariant(_ context.Context, productID, variantID string)
 	return catalog.Variant{}, catalog.ErrVariantNotFound
 }
 
+func (f *fakeCatalog) GetProductVariant(ctx context.Context, productID, variantID string) (catalog.Product, error) {
+	v, err := f.GetVariant(ctx, productID, variantID)
+	if err != nil {
+		return catalog.Product{}, err
+	}
+	p := f.products[productID]
+	p.Variants = []catalog.Variant{v}
+	return p, nil
+}
+
 func (f *fakeCatalog) SetInventoryQuantities(_ context.Context, q []catalog.InventoryQuantity) error {
 	f.set = append(f.set, q...)
 	return f.setErr
