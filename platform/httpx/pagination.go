@@ -78,16 +78,40 @@ type ListMeta struct {
 	Pagination Pagination `json:"pagination"`
 }
 
+// AppendJSON appends m as encoding/json encodes it, for handlers that write their
+// list bodies without reflection.
+func (m ListMeta) AppendJSON(b []byte) []byte {
+	p := m.Pagination
+	b = append(b, `{"pagination":{"total":`...)
+	b = strconv.AppendInt(b, p.Total, 10)
+	b = append(b, `,"per_page":`...)
+	b = strconv.AppendInt(b, int64(p.PerPage), 10)
+	b = append(b, `,"current_page":`...)
+	b = strconv.AppendInt(b, int64(p.CurrentPage), 10)
+	b = append(b, `,"total_pages":`...)
+	b = strconv.AppendInt(b, int64(p.TotalPages), 10)
+	b = append(b, `,"has_next":`...)
+	b = strconv.AppendBool(b, p.HasNext)
+	b = append(b, `,"has_prev":`...)
+	b = strconv.AppendBool(b, p.HasPrev)
+	return append(b, "}}"...)
+}
+
 // NewList builds Part 2's list shape.
 func NewList[T any](items []T, p Page, total int64) List[T] {
 	if items == nil {
 		items = []T{}
 	}
+	return List[T]{Data: items, Meta: NewListMeta(p, total)}
+}
+
+// NewListMeta is the meta of Part 2's list shape for page p of total items.
+func NewListMeta(p Page, total int64) ListMeta {
 	tp := totalPages(total, p.PerPage)
-	return List[T]{Data: items, Meta: ListMeta{Pagination: Pagination{
+	return ListMeta{Pagination: Pagination{
 		Total: total, PerPage: p.PerPage, CurrentPage: p.Page, TotalPages: tp,
 		HasNext: p.Page < tp, HasPrev: p.Page > 1,
-	}}}
+	}}
 }
 
 // FlatList is Part 1's coupon list shape: {data, meta: {total, page, per_page, total_pages}}.

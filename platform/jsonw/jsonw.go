@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"time"
 	"unicode/utf8"
+
+	"github.com/shopspring/decimal"
 )
 
 const hex = "0123456789abcdef"
@@ -100,6 +102,17 @@ func Bool(dst []byte, b bool) []byte { return strconv.AppendBool(dst, b) }
 
 // Int appends n.
 func Int(dst []byte, n int) []byte { return strconv.AppendInt(dst, int64(n), 10) }
+
+// Decimal appends d as decimal.Decimal's MarshalJSON does: a string, unless
+// decimal.MarshalJSONWithoutQuotes is set.
+func Decimal(dst []byte, d decimal.Decimal) []byte {
+	if decimal.MarshalJSONWithoutQuotes {
+		return append(dst, d.String()...)
+	}
+	dst = append(dst, '"')
+	dst = append(dst, d.String()...)
+	return append(dst, '"')
+}
 
 // Time appends t as time.Time's MarshalJSON does.
 func Time(dst []byte, t time.Time) []byte {

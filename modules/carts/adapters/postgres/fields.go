@@ -6,7 +6,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/shopspring/decimal"
+
+	"github.com/gocommerce/commerce/platform/db"
 )
 
 // field is a column and a pointer to the row field that holds it. The repository
@@ -31,10 +34,15 @@ func columns(fs []field, alias string) string {
 	return b.String()
 }
 
-// pointers are the scan destinations of the fields.
+// pointers are the scan destinations of the fields (decimals through db.Decimal,
+// which takes pgx's numeric without a text round trip).
 func pointers(fs []field) []any {
 	out := make([]any, len(fs))
 	for i, f := range fs {
+		if p, ok := f.ptr.(*decimal.Decimal); ok {
+			out[i] = db.Decimal{D: p}
+			continue
+		}
 		out[i] = f.ptr
 	}
 	return out
@@ -53,7 +61,7 @@ func orNull(fs []field) []any {
 		case *bool:
 			out[i] = orNullOf[bool]{p}
 		case *decimal.Decimal:
-			out[i] = orNullOf[decimal.Decimal]{p}
+			out[i] = orNullDecimal{p}
 		case *time.Time:
 			out[i] = orNullOf[time.Time]{p}
 		default: // **string is nullable already
@@ -76,6 +84,23 @@ func (n orNullOf[T]) Scan(v any) error {
 	}
 	return nil
 }
+
+// orNullDecimal is orNullOf for a decimal, which also takes pgx's numeric as it is
+// (db.Decimal).
+type orNullDecimal struct{ dest *decimal.Decimal }
+
+func (n orNullDecimal) ScanNumeric(v pgtype.Numeric) error {
+	var x decimal.NullDecimal
+	if err := (db.NullDecimal{D: &x}).ScanNumeric(v); err != nil {
+		return err
+	}
+	if x.Valid {
+		*n.dest = x.Decimal
+	}
+	return nil
+}
+
+func (n orNullDecimal) Scan(v any) error { return orNullOf[decimal.Decimal]{n.dest}.Scan(v) }
 
 // value is the field's value as a statement argument.
 func (f field) value() any {

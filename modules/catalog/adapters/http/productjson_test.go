@@ -2,8 +2,12 @@ package http
 
 import (
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
+
+	"github.com/gin-gonic/gin"
 
 	"github.com/gocommerce/commerce/modules/catalog/api"
 	"github.com/gocommerce/commerce/platform/httpx"
@@ -55,6 +59,50 @@ func TestProductJSONMatchesEncodingJSON(t *testing.T) {
 			}
 			if !json.Valid(got) {
 				t.Fatalf("not valid JSON: %s", got)
+			}
+		})
+	}
+}
+
+// The list page is written by hand too: the same bytes as encoding/json for
+// httpx.NewList, empty or full, first, middle and last page.
+func TestProductListJSONMatchesEncodingJSON(t *testing.T) {
+	str := func(s string) *string { return &s }
+	at := time.Date(2026, 11, 23, 1, 2, 3, 450000000, time.UTC)
+	hard := "<b>Tom & \"Jerry\"</b>\\ \n\x00 é \u2028 \xff end"
+	full := []api.ProductSummary{
+		{ID: "p1", Title: "Shirt", Slug: "shirt", Tags: []string{"a", hard}, Status: "active", IsFeatured: true, Price: "19.99",
+			CompareAtPrice: str("25.00"), Currency: "EUR", InventoryQuantity: 3, InventoryPolicy: "deny", LowStockThreshold: 5,
+			HasVariants: true, ImageURL: str("https://cdn.test/a.png?x=1&y=<2>"), CreatedAt: at, UpdatedAt: at, PublishedAt: &at},
+		{ID: hard, Title: hard, Slug: hard, ShortDescription: hard, ProductType: hard, Vendor: hard, Tags: []string{}, Status: hard,
+			Price: hard, Currency: hard, InventoryQuantity: -1, InventoryPolicy: hard},
+		{},
+	}
+	cases := map[string]struct {
+		items []api.ProductSummary
+		page  httpx.Page
+		total int64
+	}{
+		"empty":  {[]api.ProductSummary{}, httpx.Page{Page: 1, PerPage: 20}, 0},
+		"nil":    {nil, httpx.Page{Page: 3, PerPage: 20}, 41},
+		"first":  {full, httpx.Page{Page: 1, PerPage: 3}, 10},
+		"middle": {full[:1], httpx.Page{Page: 2, PerPage: 1}, 3},
+		"last":   {full, httpx.Page{Page: 4, PerPage: 3}, 12},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			want, err := json.Marshal(httpx.NewList(tc.items, tc.page, tc.total))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec := httptest.NewRecorder()
+			c, _ := gin.CreateTestContext(rec)
+			writeProductList(c, tc.items, tc.page, tc.total)
+			if got := rec.Body.String(); got != string(want) {
+				t.Fatalf("encoding differs\n got: %s\nwant: %s", got, want)
+			}
+			if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != "application/json; charset=utf-8" {
+				t.Fatalf("status %d, content type %q", rec.Code, rec.Header().Get("Content-Type"))
 			}
 		})
 	}

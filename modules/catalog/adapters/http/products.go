@@ -40,7 +40,7 @@ func (h *Handler) listProducts(c *gin.Context) {
 		httpx.Error(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, httpx.NewList(items, page, total))
+	writeProductList(c, items, page, total)
 }
 
 func parseProductQuery(c *gin.Context) (app.ListProductsQuery, error) {

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/gocommerce/commerce/platform/db"
 )
 
 // The hot reads (a product by id, a list page, a product with its variants for carts)
@@ -21,10 +23,10 @@ func params(n int) string {
 func (r *productRow) dest() []any {
 	return []any{
 		&r.ID, &r.Title, &r.Slug, &r.Description, &r.ShortDescription, &r.ProductType, &r.Vendor, &r.Tags,
-		&r.TagsText, &r.Status, &r.IsFeatured, &r.Price, &r.CompareAtPrice, &r.CostPrice, &r.Currency, &r.Taxable,
-		&r.RequiresShipping, &r.Weight, &r.WeightUnit, &r.InventoryQuantity, &r.InventoryPolicy,
-		&r.InventoryManagement, &r.LowStockThreshold, &r.HasVariants, &r.SEOTitle, &r.SEODescription,
-		&r.MetaFields, &r.CreatedAt, &r.UpdatedAt, &r.PublishedAt,
+		&r.TagsText, &r.Status, &r.IsFeatured, db.Decimal{D: &r.Price}, db.NullDecimal{D: &r.CompareAtPrice},
+		db.NullDecimal{D: &r.CostPrice}, &r.Currency, &r.Taxable, &r.RequiresShipping, db.Decimal{D: &r.Weight},
+		&r.WeightUnit, &r.InventoryQuantity, &r.InventoryPolicy, &r.InventoryManagement, &r.LowStockThreshold,
+		&r.HasVariants, &r.SEOTitle, &r.SEODescription, &r.MetaFields, &r.CreatedAt, &r.UpdatedAt, &r.PublishedAt,
 	}
 }
 
@@ -61,9 +63,9 @@ type joinedVariant struct {
 
 func (j *joinedVariant) dest() []any {
 	return []any{
-		&j.ID, &j.ProductID, &j.Title, &j.SKU, &j.Barcode, &j.Price, &j.CompareAtPrice, &j.CostPrice,
-		&j.InventoryQuantity, &j.InventoryPolicy, &j.Weight, &j.WeightUnit, &j.RequiresShipping, &j.IsDefault,
-		&j.Options, &j.CreatedAt, &j.UpdatedAt,
+		&j.ID, &j.ProductID, &j.Title, &j.SKU, &j.Barcode, db.NullDecimal{D: &j.Price}, db.NullDecimal{D: &j.CompareAtPrice},
+		db.NullDecimal{D: &j.CostPrice}, &j.InventoryQuantity, &j.InventoryPolicy, db.NullDecimal{D: &j.Weight},
+		&j.WeightUnit, &j.RequiresShipping, &j.IsDefault, &j.Options, &j.CreatedAt, &j.UpdatedAt,
 	}
 }
 
