@@ -461,6 +461,17 @@ func TestQuerierAndRebind(t *testing.T) {
 			if q != want {
 				t.Fatalf("Rebind = %q, want %q", q, want)
 			}
+			if d.Dialect() == db.Postgres {
+				for in, want := range map[string]string{
+					"": "", "SELECT 1": "SELECT 1", "?": "$1", "??": "$1$2", "? é ?": "$1 é $2",
+					"a IN (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)": "a IN ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+					"x = 'ü' AND y = ?;":                     "x = 'ü' AND y = $1;",
+				} {
+					if got := d.Rebind(in); got != want {
+						t.Errorf("Rebind(%q) = %q, want %q", in, got, want)
+					}
+				}
+			}
 			countRaw := func(ctx context.Context) int {
 				var n int
 				if err := d.Querier(ctx).QueryRowContext(ctx, q, "a", "b").Scan(&n); err != nil {

@@ -29,19 +29,19 @@ func (d *DB) Rebind(query string) string {
 	if d.dialect != Postgres {
 		return query
 	}
-	var b strings.Builder
-	b.Grow(len(query) + 8)
-	n := 0
-	for _, r := range query {
-		if r != '?' {
-			b.WriteRune(r)
-			continue
-		}
-		n++
-		b.WriteByte('$')
-		b.WriteString(strconv.Itoa(n))
+	i := strings.IndexByte(query, '?')
+	if i < 0 {
+		return query
 	}
-	return b.String()
+	b := make([]byte, 0, len(query)+2*strings.Count(query[i:], "?"))
+	for n := 1; i >= 0; n++ {
+		b = append(b, query[:i]...)
+		b = append(b, '$')
+		b = strconv.AppendInt(b, int64(n), 10)
+		query = query[i+1:]
+		i = strings.IndexByte(query, '?')
+	}
+	return string(append(b, query...))
 }
 
 // QueryRow runs query, which returns at most one row, and scans that row into dest;

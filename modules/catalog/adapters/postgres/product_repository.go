@@ -22,6 +22,8 @@ type ProductRepository struct {
 	db *db.DB
 	// The single-product reads in the dialect's bind parameters (scanned explicitly).
 	byID, byIDForUpdate, bySlug string
+	// A product with one variant: the default one, or the one with an id (GetWithVariant).
+	withDefault, withVariant string
 }
 
 var _ ports.ProductRepository = (*ProductRepository)(nil)
@@ -29,11 +31,18 @@ var _ ports.ProductRepository = (*ProductRepository)(nil)
 // NewProductRepository builds the repository.
 func NewProductRepository(d *db.DB) *ProductRepository {
 	selectProduct := "SELECT " + productColumns + " FROM products WHERE "
+	withVariant := func(join string) string {
+		return d.Rebind("SELECT " + productColumns + ", " + firstImageURL("products") + ", " + joinedVariantColumns +
+			" FROM products LEFT JOIN product_variants v ON v.product_id = products.id AND " + join +
+			" WHERE products.id = ? ORDER BY v.created_at ASC, v.id ASC LIMIT 1")
+	}
 	r := &ProductRepository{
 		db:            d,
 		byID:          d.Rebind(selectProduct + "products.id = ?"),
 		byIDForUpdate: d.Rebind(selectProduct + "products.id = ?"),
 		bySlug:        d.Rebind(selectProduct + "products.slug = ?"),
+		withDefault:   withVariant("v.is_default"),
+		withVariant:   withVariant("v.id = ?"),
 	}
 	if d.Dialect() == db.Postgres {
 		// SQLite has no row locks: its writers are serialised.
@@ -180,13 +189,10 @@ func (r *ProductRepository) GetWithVariants(ctx context.Context, ids []string) (
 // "") and the URL of its first image, in one statement; Variants is empty when the
 // product has no such variant. domain.ErrProductNotFound when the product is missing.
 func (r *ProductRepository) GetWithVariant(ctx context.Context, productID, variantID string) (ports.ProductWithVariants, error) {
-	join, args := " AND v.is_default", []any{productID}
+	query, args := r.withDefault, []any{productID}
 	if variantID != "" {
-		join, args = " AND v.id = ?", []any{variantID, productID}
+		query, args = r.withVariant, []any{variantID, productID}
 	}
-	query := r.db.Rebind("SELECT " + productColumns + ", " + firstImageURL("products") + ", " + joinedVariantColumns +
-		" FROM products LEFT JOIN product_variants v ON v.product_id = products.id" + join +
-		" WHERE products.id = ? ORDER BY v.created_at ASC, v.id ASC LIMIT 1")
 	var (
 		prow productRow
 		url  sql.NullString
