@@ -100,7 +100,7 @@ func (n orNullDecimal) ScanNumeric(v pgtype.Numeric) error {
 	return nil
 }
 
-func (n orNullDecimal) Scan(v any) error { return orNullOf[decimal.Decimal]{n.dest}.Scan(v) }
+func (n orNullDecimal) Scan(v any) error { return orNullOf[decimal.Decimal](n).Scan(v) }
 
 // value is the field's value as a statement argument.
 func (f field) value() any {

@@ -84,7 +84,8 @@ func appendProduct(b []byte, p *api.ProductResource) []byte {
 // catalog's second hottest read; TestProductListJSONMatchesEncodingJSON).
 func writeProductList(c *gin.Context, items []api.ProductSummary, page httpx.Page, total int64) {
 	bp := bodies.Get().(*[]byte)
-	b := append((*bp)[:0], `{"data":[`...)
+	b := (*bp)[:0]
+	b = append(b, `{"data":[`...)
 	for i := range items {
 		if i > 0 {
 			b = append(b, ',')
