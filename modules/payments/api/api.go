@@ -200,6 +200,10 @@ type RefundCommand struct {
 	Amount    string
 	Reason    string
 	Metadata  map[string]any
+	// IdempotencyKey, when set, makes a retry of the same refund answer the first
+	// one's refund instead of refunding again (IDEMPOTENCY_KEY_REUSED for a different
+	// request with the key).
+	IdempotencyKey string
 }
 
 // Refund is the refund record.

@@ -120,35 +120,43 @@ func (s *Service) gatewayFailure(gateway, op string, err error) ports.ChargeResu
 	return ports.ChargeResult{Status: domain.StatusFailed, DeclineCode: "processing_error", DeclineMessage: "The payment could not be processed by the gateway; try again"}
 }
 
-// replay answers a request whose idempotency key is taken: the stored answer for the
+// replay answers a payment whose idempotency key is taken: the stored answer for the
 // same request (waiting while the first is still running), IDEMPOTENCY_KEY_REUSED for
 // a different one.
 func (s *Service) replay(ctx context.Context, scope, key, hash string) (api.PaymentResult, error) {
+	rec, err := s.awaitKey(ctx, scope, key, hash)
+	if err != nil {
+		return api.PaymentResult{}, err
+	}
+	var out api.PaymentResult
+	if err := json.Unmarshal(rec.Response, &out); err != nil {
+		return api.PaymentResult{}, fmt.Errorf("payments: stored answer: %w", err)
+	}
+	return out, nil
+}
+
+// awaitKey returns the completed record of a taken idempotency key when it was taken
+// by the same request (hash), waiting up to IdempotencyWait while that request is
+// still running; IDEMPOTENCY_KEY_REUSED otherwise.
+func (s *Service) awaitKey(ctx context.Context, scope, key, hash string) (*ports.IdempotencyRecord, error) {
 	deadline := time.Now().Add(s.settings.IdempotencyWait)
 	for {
 		rec, err := s.idem.Get(ctx, scope, key)
 		if err != nil {
-			return api.PaymentResult{}, err
+			return nil, err
 		}
-		if rec == nil {
-			return api.PaymentResult{}, domain.ErrIdempotencyKeyReused
-		}
-		if rec.RequestHash != hash {
-			return api.PaymentResult{}, domain.ErrIdempotencyKeyReused
+		if rec == nil || rec.RequestHash != hash {
+			return nil, domain.ErrIdempotencyKeyReused
 		}
 		if rec.Completed {
-			var out api.PaymentResult
-			if err := json.Unmarshal(rec.Response, &out); err != nil {
-				return api.PaymentResult{}, fmt.Errorf("payments: stored answer: %w", err)
-			}
-			return out, nil
+			return rec, nil
 		}
 		if time.Now().After(deadline) {
-			return api.PaymentResult{}, domain.ErrIdempotencyKeyReused.WithMessage("A request with this idempotency key is still being processed")
+			return nil, domain.ErrIdempotencyKeyReused.WithMessage("A request with this idempotency key is still being processed")
 		}
 		select {
 		case <-ctx.Done():
-			return api.PaymentResult{}, ctx.Err()
+			return nil, ctx.Err()
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
@@ -283,7 +291,13 @@ func (in *initiation) hash() string {
 	if in.saved != nil {
 		canon["token"] = in.saved.Token
 	}
-	raw, _ := json.Marshal(canon) // map keys are sorted: canonical
+	return requestHash(canon)
+}
+
+// requestHash is the SHA-256 of a request's canonical JSON (map keys are sorted), which
+// an idempotency key is stored with.
+func requestHash(canon map[string]any) string {
+	raw, _ := json.Marshal(canon)
 	sum := sha256.Sum256(raw)
 	return hex.EncodeToString(sum[:])
 }

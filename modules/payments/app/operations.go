@@ -2,6 +2,9 @@ package app
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -148,6 +151,10 @@ func (s *Service) RefundPayment(ctx context.Context, c Caller, cmd api.RefundCom
 	if cmd.Reason != "" && !domain.RefundReasons[cmd.Reason] {
 		return api.Refund{}, apperr.Validation(map[string]string{"reason": "must be one of: duplicate, fraudulent, requested_by_customer"})
 	}
+	key := strings.TrimSpace(cmd.IdempotencyKey)
+	if len(key) > MaxIdempotencyKeyLength {
+		return api.Refund{}, apperr.Validation(map[string]string{"idempotency_key": "must be at most 255 characters"})
+	}
 	p, err := s.visible(ctx, c, cmd.PaymentID)
 	if err != nil {
 		return api.Refund{}, err
@@ -169,7 +176,19 @@ func (s *Service) RefundPayment(ctx context.Context, c Caller, cmd api.RefundCom
 		ID: newRefundID(), PaymentID: p.ID, Currency: p.Currency, Status: domain.RefundPending, Reason: cmd.Reason,
 		Metadata: cmd.Metadata, CreatedAt: now, UpdatedAt: now,
 	}
+	hash := refundHash(p, amount, cmd)
 	p, err = s.mutate(ctx, p.ID, func(ctx context.Context, p *domain.Payment) error {
+		if key != "" {
+			// The key is taken with the reservation, atomically: a retry finds it
+			// before it could reserve the amount again.
+			created, err := s.idem.Insert(ctx, ports.IdempotencyRecord{Scope: c.Scope, Key: key, RequestHash: hash, PaymentID: p.ID, CreatedAt: now})
+			if err != nil {
+				return err
+			}
+			if !created {
+				return errKeyTaken
+			}
+		}
 		r.Amount = amount
 		if amount.IsZero() {
 			r.Amount = p.Refundable()
@@ -185,6 +204,9 @@ func (s *Service) RefundPayment(ctx context.Context, c Caller, cmd api.RefundCom
 		}
 		return s.publishRefund(ctx, api.EventRefundCreated, r)
 	})
+	if errors.Is(err, errKeyTaken) {
+		return s.replayRefund(ctx, c.Scope, key, hash)
+	}
 	if err != nil {
 		return api.Refund{}, err
 	}
@@ -200,7 +222,27 @@ func (s *Service) RefundPayment(ctx context.Context, c Caller, cmd api.RefundCom
 	if err := s.settleRefund(ctx, r.ID, res); err != nil {
 		return api.Refund{}, err
 	}
-	r, err = s.refunds.Get(ctx, r.ID)
+	if key != "" {
+		raw, err := json.Marshal(refundAnswer{RefundID: r.ID})
+		if err != nil {
+			return api.Refund{}, fmt.Errorf("payments: idempotency answer: %w", err)
+		}
+		if err := s.idem.Complete(ctx, c.Scope, key, raw, s.clock.Now()); err != nil {
+			return api.Refund{}, err
+		}
+	}
+	return s.refundAnswer(ctx, r.ID)
+}
+
+// refundAnswer is what an idempotent refund stores: the refund it made.
+type refundAnswer struct {
+	RefundID string `json:"refund_id"`
+}
+
+// refundAnswer answers a refund request with the refund as it stands: the refund, or
+// PROCESSING_ERROR (with its refund_id) when the gateway refused it.
+func (s *Service) refundAnswer(ctx context.Context, refundID string) (api.Refund, error) {
+	r, err := s.refunds.Get(ctx, refundID)
 	if err != nil {
 		return api.Refund{}, err
 	}
@@ -208,6 +250,33 @@ func (s *Service) RefundPayment(ctx context.Context, c Caller, cmd api.RefundCom
 		return api.Refund{}, domain.ErrProcessingError.WithMessage("The refund failed: %s", r.FailureReason).WithExtra("refund_id", r.ID)
 	}
 	return ToAPIRefund(r), nil
+}
+
+// replayRefund answers a refund whose idempotency key is taken: the first request's
+// refund as it stands now (waiting while that request is still running), or
+// IDEMPOTENCY_KEY_REUSED when the key was used for a different request.
+func (s *Service) replayRefund(ctx context.Context, scope, key, hash string) (api.Refund, error) {
+	rec, err := s.awaitKey(ctx, scope, key, hash)
+	if err != nil {
+		return api.Refund{}, err
+	}
+	var a refundAnswer
+	if err := json.Unmarshal(rec.Response, &a); err != nil || a.RefundID == "" {
+		return api.Refund{}, domain.ErrIdempotencyKeyReused // the key answered another kind of request
+	}
+	return s.refundAnswer(ctx, a.RefundID)
+}
+
+// refundHash identifies a refund request for its idempotency key: the payment, the
+// amount asked for ("" for the rest of the payment), the reason and the metadata.
+func refundHash(p *domain.Payment, amount decimal.Decimal, cmd api.RefundCommand) string {
+	asked := ""
+	if !amount.IsZero() {
+		asked = domain.FormatAmount(amount, p.Currency)
+	}
+	return requestHash(map[string]any{
+		"operation": "refund", "payment_id": p.ID, "amount": asked, "reason": cmd.Reason, "metadata": cmd.Metadata,
+	})
 }
 
 // settleRefund records a refund's outcome: succeeded (refund.succeeded), failed (the

@@ -135,9 +135,10 @@ type completeRequest struct {
 }
 
 type refundRequest struct {
-	Amount   decimalField   `json:"amount"`
-	Reason   string         `json:"reason"`
-	Metadata map[string]any `json:"metadata"`
+	Amount         decimalField   `json:"amount"`
+	Reason         string         `json:"reason"`
+	Metadata       map[string]any `json:"metadata"`
+	IdempotencyKey string         `json:"idempotency_key"`
 }
 
 type captureRequest struct {

@@ -88,13 +88,10 @@ func (h *Handler) initiate(c *gin.Context) {
 		httpx.Error(c, err)
 		return
 	}
-	key := strings.TrimSpace(req.IdempotencyKey)
-	if hk := strings.TrimSpace(c.GetHeader(IdempotencyHeader)); hk != "" {
-		if key != "" && key != hk {
-			httpx.Error(c, apperr.Validation(map[string]string{"idempotency_key": "differs from the Idempotency-Key header"}))
-			return
-		}
-		key = hk
+	key, err := idempotencyKey(c, req.IdempotencyKey)
+	if err != nil {
+		httpx.Error(c, err)
+		return
 	}
 	if req.CustomerEmail != "" {
 		if _, err := mail.ParseAddress(req.CustomerEmail); err != nil {
@@ -148,6 +145,19 @@ func (h *Handler) complete(c *gin.Context) {
 	c.JSON(status, body)
 }
 
+// idempotencyKey is the request's idempotency key: the Idempotency-Key header or the
+// body's idempotency_key (both may be sent when they agree).
+func idempotencyKey(c *gin.Context, fromBody string) (string, error) {
+	key := strings.TrimSpace(fromBody)
+	if hk := strings.TrimSpace(c.GetHeader(IdempotencyHeader)); hk != "" {
+		if key != "" && key != hk {
+			return "", apperr.Validation(map[string]string{"idempotency_key": "differs from the Idempotency-Key header"})
+		}
+		key = hk
+	}
+	return key, nil
+}
+
 func (h *Handler) refund(c *gin.Context) {
 	var req refundRequest
 	if err := httpx.BindJSON(c, &req); err != nil {
@@ -158,8 +168,13 @@ func (h *Handler) refund(c *gin.Context) {
 	if req.Amount.set && strings.TrimSpace(amount) == "" {
 		amount = "not-a-decimal-string"
 	}
+	key, err := idempotencyKey(c, req.IdempotencyKey)
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
 	r, err := h.svc.RefundPayment(c.Request.Context(), caller(c), api.RefundCommand{
-		PaymentID: c.Param("payment_id"), Amount: amount, Reason: req.Reason, Metadata: req.Metadata,
+		PaymentID: c.Param("payment_id"), Amount: amount, Reason: req.Reason, Metadata: req.Metadata, IdempotencyKey: key,
 	})
 	if err != nil {
 		httpx.Error(c, err)
