@@ -19,11 +19,18 @@ var bodies = sync.Pool{New: func() any { b := make([]byte, 0, 2048); return &b }
 // in a fraction of its time. GET by id is the catalog's hottest read (docs/performance.md,
 // finding 11).
 func writeProductData(c *gin.Context, status int, p *api.ProductResource) {
+	writeJSON(c, status, func(b []byte) []byte {
+		b = append(b, `{"data":`...)
+		b = appendProduct(b, p)
+		return append(b, '}')
+	})
+}
+
+// writeJSON answers status with the JSON body that appendBody appends to a recycled
+// buffer.
+func writeJSON(c *gin.Context, status int, appendBody func(b []byte) []byte) {
 	bp := bodies.Get().(*[]byte)
-	b := (*bp)[:0]
-	b = append(b, `{"data":`...)
-	b = appendProduct(b, p)
-	b = append(b, '}')
+	b := appendBody((*bp)[:0])
 	c.Data(status, "application/json; charset=utf-8", b)
 	*bp = b
 	bodies.Put(bp)
@@ -83,21 +90,18 @@ func appendProduct(b []byte, p *api.ProductResource) []byte {
 // total), encoded without reflection like writeProductData (the list page is the
 // catalog's second hottest read; TestProductListJSONMatchesEncodingJSON).
 func writeProductList(c *gin.Context, items []api.ProductSummary, page httpx.Page, total int64) {
-	bp := bodies.Get().(*[]byte)
-	b := (*bp)[:0]
-	b = append(b, `{"data":[`...)
-	for i := range items {
-		if i > 0 {
-			b = append(b, ',')
+	writeJSON(c, http.StatusOK, func(b []byte) []byte {
+		b = append(b, `{"data":[`...)
+		for i := range items {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendProductSummary(b, &items[i])
 		}
-		b = appendProductSummary(b, &items[i])
-	}
-	b = append(b, `],"meta":`...)
-	b = httpx.NewListMeta(page, total).AppendJSON(b)
-	b = append(b, '}')
-	c.Data(http.StatusOK, "application/json; charset=utf-8", b)
-	*bp = b
-	bodies.Put(bp)
+		b = append(b, `],"meta":`...)
+		b = httpx.NewListMeta(page, total).AppendJSON(b)
+		return append(b, '}')
+	})
 }
 
 // appendProductSummary appends p as encoding/json encodes api.ProductSummary.
