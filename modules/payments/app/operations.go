@@ -223,7 +223,7 @@ func (s *Service) RefundPayment(ctx context.Context, c Caller, cmd api.RefundCom
 		return api.Refund{}, err
 	}
 	if key != "" {
-		raw, err := json.Marshal(refundAnswer{RefundID: r.ID})
+		raw, err := json.Marshal(storedRefund{RefundID: r.ID})
 		if err != nil {
 			return api.Refund{}, fmt.Errorf("payments: idempotency answer: %w", err)
 		}
@@ -234,8 +234,8 @@ func (s *Service) RefundPayment(ctx context.Context, c Caller, cmd api.RefundCom
 	return s.refundAnswer(ctx, r.ID)
 }
 
-// refundAnswer is what an idempotent refund stores: the refund it made.
-type refundAnswer struct {
+// storedRefund is what an idempotent refund stores as its answer: the refund it made.
+type storedRefund struct {
 	RefundID string `json:"refund_id"`
 }
 
@@ -260,7 +260,7 @@ func (s *Service) replayRefund(ctx context.Context, scope, key, hash string) (ap
 	if err != nil {
 		return api.Refund{}, err
 	}
-	var a refundAnswer
+	var a storedRefund
 	if err := json.Unmarshal(rec.Response, &a); err != nil || a.RefundID == "" {
 		return api.Refund{}, domain.ErrIdempotencyKeyReused // the key answered another kind of request
 	}
