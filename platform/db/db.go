@@ -42,13 +42,16 @@ type DB struct {
 
 type txKey struct{}
 
-// afterKey carries the outermost transaction's after-commit functions.
+// afterKey carries the outermost transaction's state (txState).
 type afterKey struct{}
 
-// afterCommit collects the functions AfterCommit registers in one transaction.
-type afterCommit struct {
-	mu  sync.Mutex
-	fns []func()
+// txState is what one outermost transaction collects: the functions AfterCommit and
+// BeforeCommit register, and the values of TxValue.
+type txState struct {
+	mu     sync.Mutex
+	fns    []func()
+	before []func(ctx context.Context) error
+	values map[any]any
 }
 
 // Open connects to the database named by cfg.
@@ -129,9 +132,25 @@ func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context) error) error
 	if _, ok := ctx.Value(txKey{}).(*gorm.DB); ok {
 		return fn(ctx)
 	}
-	after := &afterCommit{}
+	after := &txState{}
 	err := d.g.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
-		return fn(context.WithValue(context.WithValue(ctx, txKey{}, tx), afterKey{}, after))
+		ctx := context.WithValue(context.WithValue(ctx, txKey{}, tx), afterKey{}, after)
+		if err := fn(ctx); err != nil {
+			return err
+		}
+		// Before-commit functions may register more (each runs once, in order).
+		for i := 0; ; i++ {
+			after.mu.Lock()
+			if i == len(after.before) {
+				after.mu.Unlock()
+				return nil
+			}
+			f := after.before[i]
+			after.mu.Unlock()
+			if err := f(ctx); err != nil {
+				return err
+			}
+		}
 	})
 	if err == nil {
 		after.mu.Lock()
@@ -145,10 +164,46 @@ func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context) error) error
 	return err
 }
 
+// BeforeCommit runs fn in the outermost transaction carried by ctx once its work is
+// done, just before it commits: fn's error rolls the transaction back and is InTx's
+// answer. It answers false, and does not keep fn, when ctx carries no transaction.
+// Writers use it to send what they collected during the transaction in one statement.
+func (d *DB) BeforeCommit(ctx context.Context, fn func(ctx context.Context) error) bool {
+	st, ok := ctx.Value(afterKey{}).(*txState)
+	if !ok {
+		return false
+	}
+	st.mu.Lock()
+	st.before = append(st.before, fn)
+	st.mu.Unlock()
+	return true
+}
+
+// TxValue returns the value stored under key in the outermost transaction carried by
+// ctx, storing make()'s first (created reports that); ok is false when ctx carries no
+// transaction. key must be comparable, and private to its package.
+func TxValue(ctx context.Context, key any, make func() any) (v any, created, ok bool) {
+	st, ok := ctx.Value(afterKey{}).(*txState)
+	if !ok {
+		return nil, false, false
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if v, found := st.values[key]; found {
+		return v, false, true
+	}
+	if st.values == nil {
+		st.values = map[any]any{}
+	}
+	v = make()
+	st.values[key] = v
+	return v, true, true
+}
+
 // AfterCommit runs fn after the outermost transaction carried by ctx commits (it is
 // dropped if the transaction rolls back), or at once when ctx carries none.
 func (d *DB) AfterCommit(ctx context.Context, fn func()) {
-	after, ok := ctx.Value(afterKey{}).(*afterCommit)
+	after, ok := ctx.Value(afterKey{}).(*txState)
 	if !ok {
 		fn()
 		return

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"testing/fstest"
@@ -493,6 +494,64 @@ func TestQuerierAndRebind(t *testing.T) {
 			if n := countRaw(ctx); n != 0 {
 				t.Fatalf("after the rollback: %d rows, want 0", n)
 			}
+		})
+	}
+}
+
+// BeforeCommit runs inside the outermost transaction after its work (nested InTx
+// joins it), its error rolls everything back, and it is refused without a transaction;
+// TxValue is one value per transaction.
+func TestBeforeCommitAndTxValue(t *testing.T) {
+	for _, engine := range testdb.Engines() {
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			d := testdb.Open(t, engine, widgets()).DB
+			ctx := context.Background()
+			if d.BeforeCommit(ctx, func(context.Context) error { return nil }) {
+				t.Fatal("BeforeCommit accepted a context without a transaction")
+			}
+			if _, _, ok := db.TxValue(ctx, "k", func() any { return 1 }); ok {
+				t.Fatal("TxValue outside a transaction")
+			}
+			type key struct{}
+			var order []string
+			err := d.InTx(ctx, func(ctx context.Context) error {
+				v1, created1, _ := db.TxValue(ctx, key{}, func() any { return new(int) })
+				return d.InTx(ctx, func(ctx context.Context) error {
+					v2, created2, ok := db.TxValue(ctx, key{}, func() any { return new(int) })
+					if !ok || !created1 || created2 || v1 != v2 {
+						t.Errorf("TxValue: one value per transaction (created %v %v)", created1, created2)
+					}
+					if !d.BeforeCommit(ctx, func(ctx context.Context) error {
+						order = append(order, "before")
+						return insert(ctx, t, d, "from-before-commit")
+					}) {
+						t.Error("BeforeCommit refused in a transaction")
+					}
+					order = append(order, "work")
+					return insert(ctx, t, d, "work")
+				})
+			})
+			if err != nil || strings.Join(order, ",") != "work,before" {
+				t.Fatalf("InTx = %v, order %v", err, order)
+			}
+			if n := count(t, d); n != 2 {
+				t.Fatalf("%d rows committed, want 2", n)
+			}
+			err = d.InTx(ctx, func(ctx context.Context) error {
+				d.BeforeCommit(ctx, func(context.Context) error { return errBoom })
+				return insert(ctx, t, d, "rolled-back")
+			})
+			if !errors.Is(err, errBoom) || count(t, d) != 2 {
+				t.Fatalf("a failing before-commit function: InTx = %v, %d rows", err, count(t, d))
+			}
+			// Another transaction starts without the last one's values.
+			_ = d.InTx(ctx, func(ctx context.Context) error {
+				if _, created, _ := db.TxValue(ctx, key{}, func() any { return new(int) }); !created {
+					t.Error("TxValue kept a value across transactions")
+				}
+				return nil
+			})
 		})
 	}
 }

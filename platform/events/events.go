@@ -154,18 +154,66 @@ func (o *Outbox) Record(eventType, aggregateID string, data any) (Record, error)
 }
 
 // Publish stores the event with the ambient transaction (or alone when there is none).
+// In a transaction the events are collected and inserted together just before it
+// commits, in one statement however many the use case published (docs/performance.md,
+// finding 12): the rows still commit, or roll back, with the change.
 func (o *Outbox) Publish(ctx context.Context, eventType, aggregateID string, data any) error {
 	rec, err := o.Record(eventType, aggregateID, data)
 	if err != nil {
 		return err
 	}
-	// Every write use case publishes: the row is inserted without gorm's statement
-	// building and reflection (one plain INSERT in ctx's transaction).
+	if v, _, ok := db.TxValue(ctx, pendingKey{o}, func() any { return &pendingEvents{} }); ok {
+		v.(*pendingEvents).add(ctx, o.db, rec)
+		return nil
+	}
+	// Autocommitted: the row is inserted without gorm's statement building and
+	// reflection (one plain INSERT).
 	if _, err := o.db.Querier(ctx).ExecContext(ctx, o.insert, rec.Args()...); err != nil {
 		return fmt.Errorf("event %s: outbox: %w", eventType, err)
 	}
 	if !db.InTransaction(ctx) && !rec.Delivered {
 		o.db.Committed() // autocommitted: wake the relay now
+	}
+	return nil
+}
+
+// pendingKey keys an outbox's events of one transaction (db.TxValue).
+type pendingKey struct{ o *Outbox }
+
+// pendingEvents are the events a transaction published and has not stored yet.
+type pendingEvents struct {
+	mu        sync.Mutex
+	recs      []Record
+	scheduled bool // a before-commit flush is registered
+}
+
+// add keeps rec for the transaction's flush, registering one when none is (also for an
+// event published by another before-commit function, after a flush ran).
+func (p *pendingEvents) add(ctx context.Context, d *db.DB, rec Record) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.recs = append(p.recs, rec)
+	if !p.scheduled {
+		p.scheduled = true
+		d.BeforeCommit(ctx, func(ctx context.Context) error { return p.flush(ctx, d) })
+	}
+}
+
+// storeBatch bounds the rows of one INSERT (7 parameters each, under PostgreSQL's 65,535).
+const storeBatch = 1000
+
+// flush stores the collected events, in the order they were published.
+func (p *pendingEvents) flush(ctx context.Context, d *db.DB) error {
+	p.mu.Lock()
+	recs := p.recs
+	p.recs, p.scheduled = nil, false
+	p.mu.Unlock()
+	for len(recs) > 0 {
+		n := min(len(recs), storeBatch)
+		if err := Store(ctx, d, recs[:n]...); err != nil {
+			return err
+		}
+		recs = recs[n:]
 	}
 	return nil
 }

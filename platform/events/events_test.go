@@ -563,3 +563,74 @@ func TestRoutedOutboxStoresUnhandledEventsDelivered(t *testing.T) {
 		})
 	}
 }
+
+// In a transaction the events are inserted together just before the commit: in the
+// order published, also those a before-commit function publishes, more than one INSERT
+// holds, and none when the flush fails (the transaction rolls back with its change).
+func TestPublishInTransactionStoresAtCommit(t *testing.T) {
+	for _, engine := range testdb.Engines() {
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			d := testdb.Open(t, engine, events.Migrations()).DB
+			ob := events.NewOutbox(d)
+			ctx := context.Background()
+
+			const n = 1203 // more than one INSERT's rows
+			if err := d.InTx(ctx, func(ctx context.Context) error {
+				for i := range n {
+					if err := ob.Publish(ctx, "item.added", "c1", map[string]int{"i": i}); err != nil {
+						return err
+					}
+				}
+				// A before-commit function registered now runs after the events' flush
+				// and may publish: its event is stored too.
+				d.BeforeCommit(ctx, func(ctx context.Context) error {
+					return ob.Publish(ctx, "cart.checked", "c1", nil)
+				})
+				if engine == "postgres" && len(rows(t, d)) != 0 {
+					t.Error("events visible before the commit")
+				}
+				return nil
+			}); err != nil {
+				t.Fatal(err)
+			}
+			got := rows(t, d)
+			if len(got) != n+1 || got[n].Type != "cart.checked" {
+				t.Fatalf("stored %d rows (last %+v), want %d", len(got), got[len(got)-1], n+1)
+			}
+			for i := range n {
+				var p map[string]int
+				if err := json.Unmarshal([]byte(got[i].Payload), &p); err != nil || p["i"] != i {
+					t.Fatalf("row %d holds %s: events out of order", i, got[i].Payload)
+				}
+			}
+
+			// A flush that fails fails the transaction: nothing of it is stored.
+			dup := got[0].ID
+			err := d.InTx(ctx, func(ctx context.Context) error {
+				if err := ob.Publish(ctx, "ok", "c2", nil); err != nil {
+					return err
+				}
+				return events.Store(ctx, d, events.Record{ID: ids.New(), Type: "raw", AggregateID: "c2", Payload: "{}", At: time.Now()})
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = d.InTx(ctx, func(ctx context.Context) error {
+				if err := events.Store(ctx, d, events.Record{ID: ids.New(), Type: "raw2", AggregateID: "c3", Payload: "{}", At: time.Now()}); err != nil {
+					return err
+				}
+				d.BeforeCommit(ctx, func(ctx context.Context) error {
+					return events.Store(ctx, d, events.Record{ID: dup, Type: "dup", AggregateID: "c3", Payload: "{}", At: time.Now()})
+				})
+				return ob.Publish(ctx, "lost", "c3", nil)
+			})
+			if err == nil {
+				t.Fatal("a failing before-commit insert committed")
+			}
+			if all := rows(t, d); len(all) != n+3 {
+				t.Fatalf("after the failed commit: %d rows, want %d", len(all), n+3)
+			}
+		})
+	}
+}
