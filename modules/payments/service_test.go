@@ -9,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gocommerce/commerce/modules/payments/api"
+	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
@@ -29,10 +30,10 @@ func TestPaymentsAPI(t *testing.T) {
 			if err != nil || res.Type != api.ResultSuccess || res.PaymentStatus != api.StatusSucceeded || res.PaymentMethod.LastFour != "4242" {
 				t.Fatalf("initiate: %+v %v", res, err)
 			}
-			again, err := p.Initiate(ctx, api.InitiateCommand{Amount: "99.95", Currency: "EUR", PaymentMethod: card("4242424242424242"),
+			_, err = p.Initiate(ctx, api.InitiateCommand{Amount: "99.95", Currency: "EUR", PaymentMethod: card("4242424242424242"),
 				OrderID: "1001", CustomerID: aliceID, IdempotencyKey: "order-1001"})
-			if err != nil || again.PaymentID != res.PaymentID {
-				t.Fatalf("idempotent initiate: %+v %v", again, err)
+			if e, ok := apperr.As(err); !errors.Is(err, api.ErrIdempotencyKeyReused) || !ok || e.Extra["payment_id"] != res.PaymentID {
+				t.Fatalf("reused key: %v, want IDEMPOTENCY_KEY_REUSED naming %s", err, res.PaymentID)
 			}
 			declined, err := p.Initiate(ctx, api.InitiateCommand{Amount: "5.00", Currency: "EUR", PaymentMethod: card("4000000000000002")})
 			if err != nil || declined.Type != api.ResultFailed || declined.ErrorCode != "card_declined" || declined.SpecCode != "CARD_DECLINED" {

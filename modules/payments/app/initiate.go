@@ -74,7 +74,7 @@ func (s *Service) InitiatePayment(ctx context.Context, c Caller, cmd api.Initiat
 		return s.publishPayment(ctx, api.EventPaymentCreated, p, nil)
 	})
 	if errors.Is(err, errKeyTaken) {
-		return s.replay(ctx, c.Scope, key, hash)
+		return api.PaymentResult{}, s.keyReused(ctx, c.Scope, key, hash)
 	}
 	if err != nil {
 		return api.PaymentResult{}, err
@@ -120,46 +120,25 @@ func (s *Service) gatewayFailure(gateway, op string, err error) ports.ChargeResu
 	return ports.ChargeResult{Status: domain.StatusFailed, DeclineCode: "processing_error", DeclineMessage: "The payment could not be processed by the gateway; try again"}
 }
 
-// replay answers a payment whose idempotency key is taken: the stored answer for the
-// same request (waiting while the first is still running), IDEMPOTENCY_KEY_REUSED for
-// a different one.
-func (s *Service) replay(ctx context.Context, scope, key, hash string) (api.PaymentResult, error) {
-	rec, err := s.awaitKey(ctx, scope, key, hash)
+// keyReused answers a request whose idempotency key is taken: 409
+// IDEMPOTENCY_KEY_REUSED, as the spec says of any reuse ("unique per attempt"). A
+// retry of the same request is told what the first one made (payment_id, or refund_id
+// for a refund), so that the client can read it instead of paying or refunding again.
+func (s *Service) keyReused(ctx context.Context, scope, key, hash string) error {
+	rec, err := s.idem.Get(ctx, scope, key)
 	if err != nil {
-		return api.PaymentResult{}, err
+		return err
 	}
-	var out api.PaymentResult
-	if err := json.Unmarshal(rec.Response, &out); err != nil {
-		return api.PaymentResult{}, fmt.Errorf("payments: stored answer: %w", err)
+	if rec == nil || rec.RequestHash != hash || rec.PaymentID == "" {
+		return domain.ErrIdempotencyKeyReused.WithMessage("This idempotency key was already used with a different request")
 	}
-	return out, nil
-}
-
-// awaitKey returns the completed record of a taken idempotency key when it was taken
-// by the same request (hash), waiting up to IdempotencyWait while that request is
-// still running; IDEMPOTENCY_KEY_REUSED otherwise.
-func (s *Service) awaitKey(ctx context.Context, scope, key, hash string) (*ports.IdempotencyRecord, error) {
-	deadline := time.Now().Add(s.settings.IdempotencyWait)
-	for {
-		rec, err := s.idem.Get(ctx, scope, key)
-		if err != nil {
-			return nil, err
-		}
-		if rec == nil || rec.RequestHash != hash {
-			return nil, domain.ErrIdempotencyKeyReused
-		}
-		if rec.Completed {
-			return rec, nil
-		}
-		if time.Now().After(deadline) {
-			return nil, domain.ErrIdempotencyKeyReused.WithMessage("A request with this idempotency key is still being processed")
-		}
-		select {
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		case <-time.After(20 * time.Millisecond):
-		}
+	field := "payment_id"
+	if strings.HasPrefix(rec.PaymentID, refundIDPrefix) {
+		field = "refund_id"
 	}
+	return domain.ErrIdempotencyKeyReused.
+		WithMessage("This idempotency key was already used for %s %s: use a new key for a new attempt", strings.TrimSuffix(field, "_id"), rec.PaymentID).
+		WithExtra(field, rec.PaymentID)
 }
 
 func (s *Service) validateInitiate(ctx context.Context, c Caller, cmd api.InitiateCommand) (*initiation, error) {

@@ -2,9 +2,7 @@ package app
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -181,7 +179,7 @@ func (s *Service) RefundPayment(ctx context.Context, c Caller, cmd api.RefundCom
 		if key != "" {
 			// The key is taken with the reservation, atomically: a retry finds it
 			// before it could reserve the amount again.
-			created, err := s.idem.Insert(ctx, ports.IdempotencyRecord{Scope: c.Scope, Key: key, RequestHash: hash, PaymentID: p.ID, CreatedAt: now})
+			created, err := s.idem.Insert(ctx, ports.IdempotencyRecord{Scope: c.Scope, Key: key, RequestHash: hash, PaymentID: r.ID, CreatedAt: now})
 			if err != nil {
 				return err
 			}
@@ -205,7 +203,7 @@ func (s *Service) RefundPayment(ctx context.Context, c Caller, cmd api.RefundCom
 		return s.publishRefund(ctx, api.EventRefundCreated, r)
 	})
 	if errors.Is(err, errKeyTaken) {
-		return s.replayRefund(ctx, c.Scope, key, hash)
+		return api.Refund{}, s.keyReused(ctx, c.Scope, key, hash)
 	}
 	if err != nil {
 		return api.Refund{}, err
@@ -222,27 +220,7 @@ func (s *Service) RefundPayment(ctx context.Context, c Caller, cmd api.RefundCom
 	if err := s.settleRefund(ctx, r.ID, res); err != nil {
 		return api.Refund{}, err
 	}
-	if key != "" {
-		raw, err := json.Marshal(storedRefund{RefundID: r.ID})
-		if err != nil {
-			return api.Refund{}, fmt.Errorf("payments: idempotency answer: %w", err)
-		}
-		if err := s.idem.Complete(ctx, c.Scope, key, raw, s.clock.Now()); err != nil {
-			return api.Refund{}, err
-		}
-	}
-	return s.refundAnswer(ctx, r.ID)
-}
-
-// storedRefund is what an idempotent refund stores as its answer: the refund it made.
-type storedRefund struct {
-	RefundID string `json:"refund_id"`
-}
-
-// refundAnswer answers a refund request with the refund as it stands: the refund, or
-// PROCESSING_ERROR (with its refund_id) when the gateway refused it.
-func (s *Service) refundAnswer(ctx context.Context, refundID string) (api.Refund, error) {
-	r, err := s.refunds.Get(ctx, refundID)
+	r, err = s.refunds.Get(ctx, r.ID)
 	if err != nil {
 		return api.Refund{}, err
 	}
@@ -250,21 +228,6 @@ func (s *Service) refundAnswer(ctx context.Context, refundID string) (api.Refund
 		return api.Refund{}, domain.ErrProcessingError.WithMessage("The refund failed: %s", r.FailureReason).WithExtra("refund_id", r.ID)
 	}
 	return ToAPIRefund(r), nil
-}
-
-// replayRefund answers a refund whose idempotency key is taken: the first request's
-// refund as it stands now (waiting while that request is still running), or
-// IDEMPOTENCY_KEY_REUSED when the key was used for a different request.
-func (s *Service) replayRefund(ctx context.Context, scope, key, hash string) (api.Refund, error) {
-	rec, err := s.awaitKey(ctx, scope, key, hash)
-	if err != nil {
-		return api.Refund{}, err
-	}
-	var a storedRefund
-	if err := json.Unmarshal(rec.Response, &a); err != nil || a.RefundID == "" {
-		return api.Refund{}, domain.ErrIdempotencyKeyReused // the key answered another kind of request
-	}
-	return s.refundAnswer(ctx, a.RefundID)
 }
 
 // refundHash identifies a refund request for its idempotency key: the payment, the

@@ -31,13 +31,11 @@ type Settings struct {
 	PublicURL string
 	// ActionTTL is how long a requires_action payment waits for its customer action.
 	ActionTTL time.Duration
-	// IdempotencyWait is how long a concurrent duplicate waits for the first request.
-	IdempotencyWait time.Duration
 }
 
 // DefaultSettings are the defaults (docs/decisions/0052-payment-responses.md).
 func DefaultSettings() Settings {
-	return Settings{ActionTTL: 15 * time.Minute, IdempotencyWait: 15 * time.Second}
+	return Settings{ActionTTL: 15 * time.Minute}
 }
 
 // Caller is who asks: the idempotency scope and saved-method owner, the customer (a
@@ -93,9 +91,6 @@ func NewService(settings Settings, tm tx.Manager, gateways ports.Gateways, payme
 	if settings.ActionTTL <= 0 {
 		settings.ActionTTL = DefaultSettings().ActionTTL
 	}
-	if settings.IdempotencyWait <= 0 {
-		settings.IdempotencyWait = DefaultSettings().IdempotencyWait
-	}
 	return &Service{
 		settings: settings, tx: tm, gateways: gateways, payments: payments, refunds: refunds, methods: methods,
 		idem: idem, webhooks: webhooks, events: pub, clock: clk, log: log.Named("payments"),
@@ -103,7 +98,11 @@ func NewService(settings Settings, tm tx.Manager, gateways ports.Gateways, payme
 }
 
 func newPaymentID() string { return "pay_" + ids.New() }
-func newRefundID() string  { return "ref_" + ids.New() }
+func newRefundID() string  { return refundIDPrefix + ids.New() }
+
+// refundIDPrefix starts every refund id.
+const refundIDPrefix = "ref_"
+
 func newMethodToken() string {
 	return "pm_" + ids.New()
 }

@@ -66,10 +66,11 @@ type IdempotencyRecord struct {
 	Scope       string
 	Key         string
 	RequestHash string
-	PaymentID   string
-	Completed   bool
-	Response    []byte
-	CreatedAt   time.Time
+	// PaymentID is what the request made: a payment (pay_…) or a refund (ref_…).
+	PaymentID string
+	Completed bool
+	Response  []byte
+	CreatedAt time.Time
 }
 
 // IdempotencyRepository stores idempotency keys, unique per (scope, key).
