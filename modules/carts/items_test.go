@@ -71,7 +71,11 @@ func TestAddItem(t *testing.T) {
 
 		// Quantity 1 to 9999, also after merging.
 		for _, q := range []any{0, -1, 10000} {
-			assertError(t, h.do(http.MethodPost, itemsPath, map[string]any{"product_id": untracked, "quantity": q}, session), http.StatusBadRequest, "INVALID_QUANTITY", "validation")
+			r := h.do(http.MethodPost, itemsPath, map[string]any{"product_id": untracked, "quantity": q}, session)
+			assertError(t, r, http.StatusBadRequest, "INVALID_QUANTITY", "validation")
+			if f, _ := r.err()["fields"].(map[string]any); f["quantity"] == nil { // CONTRACT §5: fields name the bad field
+				t.Errorf("INVALID_QUANTITY without fields.quantity: %s", r.Raw)
+			}
 		}
 		h.add(id, session, map[string]any{"product_id": untracked, "quantity": 9999})
 		assertError(t, h.do(http.MethodPost, itemsPath, map[string]any{"product_id": untracked, "quantity": 1}, session), http.StatusBadRequest, "INVALID_QUANTITY", "validation")

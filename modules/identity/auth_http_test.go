@@ -62,11 +62,18 @@ func TestRegister(t *testing.T) {
 		}
 
 		for _, bad := range []string{"not-an-email", "a@localhost", "Ada <ada2@example.com>", strings.Repeat("x", 250) + "@example.com"} {
-			assertError(t, s.register(bad, "analytical-engine-1", "A", "B"), http.StatusBadRequest, "", "INVALID_EMAIL", "validation")
+			r := s.register(bad, "analytical-engine-1", "A", "B")
+			assertError(t, r, http.StatusBadRequest, "", "INVALID_EMAIL", "validation")
+			if f, _ := r.err()["fields"].(map[string]any); f["email"] == nil { // CONTRACT §5: fields name the bad field
+				t.Errorf("INVALID_EMAIL without fields.email: %s", r.Raw)
+			}
 		}
 		for _, bad := range []string{"short1", "nodigitshere", "1234567890", strings.Repeat("a1", 37)} {
 			r := s.register("pw@example.com", bad, "A", "B")
 			assertError(t, r, http.StatusBadRequest, "Password must be 8 to 72 bytes long and contain at least one letter and one digit", "INVALID_PASSWORD", "validation")
+			if f, _ := r.err()["fields"].(map[string]any); f["password"] == nil {
+				t.Errorf("INVALID_PASSWORD without fields.password: %s", r.Raw)
+			}
 		}
 
 		missing := s.do(http.MethodPost, "/api/v1/auth/register", map[string]string{}, "")

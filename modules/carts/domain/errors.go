@@ -12,7 +12,7 @@ var (
 	ErrCartExpired          = api.ErrCartExpired
 	ErrCartConverted        = api.ErrCartConverted
 	ErrItemNotFound         = apperr.New(apperr.NotFound, "ITEM_NOT_FOUND", "Cart item not found")
-	ErrInvalidQuantity      = apperr.New(apperr.Invalid, "INVALID_QUANTITY", "Quantity must be 1 to 9999")
+	ErrInvalidQuantity      = apperr.New(apperr.Invalid, "INVALID_QUANTITY", "Quantity must be 1 to 9999").WithField("quantity", "must be 1 to 9999")
 	ErrProductNotAvailable  = apperr.New(apperr.Invalid, "PRODUCT_NOT_AVAILABLE", "Product is inactive or out of stock")
 	ErrProductNotFound      = apperr.New(apperr.NotFound, "PRODUCT_NOT_FOUND", "Product not found")
 	ErrVariantNotFound      = apperr.New(apperr.NotFound, "VARIANT_NOT_FOUND", "Variant not found")

@@ -17,8 +17,8 @@ const PasswordPolicy = "Password must be 8 to 72 bytes long and contain at least
 // Domain errors. Authentication failures carry no code, so the envelope's code is the
 // HTTP status (401), as the spec shows for auth errors.
 var (
-	ErrInvalidEmail         = apperr.New(apperr.Invalid, "INVALID_EMAIL", "Email address is invalid")
-	ErrInvalidPassword      = apperr.New(apperr.Invalid, "INVALID_PASSWORD", PasswordPolicy)
+	ErrInvalidEmail         = apperr.New(apperr.Invalid, "INVALID_EMAIL", "Email address is invalid").WithField("email", "must be a valid email address")
+	ErrInvalidPassword      = apperr.New(apperr.Invalid, "INVALID_PASSWORD", PasswordPolicy).WithField("password", PasswordPolicy)
 	ErrEmailTaken           = apperr.New(apperr.Conflict, "EMAIL_TAKEN", "Email address is already registered")
 	ErrInvalidCredentials   = apperr.Unauthorized(MsgInvalidCredentials)
 	ErrInvalidToken         = apperr.Unauthorized(MsgInvalidToken)
