@@ -181,20 +181,30 @@ func TestUpdateReplaceDeleteProduct(t *testing.T) {
 			t.Fatalf("put unknown: %d %s", r.Code, r.Raw)
 		}
 
-		// Delete: orders block it; force archives instead; without orders it is gone.
+		// Delete: orders block it unless force=true; nothing changes on a refusal.
 		s.orders.set(id)
-		if r := s.do(http.MethodDelete, "/api/v1/products/"+id, nil, "writer"); r.Code != 409 || r.errCode() != "PRODUCT_HAS_ORDERS" {
-			t.Fatalf("delete with orders: %d %s", r.Code, r.Raw)
-		}
-		r = s.do(http.MethodDelete, "/api/v1/products/"+id+"?force=true", nil, "writer")
-		if r.Code != 200 || r.data()["status"] != "archived" || r.data()["published_at"] != nil {
-			t.Fatalf("force delete with orders: %d %s", r.Code, r.Raw)
-		}
-		if r := s.do(http.MethodGet, "/api/v1/products/"+id, nil, "admin"); r.Code != 200 {
-			t.Fatalf("archived product must remain: %d", r.Code)
+		eventsBefore := len(s.events())
+		for _, q := range []string{"", "?force=false", "?force=0"} {
+			if r := s.do(http.MethodDelete, "/api/v1/products/"+id+q, nil, "writer"); r.Code != 409 || r.errCode() != "PRODUCT_HAS_ORDERS" {
+				t.Fatalf("delete%s with orders: %d %s", q, r.Code, r.Raw)
+			}
 		}
 		if r := s.do(http.MethodDelete, "/api/v1/products/"+id+"?force=maybe", nil, "writer"); r.Code != 400 || r.errFields()["force"] == nil {
 			t.Fatalf("bad force: %d %s", r.Code, r.Raw)
+		}
+		if r := s.do(http.MethodGet, "/api/v1/products/"+id, nil, "admin"); r.Code != 200 || r.data()["status"] != "active" || len(s.events()) != eventsBefore {
+			t.Fatalf("refused delete changed the product: %d %s, %d new events", r.Code, r.Raw, len(s.events())-eventsBefore)
+		}
+		r = s.do(http.MethodDelete, "/api/v1/products/"+id+"?force=true", nil, "writer")
+		if r.Code != 204 || len(r.Raw) != 0 {
+			t.Fatalf("force delete with orders: %d %s", r.Code, r.Raw)
+		}
+		if r := s.do(http.MethodGet, "/api/v1/products/"+id, nil, "admin"); r.Code != 404 || r.errCode() != "PRODUCT_NOT_FOUND" {
+			t.Fatalf("force-deleted product still there: %d %s", r.Code, r.Raw)
+		}
+		// Deleted, not archived: product.deleted is the only new event.
+		if got := s.events()[eventsBefore:]; len(got) != 1 || got[0].Type != "product.deleted" || got[0].AggregateID != id || got[0].Data["status"] != "active" {
+			t.Fatalf("events of a forced delete %v", got)
 		}
 		other := s.mustCreate(map[string]any{"title": "Chair", "price": "10.00", "currency": "EUR"})
 		oid := other["id"].(string)
@@ -205,7 +215,7 @@ func TestUpdateReplaceDeleteProduct(t *testing.T) {
 			t.Fatalf("deleted product still there: %d", r.Code)
 		}
 		del := s.events("product.deleted")
-		if len(del) != 1 || del[0].AggregateID != oid || len(del[0].Data["variants"].([]any)) != 1 {
+		if len(del) != 2 || del[1].AggregateID != oid || len(del[1].Data["variants"].([]any)) != 1 {
 			t.Fatalf("product.deleted %v", del)
 		}
 		if r := s.do(http.MethodDelete, "/api/v1/products/"+oid, nil, "writer"); r.Code != 404 || r.errCode() != "PRODUCT_NOT_FOUND" {

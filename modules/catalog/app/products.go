@@ -225,37 +225,28 @@ func (s *Service) UpdateProduct(ctx context.Context, id string, in domain.Produc
 }
 
 // DeleteProduct deletes a product with its variants, images (files included, after
-// commit) and collection memberships: 204 semantics, event product.deleted. A product
-// that orders reference is never deleted: without force the answer is
-// PRODUCT_HAS_ORDERS; with force it is archived instead (unpublished), and the archived
-// product is returned.
-func (s *Service) DeleteProduct(ctx context.Context, id string, force bool) (*api.ProductResource, error) {
+// commit), tags and collection memberships: 204 semantics, event product.deleted.
+// Without force, a product that orders reference is PRODUCT_HAS_ORDERS and nothing
+// changes; with force it is deleted like any other product (orders keep their own
+// snapshot of their lines: decision 0025).
+func (s *Service) DeleteProduct(ctx context.Context, id string, force bool) error {
 	if !ids.Valid(id) {
-		return nil, domain.ErrProductNotFound
+		return domain.ErrProductNotFound
 	}
-	var (
-		archived *api.ProductResource
-		keys     []string
-	)
+	var keys []string
 	err := s.writeTx(ctx, func(ctx context.Context) error {
 		p, err := s.products.GetForUpdate(ctx, id)
 		if err != nil {
 			return err
 		}
-		has, err := s.orders.ProductHasOrders(ctx, p.ID)
-		if err != nil {
-			return err
-		}
-		if has {
-			if !force {
-				return domain.ErrProductHasOrders
-			}
-			res, err := s.archive(ctx, p)
+		if !force {
+			has, err := s.orders.ProductHasOrders(ctx, p.ID)
 			if err != nil {
 				return err
 			}
-			archived = &res
-			return nil
+			if has {
+				return domain.ErrProductHasOrders
+			}
 		}
 		vs, err := s.variantsOf(ctx, p.ID)
 		if err != nil {
@@ -274,34 +265,10 @@ func (s *Service) DeleteProduct(ctx context.Context, id string, force bool) (*ap
 		return s.publish(ctx, api.EventProductDeleted, p.ID, withVariants(p, vs))
 	})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	s.removeFiles(ctx, keys)
-	return archived, nil
-}
-
-func (s *Service) archive(ctx context.Context, p *domain.Product) (api.ProductResource, error) {
-	ch, err := p.Apply(domain.ProductInput{Status: domain.Val(domain.StatusArchived)}, s.clock.Now())
-	if err != nil {
-		return api.ProductResource{}, err
-	}
-	if err := s.products.Update(ctx, p); err != nil {
-		return api.ProductResource{}, err
-	}
-	vs, err := s.variantsOf(ctx, p.ID)
-	if err != nil {
-		return api.ProductResource{}, err
-	}
-	out := withVariants(p, vs)
-	if err := s.publish(ctx, api.EventProductUpdated, p.ID, out); err != nil {
-		return api.ProductResource{}, err
-	}
-	if ch.Unpublished {
-		if err := s.publish(ctx, api.EventProductUnpublished, p.ID, out); err != nil {
-			return api.ProductResource{}, err
-		}
-	}
-	return out, nil
+	return nil
 }
 
 // GetProductResource reads a product by id, or by slug when no product has that id.
@@ -469,8 +436,9 @@ func (s *Service) variantsOf(ctx context.Context, productID string) ([]*domain.V
 }
 
 // stockEvents publishes product.inventory_changed when the total moved, then
-// product.out_of_stock when it reached zero, or product.low_stock when it crossed the
-// threshold from above.
+// product.out_of_stock when it moved from above zero to zero or below, or else
+// product.low_stock when it moved from at or above the threshold to strictly below it
+// (and above zero): the spec's "stock below threshold" (decision 0029).
 func (s *Service) stockEvents(ctx context.Context, before, after, threshold int, res api.ProductResource) error {
 	if before == after {
 		return nil
@@ -481,7 +449,7 @@ func (s *Service) stockEvents(ctx context.Context, before, after, threshold int,
 	switch {
 	case after <= 0 && before > 0:
 		return s.publish(ctx, api.EventProductOutOfStock, res.ID, res)
-	case after > 0 && after <= threshold && before > threshold:
+	case after > 0 && after < threshold && before >= threshold:
 		return s.publish(ctx, api.EventProductLowStock, res.ID, res)
 	}
 	return nil

@@ -19,6 +19,6 @@ var (
 	ErrImageNotFound          = apperr.New(apperr.NotFound, "IMAGE_NOT_FOUND", "Image not found")
 	ErrImageTooLarge          = apperr.New(apperr.Invalid, "IMAGE_TOO_LARGE", "Image exceeds the size limit")
 	ErrInvalidImageType       = apperr.New(apperr.Invalid, "INVALID_IMAGE_TYPE", "Image must be a JPEG, PNG or WebP file")
-	ErrProductHasOrders       = apperr.New(apperr.Conflict, "PRODUCT_HAS_ORDERS", "Cannot delete a product with orders; archive it instead")
+	ErrProductHasOrders       = apperr.New(apperr.Conflict, "PRODUCT_HAS_ORDERS", "Cannot delete a product with orders; archive it instead, or delete with force=true")
 	ErrDefaultVariantRequired = apperr.New(apperr.Invalid, "DEFAULT_VARIANT_REQUIRED", "The default variant cannot be deleted: every product keeps at least one variant")
 )

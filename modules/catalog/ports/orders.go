@@ -2,8 +2,8 @@ package ports
 
 import "context"
 
-// Orders answers whether orders reference a product (products with orders may only be
-// archived, never deleted). The orders module implements it; until then
+// Orders answers whether orders reference a product (such a product is deleted only with
+// force=true; decision 0025). The orders module implements it; until then
 // adapters/noorders answers false.
 type Orders interface {
 	ProductHasOrders(ctx context.Context, productID string) (bool, error)

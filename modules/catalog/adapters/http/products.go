@@ -224,8 +224,7 @@ func (h *Handler) writeProduct(c *gin.Context, replace bool) {
 }
 
 // deleteProduct answers DELETE /api/v1/products/{id}?force=: 204 when deleted; a
-// product with orders is 409 PRODUCT_HAS_ORDERS, or with force=true archived instead
-// (200 {data: product}).
+// product with orders is 409 PRODUCT_HAS_ORDERS unless force=true, which deletes it.
 func (h *Handler) deleteProduct(c *gin.Context) {
 	force := false
 	if v := c.Query("force"); v != "" {
@@ -236,13 +235,8 @@ func (h *Handler) deleteProduct(c *gin.Context) {
 		}
 		force = b
 	}
-	archived, err := h.svc.DeleteProduct(c.Request.Context(), c.Param("id"), force)
-	if err != nil {
+	if err := h.svc.DeleteProduct(c.Request.Context(), c.Param("id"), force); err != nil {
 		httpx.Error(c, err)
-		return
-	}
-	if archived != nil {
-		c.JSON(http.StatusOK, httpx.Data(archived))
 		return
 	}
 	c.Status(http.StatusNoContent)
