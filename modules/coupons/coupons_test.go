@@ -106,18 +106,19 @@ func TestCreateCoupon(t *testing.T) {
 		}
 		assertError(t, h.do(http.MethodPost, "/api/v1/coupons", "{not json", "admin"), http.StatusBadRequest, 400, "validation")
 
-		// Scopes: coupons:write (the admin wildcard and staff admins satisfy it).
+		// Scopes: the spec's "admin" (coupons:admin; the admin wildcard and staff admins
+		// satisfy it). coupons:write is not enough.
 		body := map[string]any{"code": "SCOPE", "type": "fixed_amount", "value": "1"}
 		assertError(t, h.do(http.MethodPost, "/api/v1/coupons", body), http.StatusUnauthorized, 401, "auth")
 		assertError(t, h.do(http.MethodPost, "/api/v1/coupons", body, "nope"), http.StatusUnauthorized, 401, "auth")
-		for _, cred := range []string{"reader", "customer", "products"} {
+		for _, cred := range []string{"reader", "writer", "customer", "products"} {
 			r := h.do(http.MethodPost, "/api/v1/coupons", body, cred)
 			assertError(t, r, http.StatusForbidden, 403, "auth")
-			if msg, _ := r.err()["message"].(string); msg != "Forbidden: Insufficient permissions. Required: coupons:write" {
+			if msg, _ := r.err()["message"].(string); msg != "Forbidden: Insufficient permissions. Required: coupons:admin" {
 				t.Errorf("403 message %q", msg)
 			}
 		}
-		h.must(http.StatusCreated, http.MethodPost, "/api/v1/coupons", body, "writer")
+		h.must(http.StatusCreated, http.MethodPost, "/api/v1/coupons", body, "couponad")
 		body["code"] = "SCOPE2"
 		h.must(http.StatusCreated, http.MethodPost, "/api/v1/coupons", body, "staff")
 		if n := len(h.events("coupon.created")); n != 5 {
@@ -235,7 +236,10 @@ func TestUpdateCoupon(t *testing.T) {
 		}
 		u = h.must(http.StatusOK, http.MethodPut, "/api/v1/coupons/"+id, map[string]any{
 			"type": "buy_x_get_y", "buy_x_get_y": map[string]any{"buy_quantity": 3, "get_quantity": 1, "get_discount_value": "50"},
-		}, "writer").data()
+		}, "couponad").data()
+		// coupons:write may not change or delete coupons (the spec's "admin").
+		assertError(t, h.do(http.MethodPut, "/api/v1/coupons/"+id, map[string]any{"description": "x"}, "writer"), http.StatusForbidden, 403, "auth")
+		assertError(t, h.do(http.MethodDelete, "/api/v1/coupons/"+id, nil, "writer"), http.StatusForbidden, 403, "auth")
 		if u["type"] != "buy_x_get_y" || u["buy_x_get_y"].(map[string]any)["get_discount_value"] != "50.00" {
 			t.Errorf("to buy_x_get_y %v", u)
 		}

@@ -24,8 +24,9 @@ type Handler struct {
 // NewHandler builds the handler.
 func NewHandler(s *app.Service, v *app.Validator) *Handler { return &Handler{app: s, validator: v} }
 
-// Scopes (docs/decisions/0066): list, get and validate are optional-auth; changes
-// need coupons:write; the usage report coupons:admin. The admin wildcard satisfies both.
+// Scopes (docs/decisions/0066): list, get and validate are optional-auth; create,
+// update, delete and the usage report need the spec's "admin": coupons:admin, which the
+// admin wildcard satisfies. Holders of coupons:write see every field (manager).
 const (
 	scopeWrite = "coupons:write"
 	scopeAdmin = "coupons:admin"
@@ -39,11 +40,11 @@ const HeaderSessionToken = "X-Session-Token"
 func (h *Handler) RegisterRoutes(r *httpx.Routes) {
 	g := r.API.Group("/coupons")
 	g.GET("", httpx.Optional(), h.list)
-	g.POST("", httpx.Require(scopeWrite), h.create)
+	g.POST("", httpx.Require(scopeAdmin), h.create)
 	g.POST("/validate", httpx.Optional(), h.validate)
 	g.GET("/:id", httpx.Optional(), h.get)
-	g.PUT("/:id", httpx.Require(scopeWrite), h.update)
-	g.DELETE("/:id", httpx.Require(scopeWrite), h.delete)
+	g.PUT("/:id", httpx.Require(scopeAdmin), h.update)
+	g.DELETE("/:id", httpx.Require(scopeAdmin), h.delete)
 	g.GET("/:id/usage", httpx.Require(scopeAdmin), h.usage)
 }
 
