@@ -80,6 +80,13 @@ func TestAddItem(t *testing.T) {
 		h.add(id, session, map[string]any{"product_id": untracked, "quantity": 9999})
 		assertError(t, h.do(http.MethodPost, itemsPath, map[string]any{"product_id": untracked, "quantity": 1}, session), http.StatusBadRequest, "INVALID_QUANTITY", "validation")
 		assertError(t, h.do(http.MethodPost, itemsPath, map[string]any{"product_id": untracked, "quantity": "two"}, session), http.StatusBadRequest, 400, "validation")
+		// Any JSON number out of 1–9999, whatever its form, is INVALID_QUANTITY.
+		for _, q := range []string{"99999999999999999999", "1e20", "2.5", "-0.5"} {
+			r := h.do(http.MethodPost, itemsPath, `{"product_id":"`+untracked+`","quantity":`+q+`}`, session)
+			assertError(t, r, http.StatusBadRequest, "INVALID_QUANTITY", "validation")
+			r = h.do(http.MethodPut, "/api/v1/carts/"+id+"/items/"+it["id"].(string), `{"quantity":`+q+`}`, session)
+			assertError(t, r, http.StatusBadRequest, "INVALID_QUANTITY", "validation")
+		}
 		// Availability: active, and in stock unless the variant sells when out of stock.
 		assertError(t, h.do(http.MethodPost, itemsPath, map[string]any{"product_id": draft}, session), http.StatusBadRequest, "PRODUCT_NOT_AVAILABLE", "validation")
 		assertError(t, h.do(http.MethodPost, itemsPath, map[string]any{"product_id": soldOut}, session), http.StatusBadRequest, "PRODUCT_NOT_AVAILABLE", "validation")

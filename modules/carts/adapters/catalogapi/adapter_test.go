@@ -39,6 +39,19 @@ func (f fakeCatalog) GetProduct(_ context.Context, id string) (catalog.Product, 
 	return p, nil
 }
 
+// FindVariant is the product holding the variant, with only that variant.
+func (f fakeCatalog) FindVariant(_ context.Context, vid string) (catalog.Product, error) {
+	for _, p := range f.products {
+		for _, v := range p.Variants {
+			if v.ID == vid {
+				p.Variants = []catalog.Variant{v}
+				return p, nil
+			}
+		}
+	}
+	return catalog.Product{}, catalog.ErrVariantNotFound
+}
+
 // GetProductVariant is the catalog's contract: the product with the one variant asked
 // for (the default when vid is "", which products with explicit variants refuse).
 func (f fakeCatalog) GetProductVariant(ctx context.Context, pid, vid string) (catalog.Product, error) {

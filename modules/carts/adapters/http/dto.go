@@ -1,6 +1,12 @@
 package http
 
 import (
+	"encoding/json"
+	"math"
+	"reflect"
+	"strconv"
+	"strings"
+
 	"github.com/gocommerce/commerce/modules/carts/api"
 	"github.com/gocommerce/commerce/modules/carts/app"
 	"github.com/gocommerce/commerce/modules/carts/domain"
@@ -19,13 +25,46 @@ type guestCartResponse struct {
 type addItemRequest struct {
 	ProductID        string            `json:"product_id" binding:"required"`
 	VariantID        string            `json:"variant_id"`
-	Quantity         *int              `json:"quantity"`
+	Quantity         *quantity         `json:"quantity"`
 	CustomAttributes map[string]string `json:"custom_attributes"`
 }
 
 type updateItemRequest struct {
-	Quantity         *int               `json:"quantity"`
+	Quantity         *quantity          `json:"quantity"`
 	CustomAttributes *map[string]string `json:"custom_attributes"`
+}
+
+// quantity takes any JSON number, so that a quantity out of 1–9999 gets the spec's
+// INVALID_QUANTITY from the domain whatever its form: 1e2 is 100, and a fraction or a
+// number beyond int's range (99999999999999999999) is taken as 0, out of range. Other
+// JSON types stay a type error ("must be an integer").
+type quantity int
+
+func (q *quantity) UnmarshalJSON(b []byte) error {
+	s := strings.TrimSpace(string(b))
+	if s == "" || (s[0] != '-' && (s[0] < '0' || s[0] > '9')) {
+		return &json.UnmarshalTypeError{Value: "non-number", Type: reflect.TypeFor[int]()}
+	}
+	if n, err := strconv.Atoi(s); err == nil {
+		*q = quantity(n)
+		return nil
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f != math.Trunc(f) || math.Abs(f) > 1e9 {
+		*q = 0
+		return nil
+	}
+	*q = quantity(f)
+	return nil
+}
+
+// intPtr is q as an *int (nil when absent).
+func (q *quantity) intPtr() *int {
+	if q == nil {
+		return nil
+	}
+	n := int(*q)
+	return &n
 }
 
 type updateCartRequest struct {

@@ -144,7 +144,7 @@ func (h *Handler) addItem(c *gin.Context) {
 	}
 	qty := 1
 	if req.Quantity != nil {
-		qty = *req.Quantity
+		qty = int(*req.Quantity)
 	}
 	cart, item, err := h.app.AddItem(c.Request.Context(), c.Param("id"), caller(c), app.AddItemCommand{
 		ProductID: req.ProductID, VariantID: req.VariantID, Quantity: qty, CustomAttributes: req.CustomAttributes,
@@ -167,7 +167,7 @@ func (h *Handler) updateItem(c *gin.Context) {
 		return
 	}
 	cart, item, err := h.app.UpdateItem(c.Request.Context(), c.Param("id"), c.Param("item_id"), caller(c), domain.ItemChange{
-		Quantity: req.Quantity, CustomAttributes: req.CustomAttributes,
+		Quantity: req.Quantity.intPtr(), CustomAttributes: req.CustomAttributes,
 	})
 	if err != nil {
 		httpx.Error(c, err)
