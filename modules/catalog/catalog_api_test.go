@@ -98,6 +98,23 @@ func TestCatalogAPI(t *testing.T) {
 			}
 		}
 
+		// FindVariant: the product of a variant id with only that variant, in one read.
+		fv, err := cat.FindVariant(ctx, v2["id"].(string))
+		if err != nil || fv.ID != mid || fv.Title != "Multi" || fv.Currency != "EUR" || fv.ImageURL == "" || fv.InventoryQuantity != 3 ||
+			len(fv.Variants) != 1 || fv.Variants[0].ID != v2["id"] || fv.Variants[0].ProductID != mid || fv.Variants[0].SKU != "M-B" ||
+			!fv.Variants[0].Price.Equal(decimal.RequireFromString("7")) {
+			t.Fatalf("FindVariant %+v %v", fv, err)
+		}
+		if fv, err := cat.FindVariant(ctx, strings.ToUpper(sdef)); err != nil || fv.ID != sid || fv.Status != "draft" || len(fv.Variants) != 1 ||
+			fv.Variants[0].ID != sdef || !fv.Variants[0].IsDefault {
+			t.Fatalf("FindVariant default in upper case %+v %v", fv, err)
+		}
+		for _, vid := range []string{"0190a7f0-0000-7000-8000-000000000000", "nope", "", sid} {
+			if _, err := cat.FindVariant(ctx, vid); !errors.Is(err, api.ErrVariantNotFound) {
+				t.Errorf("FindVariant(%q): %v, want VARIANT_NOT_FOUND", vid, err)
+			}
+		}
+
 		// SetInventoryQuantities: totals, and stock events on the moves.
 		before := len(s.events())
 		err = cat.SetInventoryQuantities(ctx, []api.InventoryQuantity{

@@ -154,7 +154,7 @@ func TestCreateOrderErrors(t *testing.T) {
 			t.Errorf("fields %v", fields(r))
 		}
 		r = post(400, 400, "validation", order(nil, map[string]any{"quantity": 1}), "admin")
-		if _, ok := fields(r)["line_items[0].product_id"]; !ok {
+		if _, ok := fields(r)["line_items[0].variant_id"]; !ok {
 			t.Errorf("fields %v", fields(r))
 		}
 		r = post(400, 400, "validation", order(nil, map[string]any{"product_id": prodMug}), "admin")
@@ -178,7 +178,7 @@ func TestCreateOrderErrors(t *testing.T) {
 		post(400, "INVALID_CURRENCY", "validation", order(map[string]any{"currency": "XYZ"}), "admin")
 		post(400, "INVALID_CURRENCY", "validation", order(nil, line(nil), map[string]any{"product_id": prodYen, "quantity": 1}), "admin")
 		post(400, 400, "validation", order(map[string]any{"inventory_behaviour": "sometimes"}), "admin")
-		post(400, 400, "validation", order(map[string]any{"email": "nope"}), "admin")
+		post(400, "INVALID_EMAIL", "validation", order(map[string]any{"email": "nope"}), "admin")
 		post(400, 400, "validation", order(map[string]any{"email": ""}), "admin")
 		post(404, "CUSTOMER_NOT_FOUND", "not_found", order(map[string]any{"customer_id": unknownID}), "admin")
 		post(400, 400, "validation", order(map[string]any{"customer_id": "nope"}), "admin")

@@ -60,6 +60,10 @@ type Catalog interface {
 	// or ErrVariantNotFound (also when variantID is "" and the product has explicit
 	// variants). One read where GetProduct and GetVariant would take two.
 	GetProductVariant(ctx context.Context, productID, variantID string) (Product, error)
+	// FindVariant returns the product a variant belongs to, with only that variant in
+	// Variants (for callers that know the variant id but not the product id), or
+	// ErrVariantNotFound. One read.
+	FindVariant(ctx context.Context, variantID string) (Product, error)
 	// SetInventoryQuantities records new variant totals inside the caller's transaction
 	// (ctx) and recomputes each product's inventory_quantity as the sum of its
 	// variants'. Unknown products or variants are skipped. A changed product total

@@ -121,6 +121,22 @@ func (s *Service) GetProductVariant(ctx context.Context, productID, variantID st
 	return toAPIProduct(found.Product, found.Variants, found.ImageURL), nil
 }
 
+// FindVariant returns the product a variant belongs to with only that variant in
+// Variants, in one read, for callers that know the variant but not its product:
+// ErrVariantNotFound for an unknown (or malformed) id.
+func (s *Service) FindVariant(ctx context.Context, variantID string) (api.Product, error) {
+	// Ids are stored in canonical (lower-case) form.
+	variantID = strings.ToLower(variantID)
+	if !ids.Valid(variantID) {
+		return api.Product{}, domain.ErrVariantNotFound
+	}
+	found, err := s.products.GetByVariant(ctx, variantID)
+	if err != nil {
+		return api.Product{}, err
+	}
+	return toAPIProduct(found.Product, found.Variants, found.ImageURL), nil
+}
+
 // SetInventoryQuantities records variant stock totals in the caller's transaction and
 // recomputes each product's total as the sum of its variants'. Products are locked in
 // id order (no deadlock between two callers). Unknown products and variants are

@@ -81,6 +81,9 @@ type ProductRepository interface {
 	// when variantID is "", none when the product has no such variant) and its first
 	// image in one round trip, or domain.ErrProductNotFound.
 	GetWithVariant(ctx context.Context, productID, variantID string) (ProductWithVariants, error)
+	// GetByVariant loads the product a variant belongs to with only that variant and
+	// its first image in one round trip, or domain.ErrVariantNotFound.
+	GetByVariant(ctx context.Context, variantID string) (ProductWithVariants, error)
 	// SlugsLike lists the slugs in use that equal base or start with base + "-".
 	SlugsLike(ctx context.Context, base string) ([]string, error)
 	// List returns one page of products matching f with their first image URLs.

@@ -69,8 +69,9 @@ var (
 	ErrInsufficientInventory = apperr.New(apperr.Invalid, "INSUFFICIENT_INVENTORY", "Not enough stock available")
 )
 
-// LineItemInput is a line of a new order: a product and, unless it has only its
-// default variant, a variant; the price defaults to the variant's.
+// LineItemInput is a line of a new order: a variant (its product is then found in the
+// catalog), or a product and, unless it has only its default variant, a variant of it;
+// the price defaults to the variant's.
 type LineItemInput struct {
 	ProductID string
 	VariantID string

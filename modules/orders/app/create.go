@@ -84,11 +84,8 @@ func checkCreate(cmd api.CreateOrderCommand) (createInput, error) {
 		fields["line_items"] = "must have at most 250 line items"
 	}
 	for i, li := range cmd.LineItems {
-		if !ids.Valid(li.ProductID) {
-			fields[fmt.Sprintf("line_items[%d].product_id", i)] = "is required and must be a UUID"
-		}
-		if li.VariantID != "" && !ids.Valid(li.VariantID) {
-			fields[fmt.Sprintf("line_items[%d].variant_id", i)] = "must be a UUID"
+		for k, v := range checkLineRef(li) {
+			fields[fmt.Sprintf("line_items[%d].%s", i, k)] = v
 		}
 	}
 	for i, sl := range cmd.ShippingLines {
@@ -157,6 +154,24 @@ func checkCreate(cmd api.CreateOrderCommand) (createInput, error) {
 		return in, err
 	}
 	return in, nil
+}
+
+// checkLineRef checks what a line names: variant_id, product_id or both (UUIDs). A line
+// with only variant_id takes the variant's product from the catalog.
+func checkLineRef(li api.LineItemInput) map[string]string {
+	fields := map[string]string{}
+	if li.ProductID == "" && li.VariantID == "" {
+		fields["variant_id"] = "is required (or product_id, for a product that has only its default variant)"
+		fields["product_id"] = "is required when variant_id is not given"
+		return fields
+	}
+	if li.ProductID != "" && !ids.Valid(li.ProductID) {
+		fields["product_id"] = "must be a UUID"
+	}
+	if li.VariantID != "" && !ids.Valid(li.VariantID) {
+		fields["variant_id"] = "must be a UUID"
+	}
+	return fields
 }
 
 // build assembles the order: customer, lines from the catalog, shipping, taxes and
@@ -279,8 +294,9 @@ func (s *Service) attachCustomer(ctx context.Context, o *domain.Order, customerI
 	return nil
 }
 
-// lineItem prices one line from the catalog. The order's currency is the first line's
-// product currency unless given; a product in another currency needs a price override.
+// lineItem prices one line from the catalog (a line without product_id takes its
+// variant's product). The order's currency is the first line's product currency unless
+// given; a product in another currency needs a price override.
 func (s *Service) lineItem(ctx context.Context, o *domain.Order, in api.LineItemInput, field string, now time.Time) (*domain.LineItem, error) {
 	v, err := s.catalog.Variant(ctx, in.ProductID, in.VariantID)
 	if err != nil {

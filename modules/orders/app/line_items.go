@@ -9,23 +9,15 @@ import (
 	"github.com/gocommerce/commerce/modules/orders/api"
 	"github.com/gocommerce/commerce/modules/orders/domain"
 	"github.com/gocommerce/commerce/platform/apperr"
-	"github.com/gocommerce/commerce/platform/ids"
 )
 
-// AddLineItem adds a line to an open unfulfilled order (stock claimed as the order's
-// inventory behaviour says) and writes order.updated.
+// AddLineItem adds a line (variant_id, product_id or both) to an open unfulfilled order
+// (stock claimed as the order's inventory behaviour says) and writes order.updated.
 func (s *Service) AddLineItem(ctx context.Context, a Actor, key string, in api.LineItemInput) (api.Order, error) {
 	if err := a.write(); err != nil {
 		return api.Order{}, err
 	}
-	fields := map[string]string{}
-	if !ids.Valid(in.ProductID) {
-		fields["product_id"] = "is required and must be a UUID"
-	}
-	if in.VariantID != "" && !ids.Valid(in.VariantID) {
-		fields["variant_id"] = "must be a UUID"
-	}
-	if len(fields) > 0 {
+	if fields := checkLineRef(in); len(fields) > 0 {
 		return api.Order{}, apperr.Validation(fields)
 	}
 	if err := domain.CheckQuantity(in.Quantity); err != nil {

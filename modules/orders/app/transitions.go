@@ -34,12 +34,13 @@ func (s *Service) Update(ctx context.Context, a Actor, key string, p domain.Patc
 // CancelCommand cancels an order.
 type CancelCommand struct {
 	Reason         string // customer_request, fraudulent, inventory, other (default other)
-	Restock        bool   // give the claimed stock back
+	Restock        bool   // give the claimed, unfulfilled stock back
 	NotifyCustomer bool
 }
 
-// Cancel cancels an open order; with restock the units the order took from stock go
-// back through the inventory port in the same transaction.
+// Cancel cancels an open order (with or without fulfillments); with restock the units
+// the order took from stock and did not ship go back through the inventory port in the
+// same transaction.
 func (s *Service) Cancel(ctx context.Context, a Actor, key string, cmd CancelCommand) (api.Order, error) {
 	if err := a.write(); err != nil {
 		return api.Order{}, err
@@ -56,7 +57,7 @@ func (s *Service) Cancel(ctx context.Context, a Actor, key string, cmd CancelCom
 			return err
 		}
 		if cmd.Restock {
-			return s.restock(ctx, o, o.RestockAll())
+			return s.restock(ctx, o, o.RestockUnfulfilled())
 		}
 		return nil
 	}, func(ctx context.Context, o *domain.Order) error {

@@ -243,7 +243,7 @@ func TestTransitions(t *testing.T) {
 		{"cancel open", nil, "cancel", "", StatusCancelled},
 		{"cancel cancelled", []setup{cancelled}, "cancel", "ORDER_ALREADY_CANCELLED", StatusCancelled},
 		{"cancel closed", []setup{closed}, "cancel", "INVALID_STATUS_TRANSITION", StatusClosed},
-		{"cancel with fulfillments", []setup{fulfilled}, "cancel", "INVALID_STATUS_TRANSITION", StatusOpen},
+		{"cancel with fulfillments", []setup{fulfilled}, "cancel", "", StatusCancelled},
 		{"close fulfilled paid", []setup{fulfilled, paid}, "close", "", StatusClosed},
 		{"close fulfilled unpaid", []setup{fulfilled}, "close", "PAYMENT_REQUIRED", StatusOpen},
 		{"close unfulfilled", []setup{paid}, "close", "INVALID_STATUS_TRANSITION", StatusOpen},
@@ -498,9 +498,20 @@ func TestRefundsSettledByEvent(t *testing.T) {
 func TestCancelRestock(t *testing.T) {
 	t.Parallel()
 	o := order()
-	rs := o.RestockAll()
-	if len(rs) != 1 || rs[0].Quantity != 2 || rs[0].VariantID != "v1" || len(o.RestockAll()) != 0 {
+	rs := o.RestockUnfulfilled()
+	if len(rs) != 1 || rs[0].Quantity != 2 || rs[0].VariantID != "v1" || len(o.RestockUnfulfilled()) != 0 {
 		t.Fatalf("restock all %+v", rs)
+	}
+	// Fulfilled units have left the warehouse: only the claimed, unfulfilled ones go back.
+	o = order()
+	o.LineItems[0].FulfilledQuantity = 1
+	if rs := o.RestockUnfulfilled(); len(rs) != 1 || rs[0].Quantity != 1 || o.LineItems[0].RestockedQuantity != 1 || len(o.RestockUnfulfilled()) != 0 {
+		t.Fatalf("restock unfulfilled %+v", rs)
+	}
+	o = order()
+	o.LineItems[0].FulfilledQuantity = 2
+	if rs := o.RestockUnfulfilled(); len(rs) != 0 {
+		t.Fatalf("restock fulfilled %+v", rs)
 	}
 }
 
@@ -515,7 +526,7 @@ func TestUpdate(t *testing.T) {
 		t.Fatalf("update %v %+v", err, o)
 	}
 	bad := "not-an-email"
-	if _, err := o.Update(Patch{Email: &bad}, t0); code(err) != "VALIDATION" {
+	if _, err := o.Update(Patch{Email: &bad}, t0); code(err) != "INVALID_EMAIL" {
 		t.Fatalf("bad email: %v", err)
 	}
 	var none *Address

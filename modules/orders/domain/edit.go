@@ -28,7 +28,8 @@ func CheckQuantity(q int) error {
 	return nil
 }
 
-// NormalizeEmail trims and checks an email address ("" stays "").
+// NormalizeEmail trims and checks an email address ("" stays ""): a malformed one is
+// INVALID_EMAIL naming the field email (as the customers module answers).
 func NormalizeEmail(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -36,7 +37,7 @@ func NormalizeEmail(s string) (string, error) {
 	}
 	a, err := mail.ParseAddress(s)
 	if err != nil || a.Address != s || len(s) > 254 || !strings.Contains(s[strings.LastIndex(s, "@")+1:], ".") {
-		return "", apperr.Validation(map[string]string{"email": "must be a valid email address"})
+		return "", ErrInvalidEmail.WithField("email", "must be a valid email address")
 	}
 	return s, nil
 }

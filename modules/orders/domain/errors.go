@@ -22,6 +22,7 @@ var (
 	ErrCustomerNotFound        = apperr.New(apperr.NotFound, "CUSTOMER_NOT_FOUND", "Customer not found")
 	ErrInvalidPrice            = apperr.New(apperr.Invalid, "INVALID_PRICE", "Amount must be a non-negative decimal string")
 	ErrInvalidCurrency         = apperr.New(apperr.Invalid, "INVALID_CURRENCY", "Invalid currency code")
+	ErrInvalidEmail            = apperr.New(apperr.Invalid, "INVALID_EMAIL", "Email address is invalid")
 	// ErrStale is a lost optimistic update (another writer saved the order first); the
 	// use case retries.
 	ErrStale = apperr.New(apperr.Conflict, "", "The order was changed concurrently; retry")

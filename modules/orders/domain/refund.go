@@ -320,12 +320,14 @@ func (o *Order) RestockRefund(r *Refund) []Restock {
 	return out
 }
 
-// RestockAll returns every claimed unit not given back yet (cancel with restock) and
-// marks it given back.
-func (o *Order) RestockAll() []Restock {
+// RestockUnfulfilled returns the claimed units that were neither given back yet nor
+// fulfilled (cancel with restock: fulfilled units have left the warehouse, so they are
+// taken to come out of the claim first) and marks them given back. Never more than
+// claimed, and once: a second call returns nothing.
+func (o *Order) RestockUnfulfilled() []Restock {
 	var out []Restock
 	for _, li := range o.LineItems {
-		if rs, ok := o.takeRestock(li.ID, li.RestockableQuantity()); ok {
+		if rs, ok := o.takeRestock(li.ID, li.RestockableQuantity()-li.FulfilledQuantity); ok {
 			out = append(out, rs)
 		}
 	}

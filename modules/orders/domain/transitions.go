@@ -2,10 +2,10 @@ package domain
 
 import "time"
 
-// Cancel moves an open order to cancelled (Part 2's table: open → cancel → cancelled).
-// A cancelled order answers ORDER_ALREADY_CANCELLED, a closed one
-// INVALID_STATUS_TRANSITION; an order with active fulfillments cannot be cancelled
-// (cancel the fulfillments first, as in Shopify).
+// Cancel moves an open order to cancelled (Part 2's table: open → cancel → cancelled,
+// with no other condition: an order with fulfillments may be cancelled too, its
+// fulfillments stay as they are). A cancelled order answers ORDER_ALREADY_CANCELLED, a
+// closed one INVALID_STATUS_TRANSITION (docs/decisions/0073).
 func (o *Order) Cancel(reason CancelReason, now time.Time) error {
 	switch o.Status {
 	case StatusCancelled:
@@ -13,9 +13,6 @@ func (o *Order) Cancel(reason CancelReason, now time.Time) error {
 	case StatusClosed:
 		return ErrInvalidStatusTransition.WithMessage("A closed order cannot be cancelled; reopen it first")
 	case StatusOpen:
-	}
-	if o.ActiveFulfillments() > 0 {
-		return ErrInvalidStatusTransition.WithMessage("An order with fulfillments cannot be cancelled; cancel its fulfillments first")
 	}
 	if !reason.Valid() {
 		reason = CancelOther

@@ -25,7 +25,9 @@ type CatalogVariant struct {
 // Catalog looks up what is sold.
 type Catalog interface {
 	// Variant returns a variant of a product, or its default variant when variantID is
-	// "" (domain.ErrProductNotFound, domain.ErrVariantNotFound).
+	// "" (domain.ErrProductNotFound, domain.ErrVariantNotFound). With productID "" the
+	// variant is looked up by its id alone and its product found
+	// (domain.ErrVariantNotFound).
 	Variant(ctx context.Context, productID, variantID string) (CatalogVariant, error)
 }
 

@@ -24,6 +24,8 @@ type ProductRepository struct {
 	byID, byIDForUpdate, bySlug string
 	// A product with one variant: the default one, or the one with an id (GetWithVariant).
 	withDefault, withVariant string
+	// The product of a variant id with that variant (GetByVariant).
+	byVariant string
 }
 
 var _ ports.ProductRepository = (*ProductRepository)(nil)
@@ -43,6 +45,8 @@ func NewProductRepository(d *db.DB) *ProductRepository {
 		bySlug:        d.Rebind(selectProduct + "products.slug = ?"),
 		withDefault:   withVariant("v.is_default"),
 		withVariant:   withVariant("v.id = ?"),
+		byVariant: d.Rebind("SELECT " + productColumns + ", " + firstImageURL("products") + ", " + joinedVariantColumns +
+			" FROM product_variants v JOIN products ON products.id = v.product_id WHERE v.id = ?"),
 	}
 	if d.Dialect() == db.Postgres {
 		// SQLite has no row locks: its writers are serialised.
@@ -209,6 +213,31 @@ func (r *ProductRepository) GetWithVariant(ctx context.Context, productID, varia
 	if v, ok := vrow.row(); ok {
 		out.Variants = []*domain.Variant{v.toDomain()}
 	}
+	return out, nil
+}
+
+// GetByVariant loads the product a variant belongs to, with only that variant and the
+// URL of its first image, in one statement; domain.ErrVariantNotFound when no variant
+// has the id.
+func (r *ProductRepository) GetByVariant(ctx context.Context, variantID string) (ports.ProductWithVariants, error) {
+	var (
+		prow productRow
+		url  sql.NullString
+		vrow joinedVariant
+	)
+	err := r.db.QueryRow(ctx, r.byVariant, []any{variantID}, append(append(prow.dest(), &url), vrow.dest()...)...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ports.ProductWithVariants{}, domain.ErrVariantNotFound
+	}
+	if err != nil {
+		return ports.ProductWithVariants{}, fmt.Errorf("catalog: select product of variant: %w", err)
+	}
+	out := ports.ProductWithVariants{Product: prow.toDomain(), ImageURL: url.String}
+	v, ok := vrow.row()
+	if !ok {
+		return ports.ProductWithVariants{}, domain.ErrVariantNotFound
+	}
+	out.Variants = []*domain.Variant{v.toDomain()}
 	return out, nil
 }
 

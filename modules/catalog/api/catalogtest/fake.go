@@ -108,6 +108,23 @@ func (f *Fake) GetProductVariant(ctx context.Context, productID, variantID strin
 	return p, nil
 }
 
+// FindVariant returns the product holding the variant, with only that variant, or
+// api.ErrVariantNotFound.
+func (f *Fake) FindVariant(_ context.Context, variantID string) (api.Product, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, p := range f.products {
+		for _, v := range p.Variants {
+			if v.ID == variantID {
+				p = clone(p)
+				p.Variants = []api.Variant{v}
+				return p, nil
+			}
+		}
+	}
+	return api.Product{}, api.ErrVariantNotFound
+}
+
 // SetInventoryQuantities records the call and updates the stored stock.
 func (f *Fake) SetInventoryQuantities(_ context.Context, q []api.InventoryQuantity) error {
 	f.mu.Lock()

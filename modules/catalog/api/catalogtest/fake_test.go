@@ -25,6 +25,12 @@ func TestFake(t *testing.T) {
 	if _, err := f.GetProductVariant(ctx, "p", "v9"); !errors.Is(err, api.ErrVariantNotFound) {
 		t.Fatalf("missing product variant %v", err)
 	}
+	if p, err := f.FindVariant(ctx, "v1"); err != nil || p.ID != "p" || len(p.Variants) != 1 || p.Variants[0].ID != "v1" {
+		t.Fatalf("find variant %+v %v", p, err)
+	}
+	if _, err := f.FindVariant(ctx, "v9"); !errors.Is(err, api.ErrVariantNotFound) {
+		t.Fatalf("find missing variant %v", err)
+	}
 	if _, err := f.GetProduct(ctx, "x"); !errors.Is(err, api.ErrProductNotFound) {
 		t.Fatalf("missing product %v", err)
 	}

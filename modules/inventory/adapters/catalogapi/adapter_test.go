@@ -57,6 +57,18 @@ func (f *fakeCatalog) GetProductVariant(ctx context.Context, productID, variantI
 	return p, nil
 }
 
+func (f *fakeCatalog) FindVariant(_ context.Context, variantID string) (catalog.Product, error) {
+	for _, p := range f.products {
+		for _, v := range p.Variants {
+			if v.ID == variantID {
+				p.Variants = []catalog.Variant{v}
+				return p, nil
+			}
+		}
+	}
+	return catalog.Product{}, catalog.ErrVariantNotFound
+}
+
 func (f *fakeCatalog) SetInventoryQuantities(_ context.Context, q []catalog.InventoryQuantity) error {
 	f.set = append(f.set, q...)
 	return f.setErr

@@ -21,8 +21,20 @@ var _ ports.Catalog = (*Adapter)(nil)
 // NewAdapter builds the adapter.
 func NewAdapter(c catalog.Catalog) *Adapter { return &Adapter{catalog: c} }
 
-// Variant returns the product's variant (its default variant when variantID is "").
+// Variant returns the product's variant (its default variant when variantID is ""), or,
+// when productID is "", the variant with that id and its product (the catalog's
+// FindVariant).
 func (a *Adapter) Variant(ctx context.Context, productID, variantID string) (ports.CatalogVariant, error) {
+	if productID == "" {
+		p, err := a.catalog.FindVariant(ctx, variantID)
+		if err != nil {
+			return ports.CatalogVariant{}, translate(err)
+		}
+		if len(p.Variants) != 1 {
+			return ports.CatalogVariant{}, domain.ErrVariantNotFound
+		}
+		return toVariant(p, &p.Variants[0]), nil
+	}
 	p, err := a.catalog.GetProduct(ctx, productID)
 	if err != nil {
 		return ports.CatalogVariant{}, translate(err)
@@ -41,6 +53,10 @@ func (a *Adapter) Variant(ctx context.Context, productID, variantID string) (por
 		}
 		return ports.CatalogVariant{}, domain.ErrVariantNotFound
 	}
+	return toVariant(p, v), nil
+}
+
+func toVariant(p catalog.Product, v *catalog.Variant) ports.CatalogVariant {
 	out := ports.CatalogVariant{
 		ProductID: p.ID, VariantID: v.ID, ProductTitle: p.Title, SKU: v.SKU, Price: v.Price, Currency: p.Currency,
 		Weight: v.Weight, WeightUnit: v.WeightUnit, RequiresShipping: v.RequiresShipping, Taxable: p.Taxable,
@@ -49,7 +65,7 @@ func (a *Adapter) Variant(ctx context.Context, productID, variantID string) (por
 	if !v.IsDefault {
 		out.VariantTitle = v.Title
 	}
-	return out, nil
+	return out
 }
 
 func translate(err error) error {

@@ -307,10 +307,38 @@ type noteRequest struct {
 	NotifyCustomer bool   `json:"notify_customer"`
 }
 
+// refundShippingRequest is the refund's shipping: the spec's string "full", or an
+// object {full_refund: true} ({full: true} accepted) or {amount}.
 type refundShippingRequest struct {
 	FullRefund bool    `json:"full_refund"`
 	Full       bool    `json:"full"`
 	Amount     *string `json:"amount"`
+	// invalid holds a string other than "full" (reported by input, naming shipping).
+	invalid bool
+}
+
+func (r *refundShippingRequest) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	switch {
+	case len(b) > 0 && b[0] == '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*r = refundShippingRequest{FullRefund: s == "full", invalid: s != "full"}
+		return nil
+	case len(b) == 0 || b[0] != '{':
+		*r = refundShippingRequest{invalid: true}
+		return nil
+	}
+	type plain refundShippingRequest
+	var p plain
+	// A bad member is an UnmarshalTypeError the decoder names under shipping.
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	*r = refundShippingRequest(p)
+	return nil
 }
 
 type refundLineRequest struct {
@@ -347,6 +375,9 @@ func (r refundRequest) input() (app.RefundInput, error) {
 		out.Lines = append(out.Lines, domain.RefundLineRequest{LineItemID: strings.TrimSpace(l.LineItemID), Quantity: *l.Quantity, Restock: l.Restock})
 	}
 	if r.Shipping != nil {
+		if r.Shipping.invalid {
+			return out, apperr.Validation(map[string]string{"shipping": `must be "full" or an object such as {"full_refund": true} or {"amount": "5.00"}`})
+		}
 		out.FullShipping = r.Shipping.FullRefund || r.Shipping.Full
 		out.ShippingAmount = r.Shipping.Amount
 	}
