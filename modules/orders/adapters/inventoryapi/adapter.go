@@ -60,5 +60,10 @@ func (a *Adapter) Restock(ctx context.Context, c ports.StockChange) error {
 	_, err := a.inventory.Adjust(ctx, inventory.AdjustCommand{
 		ProductID: c.ProductID, VariantID: c.VariantID, Adjustment: c.Quantity, Reason: "return", Reference: c.Reference, Actor: Actor,
 	})
+	if errors.Is(err, inventory.ErrProductNotFound) || errors.Is(err, inventory.ErrVariantNotFound) {
+		// The product or variant was deleted since the order took it (DELETE with
+		// force=true, decision 0025): there is no stock left to give the units back to.
+		return nil
+	}
 	return err
 }
