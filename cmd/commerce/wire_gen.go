@@ -144,7 +144,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	invalidations := identity.NewInvalidations(client, logger)
+	invalidations := identity.NewInvalidations(cfg, client, logger)
 	appService := app2.NewService(settings, dbDB, credentialRepository, staffRepository, apiKeyRepository, customersapiAdapter, tokens, keyCache, invalidations, clockClock, logger)
 	handler := http.NewHandler(appService)
 	module := identity.NewModule(handler)

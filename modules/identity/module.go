@@ -4,11 +4,14 @@
 package identity
 
 import (
+	"context"
+
 	"github.com/google/wire"
 	goredis "github.com/redis/go-redis/v9"
 	"go.uber.org/zap"
 
 	"github.com/gocommerce/commerce/modules/identity/adapters/customersapi"
+	"github.com/gocommerce/commerce/modules/identity/adapters/filesignal"
 	identityhttp "github.com/gocommerce/commerce/modules/identity/adapters/http"
 	identityjwt "github.com/gocommerce/commerce/modules/identity/adapters/jwt"
 	identitypg "github.com/gocommerce/commerce/modules/identity/adapters/postgres"
@@ -69,7 +72,7 @@ var ProviderSet = wire.NewSet(
 	identityjwt.NewTokens,
 	wire.Bind(new(ports.Tokens), new(*identityjwt.Tokens)),
 	NewInvalidations,
-	wire.Bind(new(ports.KeyInvalidations), new(*identityredis.Invalidations)),
+	wire.Bind(new(ports.KeyInvalidations), new(*Invalidations)),
 	app.NewKeyCache,
 	app.NewService,
 	wire.Bind(new(api.Identity), new(*app.Service)),
@@ -82,8 +85,54 @@ var ProviderSet = wire.NewSet(
 // NewSettings takes identity's slice of the configuration.
 func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }
 
-// NewInvalidations builds the cross-process API key invalidation channel (Redis
-// pub/sub; inert when rdb is nil).
-func NewInvalidations(rdb *goredis.Client, log *zap.Logger) *identityredis.Invalidations {
-	return identityredis.NewInvalidations(rdb, log)
+// Invalidations carries API key invalidations to the other processes: over Redis
+// pub/sub when Redis is configured, and in the embedded mode (SQLite) also through the
+// data directory's signal file, which the CLI, another process on the same machine,
+// writes when it revokes or deletes a key (docs/decisions/0011).
+type Invalidations struct {
+	redis *identityredis.Invalidations
+	file  *filesignal.Signal // nil unless embedded
+	log   *zap.Logger
+}
+
+var _ ports.KeyInvalidations = (*Invalidations)(nil)
+
+// NewInvalidations builds the cross-process API key invalidation channels (Redis
+// pub/sub is inert when rdb is nil).
+func NewInvalidations(cfg *config.Config, rdb *goredis.Client, log *zap.Logger) *Invalidations {
+	i := &Invalidations{redis: identityredis.NewInvalidations(rdb, log), log: log.Named("identity.invalidations")}
+	if cfg.Embedded() {
+		i.file = filesignal.New(cfg.DataDir, log)
+	}
+	return i
+}
+
+// Publish announces a changed key on every channel; the first failure is returned
+// after all were tried.
+func (i *Invalidations) Publish(ctx context.Context, prefix string) error {
+	err := i.redis.Publish(ctx, prefix)
+	if i.file != nil {
+		if ferr := i.file.Publish(ctx, prefix); err == nil {
+			err = ferr
+		}
+	}
+	return err
+}
+
+// Subscribe listens on every channel. A signal file that cannot be watched is logged,
+// not fatal: the once-a-second re-check still covers it.
+func (i *Invalidations) Subscribe(fn func(prefix string)) (func(), error) {
+	stopRedis, err := i.redis.Subscribe(fn)
+	if err != nil {
+		return nil, err
+	}
+	stopFile := func() {}
+	if i.file != nil {
+		if stop, err := i.file.Subscribe(fn); err != nil {
+			i.log.Warn("api key signal file not watched; revocations by the CLI take up to the re-check interval", zap.Error(err))
+		} else {
+			stopFile = stop
+		}
+	}
+	return func() { stopFile(); stopRedis() }, nil
 }

@@ -65,6 +65,7 @@ func newStackWith(t *testing.T, engine string, o stackOptions) *stack {
 	cfg := config.Default()
 	cfg.Security.JWT.Secret = testSecret
 	cfg.Security.BcryptCost = 4
+	cfg.DataDir = t.TempDir() // the embedded mode's API key signal file lives there
 	clk := clock.New()
 	log := zap.NewNop()
 
@@ -80,7 +81,7 @@ func newStackWith(t *testing.T, engine string, o stackOptions) *stack {
 		t.Fatal(err)
 	}
 	cache := app.NewKeyCache(settings, clk)
-	inv := identity.NewInvalidations(o.redis, log)
+	inv := identity.NewInvalidations(&cfg, o.redis, log)
 	svc := app.NewService(settings, d, identitypg.NewCredentialRepository(d), identitypg.NewStaffRepository(d), keys,
 		customersapi.NewAdapter(custSvc), tokens, cache, inv, clk, log)
 	authn, cleanup, err := app.NewAuthenticator(settings, tokens, keys, cache, inv, clk, log)
