@@ -197,6 +197,23 @@ func (r *ProductRepository) GetWithVariant(ctx context.Context, productID, varia
 	if variantID != "" {
 		query, args = r.withVariant, []any{variantID, productID}
 	}
+	return r.withOneVariant(ctx, query, args, domain.ErrProductNotFound)
+}
+
+// GetByVariant loads the product a variant belongs to, with only that variant and the
+// URL of its first image, in one statement; domain.ErrVariantNotFound when no variant
+// has the id.
+func (r *ProductRepository) GetByVariant(ctx context.Context, variantID string) (ports.ProductWithVariants, error) {
+	out, err := r.withOneVariant(ctx, r.byVariant, []any{variantID}, domain.ErrVariantNotFound)
+	if err == nil && len(out.Variants) == 0 {
+		return ports.ProductWithVariants{}, domain.ErrVariantNotFound
+	}
+	return out, err
+}
+
+// withOneVariant runs a statement selecting productColumns, the first image's URL and
+// joinedVariantColumns for at most one row; no row is notFound.
+func (r *ProductRepository) withOneVariant(ctx context.Context, query string, args []any, notFound error) (ports.ProductWithVariants, error) {
 	var (
 		prow productRow
 		url  sql.NullString
@@ -204,7 +221,7 @@ func (r *ProductRepository) GetWithVariant(ctx context.Context, productID, varia
 	)
 	err := r.db.QueryRow(ctx, query, args, append(append(prow.dest(), &url), vrow.dest()...)...)
 	if errors.Is(err, sql.ErrNoRows) {
-		return ports.ProductWithVariants{}, domain.ErrProductNotFound
+		return ports.ProductWithVariants{}, notFound
 	}
 	if err != nil {
 		return ports.ProductWithVariants{}, fmt.Errorf("catalog: select product with variant: %w", err)
@@ -213,31 +230,6 @@ func (r *ProductRepository) GetWithVariant(ctx context.Context, productID, varia
 	if v, ok := vrow.row(); ok {
 		out.Variants = []*domain.Variant{v.toDomain()}
 	}
-	return out, nil
-}
-
-// GetByVariant loads the product a variant belongs to, with only that variant and the
-// URL of its first image, in one statement; domain.ErrVariantNotFound when no variant
-// has the id.
-func (r *ProductRepository) GetByVariant(ctx context.Context, variantID string) (ports.ProductWithVariants, error) {
-	var (
-		prow productRow
-		url  sql.NullString
-		vrow joinedVariant
-	)
-	err := r.db.QueryRow(ctx, r.byVariant, []any{variantID}, append(append(prow.dest(), &url), vrow.dest()...)...)
-	if errors.Is(err, sql.ErrNoRows) {
-		return ports.ProductWithVariants{}, domain.ErrVariantNotFound
-	}
-	if err != nil {
-		return ports.ProductWithVariants{}, fmt.Errorf("catalog: select product of variant: %w", err)
-	}
-	out := ports.ProductWithVariants{Product: prow.toDomain(), ImageURL: url.String}
-	v, ok := vrow.row()
-	if !ok {
-		return ports.ProductWithVariants{}, domain.ErrVariantNotFound
-	}
-	out.Variants = []*domain.Variant{v.toDomain()}
 	return out, nil
 }
 
