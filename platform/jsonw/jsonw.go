@@ -142,6 +142,15 @@ func Value(dst []byte, v any) []byte {
 	return append(dst, b...)
 }
 
+// Elem appends the comma before an array element, unless it is the array's first
+// (dst ends with '[').
+func Elem(dst []byte) []byte {
+	if n := len(dst); n > 0 && dst[n-1] != '[' {
+		return append(dst, ',')
+	}
+	return dst
+}
+
 // Key appends a member's name and colon, after a comma unless it is the object's
 // first: name must need no escaping (the resources' own field names).
 func Key(dst []byte, name string) []byte {

@@ -51,6 +51,9 @@ func TestWritersMatchEncodingJSON(t *testing.T) {
 	if got, want := string(Int(Bool(nil, true), -42)), "true-42"; got != want {
 		t.Errorf("Bool, Int = %s", got)
 	}
+	if got := string(Elem(append(Elem([]byte{'['}), '1'))); got != "[1," {
+		t.Errorf("Elem = %s", got)
+	}
 	if got := string(Key(Key([]byte{'{'}, "a"), "b")); got != `{"a":,"b":` {
 		t.Errorf("Key = %s", got)
 	}

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/url"
 	"strings"
 	"time"
@@ -98,15 +97,6 @@ func (s *Service) InitiatePayment(ctx context.Context, c Caller, cmd api.Initiat
 	result, err := s.recordCharge(ctx, p.ID, res, false)
 	if err != nil {
 		return api.PaymentResult{}, err
-	}
-	if key != "" {
-		raw, err := json.Marshal(result)
-		if err != nil {
-			return api.PaymentResult{}, fmt.Errorf("payments: idempotency answer: %w", err)
-		}
-		if err := s.idem.Complete(ctx, c.Scope, key, raw, s.clock.Now()); err != nil {
-			return api.PaymentResult{}, err
-		}
 	}
 	return result, nil
 }

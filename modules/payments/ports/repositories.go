@@ -68,8 +68,6 @@ type IdempotencyRecord struct {
 	RequestHash string
 	// PaymentID is what the request made: a payment (pay_…) or a refund (ref_…).
 	PaymentID string
-	Completed bool
-	Response  []byte
 	CreatedAt time.Time
 }
 
@@ -80,8 +78,6 @@ type IdempotencyRepository interface {
 	Insert(ctx context.Context, r IdempotencyRecord) (created bool, err error)
 	// Get returns the record or nil.
 	Get(ctx context.Context, scope, key string) (*IdempotencyRecord, error)
-	// Complete stores the answer.
-	Complete(ctx context.Context, scope, key string, response []byte, now time.Time) error
 }
 
 // WebhookEventRecord is a provider event as received.

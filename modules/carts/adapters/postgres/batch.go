@@ -222,42 +222,22 @@ func (k *combiner) flush(batch []*pendingWrite) (map[string]bool, error) {
 func batchJSON(batch []*pendingWrite) (carts, items, evts string) {
 	buf := make([]byte, 0, 1024*len(batch))
 	buf = append(buf, '[')
-	for i, w := range batch {
-		if i > 0 {
-			buf = append(buf, ',')
-		}
-		buf = appendCartRow(buf, &w.cart)
+	for _, w := range batch {
+		buf = appendCartRow(jsonw.Elem(buf), &w.cart)
 	}
-	buf = append(buf, ']')
-	carts, buf = string(buf), buf[:0]
-
-	buf = append(buf, '[')
-	first := true
+	carts, buf = string(append(buf, ']')), append(buf[:0], '[')
 	for _, w := range batch {
 		for j := range w.items {
-			if !first {
-				buf = append(buf, ',')
-			}
-			first = false
-			buf = appendItemRow(buf, &w.items[j].itemRow, w.items[j].New)
+			buf = appendItemRow(jsonw.Elem(buf), &w.items[j].itemRow, w.items[j].New)
 		}
 	}
-	buf = append(buf, ']')
-	items, buf = string(buf), buf[:0]
-
-	buf = append(buf, '[')
-	first = true
+	items, buf = string(append(buf, ']')), append(buf[:0], '[')
 	for _, w := range batch {
 		for _, rec := range w.events {
-			if !first {
-				buf = append(buf, ',')
-			}
-			first = false
-			buf = appendEvent(buf, w.cart.ID, rec)
+			buf = appendEvent(jsonw.Elem(buf), w.cart.ID, rec)
 		}
 	}
-	buf = append(buf, ']')
-	return carts, items, string(buf)
+	return carts, items, string(append(buf, ']'))
 }
 
 func appendCartRow(b []byte, r *cartRow) []byte {

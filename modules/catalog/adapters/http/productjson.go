@@ -93,10 +93,7 @@ func writeProductList(c *gin.Context, items []api.ProductSummary, page httpx.Pag
 	writeJSON(c, http.StatusOK, func(b []byte) []byte {
 		b = append(b, `{"data":[`...)
 		for i := range items {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendProductSummary(b, &items[i])
+			b = appendProductSummary(jsonw.Elem(b), &items[i])
 		}
 		b = append(b, `],"meta":`...)
 		b = httpx.NewListMeta(page, total).AppendJSON(b)

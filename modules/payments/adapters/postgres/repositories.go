@@ -8,7 +8,6 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
-	"time"
 
 	"gorm.io/gorm/clause"
 
@@ -273,23 +272,7 @@ func (r *IdempotencyRepository) Get(ctx context.Context, scope, key string) (*po
 		return nil, nil
 	}
 	row := rows[0]
-	rec := &ports.IdempotencyRecord{Scope: row.Scope, Key: row.IdemKey, RequestHash: row.RequestHash, PaymentID: row.PaymentID, Completed: row.Completed, CreatedAt: row.CreatedAt.UTC()}
-	if row.Response != nil {
-		rec.Response = []byte(*row.Response)
-	}
-	return rec, nil
-}
-
-// Complete stores the answer.
-func (r *IdempotencyRepository) Complete(ctx context.Context, scope, key string, response []byte, now time.Time) error {
-	resp := string(response)
-	t := now.UTC()
-	err := r.db.Conn(ctx).Model(&idempotencyRow{}).Where("scope = ? AND idem_key = ?", scope, key).
-		Updates(map[string]any{"completed": true, "response": resp, "completed_at": t}).Error
-	if err != nil {
-		return fmt.Errorf("payments: complete idempotency key: %w", err)
-	}
-	return nil
+	return &ports.IdempotencyRecord{Scope: row.Scope, Key: row.IdemKey, RequestHash: row.RequestHash, PaymentID: row.PaymentID, CreatedAt: row.CreatedAt.UTC()}, nil
 }
 
 // WebhookEventRepository implements ports.WebhookEventRepository.

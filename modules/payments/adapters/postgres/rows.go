@@ -208,10 +208,7 @@ type idempotencyRow struct {
 	IdemKey     string `gorm:"primaryKey"`
 	RequestHash string
 	PaymentID   string
-	Completed   bool
-	Response    *string
 	CreatedAt   time.Time
-	CompletedAt *time.Time
 }
 
 func (idempotencyRow) TableName() string { return "payments_idempotency_keys" }
