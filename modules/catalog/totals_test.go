@@ -107,10 +107,17 @@ func TestListTotalsAfterStockChangeInCallerTransaction(t *testing.T) {
 				return err
 			}
 			if s.engine == "postgres" {
-				// Another request lists before the commit (SQLite's single connection
-				// would wait for the commit instead) and caches the old total.
-				if got := listTotal(t, s, query); got != 3 {
-					t.Fatalf("out of stock before the commit: %d", got)
+				// Another request (its own goroutine) lists before the commit (SQLite's
+				// single connection would wait for the commit instead) and caches the
+				// old total.
+				got := make(chan int)
+				go func() {
+					n := -1
+					defer func() { got <- n }() // also when listTotal fails the test
+					n = listTotal(t, s, query)
+				}()
+				if n := <-got; n != 3 {
+					t.Fatalf("out of stock before the commit: %d", n)
 				}
 			}
 			return nil

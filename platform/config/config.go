@@ -50,8 +50,11 @@ type HTTP struct {
 	ReadTimeout     time.Duration `koanf:"read_timeout"`
 	WriteTimeout    time.Duration `koanf:"write_timeout"`
 	ShutdownTimeout time.Duration `koanf:"shutdown_timeout"`
-	TrustedProxies  []string      `koanf:"trusted_proxies"`
-	CORS            CORS          `koanf:"cors"`
+	// RequestTimeout is every request's server-side deadline: it reaches each database
+	// call, and a request past it answers 503 (docs/decisions/0103).
+	RequestTimeout time.Duration `koanf:"request_timeout"`
+	TrustedProxies []string      `koanf:"trusted_proxies"`
+	CORS           CORS          `koanf:"cors"`
 	// PprofAddr, when set, serves net/http/pprof on that (private) address.
 	PprofAddr string `koanf:"pprof_addr"`
 }
@@ -79,7 +82,11 @@ type Database struct {
 	// 4 (docs/decisions/0091).
 	ReadConcurrency int           `koanf:"read_concurrency"`
 	ConnMaxLifetime time.Duration `koanf:"conn_max_lifetime"`
-	AutoMigrate     bool          `koanf:"auto_migrate"` // serve runs migrations at start (always in embedded mode)
+	// AcquireTimeout bounds the wait for a pooled connection (a transaction's, or a
+	// read's turn and connection); past it the request answers 503 with Retry-After
+	// (docs/decisions/0103).
+	AcquireTimeout time.Duration `koanf:"acquire_timeout"`
+	AutoMigrate    bool          `koanf:"auto_migrate"` // serve runs migrations at start (always in embedded mode)
 }
 
 // Redis enables Asynq jobs and shared rate-limit counters.
@@ -234,6 +241,7 @@ func Default() Config {
 			ReadTimeout:     15 * time.Second,
 			WriteTimeout:    30 * time.Second,
 			ShutdownTimeout: 15 * time.Second,
+			RequestTimeout:  20 * time.Second,
 			TrustedProxies:  []string{},
 			CORS: CORS{
 				Enabled:        true,
@@ -244,7 +252,7 @@ func Default() Config {
 				MaxAge:         12 * time.Hour,
 			},
 		},
-		Database: Database{ConnMaxLifetime: 30 * time.Minute, AutoMigrate: false},
+		Database: Database{ConnMaxLifetime: 30 * time.Minute, AcquireTimeout: 5 * time.Second, AutoMigrate: false},
 		Log:      Log{Level: "info"},
 		Security: Security{
 			JWT:                JWT{ExpiryHours: 24, RefreshExpiryHours: 168, Issuer: "commerce"},
@@ -411,6 +419,12 @@ func (c *Config) Validate() error {
 	}
 	if c.HTTP.BodyLimitBytes <= 0 {
 		bad("http.body_limit_bytes", "must be positive")
+	}
+	if c.HTTP.RequestTimeout <= 0 {
+		bad("http.request_timeout", "must be positive")
+	}
+	if c.Database.AcquireTimeout <= 0 {
+		bad("database.acquire_timeout", "must be positive")
 	}
 	if c.Log.Format != "" && c.Log.Format != "json" && c.Log.Format != "console" {
 		bad("log.format", "must be json or console")

@@ -5,6 +5,7 @@ package db
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -38,6 +39,11 @@ type DB struct {
 	// reads admits QueryRow and Query outside transactions on PostgreSQL, in order
 	// (raw.go); nil admits everything (SQLite, Wrap).
 	reads chan struct{}
+	// pool is the connection pool transactions take their connection from (nil when
+	// gorm's pool is not database/sql's); acquire bounds that wait.
+	pool    *sql.DB
+	acquire time.Duration
+	owners  owners
 }
 
 type txKey struct{}
@@ -101,7 +107,10 @@ func Open(cfg *config.Config, log *zap.Logger) (*DB, func(), error) {
 		sqlDB.SetMaxIdleConns(idle)
 		sqlDB.SetConnMaxLifetime(cfg.Database.ConnMaxLifetime)
 	}
-	d := &DB{g: g, dialect: dialect}
+	d := &DB{g: g, dialect: dialect, pool: sqlDB, acquire: cfg.Database.AcquireTimeout}
+	if d.acquire <= 0 {
+		d.acquire = defaultAcquire
+	}
 	if dialect == Postgres {
 		d.reads = make(chan struct{}, cfg.Database.Reads())
 	}
@@ -110,7 +119,10 @@ func Open(cfg *config.Config, log *zap.Logger) (*DB, func(), error) {
 }
 
 // Wrap builds a DB around an existing gorm handle (tests).
-func Wrap(g *gorm.DB, dialect Dialect) *DB { return &DB{g: g, dialect: dialect} }
+func Wrap(g *gorm.DB, dialect Dialect) *DB {
+	pool, _ := g.Statement.ConnPool.(*sql.DB)
+	return &DB{g: g, dialect: dialect, pool: pool, acquire: defaultAcquire}
+}
 
 // Dialect reports the engine.
 func (d *DB) Dialect() Dialect { return d.dialect }
@@ -123,17 +135,29 @@ func (d *DB) Conn(ctx context.Context) *gorm.DB {
 	if tx, ok := ctx.Value(txKey{}).(*gorm.DB); ok {
 		return tx
 	}
+	d.owners.check(ctx)
 	return d.g.WithContext(ctx)
 }
 
 // InTx runs fn in a transaction; nested calls join the outer one. After the outermost
 // transaction commits, the registered commit hooks run (the outbox relay is woken).
+//
+// fn must run every statement with the context it is given: one sent with another
+// context (the caller's) waits for a second connection while the transaction holds
+// one. The strict mode of tests panics on it (ErrOutsideTx). The wait for the
+// transaction's connection is bounded by database.acquire_timeout (ErrBusy).
 func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context) error) error {
 	if _, ok := ctx.Value(txKey{}).(*gorm.DB); ok {
 		return fn(ctx)
 	}
+	d.owners.check(ctx) // a second transaction beside the one this goroutine holds
+	g, release, err := d.session(ctx)
+	if err != nil {
+		return err
+	}
 	after := &txState{}
-	err := d.g.WithContext(ctx).Transaction(func(tx *gorm.DB) error {
+	err = d.transaction(g, release, func(tx *gorm.DB) error {
+		defer d.owners.enter()()
 		ctx := context.WithValue(context.WithValue(ctx, txKey{}, tx), afterKey{}, after)
 		if err := fn(ctx); err != nil {
 			return err
@@ -162,6 +186,31 @@ func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context) error) error
 		d.Committed()
 	}
 	return err
+}
+
+// transaction runs fn in a transaction begun on g and gives the connection back
+// (release) once it has ended, also when fn panics: the after-commit functions that
+// follow may need it (SQLite has one).
+func (d *DB) transaction(g *gorm.DB, release func(), fn func(tx *gorm.DB) error) error {
+	defer release()
+	return g.Transaction(fn)
+}
+
+// session is the handle a transaction begins on: gorm bound to ctx, on a connection
+// taken from the pool within the acquire timeout (release returns it).
+func (d *DB) session(ctx context.Context) (*gorm.DB, func(), error) {
+	g := d.g.WithContext(ctx)
+	if d.pool == nil {
+		return g, func() {}, nil
+	}
+	actx, cancel := d.acquireCtx(ctx)
+	conn, err := d.pool.Conn(actx)
+	cancel()
+	if err != nil {
+		return nil, nil, busy(ctx, err)
+	}
+	g.Statement.ConnPool = conn
+	return g, func() { _ = conn.Close() }, nil
 }
 
 // BeforeCommit runs fn in the outermost transaction carried by ctx once its work is

@@ -227,7 +227,15 @@ func TestInTxIsolation(t *testing.T) {
 		if inside != 1 {
 			t.Errorf("inside tx count = %d, want 1", inside)
 		}
-		if n := count(t, d); n != 0 {
+		// Another goroutine (a statement of this one outside its transaction is the
+		// mistake the strict mode refuses) does not see the uncommitted row.
+		outside := make(chan int64)
+		go func() {
+			var n int64
+			_ = d.Conn(context.Background()).Model(&widget{}).Count(&n).Error
+			outside <- n
+		}()
+		if n := <-outside; n != 0 {
 			t.Errorf("outside tx sees %d uncommitted rows", n)
 		}
 		return nil

@@ -20,6 +20,7 @@ func (d *DB) Querier(ctx context.Context) gorm.ConnPool {
 	if InTransaction(ctx) {
 		return d.Conn(ctx).Statement.ConnPool
 	}
+	d.owners.check(ctx)
 	return d.g.Statement.ConnPool
 }
 
@@ -48,7 +49,8 @@ func (d *DB) Rebind(query string) string {
 // it returns sql.ErrNoRows when there is none. query uses the dialect's bind parameters
 // (Rebind); dest takes what database/sql's Scan takes.
 //
-// In a transaction, and on SQLite, it is the Querier's QueryRowContext. On PostgreSQL
+// In a transaction it is the transaction's QueryRowContext; on SQLite, that of a
+// connection taken within the acquire timeout. On PostgreSQL
 // outside a transaction the read waits its turn (admit) and runs through pgx on a pooled
 // connection (database/sql's Conn.Raw), which skips database/sql's rows, its goroutine
 // per query watching ctx and its value conversions: half the allocations of
@@ -56,7 +58,12 @@ func (d *DB) Rebind(query string) string {
 func (d *DB) QueryRow(ctx context.Context, query string, args []any, dest ...any) error {
 	pool, ok := d.direct(ctx)
 	if !ok {
-		return d.Querier(ctx).QueryRowContext(ctx, query, args...).Scan(dest...)
+		q, release, err := d.readConn(ctx)
+		if err != nil {
+			return err
+		}
+		defer release()
+		return q.QueryRowContext(ctx, query, args...).Scan(dest...)
 	}
 	return d.withPgx(ctx, pool, func(c *pgx.Conn) error {
 		err := c.QueryRow(ctx, query, args...).Scan(dest...)
@@ -74,7 +81,12 @@ func (d *DB) QueryRow(ctx context.Context, query string, args []any, dest ...any
 func (d *DB) Query(ctx context.Context, query string, args []any, dest []any, each func() error) error {
 	pool, ok := d.direct(ctx)
 	if !ok {
-		rows, err := d.Querier(ctx).QueryContext(ctx, query, args...)
+		q, release, err := d.readConn(ctx)
+		if err != nil {
+			return err
+		}
+		defer release()
+		rows, err := q.QueryContext(ctx, query, args...)
 		if err != nil {
 			return err
 		}
@@ -116,8 +128,28 @@ func scanEach(r rows, dest []any, each func() error) error {
 // direct returns the pool a read in ctx runs on through pgx: PostgreSQL outside a
 // transaction. Otherwise the read goes through the Querier.
 func (d *DB) direct(ctx context.Context) (*sql.DB, bool) {
-	pool, ok := d.g.Statement.ConnPool.(*sql.DB)
-	return pool, ok && d.dialect == Postgres && !InTransaction(ctx)
+	if d.dialect != Postgres || d.pool == nil || InTransaction(ctx) {
+		return nil, false
+	}
+	d.owners.check(ctx)
+	return d.pool, true
+}
+
+// readConn is where a read that does not go through pgx runs: ctx's transaction, or
+// (SQLite) a connection taken from the pool within the acquire timeout, which release
+// returns.
+func (d *DB) readConn(ctx context.Context) (gorm.ConnPool, func(), error) {
+	if InTransaction(ctx) || d.pool == nil {
+		return d.Querier(ctx), func() {}, nil
+	}
+	d.owners.check(ctx)
+	actx, cancel := d.acquireCtx(ctx)
+	c, err := d.pool.Conn(actx)
+	cancel()
+	if err != nil {
+		return nil, nil, busy(ctx, err)
+	}
+	return c, func() { _ = c.Close() }, nil
 }
 
 // withPgx runs fn on a pooled connection's pgx.Conn once the read is admitted.
@@ -128,17 +160,19 @@ func (d *DB) direct(ctx context.Context) (*sql.DB, bool) {
 // instead of for a connection matters for the tail: database/sql hands a freed
 // connection to a random waiter, a channel to the longest waiting (docs/decisions/0091).
 func (d *DB) withPgx(ctx context.Context, pool *sql.DB, fn func(*pgx.Conn) error) error {
+	actx, cancel := d.acquireCtx(ctx)
+	defer cancel()
 	if d.reads != nil {
 		select {
 		case d.reads <- struct{}{}:
 			defer func() { <-d.reads }()
-		case <-ctx.Done():
-			return ctx.Err()
+		case <-actx.Done():
+			return busy(ctx, actx.Err())
 		}
 	}
-	conn, err := pool.Conn(ctx)
+	conn, err := pool.Conn(actx)
 	if err != nil {
-		return err
+		return busy(ctx, err)
 	}
 	defer func() { _ = conn.Close() }()
 	return conn.Raw(func(driverConn any) error {

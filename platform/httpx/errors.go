@@ -1,6 +1,7 @@
 package httpx
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -54,6 +55,9 @@ func StatusOf(err error) int {
 	return http.StatusInternalServerError
 }
 
+// retryAfterBusy is the Retry-After of a 503: the store was busy or slow, not down.
+const retryAfterBusy = "1"
+
 // ErrorBody is the envelope's error object (CONTRACT.md §5).
 type ErrorBody struct {
 	Message   string            `json:"message"`
@@ -71,14 +75,21 @@ func Error(c *gin.Context, err error) {
 	if !ok || e.Kind == apperr.Internal {
 		// A body cut by the limit (http.MaxBytesReader) wherever it was read.
 		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
+		switch {
+		case errors.As(err, &mbe):
 			e = apperr.New(apperr.TooLarge, "", fmt.Sprintf("Request body exceeds %d bytes", mbe.Limit))
-		} else {
+		case errors.Is(err, context.DeadlineExceeded):
+			// The request's deadline (http.request_timeout) or a bounded wait ended it.
+			e = apperr.New(apperr.Unavailable, "", "The request took too long; retry shortly").WithCause(err)
+		default:
 			log.FromContext(c.Request.Context(), zap.NewNop()).Error("internal error", zap.Error(err))
 			e = apperr.New(apperr.Internal, "", "Internal server error")
 		}
 	}
 	status := statusOf[e.Kind]
+	if status == http.StatusServiceUnavailable && c.Writer.Header().Get("Retry-After") == "" {
+		c.Header("Retry-After", retryAfterBusy)
+	}
 	if status >= 500 && e.Kind != apperr.Internal {
 		log.FromContext(c.Request.Context(), zap.NewNop()).Error("request failed", zap.Error(err))
 	} else if status < 500 {

@@ -1,6 +1,7 @@
 package httpx
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -37,9 +38,11 @@ func newRequestID() string {
 	return "req_" + hex.EncodeToString(b)
 }
 
-// requestContext assigns the request id (kept from X-Request-ID when well formed) and
-// puts a request-scoped logger into the context.
-func requestContext(logger *zap.Logger) gin.HandlerFunc {
+// requestContext assigns the request id (kept from X-Request-ID when well formed),
+// puts a request-scoped logger into the context and gives the request its deadline
+// (http.request_timeout), which every database call made with the request's context
+// inherits.
+func requestContext(logger *zap.Logger, timeout time.Duration) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		id := c.GetHeader(HeaderRequestID)
 		if !validRequestID.MatchString(id) {
@@ -48,6 +51,11 @@ func requestContext(logger *zap.Logger) gin.HandlerFunc {
 		c.Set(requestIDKey, id)
 		c.Header(HeaderRequestID, id)
 		ctx := log.WithFields(c.Request.Context(), logger, zap.String("request_id", id))
+		if timeout > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, timeout)
+			defer cancel()
+		}
 		c.Request = c.Request.WithContext(ctx)
 		c.Next()
 	}

@@ -80,7 +80,7 @@ func NewServer(cfg *config.Config, logger *zap.Logger, authn auth.Authenticator,
 	idle := &idleTrimmer{}
 	e.Use(func(c *gin.Context) { idle.seen() })
 	// recovery comes after the access log and metrics so a panic's 500 reaches both.
-	e.Use(requestContext(logger), accessLog(logger))
+	e.Use(requestContext(logger, cfg.HTTP.RequestTimeout), accessLog(logger))
 	if metrics != nil {
 		e.Use(gin.HandlerFunc(metrics))
 	}

@@ -52,7 +52,7 @@ func (s *Service) MarkConverted(ctx context.Context, cartID, orderID string) err
 	orderID = strings.TrimSpace(orderID)
 	return s.tx.InTx(ctx, func(ctx context.Context) error {
 		again := false
-		c, err := s.repo.Update(ctx, domain.CartID(strings.ToLower(cartID)), func(c *domain.Cart) error {
+		c, err := s.repo.Update(ctx, domain.CartID(strings.ToLower(cartID)), func(_ context.Context, c *domain.Cart) error {
 			if c.Status == domain.StatusConverted && c.ConvertedOrderID == orderID && orderID != "" {
 				again = true
 				return nil

@@ -90,7 +90,7 @@ func (s *Service) activeCart(ctx context.Context, customer, currency string) (*d
 	case err == nil && c.EffectiveStatus(now) == domain.StatusActive:
 		return c, false, nil
 	case err == nil: // past expires_at: the sweep has not run yet
-		if _, err := s.repo.Update(ctx, c.ID, func(c *domain.Cart) error {
+		if _, err := s.repo.Update(ctx, c.ID, func(_ context.Context, c *domain.Cart) error {
 			c.Status, c.UpdatedAt = domain.StatusExpired, now
 			return nil
 		}); err != nil {
@@ -179,7 +179,7 @@ func (s *Service) Delete(ctx context.Context, id string, who Caller) error {
 		if !ids.Valid(id) {
 			return domain.ErrCartNotFound
 		}
-		c, err := s.repo.Update(ctx, domain.CartID(strings.ToLower(id)), func(c *domain.Cart) error {
+		c, err := s.repo.Update(ctx, domain.CartID(strings.ToLower(id)), func(_ context.Context, c *domain.Cart) error {
 			if !allowed(c, who, true) {
 				return domain.ErrCartNotFound
 			}

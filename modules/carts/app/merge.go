@@ -36,7 +36,7 @@ func (s *Service) Merge(ctx context.Context, p *auth.Principal, sessionToken str
 		if err != nil {
 			return err
 		}
-		guest, err := s.repo.Update(ctx, found.ID, func(g *domain.Cart) error {
+		guest, err := s.repo.Update(ctx, found.ID, func(_ context.Context, g *domain.Cart) error {
 			if err := g.CheckActive(now); err != nil {
 				return err
 			}
@@ -46,7 +46,7 @@ func (s *Service) Merge(ctx context.Context, p *auth.Principal, sessionToken str
 		if err != nil {
 			return err
 		}
-		merged, err := s.repo.Update(ctx, target.ID, func(c *domain.Cart) error {
+		merged, err := s.repo.Update(ctx, target.ID, func(ctx context.Context, c *domain.Cart) error {
 			if c.Currency != guest.Currency {
 				if len(c.Items) > 0 {
 					return domain.ErrCurrencyMismatch.WithMessage("The guest cart is in %s; the customer's cart is in %s", guest.Currency, c.Currency)

@@ -141,7 +141,7 @@ func (s *Service) changeChecked(ctx context.Context, id string, who Caller, fn f
 	if !ids.Valid(id) {
 		return nil, domain.ErrCartNotFound
 	}
-	return s.repo.Update(ctx, domain.CartID(strings.ToLower(id)), s.editor(ctx, who, fn, check))
+	return s.repo.Update(ctx, domain.CartID(strings.ToLower(id)), s.editor(who, fn, check))
 }
 
 // apply runs a change of an active cart the caller may write that is its own use
@@ -154,9 +154,9 @@ func (s *Service) apply(ctx context.Context, id string, who Caller, fn func(ctx 
 	if !ids.Valid(id) {
 		return nil, domain.ErrCartNotFound
 	}
-	edit := s.editor(ctx, who, fn, nil)
-	return s.repo.Apply(ctx, domain.CartID(strings.ToLower(id)), func(c *domain.Cart) ([]ports.Event, error) {
-		if err := edit(c); err != nil {
+	edit := s.editor(who, fn, nil)
+	return s.repo.Apply(ctx, domain.CartID(strings.ToLower(id)), func(ctx context.Context, c *domain.Cart) ([]ports.Event, error) {
+		if err := edit(ctx, c); err != nil {
 			return nil, err
 		}
 		return evts(c), nil
@@ -164,11 +164,14 @@ func (s *Service) apply(ctx context.Context, id string, who Caller, fn func(ctx 
 }
 
 // editor is the change of a cart the repository runs on the cart it read: the access
-// and state checks, fn, the re-pricing, check and the touch.
-func (s *Service) editor(ctx context.Context, who Caller, fn func(ctx context.Context, c *domain.Cart) error,
+// and state checks, fn, the re-pricing, check and the touch. It runs its statements
+// (the coupons' re-evaluation) with the context the repository gives it, which carries
+// the repository's transaction: with the caller's, they would wait for a second
+// connection while the transaction holds one (on SQLite, the only one).
+func (s *Service) editor(who Caller, fn func(ctx context.Context, c *domain.Cart) error,
 	check func(c *domain.Cart, coupons []ports.CouponResult) error,
-) func(c *domain.Cart) error {
-	return func(c *domain.Cart) error {
+) func(ctx context.Context, c *domain.Cart) error {
+	return func(ctx context.Context, c *domain.Cart) error {
 		if !allowed(c, who, true) {
 			return domain.ErrCartNotFound
 		}

@@ -29,14 +29,16 @@ type CartRepository interface {
 	ActiveForCustomer(ctx context.Context, customerID string) (*domain.Cart, error)
 	// Update loads the cart row-locked (where the engine can) inside ctx's
 	// transaction, lets change modify it and saves the cart and its items (inserted,
-	// changed and removed ones).
-	Update(ctx context.Context, id domain.CartID, change func(*domain.Cart) error) (*domain.Cart, error)
+	// changed and removed ones). change gets the context to run its own statements
+	// with (the transaction's): it must not use another.
+	Update(ctx context.Context, id domain.CartID, change func(ctx context.Context, c *domain.Cart) error) (*domain.Cart, error)
 	// Apply runs a change that is its own use case and stores the events it returns
 	// with the cart, atomically. It may read the cart without a lock and run change
 	// more than once (on a fresh read each time, when another change came first), so
-	// change must depend only on the cart it is given. In ctx's transaction, it is
+	// change must depend only on the cart it is given, and run its statements with
+	// the context it is given (it may be a transaction's). In ctx's transaction, it is
 	// Update.
-	Apply(ctx context.Context, id domain.CartID, change func(*domain.Cart) ([]Event, error)) (*domain.Cart, error)
+	Apply(ctx context.Context, id domain.CartID, change func(ctx context.Context, c *domain.Cart) ([]Event, error)) (*domain.Cart, error)
 	// Delete removes a cart and its items.
 	Delete(ctx context.Context, id domain.CartID) error
 	// ExpireInactive marks active carts whose expires_at is at or before now expired

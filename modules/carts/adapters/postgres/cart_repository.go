@@ -216,7 +216,7 @@ type diff struct {
 }
 
 // edit applies change to c and answers what it changed.
-func edit(c *domain.Cart, change func(*domain.Cart) error) (diff, error) {
+func edit(ctx context.Context, c *domain.Cart, change func(context.Context, *domain.Cart) error) (diff, error) {
 	before, err := fromCart(c)
 	if err != nil {
 		return diff{}, err
@@ -225,7 +225,7 @@ func edit(c *domain.Cart, change func(*domain.Cart) error) (diff, error) {
 	for _, it := range c.Items {
 		beforeItems[it.ID] = fromItem(c.ID, it)
 	}
-	if err := change(c); err != nil {
+	if err := change(ctx, c); err != nil {
 		return diff{}, err
 	}
 	after, err := fromCart(c)
@@ -272,13 +272,13 @@ func cartUpdateSQL(id string, set []field) (string, []any) {
 // row's changed columns with its version bumped, then the item differences: removed
 // items first, then the changed columns of changed ones, then new ones (so the
 // identity index never sees two identical lines).
-func (r *CartRepository) Update(ctx context.Context, id domain.CartID, change func(*domain.Cart) error) (*domain.Cart, error) {
+func (r *CartRepository) Update(ctx context.Context, id domain.CartID, change func(context.Context, *domain.Cart) error) (*domain.Cart, error) {
 	r.cache.drop(id)
 	c, err := r.lock(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	d, err := edit(c, change)
+	d, err := edit(ctx, c, change)
 	if err != nil {
 		return nil, err
 	}
@@ -327,7 +327,7 @@ const optimisticAttempts = 3
 // first, the change runs again on a fresh read (docs/decisions/0089). Elsewhere, for
 // changes that remove items, and after repeated conflicts, it is Update with the
 // events in one transaction.
-func (r *CartRepository) Apply(ctx context.Context, id domain.CartID, change func(*domain.Cart) ([]ports.Event, error)) (*domain.Cart, error) {
+func (r *CartRepository) Apply(ctx context.Context, id domain.CartID, change func(context.Context, *domain.Cart) ([]ports.Event, error)) (*domain.Cart, error) {
 	if r.db.Dialect() == db.Postgres && !db.InTransaction(ctx) {
 		c, done, err := r.applyVersioned(ctx, id, change)
 		if done || err != nil {
@@ -337,9 +337,9 @@ func (r *CartRepository) Apply(ctx context.Context, id domain.CartID, change fun
 	var out *domain.Cart
 	err := r.db.InTx(ctx, func(ctx context.Context) error {
 		var evts []ports.Event
-		c, err := r.Update(ctx, id, func(c *domain.Cart) error {
+		c, err := r.Update(ctx, id, func(ctx context.Context, c *domain.Cart) error {
 			var err error
-			evts, err = change(c)
+			evts, err = change(ctx, c)
 			return err
 		})
 		if err != nil {
@@ -358,7 +358,7 @@ func (r *CartRepository) Apply(ctx context.Context, id domain.CartID, change fun
 // applyVersioned is Apply's unlocked path. It answers done=false when the change
 // must be made under the row lock instead. A cached copy of the cart only ever leads
 // to a write its version confirms: every other answer is taken from a fresh read.
-func (r *CartRepository) applyVersioned(ctx context.Context, id domain.CartID, change func(*domain.Cart) ([]ports.Event, error)) (*domain.Cart, bool, error) {
+func (r *CartRepository) applyVersioned(ctx context.Context, id domain.CartID, change func(context.Context, *domain.Cart) ([]ports.Event, error)) (*domain.Cart, bool, error) {
 	useCache := true
 	for attempt := 0; attempt < optimisticAttempts; {
 		c, cached := (*domain.Cart)(nil), false
@@ -374,9 +374,9 @@ func (r *CartRepository) applyVersioned(ctx context.Context, id domain.CartID, c
 			}
 		}
 		var evts []ports.Event
-		d, err := edit(c, func(c *domain.Cart) error {
+		d, err := edit(ctx, c, func(ctx context.Context, c *domain.Cart) error {
 			var err error
-			evts, err = change(c)
+			evts, err = change(ctx, c)
 			return err
 		})
 		switch {

@@ -34,7 +34,7 @@ func TestApplyWithAStaleCopy(t *testing.T) {
 			}
 			shirt := domain.Product{ProductID: ids.New(), VariantID: ids.New(), Title: "Shirt", Status: domain.ProductActive, Currency: "USD", Price: decimal.RequireFromString("10.00")}
 			add := func(r *postgres.CartRepository, qty int) (*domain.Cart, error) {
-				return r.Apply(ctx, cart.ID, func(c *domain.Cart) ([]ports.Event, error) {
+				return r.Apply(ctx, cart.ID, func(_ context.Context, c *domain.Cart) ([]ports.Event, error) {
 					if err := c.CheckActive(time.Now()); err != nil {
 						return nil, err
 					}
@@ -74,7 +74,7 @@ func TestApplyWithAStaleCopy(t *testing.T) {
 			}
 
 			// b converts the cart under the row lock; a's copy still says active.
-			if _, err := b.Update(ctx, cart.ID, func(c *domain.Cart) error { c.Status = domain.StatusConverted; return nil }); err != nil {
+			if _, err := b.Update(ctx, cart.ID, func(_ context.Context, c *domain.Cart) error { c.Status = domain.StatusConverted; return nil }); err != nil {
 				t.Fatal(err)
 			}
 			if _, err := add(a, 1); !errors.Is(err, domain.ErrCartConverted) {
