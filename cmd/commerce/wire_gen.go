@@ -10,6 +10,7 @@ import (
 	"github.com/gocommerce/commerce/modules/carts"
 	catalogapi2 "github.com/gocommerce/commerce/modules/carts/adapters/catalogapi"
 	"github.com/gocommerce/commerce/modules/carts/adapters/couponsapi"
+	customersapi3 "github.com/gocommerce/commerce/modules/carts/adapters/customersapi"
 	http6 "github.com/gocommerce/commerce/modules/carts/adapters/http"
 	jobs3 "github.com/gocommerce/commerce/modules/carts/adapters/jobs"
 	none2 "github.com/gocommerce/commerce/modules/carts/adapters/none"
@@ -51,7 +52,7 @@ import (
 	app5 "github.com/gocommerce/commerce/modules/inventory/app"
 	"github.com/gocommerce/commerce/modules/orders"
 	catalogapi3 "github.com/gocommerce/commerce/modules/orders/adapters/catalogapi"
-	customersapi3 "github.com/gocommerce/commerce/modules/orders/adapters/customersapi"
+	customersapi4 "github.com/gocommerce/commerce/modules/orders/adapters/customersapi"
 	events5 "github.com/gocommerce/commerce/modules/orders/adapters/events"
 	http8 "github.com/gocommerce/commerce/modules/orders/adapters/http"
 	"github.com/gocommerce/commerce/modules/orders/adapters/inventoryapi"
@@ -224,12 +225,14 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	tax := none2.NewTax()
 	shipping := none2.NewShipping()
 	automaticDiscounts := none2.NewAutomaticDiscounts()
+	adapter5 := customersapi3.NewAdapter(service)
 	collaborators2 := app7.Collaborators{
 		Catalog:            adapter3,
 		Coupons:            couponsapiAdapter,
 		Tax:                tax,
 		Shipping:           shipping,
 		AutomaticDiscounts: automaticDiscounts,
+		Addresses:          adapter5,
 	}
 	service6 := app7.NewService(settings6, dbDB, cartRepository, collaborators2, outbox, clockClock)
 	handler5 := http6.NewHandler(service6)
@@ -240,15 +243,15 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	handler6 := http7.NewHandler(service5, validator)
 	subscriber2 := events4.NewSubscriber(service5, logger)
 	couponsModule := coupons.NewModule(handler6, subscriber2)
-	adapter5 := catalogapi3.NewAdapter(service2)
+	adapter6 := catalogapi3.NewAdapter(service2)
 	inventoryapiAdapter := inventoryapi.NewAdapter(service3)
 	paymentsapiAdapter := paymentsapi.NewAdapter(service4)
-	adapter6 := customersapi3.NewAdapter(service)
+	adapter7 := customersapi4.NewAdapter(service)
 	collaborators3 := app3.Collaborators{
-		Catalog:   adapter5,
+		Catalog:   adapter6,
 		Inventory: inventoryapiAdapter,
 		Payments:  paymentsapiAdapter,
-		Customers: adapter6,
+		Customers: adapter7,
 	}
 	service7 := app3.NewService(settings2, dbDB, appStores, collaborators3, outbox, clockClock)
 	handler7 := http8.NewHandler(service7, queryService)

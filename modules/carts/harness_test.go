@@ -269,6 +269,20 @@ func (f *fakeTax) Calculate(_ context.Context, q ports.TaxQuery) (ports.TaxResul
 	return ports.TaxResult{Total: decimal.Zero, Breakdown: []ports.TaxJurisdiction{}}, nil
 }
 
+// fakeAddresses knows which saved address belongs to which customer.
+type fakeAddresses struct {
+	mu    sync.Mutex
+	owner map[string]string // address id → customer id
+	asked int
+}
+
+func (f *fakeAddresses) CustomerHasAddress(_ context.Context, customerID, addressID string) (bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.asked++
+	return f.owner[addressID] == customerID, nil
+}
+
 // fakeShipping prices methods from a table.
 type fakeShipping map[string]string
 
@@ -294,6 +308,7 @@ type harness struct {
 	catalog *fakeCatalog
 	coupons *fakeCoupons
 	tax     *fakeTax
+	addrs   *fakeAddresses
 	auto    *fakeAuto
 	jobs    *cartsjobs.Jobs
 }
@@ -314,12 +329,14 @@ func newHarness(t *testing.T, engine string) *harness {
 			"USED": {Error: "COUPON_USAGE_LIMIT"}, "ONCE": {Error: "COUPON_CUSTOMER_LIMIT"}, "NOTYOU": {Error: "COUPON_CUSTOMER_NOT_ELIGIBLE"},
 			"WELCOME": {Error: "COUPON_NEW_CUSTOMERS_ONLY"}, "SHOES": {Error: "COUPON_PRODUCT_NOT_ELIGIBLE"},
 		}},
-		tax:  &fakeTax{results: map[string]ports.TaxResult{}},
-		auto: &fakeAuto{},
+		tax:   &fakeTax{results: map[string]ports.TaxResult{}},
+		addrs: &fakeAddresses{owner: map[string]string{}},
+		auto:  &fakeAuto{},
 	}
 	outbox := events.NewOutbox(e.DB)
 	h.svc = app.NewService(carts.NewSettings(&cfg), e.DB, cartspg.NewCartRepository(e.DB, outbox), app.Collaborators{
 		Catalog: h.catalog, Coupons: h.coupons, Tax: h.tax, Shipping: fakeShipping{"express": "12.50", "standard": "4.99"}, AutomaticDiscounts: h.auto,
+		Addresses: h.addrs,
 	}, outbox, clk)
 	h.jobs = cartsjobs.NewJobs(h.svc, zap.NewNop())
 	srv, err := httpx.NewServer(&cfg, zap.NewNop(), principals, nil, nil, nil,

@@ -219,12 +219,15 @@ func TestConcurrentAdds(t *testing.T) {
 func TestTotals(t *testing.T) {
 	t.Parallel()
 	eachEngine(t, func(t *testing.T, h *harness) {
-		id, session := h.guest("")
+		// Customer 2's cart, shipped to one of customer 2's addresses.
+		session := "cust2"
+		id := h.must(http.StatusOK, http.MethodGet, "/api/v1/carts/me", nil, session).data()["id"].(string)
 		h.add(id, session, map[string]any{"product_id": shirt, "quantity": 2})
 		h.add(id, session, map[string]any{"product_id": untracked, "quantity": 3})
 		h.must(http.StatusOK, http.MethodPut, "/api/v1/carts/"+id, map[string]any{"shipping_method": "standard"}, session)
 		h.must(http.StatusOK, http.MethodPost, "/api/v1/carts/"+id+"/coupon", map[string]any{"coupon_code": "TEN"}, session)
 		addr := "0190a000-0000-7000-8000-0000000000aa"
+		h.addrs.owner[addr] = customer2
 		h.tax.results[addr] = taxResult("3.60", [][3]string{{"US-CA", "0.0725", "2.61"}, {"US-CA-SF", "0.0275", "0.99"}})
 
 		r := h.must(http.StatusOK, http.MethodGet, "/api/v1/carts/"+id+"/totals?shipping_address_id="+addr, nil, session)

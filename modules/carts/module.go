@@ -1,8 +1,8 @@
 // Package carts owns guest and customer carts: items, totals, coupons on carts,
 // merging, expiry and conversion. It is the module's composition root: ProviderSet
-// wires the repository, the adapters to catalog and coupons (and the default tax,
-// shipping and automatic-discount adapters), the service (api.Carts), the HTTP
-// handler, the expiry job and the Module that cmd lists.
+// wires the repository, the adapters to catalog, coupons and customers (and the
+// default tax, shipping and automatic-discount adapters), the service (api.Carts), the
+// HTTP handler, the expiry job and the Module that cmd lists.
 package carts
 
 import (
@@ -10,6 +10,7 @@ import (
 
 	"github.com/gocommerce/commerce/modules/carts/adapters/catalogapi"
 	"github.com/gocommerce/commerce/modules/carts/adapters/couponsapi"
+	"github.com/gocommerce/commerce/modules/carts/adapters/customersapi"
 	cartshttp "github.com/gocommerce/commerce/modules/carts/adapters/http"
 	cartsjobs "github.com/gocommerce/commerce/modules/carts/adapters/jobs"
 	"github.com/gocommerce/commerce/modules/carts/adapters/none"
@@ -69,8 +70,9 @@ var DefaultCollaborators = wire.NewSet(
 )
 
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
-// tx.Manager, events.Publisher, clock.Clock, catalog/api.Catalog (catalog.ProviderSet)
-// and coupons/api.Coupons (coupons.ProviderSet). Outputs: *Module, *app.Service,
+// tx.Manager, events.Publisher, clock.Clock, catalog/api.Catalog (catalog.ProviderSet),
+// coupons/api.Coupons (coupons.ProviderSet) and customers/api.Addresses
+// (customers.ProviderSet). Outputs: *Module, *app.Service,
 // api.Carts (which coupons' validate endpoint reads through its cartsapi adapter).
 var ProviderSet = wire.NewSet(
 	NewSettings,
@@ -80,6 +82,8 @@ var ProviderSet = wire.NewSet(
 	wire.Bind(new(ports.Catalog), new(*catalogapi.Adapter)),
 	couponsapi.NewAdapter,
 	wire.Bind(new(ports.Coupons), new(*couponsapi.Adapter)),
+	customersapi.NewAdapter,
+	wire.Bind(new(ports.Addresses), new(*customersapi.Adapter)),
 	DefaultCollaborators,
 	wire.Struct(new(app.Collaborators), "*"),
 	app.NewService,

@@ -103,7 +103,8 @@ var DefaultDataSources = wire.NewSet(
 // tx.Manager, events.Publisher, clock.Clock, identity/api.Credentials (from
 // identity.ProviderSet) and orders/api.Queries (orders.QuerySet); neither depends on
 // customers, so the graph stays acyclic.
-// Outputs: *Module, *app.Service, api.Customers, api.AccountLinks, api.Segments.
+// Outputs: *Module, *app.Service, api.Customers, api.AccountLinks, api.Segments,
+// api.Addresses.
 var ProviderSet = wire.NewSet(
 	NewSettings,
 	Repositories,
@@ -115,6 +116,7 @@ var ProviderSet = wire.NewSet(
 	wire.Bind(new(api.Customers), new(*app.Service)),
 	wire.Bind(new(api.AccountLinks), new(*app.Service)),
 	wire.Bind(new(api.Segments), new(*app.Service)),
+	wire.Bind(new(api.Addresses), new(*app.Service)),
 	customershttp.NewHandler,
 	customersevents.NewSubscriber,
 	wire.Bind(new(customersevents.OrderRecorder), new(*app.Service)),

@@ -203,14 +203,19 @@ type Totals struct {
 func (t Totals) CalculatedTotal() decimal.Decimal { return t.Cart.Total().Add(t.Tax.Total) }
 
 // Totals computes a cart's totals with the tax of the shipping address (through the
-// tax port; zero until the tax module implements it).
+// tax port; zero until the tax module implements it). The address must be one of the
+// cart customer's saved addresses: anyone else's, an unknown one or any address on a
+// guest cart is ADDRESS_NOT_FOUND, before tax reads anything (docs/decisions/0101).
 func (s *Service) Totals(ctx context.Context, id string, who Caller, shippingAddressID string) (Totals, error) {
-	addr := strings.TrimSpace(shippingAddressID)
+	addr := strings.ToLower(strings.TrimSpace(shippingAddressID))
 	if addr != "" && !ids.Valid(addr) {
 		return Totals{}, apperr.Validation(map[string]string{"shipping_address_id": "must be a UUID"})
 	}
 	c, err := s.load(ctx, id, who)
 	if err != nil {
+		return Totals{}, err
+	}
+	if err := s.checkShippingAddress(ctx, c, addr); err != nil {
 		return Totals{}, err
 	}
 	lines := make([]ports.TaxLine, len(c.Items))
@@ -224,4 +229,23 @@ func (s *Service) Totals(ctx context.Context, id string, who Caller, shippingAdd
 		return Totals{}, err
 	}
 	return Totals{Cart: c, ShippingAddressID: addr, Tax: tax}, nil
+}
+
+// checkShippingAddress refuses an address that is not one of the cart customer's saved
+// addresses (a guest cart has none; without an Addresses collaborator none is).
+func (s *Service) checkShippingAddress(ctx context.Context, c *domain.Cart, addr string) error {
+	if addr == "" {
+		return nil
+	}
+	if c.CustomerID == "" || s.addrs == nil {
+		return domain.ErrAddressNotFound
+	}
+	ok, err := s.addrs.CustomerHasAddress(ctx, c.CustomerID, addr)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return domain.ErrAddressNotFound
+	}
+	return nil
 }

@@ -46,6 +46,7 @@ type Collaborators struct {
 	Tax                ports.Tax
 	Shipping           ports.Shipping
 	AutomaticDiscounts ports.AutomaticDiscounts
+	Addresses          ports.Addresses
 }
 
 // Service implements the carts use cases and api.Carts.
@@ -58,6 +59,7 @@ type Service struct {
 	tax      ports.Tax
 	shipping ports.Shipping
 	auto     ports.AutomaticDiscounts
+	addrs    ports.Addresses
 	events   events.Publisher
 	clock    clock.Clock
 }
@@ -68,7 +70,7 @@ var _ api.Carts = (*Service)(nil)
 func NewService(s Settings, t tx.Manager, repo ports.CartRepository, c Collaborators, pub events.Publisher, clk clock.Clock) *Service {
 	return &Service{
 		settings: s, tx: t, repo: repo, catalog: c.Catalog, coupons: c.Coupons, tax: c.Tax, shipping: c.Shipping,
-		auto: c.AutomaticDiscounts, events: pub, clock: clk,
+		auto: c.AutomaticDiscounts, addrs: c.Addresses, events: pub, clock: clk,
 	}
 }
 

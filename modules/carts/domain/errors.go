@@ -23,6 +23,9 @@ var (
 	ErrCouponUsageLimit     = apperr.New(apperr.Invalid, "COUPON_USAGE_LIMIT", "Coupon usage limit has been reached")
 	ErrCouponAlreadyApplied = apperr.New(apperr.Conflict, "COUPON_ALREADY_APPLIED", "Coupon is already applied to this cart")
 	ErrCouponCannotCombine  = apperr.New(apperr.Conflict, "COUPON_CANNOT_COMBINE", "Coupon cannot be combined with an existing discount")
+	// ErrAddressNotFound answers totals asked for a shipping address that is not one of
+	// the cart customer's saved addresses (the customers module's code; decision 0101).
+	ErrAddressNotFound = apperr.New(apperr.NotFound, "ADDRESS_NOT_FOUND", "Address not found")
 	// ErrCustomerTokenRequired answers /carts/me and merge for principals that are not
 	// customers (API keys, staff).
 	ErrCustomerTokenRequired = apperr.New(apperr.Forbidden, "", "Forbidden: Insufficient permissions. Required: a customer token")

@@ -1,6 +1,6 @@
 // Package ports declares what the carts module needs: its store and the capabilities
-// of other modules (catalog, coupons, tax, shipping, automatic discounts), in the
-// carts module's words.
+// of other modules (catalog, coupons, customers' addresses, tax, shipping, automatic
+// discounts), in the carts module's words.
 package ports
 
 import (
@@ -167,6 +167,15 @@ type TaxResult struct {
 // Tax is what carts needs from the tax module (the default adapter answers zero).
 type Tax interface {
 	Calculate(ctx context.Context, q TaxQuery) (TaxResult, error)
+}
+
+// Addresses is what carts needs from the customers module: whether an address is one
+// of a customer's saved addresses (a cart's totals read a shipping address only if it
+// is its customer's: docs/decisions/0101).
+type Addresses interface {
+	// CustomerHasAddress reports whether addressID is one of the customer's saved
+	// addresses; false for anyone else's address or an unknown id.
+	CustomerHasAddress(ctx context.Context, customerID, addressID string) (bool, error)
 }
 
 // ShippingQuery asks for the price of a shipping method for the cart.

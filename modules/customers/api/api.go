@@ -151,6 +151,7 @@ var (
 	ErrInvalidEmail           = apperr.New(apperr.Invalid, "INVALID_EMAIL", "Email address is invalid")
 	ErrActivationTokenInvalid = apperr.New(apperr.Invalid, "ACTIVATION_TOKEN_INVALID", "Activation token is invalid or expired")
 	ErrSegmentNotFound        = apperr.New(apperr.NotFound, "SEGMENT_NOT_FOUND", "Segment not found")
+	ErrAddressNotFound        = apperr.New(apperr.NotFound, "ADDRESS_NOT_FOUND", "Address not found")
 )
 
 // Customers is what the customers module offers other modules. Every method joins the
@@ -190,4 +191,12 @@ type Segments interface {
 	// InSegment reports whether the customer matches the segment's query now;
 	// ErrSegmentNotFound for an unknown segment.
 	InSegment(ctx context.Context, segmentID, customerID string) (bool, error)
+}
+
+// Addresses lets other modules read a customer's saved addresses (carts checks that a
+// shipping address is its customer's before tax reads it: docs/decisions/0101).
+type Addresses interface {
+	// CustomerAddress returns one of the customer's saved addresses, or
+	// ErrAddressNotFound when the customer has none with that id (whoever else's it is).
+	CustomerAddress(ctx context.Context, customerID, addressID string) (Address, error)
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gocommerce/commerce/modules/payments/adapters/internal/rsakeys"
+	"github.com/gocommerce/commerce/modules/payments/adapters/internal/signedtime"
 	"github.com/gocommerce/commerce/modules/payments/domain"
 	"github.com/gocommerce/commerce/modules/payments/ports"
 )
@@ -34,6 +35,9 @@ type Config struct {
 	AlipayPublicKeyPEM string // Alipay's RSA public key (PKIX, PEM or bare base64)
 	BaseURL            string
 	HTTPClient         *http.Client
+	// Now is the clock requests are stamped with and notification times are checked
+	// against (time.Now when nil).
+	Now func() time.Time
 }
 
 // beijing is the time zone of Alipay's timestamp parameter.
@@ -63,7 +67,10 @@ func New(cfg Config) (*Gateway, error) {
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{Timeout: 30 * time.Second}
 	}
-	return &Gateway{cfg: cfg, key: key, pub: pub, now: time.Now, base: strings.TrimRight(cfg.BaseURL, "/")}, nil
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Gateway{cfg: cfg, key: key, pub: pub, now: cfg.Now, base: strings.TrimRight(cfg.BaseURL, "/")}, nil
 }
 
 // ParsePrivateKey reads an RSA private key (PKCS#1 or PKCS#8, PEM or bare base64).
@@ -307,7 +314,8 @@ func (g *Gateway) SaveMethod(context.Context, ports.SaveMethodRequest) (ports.Sa
 func (g *Gateway) DeleteMethod(context.Context, string, string) error { return nil }
 
 // ParseWebhook verifies an asynchronous notification (form parameters; sign over the
-// sorted parameters without sign and sign_type, with the Alipay public key) and maps it.
+// sorted parameters without sign and sign_type, with the Alipay public key; the signed
+// notify_time, Beijing time, within 5 minutes of now either way) and maps it.
 func (g *Gateway) ParseWebhook(_ context.Context, _ http.Header, body []byte) (ports.WebhookEvent, error) {
 	params, err := url.ParseQuery(string(body))
 	if err != nil || params.Get("sign") == "" {
@@ -318,6 +326,13 @@ func (g *Gateway) ParseWebhook(_ context.Context, _ http.Header, body []byte) (p
 	}
 	if params.Get("app_id") != g.cfg.AppID {
 		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithMessage("Notification is for another app_id")
+	}
+	sent, err := time.ParseInLocation("2006-01-02 15:04:05", params.Get("notify_time"), beijing)
+	if err != nil {
+		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithMessage("Missing or malformed notify_time")
+	}
+	if err := signedtime.Check(g.now(), sent); err != nil {
+		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithCause(err)
 	}
 	ev := ports.WebhookEvent{
 		ID: params.Get("notify_id"), Type: params.Get("notify_type") + ":" + params.Get("trade_status"), Kind: ports.EventIgnored,

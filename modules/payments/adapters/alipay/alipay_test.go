@@ -126,9 +126,13 @@ func (f *fakeAlipay) serve(w http.ResponseWriter, r *http.Request) {
 	_, _ = fmt.Fprintf(w, `{"%s":%s,"sign":"%s"}`, node, content, sig)
 }
 
-func newGateway(t *testing.T, k keys, base string) *alipay.Gateway {
+func newGateway(t *testing.T, k keys, base string, now ...func() time.Time) *alipay.Gateway {
 	t.Helper()
-	g, err := alipay.New(alipay.Config{AppID: appID, PrivateKeyPEM: privatePEM(t, k.merchant), AlipayPublicKeyPEM: publicBase64(t, &k.alipay.PublicKey), BaseURL: base})
+	cfg := alipay.Config{AppID: appID, PrivateKeyPEM: privatePEM(t, k.merchant), AlipayPublicKeyPEM: publicBase64(t, &k.alipay.PublicKey), BaseURL: base}
+	if len(now) > 0 {
+		cfg.Now = now[0]
+	}
+	g, err := alipay.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +219,8 @@ func notification(t *testing.T, k *rsa.PrivateKey, params map[string]string) []b
 func TestAlipayNotifications(t *testing.T) {
 	t.Parallel()
 	k := newKeys(t)
-	g := newGateway(t, k, "http://127.0.0.1:1")
+	// notify_time is Beijing time: 18:00:00 there is 10:00:00 UTC.
+	g := newGateway(t, k, "http://127.0.0.1:1", func() time.Time { return time.Date(2026, 11, 22, 10, 0, 30, 0, time.UTC) })
 	paid := map[string]string{
 		"notify_id": "n-1", "notify_type": "trade_status_sync", "notify_time": "2026-11-22 18:00:00", "app_id": appID, "charset": "utf-8",
 		"version": "1.0", "trade_no": "2026112222001", "out_trade_no": "pay_abc", "trade_status": "TRADE_SUCCESS", "total_amount": "19.99",

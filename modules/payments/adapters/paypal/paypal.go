@@ -20,6 +20,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/gocommerce/commerce/modules/payments/adapters/internal/signedtime"
 	"github.com/gocommerce/commerce/modules/payments/domain"
 	"github.com/gocommerce/commerce/modules/payments/ports"
 )
@@ -33,6 +34,8 @@ type Config struct {
 	CaptureMethod string
 	BaseURL       string
 	HTTPClient    *http.Client
+	// Now is the clock webhook transmission times are checked against (time.Now when nil).
+	Now func() time.Time
 }
 
 // Currencies are the currencies PayPal's REST API accepts.
@@ -56,6 +59,9 @@ var _ ports.Gateway = (*Gateway)(nil)
 func New(cfg Config) *Gateway {
 	if cfg.HTTPClient == nil {
 		cfg.HTTPClient = &http.Client{Timeout: 30 * time.Second}
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
 	return &Gateway{cfg: cfg}
@@ -386,7 +392,9 @@ const (
 )
 
 // ParseWebhook asks PayPal to verify the delivery (verify-webhook-signature with the
-// configured webhook id and the event exactly as received), then maps the event.
+// configured webhook id and the event exactly as received), then maps the event. The
+// signed PAYPAL-TRANSMISSION-TIME must be within 5 minutes of now, before or after;
+// that is checked first, so a replayed or future-dated delivery costs no call.
 func (g *Gateway) ParseWebhook(ctx context.Context, headers http.Header, body []byte) (ports.WebhookEvent, error) {
 	if g.cfg.WebhookID == "" {
 		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithMessage("PayPal webhook id is not configured")
@@ -395,6 +403,13 @@ func (g *Gateway) ParseWebhook(ctx context.Context, headers http.Header, body []
 		if headers.Get(h) == "" {
 			return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithMessage("Missing %s header", h)
 		}
+	}
+	sent, err := time.Parse(time.RFC3339, headers.Get(HeaderTransmissionTime))
+	if err != nil {
+		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithMessage("Malformed %s header", HeaderTransmissionTime)
+	}
+	if err := signedtime.Check(g.cfg.Now(), sent); err != nil {
+		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithCause(err)
 	}
 	if !json.Valid(body) {
 		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithMessage("Webhook body is not JSON")

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -211,7 +212,8 @@ func TestPayPalOrders(t *testing.T) {
 func TestPayPalWebhook(t *testing.T) {
 	t.Parallel()
 	f := newFake(t)
-	g := paypal.New(paypal.Config{ClientID: clientID, Secret: secret, WebhookID: webhookID, BaseURL: f.srv.URL})
+	g := paypal.New(paypal.Config{ClientID: clientID, Secret: secret, WebhookID: webhookID, BaseURL: f.srv.URL,
+		Now: func() time.Time { return time.Date(2026, 11, 22, 10, 0, 30, 0, time.UTC) }})
 	body := []byte(`{"id":"WH-EVT-1","event_type":"PAYMENT.CAPTURE.COMPLETED","create_time":"2026-11-22T10:00:00Z",` +
 		`"resource":{"id":"CAP1","status":"COMPLETED","custom_id":"pay_1","amount":{"currency_code":"EUR","value":"19.90"},` +
 		`"supplementary_data":{"related_ids":{"order_id":"ORDER1"}}}}`)

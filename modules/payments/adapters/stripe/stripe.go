@@ -13,6 +13,7 @@ import (
 	stripego "github.com/stripe/stripe-go/v85"
 	"github.com/stripe/stripe-go/v85/webhook"
 
+	"github.com/gocommerce/commerce/modules/payments/adapters/internal/signedtime"
 	"github.com/gocommerce/commerce/modules/payments/domain"
 	"github.com/gocommerce/commerce/modules/payments/ports"
 )
@@ -27,6 +28,8 @@ type Config struct {
 	HTTPClient          *http.Client
 	// Currencies overrides the accepted currencies (default: Stripe's common ones).
 	Currencies []string
+	// Now is the clock webhook timestamps are checked against (time.Now when nil).
+	Now func() time.Time
 }
 
 // DefaultCurrencies are the currencies the card method offers by default.
@@ -53,6 +56,9 @@ func New(cfg Config) *Gateway {
 	}
 	if len(cfg.Currencies) == 0 {
 		cfg.Currencies = DefaultCurrencies
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
 	}
 	backends := stripego.NewBackendsWithConfig(&stripego.BackendConfig{
 		URL:               stripego.String(strings.TrimRight(cfg.BaseURL, "/")),
@@ -342,16 +348,39 @@ func (g *Gateway) DeleteMethod(ctx context.Context, providerToken, _ string) err
 }
 
 // ParseWebhook verifies the Stripe-Signature header (HMAC-SHA256 of "t.body" with the
-// webhook secret, 300 s tolerance) accepting any api_version, then maps the event.
+// webhook secret, t within 300 s of now either way) accepting any api_version, then
+// maps the event.
 func (g *Gateway) ParseWebhook(_ context.Context, headers http.Header, body []byte) (ports.WebhookEvent, error) {
 	if g.cfg.WebhookSecret == "" {
 		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithMessage("Webhook signing secret is not configured")
 	}
-	if _, err := webhook.ConstructEventWithOptions(body, headers.Get("Stripe-Signature"), g.cfg.WebhookSecret,
-		webhook.ConstructEventOptions{IgnoreAPIVersionMismatch: true}); err != nil {
+	header := headers.Get("Stripe-Signature")
+	if _, err := webhook.ConstructEventWithOptions(body, header, g.cfg.WebhookSecret,
+		webhook.ConstructEventOptions{IgnoreAPIVersionMismatch: true, IgnoreTolerance: true}); err != nil {
+		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithCause(err)
+	}
+	if err := checkTimestamp(header, g.cfg.Now()); err != nil {
 		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithCause(err)
 	}
 	return MapEvent(body)
+}
+
+// VerifySignature checks a header in Stripe's scheme (`t=..,v1=..`): an HMAC-SHA256 of
+// "t.body" with the secret, and t within signedtime.Tolerance of now, before or after
+// (stripe-go's own tolerance only refuses old timestamps).
+func VerifySignature(body []byte, header, secret string, now time.Time) error {
+	if err := webhook.ValidatePayloadIgnoringTolerance(body, header, secret); err != nil {
+		return err
+	}
+	return checkTimestamp(header, now)
+}
+
+func checkTimestamp(header string, now time.Time) error {
+	at, err := signedtime.StripeTimestamp(header)
+	if err != nil {
+		return err
+	}
+	return signedtime.Check(now, at)
 }
 
 func nonEmpty(s string) *string {

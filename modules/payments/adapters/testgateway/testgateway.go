@@ -14,8 +14,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/stripe/stripe-go/v85/webhook"
-
 	"github.com/gocommerce/commerce/modules/payments/adapters/stripe"
 	"github.com/gocommerce/commerce/modules/payments/domain"
 	"github.com/gocommerce/commerce/modules/payments/ports"
@@ -243,13 +241,13 @@ func (g *Gateway) DeleteMethod(context.Context, string, string) error { return n
 // SignatureHeader is the test gateway's webhook signature header.
 const SignatureHeader = "Test-Signature"
 
-// ParseWebhook verifies Test-Signature (Stripe's scheme with payment.test.webhook_secret)
-// and reads the Stripe-shaped event. Without a configured secret every webhook is refused.
+// ParseWebhook verifies Test-Signature (Stripe's scheme with payment.test.webhook_secret,
+// the timestamp within 300 s of now either way) and reads the Stripe-shaped event. Without a configured secret every webhook is refused.
 func (g *Gateway) ParseWebhook(_ context.Context, headers http.Header, body []byte) (ports.WebhookEvent, error) {
 	if g.cfg.WebhookSecret == "" {
 		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithMessage("Webhook signing secret is not configured")
 	}
-	if err := webhook.ValidatePayload(body, headers.Get(SignatureHeader), g.cfg.WebhookSecret); err != nil {
+	if err := stripe.VerifySignature(body, headers.Get(SignatureHeader), g.cfg.WebhookSecret, g.cfg.Now()); err != nil {
 		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithCause(err)
 	}
 	return stripe.MapEvent(body)

@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/commerce/modules/payments/adapters/internal/rsakeys"
+	"github.com/gocommerce/commerce/modules/payments/adapters/internal/signedtime"
 	"github.com/gocommerce/commerce/modules/payments/domain"
 	"github.com/gocommerce/commerce/modules/payments/ports"
 )
@@ -57,8 +58,8 @@ type Gateway struct {
 
 var _ ports.Gateway = (*Gateway)(nil)
 
-// Tolerance is how far a signed timestamp may be from now.
-const Tolerance = 5 * time.Minute
+// Tolerance is how far a signed timestamp may be from now, before or after.
+const Tolerance = signedtime.Tolerance
 
 // New parses the keys and builds the adapter.
 func New(cfg Config) (*Gateway, error) {
@@ -142,8 +143,8 @@ func (g *Gateway) verify(h http.Header, body []byte) error {
 	if err != nil {
 		return errors.New("bad Wechatpay-Timestamp")
 	}
-	if d := g.now().Sub(time.Unix(sec, 0)); d > Tolerance || d < -Tolerance {
-		return errors.New("Wechatpay-Timestamp outside the tolerance")
+	if err := signedtime.Check(g.now(), time.Unix(sec, 0)); err != nil {
+		return fmt.Errorf("Wechatpay-Timestamp: %w", err)
 	}
 	raw, err := base64.StdEncoding.DecodeString(sig)
 	if err != nil {
