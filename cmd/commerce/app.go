@@ -79,7 +79,9 @@ func newMigrator(d *db.DB, mods []modkit.Module) *db.Migrator {
 func newHealth(d *db.DB, rdb *redis.Client) *httpx.Health {
 	return httpx.NewHealth(version,
 		httpx.Check{Name: "database", Ping: d.Ping},
-		httpx.Check{Name: "redis", Ping: redisx.Ping(rdb)},
+		// Without Redis the API still serves (rate limits per process): /health is
+		// degraded, /ready fails.
+		httpx.Check{Name: "redis", Ping: redisx.Ping(rdb), Optional: true},
 	)
 }
 

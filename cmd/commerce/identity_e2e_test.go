@@ -175,17 +175,3 @@ func TestIdentityEndToEnd(t *testing.T) {
 		})
 	}
 }
-
-// /health answers 503 naming the dependency that is down.
-func TestHealthReportsRedisDown(t *testing.T) {
-	ta := newTestApp(t, testdb.Primary(), func(c *config.Config) { c.Redis.URL = "redis://127.0.0.1:1/0" })
-	r := ta.do("GET", "/health", nil)
-	if r.Status != http.StatusServiceUnavailable {
-		t.Fatalf("health with Redis down: %d %s", r.Status, r.Body)
-	}
-	body := r.JSON(t)
-	checks := body["checks"].(map[string]any)
-	if body["status"] != "unavailable" || checks["redis"].(map[string]any)["status"] != "down" || checks["database"].(map[string]any)["status"] != "ok" {
-		t.Fatalf("health body: %s", r.Body)
-	}
-}

@@ -84,7 +84,7 @@ func accessLog(logger *zap.Logger) gin.HandlerFunc {
 		switch {
 		case status >= 500:
 			logger.Error("request", fields...)
-		case route == "/health" || route == "/metrics":
+		case route == "/health" || route == "/ready" || route == "/metrics":
 			logger.Debug("request", fields...)
 		default:
 			logger.Info("request", fields...)

@@ -116,6 +116,7 @@ func NewServer(cfg *config.Config, logger *zap.Logger, authn auth.Authenticator,
 
 	if health != nil {
 		e.GET("/health", health.Handle)
+		e.GET("/ready", health.Ready)
 	}
 	r := &Routes{API: e.Group("/api/v1"), Root: &e.RouterGroup, bodies: bodies}
 	for _, m := range modules {

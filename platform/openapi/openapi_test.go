@@ -8,8 +8,10 @@ func TestBuildBase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if doc.Paths.Value("/health") == nil {
-		t.Fatal("health not documented")
+	for _, p := range []string{"/health", "/ready", "/metrics"} {
+		if doc.Paths.Value(p) == nil {
+			t.Fatalf("%s not documented", p)
+		}
 	}
 }
 

@@ -13,9 +13,12 @@
 // instance takes several requests at once and admits the following ones from that
 // lease for up to a second, giving back what it did not use; leases never exceed an
 // eighth of what is left, so near a limit every request is checked in Redis (lease.go).
-// If the store fails (Redis down) the middleware fails open: the request goes through
-// without rate-limit headers and a warning is logged (at most one every ten seconds,
-// with the number suppressed).
+// If Redis fails (an error, or no answer within storeTimeout), the process limits on
+// its own, in memory, with the same rules and headers, until a background probe (at
+// most one a second, started by traffic) finds Redis answering again: requests never
+// wait for a Redis that is down, and are never let through unlimited. Each switch is
+// logged once (a warning, then info) and shown by the commerce_rate_limit_fallback
+// gauge (fallback.go, decision 0099).
 //
 // # Rules
 //
@@ -38,7 +41,7 @@
 //     /api/v1/uploads also covers /api/v1/uploads/images).
 //
 // The multiplier scales only the client's own limits, not the authentication and
-// endpoint limits (they protect specific resources, whoever calls). /health and
+// endpoint limits (they protect specific resources, whoever calls). /health, /ready and
 // /metrics are exempt, and rate_limiting.enabled=false turns everything off (no
 // headers, no 429).
 //
@@ -92,6 +95,10 @@
 // a minute are dropped; at most 10,000 clients are tracked per process.
 //
 // Metrics: commerce_rate_limit_hits_total{client_type="anonymous"|"authenticated"}
-// (requests seen), commerce_rate_limit_rejected_total{client_type} (requests refused)
-// and commerce_rate_limit_current_rate{client_id} (requests in the last minute).
+// (requests seen), commerce_rate_limit_rejected_total{client_type} (requests refused),
+// commerce_rate_limit_current_rate{client_id} (requests in the last minute),
+// commerce_rate_limit_fallback (1 while Redis is down and this process limits in
+// memory) and commerce_rate_limit_fallback_decisions_total (requests decided so).
+// While Redis is down the usage counts stay in the process and are written once it is
+// back; the admin view answers 503 until then.
 package ratelimit

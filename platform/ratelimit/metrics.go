@@ -13,6 +13,10 @@ import (
 type instruments struct {
 	hits     *prometheus.CounterVec
 	rejected *prometheus.CounterVec
+	// fallback is 1 while the shared store fails and this process limits in memory.
+	fallback prometheus.Gauge
+	// fallbackDecisions counts the requests decided in memory during outages.
+	fallbackDecisions prometheus.Counter
 }
 
 // currentRate is the commerce_rate_limit_current_rate gauge, computed at scrape time
@@ -44,6 +48,14 @@ func newInstruments(reg *metrics.Registry, t *tracker, now func() time.Time) (*i
 			Name: "commerce_rate_limit_rejected_total",
 			Help: "Requests refused with 429 by the rate limiter, by client type (anonymous or authenticated).",
 		}, []string{"client_type"}),
+		fallback: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "commerce_rate_limit_fallback",
+			Help: "1 while the shared rate-limit store (Redis) is unavailable and this process limits on its own, in memory; 0 otherwise.",
+		}),
+		fallbackDecisions: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "commerce_rate_limit_fallback_decisions_total",
+			Help: "Requests admitted or refused by this process's in-memory limits while the shared rate-limit store was unavailable.",
+		}),
 	}
 	for _, typ := range []string{TypeAnonymous, TypeAuthenticated} {
 		in.hits.WithLabelValues(typ)
@@ -59,7 +71,7 @@ func newInstruments(reg *metrics.Registry, t *tracker, now func() time.Time) (*i
 	if reg == nil || reg.Registry == nil {
 		return in, nil
 	}
-	for _, c := range []prometheus.Collector{in.hits, in.rejected, rate} {
+	for _, c := range []prometheus.Collector{in.hits, in.rejected, in.fallback, in.fallbackDecisions, rate} {
 		if err := reg.Register(c); err != nil {
 			return nil, fmt.Errorf("ratelimit: register metrics: %w", err)
 		}

@@ -50,8 +50,10 @@ const (
 	maxMemKeys = 100_000
 	// maxTrackedClients bounds the usage tracking per process (and the admin view).
 	maxTrackedClients = 10_000
-	// storeTimeout bounds the store operations of one request.
-	storeTimeout = time.Second
+	// storeTimeout bounds the store operations of one request: a healthy Redis runs the
+	// script in well under a millisecond, and a Redis that does not answer within this
+	// switches the process to its memory store (fallback.go) instead of adding seconds.
+	storeTimeout = 250 * time.Millisecond
 	// warnInterval is the minimum time between two "store unavailable" warnings.
 	warnInterval = 10 * time.Second
 	// maxRate caps a scaled limit so GCRA's emission interval stays positive.
@@ -61,8 +63,8 @@ const (
 // authPrefixes are the authentication paths that share rate_limiting.auth.
 var authPrefixes = []string{"/api/v1/auth/", "/api/v1/admin/auth/"}
 
-// exemptPaths are never limited.
-var exemptPaths = []string{"/health", "/metrics"}
+// exemptPaths are never limited (probes and metrics: decision 0093).
+var exemptPaths = []string{"/health", "/ready", "/metrics"}
 
 // ProviderSet provides the *Limiter, its httpx.RateLimitMiddleware and the admin module.
 var ProviderSet = wire.NewSet(New, ProvideMiddleware, NewAdminModule)
@@ -73,6 +75,7 @@ type Limiter struct {
 	log       *zap.Logger
 	store     store        // GCRA state: in process, or in Redis
 	leases    *leaseTable  // with Redis: requests taken ahead (nil in the embedded mode)
+	fallback  *fallback    // with Redis: the per-process limits while it fails (nil in the embedded mode)
 	prefix    string       // of the store's keys
 	shared    *sharedUsage // nil in the embedded mode
 	local     *tracker
@@ -98,7 +101,9 @@ type options struct {
 }
 
 // New builds the limiter. rdb may be nil: the counters then live in this process
-// (embedded mode); otherwise they live in Redis and are shared by every instance.
+// (embedded mode); otherwise they live in Redis and are shared by every instance, and
+// while Redis fails in this process (fallback.go). rdb should honour context deadlines
+// (redisx.Options), so that a Redis that hangs costs a request at most storeTimeout.
 // reg may be nil (no metrics are registered).
 func New(cfg *config.Config, rdb *redis.Client, reg *metrics.Registry, log *zap.Logger) (*Limiter, error) {
 	return newLimiter(cfg, rdb, reg, log, options{})
@@ -165,6 +170,10 @@ func newLimiter(cfg *config.Config, rdb *redis.Client, reg *metrics.Registry, lo
 		return nil, err
 	}
 	l.inst = inst
+	if rdb != nil {
+		l.fallback = &fallback{store: newMemStore(o.now, maxMemKeys), log: l.log, inst: inst, probe: l.probe}
+		l.shared.paused = l.fallback.active.Load
+	}
 	l.log.Info("rate limiting", zap.Bool("enabled", rl.Enabled), zap.String("store", mode))
 	return l, nil
 }
@@ -239,8 +248,8 @@ func (l *Limiter) handle(c *gin.Context) {
 		l.shared.schedule()
 	}
 	out, err := l.check(c.Request.Context(), cl.id, l.rules(cl, p), now)
-	if err != nil {
-		l.warn("rate-limit check failed (store unavailable?); request allowed without limits", err)
+	if err != nil { // only a store without a fallback fails (none today)
+		l.warn("rate-limit check failed; request allowed without limits", err)
 		c.Next()
 		return
 	}
@@ -344,44 +353,76 @@ func allowanceRule(name string, n int, w time.Duration) rule {
 
 // check admits one request of the client against every rule at once (all or nothing:
 // a request refused by one rule is not charged to the others), from the client's
-// lease when it has one (Redis) or from the store.
+// lease when it has one (Redis) or from the store. While Redis fails, the process's
+// memory store decides (fallback.go).
 func (l *Limiter) check(ctx context.Context, clientID string, rules []rule, now time.Time) (outcome, error) {
 	if l.leases == nil {
-		g, err := l.take(ctx, clientID, rules, 1, 0)
-		if err != nil {
-			return outcome{}, err
-		}
-		return verdict(rules, g, 0, now), nil
+		return l.checkOnce(ctx, l.store, clientID, rules, now)
+	}
+	if l.fallback.active.Load() {
+		l.fallback.maybeProbe()
+		return l.checkInMemory(ctx, clientID, rules, now)
 	}
 	le := l.leases.get(leaseKey(clientID, rules), now)
 	le.mu.Lock()
 	defer le.mu.Unlock()
+	if l.fallback.active.Load() { // Redis failed while this request waited for the lease
+		return l.checkInMemory(ctx, clientID, rules, now)
+	}
 	if le.admitLocal(now) {
 		return verdict(rules, le.g, le.tokens, le.at), nil
 	}
 	n, refund := le.nextTake(now)
-	g, err := l.take(ctx, clientID, rules, n, refund)
+	g, err := l.take(ctx, l.store, clientID, rules, n, refund)
 	if err != nil {
 		le.record(grant{}, now)
-		return outcome{}, err
+		l.fallback.enter(err)
+		return l.checkInMemory(ctx, clientID, rules, now)
 	}
 	le.record(g, now)
 	return verdict(rules, g, le.tokens, now), nil
 }
 
-// take asks the store, within storeTimeout.
-func (l *Limiter) take(ctx context.Context, clientID string, rules []rule, n, refund int) (grant, error) {
+// checkOnce takes one request from st.
+func (l *Limiter) checkOnce(ctx context.Context, st store, clientID string, rules []rule, now time.Time) (outcome, error) {
+	g, err := l.take(ctx, st, clientID, rules, 1, 0)
+	if err != nil {
+		return outcome{}, err
+	}
+	return verdict(rules, g, 0, now), nil
+}
+
+// checkInMemory decides with the fallback's memory store (Redis down).
+func (l *Limiter) checkInMemory(ctx context.Context, clientID string, rules []rule, now time.Time) (outcome, error) {
+	l.fallback.decided()
+	return l.checkOnce(ctx, l.fallback.store, clientID, rules, now)
+}
+
+// take asks st, within storeTimeout. A client that goes away does not cancel the take
+// (only the store's own failure should switch to the fallback).
+func (l *Limiter) take(ctx context.Context, st store, clientID string, rules []rule, n, refund int) (grant, error) {
 	keys := make([]string, len(rules))
 	for i, r := range rules {
 		keys[i] = l.prefix + r.name + ":" + clientID
 	}
-	ctx, cancel := context.WithTimeout(ctx, storeTimeout)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 	defer cancel()
-	g, err := l.store.take(ctx, keys, rules, n, refund)
+	g, err := st.take(ctx, keys, rules, n, refund)
 	if err != nil {
 		return grant{}, fmt.Errorf("ratelimit: %w", err)
 	}
 	return g, nil
+}
+
+// probeRule is the rule of the fallback's probe: its key expires a millisecond after
+// the take.
+var probeRule = rule{name: "probe", limit: 1, window: time.Millisecond}
+
+// probe runs the take script once against a key of its own: nil when Redis answers
+// (and can write), which ends the fallback.
+func (l *Limiter) probe(ctx context.Context) error {
+	_, err := l.store.take(ctx, []string{l.prefix + "probe"}, []rule{probeRule}, 1, 0)
+	return err
 }
 
 // leaseKey names a client's lease for one set of rules.

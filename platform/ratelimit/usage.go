@@ -44,6 +44,9 @@ func (l *Limiter) Usage(ctx context.Context) (Usage, error) {
 		err     error
 	)
 	if l.shared != nil {
+		if l.fallback.active.Load() {
+			return Usage{}, errStoreDown
+		}
 		if err := l.shared.flush(ctx); err != nil {
 			return Usage{}, err
 		}
@@ -214,6 +217,10 @@ type sharedUsage struct {
 	script *redis.Script
 	local  *tracker
 	warn   func(msg string, err error)
+	// paused reports an outage of the store (the limiter's fallback): counts are kept
+	// in the tracker and written once it is back, as far as they are still in the
+	// window. Nil: never paused.
+	paused func() bool
 
 	scheduled atomic.Bool // a flush is due
 }
@@ -257,6 +264,10 @@ func (s *sharedUsage) schedule() {
 		return
 	}
 	time.AfterFunc(usageFlushInterval, func() {
+		if s.paused != nil && s.paused() {
+			s.scheduled.Store(false)
+			return
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), storeTimeout)
 		defer cancel()
 		if err := s.flush(ctx); err != nil {
