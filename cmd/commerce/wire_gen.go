@@ -106,8 +106,17 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		Segments:  segmentRepository,
 		Audit:     auditRepository,
 	}
+	tokenRevocationRepository := postgres.NewTokenRevocationRepository(dbDB)
+	client, cleanup3, err := redisx.Provide(cfg)
+	if err != nil {
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	invalidations := identity.NewInvalidations(cfg, client, logger)
 	clockClock := clock.New()
-	credentialService := app2.NewCredentialService(settings, credentialRepository, clockClock)
+	revocations := app2.NewRevocations(settings, tokenRevocationRepository, dbDB, invalidations, clockClock, logger)
+	credentialService := app2.NewCredentialService(settings, credentialRepository, revocations, clockClock)
 	adapter := identityapi.NewAdapter(credentialService)
 	settings2 := orders.NewSettings(cfg)
 	orderRepository := postgres3.NewOrderRepository(dbDB)
@@ -133,19 +142,13 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	customersapiAdapter := customersapi.NewAdapter(service)
 	tokens, err := jwt.NewTokens(cfg, clockClock)
 	if err != nil {
+		cleanup3()
 		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
 	keyCache := app2.NewKeyCache(settings, clockClock)
-	client, cleanup3, err := redisx.Provide(cfg)
-	if err != nil {
-		cleanup2()
-		cleanup()
-		return nil, nil, err
-	}
-	invalidations := identity.NewInvalidations(cfg, client, logger)
-	appService := app2.NewService(settings, dbDB, credentialRepository, staffRepository, apiKeyRepository, customersapiAdapter, tokens, keyCache, invalidations, clockClock, logger)
+	appService := app2.NewService(settings, dbDB, credentialRepository, staffRepository, apiKeyRepository, customersapiAdapter, tokens, keyCache, revocations, invalidations, clockClock, logger)
 	handler := http.NewHandler(appService)
 	module := identity.NewModule(handler)
 	httpHandler := http2.NewHandler(service)
@@ -266,7 +269,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	metricsModule := metrics.NewModule(metricsRegistry)
 	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, adminModule, metricsModule)
 	migrator := newMigrator(dbDB, v)
-	authenticator, cleanup4, err := app2.NewAuthenticator(settings, tokens, apiKeyRepository, keyCache, invalidations, clockClock, logger)
+	authenticator, cleanup4, err := app2.NewAuthenticator(settings, tokens, apiKeyRepository, keyCache, revocations, invalidations, clockClock, logger)
 	if err != nil {
 		cleanup3()
 		cleanup2()

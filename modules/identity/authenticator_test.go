@@ -20,6 +20,7 @@ import (
 	"github.com/gocommerce/commerce/platform/auth"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
+	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
@@ -41,10 +42,12 @@ func (c *countingKeys) TouchLastUsed(ctx context.Context, id string, at time.Tim
 }
 
 type fixture struct {
-	svc   *app.Service
-	authn *app.Authenticator
-	keys  *countingKeys
-	clock *clock.Fake
+	svc      *app.Service
+	authn    *app.Authenticator
+	keys     *countingKeys
+	clock    *clock.Fake
+	db       *db.DB
+	settings app.Settings
 }
 
 func newFixture(tb testing.TB, engine string) *fixture {
@@ -64,14 +67,15 @@ func newFixture(tb testing.TB, engine string) *fixture {
 	cache := app.NewKeyCache(settings, clk)
 	inv := identityredis.NewInvalidations(nil, zap.NewNop())
 	cust := newFakeCustomers(tb, e.DB)
+	revs := app.NewRevocations(settings, identitypg.NewTokenRevocationRepository(e.DB), e.DB, inv, clk, zap.NewNop())
 	svc := app.NewService(settings, e.DB, identitypg.NewCredentialRepository(e.DB), identitypg.NewStaffRepository(e.DB), keys,
-		customersapi.NewAdapter(cust), tokens, cache, inv, clk, zap.NewNop())
-	authn, cleanup, err := app.NewAuthenticator(settings, tokens, keys, cache, inv, clk, zap.NewNop())
+		customersapi.NewAdapter(cust), tokens, cache, revs, inv, clk, zap.NewNop())
+	authn, cleanup, err := app.NewAuthenticator(settings, tokens, keys, cache, revs, inv, clk, zap.NewNop())
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(cleanup)
-	return &fixture{svc: svc, authn: authn, keys: keys, clock: clk}
+	return &fixture{svc: svc, authn: authn, keys: keys, clock: clk, db: e.DB, settings: settings}
 }
 
 func TestAuthenticatorCachesVerifiedKeys(t *testing.T) {
