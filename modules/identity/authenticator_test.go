@@ -22,8 +22,8 @@ import (
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
-	"github.com/gocommerce/commerce/platform/ids"
 	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/ids"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 

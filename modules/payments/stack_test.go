@@ -15,8 +15,8 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/gocommerce/commerce/modules/payments"
-	"github.com/gocommerce/commerce/modules/payments/adapters/gateways"
 	paymentsevents "github.com/gocommerce/commerce/modules/payments/adapters/events"
+	"github.com/gocommerce/commerce/modules/payments/adapters/gateways"
 	paymentshttp "github.com/gocommerce/commerce/modules/payments/adapters/http"
 	"github.com/gocommerce/commerce/modules/payments/adapters/testgateway"
 	"github.com/gocommerce/commerce/modules/payments/app"

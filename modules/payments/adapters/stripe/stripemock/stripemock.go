@@ -7,6 +7,7 @@ package stripemock
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -74,12 +75,15 @@ func start(t testing.TB) string {
 	if testing.Short() {
 		t.Skip("stripe-mock skipped under -short")
 	}
+	// The process lives until the test's cleanup kills it.
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
 	bin := filepath.Join(t.TempDir(), "stripe-mock")
-	build := exec.Command("go", "build", "-o", bin, "github.com/stripe/stripe-mock")
+	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/stripe/stripe-mock") //nolint:gosec // bin is a path in the test's temporary directory
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Skipf("stripe-mock (go.mod tool) cannot be built here: %v\n%s", err, out)
 	}
-	cmd := exec.Command(bin, "-http-addr", "127.0.0.1:0", "-https-addr", "127.0.0.1:0") //nolint:gosec // bin is the binary built just above
+	cmd := exec.CommandContext(ctx, bin, "-http-addr", "127.0.0.1:0", "-https-addr", "127.0.0.1:0") //nolint:gosec // bin is the binary built just above
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
