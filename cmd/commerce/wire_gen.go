@@ -24,7 +24,7 @@ import (
 	"github.com/gocommerce/commerce/modules/coupons"
 	"github.com/gocommerce/commerce/modules/coupons/adapters/cartsapi"
 	customersapi2 "github.com/gocommerce/commerce/modules/coupons/adapters/customersapi"
-	events4 "github.com/gocommerce/commerce/modules/coupons/adapters/events"
+	events5 "github.com/gocommerce/commerce/modules/coupons/adapters/events"
 	http7 "github.com/gocommerce/commerce/modules/coupons/adapters/http"
 	postgres7 "github.com/gocommerce/commerce/modules/coupons/adapters/postgres"
 	app6 "github.com/gocommerce/commerce/modules/coupons/app"
@@ -53,13 +53,14 @@ import (
 	"github.com/gocommerce/commerce/modules/orders"
 	catalogapi3 "github.com/gocommerce/commerce/modules/orders/adapters/catalogapi"
 	customersapi4 "github.com/gocommerce/commerce/modules/orders/adapters/customersapi"
-	events5 "github.com/gocommerce/commerce/modules/orders/adapters/events"
+	events6 "github.com/gocommerce/commerce/modules/orders/adapters/events"
 	http8 "github.com/gocommerce/commerce/modules/orders/adapters/http"
 	"github.com/gocommerce/commerce/modules/orders/adapters/inventoryapi"
 	"github.com/gocommerce/commerce/modules/orders/adapters/paymentsapi"
 	postgres3 "github.com/gocommerce/commerce/modules/orders/adapters/postgres"
 	app3 "github.com/gocommerce/commerce/modules/orders/app"
 	"github.com/gocommerce/commerce/modules/payments"
+	events4 "github.com/gocommerce/commerce/modules/payments/adapters/events"
 	http5 "github.com/gocommerce/commerce/modules/payments/adapters/http"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
@@ -107,8 +108,17 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		Segments:  segmentRepository,
 		Audit:     auditRepository,
 	}
+	tokenRevocationRepository := postgres.NewTokenRevocationRepository(dbDB)
+	client, cleanup3, err := redisx.Provide(cfg)
+	if err != nil {
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	invalidations := identity.NewInvalidations(cfg, client, logger)
 	clockClock := clock.New()
-	credentialService := app2.NewCredentialService(settings, credentialRepository, clockClock)
+	revocations := app2.NewRevocations(settings, tokenRevocationRepository, dbDB, invalidations, clockClock, logger)
+	credentialService := app2.NewCredentialService(settings, credentialRepository, revocations, clockClock)
 	adapter := identityapi.NewAdapter(credentialService)
 	settings2 := orders.NewSettings(cfg)
 	orderRepository := postgres3.NewOrderRepository(dbDB)
@@ -134,19 +144,13 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	customersapiAdapter := customersapi.NewAdapter(service)
 	tokens, err := jwt.NewTokens(cfg, clockClock)
 	if err != nil {
+		cleanup3()
 		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
 	keyCache := app2.NewKeyCache(settings, clockClock)
-	client, cleanup3, err := redisx.Provide(cfg)
-	if err != nil {
-		cleanup2()
-		cleanup()
-		return nil, nil, err
-	}
-	invalidations := identity.NewInvalidations(cfg, client, logger)
-	appService := app2.NewService(settings, dbDB, credentialRepository, staffRepository, apiKeyRepository, customersapiAdapter, tokens, keyCache, invalidations, clockClock, logger)
+	appService := app2.NewService(settings, dbDB, credentialRepository, staffRepository, apiKeyRepository, customersapiAdapter, tokens, keyCache, revocations, invalidations, clockClock, logger)
 	handler := http.NewHandler(appService)
 	module := identity.NewModule(handler)
 	httpHandler := http2.NewHandler(service)
@@ -205,7 +209,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	service4 := payments.NewService(settings5, dbDB, registry, dbDB, outbox, clockClock, logger)
 	handler4 := http5.NewHandler(service4)
-	paymentsModule := payments.NewModule(handler4)
+	subscriber2 := events4.NewSubscriber(service4, logger)
+	paymentsModule := payments.NewModule(handler4, subscriber2)
 	settings6 := carts.NewSettings(cfg)
 	cartRepository := postgres6.NewCartRepository(dbDB, outbox)
 	adapter3 := catalogapi2.NewAdapter(service2)
@@ -241,8 +246,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	cartsapiAdapter := cartsapi.NewAdapter(service6)
 	validator := app6.NewValidator(service5, cartsapiAdapter)
 	handler6 := http7.NewHandler(service5, validator)
-	subscriber2 := events4.NewSubscriber(service5, logger)
-	couponsModule := coupons.NewModule(handler6, subscriber2)
+	subscriber3 := events5.NewSubscriber(service5, logger)
+	couponsModule := coupons.NewModule(handler6, subscriber3)
 	adapter6 := catalogapi3.NewAdapter(service2)
 	inventoryapiAdapter := inventoryapi.NewAdapter(service3)
 	paymentsapiAdapter := paymentsapi.NewAdapter(service4)
@@ -255,8 +260,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	service7 := app3.NewService(settings2, dbDB, appStores, collaborators3, outbox, clockClock)
 	handler7 := http8.NewHandler(service7, queryService)
-	subscriber3 := events5.NewSubscriber(service7, logger)
-	ordersModule := orders.NewModule(handler7, subscriber3)
+	subscriber4 := events6.NewSubscriber(service7, logger)
+	ordersModule := orders.NewModule(handler7, subscriber4)
 	metricsRegistry := metrics.New()
 	limiter, err := ratelimit.New(cfg, client, metricsRegistry, logger)
 	if err != nil {
@@ -269,7 +274,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	metricsModule := metrics.NewModule(metricsRegistry)
 	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, adminModule, metricsModule)
 	migrator := newMigrator(dbDB, v)
-	authenticator, cleanup4, err := app2.NewAuthenticator(settings, tokens, apiKeyRepository, keyCache, invalidations, clockClock, logger)
+	authenticator, cleanup4, err := app2.NewAuthenticator(settings, tokens, apiKeyRepository, keyCache, revocations, invalidations, clockClock, logger)
 	if err != nil {
 		cleanup3()
 		cleanup2()

@@ -106,6 +106,29 @@ func (f *fakeCredentials) UpdateEmail(ctx context.Context, id, email string) err
 	return f.db.Conn(ctx).Model(&credentialRow{}).Where("customer_id = ?", id).Update("email", email).Error
 }
 
+// revocationRow records a RevokeTokens call; it joins the use case's transaction, so a
+// rolled-back use case leaves none.
+type revocationRow struct {
+	ID         uint `gorm:"primaryKey"`
+	CustomerID string
+}
+
+func (revocationRow) TableName() string { return "test_token_revocations" }
+
+func (f *fakeCredentials) RevokeTokens(ctx context.Context, id string) error {
+	return f.db.Conn(ctx).Create(&revocationRow{CustomerID: id}).Error
+}
+
+// revocations counts the committed RevokeTokens calls for the customer.
+func (f *fakeCredentials) revocations(t *testing.T, id string) int64 {
+	t.Helper()
+	var n int64
+	if err := f.db.Gorm().Model(&revocationRow{}).Where("customer_id = ?", id).Count(&n).Error; err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
 // get returns the customer's credential (email, hash) or ok false.
 func (f *fakeCredentials) get(t *testing.T, id string) (credentialRow, bool) {
 	t.Helper()
@@ -182,7 +205,7 @@ var t0 = time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 func newHarness(t *testing.T, engine string) *harness {
 	t.Helper()
 	e := testdb.Open(t, engine, events.Migrations(), customers.Migrations())
-	if err := e.DB.Gorm().AutoMigrate(&credentialRow{}); err != nil {
+	if err := e.DB.Gorm().AutoMigrate(&credentialRow{}, &revocationRow{}); err != nil {
 		t.Fatal(err)
 	}
 	cfg := config.Default()

@@ -3,6 +3,7 @@ package identity_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -20,7 +21,9 @@ import (
 	"github.com/gocommerce/commerce/platform/auth"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
+	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/ids"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
@@ -41,10 +44,13 @@ func (c *countingKeys) TouchLastUsed(ctx context.Context, id string, at time.Tim
 }
 
 type fixture struct {
-	svc   *app.Service
-	authn *app.Authenticator
-	keys  *countingKeys
-	clock *clock.Fake
+	svc      *app.Service
+	authn    *app.Authenticator
+	keys     *countingKeys
+	clock    *clock.Fake
+	db       *db.DB
+	settings app.Settings
+	revs     *app.Revocations
 }
 
 func newFixture(tb testing.TB, engine string) *fixture {
@@ -64,14 +70,15 @@ func newFixture(tb testing.TB, engine string) *fixture {
 	cache := app.NewKeyCache(settings, clk)
 	inv := identityredis.NewInvalidations(nil, zap.NewNop())
 	cust := newFakeCustomers(tb, e.DB)
+	revs := app.NewRevocations(settings, identitypg.NewTokenRevocationRepository(e.DB), e.DB, inv, clk, zap.NewNop())
 	svc := app.NewService(settings, e.DB, identitypg.NewCredentialRepository(e.DB), identitypg.NewStaffRepository(e.DB), keys,
-		customersapi.NewAdapter(cust), tokens, cache, inv, clk, zap.NewNop())
-	authn, cleanup, err := app.NewAuthenticator(settings, tokens, keys, cache, inv, clk, zap.NewNop())
+		customersapi.NewAdapter(cust), tokens, cache, revs, inv, clk, zap.NewNop())
+	authn, cleanup, err := app.NewAuthenticator(settings, tokens, keys, cache, revs, inv, clk, zap.NewNop())
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(cleanup)
-	return &fixture{svc: svc, authn: authn, keys: keys, clock: clk}
+	return &fixture{svc: svc, authn: authn, keys: keys, clock: clk, db: e.DB, settings: settings, revs: revs}
 }
 
 func TestAuthenticatorCachesVerifiedKeys(t *testing.T) {
@@ -235,4 +242,33 @@ func BenchmarkAuthenticateJWT(b *testing.B) {
 			}
 		}
 	})
+}
+
+// BenchmarkAuthenticateCustomerJWT measures a customer access token, whose check also
+// consults the in-memory token revocations: empty, and holding 10,000 other customers.
+func BenchmarkAuthenticateCustomerJWT(b *testing.B) {
+	for _, revoked := range []int{0, 10_000} {
+		b.Run(fmt.Sprintf("revoked=%d", revoked), func(b *testing.B) {
+			f := newFixture(b, "sqlite")
+			ctx := context.Background()
+			reg, err := f.svc.Register(ctx, app.RegisterCommand{Email: "bench@example.com", Password: "bench-pass-1"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			for i := 0; i < revoked; i++ {
+				f.revs.Apply(domain.TokenRevocation{CustomerID: ids.New(), Generation: 1, RevokedAt: f.clock.Now()})
+			}
+			token := reg.Tokens.AccessToken
+			b.ReportAllocs()
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					if _, err := f.authn.Authenticate(ctx, token, ""); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+		})
+	}
 }

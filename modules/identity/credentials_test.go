@@ -7,11 +7,7 @@ import (
 	"testing"
 
 	customersapi "github.com/gocommerce/commerce/modules/customers/api"
-	"github.com/gocommerce/commerce/modules/identity"
-	identitypg "github.com/gocommerce/commerce/modules/identity/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/identity/api"
-	"github.com/gocommerce/commerce/modules/identity/app"
-	"github.com/gocommerce/commerce/platform/clock"
 )
 
 // TestCredentials drives api.Credentials (used by the customers module for passwords
@@ -19,8 +15,7 @@ import (
 func TestCredentials(t *testing.T) {
 	eachEngine(t, func(t *testing.T, s *stack) {
 		ctx := context.Background()
-		settings := identity.NewSettings(&s.cfg)
-		var creds api.Credentials = app.NewCredentialService(settings, identitypg.NewCredentialRepository(s.db), clock.New())
+		var creds api.Credentials = s.creds
 		fake := newFakeCustomers(t, s.db)
 		cust, err := fake.CreateCustomer(ctx, customersapi.CreateCustomerCommand{Email: "ivy@example.com", FirstName: "Ivy", State: customersapi.StateEnabled})
 		if err != nil {

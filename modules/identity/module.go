@@ -67,6 +67,9 @@ var ProviderSet = wire.NewSet(
 	wire.Bind(new(ports.StaffRepository), new(*identitypg.StaffRepository)),
 	identitypg.NewAPIKeyRepository,
 	wire.Bind(new(ports.APIKeyRepository), new(*identitypg.APIKeyRepository)),
+	identitypg.NewTokenRevocationRepository,
+	wire.Bind(new(ports.TokenRevocationRepository), new(*identitypg.TokenRevocationRepository)),
+	app.NewRevocations,
 	customersapi.NewAdapter,
 	wire.Bind(new(ports.Customers), new(*customersapi.Adapter)),
 	identityjwt.NewTokens,
@@ -85,10 +88,11 @@ var ProviderSet = wire.NewSet(
 // NewSettings takes identity's slice of the configuration.
 func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }
 
-// Invalidations carries API key invalidations to the other processes: over Redis
-// pub/sub when Redis is configured, and in the embedded mode (SQLite) also through the
-// data directory's signal file, which the CLI, another process on the same machine,
-// writes when it revokes or deletes a key (docs/decisions/0011).
+// Invalidations carries API key invalidations and customer token revocations to the
+// other processes: over Redis pub/sub when Redis is configured, and in the embedded
+// mode (SQLite) also through the data directory's signal file, which the CLI, another
+// process on the same machine, writes when it revokes or deletes a key
+// (docs/decisions/0011, 0096).
 type Invalidations struct {
 	redis *identityredis.Invalidations
 	file  *filesignal.Signal // nil unless embedded
@@ -107,12 +111,12 @@ func NewInvalidations(cfg *config.Config, rdb *goredis.Client, log *zap.Logger) 
 	return i
 }
 
-// Publish announces a changed key on every channel; the first failure is returned
-// after all were tried.
-func (i *Invalidations) Publish(ctx context.Context, prefix string) error {
-	err := i.redis.Publish(ctx, prefix)
+// Publish announces a message (a key prefix or a revocation signal) on every channel;
+// the first failure is returned after all were tried.
+func (i *Invalidations) Publish(ctx context.Context, msg string) error {
+	err := i.redis.Publish(ctx, msg)
 	if i.file != nil {
-		if ferr := i.file.Publish(ctx, prefix); err == nil {
+		if ferr := i.file.Publish(ctx, msg); err == nil {
 			err = ferr
 		}
 	}

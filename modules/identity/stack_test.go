@@ -43,12 +43,15 @@ type stack struct {
 	identity *app.Service
 	authn    *app.Authenticator
 	cache    *app.KeyCache
+	revs     *app.Revocations
+	creds    *app.CredentialService
 }
 
 type stackOptions struct {
 	db       *db.DB          // share a database (a second "process")
 	redis    *goredis.Client // broadcast key invalidations
 	settings func(*app.Settings)
+	dataDir  string // share the embedded mode's signal file (default: a new directory)
 }
 
 func newStack(t *testing.T, engine string) *stack {
@@ -66,6 +69,9 @@ func newStackWith(t *testing.T, engine string, o stackOptions) *stack {
 	cfg.Security.JWT.Secret = testSecret
 	cfg.Security.BcryptCost = 4
 	cfg.DataDir = t.TempDir() // the embedded mode's API key signal file lives there
+	if o.dataDir != "" {
+		cfg.DataDir = o.dataDir
+	}
 	clk := clock.New()
 	log := zap.NewNop()
 
@@ -82,9 +88,11 @@ func newStackWith(t *testing.T, engine string, o stackOptions) *stack {
 	}
 	cache := app.NewKeyCache(settings, clk)
 	inv := identity.NewInvalidations(&cfg, o.redis, log)
-	svc := app.NewService(settings, d, identitypg.NewCredentialRepository(d), identitypg.NewStaffRepository(d), keys,
-		customersapi.NewAdapter(custSvc), tokens, cache, inv, clk, log)
-	authn, cleanup, err := app.NewAuthenticator(settings, tokens, keys, cache, inv, clk, log)
+	revs := app.NewRevocations(settings, identitypg.NewTokenRevocationRepository(d), d, inv, clk, log)
+	credRepo := identitypg.NewCredentialRepository(d)
+	svc := app.NewService(settings, d, credRepo, identitypg.NewStaffRepository(d), keys,
+		customersapi.NewAdapter(custSvc), tokens, cache, revs, inv, clk, log)
+	authn, cleanup, err := app.NewAuthenticator(settings, tokens, keys, cache, revs, inv, clk, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +105,8 @@ func newStackWith(t *testing.T, engine string, o stackOptions) *stack {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &stack{t: t, cfg: cfg, db: d, srv: srv, identity: svc, authn: authn, cache: cache}
+	return &stack{t: t, cfg: cfg, db: d, srv: srv, identity: svc, authn: authn, cache: cache, revs: revs,
+		creds: app.NewCredentialService(settings, credRepo, revs, clk)}
 }
 
 // protectedModule is a test-only module with protected routes.

@@ -8,6 +8,7 @@ import (
 	"github.com/google/wire"
 	"go.uber.org/zap"
 
+	paymentsevents "github.com/gocommerce/commerce/modules/payments/adapters/events"
 	"github.com/gocommerce/commerce/modules/payments/adapters/gateways"
 	paymentshttp "github.com/gocommerce/commerce/modules/payments/adapters/http"
 	paymentspg "github.com/gocommerce/commerce/modules/payments/adapters/postgres"
@@ -23,13 +24,16 @@ import (
 	"github.com/gocommerce/commerce/platform/tx"
 )
 
-// Module is the payments module: its name, routes and migrations.
+// Module is the payments module: its name, routes, migrations and subscriptions.
 type Module struct {
-	handler *paymentshttp.Handler
+	handler    *paymentshttp.Handler
+	subscriber *paymentsevents.Subscriber
 }
 
-// NewModule builds the module around its HTTP handler.
-func NewModule(h *paymentshttp.Handler) *Module { return &Module{handler: h} }
+// NewModule builds the module around its HTTP handler and event subscriber.
+func NewModule(h *paymentshttp.Handler, s *paymentsevents.Subscriber) *Module {
+	return &Module{handler: h, subscriber: s}
+}
 
 // Name names the module.
 func (m *Module) Name() string { return "payments" }
@@ -39,6 +43,10 @@ func (m *Module) RegisterRoutes(r *httpx.Routes) { m.handler.RegisterRoutes(r) }
 
 // Migrations returns the module's table migrations.
 func (m *Module) Migrations() db.MigrationSource { return paymentspg.Migrations() }
+
+// Subscribe removes a customer's saved methods on customer.deleted and
+// customer.anonymized.
+func (m *Module) Subscribe(s events.Subscriber) { m.subscriber.Subscribe(s) }
 
 // OpenAPI returns the module's OpenAPI fragment (openapi.Documented).
 func (m *Module) OpenAPI() openapi.Fragment {
@@ -69,7 +77,9 @@ func NewService(settings app.Settings, tm tx.Manager, gws ports.Gateways, d *db.
 
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
 // tx.Manager, events.Publisher, clock.Clock. Outputs: *Module, *app.Service and
-// api.Payments (for orders, checkout and subscriptions).
+// api.Payments (for orders, checkout and subscriptions). The module reads only the
+// customers module's event names and payloads (customers/api), so it depends on no
+// other module's service.
 var ProviderSet = wire.NewSet(
 	NewSettings,
 	NewGateways,
@@ -77,5 +87,7 @@ var ProviderSet = wire.NewSet(
 	NewService,
 	wire.Bind(new(api.Payments), new(*app.Service)),
 	paymentshttp.NewHandler,
+	paymentsevents.NewSubscriber,
+	wire.Bind(new(paymentsevents.MethodForgetter), new(*app.Service)),
 	NewModule,
 )

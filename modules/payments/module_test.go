@@ -21,7 +21,7 @@ var ginParam = regexp.MustCompile(`:([a-z_]+)`)
 // TestOpenAPIFragment checks that the fragment is valid, that every route the module
 // registers is documented, and that real answers match their documented schemas.
 func TestOpenAPIFragment(t *testing.T) {
-	m := payments.NewModule(nil)
+	m := payments.NewModule(nil, nil)
 	if m.Name() != "payments" || m.Migrations().Module != "payments" {
 		t.Fatalf("module %q / %q", m.Name(), m.Migrations().Module)
 	}

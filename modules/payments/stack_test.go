@@ -15,6 +15,7 @@ import (
 	"go.uber.org/zap/zaptest/observer"
 
 	"github.com/gocommerce/commerce/modules/payments"
+	paymentsevents "github.com/gocommerce/commerce/modules/payments/adapters/events"
 	"github.com/gocommerce/commerce/modules/payments/adapters/gateways"
 	paymentshttp "github.com/gocommerce/commerce/modules/payments/adapters/http"
 	"github.com/gocommerce/commerce/modules/payments/adapters/testgateway"
@@ -68,6 +69,7 @@ type stack struct {
 	db   *db.DB
 	srv  *httpx.Server
 	svc  *app.Service
+	sub  *paymentsevents.Subscriber
 	gw   *testgateway.Gateway
 	logs *observer.ObservedLogs
 }
@@ -85,11 +87,12 @@ func newStack(t *testing.T, engine string, o stackOptions) *stack {
 	gw := testgateway.New(testgateway.Config{CaptureMethod: o.capture, WebhookSecret: webhookSecret})
 	reg := gateways.New("test", append([]ports.Gateway{gw}, o.extra...)...)
 	svc := payments.NewService(payments.NewSettings(&cfg), e.DB, reg, e.DB, events.NewOutbox(e.DB), clk, log)
-	srv, err := httpx.NewServer(&cfg, log, principals, nil, nil, nil, []httpx.Module{payments.NewModule(paymentshttp.NewHandler(svc))})
+	sub := paymentsevents.NewSubscriber(svc, log)
+	srv, err := httpx.NewServer(&cfg, log, principals, nil, nil, nil, []httpx.Module{payments.NewModule(paymentshttp.NewHandler(svc), sub)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &stack{t: t, db: e.DB, srv: srv, svc: svc, gw: gw, logs: logs}
+	return &stack{t: t, db: e.DB, srv: srv, svc: svc, sub: sub, gw: gw, logs: logs}
 }
 
 type response struct {

@@ -20,7 +20,8 @@ func (s *Service) hasOrders(ctx context.Context, id domain.CustomerID) (bool, er
 }
 
 // Delete erases a customer (DELETE /customers/{id}, staff and keys only): the profile,
-// addresses, tags, tokens, recorded order facts and the login. A customer with orders
+// addresses, tags, tokens, recorded order facts and the login, and revokes its access
+// and refresh tokens (docs/decisions/0096). A customer with orders
 // answers CUSTOMER_HAS_ORDERS unless anonymizeOrders is set, which asks the orders
 // module to strip the customer's personal data from its orders in the same
 // transaction. Audited; publishes customer.deleted.
@@ -49,6 +50,9 @@ func (s *Service) Delete(ctx context.Context, a Actor, id string, anonymizeOrder
 			}
 		}
 		if err := s.creds.DeleteCredentials(ctx, id); err != nil {
+			return err
+		}
+		if err := s.creds.RevokeTokens(ctx, id); err != nil {
 			return err
 		}
 		if err := s.tokens.DeleteForCustomer(ctx, cid); err != nil {

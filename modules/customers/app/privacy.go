@@ -85,7 +85,8 @@ func (s *Service) Export(ctx context.Context, a Actor, id string) (Export, error
 }
 
 // Anonymize replaces the customer's personal data with irreversible placeholders,
-// deletes its addresses, login and tokens, disables it and keeps its order history and
+// deletes its addresses, login and account tokens, revokes its access and refresh
+// tokens (docs/decisions/0096), disables it and keeps its order history and
 // statistics (staff and keys only). Audited; publishes customer.anonymized (and
 // customer.disabled when it was not disabled yet).
 func (s *Service) Anonymize(ctx context.Context, a Actor, id string) (api.Customer, error) {
@@ -111,6 +112,9 @@ func (s *Service) Anonymize(ctx context.Context, a Actor, id string) (api.Custom
 			return err
 		}
 		if err := s.creds.DeleteCredentials(ctx, id); err != nil {
+			return err
+		}
+		if err := s.creds.RevokeTokens(ctx, id); err != nil {
 			return err
 		}
 		if err := s.tokens.DeleteForCustomer(ctx, cid); err != nil {

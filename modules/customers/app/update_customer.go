@@ -20,7 +20,8 @@ var errSelfRestricted = apperr.New(apperr.Forbidden, "", "Forbidden: Insufficien
 // Update changes a customer and publishes customer.updated (plus customer.enabled or
 // customer.disabled when the state moved). A customer may change its own email,
 // names, phone, marketing consent, currency and language; staff and keys anything.
-// Moving away from invited withdraws the pending invite.
+// Moving away from invited withdraws the pending invite; moving away from enabled
+// revokes the customer's tokens (docs/decisions/0096).
 func (s *Service) Update(ctx context.Context, a Actor, id string, cmd UpdateCommand) (api.Customer, error) {
 	if err := a.own(id); err != nil {
 		return api.Customer{}, err
@@ -63,6 +64,13 @@ func (s *Service) Update(ctx context.Context, a Actor, id string, cmd UpdateComm
 		}
 		if emailChanged {
 			if err := s.creds.UpdateEmail(ctx, string(c.ID), c.Email); err != nil {
+				return err
+			}
+		}
+		// Leaving enabled (to disabled: the only move from there) kills every token
+		// the customer holds; a later re-enable lets it sign in again.
+		if moved && from == domain.StateEnabled {
+			if err := s.creds.RevokeTokens(ctx, string(c.ID)); err != nil {
 				return err
 			}
 		}

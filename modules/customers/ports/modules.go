@@ -19,6 +19,9 @@ type Credentials interface {
 	DeleteCredentials(ctx context.Context, customerID string) error
 	// UpdateEmail moves the customer's login to a new email (none is fine).
 	UpdateEmail(ctx context.Context, customerID, email string) error
+	// RevokeTokens refuses every token issued to the customer so far, in every process,
+	// once ctx's transaction commits (docs/decisions/0096).
+	RevokeTokens(ctx context.Context, customerID string) error
 }
 
 // OrderFilter narrows a customer's order history.

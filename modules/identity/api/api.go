@@ -77,6 +77,10 @@ type Credentials interface {
 	// UpdateEmail changes the login email of the customer's credential; none is not an
 	// error.
 	UpdateEmail(ctx context.Context, customerID, email string) error
+	// RevokeTokens refuses every access and refresh token issued to the customer so
+	// far (401), in every process within about a second once ctx's transaction
+	// commits; tokens issued afterwards (a re-enabled customer's new login) work.
+	RevokeTokens(ctx context.Context, customerID string) error
 }
 
 // Errors the Credentials methods answer (errors.Is matches on the code).

@@ -17,7 +17,10 @@ import (
 // Authenticator implements auth.Authenticator for JWT access tokens and API keys.
 //
 // JWTs (three base64url segments) are verified in memory (HS256, issuer, expiry, typ
-// "access") and never touch the database.
+// "access") and never touch the database. A customer token is also checked against
+// the process's Revocations (a map lookup): once a customer is disabled, deleted or
+// anonymized, the tokens issued before are refused in every process within about a
+// second (docs/decisions/0096).
 //
 // API keys ("<prefix>.<secret>") are verified once against the database (lookup by
 // prefix, constant-time comparison of the secret's SHA-256) and then served from a
@@ -35,6 +38,9 @@ import (
 //     cached as valid are re-checked with one indexed query, whatever the request rate;
 //     the TTL bounds everything else.
 //
+// Customer token revocations travel on the same channels (the message is a
+// domain.RevocationSignal) and are polled every RevocationPollInterval (1s).
+//
 // last_used_at and last_used_ip are written at most once per minute per key, off the
 // request path, by one background writer (see usageRecorder); Flush writes pending uses
 // synchronously.
@@ -43,6 +49,7 @@ type Authenticator struct {
 	tokens   ports.Tokens
 	keys     ports.APIKeyRepository
 	cache    *KeyCache
+	revs     *Revocations
 	usage    *usageRecorder
 	clock    clock.Clock
 	log      *zap.Logger
@@ -51,17 +58,25 @@ type Authenticator struct {
 var _ auth.Authenticator = (*Authenticator)(nil)
 
 // NewAuthenticator builds the authenticator and starts its background work: the
-// invalidation subscription, the re-check loop and the last-used writer. The returned
-// cleanup stops them and writes pending last-used updates.
-func NewAuthenticator(s Settings, tokens ports.Tokens, keys ports.APIKeyRepository, cache *KeyCache, inv ports.KeyInvalidations, clk clock.Clock, log *zap.Logger) (*Authenticator, func(), error) {
+// invalidation subscription, the key re-check and revocation poll loops and the
+// last-used writer. The returned cleanup stops them and writes pending last-used
+// updates.
+func NewAuthenticator(s Settings, tokens ports.Tokens, keys ports.APIKeyRepository, cache *KeyCache, revs *Revocations, inv ports.KeyInvalidations, clk clock.Clock, log *zap.Logger) (*Authenticator, func(), error) {
 	a := &Authenticator{
-		settings: s, tokens: tokens, keys: keys, cache: cache,
+		settings: s, tokens: tokens, keys: keys, cache: cache, revs: revs,
 		usage: newUsageRecorder(keys, clk, s.LastUsedInterval), clock: clk, log: log.Named("identity.auth"),
 	}
-	stopSub, err := inv.Subscribe(cache.Invalidate)
+	stopSub, err := inv.Subscribe(a.invalidated)
 	if err != nil {
 		return nil, nil, err
 	}
+	// Load the revocations before the first request when the table is there (it is not
+	// before the first migration: the poll loop then loads them once it is).
+	lctx, lcancel := context.WithTimeout(context.Background(), 5*time.Second)
+	if err := revs.Poll(lctx); err != nil {
+		a.log.Debug("token revocations not loaded at start", zap.Error(err))
+	}
+	lcancel()
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -74,6 +89,13 @@ func NewAuthenticator(s Settings, tokens ports.Tokens, keys ports.APIKeyReposito
 		go func() {
 			defer wg.Done()
 			a.recheckLoop(ctx, s.KeyRecheckInterval)
+		}()
+	}
+	if s.RevocationPollInterval > 0 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a.pollLoop(ctx, s.RevocationPollInterval)
 		}()
 	}
 	var once sync.Once
@@ -106,6 +128,9 @@ func (a *Authenticator) authenticateJWT(token string) (*auth.Principal, error) {
 	p := &auth.Principal{ID: c.Subject, Email: c.Email, Scopes: c.Scopes}
 	switch c.Kind {
 	case domain.SubjectCustomer:
+		if a.revs.Refused(c.Subject, c.Generation) {
+			return nil, domain.ErrInvalidToken
+		}
 		p.Kind = auth.Customer
 	case domain.SubjectStaff:
 		p.Kind = auth.Staff
@@ -191,6 +216,33 @@ func (a *Authenticator) recheckLoop(ctx context.Context, every time.Duration) {
 			rctx, cancel := context.WithTimeout(ctx, every+5*time.Second)
 			if err := a.Recheck(rctx); err != nil && ctx.Err() == nil {
 				a.log.Warn("api key re-check failed", zap.Error(err))
+			}
+			cancel()
+		}
+	}
+}
+
+// invalidated handles a message of the invalidation channels: a customer revocation
+// signal, or the prefix of an API key that changed.
+func (a *Authenticator) invalidated(msg string) {
+	if id, gen, ok := domain.ParseRevocationSignal(msg); ok {
+		a.revs.Apply(domain.TokenRevocation{CustomerID: id, Generation: gen, RevokedAt: a.clock.Now()})
+		return
+	}
+	a.cache.Invalidate(msg)
+}
+
+func (a *Authenticator) pollLoop(ctx context.Context, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			pctx, cancel := context.WithTimeout(ctx, every+5*time.Second)
+			if err := a.revs.Poll(pctx); err != nil && ctx.Err() == nil {
+				a.log.Warn("token revocation poll failed", zap.Error(err))
 			}
 			cancel()
 		}

@@ -14,19 +14,29 @@ import (
 
 // CredentialService implements api.Credentials: the customers module sets and removes
 // customer passwords through it (create with a password, invite activation, password
-// reset, anonymization, erasure). It depends only on the credential store, the settings
-// and the clock (never on customers), so it can be built before the customers service.
+// reset, anonymization, erasure) and revokes a customer's tokens (disable,
+// anonymization, erasure). It depends only on the credential store, the revocations,
+// the settings and the clock (never on customers), so it can be built before the
+// customers service.
 type CredentialService struct {
-	settings Settings
-	creds    ports.CredentialRepository
-	clock    clock.Clock
+	settings    Settings
+	creds       ports.CredentialRepository
+	revocations *Revocations
+	clock       clock.Clock
 }
 
 var _ api.Credentials = (*CredentialService)(nil)
 
 // NewCredentialService builds the service.
-func NewCredentialService(settings Settings, creds ports.CredentialRepository, clk clock.Clock) *CredentialService {
-	return &CredentialService{settings: settings, creds: creds, clock: clk}
+func NewCredentialService(settings Settings, creds ports.CredentialRepository, revocations *Revocations, clk clock.Clock) *CredentialService {
+	return &CredentialService{settings: settings, creds: creds, revocations: revocations, clock: clk}
+}
+
+// RevokeTokens kills every access and refresh token issued to the customer so far, in
+// every process within about a second of ctx's transaction committing (at once in this
+// one); tokens issued later work (docs/decisions/0096).
+func (s *CredentialService) RevokeTokens(ctx context.Context, customerID string) error {
+	return s.revocations.Revoke(ctx, customerID)
 }
 
 // HashPassword checks the password policy and hashes the password with bcrypt.

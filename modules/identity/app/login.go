@@ -28,6 +28,11 @@ func (s *Service) Login(ctx context.Context, cmd LoginCommand) (CustomerLogin, e
 	if !passwordMatches(hash, cmd.Password) || !found {
 		return CustomerLogin{}, domain.ErrInvalidCredentials
 	}
+	// The token generation is read before the customer's state (see Refresh).
+	gen, err := s.revocations.Generation(ctx, cred.CustomerID)
+	if err != nil {
+		return CustomerLogin{}, err
+	}
 	cust, err := s.customers.Get(ctx, cred.CustomerID)
 	if err != nil {
 		if errors.Is(err, domain.ErrCustomerNotFound) {
@@ -38,7 +43,7 @@ func (s *Service) Login(ctx context.Context, cmd LoginCommand) (CustomerLogin, e
 	if !cust.CanSignIn {
 		return CustomerLogin{}, domain.ErrInvalidCredentials
 	}
-	tokens, err := s.issuePair(domain.SubjectCustomer, cust.ID, cust.Email, s.customerScopes())
+	tokens, err := s.issuePair(domain.SubjectCustomer, cust.ID, cust.Email, s.customerScopes(), gen)
 	if err != nil {
 		return CustomerLogin{}, err
 	}
@@ -89,7 +94,7 @@ func (s *Service) AdminLogin(ctx context.Context, cmd LoginCommand) (StaffLogin,
 	if !passwordMatches(hash, cmd.Password) || !found {
 		return StaffLogin{}, domain.ErrInvalidCredentials
 	}
-	tokens, err := s.issuePair(domain.SubjectStaff, u.ID, u.Email, domain.StaffScopes(u.Role))
+	tokens, err := s.issuePair(domain.SubjectStaff, u.ID, u.Email, domain.StaffScopes(u.Role), 0)
 	if err != nil {
 		return StaffLogin{}, err
 	}

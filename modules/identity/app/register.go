@@ -48,7 +48,8 @@ func (s *Service) Register(ctx context.Context, cmd RegisterCommand) (CustomerLo
 		if err := s.creds.Create(ctx, domain.Credential{CustomerID: cust.ID, Email: cust.Email, PasswordHash: hash, CreatedAt: now, UpdatedAt: now}); err != nil {
 			return err
 		}
-		tokens, err := s.issuePair(domain.SubjectCustomer, cust.ID, cust.Email, s.customerScopes())
+		// A new customer was never revoked: generation 0.
+		tokens, err := s.issuePair(domain.SubjectCustomer, cust.ID, cust.Email, s.customerScopes(), 0)
 		if err != nil {
 			return err
 		}

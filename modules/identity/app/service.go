@@ -24,6 +24,7 @@ type Service struct {
 	customers     ports.Customers
 	tokens        ports.Tokens
 	cache         *KeyCache
+	revocations   *Revocations
 	invalidations ports.KeyInvalidations
 	clock         clock.Clock
 	log           *zap.Logger
@@ -42,13 +43,14 @@ func NewService(
 	customers ports.Customers,
 	tokens ports.Tokens,
 	cache *KeyCache,
+	revocations *Revocations,
 	invalidations ports.KeyInvalidations,
 	clk clock.Clock,
 	log *zap.Logger,
 ) *Service {
 	s := &Service{
 		settings: settings, tx: tm, creds: creds, staff: staff, keys: keys, customers: customers,
-		tokens: tokens, cache: cache, invalidations: invalidations, clock: clk, log: log.Named("identity"),
+		tokens: tokens, cache: cache, revocations: revocations, invalidations: invalidations, clock: clk, log: log.Named("identity"),
 	}
 	// A hash at the configured cost that no password matches: comparing against it when
 	// the email is unknown makes a failed login take as long whether or not the account

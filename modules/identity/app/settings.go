@@ -21,12 +21,24 @@ type Settings struct {
 	KeyRecheckInterval time.Duration
 	// LastUsedInterval is the minimum time between two last_used_at writes of a key.
 	LastUsedInterval time.Duration
+	// RevocationPollInterval is how often each process reads the customer token
+	// revocations made since its previous read (the fallback when no signal reaches
+	// it; docs/decisions/0096). 0 disables the poll.
+	RevocationPollInterval time.Duration
+}
+
+// TokenLifetime is the longest a token issued now can be accepted: the longer of the
+// access and refresh lifetimes, plus a minute for the verifier's clock leeway. A token
+// revocation older than this refuses only expired tokens.
+func (s Settings) TokenLifetime() time.Duration {
+	return max(s.AccessTTL, s.RefreshTTL) + time.Minute
 }
 
 // Default intervals.
 const (
-	DefaultKeyRecheckInterval = time.Second
-	DefaultLastUsedInterval   = time.Minute
+	DefaultKeyRecheckInterval     = time.Second
+	DefaultLastUsedInterval       = time.Minute
+	DefaultRevocationPollInterval = time.Second
 )
 
 // SettingsFrom takes identity's settings from the configuration.
@@ -42,5 +54,7 @@ func SettingsFrom(cfg *config.Config) Settings {
 		BcryptCost:         s.BcryptCost,
 		KeyRecheckInterval: DefaultKeyRecheckInterval,
 		LastUsedInterval:   DefaultLastUsedInterval,
+
+		RevocationPollInterval: DefaultRevocationPollInterval,
 	}
 }

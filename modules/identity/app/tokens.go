@@ -26,23 +26,25 @@ type AccessTokenResult struct {
 
 func (s *Service) expiresIn() int { return int(s.settings.AccessTTL.Seconds()) }
 
-func (s *Service) issueAccess(kind domain.SubjectKind, subject, email string, scopes []string) (string, error) {
+// issueAccess signs an access token in the subject's token generation gen (always 0
+// for staff; a customer's comes from Revocations.Generation).
+func (s *Service) issueAccess(kind domain.SubjectKind, subject, email string, scopes []string, gen int64) (string, error) {
 	now := s.clock.Now()
 	return s.tokens.Issue(domain.Claims{
 		ID: ids.New(), Subject: subject, Kind: kind, Type: domain.AccessToken, Scopes: scopes, Email: email,
-		IssuedAt: now, ExpiresAt: now.Add(s.settings.AccessTTL),
+		IssuedAt: now, ExpiresAt: now.Add(s.settings.AccessTTL), Generation: gen,
 	})
 }
 
-func (s *Service) issuePair(kind domain.SubjectKind, subject, email string, scopes []string) (TokenPair, error) {
-	access, err := s.issueAccess(kind, subject, email, scopes)
+func (s *Service) issuePair(kind domain.SubjectKind, subject, email string, scopes []string, gen int64) (TokenPair, error) {
+	access, err := s.issueAccess(kind, subject, email, scopes, gen)
 	if err != nil {
 		return TokenPair{}, err
 	}
 	now := s.clock.Now()
 	refresh, err := s.tokens.Issue(domain.Claims{
 		ID: ids.New(), Subject: subject, Kind: kind, Type: domain.RefreshToken, Email: email,
-		IssuedAt: now, ExpiresAt: now.Add(s.settings.RefreshTTL),
+		IssuedAt: now, ExpiresAt: now.Add(s.settings.RefreshTTL), Generation: gen,
 	})
 	if err != nil {
 		return TokenPair{}, err
@@ -55,7 +57,9 @@ func (s *Service) customerScopes() []string {
 }
 
 // Refresh exchanges a valid refresh token (customer or staff) for a new access token.
-// The subject must still exist and be allowed to sign in; access tokens are refused.
+// The subject must still exist and be allowed to sign in, and a customer's refresh
+// token must not be revoked (its generation is the customer's current one:
+// docs/decisions/0096); access tokens are refused.
 func (s *Service) Refresh(ctx context.Context, refreshToken string) (AccessTokenResult, error) {
 	c, err := s.tokens.Parse(refreshToken)
 	if err != nil {
@@ -67,6 +71,16 @@ func (s *Service) Refresh(ctx context.Context, refreshToken string) (AccessToken
 	var access string
 	switch c.Kind {
 	case domain.SubjectCustomer:
+		// The generation is read before the customer: a revocation that commits in
+		// between is seen in the customer's state, one after it raises the generation
+		// above the new token's, so no token outlives a disabled customer.
+		gen, err := s.revocations.Generation(ctx, c.Subject)
+		if err != nil {
+			return AccessTokenResult{}, err
+		}
+		if c.Generation < gen {
+			return AccessTokenResult{}, domain.ErrInvalidToken
+		}
 		cust, err := s.customers.Get(ctx, c.Subject)
 		if err != nil {
 			if errors.Is(err, domain.ErrCustomerNotFound) {
@@ -77,7 +91,7 @@ func (s *Service) Refresh(ctx context.Context, refreshToken string) (AccessToken
 		if !cust.CanSignIn {
 			return AccessTokenResult{}, domain.ErrInvalidToken
 		}
-		access, err = s.issueAccess(domain.SubjectCustomer, cust.ID, cust.Email, s.customerScopes())
+		access, err = s.issueAccess(domain.SubjectCustomer, cust.ID, cust.Email, s.customerScopes(), gen)
 		if err != nil {
 			return AccessTokenResult{}, err
 		}
@@ -89,7 +103,7 @@ func (s *Service) Refresh(ctx context.Context, refreshToken string) (AccessToken
 			}
 			return AccessTokenResult{}, err
 		}
-		access, err = s.issueAccess(domain.SubjectStaff, u.ID, u.Email, domain.StaffScopes(u.Role))
+		access, err = s.issueAccess(domain.SubjectStaff, u.ID, u.Email, domain.StaffScopes(u.Role), 0)
 		if err != nil {
 			return AccessTokenResult{}, err
 		}

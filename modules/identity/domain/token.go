@@ -37,6 +37,11 @@ type Claims struct {
 	Email     string
 	IssuedAt  time.Time
 	ExpiresAt time.Time
+	// Generation is the subject's token generation when the token was issued (the `gen`
+	// claim; 0 when absent). Revoking a customer's tokens raises the customer's
+	// generation, and a customer token of an older generation is refused
+	// (docs/decisions/0096).
+	Generation int64
 }
 
 // LooksLikeJWT reports whether credential has the JWS compact shape: three base64url

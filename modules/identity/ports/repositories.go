@@ -55,3 +55,14 @@ type APIKeyRepository interface {
 	// RevokedOrMissing returns, among prefixes, those whose key is revoked or gone.
 	RevokedOrMissing(ctx context.Context, prefixes []string) ([]string, error)
 }
+
+// TokenRevocationRepository stores each customer's token generation (docs/decisions/0096).
+type TokenRevocationRepository interface {
+	// Revoke raises the customer's generation by one inside ctx's transaction and
+	// returns the new state: every token issued before is dead once it commits.
+	Revoke(ctx context.Context, customerID string, at time.Time) (domain.TokenRevocation, error)
+	// Generation returns the customer's current generation (0 when never revoked).
+	Generation(ctx context.Context, customerID string) (int64, error)
+	// Since returns the revocations made at or after t.
+	Since(ctx context.Context, t time.Time) ([]domain.TokenRevocation, error)
+}

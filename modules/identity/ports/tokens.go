@@ -15,12 +15,13 @@ type Tokens interface {
 	Parse(token string) (domain.Claims, error)
 }
 
-// KeyInvalidations tells every process that an API key changed (revoked or deleted),
-// so each drops it from its verification cache at once.
+// KeyInvalidations tells every process that a credential changed, so each stops
+// accepting it at once: an API key revoked or deleted (the message is the key's
+// prefix) or a customer's tokens revoked (domain.RevocationSignal).
 type KeyInvalidations interface {
-	// Publish announces that the key with prefix changed.
-	Publish(ctx context.Context, prefix string) error
-	// Subscribe calls fn with each announced prefix (including this process's own)
+	// Publish announces a message: a key prefix or a revocation signal.
+	Publish(ctx context.Context, msg string) error
+	// Subscribe calls fn with each announced message (including this process's own)
 	// until the returned stop function is called.
-	Subscribe(fn func(prefix string)) (stop func(), err error)
+	Subscribe(fn func(msg string)) (stop func(), err error)
 }

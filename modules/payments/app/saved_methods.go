@@ -130,3 +130,34 @@ func (s *Service) DeleteMethod(ctx context.Context, c Caller, token string) (*do
 	}
 	return m, nil
 }
+
+// forgetBatch is how many of an owner's methods ForgetCustomerMethods reads at a time.
+const forgetBatch = 100
+
+// ForgetCustomerMethods removes every method saved for the customer (erasure and
+// anonymization: docs/decisions/0097): each is detached at its gateway first, best
+// effort (a failure is logged, as for DELETE), then deleted here, so a run stopped half
+// way is finished by the next (the event is delivered again). It answers how many it
+// removed.
+func (s *Service) ForgetCustomerMethods(ctx context.Context, customerID string) (int, error) {
+	owner := "customer:" + customerID
+	removed := 0
+	for {
+		ms, _, err := s.methods.List(ctx, owner, 0, forgetBatch)
+		if err != nil || len(ms) == 0 {
+			return removed, err
+		}
+		for _, m := range ms {
+			if g, ok := s.gateways.Get(m.Gateway); ok {
+				if err := g.DeleteMethod(ctx, m.ProviderToken, m.ProviderCustomer); err != nil {
+					s.log.Warn("gateway could not forget a saved method of an erased customer",
+						zap.String("gateway", m.Gateway), zap.String("token", m.Token), zap.Error(err))
+				}
+			}
+			if err := s.methods.Delete(ctx, m.Token); err != nil {
+				return removed, err
+			}
+			removed++
+		}
+	}
+}

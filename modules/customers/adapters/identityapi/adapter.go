@@ -43,6 +43,11 @@ func (a *Adapter) UpdateEmail(ctx context.Context, customerID, email string) err
 	return translate(a.creds.UpdateEmail(ctx, customerID, email))
 }
 
+// RevokeTokens kills the customer's access and refresh tokens.
+func (a *Adapter) RevokeTokens(ctx context.Context, customerID string) error {
+	return translate(a.creds.RevokeTokens(ctx, customerID))
+}
+
 func translate(err error) error {
 	switch {
 	case err == nil:

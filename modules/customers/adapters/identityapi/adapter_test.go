@@ -41,6 +41,11 @@ func (f *fakeCredentials) UpdateEmail(_ context.Context, id, email string) error
 	return f.err
 }
 
+func (f *fakeCredentials) RevokeTokens(_ context.Context, id string) error {
+	f.calls = append(f.calls, "revoke:"+id)
+	return f.err
+}
+
 func TestAdapter(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -58,7 +63,10 @@ func TestAdapter(t *testing.T) {
 	if err := a.UpdateEmail(ctx, "c", "n@x.co"); err != nil {
 		t.Fatal(err)
 	}
-	if got := len(f.calls); got != 4 || f.calls[1] != "sethash:c:e@x.co:h" || f.calls[3] != "email:c:n@x.co" {
+	if err := a.RevokeTokens(ctx, "c"); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(f.calls); got != 5 || f.calls[1] != "sethash:c:e@x.co:h" || f.calls[3] != "email:c:n@x.co" || f.calls[4] != "revoke:c" {
 		t.Fatalf("calls %v", f.calls)
 	}
 	other := errors.New("db down")
@@ -80,6 +88,9 @@ func TestAdapter(t *testing.T) {
 		}
 		if err := a.DeleteCredentials(ctx, "c"); !errors.Is(err, want) {
 			t.Errorf("DeleteCredentials: %v, want %v", err, want)
+		}
+		if err := a.RevokeTokens(ctx, "c"); !errors.Is(err, want) {
+			t.Errorf("RevokeTokens: %v, want %v", err, want)
 		}
 	}
 }

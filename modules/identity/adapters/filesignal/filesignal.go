@@ -1,7 +1,7 @@
-// Package filesignal tells the processes of one machine that API keys changed, through
-// a file they share: the embedded mode's way to make a revocation by the CLI (another
-// process) take effect at once in `commerce serve`, where there is no Redis to carry
-// it (docs/decisions/0011).
+// Package filesignal tells the processes of one machine that API keys changed (or that
+// a customer's tokens were revoked), through a file they share: the embedded mode's way
+// to make a revocation by the CLI (another process) take effect at once in
+// `commerce serve`, where there is no Redis to carry it (docs/decisions/0011, 0096).
 //
 // Publish appends the key's prefix as a line to the file; Subscribe watches the file
 // with the operating system's notifications (inotify, kqueue, ...) and hands every new

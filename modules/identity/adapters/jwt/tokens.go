@@ -62,13 +62,15 @@ func (v *verifiedTokens) put(key [sha256.Size]byte, c domain.Claims) {
 var _ ports.Tokens = (*Tokens)(nil)
 
 // claims is the JWT payload: registered claims (sub, iat, exp, iss, jti) plus the
-// subject kind, the token type and, for access tokens, the scopes.
+// subject kind, the token type, for access tokens the scopes, and the subject's token
+// generation (omitted while it is 0; docs/decisions/0096).
 type claims struct {
 	gojwt.RegisteredClaims
 	Kind   string   `json:"kind"`
 	Typ    string   `json:"typ"`
 	Scopes []string `json:"scopes,omitempty"`
 	Email  string   `json:"email,omitempty"`
+	Gen    int64    `json:"gen,omitempty"`
 }
 
 // NewTokens builds the codec from the configuration; the secret must be set.
@@ -106,6 +108,7 @@ func (t *Tokens) Issue(c domain.Claims) (string, error) {
 		Typ:    string(c.Type),
 		Scopes: c.Scopes,
 		Email:  c.Email,
+		Gen:    c.Generation,
 	}
 	s, err := gojwt.NewWithClaims(gojwt.SigningMethodHS256, jc).SignedString(t.secret)
 	if err != nil {
@@ -151,10 +154,10 @@ func (t *Tokens) parse(token string) (domain.Claims, bool, error) {
 		return domain.Claims{}, false, domain.ErrInvalidToken
 	}
 	kind, typ := domain.SubjectKind(jc.Kind), domain.TokenType(jc.Typ)
-	if jc.Subject == "" || !kind.Valid() || (typ != domain.AccessToken && typ != domain.RefreshToken) {
+	if jc.Subject == "" || !kind.Valid() || (typ != domain.AccessToken && typ != domain.RefreshToken) || jc.Gen < 0 {
 		return domain.Claims{}, false, domain.ErrInvalidToken
 	}
-	out := domain.Claims{ID: jc.ID, Subject: jc.Subject, Kind: kind, Type: typ, Scopes: jc.Scopes, Email: jc.Email}
+	out := domain.Claims{ID: jc.ID, Subject: jc.Subject, Kind: kind, Type: typ, Scopes: jc.Scopes, Email: jc.Email, Generation: jc.Gen}
 	if jc.IssuedAt != nil {
 		out.IssuedAt = jc.IssuedAt.Time
 	}

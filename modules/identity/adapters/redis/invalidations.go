@@ -1,4 +1,5 @@
-// Package redis broadcasts API key invalidations between processes over Redis pub/sub.
+// Package redis broadcasts API key invalidations and customer token revocations between
+// processes over Redis pub/sub (docs/decisions/0011, 0096).
 package redis
 
 import (
@@ -11,7 +12,9 @@ import (
 	"github.com/gocommerce/commerce/modules/identity/ports"
 )
 
-// Channel is the pub/sub channel carrying the prefixes of revoked or deleted keys.
+// Channel is the pub/sub channel carrying the prefixes of revoked or deleted keys and
+// customer revocation signals ("customer:<id>:<generation>"). Its name predates the
+// latter and stays, so processes of two versions still hear each other.
 const Channel = "commerce:identity:api_key_invalidations"
 
 // Invalidations implements ports.KeyInvalidations. With a nil client (no Redis

@@ -1,21 +1,13 @@
 package stripe_test
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
-	"os/exec"
-	"path/filepath"
-	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -23,103 +15,16 @@ import (
 	"github.com/stripe/stripe-go/v85/webhook"
 
 	"github.com/gocommerce/commerce/modules/payments/adapters/stripe"
+	"github.com/gocommerce/commerce/modules/payments/adapters/stripe/stripemock"
 	"github.com/gocommerce/commerce/modules/payments/domain"
 	"github.com/gocommerce/commerce/modules/payments/ports"
 )
-
-var listening = regexp.MustCompile(`Listening for HTTP at address: (\S+)`)
-
-// startStripeMock builds the stripe-mock pinned in go.mod's tool block and starts it on
-// a free loopback port; the test is skipped (with the reason) only if it cannot be built.
-func startStripeMock(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("stripe-mock skipped under -short")
-	}
-	bin := filepath.Join(t.TempDir(), "stripe-mock")
-	build := exec.Command("go", "build", "-o", bin, "github.com/stripe/stripe-mock")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Skipf("stripe-mock (go.mod tool) cannot be built here: %v\n%s", err, out)
-	}
-	cmd := exec.Command(bin, "-http-addr", "127.0.0.1:0", "-https-addr", "127.0.0.1:0")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start stripe-mock: %v", err)
-	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	addr := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if m := listening.FindStringSubmatch(sc.Text()); m != nil {
-				addr <- m[1]
-			}
-		}
-	}()
-	select {
-	case a := <-addr:
-		return "http://" + a
-	case <-time.After(60 * time.Second):
-		t.Fatal("stripe-mock did not start")
-		return ""
-	}
-}
-
-type recorded struct {
-	Method, Path string
-	Form         url.Values
-	Header       http.Header
-}
-
-// recorder is a reverse proxy in front of stripe-mock that keeps every request.
-type recorder struct {
-	mu   sync.Mutex
-	reqs []recorded
-}
-
-func (r *recorder) last(path string) recorded {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for i := len(r.reqs) - 1; i >= 0; i-- {
-		if r.reqs[i].Path == path {
-			return r.reqs[i]
-		}
-	}
-	return recorded{}
-}
-
-func proxy(t *testing.T, target string) (*recorder, string) {
-	t.Helper()
-	u, _ := url.Parse(target)
-	rp := httputil.NewSingleHostReverseProxy(u)
-	rec := &recorder{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		form, _ := url.ParseQuery(string(body))
-		if r.Method == http.MethodGet {
-			form = r.URL.Query()
-		}
-		rec.mu.Lock()
-		rec.reqs = append(rec.reqs, recorded{Method: r.Method, Path: r.URL.Path, Form: form, Header: r.Header.Clone()})
-		rec.mu.Unlock()
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		rp.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	return rec, srv.URL
-}
 
 // TestAgainstStripeMock runs every call of the adapter against stripe-mock (which
 // validates each request against Stripe's OpenAPI specification) and checks what was
 // sent.
 func TestAgainstStripeMock(t *testing.T) {
-	rec, base := proxy(t, startStripeMock(t))
+	rec, base := stripemock.Start(t)
 	g := stripe.New(stripe.Config{APIKey: "sk_test_123", BaseURL: base, CaptureMethod: "manual", StatementDescriptor: "SHOP"})
 	ctx := context.Background()
 	c := domain.Card{Number: "4242 4242 4242 4242", ExpMonth: 12, ExpYear: 2030, CVC: "987", Name: "Ada Lovelace"}
@@ -135,13 +40,13 @@ func TestAgainstStripeMock(t *testing.T) {
 	if !strings.HasPrefix(res.TransactionID, "pi_") || res.Card == nil || res.Card.Brand != "visa" {
 		t.Fatalf("authorize result %+v", res)
 	}
-	pm := rec.last("/v1/payment_methods")
+	pm := rec.Last("/v1/payment_methods")
 	if pm.Form.Get("type") != "card" || pm.Form.Get("card[number]") != "4242424242424242" || pm.Form.Get("card[cvc]") != "987" ||
 		pm.Form.Get("card[exp_month]") != "12" || pm.Form.Get("billing_details[name]") != "Ada Lovelace" ||
 		pm.Header.Get("Authorization") != "Bearer sk_test_123" {
 		t.Fatalf("payment method request %+v", pm)
 	}
-	pi := rec.last("/v1/payment_intents")
+	pi := rec.Last("/v1/payment_intents")
 	for k, want := range map[string]string{
 		"amount": "1999", "currency": "usd", "confirm": "true", "capture_method": "manual", "payment_method_types[0]": "card",
 		"metadata[payment_id]": "pay_1", "return_url": "https://shop.example/return", "statement_descriptor_suffix": "SHOP",
@@ -161,7 +66,7 @@ func TestAgainstStripeMock(t *testing.T) {
 	if _, err := g.Capture(ctx, ports.CaptureRequest{PaymentID: "pay_1", TransactionID: res.TransactionID, Amount: decimal.RequireFromString("10.00"), Currency: "USD"}); err != nil {
 		t.Fatalf("capture: %v", err)
 	}
-	if f := rec.last("/v1/payment_intents/" + res.TransactionID + "/capture").Form; f.Get("amount_to_capture") != "1000" {
+	if f := rec.Last("/v1/payment_intents/" + res.TransactionID + "/capture").Form; f.Get("amount_to_capture") != "1000" {
 		t.Errorf("capture form %v", f)
 	}
 	if err := g.Cancel(ctx, ports.CancelRequest{PaymentID: "pay_1", TransactionID: res.TransactionID}); err != nil {
@@ -172,7 +77,7 @@ func TestAgainstStripeMock(t *testing.T) {
 	if err != nil || !strings.HasPrefix(rr.ProviderRefundID, "re_") {
 		t.Fatalf("refund: %+v %v", rr, err)
 	}
-	if f := rec.last("/v1/refunds").Form; f.Get("payment_intent") != res.TransactionID || f.Get("amount") != "500" ||
+	if f := rec.Last("/v1/refunds").Form; f.Get("payment_intent") != res.TransactionID || f.Get("amount") != "500" ||
 		f.Get("reason") != "requested_by_customer" || f.Get("metadata[refund_id]") != "ref_1" {
 		t.Errorf("refund form %v", f)
 	}
@@ -180,7 +85,7 @@ func TestAgainstStripeMock(t *testing.T) {
 	if err != nil || !strings.HasPrefix(saved.ProviderToken, "pm_") || !strings.HasPrefix(saved.ProviderCustomer, "cus_") {
 		t.Fatalf("save: %+v %v", saved, err)
 	}
-	if f := rec.last("/v1/payment_methods/" + saved.ProviderToken + "/attach").Form; f.Get("customer") != saved.ProviderCustomer {
+	if f := rec.Last("/v1/payment_methods/" + saved.ProviderToken + "/attach").Form; f.Get("customer") != saved.ProviderCustomer {
 		t.Errorf("attach form %v", f)
 	}
 	if err := g.DeleteMethod(ctx, saved.ProviderToken, saved.ProviderCustomer); err != nil {
@@ -191,7 +96,7 @@ func TestAgainstStripeMock(t *testing.T) {
 		MethodType: "saved_card", Saved: &ports.SavedInstrument{ProviderToken: saved.ProviderToken, ProviderCustomer: saved.ProviderCustomer}, Capture: true}); err != nil {
 		t.Fatalf("authorize saved: %v", err)
 	}
-	if f := rec.last("/v1/payment_intents").Form; f.Get("customer") != saved.ProviderCustomer || f.Get("amount") != "5" || f.Get("currency") != "jpy" {
+	if f := rec.Last("/v1/payment_intents").Form; f.Get("customer") != saved.ProviderCustomer || f.Get("amount") != "5" || f.Get("currency") != "jpy" {
 		t.Errorf("saved payment intent form %v", f)
 	}
 }
