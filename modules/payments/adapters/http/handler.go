@@ -130,10 +130,18 @@ func (h *Handler) complete(c *gin.Context) {
 		return
 	}
 	data := map[string]string{}
+	bad := map[string]string{}
 	for k, v := range req.ActionData {
-		if s, ok := v.(string); ok {
-			data[k] = s
+		s, ok := v.(string)
+		if !ok {
+			bad["action_data."+k] = "must be a string"
+			continue
 		}
+		data[k] = s
+	}
+	if len(bad) > 0 {
+		httpx.Error(c, apperr.Validation(bad))
+		return
 	}
 	res, err := h.svc.CompletePayment(c.Request.Context(), caller(c), app.CompleteCommand{
 		PaymentID: c.Param("payment_id"), ActionType: req.ActionType, ActionData: data,
