@@ -28,8 +28,8 @@ import (
 //
 // Each is a 400 validation error naming the parameter or the member's path
 // (`items[0].quantity`). A body that is not JSON at all is left to the handler, which
-// reports it as such. Bodies a provider defines (webhooks, ProviderJSON) keep their
-// numbers: only the string rules apply to them.
+// reports it as such. Routes registered with KeepNumbers (a provider's webhook, a
+// quantity with its own spec code) keep their numbers: only the string rules apply.
 
 // Messages of the input rules.
 const (
@@ -39,13 +39,15 @@ const (
 	msgNumberFormat = "must be from %d to %d"
 )
 
-// providerJSON is the bodyRoutes key suffix of a route whose JSON body has a provider's shape.
-const providerJSON = "application/json;provider"
+// keepNumbers is the bodyRoutes key suffix of a route whose JSON numbers are its own.
+const keepNumbers = "application/json;keep-numbers"
 
-// ProviderJSON marks "METHOD /full/path" as taking JSON whose shape a third party defines
-// (a payment provider's webhook): the input rules check its strings but not its numbers.
-func (r *Routes) ProviderJSON(method, fullPath string) {
-	r.bodies[method+" "+fullPath+" "+providerJSON] = BodyRule{}
+// KeepNumbers lets "METHOD /full/path" take JSON numbers of any size: the input rules
+// check its strings but not its numbers, which its handler bounds itself. For bodies a
+// third party shapes (a provider's webhook) and for numbers the spec gives their own
+// error code (a cart quantity out of 1..9999 is INVALID_QUANTITY, whatever its size).
+func (r *Routes) KeepNumbers(method, fullPath string) {
+	r.bodies[method+" "+fullPath+" "+keepNumbers] = BodyRule{}
 }
 
 // MsgNumberRange is the message for a number outside the API's integer range.
@@ -82,8 +84,8 @@ func inputRules(routes bodyRoutes) gin.HandlerFunc {
 			return
 		}
 		c.Request.Body = io.NopCloser(bytes.NewReader(data))
-		_, provider := routes[c.Request.Method+" "+c.FullPath()+" "+providerJSON]
-		if path, msg := CheckJSON(data, !provider); msg != "" {
+		_, keep := routes[c.Request.Method+" "+c.FullPath()+" "+keepNumbers]
+		if path, msg := CheckJSON(data, !keep); msg != "" {
 			Error(c, apperr.Validation(map[string]string{path: msg}))
 			return
 		}

@@ -105,11 +105,11 @@ type providerModule struct{}
 
 func (providerModule) RegisterRoutes(r *httpx.Routes) {
 	r.Root.POST("/hooks/:gateway", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"ok": true}) })
-	r.ProviderJSON(http.MethodPost, "/hooks/:gateway")
+	r.KeepNumbers(http.MethodPost, "/hooks/:gateway")
 }
 
-// A provider's JSON keeps its numbers; its strings follow the rules.
-func TestInputRulesProviderJSON(t *testing.T) {
+// A route that keeps its numbers (a provider's JSON) still has its strings checked.
+func TestInputRulesKeepNumbers(t *testing.T) {
 	t.Parallel()
 	cfg := config.Default()
 	s, err := httpx.NewServer(&cfg, zap.NewNop(), nil, nil, nil, nil, []httpx.Module{providerModule{}})

@@ -51,7 +51,8 @@ func (h *Handler) RegisterRoutes(r *httpx.Routes) {
 	r.Root.POST("/api/v2/webhooks/:gateway", h.webhook)
 	// Alipay posts its notifications as forms.
 	r.AllowForm("POST", "/api/v2/webhooks/:gateway", 1<<20)
-	r.ProviderJSON("POST", "/api/v2/webhooks/:gateway")
+	// Provider bodies carry their own numbers (amounts in minor units, timestamps).
+	r.KeepNumbers("POST", "/api/v2/webhooks/:gateway")
 }
 
 // baseURL is the service's base URL as this client reached it.
