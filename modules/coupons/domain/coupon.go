@@ -137,9 +137,9 @@ const (
 	MaxIDs               = 1000
 	MaxQuantity          = 9999
 	// MaxUsageLimit bounds usage_limit and usage_limit_per_customer (docs/decisions/0094).
-	MaxUsageLimit = limits.MaxCount
-	maxIntegerDigits     = 15
-	maxDecimals          = 4
+	MaxUsageLimit    = limits.MaxCount
+	maxIntegerDigits = 15
+	maxDecimals      = 4
 )
 
 var codePattern = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
