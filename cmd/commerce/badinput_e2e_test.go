@@ -26,11 +26,11 @@ import (
 
 // The bad-input probe (issue 15, "Done means"): every write operation of the served
 // OpenAPI document gets a table of bad inputs — broken JSON, wrong types, NUL
-// characters, invalid UTF-8, huge numbers and strings, in bodies, query strings and path
-// parameters — as an admin and, where a customer may call it, as a customer. Each must
-// answer 4xx in the error envelope, and the database (every table, the outbox
-// included) must be unchanged after each operation's table. Deterministic: the cases
-// are a table, the few random strings come from a fixed seed.
+// characters, invalid UTF-8, huge numbers and strings, in bodies, query strings, path
+// parameters and stored headers — as an admin and, where a customer may call it, as a
+// customer. Each must answer 4xx in the error envelope, and the database (every table,
+// the outbox included) must be unchanged after each operation's table. Deterministic:
+// the cases are a table, the few random strings come from a fixed seed.
 func TestBadInputProbe(t *testing.T) {
 	for _, engine := range testdb.Engines() {
 		t.Run(engine, func(t *testing.T) {
@@ -67,6 +67,7 @@ type badCase struct {
 	body   []byte
 	query  string
 	params map[string]string
+	header map[string]string
 	// lenient marks input a server may accept (a long but legal string): it must not be
 	// a 5xx, and when it is accepted the baseline moves.
 	lenient bool
@@ -294,6 +295,9 @@ func (p *probe) send(o operation, c badCase, caller []string) {
 		req.Header.Set(caller[i], caller[i+1])
 	}
 	req.Header.Set("X-Session-Token", p.ids["session"])
+	for k, v := range c.header {
+		req.Header.Set(k, v)
+	}
 	req.RemoteAddr = "192.0.2.15:1234"
 	rec := httptest.NewRecorder()
 	p.ta.app.Server.ServeHTTP(rec, req)
@@ -409,6 +413,9 @@ func (p *probe) cases(o operation) []badCase {
 		{"query name NUL", "a%00=1"}, {"query huge", "probe=" + strings.Repeat("q", 5000)},
 	} {
 		out = append(out, badCase{name: q.name, body: baseBody(), query: q.query})
+	}
+	for _, h := range []string{"Idempotency-Key", "X-Session-Token"} {
+		out = append(out, badCase{name: "header " + h + " invalid UTF-8", body: baseBody(), header: map[string]string{h: "k\xff\xfe"}})
 	}
 	for _, pr := range o.params {
 		switch pr.In {
@@ -769,13 +776,23 @@ func TestBadInputRegressions(t *testing.T) {
 
 			// NUL in a JSON string, anywhere in the body.
 			names(raw("POST", "/api/v1/customers", `{"email":"nul@example.com","first_name":"a\u0000b"}`), "first_name")
-			names(raw("POST", "/api/v1/customers", `{"email":"nul@example.com","metafields":[{"key":"k","value":"\u0000"}]}`), "metafields[0].value")
+			names(raw("POST", "/api/v1/customers", `{"email":"nul@example.com","tags":["ok","\u0000"]}`), "tags[1]")
+			names(raw("POST", "/api/v1/customers", "{\"email\":\"nul@example.com\",\"note\":\"caf\xe9\"}"), "note")
 			// NUL and invalid UTF-8 in query parameters.
 			names(raw("GET", "/api/v1/customers?q=a%00b", ""), "q")
 			names(raw("GET", "/api/v1/products?q=a%00b", ""), "q")
 			names(raw("GET", "/api/v1/products?vendor=%ff%fe", ""), "vendor")
 			names(raw("GET", "/api/v1/customers?email=caf%e9", ""), "email")
 			names(raw("DELETE", "/api/v1/carts/"+"01a213b9-0000-7000-8000-000000000000/coupon?coupon_code=%00", ""), "coupon_code")
+			// A stored header (PostgreSQL refused the bytes as a 500).
+			req := httptest.NewRequest("POST", "http://example.test/api/v1/payments", strings.NewReader(`{"gateway_id":"test","amount":"1.00","currency":"USD",`+
+				`"payment_method":{"type":"card","card":{"number":"4242424242424242","exp_month":12,"exp_year":2035,"cvc":"123"}}}`))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set(admin[0], admin[1])
+			req.Header.Set("Idempotency-Key", "k\xff\xfe")
+			rec := httptest.NewRecorder()
+			ta.app.Server.ServeHTTP(rec, req)
+			names(response{Status: rec.Code, Body: rec.Body.Bytes()}, "Idempotency-Key")
 			// Integers beyond the columns, in the query string and in bodies.
 			names(raw("GET", "/api/v1/customers?min_orders=99999999999", ""), "min_orders")
 			names(raw("GET", "/api/v1/customers?page=9223372036854775807", ""), "page")

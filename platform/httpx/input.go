@@ -21,8 +21,9 @@ import (
 // Input rules (docs/decisions/0094-input-rules.md), applied once to every route before
 // any handler runs, so no handler and no database sees such input:
 //
-//   - a query-string name or value, or a path parameter, with a NUL character, invalid
-//     UTF-8, broken percent-encoding or more than limits.MaxQueryValue bytes;
+//   - a query-string name or value, a path parameter or a data header (Idempotency-Key,
+//     X-Session-Token) with a NUL character, invalid UTF-8, broken percent-encoding or
+//     more than limits.MaxQueryValue bytes;
 //   - a JSON body with a NUL character (\u0000) or invalid UTF-8 in any string (member
 //     names included), or a number outside limits.MinInt..limits.MaxInt.
 //
@@ -30,6 +31,11 @@ import (
 // (`items[0].quantity`). A body that is not JSON at all is left to the handler, which
 // reports it as such. Routes registered with KeepNumbers (a provider's webhook, a
 // quantity with its own spec code) keep their numbers: only the string rules apply.
+
+// dataHeaders are the request headers whose values the API stores or looks up (the
+// others are either validated where read or never reach storage); they follow the
+// query-string rules.
+var dataHeaders = []string{"Idempotency-Key", "X-Session-Token"}
 
 // Messages of the input rules.
 const (
@@ -63,6 +69,11 @@ func inputRules(routes bodyRoutes) gin.HandlerFunc {
 		for _, p := range c.Params {
 			if msg := checkText(p.Value, limits.MaxQueryValue); msg != "" {
 				fields[fieldName(p.Key)] = msg
+			}
+		}
+		for _, h := range dataHeaders {
+			if msg := checkText(c.Request.Header.Get(h), limits.MaxQueryValue); msg != "" {
+				fields[h] = msg
 			}
 		}
 		if len(fields) > 0 {

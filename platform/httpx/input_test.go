@@ -49,6 +49,9 @@ func TestInputRulesQueryAndPath(t *testing.T) {
 			expectError(t, do(t, s, request{method: method, path: tc.path}), http.StatusBadRequest, tc.want)
 		})
 	}
+	// Headers the API stores follow the same rules.
+	w := do(t, s, request{method: http.MethodGet, path: "/api/v1/products", header: map[string]string{"Idempotency-Key": "k\xff"}})
+	expectError(t, w, http.StatusBadRequest, params("Idempotency-Key", httpx.MsgUTF8))
 	// Fine input passes, including UTF-8 text, '+' and empty values.
 	for _, path := range []string{"/api/v1/products?q=caf%C3%A9+cr%C3%A8me&vendor=&page=2", "/api/v1/products?" + strings.Repeat("a", 4096)} {
 		if w := get(t, s, path, nil); w.Code != http.StatusOK {
