@@ -223,7 +223,7 @@ func (p *jsonProblem) path() string {
 		if b.Len() > 0 {
 			b.WriteByte('.')
 		}
-		b.WriteString(fieldName(*e.key))
+		b.WriteString(fieldName(unquote(e.key)))
 	}
 	if b.Len() == 0 {
 		return "body"
@@ -231,8 +231,10 @@ func (p *jsonProblem) path() string {
 	return b.String()
 }
 
+// pathElem is one step of a member's path: an object member (its quoted name as sent,
+// decoded only when a problem is reported) or an array index.
 type pathElem struct {
-	key   *string // nil for an array element
+	key   []byte // nil for an array element
 	index int
 }
 
@@ -304,20 +306,20 @@ func (s *jsonScanner) object(depth int) error {
 		if err := s.str(); err != nil {
 			var p *jsonProblem
 			if errors.As(err, &p) {
-				// Name the member itself.
+				// Name the member itself, as sent.
 				key := rawString(s.data[start+1:])
-				p.stack = append(p.stack, pathElem{key: &key})
+				p.stack = append(p.stack, pathElem{key: []byte(`"` + strings.ReplaceAll(key, `\`, `\\`) + `"`)})
 			}
 			return err
 		}
-		key := unquote(s.data[start:s.i])
+		key := s.data[start:s.i]
 		s.skipSpace()
 		if s.i >= len(s.data) || s.data[s.i] != ':' {
 			return errSyntax
 		}
 		s.i++
 		s.skipSpace()
-		s.stack = append(s.stack, pathElem{key: &key})
+		s.stack = append(s.stack, pathElem{key: key})
 		if err := s.value(depth + 1); err != nil {
 			return err
 		}

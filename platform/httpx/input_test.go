@@ -170,3 +170,13 @@ func badValue(v any) bool {
 	}
 	return false
 }
+
+func BenchmarkCheckJSON(b *testing.B) {
+	body := []byte(`{"product_id":"01a213b9-dfeb-750d-b231-e90b608e331d","variant_id":"01a213b9-dfeb-750d-b231-e90b608e331e","quantity":2,"custom_attributes":{"gift":"yes","note":"caf\u00e9 cr\u00e8me"}}`)
+	b.SetBytes(int64(len(body)))
+	for b.Loop() {
+		if _, msg := httpx.CheckJSON(body, true); msg != "" {
+			b.Fatal(msg)
+		}
+	}
+}
