@@ -1,11 +1,13 @@
 package httpx
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/gin-gonic/gin"
 
 	"github.com/gocommerce/commerce/platform/apperr"
+	"github.com/gocommerce/commerce/platform/limits"
 )
 
 // Page is a validated page request (page from 1, per_page 1..100, default 20).
@@ -20,19 +22,26 @@ func (p Page) Offset() int { return (p.Page - 1) * p.PerPage }
 // Limit is the page size.
 func (p Page) Limit() int { return p.PerPage }
 
+// MsgPageTooHigh refuses a page beyond limits.MaxPage.
+var MsgPageTooHigh = fmt.Sprintf("must be at most %d", limits.MaxPage)
+
 // MaxPerPage is the spec's per_page maximum.
 const MaxPerPage = 100
 
-// ParsePage reads page and per_page. Non-integers and values below 1 are a 400;
-// per_page above 100 is capped at 100 (docs/decisions/0003-pagination.md).
+// ParsePage reads page and per_page. Non-integers, values below 1 and pages beyond
+// limits.MaxPage are a 400; per_page above 100 is capped at 100
+// (docs/decisions/0003-pagination.md).
 func ParsePage(c *gin.Context) (Page, error) {
 	p := Page{Page: 1, PerPage: 20}
 	fields := map[string]string{}
 	if v := c.Query("page"); v != "" {
 		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
+		switch {
+		case err != nil || n < 1:
 			fields["page"] = "must be an integer of at least 1"
-		} else {
+		case n > limits.MaxPage:
+			fields["page"] = MsgPageTooHigh
+		default:
 			p.Page = n
 		}
 	}

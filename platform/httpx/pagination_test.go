@@ -50,6 +50,8 @@ func TestParsePage(t *testing.T) {
 		{"?page=-1", map[string]string{"page": "must be an integer of at least 1"}},
 		{"?page=abc", map[string]string{"page": "must be an integer of at least 1"}},
 		{"?page=1.5", map[string]string{"page": "must be an integer of at least 1"}},
+		{"?page=1000001", map[string]string{"page": "must be at most 1000000"}},
+		{"?page=9223372036854775807", map[string]string{"page": "must be at most 1000000"}},
 		{"?per_page=0", map[string]string{"per_page": "must be an integer from 1 to 100"}},
 		{"?per_page=ten", map[string]string{"per_page": "must be an integer from 1 to 100"}},
 		{"?page=0&per_page=x", map[string]string{"page": "must be an integer of at least 1", "per_page": "must be an integer from 1 to 100"}},

@@ -106,6 +106,7 @@ func NewServer(cfg *config.Config, logger *zap.Logger, authn auth.Authenticator,
 		e.Use(gin.HandlerFunc(limiter))
 	}
 	e.Use(bodyRules(cfg.HTTP.BodyLimitBytes, bodies))
+	e.Use(inputRules(bodies))
 
 	e.NoRoute(func(c *gin.Context) {
 		Error(c, apperr.NotFoundf("Not found: %s %s", c.Request.Method, c.Request.URL.Path))

@@ -153,4 +153,7 @@ var (
 	ErrVariantNotFound    = apperr.New(apperr.NotFound, "VARIANT_NOT_FOUND", "Variant not found")
 	ErrCollectionNotFound = apperr.New(apperr.NotFound, "COLLECTION_NOT_FOUND", "Collection not found")
 	ErrProductHasOrders   = apperr.New(apperr.Conflict, "PRODUCT_HAS_ORDERS", "Cannot delete a product with orders; archive it instead")
+	// ErrStockLimit: SetInventoryQuantities would take a product's stock over its
+	// variants beyond 1,000,000,000 (docs/decisions/0094).
+	ErrStockLimit = apperr.New(apperr.Invalid, "STOCK_LIMIT", "A product's stock over its variants must stay from -1000000000 to 1000000000")
 )

@@ -188,6 +188,11 @@ func (s *Service) SetInventoryQuantities(ctx context.Context, qs []api.Inventory
 		var changed []*domain.Product
 		before := map[string]int{}
 		for _, p := range locked {
+			if t := sums[p.ID]; t > domain.MaxInventoryQuantity || t < -domain.MaxInventoryQuantity {
+				return domain.ErrStockLimit
+			}
+		}
+		for _, p := range locked {
 			if sums[p.ID] != p.InventoryQuantity {
 				before[p.ID] = p.InventoryQuantity
 				p.InventoryQuantity = sums[p.ID]

@@ -81,6 +81,9 @@ func (s *Service) CreateVariant(ctx context.Context, productID string, in domain
 		before := p.InventoryQuantity
 		p.HasVariants = true
 		p.InventoryQuantity = sumQuantities(kept)
+		if p.InventoryQuantity > domain.MaxInventoryQuantity {
+			return domain.StockLimitField
+		}
 		p.UpdatedAt = now
 		if err := s.products.Update(ctx, p); err != nil {
 			return err
@@ -145,6 +148,9 @@ func (s *Service) UpdateVariant(ctx context.Context, productID, variantID string
 				return err
 			}
 			p.InventoryQuantity = sums[p.ID]
+			if p.InventoryQuantity > domain.MaxInventoryQuantity {
+				return domain.StockLimitField
+			}
 		}
 		if productChanged || p.InventoryQuantity != before {
 			if productChanged {
@@ -224,6 +230,9 @@ func (s *Service) DeleteVariant(ctx context.Context, productID, variantID string
 		}
 		before := p.InventoryQuantity
 		p.InventoryQuantity = sumQuantities(kept)
+		if p.InventoryQuantity > domain.MaxInventoryQuantity {
+			return domain.StockLimitField
+		}
 		p.UpdatedAt = now
 		if len(kept) == 0 {
 			p.HasVariants = false

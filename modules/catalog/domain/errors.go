@@ -21,4 +21,12 @@ var (
 	ErrInvalidImageType       = apperr.New(apperr.Invalid, "INVALID_IMAGE_TYPE", "Image must be a JPEG, PNG or WebP file")
 	ErrProductHasOrders       = apperr.New(apperr.Conflict, "PRODUCT_HAS_ORDERS", "Cannot delete a product with orders; archive it instead, or delete with force=true")
 	ErrDefaultVariantRequired = apperr.New(apperr.Invalid, "DEFAULT_VARIANT_REQUIRED", "The default variant cannot be deleted: every product keeps at least one variant")
+	// ErrStockLimit: a product's stock over its variants would leave
+	// -MaxInventoryQuantity..MaxInventoryQuantity (docs/decisions/0094).
+	ErrStockLimit = apperr.New(apperr.Invalid, "STOCK_LIMIT", "A product's stock over its variants must stay from -1000000000 to 1000000000")
 )
+
+// StockLimitField is the validation error of a write that would take a product's
+// stock over its variants beyond the limit.
+var StockLimitField = apperr.Validation(map[string]string{
+	"inventory_quantity": "must keep the product's stock over its variants at most 1000000000"})

@@ -13,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gocommerce/commerce/platform/apperr"
+	"github.com/gocommerce/commerce/platform/limits"
 )
 
 // Product types.
@@ -55,7 +56,7 @@ const (
 	MaxTags              = 250
 	MaxMetaFields        = 100
 	MaxMetaKeyLength     = 255
-	MaxInventoryQuantity = 1_000_000_000
+	MaxInventoryQuantity = limits.MaxStock // shared with inventory (docs/decisions/0094)
 )
 
 // Stock statuses.

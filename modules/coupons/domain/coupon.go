@@ -3,12 +3,15 @@
 package domain
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
+
+	"github.com/gocommerce/commerce/platform/limits"
 )
 
 // CouponID identifies a coupon.
@@ -133,13 +136,17 @@ const (
 	MaxDescriptionLength = 1000
 	MaxIDs               = 1000
 	MaxQuantity          = 9999
-	maxIntegerDigits     = 15
-	maxDecimals          = 4
+	// MaxUsageLimit bounds usage_limit and usage_limit_per_customer (docs/decisions/0094).
+	MaxUsageLimit    = limits.MaxCount
+	maxIntegerDigits = 15
+	maxDecimals      = 4
 )
 
 var codePattern = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 
 var hundred = decimal.NewFromInt(100)
+
+var msgUsageLimit = fmt.Sprintf("must be from 1 to %d", MaxUsageLimit)
 
 // New builds a coupon from a create request: code and type are required; value is
 // required for percentage and fixed_amount coupons, buy_x_get_y for buy_x_get_y.
@@ -342,11 +349,11 @@ func (c *Coupon) validate(bad FieldErrors) {
 	if c.ExpiresAt != nil && !c.ExpiresAt.After(c.StartsAt) {
 		bad.add("expires_at", "must be after starts_at")
 	}
-	if c.UsageLimit != nil && *c.UsageLimit < 1 {
-		bad.add("usage_limit", "must be at least 1")
+	if c.UsageLimit != nil && (*c.UsageLimit < 1 || *c.UsageLimit > MaxUsageLimit) {
+		bad.add("usage_limit", msgUsageLimit)
 	}
-	if c.UsageLimitPerCustomer != nil && *c.UsageLimitPerCustomer < 1 {
-		bad.add("usage_limit_per_customer", "must be at least 1")
+	if c.UsageLimitPerCustomer != nil && (*c.UsageLimitPerCustomer < 1 || *c.UsageLimitPerCustomer > MaxUsageLimit) {
+		bad.add("usage_limit_per_customer", msgUsageLimit)
 	}
 	checkIDs(bad, "applies_to.product_ids", c.AppliesTo.ProductIDs)
 	checkIDs(bad, "applies_to.collection_ids", c.AppliesTo.CollectionIDs)

@@ -38,13 +38,14 @@ func (s *Service) Adjust(ctx context.Context, cmd api.AdjustCommand) (api.Adjust
 	if len(fields) > 0 {
 		return api.Adjustment{}, apperr.Validation(fields)
 	}
-	return s.change(ctx, changeInput{
+	out, err := s.change(ctx, changeInput{
 		productID: cmd.ProductID, variantID: cmd.VariantID, locationID: locationOrDefault(cmd.LocationID),
 		reason: reason, notes: cmd.Notes, reference: cmd.Reference, actor: cmd.Actor,
 		op: func(q domain.Quantities, p domain.Policy) (domain.Quantities, error) {
 			return q.Adjust(cmd.Adjustment, p)
 		},
 	})
+	return out, domain.StockLimitField(err, "adjustment")
 }
 
 // Set makes a variant's available stock at a location equal to the quantity (a stock
@@ -59,11 +60,12 @@ func (s *Service) Set(ctx context.Context, cmd api.SetCommand) (api.Adjustment, 
 	if len(fields) > 0 {
 		return api.Adjustment{}, apperr.Validation(fields)
 	}
-	return s.change(ctx, changeInput{
+	out, err := s.change(ctx, changeInput{
 		productID: cmd.ProductID, variantID: cmd.VariantID, locationID: locationOrDefault(cmd.LocationID),
 		reason: reason, notes: cmd.Notes, reference: cmd.Reference, actor: cmd.Actor,
 		op: func(q domain.Quantities, p domain.Policy) (domain.Quantities, error) { return q.Set(cmd.Quantity, p) },
 	})
+	return out, domain.StockLimitField(err, "quantity")
 }
 
 type changeInput struct {

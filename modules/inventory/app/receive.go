@@ -62,7 +62,7 @@ func (s *Service) Receive(ctx context.Context, cmd api.ReceiveCommand) (api.Rece
 		return s.publish(ctx, api.EventReceived, v.ProductID, out)
 	})
 	if err != nil {
-		return api.Receipt{}, err
+		return api.Receipt{}, domain.StockLimitField(err, "quantity")
 	}
 	return out, nil
 }

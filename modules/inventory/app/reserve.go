@@ -69,7 +69,7 @@ func (s *Service) Reserve(ctx context.Context, cmd api.ReserveCommand) (api.Rese
 		return s.publish(ctx, api.EventReserved, r.ID, out)
 	})
 	if err != nil {
-		return api.Reservation{}, err
+		return api.Reservation{}, domain.StockLimitField(err, "quantity")
 	}
 	return out, nil
 }

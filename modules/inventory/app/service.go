@@ -103,6 +103,9 @@ func (s *Service) reportTotals(ctx context.Context, productID, variantID string)
 	if err != nil {
 		return err
 	}
+	if t := totals[variantID].Available; t > domain.MaxStock || t < -domain.MaxStock {
+		return domain.ErrStockLimit
+	}
 	return s.catalog.SetInventoryQuantities(ctx, []ports.VariantTotal{{
 		ProductID: productID, VariantID: variantID, Available: totals[variantID].Available,
 	}})

@@ -82,7 +82,7 @@ func (s *Service) Transfer(ctx context.Context, cmd api.TransferCommand) (api.Tr
 		return s.publish(ctx, api.EventTransferred, v.ProductID, out)
 	})
 	if err != nil {
-		return api.Transfer{}, err
+		return api.Transfer{}, domain.StockLimitField(err, "quantity")
 	}
 	return out, nil
 }

@@ -4,7 +4,27 @@ package domain
 
 import (
 	"github.com/gocommerce/commerce/platform/apperr"
+	"github.com/gocommerce/commerce/platform/limits"
 )
+
+// MaxStock bounds every stock quantity, as in the catalog (limits.MaxStock): available
+// stays within -MaxStock..MaxStock, reserved and incoming within 0..MaxStock, and one
+// change moves at most MaxStock units.
+const MaxStock = limits.MaxStock
+
+// checkLimit refuses a change that takes a counter beyond MaxStock, unless it moves an
+// out-of-range counter (older data) back toward the range.
+func checkLimit(before, after Quantities) error {
+	for _, c := range [][2]int{{before.Available, after.Available}, {before.Reserved, after.Reserved}, {before.Incoming, after.Incoming}} {
+		b, a := c[0], c[1]
+		if (a > MaxStock && a > b) || (a < -MaxStock && a < b) {
+			return ErrStockLimit
+		}
+	}
+	return nil
+}
+
+func tooMany(n int) bool { return n > MaxStock || n < -MaxStock }
 
 // MovementType classifies a movement (the spec's enumeration).
 type MovementType string
@@ -143,12 +163,15 @@ type Quantities struct {
 // ErrInventoryNegative unless backorders are allowed; an increase is always accepted
 // (it can only improve a negative balance).
 func (q Quantities) Adjust(delta int, policy Policy) (Quantities, error) {
+	if tooMany(delta) {
+		return q, ErrStockLimit
+	}
 	next := q
 	next.Available += delta
 	if delta < 0 && next.Available < 0 && !policy.AllowsBackorder() {
 		return q, ErrInventoryNegative
 	}
-	return next, nil
+	return next, checkLimit(q, next)
 }
 
 // Set makes available equal to quantity. A negative quantity is ErrInventoryNegative
@@ -156,6 +179,9 @@ func (q Quantities) Adjust(delta int, policy Policy) (Quantities, error) {
 func (q Quantities) Set(quantity int, policy Policy) (Quantities, error) {
 	if quantity < 0 && !policy.AllowsBackorder() {
 		return q, ErrInventoryNegative
+	}
+	if tooMany(quantity) {
+		return q, ErrStockLimit
 	}
 	next := q
 	next.Available = quantity
@@ -167,10 +193,13 @@ func (q Quantities) Receive(n int) (Quantities, error) {
 	if n <= 0 {
 		return q, ErrInvalidQuantity
 	}
+	if tooMany(n) {
+		return q, ErrStockLimit
+	}
 	next := q
 	next.Available += n
 	next.Incoming -= min(n, max(q.Incoming, 0))
-	return next, nil
+	return next, checkLimit(q, next)
 }
 
 // Reserve moves n (> 0) from available to reserved: ErrInsufficientInventory when
@@ -179,13 +208,16 @@ func (q Quantities) Reserve(n int, policy Policy) (Quantities, error) {
 	if n <= 0 {
 		return q, ErrInvalidQuantity
 	}
+	if tooMany(n) {
+		return q, ErrStockLimit
+	}
 	if q.Available < n && !policy.AllowsBackorder() {
 		return q, ErrInsufficientInventory
 	}
 	next := q
 	next.Available -= n
 	next.Reserved += n
-	return next, nil
+	return next, checkLimit(q, next)
 }
 
 // Release takes n off reserved; unless commit, the units return to available.
@@ -209,6 +241,9 @@ func (q Quantities) Release(n int, commit bool) (Quantities, error) {
 func (q Quantities) TransferOut(n int) (Quantities, error) {
 	if n <= 0 {
 		return q, ErrInvalidQuantity
+	}
+	if tooMany(n) {
+		return q, ErrStockLimit
 	}
 	if q.Available < n {
 		return q, ErrInventoryNegative

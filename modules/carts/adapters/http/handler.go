@@ -61,6 +61,9 @@ func (h *Handler) RegisterRoutes(r *httpx.Routes) {
 	g.DELETE("/:id/items/:item_id", opt, write, h.removeItem)
 	g.POST("/:id/coupon", opt, write, h.applyCoupon)
 	g.DELETE("/:id/coupon", opt, write, h.removeCoupon)
+	// Any quantity out of 1..9999, however large, is INVALID_QUANTITY (dto.go).
+	r.KeepNumbers("POST", "/api/v1/carts/:id/items")
+	r.KeepNumbers("PUT", "/api/v1/carts/:id/items/:item_id")
 }
 
 func caller(c *gin.Context) app.Caller {

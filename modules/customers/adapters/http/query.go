@@ -1,9 +1,11 @@
 package http
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gin-gonic/gin"
 	"github.com/shopspring/decimal"
@@ -13,6 +15,7 @@ import (
 	"github.com/gocommerce/commerce/modules/customers/ports"
 	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/limits"
 )
 
 func parseInclude(s string) (include, error) {
@@ -68,6 +71,11 @@ func splitList(s string) []string {
 	return out
 }
 
+var (
+	msgMinOrders     = fmt.Sprintf("must be an integer from 0 to %d", limits.MaxCount)
+	msgSearchTooLong = fmt.Sprintf("must be at most %d characters", limits.MaxSearchText)
+)
+
 // filterInput is the list filters as strings, from a query string or a search body.
 type filterInput struct {
 	email, phone, state, acceptsMarketing, tags, minOrders, minTotalSpent string
@@ -76,6 +84,19 @@ type filterInput struct {
 
 func (in filterInput) filter(fields map[string]string) ports.CustomerFilter {
 	var f ports.CustomerFilter
+	// A search body's filters get the bound the query string has (docs/decisions/0094).
+	for name, v := range map[string]string{
+		"email": in.email, "phone": in.phone, "state": in.state, "accepts_marketing": in.acceptsMarketing,
+		"tags": in.tags, "min_orders": in.minOrders, "min_total_spent": in.minTotalSpent,
+		"created_after": in.createdAfter, "created_before": in.createdBefore, "updated_after": in.updatedAfter,
+	} {
+		if len(v) > limits.MaxQueryValue {
+			fields[name] = httpx.MsgTooLong
+		}
+	}
+	if len(fields) > 0 {
+		return f
+	}
 	if in.email != "" {
 		f.Email = strings.ToLower(strings.TrimSpace(in.email))
 	}
@@ -106,8 +127,8 @@ func (in filterInput) filter(fields map[string]string) ports.CustomerFilter {
 	}
 	if in.minOrders != "" {
 		n, err := strconv.Atoi(in.minOrders)
-		if err != nil || n < 0 {
-			fields["min_orders"] = "must be an integer of at least 0"
+		if err != nil || n < 0 || n > limits.MaxCount {
+			fields["min_orders"] = msgMinOrders
 		}
 		f.MinOrders = &n
 	}
@@ -134,6 +155,10 @@ func (in filterInput) filter(fields map[string]string) ports.CustomerFilter {
 			fields[name] = "must be an RFC 3339 timestamp or a date (YYYY-MM-DD)"
 		}
 		*v.dst = t
+	}
+	if utf8.RuneCountInString(in.q) > limits.MaxSearchText {
+		fields["q"] = msgSearchTooLong
+		return f
 	}
 	f.Terms = domain.Words(in.q)
 	if len(f.Terms) > domain.MaxSearchTerms {
@@ -200,8 +225,8 @@ func parseSearch(req searchRequest, p httpx.Page) (app.SearchQuery, httpx.Page, 
 	f := in.filter(fields)
 	f.AcceptsMarketing = fl.AcceptsMarketing
 	if fl.MinOrders != nil {
-		if *fl.MinOrders < 0 {
-			fields["filters.min_orders"] = "must be an integer of at least 0"
+		if *fl.MinOrders < 0 || *fl.MinOrders > limits.MaxCount {
+			fields["filters.min_orders"] = msgMinOrders
 		}
 		f.MinOrders = fl.MinOrders
 	}
@@ -218,9 +243,14 @@ func parseSearch(req searchRequest, p httpx.Page) (app.SearchQuery, httpx.Page, 
 			fields["filters."+k] = v
 		}
 	}
+	if utf8.RuneCountInString(req.Query) > limits.MaxSearchText {
+		fields["query"] = msgSearchTooLong
+	}
 	if req.Page != nil {
 		if *req.Page < 1 {
 			fields["page"] = "must be an integer of at least 1"
+		} else if *req.Page > limits.MaxPage {
+			fields["page"] = httpx.MsgPageTooHigh
 		}
 		p.Page = *req.Page
 	}

@@ -51,6 +51,8 @@ func (h *Handler) RegisterRoutes(r *httpx.Routes) {
 	r.Root.POST("/api/v2/webhooks/:gateway", h.webhook)
 	// Alipay posts its notifications as forms.
 	r.AllowForm("POST", "/api/v2/webhooks/:gateway", 1<<20)
+	// Provider bodies carry their own numbers (amounts in minor units, timestamps).
+	r.KeepNumbers("POST", "/api/v2/webhooks/:gateway")
 }
 
 // baseURL is the service's base URL as this client reached it.
@@ -129,10 +131,18 @@ func (h *Handler) complete(c *gin.Context) {
 		return
 	}
 	data := map[string]string{}
+	bad := map[string]string{}
 	for k, v := range req.ActionData {
-		if s, ok := v.(string); ok {
-			data[k] = s
+		s, ok := v.(string)
+		if !ok {
+			bad["action_data."+k] = "must be a string"
+			continue
 		}
+		data[k] = s
+	}
+	if len(bad) > 0 {
+		httpx.Error(c, apperr.Validation(bad))
+		return
 	}
 	res, err := h.svc.CompletePayment(c.Request.Context(), caller(c), app.CompleteCommand{
 		PaymentID: c.Param("payment_id"), ActionType: req.ActionType, ActionData: data,
