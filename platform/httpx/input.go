@@ -324,21 +324,29 @@ func (s *jsonScanner) object(depth int) error {
 			return err
 		}
 		s.stack = s.stack[:len(s.stack)-1]
-		s.skipSpace()
-		if s.i >= len(s.data) {
-			return errSyntax
-		}
-		switch s.data[s.i] {
-		case ',':
-			s.i++
-			s.skipSpace()
-		case '}':
-			s.i++
-			return nil
-		default:
-			return errSyntax
+		if done, err := s.next('}'); done || err != nil {
+			return err
 		}
 	}
+}
+
+// next reads what follows a member or an element: a comma (more to come) or the
+// container's closing byte (done).
+func (s *jsonScanner) next(closing byte) (done bool, err error) {
+	s.skipSpace()
+	if s.i >= len(s.data) {
+		return false, errSyntax
+	}
+	switch s.data[s.i] {
+	case ',':
+		s.i++
+		s.skipSpace()
+		return false, nil
+	case closing:
+		s.i++
+		return true, nil
+	}
+	return false, errSyntax
 }
 
 func (s *jsonScanner) array(depth int) error {
@@ -354,19 +362,8 @@ func (s *jsonScanner) array(depth int) error {
 			return err
 		}
 		s.stack = s.stack[:len(s.stack)-1]
-		s.skipSpace()
-		if s.i >= len(s.data) {
-			return errSyntax
-		}
-		switch s.data[s.i] {
-		case ',':
-			s.i++
-			s.skipSpace()
-		case ']':
-			s.i++
-			return nil
-		default:
-			return errSyntax
+		if done, err := s.next(']'); done || err != nil {
+			return err
 		}
 	}
 }
