@@ -88,14 +88,14 @@ func NewAuthenticator(s Settings, tokens ports.Tokens, keys ports.APIKeyReposito
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			a.recheckLoop(ctx, s.KeyRecheckInterval)
+			a.every(ctx, s.KeyRecheckInterval, "api key re-check", a.Recheck)
 		}()
 	}
 	if s.RevocationPollInterval > 0 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			a.pollLoop(ctx, s.RevocationPollInterval)
+			a.every(ctx, s.RevocationPollInterval, "token revocation poll", a.revs.Poll)
 		}()
 	}
 	var once sync.Once
@@ -205,17 +205,19 @@ func (a *Authenticator) Recheck(ctx context.Context) error {
 	return nil
 }
 
-func (a *Authenticator) recheckLoop(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
+// every runs f every period until ctx ends, each run bounded by the period plus five
+// seconds; a failure is logged as what failed (the API key re-check, the revocation poll).
+func (a *Authenticator) every(ctx context.Context, period time.Duration, what string, f func(context.Context) error) {
+	t := time.NewTicker(period)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			rctx, cancel := context.WithTimeout(ctx, every+5*time.Second)
-			if err := a.Recheck(rctx); err != nil && ctx.Err() == nil {
-				a.log.Warn("api key re-check failed", zap.Error(err))
+			rctx, cancel := context.WithTimeout(ctx, period+5*time.Second)
+			if err := f(rctx); err != nil && ctx.Err() == nil {
+				a.log.Warn(what+" failed", zap.Error(err))
 			}
 			cancel()
 		}
@@ -230,21 +232,4 @@ func (a *Authenticator) invalidated(msg string) {
 		return
 	}
 	a.cache.Invalidate(msg)
-}
-
-func (a *Authenticator) pollLoop(ctx context.Context, every time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			pctx, cancel := context.WithTimeout(ctx, every+5*time.Second)
-			if err := a.revs.Poll(pctx); err != nil && ctx.Err() == nil {
-				a.log.Warn("token revocation poll failed", zap.Error(err))
-			}
-			cancel()
-		}
-	}
 }
