@@ -10,7 +10,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test?sslmode=disable
 TEST_REDIS_URL    ?= redis://127.0.0.1:6379/0
 export TEST_DATABASE_URL TEST_REDIS_URL
 
-.PHONY: run build test test-short test-sqlite lint generate check-generate fmt migrate bench tidy vuln check clean
+.PHONY: run build test test-short test-sqlite lint openapi-lint generate check-generate fmt migrate bench tidy vuln check clean
 
 run: build ## serve the API on the embedded default (SQLite, in-process jobs, :8080)
 	./$(BIN) serve
@@ -34,6 +34,16 @@ lint: $(GOLANGCI) ## gofmt, go vet, golangci-lint (includes depguard boundaries)
 	@test -z "$$(gofmt -l cmd modules platform)" || (echo "gofmt needed:"; gofmt -l cmd modules platform; exit 1)
 	$(GO) vet ./...
 	$(GOLANGCI) run ./...
+
+# The OpenAPI linter is pinned by tools/openapi-lint/package-lock.json (Node.js 20.19+).
+OPENAPI_LINT := tools/openapi-lint/node_modules/@redocly/cli/package.json
+
+$(OPENAPI_LINT): tools/openapi-lint/package.json tools/openapi-lint/package-lock.json
+	npm ci --prefix tools/openapi-lint --no-audit --no-fund
+	@touch $@
+
+openapi-lint: $(OPENAPI_LINT) ## redocly lint of the served OpenAPI document (also part of make test)
+	$(GO) test -count=1 -run '^TestOpenAPILint$$' ./cmd/commerce
 
 generate: ## regenerate wire_gen.go
 	cd cmd/commerce && $(GO) tool wire

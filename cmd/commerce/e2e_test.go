@@ -28,6 +28,7 @@ func init() {
 	}
 	openapi3filter.RegisterBodyDecoder("text/html", text)
 	openapi3filter.RegisterBodyDecoder("text/plain", text)
+	openapi3filter.RegisterBodyDecoder("text/javascript", text)
 }
 
 // testApp is the whole process wired as in production, on a fresh database.

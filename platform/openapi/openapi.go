@@ -140,16 +140,8 @@ func NewModule(fragments []Fragment) (*Module, error) {
 // Name names the module.
 func (m *Module) Name() string { return "openapi" }
 
-// RegisterRoutes adds GET /api/v1/openapi.json and GET /docs.
+// RegisterRoutes adds GET /api/v1/openapi.json and the docs page (docs.go).
 func (m *Module) RegisterRoutes(r *httpx.Routes) {
 	r.API.GET("/openapi.json", func(c *gin.Context) { c.Data(http.StatusOK, "application/json", m.json) })
-	r.Root.GET("/docs", func(c *gin.Context) { c.Data(http.StatusOK, "text/html; charset=utf-8", docsPage) })
+	registerDocs(r)
 }
-
-var docsPage = []byte(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Commerce API</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"></head>
-<body><redoc spec-url="/api/v1/openapi.json"></redoc>
-<noscript>The API reference is at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>.</noscript>
-<script src="https://cdn.redoc.ly/redoc/latest/bundles/redoc.standalone.js"></script>
-</body></html>`)
