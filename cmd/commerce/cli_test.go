@@ -109,4 +109,70 @@ func TestSeed(t *testing.T) {
 			t.Errorf("%s: levels say %v, product says %v", prod["title"], got, prod["inventory_quantity"])
 		}
 	}
+
+	// Run again: everything is there, so nothing changes and the run succeeds.
+	out.Reset()
+	if err := seed(context.Background(), ta.app, &out); err != nil {
+		t.Fatalf("second seed: %v\n%s", err, out.String())
+	}
+	prefix, _, _ := strings.Cut(key, ".")
+	eq := func(got, want string) {
+		t.Helper()
+		if got != want {
+			t.Fatalf("second seed output:\n%s\nwant:\n%s", got, want)
+		}
+	}
+	eq(out.String(), "skipped: demo catalog (the store has 5 products already)\n"+
+		"skipped: customer ada@example.com (the email is already registered)\n"+
+		"skipped: customer grace@example.com (the email is already registered)\n"+
+		"skipped: demo storefront API key ("+prefix+" exists; its secret was shown once, when it was created)\n"+
+		"nothing to seed: the demo data is already there\n")
+	if again := ta.do("GET", "/api/v1/products?per_page=100", nil, "Authorization", "Bearer "+key); len(again.JSON(t)["data"].([]any)) != 5 {
+		t.Fatalf("products after the second seed: %s", again.Body)
+	}
+	// A revoked demo key is replaced; the rest stays skipped.
+	if _, err := ta.app.Identity.RevokeAPIKey(context.Background(), prefix, "test"); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if err := seed(context.Background(), ta.app, &out); err != nil {
+		t.Fatalf("third seed: %v\n%s", err, out.String())
+	}
+	lines = strings.Split(strings.TrimSpace(out.String()), "\n")
+	if newKey := lines[len(lines)-1]; newKey == key || !strings.Contains(newKey, ".") || strings.Count(out.String(), "seeded:") != 1 {
+		t.Fatalf("third seed output:\n%s", out.String())
+	}
+}
+
+// seed on a store where a customer registered first (the README's order): that
+// customer is skipped, with a line saying so, and the rest is seeded.
+func TestSeedAfterRegister(t *testing.T) {
+	for _, engine := range testdb.Engines() {
+		t.Run(engine, func(t *testing.T) {
+			ta := newTestApp(t, engine, nil)
+			ta.app.Seeders.ProductCount = 3
+			reg := ta.do("POST", "/api/v1/auth/register", map[string]any{
+				"email": "ada@example.com", "password": "Secret123", "first_name": "Ada", "last_name": "Lovelace",
+			})
+			if reg.Status != 201 {
+				t.Fatalf("register: %d %s", reg.Status, reg.Body)
+			}
+			var out bytes.Buffer
+			if err := seed(context.Background(), ta.app, &out); err != nil {
+				t.Fatalf("seed: %v\n%s", err, out.String())
+			}
+			lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+			if len(lines) != 5 || lines[0] != "seeded: 3 products with variants and stock" ||
+				lines[1] != "skipped: customer ada@example.com (the email is already registered)" ||
+				lines[2] != "seeded: customer grace@example.com" ||
+				lines[3] != "seeded: demo storefront API key (products:read, collections:read, carts:write, coupons:read):" {
+				t.Fatalf("seed output:\n%s", out.String())
+			}
+			// The registered customer keeps her account.
+			login := ta.do("POST", "/api/v1/auth/login", map[string]any{"email": "ada@example.com", "password": "Secret123"})
+			if login.Status != 200 {
+				t.Fatalf("login after seed: %d %s", login.Status, login.Body)
+			}
+		})
+	}
 }

@@ -76,8 +76,10 @@ func (o *rootOpts) withApp(fn func(ctx context.Context, a *App) error) error {
 	return fn(ctx, a)
 }
 
-func signalContext() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+// signalContext ends on SIGINT or SIGTERM, or with parent (the command's context: tests
+// stop a server they started through the CLI by cancelling it).
+func signalContext(parent context.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
 }
 
 func newServeCmd(o *rootOpts) *cobra.Command {
@@ -90,7 +92,7 @@ func newServeCmd(o *rootOpts) *cobra.Command {
 				return err
 			}
 			defer cleanup()
-			ctx, cancel := signalContext()
+			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
 			return a.Serve(ctx)
 		},
@@ -107,7 +109,7 @@ func newWorkerCmd(o *rootOpts) *cobra.Command {
 				return err
 			}
 			defer cleanup()
-			ctx, cancel := signalContext()
+			ctx, cancel := signalContext(cmd.Context())
 			defer cancel()
 			return a.Work(ctx)
 		},

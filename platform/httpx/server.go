@@ -8,6 +8,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/gin-contrib/cors"
@@ -27,6 +28,8 @@ type Routes struct {
 	Root *gin.RouterGroup
 	// bodies lists routes that accept a media type other than JSON.
 	bodies bodyRoutes
+	// uploads lists the routes that take multipart bodies (IsUpload).
+	uploads uploadRoutes
 }
 
 // AllowMultipart lets "METHOD /full/path" take multipart/form-data up to limit bytes.
@@ -40,9 +43,13 @@ func (r *Routes) AllowForm(method, fullPath string, limit int64) {
 	r.AllowBody(method, fullPath, "application/x-www-form-urlencoded", BodyRule{Limit: limit})
 }
 
-// AllowBody lets "METHOD /full/path" take mediaType bodies under rule.
+// AllowBody lets "METHOD /full/path" take mediaType bodies under rule. A route that
+// takes a multipart/* type is an upload route (IsUpload).
 func (r *Routes) AllowBody(method, fullPath, mediaType string, rule BodyRule) {
 	r.bodies[method+" "+fullPath+" "+mediaType] = rule
+	if strings.HasPrefix(mediaType, "multipart/") {
+		r.uploads.add(method, fullPath)
+	}
 }
 
 // Module is a business module's HTTP face.
@@ -75,7 +82,7 @@ func NewServer(cfg *config.Config, logger *zap.Logger, authn auth.Authenticator,
 		return nil, apperr.Wrap(err, "config: http.trusted_proxies")
 	}
 	logger = logger.Named("http")
-	bodies := bodyRoutes{}
+	bodies, uploads := bodyRoutes{}, uploadRoutes{}
 
 	idle := &idleTrimmer{}
 	e.Use(func(c *gin.Context) { idle.seen() })
@@ -101,7 +108,7 @@ func NewServer(cfg *config.Config, logger *zap.Logger, authn auth.Authenticator,
 		}
 		e.Use(cors.New(cc))
 	}
-	e.Use(identify(authn))
+	e.Use(identify(authn), markUploads(uploads))
 	if limiter != nil {
 		e.Use(gin.HandlerFunc(limiter))
 	}
@@ -119,7 +126,7 @@ func NewServer(cfg *config.Config, logger *zap.Logger, authn auth.Authenticator,
 		e.GET("/health", health.Handle)
 		e.GET("/ready", health.Ready)
 	}
-	r := &Routes{API: e.Group("/api/v1"), Root: &e.RouterGroup, bodies: bodies}
+	r := &Routes{API: e.Group("/api/v1"), Root: &e.RouterGroup, bodies: bodies, uploads: uploads}
 	for _, m := range modules {
 		m.RegisterRoutes(r)
 	}

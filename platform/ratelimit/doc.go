@@ -38,12 +38,16 @@
 //     shares one bucket of rate_limiting.auth.requests_per_minute;
 //   - every path listed in rate_limiting.endpoints has its own bucket of that many
 //     requests per minute, matching the exact path and any path below it (so
-//     /api/v1/uploads also covers /api/v1/uploads/images).
+//     /api/v1/uploads also covers /api/v1/uploads/images);
+//   - the /api/v1/uploads entry (UploadsPath) is the file-upload limit: its bucket also
+//     covers every upload route, i.e. every route registered as taking multipart bodies
+//     (httpx.IsUpload), such as POST /api/v1/products/{id}/images (decision 0105).
 //
 // The multiplier scales only the client's own limits, not the authentication and
 // endpoint limits (they protect specific resources, whoever calls). /health, /ready and
-// /metrics are exempt, and rate_limiting.enabled=false turns everything off (no
-// headers, no 429).
+// /metrics are exempt: never refused and never charged, their responses carry the
+// caller's current figures, read without taking anything (peek; decision 0104).
+// rate_limiting.enabled=false turns everything off (no headers, no 429).
 //
 // # Burst semantics
 //
@@ -58,7 +62,8 @@
 //
 // # Headers
 //
-// Every limited response (admitted or not) carries:
+// Every response (admitted or not, and the exempt paths' with the figures as they stand)
+// carries:
 //
 //   - X-RateLimit-Limit: the rule's nominal allowance over its window: requests_per_minute
 //     for a per-minute rule, requests_per_hour for the per-hour rule;

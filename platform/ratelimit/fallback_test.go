@@ -236,3 +236,35 @@ func TestRedisHungAddsNoSeconds(t *testing.T) {
 	}
 	eq(t, e.metric(fallbackGauge), 1, "fallback gauge")
 }
+
+// While Redis is down, probes report the caller's figures from the memory store, charge
+// nothing, and are not counted as requests decided in memory.
+func TestRedisDownProbesReportFromMemory(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	_ = ln.Close()
+	rdb := redis.NewClient(&redis.Options{Addr: addr})
+	t.Cleanup(func() { _ = rdb.Close() })
+	e := newEnvWith(t, testConfig(), rdb, options{prefix: "test:down-probe:"}, nil, zap.NewNop())
+
+	w := e.get("/health", ipA, "")
+	requireAdmitted(t, w, 3)
+	eq(t, e.metric(fallbackGauge), 1, "fallback gauge after a probe found Redis down")
+	for _, want := range []int{2, 1} {
+		requireAdmitted(t, e.get("/api/v1/ping", ipA, ""), want)
+		for _, p := range []string{"/health", "/ready", "/metrics"} {
+			requireAdmitted(t, e.get(p, ipA, ""), want)
+		}
+	}
+	requireAdmitted(t, e.get("/api/v1/ping", ipA, ""), 0)
+	requireExceeded(t, e.get("/api/v1/ping", ipA, ""), 10)
+	requireAdmitted(t, e.get("/health", ipA, ""), 0)
+	eq(t, e.metric(fallbackDecisions), 4, "requests decided in memory (probes not counted)")
+	if v, _ := metricValue(t, e.reg, "commerce_rate_limit_hits_total", "client_type", "anonymous"); v != 4 {
+		t.Fatalf("hits = %v, want 4 (probes are not hits)", v)
+	}
+}

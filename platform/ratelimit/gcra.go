@@ -22,6 +22,9 @@ type store interface {
 	// rule (in order) that cannot admit a single request. refund first returns that many
 	// requests leased earlier and not used. keys[i] is rule i's state key.
 	take(ctx context.Context, keys []string, rules []rule, n, refund int) (grant, error)
+	// peek reads every rule's state as it stands (remaining may be 0: the rule would
+	// refuse) and changes nothing.
+	peek(ctx context.Context, keys []string, rules []rule) ([]ruleState, error)
 }
 
 // grant is a store's answer.
@@ -100,6 +103,21 @@ func (m *memStore) take(_ context.Context, keys []string, rules []rule, n, _ int
 		g.rules[i] = ruleState{remaining: int(r.fit(next, now)), resetAfter: next.Sub(now)}
 	}
 	return g, nil
+}
+
+func (m *memStore) peek(_ context.Context, keys []string, rules []rule) ([]ruleState, error) {
+	now := m.now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]ruleState, len(rules))
+	for i, r := range rules {
+		tat := m.tat[keys[i]]
+		if tat.Before(now) {
+			tat = now
+		}
+		out[i] = ruleState{remaining: int(max(r.fit(tat, now), 0)), resetAfter: tat.Sub(now)}
+	}
+	return out, nil
 }
 
 // makeRoom keeps the map under maxKeys before n keys are written.

@@ -60,6 +60,14 @@ func (routes) RegisterRoutes(r *httpx.Routes) {
 	r.API.GET("/auth/me", ok)
 	r.API.POST("/uploads", ok)
 	r.API.POST("/uploads/images", ok)
+	r.Root.GET("/ready", ok)
+	// Upload routes (multipart bodies) outside /api/v1/uploads, and their neighbours.
+	r.API.POST("/things/:id/files", ok)
+	r.API.GET("/things/:id/files", ok)
+	r.API.POST("/things/:id/pictures", ok)
+	r.API.POST("/things/:id", ok)
+	r.AllowMultipart(http.MethodPost, "/api/v1/things/:id/files", 1<<20)
+	r.AllowBody(http.MethodPost, "/api/v1/things/:id/pictures", "multipart/mixed", httpx.BodyRule{Limit: 1 << 20})
 }
 
 // testConfig is the default configuration with small, test-friendly limits.

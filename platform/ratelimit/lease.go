@@ -85,6 +85,13 @@ func (t *leaseTable) get(key string, now time.Time) *lease {
 	return le
 }
 
+// lookup returns the lease of key, or nil; it creates none.
+func (t *leaseTable) lookup(key string) *lease {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.m[key]
+}
+
 // nextTake decides how many requests to ask the store for, and how many leased
 // requests to give back. It is called with le.mu held, when the lease cannot admit.
 func (le *lease) nextTake(now time.Time) (n, refund int) {

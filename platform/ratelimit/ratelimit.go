@@ -63,8 +63,15 @@ const (
 // authPrefixes are the authentication paths that share rate_limiting.auth.
 var authPrefixes = []string{"/api/v1/auth/", "/api/v1/admin/auth/"}
 
-// exemptPaths are never limited (probes and metrics: decision 0093).
+// exemptPaths are never limited (probes and metrics: decision 0093); their responses
+// report the caller's current figures without charging them (decision 0104).
 var exemptPaths = []string{"/health", "/ready", "/metrics"}
+
+// UploadsPath is the rate_limiting.endpoints entry of the file-upload limit (the spec's
+// configuration example): besides its own path and the paths below it, it limits every
+// upload route, i.e. every route that takes multipart bodies (httpx.IsUpload), in one
+// bucket per client (decision 0105).
+const UploadsPath = "/api/v1/uploads"
 
 // ProviderSet provides the *Limiter, its httpx.RateLimitMiddleware and the admin module.
 var ProviderSet = wire.NewSet(New, ProvideMiddleware, NewAdminModule)
@@ -235,19 +242,24 @@ type outcome struct {
 
 func (l *Limiter) handle(c *gin.Context) {
 	p := c.Request.URL.Path
-	if !l.cfg.Enabled || isExempt(p) {
+	if !l.cfg.Enabled {
 		c.Next()
 		return
 	}
 	cl := l.classify(c)
 	now := l.now()
+	if isExempt(p) {
+		l.report(c, cl, p, now)
+		c.Next()
+		return
+	}
 	l.inst.seen(cl.authenticated)
 	l.local.record(cl.id, cl.limit.RequestsPerMinute, now)
 
 	if l.shared != nil {
 		l.shared.schedule()
 	}
-	out, err := l.check(c.Request.Context(), cl.id, l.rules(cl, p), now)
+	out, err := l.check(c.Request.Context(), cl.id, l.rules(cl, p, httpx.IsUpload(c)), now)
 	if err != nil { // only a store without a fallback fails (none today)
 		l.warn("rate-limit check failed; request allowed without limits", err)
 		c.Next()
@@ -255,10 +267,7 @@ func (l *Limiter) handle(c *gin.Context) {
 	}
 
 	h := c.Writer.Header()
-	h.Set(HeaderLimit, strconv.Itoa(out.rule.limit))
-	h.Set(HeaderRemaining, strconv.Itoa(out.remaining))
-	h.Set(HeaderReset, strconv.FormatInt(ceilUnix(out.reset), 10))
-	h.Set(HeaderPolicy, strconv.Itoa(out.rule.limit)+";w="+strconv.Itoa(int(out.rule.window/time.Second)))
+	setHeaders(h, out)
 	if !out.limited {
 		c.Next()
 		return
@@ -273,6 +282,26 @@ func (l *Limiter) handle(c *gin.Context) {
 		Category:   "rate_limit",
 		RequestID:  httpx.RequestID(c),
 	}})
+}
+
+// report puts the client's current figures on the response of an exempt path: the
+// headers a request of the client's would be described by, computed without taking
+// from its allowance (decision 0104). The request is not counted in the usage either.
+func (l *Limiter) report(c *gin.Context, cl client, p string, now time.Time) {
+	out, err := l.peek(c.Request.Context(), cl.id, l.rules(cl, p, false), now)
+	if err != nil { // only a store without a fallback fails (none today)
+		l.warn("rate-limit peek failed; response sent without headers", err)
+		return
+	}
+	setHeaders(c.Writer.Header(), out)
+}
+
+// setHeaders writes the four X-RateLimit-* headers describing out.
+func setHeaders(h http.Header, out outcome) {
+	h.Set(HeaderLimit, strconv.Itoa(out.rule.limit))
+	h.Set(HeaderRemaining, strconv.Itoa(out.remaining))
+	h.Set(HeaderReset, strconv.FormatInt(ceilUnix(out.reset), 10))
+	h.Set(HeaderPolicy, strconv.Itoa(out.rule.limit)+";w="+strconv.Itoa(int(out.rule.window/time.Second)))
 }
 
 // exceededBody is the 429 body the spec shows, plus the envelope's category and
@@ -325,12 +354,13 @@ func scale(lim config.Limit, m float64) config.Limit {
 	return out
 }
 
-// rules lists the limits of one request, most specific first.
-func (l *Limiter) rules(cl client, reqPath string) []rule {
+// rules lists the limits of one request, most specific first; upload says whether it
+// is routed to an upload route (httpx.IsUpload).
+func (l *Limiter) rules(cl client, reqPath string, upload bool) []rule {
 	p := normalizePath(reqPath)
 	var rs []rule
 	for _, e := range l.endpoints {
-		if p == e.path || strings.HasPrefix(p, e.path+"/") {
+		if p == e.path || strings.HasPrefix(p, e.path+"/") || (upload && e.path == UploadsPath) {
 			rs = append(rs, allowanceRule("ep:"+e.path, e.rpm, time.Minute))
 		}
 	}
@@ -401,17 +431,61 @@ func (l *Limiter) checkInMemory(ctx context.Context, clientID string, rules []ru
 // take asks st, within storeTimeout. A client that goes away does not cancel the take
 // (only the store's own failure should switch to the fallback).
 func (l *Limiter) take(ctx context.Context, st store, clientID string, rules []rule, n, refund int) (grant, error) {
-	keys := make([]string, len(rules))
-	for i, r := range rules {
-		keys[i] = l.prefix + r.name + ":" + clientID
-	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
 	defer cancel()
-	g, err := st.take(ctx, keys, rules, n, refund)
+	g, err := st.take(ctx, l.keys(clientID, rules), rules, n, refund)
 	if err != nil {
 		return grant{}, fmt.Errorf("ratelimit: %w", err)
 	}
 	return g, nil
+}
+
+// keys are the store keys of the client's rules.
+func (l *Limiter) keys(clientID string, rules []rule) []string {
+	keys := make([]string, len(rules))
+	for i, r := range rules {
+		keys[i] = l.prefix + r.name + ":" + clientID
+	}
+	return keys
+}
+
+// peek describes the client's rules as they stand, charging nothing: what a request's
+// headers would say, less that request. With Redis, a live lease of this instance
+// answers without a round trip (its unused requests count as remaining, as they do in
+// the headers of the requests it admits); while Redis fails, the memory store answers.
+func (l *Limiter) peek(ctx context.Context, clientID string, rules []rule, now time.Time) (outcome, error) {
+	if l.leases == nil {
+		return l.peekStore(ctx, l.store, clientID, rules, now)
+	}
+	if l.fallback.active.Load() {
+		l.fallback.maybeProbe()
+		return l.peekStore(ctx, l.fallback.store, clientID, rules, now)
+	}
+	if le := l.leases.lookup(leaseKey(clientID, rules)); le != nil && le.mu.TryLock() {
+		live := le.tokens > 0 && now.Before(le.expires)
+		g, tokens, at := le.g, le.tokens, le.at
+		le.mu.Unlock()
+		if live {
+			return verdict(rules, g, tokens, at), nil
+		}
+	}
+	out, err := l.peekStore(ctx, l.store, clientID, rules, now)
+	if err != nil {
+		l.fallback.enter(err)
+		return l.peekStore(ctx, l.fallback.store, clientID, rules, now)
+	}
+	return out, nil
+}
+
+// peekStore reads the client's rules from st, within storeTimeout.
+func (l *Limiter) peekStore(ctx context.Context, st store, clientID string, rules []rule, now time.Time) (outcome, error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), storeTimeout)
+	defer cancel()
+	states, err := st.peek(ctx, l.keys(clientID, rules), rules)
+	if err != nil {
+		return outcome{}, fmt.Errorf("ratelimit: %w", err)
+	}
+	return verdict(rules, grant{n: 1, rules: states}, 0, now), nil
 }
 
 // probeRule is the rule of the fallback's probe: its key expires a millisecond after

@@ -264,22 +264,110 @@ func TestDisabled(t *testing.T) {
 		w = e.do(req{method: http.MethodPost, path: "/api/v1/auth/login", ip: ipA})
 		status(t, w, http.StatusOK)
 		requireNoRateHeaders(t, w)
+		w = e.get("/health", ipA, "")
+		status(t, w, http.StatusOK)
+		requireNoRateHeaders(t, w)
 	}
 }
 
-func TestExemptPaths(t *testing.T) {
+// Probes and metrics are outside the limits (decision 0093) but still report the
+// caller's current figures, computed without charging the caller (decision 0104).
+func TestExemptPathsReportWithoutCharging(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, testConfig())
-	for i := 0; i < 3; i++ {
-		status(t, e.get("/api/v1/ping", ipA, ""), http.StatusOK)
+	exempt := []string{"/health", "/ready", "/metrics"}
+
+	// A fresh client: the whole burst (3) is available, and the bucket is full now.
+	for _, p := range exempt {
+		w := e.get(p, ipA, "")
+		status(t, w, http.StatusOK)
+		eq(t, rateHeaders(t, w), headers{Limit: 6, Remaining: 3, Reset: unix(0), Policy: "6;w=60"}, p+" of a fresh client")
 	}
-	requireExceeded(t, e.get("/api/v1/ping", ipA, ""), 10)
-	for _, p := range []string{"/health", "/metrics"} {
-		for i := 0; i < 5; i++ {
+	w := e.get("/api/v1/ping", ipA, "")
+	status(t, w, http.StatusOK)
+	eq(t, rateHeaders(t, w), headers{Limit: 6, Remaining: 2, Reset: unix(10 * time.Second), Policy: "6;w=60"}, "first request")
+	// The probes show the same figures as the last response, however often they are called.
+	for range 5 {
+		for _, p := range exempt {
 			w := e.get(p, ipA, "")
 			status(t, w, http.StatusOK)
-			requireNoRateHeaders(t, w)
+			eq(t, rateHeaders(t, w), headers{Limit: 6, Remaining: 2, Reset: unix(10 * time.Second), Policy: "6;w=60"}, p+" after one request")
+			eq(t, w.Header().Get(HeaderRetryAfter), "", p+" Retry-After")
 		}
+	}
+	// ...and took nothing: the client still has exactly its two requests.
+	for _, want := range []int{1, 0} {
+		w := e.get("/api/v1/ping", ipA, "")
+		status(t, w, http.StatusOK)
+		eq(t, rateHeaders(t, w).Remaining, want, "remaining after the probes")
+	}
+	requireExceeded(t, e.get("/api/v1/ping", ipA, ""), 10)
+	// A limited client still gets its probes answered, with Remaining 0.
+	for _, p := range exempt {
+		w := e.get(p, ipA, "")
+		status(t, w, http.StatusOK)
+		eq(t, rateHeaders(t, w), headers{Limit: 6, Remaining: 0, Reset: unix(30 * time.Second), Policy: "6;w=60"}, p+" of a limited client")
+		eq(t, w.Header().Get(HeaderRetryAfter), "", p+" Retry-After when limited")
+	}
+	// The figures follow the refill.
+	e.clock.Advance(10 * time.Second)
+	eq(t, rateHeaders(t, e.get("/health", ipA, "")).Remaining, 1, "remaining 10 s later")
+
+	// The caller is whoever the credentials say: an API key with multiplier 2.
+	w = e.get("/health", ipA, "key-b")
+	eq(t, rateHeaders(t, w), headers{Limit: 12, Remaining: 5, Reset: unix(10 * time.Second), Policy: "12;w=60"}, "API key's figures")
+	// The hourly rule is reported when it is the tighter one.
+	cfg := testConfig()
+	cfg.RateLimiting.Anonymous = config.Limit{RequestsPerMinute: 600, BurstCapacity: 100, RequestsPerHour: 5}
+	h := newEnv(t, cfg)
+	status(t, h.get("/api/v1/ping", ipB, ""), http.StatusOK)
+	eq(t, rateHeaders(t, h.get("/health", ipB, "")), headers{Limit: 5, Remaining: 4, Reset: unix(12 * time.Minute), Policy: "5;w=3600"}, "hourly figures")
+}
+
+// The upload limit (rate_limiting.endpoints./api/v1/uploads, 10 per minute by default)
+// applies to every route that takes multipart bodies, whatever its path, in one bucket
+// per client; other routes only see the client's limits (decision 0105).
+func TestUploadLimitOnEveryUploadRoute(t *testing.T) {
+	t.Parallel()
+	cfg := config.Default() // the defaults: uploads 10/min; API keys 1000/min burst 100
+	e := newEnv(t, &cfg)
+	upload := func(path, cred string) *httptest.ResponseRecorder {
+		return e.do(req{method: http.MethodPost, path: path, cred: cred})
+	}
+	for i := range 10 {
+		// Two upload routes registered with AllowMultipart share the bucket.
+		path := "/api/v1/things/1/files"
+		if i%2 == 1 {
+			path = "/api/v1/things/2/pictures"
+		}
+		w := upload(path, "key-a")
+		status(t, w, http.StatusOK)
+		eq(t, rateHeaders(t, w), headers{Limit: 10, Remaining: 9 - i, Reset: unix(time.Duration(i+1) * 6 * time.Second), Policy: "10;w=60"}, "upload")
+	}
+	w := upload("/api/v1/things/3/files", "key-a")
+	requireExceeded(t, w, 6)
+	eq(t, rateHeaders(t, w), headers{Limit: 10, Remaining: 0, Reset: unix(time.Minute), Policy: "10;w=60"}, "11th upload")
+	requireExceeded(t, upload("/api/v1/things/1/pictures", "key-a"), 6)
+
+	// Other routes of the same client, including a JSON POST on an upload route's
+	// neighbour, only see the key's own limit (10 admitted uploads of 101 at once).
+	w = e.get("/api/v1/ping", "", "key-a")
+	status(t, w, http.StatusOK)
+	eq(t, rateHeaders(t, w), headers{Limit: 1000, Remaining: 90, Reset: unix(660 * time.Millisecond), Policy: "1000;w=60"}, "other route")
+	status(t, e.do(req{method: http.MethodPost, path: "/api/v1/things/1", cred: "key-a"}), http.StatusOK)
+	// The same path with another method is not an upload route.
+	status(t, e.get("/api/v1/things/1/files", "", "key-a"), http.StatusOK)
+	// Another client's uploads are untouched; a minute later the client uploads again.
+	status(t, upload("/api/v1/things/1/files", "key-admin"), http.StatusOK)
+	e.clock.Advance(6 * time.Second)
+	status(t, upload("/api/v1/things/1/files", "key-a"), http.StatusOK)
+
+	// Without the entry, uploads only get the client's limits.
+	cfg = config.Default()
+	delete(cfg.RateLimiting.Endpoints, UploadsPath)
+	n := newEnv(t, &cfg)
+	for range 11 {
+		status(t, n.do(req{method: http.MethodPost, path: "/api/v1/things/1/files", cred: "key-a"}), http.StatusOK)
 	}
 }
 

@@ -246,3 +246,81 @@ func TestRedisContentionNeverFailsOpen(t *testing.T) {
 		t.Fatalf("admitted %d, refused %d, passed without limits %d; want 10, 190, 0", ok.Load(), limited.Load(), unlimited.Load())
 	}
 }
+
+// With Redis, probes report the caller's figures from the shared counters and charge
+// nothing: no key is written for a client that only probes, and the requests between
+// the probes see the allowance untouched (decision 0104).
+func TestRedisExemptPathsPeek(t *testing.T) {
+	t.Parallel()
+	rdb, prefix := redisClient(t)
+	e := newRedisEnv(t, testConfig(), rdb, prefix)
+	ctx := context.Background()
+	key := "rate:" + prefix + "gcra:m:ip:" + ipA
+
+	w := e.get("/health", ipA, "")
+	status(t, w, http.StatusOK)
+	h := rateHeaders(t, w)
+	eq(t, [3]any{h.Limit, h.Remaining, h.Policy}, [3]any{6, 3, "6;w=60"}, "figures of a fresh client")
+	if n, err := rdb.Exists(ctx, key).Result(); err != nil || n != 0 {
+		t.Fatalf("a probe wrote the client's key: exists %d, %v", n, err)
+	}
+	w = e.get("/api/v1/ping", ipA, "")
+	status(t, w, http.StatusOK)
+	first := rateHeaders(t, w)
+	eq(t, first.Remaining, 2, "remaining after one request")
+	for range 5 {
+		for _, p := range []string{"/health", "/ready", "/metrics"} {
+			w := e.get(p, ipA, "")
+			status(t, w, http.StatusOK)
+			h := rateHeaders(t, w)
+			eq(t, [3]any{h.Limit, h.Remaining, h.Policy}, [3]any{6, 2, "6;w=60"}, p+" figures")
+			if h.Reset < first.Reset-1 || h.Reset > first.Reset {
+				t.Fatalf("%s reset %d, the request's %d", p, h.Reset, first.Reset)
+			}
+		}
+	}
+	for _, want := range []int{1, 0} {
+		w := e.get("/api/v1/ping", ipA, "")
+		status(t, w, http.StatusOK)
+		eq(t, rateHeaders(t, w).Remaining, want, "remaining after the probes")
+	}
+	requireExceeded(t, e.get("/api/v1/ping", ipA, ""), 10)
+	w = e.get("/health", ipA, "")
+	status(t, w, http.StatusOK)
+	eq(t, rateHeaders(t, w).Remaining, 0, "a limited client's probe")
+}
+
+// A busy client served from a lease: its probes show what its requests show (the
+// leased, unused requests count as remaining), mostly without a Redis round trip, and
+// never charge it.
+func TestRedisExemptPathsPeekWithLeases(t *testing.T) {
+	t.Parallel()
+	rdb, prefix := redisClient(t)
+	counter := &scriptCounter{}
+	rdb.AddHook(counter)
+	cfg := testConfig()
+	cfg.RateLimiting.Anonymous = config.Limit{RequestsPerMinute: 1_000_000, BurstCapacity: 1_000_000, RequestsPerHour: 10_000}
+	e := newRedisEnv(t, cfg, rdb, prefix)
+
+	const n = 200
+	var last int
+	for i := range n {
+		w := e.get("/api/v1/ping", ipA, "")
+		status(t, w, http.StatusOK)
+		last = rateHeaders(t, w).Remaining
+		w = e.get("/health", ipA, "")
+		status(t, w, http.StatusOK)
+		h := rateHeaders(t, w)
+		eq(t, h.Policy, "10000;w=3600", "probe policy")
+		// The hourly allowance refills by about 3 per second.
+		if h.Remaining < last || h.Remaining > last+1 {
+			t.Fatalf("round %d: probe says %d remaining, the request %d", i, h.Remaining, last)
+		}
+	}
+	if last > 10_000-n+3 || last < 10_000-n-1 {
+		t.Fatalf("remaining %d after %d requests and %d probes", last, n, n)
+	}
+	if got := counter.n.Load(); got > n/5 {
+		t.Fatalf("%d script runs for %d requests and %d probes, want at most %d", got, n, n, n/5)
+	}
+}

@@ -60,22 +60,64 @@ end
 return out
 `
 
+// peekScript reads what takeScript would see, writing nothing. KEYS: one TAT per rule.
+// ARGV: per rule: interval (µs), capacity. Returns per rule: remaining (may be
+// negative), reset_after µs.
+const peekScript = `
+local t = redis.call('TIME')
+local now = (tonumber(t[1]) - 1483228800) * 1000000 + tonumber(t[2])
+local out = {}
+for i = 1, #KEYS do
+  local ei = tonumber(ARGV[2 * i - 1])
+  local cap = tonumber(ARGV[2 * i])
+  local tat = tonumber(redis.call('GET', KEYS[i]) or '0')
+  if tat < now then tat = now end
+  out[#out + 1] = math.floor((cap * ei - (tat - now)) / ei + 1e-9)
+  out[#out + 1] = math.ceil(tat - now)
+end
+return out
+`
+
 // redisStore keeps GCRA state in Redis, shared by every instance.
 type redisStore struct {
 	rdb    *redis.Client
 	script *redis.Script
+	peeker *redis.Script
 }
 
 func newRedisStore(rdb *redis.Client) *redisStore {
-	return &redisStore{rdb: rdb, script: redis.NewScript(takeScript)}
+	return &redisStore{rdb: rdb, script: redis.NewScript(takeScript), peeker: redis.NewScript(peekScript)}
+}
+
+func (s *redisStore) peek(ctx context.Context, keys []string, rules []rule) ([]ruleState, error) {
+	args := make([]any, 0, 2*len(rules))
+	for _, r := range rules {
+		args = append(args, intervalArg(r), r.capacity())
+	}
+	vals, err := s.peeker.Run(ctx, s.rdb, keys, args...).Int64Slice()
+	if err != nil {
+		return nil, err
+	}
+	if len(vals) != 2*len(rules) {
+		return nil, fmt.Errorf("ratelimit: peek script returned %d values for %d rules", len(vals), len(rules))
+	}
+	out := make([]ruleState, len(rules))
+	for i := range rules {
+		out[i] = ruleState{remaining: int(max(vals[2*i], 0)), resetAfter: time.Duration(vals[2*i+1]) * time.Microsecond}
+	}
+	return out, nil
+}
+
+// intervalArg is r's emission interval in microseconds, as the scripts take it.
+func intervalArg(r rule) string {
+	return strconv.FormatFloat(float64(r.interval())/float64(time.Microsecond), 'f', -1, 64)
 }
 
 func (s *redisStore) take(ctx context.Context, keys []string, rules []rule, n, refund int) (grant, error) {
 	args := make([]any, 0, 2+2*len(rules))
 	args = append(args, n, refund)
 	for _, r := range rules {
-		ei := float64(r.interval()) / float64(time.Microsecond)
-		args = append(args, strconv.FormatFloat(ei, 'f', -1, 64), r.capacity())
+		args = append(args, intervalArg(r), r.capacity())
 	}
 	vals, err := s.script.Run(ctx, s.rdb, keys, args...).Int64Slice()
 	if err != nil {
