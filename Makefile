@@ -10,7 +10,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test?sslmode=disable
 TEST_REDIS_URL    ?= redis://127.0.0.1:6379/0
 export TEST_DATABASE_URL TEST_REDIS_URL
 
-.PHONY: run build test test-short test-sqlite lint openapi-lint generate check-generate fmt migrate bench tidy vuln check clean
+.PHONY: browser run build test test-short test-sqlite lint openapi-lint generate check-generate fmt migrate bench tidy vuln check clean
 
 run: build ## serve the API on the embedded default (SQLite, in-process jobs, :8080)
 	./$(BIN) serve
@@ -59,6 +59,10 @@ migrate: build ## apply migrations to the configured database
 
 bench: build ## performance benchmark (see docs/performance.md)
 	@if [ -x bench/run.sh ]; then bench/run.sh; else $(GO) test -run '^$$' -bench . -benchmem ./...; fi
+
+browser: ## Debian's headless Chromium for the page tests (installed when missing; needs apt)
+	@command -v chromium-headless-shell >/dev/null 2>&1 || command -v chromium >/dev/null 2>&1 || \
+		(apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium-headless-shell)
 
 tidy:
 	$(GO) mod tidy
