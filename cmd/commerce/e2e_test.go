@@ -16,8 +16,20 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 
+	"github.com/gocommerce/commerce/modules/carts"
+	"github.com/gocommerce/commerce/modules/catalog"
+	"github.com/gocommerce/commerce/modules/coupons"
+	"github.com/gocommerce/commerce/modules/customers"
+	"github.com/gocommerce/commerce/modules/identity"
+	"github.com/gocommerce/commerce/modules/inventory"
+	"github.com/gocommerce/commerce/modules/orders"
+	"github.com/gocommerce/commerce/modules/payments"
 	"github.com/gocommerce/commerce/platform/config"
+	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/metrics"
+	"github.com/gocommerce/commerce/platform/modkit"
 	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/ratelimit"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
@@ -29,6 +41,13 @@ func init() {
 	openapi3filter.RegisterBodyDecoder("text/html", text)
 	openapi3filter.RegisterBodyDecoder("text/plain", text)
 	openapi3filter.RegisterBodyDecoder("text/javascript", text)
+}
+
+// migrationSources are every module's migrations, read from modules that need no
+// wiring to say them; a database of them is a copy of one template (testdb).
+func migrationSources() []db.MigrationSource {
+	return modkit.MigrationSources(newModules(&identity.Module{}, &customers.Module{}, &catalog.Module{}, &inventory.Module{},
+		&payments.Module{}, &carts.Module{}, &coupons.Module{}, &orders.Module{}, &ratelimit.AdminModule{}, &metrics.Module{}))
 }
 
 // testApp is the whole process wired as in production, on a fresh database.
@@ -44,7 +63,7 @@ func newTestApp(t *testing.T, engine string, mutate func(*config.Config)) *testA
 	cfg := config.Default()
 	cfg.Env = "test"
 	cfg.DataDir = t.TempDir()
-	cfg.Database.URL = testdb.URL(t, engine)
+	cfg.Database.URL = testdb.MigratedURL(t, engine, migrationSources()...)
 	cfg.Security.JWT.Secret = strings.Repeat("k", 40)
 	cfg.Security.BcryptCost = 4
 	cfg.Log.Level = "error"

@@ -53,12 +53,41 @@ func Primary() string { return Engines()[0] }
 // it is removed in t.Cleanup.
 func URL(t testing.TB, engine string) string {
 	t.Helper()
+	return create(t, engine, "")
+}
+
+// MigratedURL creates a database of the engine with sources' migrations applied and
+// returns its database.url; it is removed in t.Cleanup. It is a copy of a template
+// database migrated once per set of migrations (a PostgreSQL template database kept on
+// the server, an SQLite file kept in the temporary directory), so each test's database
+// costs a copy, not a migration.
+func MigratedURL(t testing.TB, engine string, sources ...db.MigrationSource) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("database test skipped under -short")
+	}
+	tpl, err := template(engine, sources)
+	if err != nil {
+		t.Fatalf("testdb: template: %v", err)
+	}
+	return create(t, engine, tpl)
+}
+
+// create makes a database of the engine, a copy of tpl when tpl is not "".
+func create(t testing.TB, engine, tpl string) string {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("database test skipped under -short")
 	}
 	switch engine {
 	case "sqlite":
-		return "sqlite://" + filepath.Join(t.TempDir(), "test.db")
+		path := filepath.Join(t.TempDir(), "test.db")
+		if tpl != "" {
+			if err := copyFile(tpl, path); err != nil {
+				t.Fatalf("testdb: copy the template: %v", err)
+			}
+		}
+		return "sqlite://" + path
 	case "postgres":
 		admin := AdminURL()
 		name := "t_" + strings.ReplaceAll(ids.New(), "-", "")[:24]
@@ -68,7 +97,11 @@ func URL(t testing.TB, engine string) string {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		if _, err := conn.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+		stmt := "CREATE DATABASE " + name
+		if tpl != "" {
+			stmt += " TEMPLATE " + tpl
+		}
+		if err := createDatabase(ctx, conn, stmt); err != nil {
 			_ = conn.Close()
 			t.Fatalf("testdb: create database (is PostgreSQL running on %s?): %v", admin, err)
 		}
@@ -89,10 +122,11 @@ func URL(t testing.TB, engine string) string {
 	return ""
 }
 
-// Open creates a fresh database of the engine, migrates it with sources and returns it.
+// Open creates a fresh database of the engine, migrated with sources (a copy of the
+// template database of those migrations), and returns it.
 func Open(t testing.TB, engine string, sources ...db.MigrationSource) *Engine {
 	t.Helper()
-	u := URL(t, engine)
+	u := MigratedURL(t, engine, sources...)
 	cfg := config.Default()
 	cfg.Database.URL = u
 	cfg.Database.MaxOpenConns = 10
@@ -101,9 +135,6 @@ func Open(t testing.TB, engine string, sources ...db.MigrationSource) *Engine {
 		t.Fatalf("testdb: open: %v", err)
 	}
 	t.Cleanup(closeFn)
-	if _, err := db.NewMigrator(d, sources).Up(context.Background()); err != nil {
-		t.Fatalf("testdb: migrate: %v", err)
-	}
 	return &Engine{Name: engine, URL: u, DB: d}
 }
 
