@@ -82,3 +82,24 @@ func TestUpdateCustomer(t *testing.T) {
 		}
 	})
 }
+
+// TestUpdateCustomerBody pins the update body as platform/patch reads it: every member
+// of the wrong type is named at once, a null member leaves its field as it is (a
+// customer's fields are never null), unknown members are ignored.
+func TestUpdateCustomerBody(t *testing.T) {
+	eachEngine(t, func(t *testing.T, h *harness) {
+		id := h.enabled("ada@example.com", map[string]any{"note": "keep", "first_name": "Ada", "tags": []string{"a"}})["id"].(string)
+
+		r := h.do(http.MethodPatch, "/api/v1/customers/"+id, map[string]any{"first_name": 5, "accepts_marketing": "yes", "tags": 3, "metafields": []int{1}}, "admin")
+		if assertError(t, r, 400, 400, "validation"); keys(fields(r)) != "accepts_marketing,first_name,metafields,tags" {
+			t.Errorf("type errors: %v", fields(r))
+		}
+		d := h.must(200, http.MethodPatch, "/api/v1/customers/"+id, map[string]any{"note": nil, "first_name": nil, "tags": nil, "last_name": "L", "unknown": 1}, "admin").data()
+		if d["note"] != "keep" || d["first_name"] != "Ada" || d["last_name"] != "L" || len(d["tags"].([]any)) != 1 {
+			t.Errorf("nulls: %v", d)
+		}
+		if d := h.must(200, http.MethodPatch, "/api/v1/customers/"+id, map[string]any{"tags": "x, y"}, "admin").data(); len(d["tags"].([]any)) != 2 {
+			t.Errorf("comma-separated tags: %v", d["tags"])
+		}
+	})
+}

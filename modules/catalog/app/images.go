@@ -8,6 +8,7 @@ import (
 	"github.com/gocommerce/commerce/modules/catalog/domain"
 	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/ids"
+	"github.com/gocommerce/commerce/platform/patch"
 )
 
 // UploadImageCommand adds an image to a product.
@@ -22,8 +23,8 @@ type UploadImageCommand struct {
 
 // ImageInput changes an image.
 type ImageInput struct {
-	AltText  domain.Field[string]
-	Position domain.Field[int]
+	AltText  patch.Field[string]
+	Position patch.Field[int]
 }
 
 // ListImages returns a page of a product's images by position and the total.

@@ -2,7 +2,6 @@ package domain
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -10,6 +9,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gocommerce/commerce/platform/apperr"
+	"github.com/gocommerce/commerce/platform/patch"
 )
 
 // Collection types.
@@ -104,14 +104,14 @@ type Collection struct {
 
 // CollectionInput is a collection write request.
 type CollectionInput struct {
-	Title          Field[string]
-	Slug           Field[string]
-	Description    Field[string]
-	CollectionType Field[string]
-	Rules          Field[[]Rule]
-	IsActive       Field[bool]
-	SEOTitle       Field[string]
-	SEODescription Field[string]
+	Title          patch.Field[string]
+	Slug           patch.Field[string]
+	Description    patch.Field[string]
+	CollectionType patch.Field[string]
+	Rules          patch.Field[[]Rule]
+	IsActive       patch.Field[bool]
+	SEOTitle       patch.Field[string]
+	SEODescription patch.Field[string]
 }
 
 // NewCollection validates a create request: title required; type manual, active, no
@@ -136,93 +136,62 @@ func NewCollection(id string, in CollectionInput, now time.Time) (*Collection, e
 func (c *Collection) Apply(in CollectionInput, now time.Time) error {
 	next := *c
 	next.Rules = slices.Clone(c.Rules)
-	bad := problems{}
-	text := func(name string, f Field[string], max int, required bool, dst *string) {
-		if !f.Set {
-			return
-		}
-		if f.Null {
-			bad.add(name, msgNotNull)
-			return
-		}
-		v := f.Value
-		if required {
-			v = strings.TrimSpace(v)
-			if v == "" {
-				bad.add(name, "must not be empty")
-				return
-			}
-		}
-		if max > 0 && utf8.RuneCountInString(v) > max {
-			bad.add(name, "must be at most "+strconv.Itoa(max)+" characters")
-			return
-		}
-		*dst = v
-	}
-	text("title", in.Title, MaxTitleLength, true, &next.Title)
-	if in.Slug.Set {
-		if in.Slug.Null || !ValidSlug(in.Slug.Value) {
-			bad.add("slug", "must be lower-case letters, digits and single hyphens (e.g. \"summer-sale\"), at most 255 characters")
-		} else {
-			next.Slug = in.Slug.Value
-		}
-	}
-	text("description", in.Description, 0, false, &next.Description)
-	text("seo_title", in.SEOTitle, MaxSEOTitleLength, false, &next.SEOTitle)
-	text("seo_description", in.SEODescription, MaxSEODescLength, false, &next.SEODescription)
-	if in.IsActive.Set {
-		if in.IsActive.Null {
-			bad.add("is_active", msgNotNull)
-		} else {
-			next.IsActive = in.IsActive.Value
-		}
-	}
-	if in.CollectionType.Set {
-		switch {
-		case in.CollectionType.Null || (in.CollectionType.Value != CollectionManual && in.CollectionType.Value != CollectionSmart):
-			bad.add("collection_type", "must be one of: manual, smart")
-		case c.CollectionType != "" && in.CollectionType.Value != c.CollectionType:
-			bad.add("collection_type", "cannot be changed after creation")
-		default:
-			next.CollectionType = in.CollectionType.Value
-		}
-	}
-	if in.Rules.Set {
-		if in.Rules.Null {
-			next.Rules = []Rule{}
-		} else if len(in.Rules.Value) > MaxRules {
-			bad.add("rules", "at most 60 rules")
-		} else {
-			rules := make([]Rule, 0, len(in.Rules.Value))
-			for _, r := range in.Rules.Value {
-				r.Column, r.Relation = strings.TrimSpace(r.Column), strings.TrimSpace(r.Relation)
-				if msg := CheckRule(r); msg != "" {
-					bad.add("rules", msg)
-					break
-				}
-				rules = append(rules, r)
-			}
-			next.Rules = rules
-		}
-	}
-	if _, done := bad["collection_type"]; !done {
-		if _, done := bad["rules"]; !done {
-			typ := next.CollectionType
-			if typ == "" {
-				typ = CollectionManual
-			}
-			if typ == CollectionSmart && len(next.Rules) == 0 {
-				bad.add("rules", "a smart collection needs at least one rule")
-			}
-			if typ == CollectionManual && len(next.Rules) > 0 {
-				bad.add("rules", "only smart collections have rules")
-			}
-		}
-	}
-	if len(bad) > 0 {
-		return apperr.Validation(bad)
+	bad := patch.Problems{}
+	patch.Text{Max: MaxTitleLength, Required: true}.Apply(bad, "title", in.Title, &next.Title)
+	patch.Apply(bad, "slug", in.Slug, &next.Slug, checkSlug("summer-sale"))
+	patch.Text{}.Apply(bad, "description", in.Description, &next.Description)
+	patch.Text{Max: MaxSEOTitleLength}.Apply(bad, "seo_title", in.SEOTitle, &next.SEOTitle)
+	patch.Text{Max: MaxSEODescLength}.Apply(bad, "seo_description", in.SEODescription, &next.SEODescription)
+	patch.Copy(bad, "is_active", in.IsActive, &next.IsActive)
+	next.applyMembership(in, bad)
+	if err := bad.Err(); err != nil {
+		return err
 	}
 	next.UpdatedAt = now
 	*c = next
 	return nil
+}
+
+// applyMembership applies collection_type (set once) and rules (null clears them),
+// then checks they agree: a smart collection has rules, a manual one has none.
+func (c *Collection) applyMembership(in CollectionInput, bad patch.Problems) {
+	was := c.CollectionType
+	patch.OneOf(bad, "collection_type", in.CollectionType, &c.CollectionType, CollectionManual, CollectionSmart)
+	if was != "" && c.CollectionType != was {
+		bad.Add("collection_type", "cannot be changed after creation")
+	}
+	if in.Rules.Set && in.Rules.Null {
+		c.Rules = []Rule{}
+	} else {
+		patch.Apply(bad, "rules", in.Rules, &c.Rules, normalizeRules)
+	}
+	if bad.Has("collection_type") || bad.Has("rules") {
+		return
+	}
+	typ := c.CollectionType
+	if typ == "" {
+		typ = CollectionManual
+	}
+	if typ == CollectionSmart && len(c.Rules) == 0 {
+		bad.Add("rules", "a smart collection needs at least one rule")
+	}
+	if typ == CollectionManual && len(c.Rules) > 0 {
+		bad.Add("rules", "only smart collections have rules")
+	}
+}
+
+// normalizeRules trims and checks smart-collection rules.
+func normalizeRules(in []Rule) ([]Rule, string) {
+	if len(in) > MaxRules {
+		return nil, "at most 60 rules"
+	}
+	rules := make([]Rule, 0, len(in))
+	for _, r := range in {
+		r.Column, r.Relation = strings.TrimSpace(r.Column), strings.TrimSpace(r.Relation)
+		if msg := CheckRule(r); msg != "" {
+			return nil, msg
+		}
+		rules = append(rules, r)
+	}
+	return rules, ""
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/money"
+	"github.com/gocommerce/commerce/platform/patch"
 )
 
 var now = time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC)
@@ -120,7 +121,7 @@ func TestSlugs(t *testing.T) {
 
 func TestNewProductDefaultsAndStatus(t *testing.T) {
 	t.Parallel()
-	p, err := NewProduct("p1", ProductInput{Title: Val(" Mug "), Price: Val("9.50"), Currency: Val("usd"), ProductType: Val(TypeDigital)}, now)
+	p, err := NewProduct("p1", ProductInput{Title: patch.Val(" Mug "), Price: patch.Val("9.50"), Currency: patch.Val("usd"), ProductType: patch.Val(TypeDigital)}, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +145,7 @@ func TestNewProductDefaultsAndStatus(t *testing.T) {
 	}
 	for i, st := range steps {
 		before := p.PublishedAt
-		ch, err := p.Apply(ProductInput{Status: Val(st.status)}, later)
+		ch, err := p.Apply(ProductInput{Status: patch.Val(st.status)}, later)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -158,7 +159,7 @@ func TestNewProductDefaultsAndStatus(t *testing.T) {
 			t.Errorf("step %d: published_at %v", i, p.PublishedAt)
 		}
 	}
-	d, err := NewProduct("p2", ProductInput{Title: Val("Draft"), Price: Val("1"), Currency: Val("EUR"), Status: Val(StatusDraft)}, now)
+	d, err := NewProduct("p2", ProductInput{Title: patch.Val("Draft"), Price: patch.Val("1"), Currency: patch.Val("EUR"), Status: patch.Val(StatusDraft)}, now)
 	if err != nil || d.PublishedAt != nil || !d.RequiresShipping {
 		t.Fatalf("draft %+v %v", d, err)
 	}
@@ -167,7 +168,7 @@ func TestNewProductDefaultsAndStatus(t *testing.T) {
 func TestProductApplyErrors(t *testing.T) {
 	t.Parallel()
 	base := func() *Product {
-		p, err := NewProduct("p", ProductInput{Title: Val("T"), Price: Val("10.50"), Currency: Val("USD")}, now)
+		p, err := NewProduct("p", ProductInput{Title: patch.Val("T"), Price: patch.Val("10.50"), Currency: patch.Val("USD")}, now)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,29 +180,29 @@ func TestProductApplyErrors(t *testing.T) {
 		code  string
 		field string
 	}{
-		{"type", ProductInput{ProductType: Val("toy")}, "INVALID_PRODUCT_TYPE", "product_type"},
-		{"currency", ProductInput{Currency: Val("ABC")}, "INVALID_CURRENCY", "currency"},
-		{"null currency", ProductInput{Currency: Null[string]()}, "INVALID_CURRENCY", "currency"},
-		{"price", ProductInput{Price: Val("-3")}, "INVALID_PRICE", "price"},
-		{"null price", ProductInput{Price: Null[string]()}, "INVALID_PRICE", "price"},
-		{"currency narrows", ProductInput{Currency: Val("JPY")}, "INVALID_PRICE", "price"},
-		{"cost", ProductInput{CostPrice: Val("x")}, "INVALID_PRICE", "cost_price"},
-		{"status", ProductInput{Status: Val("gone")}, "", "status"},
-		{"title", ProductInput{Title: Val("")}, "", "title"},
-		{"long title", ProductInput{Title: Val(strings.Repeat("é", 256))}, "", "title"},
-		{"slug", ProductInput{Slug: Val("Bad Slug")}, "", "slug"},
-		{"weight", ProductInput{Weight: Val("1.23456")}, "", "weight"},
-		{"unit", ProductInput{WeightUnit: Val("ton")}, "", "weight_unit"},
-		{"policy", ProductInput{InventoryPolicy: Val("allow")}, "", "inventory_policy"},
-		{"management", ProductInput{InventoryManagement: Val("other")}, "", "inventory_management"},
-		{"threshold", ProductInput{LowStockThreshold: Val(-1)}, "", "low_stock_threshold"},
-		{"quantity", ProductInput{InventoryQuantity: Val(-1)}, "", "inventory_quantity"},
-		{"null bool", ProductInput{Taxable: Null[bool]()}, "", "taxable"},
-		{"null tags", ProductInput{Tags: Null[[]string]()}, "", "tags"},
-		{"tag comma", ProductInput{Tags: Val([]string{"a,b"})}, "", "tags"},
-		{"too many tags", ProductInput{Tags: Val(manyTags(251))}, "", "tags"},
-		{"meta key", ProductInput{MetaFields: Val(map[string]any{" ": 1})}, "", "meta_fields"},
-		{"long sku", ProductInput{SKU: Val(strings.Repeat("s", 256))}, "", "sku"},
+		{"type", ProductInput{ProductType: patch.Val("toy")}, "INVALID_PRODUCT_TYPE", "product_type"},
+		{"currency", ProductInput{Currency: patch.Val("ABC")}, "INVALID_CURRENCY", "currency"},
+		{"null currency", ProductInput{Currency: patch.Null[string]()}, "INVALID_CURRENCY", "currency"},
+		{"price", ProductInput{Price: patch.Val("-3")}, "INVALID_PRICE", "price"},
+		{"null price", ProductInput{Price: patch.Null[string]()}, "INVALID_PRICE", "price"},
+		{"currency narrows", ProductInput{Currency: patch.Val("JPY")}, "INVALID_PRICE", "price"},
+		{"cost", ProductInput{CostPrice: patch.Val("x")}, "INVALID_PRICE", "cost_price"},
+		{"status", ProductInput{Status: patch.Val("gone")}, "", "status"},
+		{"title", ProductInput{Title: patch.Val("")}, "", "title"},
+		{"long title", ProductInput{Title: patch.Val(strings.Repeat("é", 256))}, "", "title"},
+		{"slug", ProductInput{Slug: patch.Val("Bad Slug")}, "", "slug"},
+		{"weight", ProductInput{Weight: patch.Val("1.23456")}, "", "weight"},
+		{"unit", ProductInput{WeightUnit: patch.Val("ton")}, "", "weight_unit"},
+		{"policy", ProductInput{InventoryPolicy: patch.Val("allow")}, "", "inventory_policy"},
+		{"management", ProductInput{InventoryManagement: patch.Val("other")}, "", "inventory_management"},
+		{"threshold", ProductInput{LowStockThreshold: patch.Val(-1)}, "", "low_stock_threshold"},
+		{"quantity", ProductInput{InventoryQuantity: patch.Val(-1)}, "", "inventory_quantity"},
+		{"null bool", ProductInput{Taxable: patch.Null[bool]()}, "", "taxable"},
+		{"null tags", ProductInput{Tags: patch.Null[[]string]()}, "", "tags"},
+		{"tag comma", ProductInput{Tags: patch.Val([]string{"a,b"})}, "", "tags"},
+		{"too many tags", ProductInput{Tags: patch.Val(manyTags(251))}, "", "tags"},
+		{"meta key", ProductInput{MetaFields: patch.Val(map[string]any{" ": 1})}, "", "meta_fields"},
+		{"long sku", ProductInput{SKU: patch.Val(strings.Repeat("s", 256))}, "", "sku"},
 	}
 	for _, c := range cases {
 		p := base()
@@ -220,18 +221,18 @@ func TestProductApplyErrors(t *testing.T) {
 		}
 	}
 	p := base()
-	if _, err := p.Apply(ProductInput{Tags: Val([]string{" a ", "", "A", "b"}), CompareAtPrice: Val("12"), InventoryManagement: Val("")}, now); err != nil {
+	if _, err := p.Apply(ProductInput{Tags: patch.Val([]string{" a ", "", "A", "b"}), CompareAtPrice: patch.Val("12"), InventoryManagement: patch.Val("")}, now); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Join(p.Tags, "|") != "a|b" || p.CompareAtPrice.String() != "12" || p.InventoryManagement != "" {
 		t.Fatalf("applied %+v", p)
 	}
-	if err := (&ProductInput{Title: Val("x")}).CheckReplace(); err == nil {
+	if err := (&ProductInput{Title: patch.Val("x")}).CheckReplace(); err == nil {
 		t.Fatal("CheckReplace accepted a partial input")
 	} else if e, _ := apperr.As(err); len(e.Fields) != len(ReplaceFields)-1 {
 		t.Fatalf("CheckReplace fields %v", e.Fields)
 	}
-	if _, err := NewProduct("p", ProductInput{Title: Val("x")}, now); err == nil {
+	if _, err := NewProduct("p", ProductInput{Title: patch.Val("x")}, now); err == nil {
 		t.Fatal("NewProduct without price")
 	} else if e, _ := apperr.As(err); e.Fields["price"] == "" || e.Fields["currency"] == "" {
 		t.Fatalf("NewProduct missing fields %v", e.Fields)
@@ -248,7 +249,7 @@ func manyTags(n int) []string {
 
 func TestVariantRules(t *testing.T) {
 	t.Parallel()
-	p, _ := NewProduct("p", ProductInput{Title: Val("T"), Price: Val("10.00"), Currency: Val("USD"), Weight: Val("2"), InventoryQuantity: Val(5), CompareAtPrice: Val("12")}, now)
+	p, _ := NewProduct("p", ProductInput{Title: patch.Val("T"), Price: patch.Val("10.00"), Currency: patch.Val("USD"), Weight: patch.Val("2"), InventoryQuantity: patch.Val(5), CompareAtPrice: patch.Val("12")}, now)
 	def := NewDefaultVariant("v0", p, " SKU ", "", now)
 	if !def.IsDefault || def.Title != DefaultVariantTitle || def.SKU != "SKU" || !def.Price.Equal(p.Price) || def.InventoryQuantity != 5 || def.CompareAtPrice == nil {
 		t.Fatalf("default %+v", def)
@@ -256,16 +257,16 @@ func TestVariantRules(t *testing.T) {
 	if _, err := NewVariant("v1", p, VariantInput{}, now); err == nil {
 		t.Fatal("variant without title or options")
 	}
-	v, err := NewVariant("v1", p, VariantInput{Options: Val(map[string]string{"size": " L ", "color": "Red"}), InventoryQuantity: Val(2)}, now)
+	v, err := NewVariant("v1", p, VariantInput{Options: patch.Val(map[string]string{"size": " L ", "color": "Red"}), InventoryQuantity: patch.Val(2)}, now)
 	if err != nil || v.Title != "Red / L" || v.Options["size"] != "L" || v.InventoryQuantity != 2 || !v.Weight.Equal(p.Weight) || v.IsDefault {
 		t.Fatalf("variant %+v %v", v, err)
 	}
 	for name, in := range map[string]VariantInput{
-		"price":   {Price: Val("1.001")},
-		"options": {Options: Val(map[string]string{"": "x"})},
-		"policy":  {InventoryPolicy: Val("x")},
-		"title":   {Title: Val(" ")},
-		"qty":     {InventoryQuantity: Val(-2)},
+		"price":   {Price: patch.Val("1.001")},
+		"options": {Options: patch.Val(map[string]string{"": "x"})},
+		"policy":  {InventoryPolicy: patch.Val("x")},
+		"title":   {Title: patch.Val(" ")},
+		"qty":     {InventoryQuantity: patch.Val(-2)},
 	} {
 		c := v.Clone()
 		if err := c.Apply(in, "USD", now); err == nil {
@@ -299,15 +300,15 @@ func TestStockStatus(t *testing.T) {
 
 func TestCollectionsAndRules(t *testing.T) {
 	t.Parallel()
-	c, err := NewCollection("c", CollectionInput{Title: Val("Sale")}, now)
+	c, err := NewCollection("c", CollectionInput{Title: patch.Val("Sale")}, now)
 	if err != nil || c.CollectionType != CollectionManual || !c.IsActive || c.Rules == nil {
 		t.Fatalf("manual %+v %v", c, err)
 	}
-	if err := c.Apply(CollectionInput{CollectionType: Val(CollectionSmart)}, now); err == nil {
+	if err := c.Apply(CollectionInput{CollectionType: patch.Val(CollectionSmart)}, now); err == nil {
 		t.Fatal("type change accepted")
 	}
 	rules := []Rule{{RuleTag, RelEquals, "Eco"}, {RulePrice, RelLessThan, "50"}, {RuleTitle, RelContains, "mug"}}
-	s, err := NewCollection("s", CollectionInput{Title: Val("Eco mugs"), CollectionType: Val(CollectionSmart), Rules: Val(rules)}, now)
+	s, err := NewCollection("s", CollectionInput{Title: patch.Val("Eco mugs"), CollectionType: patch.Val(CollectionSmart), Rules: patch.Val(rules)}, now)
 	if err != nil {
 		t.Fatal(err)
 	}

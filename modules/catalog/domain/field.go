@@ -1,83 +1,37 @@
 package domain
 
-import "github.com/shopspring/decimal"
+import (
+	"github.com/shopspring/decimal"
 
-// Field is one member of a write request: absent (Set false), null (Set and Null), or
-// a value. It lets one input type serve create, full replacement and partial update.
-type Field[T any] struct {
-	Set   bool
-	Null  bool
-	Value T
+	"github.com/gocommerce/commerce/platform/patch"
+)
+
+// Field groups a product and its variants share (the default variant mirrors them).
+
+var weightUnits = []string{"kg", "g", "lb", "oz"}
+
+// applyWeight applies weight (a non-negative decimal, at most 4 decimals) and weight_unit.
+func applyWeight(bad patch.Problems, weight, unit patch.Field[string], w *decimal.Decimal, u *string) {
+	patch.Apply(bad, "weight", weight, w, func(s string) (decimal.Decimal, string) {
+		d, ok := ParseWeight(s)
+		if !ok {
+			return d, "must be a non-negative decimal such as \"1.25\" (at most 4 decimals)"
+		}
+		return d, ""
+	})
+	patch.OneOf(bad, "weight_unit", unit, u, weightUnits...)
 }
 
-// Val is a present, non-null field.
-func Val[T any](v T) Field[T] { return Field[T]{Set: true, Value: v} }
-
-// Null is a present null field.
-func Null[T any]() Field[T] { return Field[T]{Set: true, Null: true} }
-
-// HasValue reports a present, non-null field.
-func (f Field[T]) HasValue() bool { return f.Set && !f.Null }
-
-// problems collects per-field validation messages.
-type problems map[string]string
-
-func (p problems) add(field, msg string) {
-	if _, ok := p[field]; !ok {
-		p[field] = msg
-	}
+// applyStock applies inventory_quantity (0 to MaxInventoryQuantity) and inventory_policy.
+func applyStock(bad patch.Problems, quantity patch.Field[int], policy patch.Field[string], q *int, p *string) {
+	patch.Apply(bad, "inventory_quantity", quantity, q, checkCount)
+	patch.OneOf(bad, "inventory_policy", policy, p, PolicyDeny, PolicyContinue)
 }
 
-const msgNotNull = "must not be null"
-
-// weight validates a weight field (a non-negative decimal string) into dst.
-func (p problems) weight(f Field[string], dst *decimal.Decimal) {
-	if !f.Set {
-		return
+// checkCount bounds a quantity or threshold to 0..MaxInventoryQuantity.
+func checkCount(n int) (int, string) {
+	if n < 0 || n > MaxInventoryQuantity {
+		return n, "must be from 0 to 1000000000"
 	}
-	if f.Null {
-		p.add("weight", msgNotNull)
-	} else if w, ok := ParseWeight(f.Value); !ok {
-		p.add("weight", "must be a non-negative decimal such as \"1.25\" (at most 4 decimals)")
-	} else {
-		*dst = w
-	}
-}
-
-// weightUnit validates a weight_unit field into dst.
-func (p problems) weightUnit(f Field[string], dst *string) {
-	if !f.Set {
-		return
-	}
-	if f.Null || !ValidWeightUnit(f.Value) {
-		p.add("weight_unit", "must be one of: kg, g, lb, oz")
-	} else {
-		*dst = f.Value
-	}
-}
-
-// inventoryQuantity validates an inventory_quantity field into dst.
-func (p problems) inventoryQuantity(f Field[int], dst *int) {
-	if !f.Set {
-		return
-	}
-	if f.Null {
-		p.add("inventory_quantity", msgNotNull)
-	} else if q := f.Value; q < 0 || q > MaxInventoryQuantity {
-		p.add("inventory_quantity", "must be from 0 to 1000000000")
-	} else {
-		*dst = q
-	}
-}
-
-// inventoryPolicy validates an inventory_policy field into dst.
-func (p problems) inventoryPolicy(f Field[string], dst *string) {
-	if !f.Set {
-		return
-	}
-	if f.Null || !ValidPolicy(f.Value) {
-		p.add("inventory_policy", "must be one of: deny, continue")
-	} else {
-		*dst = f.Value
-	}
+	return n, ""
 }

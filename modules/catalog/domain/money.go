@@ -1,43 +1,11 @@
 package domain
 
 import (
-	"fmt"
-	"regexp"
-	"strings"
-
 	"github.com/shopspring/decimal"
+
+	"github.com/gocommerce/commerce/platform/money"
+	"github.com/gocommerce/commerce/platform/patch"
 )
-
-// maxIntegerDigits bounds amounts to what numeric(20,4) holds.
-const maxIntegerDigits = 15
-
-var decimalPattern = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
-
-// ParseAmount parses a money amount of currency: a non-negative decimal string with at
-// most the currency's minor units of decimals (e.g. "19.99", "1999" for JPY). Anything
-// else is ErrInvalidPrice naming field.
-func ParseAmount(field, raw, currency string) (decimal.Decimal, error) {
-	s := strings.TrimSpace(raw)
-	if strings.HasPrefix(s, "-") {
-		return decimal.Zero, ErrInvalidPrice.WithMessage("%s must not be negative", field).WithField(field, "must not be negative")
-	}
-	if !decimalPattern.MatchString(s) {
-		return decimal.Zero, ErrInvalidPrice.WithMessage("%s must be a decimal string such as \"19.99\"", field).WithField(field, "must be a decimal string such as \"19.99\"")
-	}
-	intPart, frac, _ := strings.Cut(s, ".")
-	if len(strings.TrimLeft(intPart, "0")) > maxIntegerDigits {
-		return decimal.Zero, ErrInvalidPrice.WithMessage("%s is too large", field).WithField(field, "is too large")
-	}
-	if minor := MinorUnits(currency); int32(len(strings.TrimRight(frac, "0"))) > minor {
-		msg := fmt.Sprintf("must have at most %d decimal places for %s", minor, currency)
-		return decimal.Zero, ErrInvalidPrice.WithMessage("%s %s", field, msg).WithField(field, msg)
-	}
-	d, err := decimal.NewFromString(s)
-	if err != nil {
-		return decimal.Zero, ErrInvalidPrice.WithField(field, "must be a decimal string such as \"19.99\"")
-	}
-	return d, nil
-}
 
 // FitsCurrency reports whether d has no more decimals than the currency's minor units.
 func FitsCurrency(d decimal.Decimal, currency string) bool {
@@ -49,16 +17,63 @@ func FormatAmount(d decimal.Decimal, currency string) string {
 	return d.StringFixed(MinorUnits(currency))
 }
 
+// priceFields are the amounts of a write request, as sent.
+type priceFields struct{ price, compareAt, cost patch.Field[string] }
+
+// prices points at the amounts of a product or a variant.
+type prices struct {
+	price           *decimal.Decimal
+	compareAt, cost **decimal.Decimal
+}
+
+// apply parses the present amounts in currency (INVALID_PRICE naming the field): price
+// may not be null; compare_at_price and cost_price are cleared by null.
+func (in priceFields) apply(currency string, to prices) error {
+	if in.price.Set {
+		if in.price.Null {
+			return ErrInvalidPrice.WithField("price", patch.MsgNotNull)
+		}
+		d, err := ParseAmount("price", in.price.Value, currency)
+		if err != nil {
+			return err
+		}
+		*to.price = d
+	}
+	if err := applyOptionalAmount("compare_at_price", in.compareAt, currency, to.compareAt); err != nil {
+		return err
+	}
+	return applyOptionalAmount("cost_price", in.cost, currency, to.cost)
+}
+
+func applyOptionalAmount(name string, f patch.Field[string], currency string, dst **decimal.Decimal) error {
+	if !f.Set {
+		return nil
+	}
+	if f.Null {
+		*dst = nil
+		return nil
+	}
+	d, err := ParseAmount(name, f.Value, currency)
+	if err != nil {
+		return err
+	}
+	*dst = &d
+	return nil
+}
+
+// ParseAmount parses a money amount of currency by the house rules (money.Parse,
+// docs/decisions/0022): "19.99", "1999" for JPY. Anything else is ErrInvalidPrice
+// naming field.
+func ParseAmount(field, raw, currency string) (decimal.Decimal, error) {
+	d, err := money.Parse(raw, currency)
+	if err != nil {
+		return decimal.Zero, ErrInvalidPrice.WithMessage("%s %s", field, err).WithField(field, err.Error())
+	}
+	return d, nil
+}
+
 // ParseWeight parses a non-negative decimal weight (at most 4 decimals).
 func ParseWeight(raw string) (decimal.Decimal, bool) {
-	s := strings.TrimSpace(raw)
-	if !decimalPattern.MatchString(s) {
-		return decimal.Zero, false
-	}
-	intPart, frac, _ := strings.Cut(s, ".")
-	if len(strings.TrimLeft(intPart, "0")) > maxIntegerDigits || len(strings.TrimRight(frac, "0")) > 4 {
-		return decimal.Zero, false
-	}
-	d, err := decimal.NewFromString(s)
+	d, err := money.ParseDecimal(raw, money.StoredDecimals)
 	return d, err == nil
 }

@@ -5,7 +5,6 @@ package domain
 import (
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/limits"
+	"github.com/gocommerce/commerce/platform/patch"
 )
 
 // Product types.
@@ -156,32 +156,32 @@ func cloneDec(d *decimal.Decimal) *decimal.Decimal {
 // fields carry the decimal string as sent. SKU and Barcode are not product fields: they
 // are written to the default variant.
 type ProductInput struct {
-	Title               Field[string]
-	Slug                Field[string]
-	Description         Field[string]
-	ShortDescription    Field[string]
-	ProductType         Field[string]
-	Vendor              Field[string]
-	Tags                Field[[]string]
-	Status              Field[string]
-	IsFeatured          Field[bool]
-	Price               Field[string]
-	CompareAtPrice      Field[string]
-	CostPrice           Field[string]
-	Currency            Field[string]
-	Taxable             Field[bool]
-	RequiresShipping    Field[bool]
-	Weight              Field[string]
-	WeightUnit          Field[string]
-	InventoryQuantity   Field[int]
-	InventoryPolicy     Field[string]
-	InventoryManagement Field[string]
-	LowStockThreshold   Field[int]
-	SEOTitle            Field[string]
-	SEODescription      Field[string]
-	MetaFields          Field[map[string]any]
-	SKU                 Field[string]
-	Barcode             Field[string]
+	Title               patch.Field[string]
+	Slug                patch.Field[string]
+	Description         patch.Field[string]
+	ShortDescription    patch.Field[string]
+	ProductType         patch.Field[string]
+	Vendor              patch.Field[string]
+	Tags                patch.Field[[]string]
+	Status              patch.Field[string]
+	IsFeatured          patch.Field[bool]
+	Price               patch.Field[string]
+	CompareAtPrice      patch.Field[string]
+	CostPrice           patch.Field[string]
+	Currency            patch.Field[string]
+	Taxable             patch.Field[bool]
+	RequiresShipping    patch.Field[bool]
+	Weight              patch.Field[string]
+	WeightUnit          patch.Field[string]
+	InventoryQuantity   patch.Field[int]
+	InventoryPolicy     patch.Field[string]
+	InventoryManagement patch.Field[string]
+	LowStockThreshold   patch.Field[int]
+	SEOTitle            patch.Field[string]
+	SEODescription      patch.Field[string]
+	MetaFields          patch.Field[map[string]any]
+	SKU                 patch.Field[string]
+	Barcode             patch.Field[string]
 }
 
 // ReplaceFields are the members a full replacement (PUT) must carry: every writable
@@ -212,10 +212,10 @@ func (in *ProductInput) present() map[string]bool {
 // CheckReplace names every field a full replacement lacks (400 validation).
 func (in *ProductInput) CheckReplace() error {
 	have := in.present()
-	missing := problems{}
+	missing := patch.Problems{}
 	for _, f := range ReplaceFields {
 		if !have[f] {
-			missing.add(f, "is required (PUT replaces the whole product; use PATCH for a partial update)")
+			missing.Add(f, "is required (PUT replaces the whole product; use PATCH for a partial update)")
 		}
 	}
 	if len(missing) > 0 {
@@ -235,10 +235,10 @@ type ProductChange struct {
 // physical, taxable, requiring shipping unless digital or service, weight 0 kg,
 // inventory tracked with policy deny, low-stock threshold 10).
 func NewProduct(id string, in ProductInput, now time.Time) (*Product, error) {
-	missing := problems{}
-	for name, f := range map[string]Field[string]{"title": in.Title, "price": in.Price, "currency": in.Currency} {
+	missing := patch.Problems{}
+	for name, f := range map[string]patch.Field[string]{"title": in.Title, "price": in.Price, "currency": in.Currency} {
 		if !f.Set {
-			missing.add(name, "is required")
+			missing.Add(name, "is required")
 		}
 	}
 	if len(missing) > 0 {
@@ -250,7 +250,7 @@ func NewProduct(id string, in ProductInput, now time.Time) (*Product, error) {
 		LowStockThreshold: DefaultLowStockThreshold, MetaFields: map[string]any{}, CreatedAt: now, UpdatedAt: now,
 	}
 	if !in.Status.Set {
-		in.Status = Val(StatusActive)
+		in.Status = patch.Val(StatusActive)
 	}
 	if _, err := p.Apply(in, now); err != nil {
 		return nil, err
@@ -262,199 +262,149 @@ func NewProduct(id string, in ProductInput, now time.Time) (*Product, error) {
 }
 
 // Apply validates the present fields of in and applies them (PATCH semantics; PUT checks
-// CheckReplace first). Nothing changes when an error is returned. status and
-// published_at move together: active sets published_at (now when it was null), draft
-// and archived clear it.
+// CheckReplace first). Nothing changes when an error is returned. The coded errors of
+// Part 2's table (product_type, currency, amounts) come before the other fields'
+// problems. status and published_at move together: active sets published_at (now when
+// it was null), draft and archived clear it.
 func (p *Product) Apply(in ProductInput, now time.Time) (ProductChange, error) {
 	next := p.Clone()
-	bad := problems{}
-
-	str := func(name string, f Field[string], max int, required bool, dst *string) {
-		if !f.Set {
-			return
-		}
-		if f.Null {
-			bad.add(name, msgNotNull)
-			return
-		}
-		v := f.Value
-		if required {
-			v = strings.TrimSpace(v)
-			if v == "" {
-				bad.add(name, "must not be empty")
-				return
-			}
-		}
-		if max > 0 && utf8.RuneCountInString(v) > max {
-			bad.add(name, "must be at most "+strconv.Itoa(max)+" characters")
-			return
-		}
-		*dst = v
+	bad := patch.Problems{}
+	next.applyText(in, bad)
+	next.applyMerchandising(in, bad)
+	next.applyShipping(in, bad)
+	next.applyInventory(in, bad)
+	checkVariantCodes(in, bad)
+	if err := next.applyCoded(in, p.Currency); err != nil {
+		return ProductChange{}, err
 	}
-	boolean := func(name string, f Field[bool], dst *bool) {
-		if !f.Set {
-			return
-		}
-		if f.Null {
-			bad.add(name, msgNotNull)
-			return
-		}
-		*dst = f.Value
+	if err := bad.Err(); err != nil {
+		return ProductChange{}, err
 	}
-
-	str("title", in.Title, MaxTitleLength, true, &next.Title)
-	if in.Slug.Set {
-		switch {
-		case in.Slug.Null:
-			bad.add("slug", msgNotNull)
-		case !ValidSlug(in.Slug.Value):
-			bad.add("slug", "must be lower-case letters, digits and single hyphens (e.g. \"blue-shirt\"), at most 255 characters")
-		default:
-			next.Slug = in.Slug.Value
-		}
-	}
-	str("description", in.Description, 0, false, &next.Description)
-	str("short_description", in.ShortDescription, MaxShortDescLength, false, &next.ShortDescription)
-	if in.Vendor.HasValue() {
-		in.Vendor.Value = strings.TrimSpace(in.Vendor.Value)
-	}
-	str("vendor", in.Vendor, MaxTitleLength, false, &next.Vendor)
-	if in.Tags.Set {
-		if in.Tags.Null {
-			bad.add("tags", msgNotNull)
-		} else if tags, msg := NormalizeTags(in.Tags.Value); msg != "" {
-			bad.add("tags", msg)
-		} else {
-			next.Tags = tags
-		}
-	}
-	if in.Status.Set {
-		if in.Status.Null || !ValidStatus(in.Status.Value) {
-			bad.add("status", "must be one of: active, draft, archived")
-		} else {
-			next.Status = in.Status.Value
-		}
-	}
-	boolean("is_featured", in.IsFeatured, &next.IsFeatured)
-	boolean("taxable", in.Taxable, &next.Taxable)
-	boolean("requires_shipping", in.RequiresShipping, &next.RequiresShipping)
-	bad.weight(in.Weight, &next.Weight)
-	bad.weightUnit(in.WeightUnit, &next.WeightUnit)
-	bad.inventoryQuantity(in.InventoryQuantity, &next.InventoryQuantity)
-	bad.inventoryPolicy(in.InventoryPolicy, &next.InventoryPolicy)
-	if in.InventoryManagement.Set {
-		switch {
-		case in.InventoryManagement.Null || in.InventoryManagement.Value == "":
-			next.InventoryManagement = ""
-		case in.InventoryManagement.Value == InventoryManagementCommerce:
-			next.InventoryManagement = InventoryManagementCommerce
-		default:
-			bad.add("inventory_management", "must be \"commerce\" (stock tracked by this service) or null")
-		}
-	}
-	if in.LowStockThreshold.Set {
-		if in.LowStockThreshold.Null {
-			bad.add("low_stock_threshold", msgNotNull)
-		} else if t := in.LowStockThreshold.Value; t < 0 || t > MaxInventoryQuantity {
-			bad.add("low_stock_threshold", "must be from 0 to 1000000000")
-		} else {
-			next.LowStockThreshold = t
-		}
-	}
-	str("seo_title", in.SEOTitle, MaxSEOTitleLength, false, &next.SEOTitle)
-	str("seo_description", in.SEODescription, MaxSEODescLength, false, &next.SEODescription)
-	if in.MetaFields.Set {
-		if in.MetaFields.Null {
-			bad.add("meta_fields", msgNotNull)
-		} else if msg := checkMetaFields(in.MetaFields.Value); msg != "" {
-			bad.add("meta_fields", msg)
-		} else {
-			next.MetaFields = maps.Clone(in.MetaFields.Value)
-			if next.MetaFields == nil {
-				next.MetaFields = map[string]any{}
-			}
-		}
-	}
-	if in.SKU.Set && (in.SKU.Null || utf8.RuneCountInString(in.SKU.Value) > MaxTitleLength) {
-		bad.add("sku", "must be a string of at most 255 characters")
-	}
-	if in.Barcode.Set && (in.Barcode.Null || utf8.RuneCountInString(in.Barcode.Value) > MaxTitleLength) {
-		bad.add("barcode", "must be a string of at most 255 characters")
-	}
-
-	// Coded errors (Part 2's table) come before the remaining field problems.
-	if in.ProductType.Set {
-		if in.ProductType.Null || !ValidProductType(in.ProductType.Value) {
-			return ProductChange{}, ErrInvalidProductType.WithField("product_type", "must be one of: physical, digital, service")
-		}
-		next.ProductType = in.ProductType.Value
-	}
-	if in.Currency.Set {
-		if in.Currency.Null {
-			return ProductChange{}, ErrInvalidCurrency.WithField("currency", msgNotNull)
-		}
-		c, err := NormalizeCurrency(in.Currency.Value)
-		if err != nil {
-			return ProductChange{}, err
-		}
-		next.Currency = c
-	}
-	if in.Price.Set {
-		if in.Price.Null {
-			return ProductChange{}, ErrInvalidPrice.WithField("price", msgNotNull)
-		}
-		d, err := ParseAmount("price", in.Price.Value, next.Currency)
-		if err != nil {
-			return ProductChange{}, err
-		}
-		next.Price = d
-	}
-	for _, m := range []struct {
-		name string
-		f    Field[string]
-		dst  **decimal.Decimal
-	}{{"compare_at_price", in.CompareAtPrice, &next.CompareAtPrice}, {"cost_price", in.CostPrice, &next.CostPrice}} {
-		if !m.f.Set {
-			continue
-		}
-		if m.f.Null {
-			*m.dst = nil
-			continue
-		}
-		d, err := ParseAmount(m.name, m.f.Value, next.Currency)
-		if err != nil {
-			return ProductChange{}, err
-		}
-		*m.dst = &d
-	}
-	// A currency change must keep the stored amounts representable.
-	if in.Currency.Set && next.Currency != p.Currency {
-		for name, d := range map[string]*decimal.Decimal{"price": &next.Price, "compare_at_price": next.CompareAtPrice, "cost_price": next.CostPrice} {
-			if d != nil && !FitsCurrency(*d, next.Currency) {
-				return ProductChange{}, ErrInvalidPrice.WithMessage("%s has more decimals than %s allows", name, next.Currency).
-					WithField(name, "has more decimals than "+next.Currency+" allows")
-			}
-		}
-	}
-	if len(bad) > 0 {
-		return ProductChange{}, apperr.Validation(bad)
-	}
-
-	var ch ProductChange
-	wasActive := p.Status == StatusActive && p.PublishedAt != nil
-	if next.Status == StatusActive {
-		if next.PublishedAt == nil {
-			t := now
-			next.PublishedAt = &t
-		}
-		ch.Published = !wasActive
-	} else {
-		next.PublishedAt = nil
-		ch.Unpublished = wasActive
-	}
+	ch := next.publish(p, now)
 	next.UpdatedAt = now
 	*p = *next
 	return ch, nil
+}
+
+// applyText applies the product's texts: title, slug, descriptions, vendor, SEO.
+func (p *Product) applyText(in ProductInput, bad patch.Problems) {
+	patch.Text{Max: MaxTitleLength, Required: true}.Apply(bad, "title", in.Title, &p.Title)
+	patch.Apply(bad, "slug", in.Slug, &p.Slug, checkSlug("blue-shirt"))
+	patch.Text{}.Apply(bad, "description", in.Description, &p.Description)
+	patch.Text{Max: MaxShortDescLength}.Apply(bad, "short_description", in.ShortDescription, &p.ShortDescription)
+	patch.Text{Max: MaxTitleLength, Trim: true}.Apply(bad, "vendor", in.Vendor, &p.Vendor)
+	patch.Text{Max: MaxSEOTitleLength}.Apply(bad, "seo_title", in.SEOTitle, &p.SEOTitle)
+	patch.Text{Max: MaxSEODescLength}.Apply(bad, "seo_description", in.SEODescription, &p.SEODescription)
+}
+
+// applyMerchandising applies tags, status, is_featured and meta_fields.
+func (p *Product) applyMerchandising(in ProductInput, bad patch.Problems) {
+	patch.Apply(bad, "tags", in.Tags, &p.Tags, NormalizeTags)
+	patch.OneOf(bad, "status", in.Status, &p.Status, StatusActive, StatusDraft, StatusArchived)
+	patch.Copy(bad, "is_featured", in.IsFeatured, &p.IsFeatured)
+	patch.Apply(bad, "meta_fields", in.MetaFields, &p.MetaFields, func(m map[string]any) (map[string]any, string) {
+		if msg := checkMetaFields(m); msg != "" {
+			return nil, msg
+		}
+		if m == nil {
+			return map[string]any{}, ""
+		}
+		return maps.Clone(m), ""
+	})
+}
+
+// applyShipping applies taxable, requires_shipping, weight and weight_unit.
+func (p *Product) applyShipping(in ProductInput, bad patch.Problems) {
+	patch.Copy(bad, "taxable", in.Taxable, &p.Taxable)
+	patch.Copy(bad, "requires_shipping", in.RequiresShipping, &p.RequiresShipping)
+	applyWeight(bad, in.Weight, in.WeightUnit, &p.Weight, &p.WeightUnit)
+}
+
+// applyInventory applies inventory_quantity, inventory_policy, inventory_management
+// (null or "" stops tracking) and low_stock_threshold.
+func (p *Product) applyInventory(in ProductInput, bad patch.Problems) {
+	applyStock(bad, in.InventoryQuantity, in.InventoryPolicy, &p.InventoryQuantity, &p.InventoryPolicy)
+	if m := in.InventoryManagement; m.Set {
+		switch {
+		case m.Null || m.Value == "":
+			p.InventoryManagement = ""
+		case m.Value == InventoryManagementCommerce:
+			p.InventoryManagement = InventoryManagementCommerce
+		default:
+			bad.Add("inventory_management", "must be \"commerce\" (stock tracked by this service) or null")
+		}
+	}
+	patch.Apply(bad, "low_stock_threshold", in.LowStockThreshold, &p.LowStockThreshold, checkCount)
+}
+
+// checkVariantCodes checks sku and barcode, which are written to the default variant.
+func checkVariantCodes(in ProductInput, bad patch.Problems) {
+	for name, f := range map[string]patch.Field[string]{"sku": in.SKU, "barcode": in.Barcode} {
+		if f.Set && (f.Null || utf8.RuneCountInString(f.Value) > MaxTitleLength) {
+			bad.Add(name, "must be a string of at most 255 characters")
+		}
+	}
+}
+
+// applyCoded applies the fields with their own error codes: product_type, currency and
+// the amounts, which must fit the (new) currency.
+func (p *Product) applyCoded(in ProductInput, oldCurrency string) error {
+	if t := in.ProductType; t.Set {
+		if t.Null || !ValidProductType(t.Value) {
+			return ErrInvalidProductType.WithField("product_type", "must be one of: physical, digital, service")
+		}
+		p.ProductType = t.Value
+	}
+	if c := in.Currency; c.Set {
+		if c.Null {
+			return ErrInvalidCurrency.WithField("currency", patch.MsgNotNull)
+		}
+		code, err := NormalizeCurrency(c.Value)
+		if err != nil {
+			return err
+		}
+		p.Currency = code
+	}
+	amounts := priceFields{price: in.Price, compareAt: in.CompareAtPrice, cost: in.CostPrice}
+	if err := amounts.apply(p.Currency, prices{price: &p.Price, compareAt: &p.CompareAtPrice, cost: &p.CostPrice}); err != nil {
+		return err
+	}
+	if in.Currency.Set && p.Currency != oldCurrency {
+		return p.checkAmountsFit()
+	}
+	return nil
+}
+
+// checkAmountsFit checks that a currency change keeps the amounts representable.
+func (p *Product) checkAmountsFit() error {
+	for _, a := range []struct {
+		name string
+		d    *decimal.Decimal
+	}{{"price", &p.Price}, {"compare_at_price", p.CompareAtPrice}, {"cost_price", p.CostPrice}} {
+		if a.d != nil && !FitsCurrency(*a.d, p.Currency) {
+			return ErrInvalidPrice.WithMessage("%s has more decimals than %s allows", a.name, p.Currency).
+				WithField(a.name, "has more decimals than "+p.Currency+" allows")
+		}
+	}
+	return nil
+}
+
+// publish moves published_at with the status (from the product as it was) and tells
+// what moved.
+func (p *Product) publish(was *Product, now time.Time) ProductChange {
+	var ch ProductChange
+	wasActive := was.Status == StatusActive && was.PublishedAt != nil
+	if p.Status == StatusActive {
+		if p.PublishedAt == nil {
+			t := now
+			p.PublishedAt = &t
+		}
+		ch.Published = !wasActive
+	} else {
+		p.PublishedAt = nil
+		ch.Unpublished = wasActive
+	}
+	return ch
 }
 
 // NormalizeTags trims tags, drops empty ones and case-insensitive duplicates (the first

@@ -21,6 +21,16 @@ var slugPattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 // joined by single hyphens, at most 255 characters.
 func ValidSlug(s string) bool { return len(s) <= MaxSlugLength && slugPattern.MatchString(s) }
 
+// checkSlug is the check of a slug field, its problem showing example.
+func checkSlug(example string) func(string) (string, string) {
+	return func(s string) (string, string) {
+		if !ValidSlug(s) {
+			return s, "must be lower-case letters, digits and single hyphens (e.g. \"" + example + "\"), at most 255 characters"
+		}
+		return s, ""
+	}
+}
+
 // Slugify derives a slug from a title: accents are dropped ("Crème" → "creme"), every
 // run of other characters becomes one hyphen. fallback is used when nothing is left
 // (e.g. a title in a non-Latin script).

@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gocommerce/commerce/platform/apperr"
+	"github.com/gocommerce/commerce/platform/patch"
 )
 
 // MaxOptions bounds a variant's options object.
@@ -49,18 +50,18 @@ func (v *Variant) Clone() *Variant {
 
 // VariantInput is a variant write request.
 type VariantInput struct {
-	Title             Field[string]
-	SKU               Field[string]
-	Barcode           Field[string]
-	Price             Field[string]
-	CompareAtPrice    Field[string]
-	CostPrice         Field[string]
-	InventoryQuantity Field[int]
-	InventoryPolicy   Field[string]
-	Weight            Field[string]
-	WeightUnit        Field[string]
-	RequiresShipping  Field[bool]
-	Options           Field[map[string]string]
+	Title             patch.Field[string]
+	SKU               patch.Field[string]
+	Barcode           patch.Field[string]
+	Price             patch.Field[string]
+	CompareAtPrice    patch.Field[string]
+	CostPrice         patch.Field[string]
+	InventoryQuantity patch.Field[int]
+	InventoryPolicy   patch.Field[string]
+	Weight            patch.Field[string]
+	WeightUnit        patch.Field[string]
+	RequiresShipping  patch.Field[bool]
+	Options           patch.Field[map[string]string]
 }
 
 // NewDefaultVariant builds the default variant of p, mirroring the product.
@@ -104,84 +105,25 @@ func OptionsTitle(opts map[string]string) string {
 }
 
 // Apply validates the present fields of in and applies them; nothing changes on error.
+// Amounts are in the product's currency; their INVALID_PRICE comes before the other
+// fields' problems.
 func (v *Variant) Apply(in VariantInput, currency string, now time.Time) error {
 	next := v.Clone()
-	bad := problems{}
-	text := func(name string, f Field[string], trim, required bool, dst *string) {
-		if !f.Set {
-			return
-		}
-		if f.Null {
-			bad.add(name, msgNotNull)
-			return
-		}
-		s := f.Value
-		if trim {
-			s = strings.TrimSpace(s)
-		}
-		if required && s == "" {
-			bad.add(name, "must not be empty")
-			return
-		}
-		if utf8.RuneCountInString(s) > MaxTitleLength {
-			bad.add(name, "must be at most 255 characters")
-			return
-		}
-		*dst = s
+	bad := patch.Problems{}
+	code := patch.Text{Max: MaxTitleLength, Trim: true}
+	patch.Text{Max: MaxTitleLength, Required: true}.Apply(bad, "title", in.Title, &next.Title)
+	code.Apply(bad, "sku", in.SKU, &next.SKU)
+	code.Apply(bad, "barcode", in.Barcode, &next.Barcode)
+	applyStock(bad, in.InventoryQuantity, in.InventoryPolicy, &next.InventoryQuantity, &next.InventoryPolicy)
+	applyWeight(bad, in.Weight, in.WeightUnit, &next.Weight, &next.WeightUnit)
+	patch.Copy(bad, "requires_shipping", in.RequiresShipping, &next.RequiresShipping)
+	patch.Apply(bad, "options", in.Options, &next.Options, normalizeOptions)
+	amounts := priceFields{price: in.Price, compareAt: in.CompareAtPrice, cost: in.CostPrice}
+	if err := amounts.apply(currency, prices{price: &next.Price, compareAt: &next.CompareAtPrice, cost: &next.CostPrice}); err != nil {
+		return err
 	}
-	text("title", in.Title, true, true, &next.Title)
-	text("sku", in.SKU, true, false, &next.SKU)
-	text("barcode", in.Barcode, true, false, &next.Barcode)
-	bad.inventoryQuantity(in.InventoryQuantity, &next.InventoryQuantity)
-	bad.inventoryPolicy(in.InventoryPolicy, &next.InventoryPolicy)
-	bad.weight(in.Weight, &next.Weight)
-	bad.weightUnit(in.WeightUnit, &next.WeightUnit)
-	if in.RequiresShipping.Set {
-		if in.RequiresShipping.Null {
-			bad.add("requires_shipping", msgNotNull)
-		} else {
-			next.RequiresShipping = in.RequiresShipping.Value
-		}
-	}
-	if in.Options.Set {
-		if in.Options.Null {
-			bad.add("options", msgNotNull)
-		} else if opts, msg := normalizeOptions(in.Options.Value); msg != "" {
-			bad.add("options", msg)
-		} else {
-			next.Options = opts
-		}
-	}
-	if in.Price.Set {
-		if in.Price.Null {
-			return ErrInvalidPrice.WithField("price", msgNotNull)
-		}
-		d, err := ParseAmount("price", in.Price.Value, currency)
-		if err != nil {
-			return err
-		}
-		next.Price = d
-	}
-	for _, m := range []struct {
-		name string
-		f    Field[string]
-		dst  **decimal.Decimal
-	}{{"compare_at_price", in.CompareAtPrice, &next.CompareAtPrice}, {"cost_price", in.CostPrice, &next.CostPrice}} {
-		if !m.f.Set {
-			continue
-		}
-		if m.f.Null {
-			*m.dst = nil
-			continue
-		}
-		d, err := ParseAmount(m.name, m.f.Value, currency)
-		if err != nil {
-			return err
-		}
-		*m.dst = &d
-	}
-	if len(bad) > 0 {
-		return apperr.Validation(bad)
+	if err := bad.Err(); err != nil {
+		return err
 	}
 	next.UpdatedAt = now
 	*v = *next

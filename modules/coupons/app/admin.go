@@ -7,21 +7,16 @@ import (
 	"github.com/gocommerce/commerce/modules/coupons/api"
 	"github.com/gocommerce/commerce/modules/coupons/domain"
 	"github.com/gocommerce/commerce/modules/coupons/ports"
-	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/ids"
 )
 
 func isNotFound(err error) bool { return errors.Is(err, domain.ErrCouponNotFound) }
 
-func validation(bad domain.FieldErrors) error {
-	return apperr.Validation(map[string]string(bad))
-}
-
 // Create creates a coupon (usage_count 0) and publishes coupon.created.
 func (s *Service) Create(ctx context.Context, p domain.Patch) (*domain.Coupon, error) {
 	c, bad := domain.New(newID(), p, s.now())
 	if bad != nil {
-		return nil, validation(bad)
+		return nil, bad.Err()
 	}
 	err := s.tx.InTx(ctx, func(ctx context.Context) error {
 		if err := s.coupons.Create(ctx, c); err != nil {
@@ -45,7 +40,7 @@ func (s *Service) Update(ctx context.Context, id string, p domain.Patch) (*domai
 		c, err := s.coupons.Update(ctx, domain.CouponID(id), func(c *domain.Coupon) (*domain.Coupon, error) {
 			n, bad := c.Update(p, s.now())
 			if bad != nil {
-				return nil, validation(bad)
+				return nil, bad.Err()
 			}
 			return n, nil
 		})

@@ -12,6 +12,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gocommerce/commerce/platform/limits"
+	"github.com/gocommerce/commerce/platform/patch"
 )
 
 // CouponID identifies a coupon.
@@ -96,38 +97,22 @@ type Coupon struct {
 // CodeKey is the case-insensitive form of a code used for uniqueness and lookups.
 func CodeKey(code string) string { return strings.ToUpper(strings.TrimSpace(code)) }
 
-// Field is one member of a patch: Set when the request named it, Null when it was null.
-type Field[T any] struct {
-	Set   bool
-	Null  bool
-	Value T
-}
-
 // Patch is a create or update request in domain terms (PUT takes any subset).
 type Patch struct {
-	Code                  Field[string]
-	Type                  Field[string]
-	Value                 Field[decimal.Decimal]
-	Description           Field[string]
-	MinimumOrderAmount    Field[decimal.Decimal]
-	MaximumDiscountAmount Field[decimal.Decimal]
-	StartsAt              Field[time.Time]
-	ExpiresAt             Field[time.Time]
-	UsageLimit            Field[int]
-	UsageLimitPerCustomer Field[int]
-	IsActive              Field[bool]
-	AppliesTo             Field[AppliesTo]
-	CustomerEligibility   Field[Eligibility]
-	BuyXGetY              Field[BuyXGetYRule]
-}
-
-// FieldErrors names each bad field of a request.
-type FieldErrors map[string]string
-
-func (f FieldErrors) add(field, msg string) {
-	if _, dup := f[field]; !dup {
-		f[field] = msg
-	}
+	Code                  patch.Field[string]
+	Type                  patch.Field[string]
+	Value                 patch.Field[decimal.Decimal]
+	Description           patch.Field[string]
+	MinimumOrderAmount    patch.Field[decimal.Decimal]
+	MaximumDiscountAmount patch.Field[decimal.Decimal]
+	StartsAt              patch.Field[time.Time]
+	ExpiresAt             patch.Field[time.Time]
+	UsageLimit            patch.Field[int]
+	UsageLimitPerCustomer patch.Field[int]
+	IsActive              patch.Field[bool]
+	AppliesTo             patch.Field[AppliesTo]
+	CustomerEligibility   patch.Field[Eligibility]
+	BuyXGetY              patch.Field[BuyXGetYRule]
 }
 
 // Limits of coupon fields.
@@ -151,20 +136,20 @@ var msgUsageLimit = fmt.Sprintf("must be from 1 to %d", MaxUsageLimit)
 // New builds a coupon from a create request: code and type are required; value is
 // required for percentage and fixed_amount coupons, buy_x_get_y for buy_x_get_y.
 // Defaults: is_active true, starts_at now, minimum_order_amount 0.
-func New(id CouponID, p Patch, now time.Time) (*Coupon, FieldErrors) {
+func New(id CouponID, p Patch, now time.Time) (*Coupon, patch.Problems) {
 	c := &Coupon{ID: id, IsActive: true, StartsAt: now, CreatedAt: now, UpdatedAt: now}
-	bad := FieldErrors{}
+	bad := patch.Problems{}
 	if !p.Code.Set || p.Code.Null {
-		bad.add("code", "is required")
+		bad.Add("code", "is required")
 	}
 	if !p.Type.Set || p.Type.Null {
-		bad.add("type", "is required")
+		bad.Add("type", "is required")
 	}
 	if p.Type.Set && (Type(p.Type.Value) == Percentage || Type(p.Type.Value) == FixedAmount) && (!p.Value.Set || p.Value.Null) {
-		bad.add("value", "is required")
+		bad.Add("value", "is required")
 	}
 	if p.Type.Set && Type(p.Type.Value) == BuyXGetY && (!p.BuyXGetY.Set || p.BuyXGetY.Null) {
-		bad.add("buy_x_get_y", "is required for buy_x_get_y coupons")
+		bad.Add("buy_x_get_y", "is required for buy_x_get_y coupons")
 	}
 	c.apply(p, bad)
 	if len(bad) > 0 {
@@ -174,9 +159,9 @@ func New(id CouponID, p Patch, now time.Time) (*Coupon, FieldErrors) {
 }
 
 // Update applies a patch to a copy of the coupon and validates the result.
-func (c *Coupon) Update(p Patch, now time.Time) (*Coupon, FieldErrors) {
+func (c *Coupon) Update(p Patch, now time.Time) (*Coupon, patch.Problems) {
 	n := *c
-	bad := FieldErrors{}
+	bad := patch.Problems{}
 	n.apply(p, bad)
 	if len(bad) > 0 {
 		return nil, bad
@@ -185,77 +170,83 @@ func (c *Coupon) Update(p Patch, now time.Time) (*Coupon, FieldErrors) {
 	return &n, nil
 }
 
-func (c *Coupon) apply(p Patch, bad FieldErrors) {
+// apply applies the present fields of a patch, one group at a time, then validates the
+// whole coupon; bad names every problem.
+func (c *Coupon) apply(p Patch, bad patch.Problems) {
+	c.applyTerms(p, bad)
+	c.applyLimits(p, bad)
+	c.applyRestrictions(p)
+	c.applyBuyXGetY(p.BuyXGetY, bad)
+	c.validate(bad)
+}
+
+// applyTerms applies code, type, value and description.
+func (c *Coupon) applyTerms(p Patch, bad patch.Problems) {
 	if p.Code.Set {
 		code := strings.TrimSpace(p.Code.Value)
 		switch {
 		case p.Code.Null || code == "":
-			bad.add("code", "is required")
+			bad.Add("code", "is required")
 		case len(code) > MaxCodeLength:
-			bad.add("code", "must be at most 50 characters")
+			bad.Add("code", "must be at most 50 characters")
 		case !codePattern.MatchString(code):
-			bad.add("code", "may contain only letters, digits, '-' and '_'")
+			bad.Add("code", "may contain only letters, digits, '-' and '_'")
 		}
 		c.Code = code
 	}
 	if p.Type.Set {
-		t := Type(p.Type.Value)
-		if p.Type.Null || !t.Valid() {
-			bad.add("type", "must be one of: percentage, fixed_amount, free_shipping, buy_x_get_y")
+		c.Type = Type(p.Type.Value)
+		if p.Type.Null || !c.Type.Valid() {
+			bad.Add("type", "must be one of: percentage, fixed_amount, free_shipping, buy_x_get_y")
 		}
-		c.Type = t
 	}
 	if p.Value.Set {
 		if p.Value.Null {
-			bad.add("value", "must be a decimal string")
+			bad.Add("value", "must be a decimal string")
 		}
 		c.Value = p.Value.Value
 	}
 	if p.Description.Set {
 		if len(p.Description.Value) > MaxDescriptionLength {
-			bad.add("description", "must be at most 1000 characters")
+			bad.Add("description", "must be at most 1000 characters")
 		}
 		c.Description = p.Description.Value
 	}
+}
+
+// applyLimits applies the order amounts, the dates, the usage limits and is_active;
+// null clears the optional ones.
+func (c *Coupon) applyLimits(p Patch, bad patch.Problems) {
 	if p.MinimumOrderAmount.Set {
 		c.MinimumOrderAmount = decimal.Zero
 		if !p.MinimumOrderAmount.Null {
 			c.MinimumOrderAmount = p.MinimumOrderAmount.Value
 		}
 	}
-	if p.MaximumDiscountAmount.Set {
-		c.MaximumDiscountAmount = nil
-		if !p.MaximumDiscountAmount.Null {
-			v := p.MaximumDiscountAmount.Value
-			c.MaximumDiscountAmount = &v
-		}
-	}
+	setNullable(p.MaximumDiscountAmount, &c.MaximumDiscountAmount)
 	if p.StartsAt.Set {
 		if p.StartsAt.Null {
-			bad.add("starts_at", "must be a timestamp")
+			bad.Add("starts_at", "must be a timestamp")
 		} else {
 			c.StartsAt = p.StartsAt.Value.UTC()
 		}
 	}
-	if p.ExpiresAt.Set {
-		c.ExpiresAt = nil
-		if !p.ExpiresAt.Null {
-			t := p.ExpiresAt.Value.UTC()
-			c.ExpiresAt = &t
-		}
+	if p.ExpiresAt.HasValue() {
+		p.ExpiresAt.Value = p.ExpiresAt.Value.UTC()
 	}
-	if p.UsageLimit.Set {
-		c.UsageLimit = nullableInt(p.UsageLimit)
-	}
-	if p.UsageLimitPerCustomer.Set {
-		c.UsageLimitPerCustomer = nullableInt(p.UsageLimitPerCustomer)
-	}
+	setNullable(p.ExpiresAt, &c.ExpiresAt)
+	setNullable(p.UsageLimit, &c.UsageLimit)
+	setNullable(p.UsageLimitPerCustomer, &c.UsageLimitPerCustomer)
 	if p.IsActive.Set {
 		if p.IsActive.Null {
-			bad.add("is_active", "must be a boolean")
+			bad.Add("is_active", "must be a boolean")
 		}
 		c.IsActive = p.IsActive.Value
 	}
+}
+
+// applyRestrictions applies applies_to and customer_eligibility (null: no restriction).
+func (c *Coupon) applyRestrictions(p Patch) {
 	if p.AppliesTo.Set {
 		c.AppliesTo = AppliesTo{}
 		if !p.AppliesTo.Null {
@@ -264,36 +255,46 @@ func (c *Coupon) apply(p Patch, bad FieldErrors) {
 	}
 	if p.CustomerEligibility.Set {
 		c.CustomerEligibility = Eligibility{}
-		if !p.CustomerEligibility.Null {
-			e := p.CustomerEligibility.Value
-			c.CustomerEligibility = Eligibility{NewCustomersOnly: e.NewCustomersOnly, CustomerIDs: dedupe(e.CustomerIDs), CustomerSegments: dedupe(e.CustomerSegments)}
+		if e := p.CustomerEligibility; !e.Null {
+			c.CustomerEligibility = Eligibility{NewCustomersOnly: e.Value.NewCustomersOnly, CustomerIDs: dedupe(e.Value.CustomerIDs), CustomerSegments: dedupe(e.Value.CustomerSegments)}
 		}
 	}
-	if p.BuyXGetY.Set {
-		c.BuyXGetY = nil
-		if !p.BuyXGetY.Null {
-			r := p.BuyXGetY.Value
-			if r.GetDiscountType == "" {
-				r.GetDiscountType = GetDiscountPercentage
-			}
-			r.BuyProductIDs, r.GetProductIDs = dedupe(r.BuyProductIDs), dedupe(r.GetProductIDs)
-			c.BuyXGetY = &r
-			if c.Type != BuyXGetY {
-				bad.add("buy_x_get_y", "is allowed only for buy_x_get_y coupons")
-			}
-		}
-	} else if c.Type != BuyXGetY {
-		c.BuyXGetY = nil // the type changed away from buy_x_get_y
-	}
-	c.validate(bad)
 }
 
-func nullableInt(f Field[int]) *int {
-	if f.Null {
-		return nil
+// applyBuyXGetY applies the buy_x_get_y rule, which only buy_x_get_y coupons have: a
+// type change away from buy_x_get_y drops it.
+func (c *Coupon) applyBuyXGetY(f patch.Field[BuyXGetYRule], bad patch.Problems) {
+	if !f.Set {
+		if c.Type != BuyXGetY {
+			c.BuyXGetY = nil
+		}
+		return
 	}
-	v := f.Value
-	return &v
+	c.BuyXGetY = nil
+	if f.Null {
+		return
+	}
+	r := f.Value
+	if r.GetDiscountType == "" {
+		r.GetDiscountType = GetDiscountPercentage
+	}
+	r.BuyProductIDs, r.GetProductIDs = dedupe(r.BuyProductIDs), dedupe(r.GetProductIDs)
+	c.BuyXGetY = &r
+	if c.Type != BuyXGetY {
+		bad.Add("buy_x_get_y", "is allowed only for buy_x_get_y coupons")
+	}
+}
+
+// setNullable stores a present field in an optional one: null clears it.
+func setNullable[T any](f patch.Field[T], dst **T) {
+	if !f.Set {
+		return
+	}
+	*dst = nil
+	if !f.Null {
+		v := f.Value
+		*dst = &v
+	}
 }
 
 func normalizeAppliesTo(a AppliesTo) AppliesTo {
@@ -315,45 +316,45 @@ func dedupe(in []string) []string {
 }
 
 // validate checks the whole coupon after a patch.
-func (c *Coupon) validate(bad FieldErrors) {
+func (c *Coupon) validate(bad patch.Problems) {
 	if c.Type.Valid() {
 		switch c.Type {
 		case Percentage:
 			if !c.Value.IsPositive() || c.Value.GreaterThan(hundred) {
-				bad.add("value", "must be greater than 0 and at most 100 for percentage coupons")
+				bad.Add("value", "must be greater than 0 and at most 100 for percentage coupons")
 			}
 		case FixedAmount:
 			if !c.Value.IsPositive() {
-				bad.add("value", "must be greater than 0 for fixed_amount coupons")
+				bad.Add("value", "must be greater than 0 for fixed_amount coupons")
 			}
 		case FreeShipping, BuyXGetY:
 			if c.Value.IsNegative() {
-				bad.add("value", "must not be negative")
+				bad.Add("value", "must not be negative")
 			}
 		}
 		if c.Type == BuyXGetY && c.BuyXGetY == nil {
-			bad.add("buy_x_get_y", "is required for buy_x_get_y coupons")
+			bad.Add("buy_x_get_y", "is required for buy_x_get_y coupons")
 		}
 	}
 	checkAmount(bad, "value", c.Value)
 	checkAmount(bad, "minimum_order_amount", c.MinimumOrderAmount)
 	if c.MinimumOrderAmount.IsNegative() {
-		bad.add("minimum_order_amount", "must not be negative")
+		bad.Add("minimum_order_amount", "must not be negative")
 	}
 	if m := c.MaximumDiscountAmount; m != nil {
 		checkAmount(bad, "maximum_discount_amount", *m)
 		if !m.IsPositive() {
-			bad.add("maximum_discount_amount", "must be greater than 0")
+			bad.Add("maximum_discount_amount", "must be greater than 0")
 		}
 	}
 	if c.ExpiresAt != nil && !c.ExpiresAt.After(c.StartsAt) {
-		bad.add("expires_at", "must be after starts_at")
+		bad.Add("expires_at", "must be after starts_at")
 	}
 	if c.UsageLimit != nil && (*c.UsageLimit < 1 || *c.UsageLimit > MaxUsageLimit) {
-		bad.add("usage_limit", msgUsageLimit)
+		bad.Add("usage_limit", msgUsageLimit)
 	}
 	if c.UsageLimitPerCustomer != nil && (*c.UsageLimitPerCustomer < 1 || *c.UsageLimitPerCustomer > MaxUsageLimit) {
-		bad.add("usage_limit_per_customer", msgUsageLimit)
+		bad.Add("usage_limit_per_customer", msgUsageLimit)
 	}
 	checkIDs(bad, "applies_to.product_ids", c.AppliesTo.ProductIDs)
 	checkIDs(bad, "applies_to.collection_ids", c.AppliesTo.CollectionIDs)
@@ -362,16 +363,16 @@ func (c *Coupon) validate(bad FieldErrors) {
 	checkIDs(bad, "customer_eligibility.customer_segments", c.CustomerEligibility.CustomerSegments)
 	if r := c.BuyXGetY; r != nil {
 		if r.BuyQuantity < 1 || r.BuyQuantity > MaxQuantity {
-			bad.add("buy_x_get_y.buy_quantity", "must be from 1 to 9999")
+			bad.Add("buy_x_get_y.buy_quantity", "must be from 1 to 9999")
 		}
 		if r.GetQuantity < 1 || r.GetQuantity > MaxQuantity {
-			bad.add("buy_x_get_y.get_quantity", "must be from 1 to 9999")
+			bad.Add("buy_x_get_y.get_quantity", "must be from 1 to 9999")
 		}
 		if r.GetDiscountType != GetDiscountPercentage {
-			bad.add("buy_x_get_y.get_discount_type", "must be one of: percentage")
+			bad.Add("buy_x_get_y.get_discount_type", "must be one of: percentage")
 		}
 		if !r.GetDiscountValue.IsPositive() || r.GetDiscountValue.GreaterThan(hundred) {
-			bad.add("buy_x_get_y.get_discount_value", "must be greater than 0 and at most 100")
+			bad.Add("buy_x_get_y.get_discount_value", "must be greater than 0 and at most 100")
 		}
 		checkAmount(bad, "buy_x_get_y.get_discount_value", r.GetDiscountValue)
 		checkIDs(bad, "buy_x_get_y.buy_product_ids", r.BuyProductIDs)
@@ -379,23 +380,23 @@ func (c *Coupon) validate(bad FieldErrors) {
 	}
 }
 
-func checkAmount(bad FieldErrors, field string, d decimal.Decimal) {
+func checkAmount(bad patch.Problems, field string, d decimal.Decimal) {
 	if d.Exponent() < -maxDecimals && !d.Equal(d.Truncate(maxDecimals)) {
-		bad.add(field, "must have at most 4 decimal places")
+		bad.Add(field, "must have at most 4 decimal places")
 	}
 	if len(d.Abs().Truncate(0).String()) > maxIntegerDigits {
-		bad.add(field, "is too large")
+		bad.Add(field, "is too large")
 	}
 }
 
-func checkIDs(bad FieldErrors, field string, list []string) {
+func checkIDs(bad patch.Problems, field string, list []string) {
 	if len(list) > MaxIDs {
-		bad.add(field, "must have at most 1000 entries")
+		bad.Add(field, "must have at most 1000 entries")
 		return
 	}
 	for _, id := range list {
 		if _, err := uuid.Parse(id); err != nil || len(id) != 36 {
-			bad.add(field, "must contain only UUIDs")
+			bad.Add(field, "must contain only UUIDs")
 			return
 		}
 	}

@@ -7,11 +7,12 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gocommerce/commerce/modules/coupons/domain"
+	"github.com/gocommerce/commerce/platform/patch"
 )
 
-func set[T any](v T) domain.Field[T] { return domain.Field[T]{Set: true, Value: v} }
+func set[T any](v T) patch.Field[T] { return patch.Val(v) }
 
-func null[T any]() domain.Field[T] { return domain.Field[T]{Set: true, Null: true} }
+func null[T any]() patch.Field[T] { return patch.Null[T]() }
 
 func TestNewCoupon(t *testing.T) {
 	t.Parallel()
@@ -25,15 +26,15 @@ func TestNewCoupon(t *testing.T) {
 		field  string // "" when valid
 	}{
 		{"valid", func(*domain.Patch) {}, ""},
-		{"code required", func(p *domain.Patch) { p.Code = domain.Field[string]{} }, "code"},
+		{"code required", func(p *domain.Patch) { p.Code = patch.Field[string]{} }, "code"},
 		{"code characters", func(p *domain.Patch) { p.Code = set("10% OFF") }, "code"},
-		{"type required", func(p *domain.Patch) { p.Type = domain.Field[string]{} }, "type"},
+		{"type required", func(p *domain.Patch) { p.Type = patch.Field[string]{} }, "type"},
 		{"type known", func(p *domain.Patch) { p.Type = set("bogo") }, "type"},
 		{"percentage above 100", func(p *domain.Patch) { p.Value = set(dec("100.0001")) }, "value"},
 		{"percentage 100", func(p *domain.Patch) { p.Value = set(dec("100")) }, ""},
 		{"fixed amount positive", func(p *domain.Patch) { p.Type, p.Value = set("fixed_amount"), set(dec("0")) }, "value"},
-		{"fixed amount needs a value", func(p *domain.Patch) { p.Type, p.Value = set("fixed_amount"), domain.Field[decimal.Decimal]{} }, "value"},
-		{"free shipping without value", func(p *domain.Patch) { p.Type, p.Value = set("free_shipping"), domain.Field[decimal.Decimal]{} }, ""},
+		{"fixed amount needs a value", func(p *domain.Patch) { p.Type, p.Value = set("fixed_amount"), patch.Field[decimal.Decimal]{} }, "value"},
+		{"free shipping without value", func(p *domain.Patch) { p.Type, p.Value = set("free_shipping"), patch.Field[decimal.Decimal]{} }, ""},
 		{"five decimals", func(p *domain.Patch) { p.Value = set(dec("1.00001")) }, "value"},
 		{"negative minimum", func(p *domain.Patch) { p.MinimumOrderAmount = set(dec("-1")) }, "minimum_order_amount"},
 		{"zero cap", func(p *domain.Patch) { p.MaximumDiscountAmount = set(dec("0")) }, "maximum_discount_amount"},

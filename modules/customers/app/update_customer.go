@@ -27,8 +27,8 @@ func (s *Service) Update(ctx context.Context, a Actor, id string, cmd UpdateComm
 		return api.Customer{}, err
 	}
 	p := cmd.Patch
-	if a.IsCustomer() && (cmd.State != nil || p.Note != nil || p.Tags != nil || p.TaxExempt != nil ||
-		p.TaxExemptions != nil || p.VerifiedEmail != nil || p.Metafields != nil) {
+	if a.IsCustomer() && (cmd.State != nil || p.Note.Set || p.Tags.Set || p.TaxExempt.Set ||
+		p.TaxExemptions.Set || p.VerifiedEmail.Set || p.Metafields.Set) {
 		return api.Customer{}, errSelfRestricted
 	}
 	if cmd.State != nil && !cmd.State.Valid() {

@@ -11,7 +11,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/gocommerce/commerce/platform/apperr"
+	"github.com/gocommerce/commerce/platform/patch"
 )
 
 // CustomerID identifies a customer (a UUID).
@@ -78,25 +78,22 @@ type Draft struct {
 	State            State // empty means enabled
 }
 
-// Patch changes some fields of a customer; nil members stay as they are.
+// Patch changes some fields of a customer; absent members stay as they are.
 type Patch struct {
-	Email            *string
-	Phone            *string
-	FirstName        *string
-	LastName         *string
-	AcceptsMarketing *bool
-	TaxExempt        *bool
-	TaxExemptions    *[]string
-	Currency         *string
-	Language         *string
-	Note             *string
-	Tags             *[]string
-	VerifiedEmail    *bool
-	Metafields       *map[string]any
+	Email            patch.Field[string]
+	Phone            patch.Field[string]
+	FirstName        patch.Field[string]
+	LastName         patch.Field[string]
+	AcceptsMarketing patch.Field[bool]
+	TaxExempt        patch.Field[bool]
+	TaxExemptions    patch.Field[[]string]
+	Currency         patch.Field[string]
+	Language         patch.Field[string]
+	Note             patch.Field[string]
+	Tags             patch.Field[[]string]
+	VerifiedEmail    patch.Field[bool]
+	Metafields       patch.Field[map[string]any]
 }
-
-// Empty reports whether the patch changes nothing.
-func (p Patch) Empty() bool { return p == Patch{} }
 
 // NormalizeEmail trims and lower-cases an email address and checks it: a single
 // addr-spec (no display name) accepted by net/mail, at most 254 characters, with a
@@ -154,18 +151,18 @@ func Create(id CustomerID, d Draft, now time.Time) (*Customer, error) {
 	}
 	c := &Customer{ID: id, State: state, CreatedAt: now, UpdatedAt: now, TaxExemptions: []string{}, Tags: []string{}, Metafields: map[string]any{}}
 	p := Patch{
-		Email: &d.Email, Phone: &d.Phone, FirstName: &d.FirstName, LastName: &d.LastName,
-		AcceptsMarketing: &d.AcceptsMarketing, TaxExempt: &d.TaxExempt, Currency: &d.Currency,
-		Language: &d.Language, Note: &d.Note, VerifiedEmail: &d.VerifiedEmail,
+		Email: patch.Val(d.Email), Phone: patch.Val(d.Phone), FirstName: patch.Val(d.FirstName), LastName: patch.Val(d.LastName),
+		AcceptsMarketing: patch.Val(d.AcceptsMarketing), TaxExempt: patch.Val(d.TaxExempt), Currency: patch.Val(d.Currency),
+		Language: patch.Val(d.Language), Note: patch.Val(d.Note), VerifiedEmail: patch.Val(d.VerifiedEmail),
 	}
 	if d.TaxExemptions != nil {
-		p.TaxExemptions = &d.TaxExemptions
+		p.TaxExemptions = patch.Val(d.TaxExemptions)
 	}
 	if d.Tags != nil {
-		p.Tags = &d.Tags
+		p.Tags = patch.Val(d.Tags)
 	}
 	if d.Metafields != nil {
-		p.Metafields = &d.Metafields
+		p.Metafields = patch.Val(d.Metafields)
 	}
 	if _, err := c.Apply(p, now); err != nil {
 		return nil, err
@@ -179,97 +176,95 @@ func Create(id CustomerID, d Draft, now time.Time) (*Customer, error) {
 // validation error naming every bad field. Nothing changes when it fails.
 func (c *Customer) Apply(p Patch, now time.Time) (emailChanged bool, err error) {
 	next := *c
-	fields := map[string]string{}
-	if p.Email != nil {
-		e, err := NormalizeEmail(*p.Email)
-		if err != nil {
-			return false, ErrInvalidEmail.WithField("email", "must be a valid email address")
-		}
-		emailChanged = e != c.Email
-		next.Email = e
+	if emailChanged, err = next.applyEmail(p.Email); err != nil {
+		return false, err
 	}
-	if p.Phone != nil {
-		ph, ok := NormalizePhone(*p.Phone)
-		if !ok {
-			fields["phone"] = "must be a phone number with 5 to 15 digits"
-		}
-		next.Phone = ph
-	}
-	text := func(field string, v *string, max int, dst *string) {
-		if v == nil {
-			return
-		}
-		s := strings.TrimSpace(*v)
-		if utf8.RuneCountInString(s) > max {
-			fields[field] = fmt.Sprintf("must be at most %d characters", max)
-		}
-		*dst = s
-	}
-	text("first_name", p.FirstName, MaxNameLength, &next.FirstName)
-	text("last_name", p.LastName, MaxNameLength, &next.LastName)
-	text("note", p.Note, MaxNoteLength, &next.Note)
-	if p.Currency != nil {
-		cur := strings.ToUpper(strings.TrimSpace(*p.Currency))
-		if cur != "" && !currencyPattern.MatchString(cur) {
-			fields["currency"] = "must be an ISO 4217 currency code"
-		}
-		next.Currency = cur
-	}
-	if p.Language != nil {
-		lang := strings.ToLower(strings.TrimSpace(*p.Language))
-		if lang != "" && !ValidLanguage(lang) {
-			fields["language"] = "must be an ISO 639-1 language code"
-		}
-		next.Language = lang
-	}
-	if p.TaxExemptions != nil {
-		ex, msg := normalizeExemptions(*p.TaxExemptions)
-		if msg != "" {
-			fields["tax_exemptions"] = msg
-		}
-		next.TaxExemptions = ex
-	}
-	if p.Tags != nil {
-		tags, msg := NormalizeTags(*p.Tags)
-		if msg != "" {
-			fields["tags"] = msg
-		}
-		next.Tags = tags
-	}
-	if p.Metafields != nil {
-		m := *p.Metafields
-		if m == nil {
-			m = map[string]any{}
-		}
-		if msg := checkMetafields(m); msg != "" {
-			fields["metafields"] = msg
-		}
-		next.Metafields = m
-	}
-	if p.TaxExempt != nil {
-		next.TaxExempt = *p.TaxExempt
-	}
-	if p.VerifiedEmail != nil {
-		next.VerifiedEmail = *p.VerifiedEmail
-	} else if emailChanged {
-		next.VerifiedEmail = false // a new address is unverified until confirmed
-	}
-	if p.AcceptsMarketing != nil {
-		if *p.AcceptsMarketing && !c.AcceptsMarketing {
-			t := now
-			next.MarketingOptInAt = &t
-		}
-		if !*p.AcceptsMarketing {
-			next.MarketingOptInAt = nil
-		}
-		next.AcceptsMarketing = *p.AcceptsMarketing
-	}
-	if len(fields) > 0 {
-		return false, apperr.Validation(fields)
+	bad := patch.Problems{}
+	next.applyProfile(p, bad)
+	next.applyLists(p, bad)
+	next.applyFlags(p, emailChanged, c.AcceptsMarketing, now)
+	if err := bad.Err(); err != nil {
+		return false, err
 	}
 	next.UpdatedAt = now
 	*c = next
 	return emailChanged, nil
+}
+
+// applyEmail normalizes and applies the email (ErrInvalidEmail when invalid).
+func (c *Customer) applyEmail(f patch.Field[string]) (changed bool, err error) {
+	if !f.Set {
+		return false, nil
+	}
+	e, err := NormalizeEmail(f.Value)
+	if f.Null || err != nil {
+		return false, ErrInvalidEmail.WithField("email", "must be a valid email address")
+	}
+	changed = e != c.Email
+	c.Email = e
+	return changed, nil
+}
+
+// applyProfile applies the phone, names, note, currency and language.
+func (c *Customer) applyProfile(p Patch, bad patch.Problems) {
+	patch.Apply(bad, "phone", p.Phone, &c.Phone, func(s string) (string, string) {
+		if ph, ok := NormalizePhone(s); ok {
+			return ph, ""
+		}
+		return "", "must be a phone number with 5 to 15 digits"
+	})
+	patch.Text{Max: MaxNameLength, Trim: true}.Apply(bad, "first_name", p.FirstName, &c.FirstName)
+	patch.Text{Max: MaxNameLength, Trim: true}.Apply(bad, "last_name", p.LastName, &c.LastName)
+	patch.Text{Max: MaxNoteLength, Trim: true}.Apply(bad, "note", p.Note, &c.Note)
+	patch.Apply(bad, "currency", p.Currency, &c.Currency, func(s string) (string, string) {
+		cur := strings.ToUpper(strings.TrimSpace(s))
+		if cur != "" && !currencyPattern.MatchString(cur) {
+			return "", "must be an ISO 4217 currency code"
+		}
+		return cur, ""
+	})
+	patch.Apply(bad, "language", p.Language, &c.Language, func(s string) (string, string) {
+		lang := strings.ToLower(strings.TrimSpace(s))
+		if lang != "" && !ValidLanguage(lang) {
+			return "", "must be an ISO 639-1 language code"
+		}
+		return lang, ""
+	})
+}
+
+// applyLists applies tax_exemptions, tags and metafields.
+func (c *Customer) applyLists(p Patch, bad patch.Problems) {
+	patch.Apply(bad, "tax_exemptions", p.TaxExemptions, &c.TaxExemptions, normalizeExemptions)
+	patch.Apply(bad, "tags", p.Tags, &c.Tags, NormalizeTags)
+	patch.Apply(bad, "metafields", p.Metafields, &c.Metafields, func(m map[string]any) (map[string]any, string) {
+		if m == nil {
+			m = map[string]any{}
+		}
+		return m, checkMetafields(m)
+	})
+}
+
+// applyFlags applies tax_exempt, verified_email (a new address is unverified until
+// confirmed) and accepts_marketing (opting in records when; opting out clears it).
+func (c *Customer) applyFlags(p Patch, emailChanged, wasAccepting bool, now time.Time) {
+	if p.TaxExempt.HasValue() {
+		c.TaxExempt = p.TaxExempt.Value
+	}
+	if p.VerifiedEmail.HasValue() {
+		c.VerifiedEmail = p.VerifiedEmail.Value
+	} else if emailChanged {
+		c.VerifiedEmail = false
+	}
+	if m := p.AcceptsMarketing; m.HasValue() {
+		if m.Value && !wasAccepting {
+			t := now
+			c.MarketingOptInAt = &t
+		}
+		if !m.Value {
+			c.MarketingOptInAt = nil
+		}
+		c.AcceptsMarketing = m.Value
+	}
 }
 
 // NormalizeTags trims tags, drops empty ones and duplicates (case-insensitively,

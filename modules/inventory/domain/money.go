@@ -9,11 +9,12 @@ import (
 	"github.com/gocommerce/commerce/platform/money"
 )
 
-// ParseCost reads a cost per unit: a non-negative decimal string.
+// ParseCost reads a cost per unit: an amount without a currency by the house rules
+// (money.ParseDecimal, docs/decisions/0022), with at most the 4 decimals stored.
 func ParseCost(s string) (decimal.Decimal, error) {
-	d, err := decimal.NewFromString(strings.TrimSpace(s))
-	if err != nil || d.IsNegative() || strings.ContainsAny(s, "eE") {
-		return decimal.Zero, apperr.Validation(map[string]string{"cost_per_unit": "must be a non-negative decimal string"})
+	d, err := money.ParseDecimal(s, money.StoredDecimals)
+	if err != nil {
+		return decimal.Zero, apperr.Validation(map[string]string{"cost_per_unit": err.Error()})
 	}
 	return d, nil
 }

@@ -1,15 +1,12 @@
 package domain
 
 import (
-	"regexp"
 	"strings"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/gocommerce/commerce/platform/money"
 )
-
-var decimalString = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
 
 func set(s string) map[string]bool {
 	out := map[string]bool{}
@@ -31,25 +28,12 @@ func NormalizeCurrency(s string) (string, error) {
 // MinorUnits is the number of decimals of a currency (2 when unknown).
 func MinorUnits(currency string) int32 { return money.MinorUnits(currency) }
 
-// ParseMoney reads a non-negative decimal string amount of the currency with at most
-// its minor units of decimals; field names the member in the error (INVALID_PRICE).
+// ParseMoney reads an amount of the currency by the house rules (money.Parse,
+// docs/decisions/0022); field names the member in the error (INVALID_PRICE).
 func ParseMoney(s, currency, field string) (decimal.Decimal, error) {
-	s = strings.TrimSpace(s)
-	bad := func(msg string) error {
-		return ErrInvalidPrice.WithMessage("%s %s", field, msg).WithField(field, msg)
-	}
-	if !decimalString.MatchString(s) {
-		return decimal.Zero, bad("must be a non-negative decimal string such as \"19.99\"")
-	}
-	if whole, _, _ := strings.Cut(s, "."); len(strings.TrimLeft(whole, "0")) > 15 {
-		return decimal.Zero, bad("must have at most 15 integer digits")
-	}
-	if _, frac, ok := strings.Cut(s, "."); ok && int32(len(strings.TrimRight(frac, "0"))) > MinorUnits(currency) {
-		return decimal.Zero, bad("has more decimals than " + currency + " allows")
-	}
-	d, err := decimal.NewFromString(s)
+	d, err := money.Parse(s, currency)
 	if err != nil {
-		return decimal.Zero, bad("must be a decimal string")
+		return decimal.Zero, ErrInvalidPrice.WithMessage("%s %s", field, err).WithField(field, err.Error())
 	}
 	return d, nil
 }

@@ -1,15 +1,10 @@
 package domain
 
 import (
-	"regexp"
-	"strings"
-
 	"github.com/shopspring/decimal"
 
 	"github.com/gocommerce/commerce/platform/money"
 )
-
-var decimalString = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
 
 // Currency is an upper-case ISO 4217 code.
 type Currency string
@@ -29,21 +24,14 @@ func KnownCurrency(c string) bool { return money.Valid(c) }
 // MinorUnits is the number of decimals of the currency (ISO 4217).
 func (c Currency) MinorUnits() int32 { return money.MinorUnits(string(c)) }
 
-// ParseAmount reads a decimal string amount of the currency: positive, digits with an
-// optional fraction, and no more decimals than the currency has (INVALID_AMOUNT).
+// ParseAmount reads a decimal string amount of the currency by the house rules
+// (money.Parse, docs/decisions/0022), and positive (INVALID_AMOUNT).
 func ParseAmount(s string, c Currency) (decimal.Decimal, error) {
-	s = strings.TrimSpace(s)
-	if !decimalString.MatchString(s) {
-		return decimal.Zero, ErrInvalidAmount
+	d, err := money.Parse(s, string(c))
+	if err != nil {
+		return decimal.Zero, ErrInvalidAmount.WithMessage("Amount %s", err)
 	}
-	if whole, _, _ := strings.Cut(s, "."); len(strings.TrimLeft(whole, "0")) > 15 {
-		return decimal.Zero, ErrInvalidAmount.WithMessage("Amount has more than 15 integer digits")
-	}
-	if _, frac, ok := strings.Cut(s, "."); ok && int32(len(strings.TrimRight(frac, "0"))) > c.MinorUnits() {
-		return decimal.Zero, ErrInvalidAmount.WithMessage("Amount has more decimals than %s allows (%d)", c, c.MinorUnits())
-	}
-	d, err := decimal.NewFromString(s)
-	if err != nil || !d.IsPositive() {
+	if !d.IsPositive() {
 		return decimal.Zero, ErrInvalidAmount
 	}
 	return d, nil

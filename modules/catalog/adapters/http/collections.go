@@ -10,6 +10,7 @@ import (
 	"github.com/gocommerce/commerce/modules/catalog/domain"
 	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/patch"
 )
 
 // listCollections answers GET /api/v1/collections (filters is_active, collection_type;
@@ -73,14 +74,8 @@ func (h *Handler) getCollection(c *gin.Context) {
 
 // createCollection answers POST /api/v1/collections: 201 {data: collection}.
 func (h *Handler) createCollection(c *gin.Context) {
-	b, err := readBody(c)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	in, err := collectionInput(b)
-	if err != nil {
-		httpx.Error(c, err)
+	in, ok := bind(c, collectionInput)
+	if !ok {
 		return
 	}
 	col, err := h.svc.CreateCollection(c.Request.Context(), in)
@@ -93,14 +88,8 @@ func (h *Handler) createCollection(c *gin.Context) {
 
 // updateCollection answers PATCH /api/v1/collections/{id}.
 func (h *Handler) updateCollection(c *gin.Context) {
-	b, err := readBody(c)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	in, err := collectionInput(b)
-	if err != nil {
-		httpx.Error(c, err)
+	in, ok := bind(c, collectionInput)
+	if !ok {
 		return
 	}
 	col, err := h.svc.UpdateCollection(c.Request.Context(), c.Param("id"), in)
@@ -123,23 +112,24 @@ func (h *Handler) deleteCollection(c *gin.Context) {
 // addCollectionProduct answers POST /api/v1/collections/{id}/products {product_id,
 // position}: 201 {data: {collection_id, product_id, position, created_at}}.
 func (h *Handler) addCollectionProduct(c *gin.Context) {
-	b, err := readBody(c)
-	if err != nil {
-		httpx.Error(c, err)
+	type member struct {
+		productID patch.Field[string]
+		position  patch.Field[int]
+	}
+	in, ok := bind(c, func(b *patch.Body) member {
+		m := member{productID: b.String("product_id"), position: b.Int("position")}
+		if !m.productID.HasValue() {
+			b.Fail("product_id", "is required")
+		}
+		if m.position.Set && (m.position.Null || m.position.Value < 1) {
+			b.Fail("position", "must be an integer of at least 1")
+		}
+		return m
+	})
+	if !ok {
 		return
 	}
-	pid, pos := b.str("product_id"), b.integer("position")
-	if !pid.HasValue() && b.bad["product_id"] == "" {
-		b.bad["product_id"] = "is required"
-	}
-	if pos.Set && (pos.Null || pos.Value < 1) && b.bad["position"] == "" {
-		b.bad["position"] = "must be an integer of at least 1"
-	}
-	if err := b.err(); err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	m, err := h.svc.AddProductToCollection(c.Request.Context(), c.Param("id"), pid.Value, pos.Value)
+	m, err := h.svc.AddProductToCollection(c.Request.Context(), c.Param("id"), in.productID.Value, in.position.Value)
 	if err != nil {
 		httpx.Error(c, err)
 		return

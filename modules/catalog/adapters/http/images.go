@@ -13,6 +13,7 @@ import (
 	"github.com/gocommerce/commerce/modules/catalog/app"
 	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/patch"
 )
 
 // maxFormField bounds the text fields of the upload form.
@@ -125,14 +126,10 @@ func (h *Handler) formError(err error) error {
 
 // updateImage answers PUT /api/v1/products/{id}/images/{image_id} (alt_text, position).
 func (h *Handler) updateImage(c *gin.Context) {
-	b, err := readBody(c)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	in := app.ImageInput{AltText: b.str("alt_text"), Position: b.integer("position")}
-	if err := b.err(); err != nil {
-		httpx.Error(c, err)
+	in, ok := bind(c, func(b *patch.Body) app.ImageInput {
+		return app.ImageInput{AltText: b.String("alt_text"), Position: b.Int("position")}
+	})
+	if !ok {
 		return
 	}
 	img, err := h.svc.UpdateImage(c.Request.Context(), c.Param("id"), c.Param("image_id"), in)

@@ -175,14 +175,8 @@ func (h *Handler) getProduct(c *gin.Context) {
 
 // createProduct answers POST /api/v1/products: 201 {data: product} with its variants.
 func (h *Handler) createProduct(c *gin.Context) {
-	b, err := readBody(c)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	in, err := productInput(b)
-	if err != nil {
-		httpx.Error(c, err)
+	in, ok := bind(c, productInput)
+	if !ok {
 		return
 	}
 	p, err := h.svc.CreateProduct(c.Request.Context(), in)
@@ -200,17 +194,14 @@ func (h *Handler) replaceProduct(c *gin.Context) { h.writeProduct(c, true) }
 func (h *Handler) updateProduct(c *gin.Context) { h.writeProduct(c, false) }
 
 func (h *Handler) writeProduct(c *gin.Context, replace bool) {
-	b, err := readBody(c)
-	if err != nil {
-		httpx.Error(c, err)
+	in, ok := bind(c, productInput)
+	if !ok {
 		return
 	}
-	in, err := productInput(b)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	var p any
+	var (
+		p   any
+		err error
+	)
 	if replace {
 		p, err = h.svc.ReplaceProduct(c.Request.Context(), c.Param("id"), in)
 	} else {

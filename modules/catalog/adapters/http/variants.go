@@ -35,14 +35,8 @@ func (h *Handler) getVariant(c *gin.Context) {
 
 // createVariant answers POST /api/v1/products/{id}/variants: 201 {data: variant}.
 func (h *Handler) createVariant(c *gin.Context) {
-	b, err := readBody(c)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	in, err := variantInput(b)
-	if err != nil {
-		httpx.Error(c, err)
+	in, ok := bind(c, variantInput)
+	if !ok {
 		return
 	}
 	v, err := h.svc.CreateVariant(c.Request.Context(), c.Param("id"), in)
@@ -56,14 +50,8 @@ func (h *Handler) createVariant(c *gin.Context) {
 // updateVariant answers PUT (and PATCH) /api/v1/products/{id}/variants/{variant_id}:
 // the fields present change.
 func (h *Handler) updateVariant(c *gin.Context) {
-	b, err := readBody(c)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	in, err := variantInput(b)
-	if err != nil {
-		httpx.Error(c, err)
+	in, ok := bind(c, variantInput)
+	if !ok {
 		return
 	}
 	v, err := h.svc.UpdateVariant(c.Request.Context(), c.Param("id"), c.Param("variant_id"), in)

@@ -2,7 +2,6 @@
 package http
 
 import (
-	"encoding/json"
 	"net/http"
 	"strconv"
 	"strings"
@@ -10,9 +9,11 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/gocommerce/commerce/modules/coupons/app"
+	"github.com/gocommerce/commerce/modules/coupons/domain"
 	"github.com/gocommerce/commerce/modules/coupons/ports"
 	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/patch"
 )
 
 // Handler serves the coupon endpoints.
@@ -88,30 +89,27 @@ func (h *Handler) get(c *gin.Context) {
 	c.JSON(http.StatusOK, httpx.Data(toResponse(cp, full)))
 }
 
-// bindObject reads the body as a JSON object.
-func bindObject(c *gin.Context) (map[string]json.RawMessage, error) {
-	var raw map[string]json.RawMessage
-	if err := httpx.BindJSON(c, &raw); err != nil {
-		return nil, err
+// bind reads a coupon write body; on a bad body it answers the error and returns false.
+func bind(c *gin.Context) (domain.Patch, bool) {
+	b, err := patch.Read(c.Request)
+	var p domain.Patch
+	if err == nil {
+		p = parsePatch(b)
+		err = b.Err()
 	}
-	if raw == nil {
-		raw = map[string]json.RawMessage{}
+	if err != nil {
+		httpx.Error(c, err)
+		return p, false
 	}
-	return raw, nil
+	return p, true
 }
 
 func (h *Handler) create(c *gin.Context) {
-	raw, err := bindObject(c)
-	if err != nil {
-		httpx.Error(c, err)
+	p, ok := bind(c)
+	if !ok {
 		return
 	}
-	patch, bad := parsePatch(raw)
-	if len(bad) > 0 {
-		httpx.Error(c, apperr.Validation(bad))
-		return
-	}
-	cp, err := h.app.Create(c.Request.Context(), patch)
+	cp, err := h.app.Create(c.Request.Context(), p)
 	if err != nil {
 		httpx.Error(c, err)
 		return
@@ -120,17 +118,11 @@ func (h *Handler) create(c *gin.Context) {
 }
 
 func (h *Handler) update(c *gin.Context) {
-	raw, err := bindObject(c)
-	if err != nil {
-		httpx.Error(c, err)
+	p, ok := bind(c)
+	if !ok {
 		return
 	}
-	patch, bad := parsePatch(raw)
-	if len(bad) > 0 {
-		httpx.Error(c, apperr.Validation(bad))
-		return
-	}
-	cp, err := h.app.Update(c.Request.Context(), c.Param("id"), patch)
+	cp, err := h.app.Update(c.Request.Context(), c.Param("id"), p)
 	if err != nil {
 		httpx.Error(c, err)
 		return

@@ -1,221 +1,83 @@
 package http
 
 import (
-	"bytes"
-	"encoding/json"
-	"strings"
-	"time"
-
 	"github.com/shopspring/decimal"
 
 	"github.com/gocommerce/commerce/modules/coupons/domain"
+	"github.com/gocommerce/commerce/platform/money"
+	"github.com/gocommerce/commerce/platform/patch"
 )
 
-// parser reads a JSON object member by member, naming each bad member, so a request
-// can carry any subset of the coupon's fields and null where a field is nullable.
-type parser struct {
-	raw map[string]json.RawMessage
-	bad map[string]string
-}
-
-func newParser(raw map[string]json.RawMessage) *parser {
-	return &parser{raw: raw, bad: map[string]string{}}
-}
-
-func (p *parser) fail(field, msg string) {
-	if _, dup := p.bad[field]; !dup {
-		p.bad[field] = msg
+// parsePatch reads a coupon create or update request (any subset of the fields, null
+// where a field is nullable); b.Err() then names every bad member.
+func parsePatch(b *patch.Body) domain.Patch {
+	out := domain.Patch{
+		Code: b.String("code"), Type: b.String("type"), Value: amount(b, "value"), Description: b.String("description"),
+		MinimumOrderAmount: amount(b, "minimum_order_amount"), MaximumDiscountAmount: amount(b, "maximum_discount_amount"),
+		StartsAt: b.Time("starts_at"), ExpiresAt: b.Time("expires_at"),
+		UsageLimit: b.Int("usage_limit"), UsageLimitPerCustomer: b.Int("usage_limit_per_customer"),
+		IsActive: b.Bool("is_active"), AppliesTo: appliesTo(b), CustomerEligibility: eligibility(b), BuyXGetY: buyXGetY(b),
 	}
-}
-
-func isNull(b json.RawMessage) bool { return bytes.Equal(bytes.TrimSpace(b), []byte("null")) }
-
-// member returns the raw member and whether it was sent.
-func (p *parser) member(name string) (json.RawMessage, bool) {
-	b, ok := p.raw[name]
-	return b, ok
-}
-
-func (p *parser) str(name string) domain.Field[string] {
-	b, ok := p.member(name)
-	if !ok {
-		return domain.Field[string]{}
-	}
-	if isNull(b) {
-		return domain.Field[string]{Set: true, Null: true}
-	}
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		p.fail(name, "must be a string")
-	}
-	return domain.Field[string]{Set: true, Value: s}
-}
-
-func (p *parser) boolean(name string) domain.Field[bool] {
-	b, ok := p.member(name)
-	if !ok {
-		return domain.Field[bool]{}
-	}
-	if isNull(b) {
-		return domain.Field[bool]{Set: true, Null: true}
-	}
-	var v bool
-	if err := json.Unmarshal(b, &v); err != nil {
-		p.fail(name, "must be a boolean")
-	}
-	return domain.Field[bool]{Set: true, Value: v}
-}
-
-func (p *parser) integer(name string) domain.Field[int] {
-	b, ok := p.member(name)
-	if !ok {
-		return domain.Field[int]{}
-	}
-	if isNull(b) {
-		return domain.Field[int]{Set: true, Null: true}
-	}
-	var v int
-	if err := json.Unmarshal(b, &v); err != nil {
-		p.fail(name, "must be an integer")
-	}
-	return domain.Field[int]{Set: true, Value: v}
-}
-
-// amount reads a decimal string ("10.00"); JSON numbers are refused, as for product
-// prices (docs/decisions/0022): they may have passed through floating point.
-func (p *parser) amount(name string) domain.Field[decimal.Decimal] {
-	b, ok := p.member(name)
-	if !ok {
-		return domain.Field[decimal.Decimal]{}
-	}
-	if isNull(b) {
-		return domain.Field[decimal.Decimal]{Set: true, Null: true}
-	}
-	d, ok := parseDecimal(b)
-	if !ok {
-		p.fail(name, "must be a decimal string such as \"10.00\"")
-	}
-	return domain.Field[decimal.Decimal]{Set: true, Value: d}
-}
-
-func parseDecimal(b json.RawMessage) (decimal.Decimal, bool) {
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		return decimal.Zero, false
-	}
-	s = strings.TrimSpace(s)
-	if s == "" || strings.ContainsAny(s, "eE") {
-		return decimal.Zero, false
-	}
-	d, err := decimal.NewFromString(s)
-	return d, err == nil
-}
-
-func (p *parser) timestamp(name string) domain.Field[time.Time] {
-	b, ok := p.member(name)
-	if !ok {
-		return domain.Field[time.Time]{}
-	}
-	if isNull(b) {
-		return domain.Field[time.Time]{Set: true, Null: true}
-	}
-	var s string
-	if err := json.Unmarshal(b, &s); err != nil {
-		p.fail(name, "must be an ISO 8601 timestamp")
-		return domain.Field[time.Time]{Set: true}
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		p.fail(name, "must be an ISO 8601 timestamp")
-	}
-	return domain.Field[time.Time]{Set: true, Value: t.UTC()}
-}
-
-// object reads a nested object member (nil when absent or null).
-func (p *parser) object(name string) (*parser, domain.Field[struct{}]) {
-	b, ok := p.member(name)
-	if !ok {
-		return nil, domain.Field[struct{}]{}
-	}
-	if isNull(b) {
-		return nil, domain.Field[struct{}]{Set: true, Null: true}
-	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(b, &raw); err != nil || raw == nil {
-		p.fail(name, "must be an object")
-		return nil, domain.Field[struct{}]{Set: true, Null: true}
-	}
-	return &parser{raw: raw, bad: map[string]string{}}, domain.Field[struct{}]{Set: true}
-}
-
-// merge copies a nested parser's errors under prefix.
-func (p *parser) merge(prefix string, sub *parser) {
-	for k, v := range sub.bad {
-		p.fail(prefix+"."+k, v)
-	}
-}
-
-func (p *parser) strings(name string) []string {
-	b, ok := p.member(name)
-	if !ok || isNull(b) {
-		return nil
-	}
-	var out []string
-	if err := json.Unmarshal(b, &out); err != nil {
-		p.fail(name, "must be an array of strings")
+	if out.Description.Null {
+		out.Description = patch.Val("")
 	}
 	return out
 }
 
-// patch reads a coupon create or update request.
-func parsePatch(raw map[string]json.RawMessage) (domain.Patch, map[string]string) {
-	p := newParser(raw)
-	out := domain.Patch{
-		Code: p.str("code"), Type: p.str("type"), Value: p.amount("value"), Description: p.str("description"),
-		MinimumOrderAmount: p.amount("minimum_order_amount"), MaximumDiscountAmount: p.amount("maximum_discount_amount"),
-		StartsAt: p.timestamp("starts_at"), ExpiresAt: p.timestamp("expires_at"),
-		UsageLimit: p.integer("usage_limit"), UsageLimitPerCustomer: p.integer("usage_limit_per_customer"),
-		IsActive: p.boolean("is_active"),
+// amount reads an amount without a currency: a decimal string with at most 4 decimals
+// (money.ParseDecimal); JSON numbers are refused (docs/decisions/0022).
+func amount(b *patch.Body, name string) patch.Field[decimal.Decimal] {
+	f := b.Amount(name)
+	if !f.HasValue() {
+		return patch.Field[decimal.Decimal]{Set: f.Set, Null: f.Null}
 	}
-	if out.Description.Null {
-		out.Description = domain.Field[string]{Set: true}
+	d, err := money.ParseDecimal(f.Value, money.StoredDecimals)
+	if err != nil {
+		b.Fail(name, err.Error())
+		return patch.Field[decimal.Decimal]{}
 	}
-	if sub, f := p.object("applies_to"); f.Set {
-		out.AppliesTo = domain.Field[domain.AppliesTo]{Set: true, Null: f.Null}
-		if sub != nil {
-			out.AppliesTo.Value = domain.AppliesTo{
-				ProductIDs: sub.strings("product_ids"), CollectionIDs: sub.strings("collection_ids"),
-				ExcludeProductIDs: sub.strings("exclude_product_ids"),
-			}
-			p.merge("applies_to", sub)
+	return patch.Val(d)
+}
+
+// object reads a nested object with read; null stays null.
+func object[T any](b *patch.Body, name string, read func(*patch.Body) T) patch.Field[T] {
+	sub, f := b.Sub(name)
+	out := patch.Field[T]{Set: f.Set, Null: f.Null}
+	if sub != nil {
+		out.Value = read(sub)
+	}
+	return out
+}
+
+func appliesTo(b *patch.Body) patch.Field[domain.AppliesTo] {
+	return object(b, "applies_to", func(sub *patch.Body) domain.AppliesTo {
+		return domain.AppliesTo{
+			ProductIDs: sub.Strings("product_ids").Value, CollectionIDs: sub.Strings("collection_ids").Value,
+			ExcludeProductIDs: sub.Strings("exclude_product_ids").Value,
 		}
-	}
-	if sub, f := p.object("customer_eligibility"); f.Set {
-		out.CustomerEligibility = domain.Field[domain.Eligibility]{Set: true, Null: f.Null}
-		if sub != nil {
-			nc := sub.boolean("new_customers_only")
-			out.CustomerEligibility.Value = domain.Eligibility{
-				NewCustomersOnly: nc.Value, CustomerIDs: sub.strings("customer_ids"), CustomerSegments: sub.strings("customer_segments"),
-			}
-			p.merge("customer_eligibility", sub)
+	})
+}
+
+func eligibility(b *patch.Body) patch.Field[domain.Eligibility] {
+	return object(b, "customer_eligibility", func(sub *patch.Body) domain.Eligibility {
+		return domain.Eligibility{
+			NewCustomersOnly: sub.Bool("new_customers_only").Value, CustomerIDs: sub.Strings("customer_ids").Value,
+			CustomerSegments: sub.Strings("customer_segments").Value,
 		}
-	}
-	if sub, f := p.object("buy_x_get_y"); f.Set {
-		out.BuyXGetY = domain.Field[domain.BuyXGetYRule]{Set: true, Null: f.Null}
-		if sub != nil {
-			dt := sub.str("get_discount_type")
-			dv := sub.amount("get_discount_value")
-			rule := domain.BuyXGetYRule{
-				BuyQuantity: sub.integer("buy_quantity").Value, GetQuantity: sub.integer("get_quantity").Value,
-				BuyProductIDs: sub.strings("buy_product_ids"), GetProductIDs: sub.strings("get_product_ids"),
-				GetDiscountType: dt.Value, GetDiscountValue: dv.Value,
-			}
-			if !dv.Set || dv.Null {
-				rule.GetDiscountValue = decimal.NewFromInt(100) // the "get" items are free by default
-			}
-			out.BuyXGetY.Value = rule
-			p.merge("buy_x_get_y", sub)
+	})
+}
+
+func buyXGetY(b *patch.Body) patch.Field[domain.BuyXGetYRule] {
+	return object(b, "buy_x_get_y", func(sub *patch.Body) domain.BuyXGetYRule {
+		dv := amount(sub, "get_discount_value")
+		rule := domain.BuyXGetYRule{
+			BuyQuantity: sub.Int("buy_quantity").Value, GetQuantity: sub.Int("get_quantity").Value,
+			BuyProductIDs: sub.Strings("buy_product_ids").Value, GetProductIDs: sub.Strings("get_product_ids").Value,
+			GetDiscountType: sub.String("get_discount_type").Value, GetDiscountValue: dv.Value,
 		}
-	}
-	return out, p.bad
+		if !dv.HasValue() {
+			rule.GetDiscountValue = decimal.NewFromInt(100) // the "get" items are free by default
+		}
+		return rule
+	})
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/gocommerce/commerce/modules/customers/app"
 	"github.com/gocommerce/commerce/modules/customers/domain"
 	"github.com/gocommerce/commerce/modules/customers/ports"
+	"github.com/gocommerce/commerce/platform/patch"
 )
 
 // tagList reads tags as a JSON array of strings or, as Shopify sends them, one
@@ -82,32 +83,6 @@ func (r addressRequest) input() app.AddressInput {
 	}
 }
 
-// profileFields are the customer fields create and update share. The request structs
-// repeat them (no embedding) so JSON type errors name the plain field.
-type profileFields struct {
-	Email            *string
-	Phone            *string
-	FirstName        *string
-	LastName         *string
-	AcceptsMarketing *bool
-	TaxExempt        *bool
-	TaxExemptions    *[]string
-	Currency         *string
-	Language         *string
-	Note             *string
-	Tags             *tagList
-	VerifiedEmail    *bool
-	Metafields       *map[string]any
-}
-
-func (p profileFields) patch() domain.Patch {
-	return domain.Patch{
-		Email: p.Email, Phone: p.Phone, FirstName: p.FirstName, LastName: p.LastName, AcceptsMarketing: p.AcceptsMarketing,
-		TaxExempt: p.TaxExempt, TaxExemptions: p.TaxExemptions, Currency: p.Currency, Language: p.Language, Note: p.Note,
-		Tags: p.Tags.slice(), VerifiedEmail: p.VerifiedEmail, Metafields: p.Metafields,
-	}
-}
-
 type createCustomerRequest struct {
 	Email                *string          `json:"email"`
 	Phone                *string          `json:"phone"`
@@ -155,29 +130,31 @@ func (r createCustomerRequest) command() app.CreateCommand {
 	return cmd
 }
 
-type updateCustomerRequest struct {
-	Email            *string         `json:"email"`
-	Phone            *string         `json:"phone"`
-	FirstName        *string         `json:"first_name"`
-	LastName         *string         `json:"last_name"`
-	AcceptsMarketing *bool           `json:"accepts_marketing"`
-	TaxExempt        *bool           `json:"tax_exempt"`
-	TaxExemptions    *[]string       `json:"tax_exemptions"`
-	Currency         *string         `json:"currency"`
-	Language         *string         `json:"language"`
-	Note             *string         `json:"note"`
-	Tags             *tagList        `json:"tags"`
-	VerifiedEmail    *bool           `json:"verified_email"`
-	Metafields       *map[string]any `json:"metafields"`
-	State            *string         `json:"state"`
+// updateCommand reads PUT/PATCH /customers/{id} (platform/patch, read with IgnoreNulls:
+// a customer's fields are never null, so a null member leaves its field as it is).
+func updateCommand(b *patch.Body) app.UpdateCommand {
+	cmd := app.UpdateCommand{Patch: domain.Patch{
+		Email: b.String("email"), Phone: b.String("phone"), FirstName: b.String("first_name"), LastName: b.String("last_name"),
+		AcceptsMarketing: b.Bool("accepts_marketing"), TaxExempt: b.Bool("tax_exempt"), TaxExemptions: b.Strings("tax_exemptions"),
+		Currency: b.String("currency"), Language: b.String("language"), Note: b.String("note"), Tags: tags(b),
+		VerifiedEmail: b.Bool("verified_email"), Metafields: b.Object("metafields"),
+	}}
+	if st := b.String("state"); st.HasValue() {
+		state := domain.State(st.Value)
+		cmd.State = &state
+	}
+	return cmd
 }
 
-func (r updateCustomerRequest) patch() domain.Patch {
-	return profileFields{
-		Email: r.Email, Phone: r.Phone, FirstName: r.FirstName, LastName: r.LastName, AcceptsMarketing: r.AcceptsMarketing,
-		TaxExempt: r.TaxExempt, TaxExemptions: r.TaxExemptions, Currency: r.Currency, Language: r.Language, Note: r.Note,
-		Tags: r.Tags, VerifiedEmail: r.VerifiedEmail, Metafields: r.Metafields,
-	}.patch()
+// tags reads tags as tagList does: an array of strings or one comma-separated string.
+func tags(b *patch.Body) patch.Field[[]string] {
+	return patch.Get(b, "tags", "an array of strings or a comma-separated string", func(raw json.RawMessage) ([]string, bool) {
+		var t tagList
+		if t.UnmarshalJSON(raw) != nil {
+			return nil, false
+		}
+		return *t.slice(), true
+	})
 }
 
 type activateRequest struct {

@@ -10,6 +10,7 @@ import (
 	"github.com/gocommerce/commerce/modules/customers/domain"
 	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/patch"
 )
 
 // Handler serves the customers endpoints.
@@ -140,15 +141,15 @@ func (h *Handler) create(c *gin.Context) {
 }
 
 func (h *Handler) update(c *gin.Context) {
-	var req updateCustomerRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
+	b, err := patch.Read(c.Request, patch.IgnoreNulls())
+	var cmd app.UpdateCommand
+	if err == nil {
+		cmd = updateCommand(b)
+		err = b.Err()
+	}
+	if err != nil {
 		httpx.Error(c, err)
 		return
-	}
-	cmd := app.UpdateCommand{Patch: req.patch()}
-	if req.State != nil {
-		st := domain.State(*req.State)
-		cmd.State = &st
 	}
 	out, err := h.app.Update(c.Request.Context(), actor(c), c.Param("id"), cmd)
 	if err != nil {

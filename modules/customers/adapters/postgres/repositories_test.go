@@ -13,6 +13,7 @@ import (
 	"github.com/gocommerce/commerce/modules/customers/ports"
 	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/ids"
+	"github.com/gocommerce/commerce/platform/patch"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
@@ -42,7 +43,7 @@ func TestRepositoryContracts(t *testing.T) {
 				c := newCustomer(t, repo, "u@example.com", []string{"A", "b"}, now)
 				newCustomer(t, repo, "taken@example.com", nil, now)
 				got, err := repo.Update(ctx, c.ID, func(c *domain.Customer) error {
-					_, err := c.Apply(domain.Patch{Tags: &[]string{"B", "c"}, Note: ptr("n"), Metafields: &map[string]any{"x": 1.5}}, now.Add(time.Second))
+					_, err := c.Apply(domain.Patch{Tags: patch.Val([]string{"B", "c"}), Note: patch.Val("n"), Metafields: patch.Val(map[string]any{"x": 1.5})}, now.Add(time.Second))
 					return err
 				})
 				if err != nil || got.Note != "n" {
@@ -200,5 +201,3 @@ func TestMigrationsDown(t *testing.T) {
 		})
 	}
 }
-
-func ptr[T any](v T) *T { return &v }
