@@ -206,4 +206,3 @@ func createDatabase(ctx context.Context, conn *sql.DB, stmt string) error {
 		}
 	}
 }
-
