@@ -302,8 +302,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	bus := newBus(v, outbox)
-	relay := events.NewRelay(dbDB, bus, logger)
+	bus := newBus(v)
+	relay := newRelay(dbDB, bus, outbox, logger)
 	backend, cleanup5, err := jobsfx.Provide(cfg, logger)
 	if err != nil {
 		cleanup4()
@@ -325,7 +325,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 
 // wire.go:
 
-var platformSet = wire.NewSet(log.Provide, db.Open, wire.Bind(new(tx.Manager), new(*db.DB)), redisx.Provide, clock.New, events.NewOutbox, wire.Bind(new(events.Publisher), new(*events.Outbox)), events.NewRelay, newBus, jobsfx.ProviderSet, metrics.New, metrics.NewModule, ratelimit.ProviderSet, openapi.NewModule, newFragments,
+var platformSet = wire.NewSet(log.Provide, db.Open, wire.Bind(new(tx.Manager), new(*db.DB)), redisx.Provide, clock.New, events.NewOutbox, wire.Bind(new(events.Publisher), new(*events.Outbox)), newRelay,
+	newBus, jobsfx.ProviderSet, metrics.New, metrics.NewModule, ratelimit.ProviderSet, openapi.NewModule, newFragments,
 	newHealth,
 	newServer,
 	newMigrator,
