@@ -89,13 +89,19 @@ func newServer(cfg *config.Config, log *zap.Logger, authn auth.Authenticator, li
 	return httpx.NewServer(cfg, log, authn, limiter, reg.Middleware(), health, append(modkit.HTTPModules(mods), docs))
 }
 
-// newBus subscribes every module and routes the outbox to the bus, so that events
-// nobody subscribed to are stored already delivered.
-func newBus(mods []modkit.Module, outbox *events.Outbox) *events.Bus {
+// newBus subscribes every module, each as a consumer named after it.
+func newBus(mods []modkit.Module) *events.Bus {
 	b := events.NewBus()
 	modkit.SubscribeAll(mods, b)
-	outbox.Route(b)
 	return b
+}
+
+// newRelay builds the relay and routes the outbox to it, so that events no process's
+// consumer wants are stored already delivered (docs/decisions/0109).
+func newRelay(d *db.DB, bus *events.Bus, outbox *events.Outbox, log *zap.Logger) *events.Relay {
+	r := events.NewRelay(d, bus, log)
+	outbox.Route(r)
+	return r
 }
 
 func newApp(cfg *config.Config, log *zap.Logger, d *db.DB, m *db.Migrator, s *httpx.Server, bus *events.Bus, relay *events.Relay, j *jobsfx.Backend, id identityapi.Identity, seeders *Seeders, mods []modkit.Module) *App {

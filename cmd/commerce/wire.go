@@ -34,7 +34,7 @@ var platformSet = wire.NewSet(
 	clock.New,
 	events.NewOutbox,
 	wire.Bind(new(events.Publisher), new(*events.Outbox)),
-	events.NewRelay,
+	newRelay,
 	newBus,
 	jobsfx.ProviderSet,
 	metrics.New,

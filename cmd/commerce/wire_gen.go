@@ -14,21 +14,22 @@ import (
 	http6 "github.com/gocommerce/commerce/modules/carts/adapters/http"
 	jobs3 "github.com/gocommerce/commerce/modules/carts/adapters/jobs"
 	none2 "github.com/gocommerce/commerce/modules/carts/adapters/none"
-	postgres6 "github.com/gocommerce/commerce/modules/carts/adapters/postgres"
-	app7 "github.com/gocommerce/commerce/modules/carts/app"
+	postgres4 "github.com/gocommerce/commerce/modules/carts/adapters/postgres"
+	app4 "github.com/gocommerce/commerce/modules/carts/app"
 	"github.com/gocommerce/commerce/modules/catalog"
 	http3 "github.com/gocommerce/commerce/modules/catalog/adapters/http"
 	ordersapi2 "github.com/gocommerce/commerce/modules/catalog/adapters/ordersapi"
-	postgres4 "github.com/gocommerce/commerce/modules/catalog/adapters/postgres"
-	app4 "github.com/gocommerce/commerce/modules/catalog/app"
+	postgres5 "github.com/gocommerce/commerce/modules/catalog/adapters/postgres"
+	app5 "github.com/gocommerce/commerce/modules/catalog/app"
 	"github.com/gocommerce/commerce/modules/coupons"
-	"github.com/gocommerce/commerce/modules/coupons/adapters/cartsapi"
+	cartsapi2 "github.com/gocommerce/commerce/modules/coupons/adapters/cartsapi"
 	customersapi2 "github.com/gocommerce/commerce/modules/coupons/adapters/customersapi"
 	events5 "github.com/gocommerce/commerce/modules/coupons/adapters/events"
 	http7 "github.com/gocommerce/commerce/modules/coupons/adapters/http"
 	postgres7 "github.com/gocommerce/commerce/modules/coupons/adapters/postgres"
-	app6 "github.com/gocommerce/commerce/modules/coupons/app"
+	app7 "github.com/gocommerce/commerce/modules/coupons/app"
 	"github.com/gocommerce/commerce/modules/customers"
+	"github.com/gocommerce/commerce/modules/customers/adapters/cartsapi"
 	events2 "github.com/gocommerce/commerce/modules/customers/adapters/events"
 	http2 "github.com/gocommerce/commerce/modules/customers/adapters/http"
 	"github.com/gocommerce/commerce/modules/customers/adapters/identityapi"
@@ -48,8 +49,8 @@ import (
 	events3 "github.com/gocommerce/commerce/modules/inventory/adapters/events"
 	http4 "github.com/gocommerce/commerce/modules/inventory/adapters/http"
 	jobs2 "github.com/gocommerce/commerce/modules/inventory/adapters/jobs"
-	postgres5 "github.com/gocommerce/commerce/modules/inventory/adapters/postgres"
-	app5 "github.com/gocommerce/commerce/modules/inventory/app"
+	postgres6 "github.com/gocommerce/commerce/modules/inventory/adapters/postgres"
+	app6 "github.com/gocommerce/commerce/modules/inventory/app"
 	"github.com/gocommerce/commerce/modules/orders"
 	catalogapi3 "github.com/gocommerce/commerce/modules/orders/adapters/catalogapi"
 	customersapi4 "github.com/gocommerce/commerce/modules/orders/adapters/customersapi"
@@ -129,17 +130,19 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	queryService := app3.NewQueryService(settings2, dbDB, appStores, clockClock)
 	ordersapiAdapter := ordersapi.NewAdapter(queryService)
-	noneCarts := none.NewCarts()
+	outbox := events.NewOutbox(dbDB)
+	cartRepository := postgres4.NewCartRepository(dbDB, outbox)
+	appQueryService := app4.NewQueryService(cartRepository, clockClock)
+	cartsapiAdapter := cartsapi.NewAdapter(appQueryService)
 	subscriptions := none.NewSubscriptions()
 	notifications := none.NewNotifications()
 	collaborators := app.Collaborators{
 		Credentials:   adapter,
 		Orders:        ordersapiAdapter,
-		Carts:         noneCarts,
+		Carts:         cartsapiAdapter,
 		Subscriptions: subscriptions,
 		Notifications: notifications,
 	}
-	outbox := events.NewOutbox(dbDB)
 	service := app.NewService(appSettings, dbDB, stores, collaborators, outbox, clockClock)
 	customersapiAdapter := customersapi.NewAdapter(service)
 	tokens, err := jwt.NewTokens(cfg, clockClock)
@@ -158,11 +161,11 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	jobsJobs := jobs.NewJobs(service, logger)
 	customersModule := customers.NewModule(httpHandler, subscriber, jobsJobs)
 	settings3 := catalog.NewSettings(cfg)
-	productRepository := postgres4.NewProductRepository(dbDB)
-	variantRepository := postgres4.NewVariantRepository(dbDB)
-	imageRepository := postgres4.NewImageRepository(dbDB)
-	collectionRepository := postgres4.NewCollectionRepository(dbDB)
-	stores2 := app4.Stores{
+	productRepository := postgres5.NewProductRepository(dbDB)
+	variantRepository := postgres5.NewVariantRepository(dbDB)
+	imageRepository := postgres5.NewImageRepository(dbDB)
+	collectionRepository := postgres5.NewCollectionRepository(dbDB)
+	stores2 := app5.Stores{
 		Products:    productRepository,
 		Variants:    variantRepository,
 		Images:      imageRepository,
@@ -176,16 +179,16 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		return nil, nil, err
 	}
 	adapter2 := ordersapi2.NewAdapter(queryService)
-	service2 := app4.NewService(settings3, dbDB, stores2, imageStorage, adapter2, outbox, clockClock, logger)
+	service2 := app5.NewService(settings3, dbDB, stores2, imageStorage, adapter2, outbox, clockClock, logger)
 	httpSettings := catalog.NewHTTPSettings(cfg)
 	handler2 := http3.NewHandler(service2, httpSettings)
 	catalogModule := catalog.NewModule(handler2)
-	locationRepository := postgres5.NewLocationRepository(dbDB)
-	levelRepository := postgres5.NewLevelRepository(dbDB)
-	movementRepository := postgres5.NewMovementRepository(dbDB)
-	reservationRepository := postgres5.NewReservationRepository(dbDB)
-	processedEvents := postgres5.NewProcessedEvents(dbDB)
-	repositories := app5.Repositories{
+	locationRepository := postgres6.NewLocationRepository(dbDB)
+	levelRepository := postgres6.NewLevelRepository(dbDB)
+	movementRepository := postgres6.NewMovementRepository(dbDB)
+	reservationRepository := postgres6.NewReservationRepository(dbDB)
+	processedEvents := postgres6.NewProcessedEvents(dbDB)
+	repositories := app6.Repositories{
 		Locations:    locationRepository,
 		Levels:       levelRepository,
 		Movements:    movementRepository,
@@ -194,7 +197,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	catalogapiAdapter := catalogapi.NewAdapter(service2)
 	settings4 := inventory.NewSettings(cfg)
-	service3 := app5.NewService(dbDB, repositories, catalogapiAdapter, outbox, clockClock, settings4)
+	service3 := app6.NewService(dbDB, repositories, catalogapiAdapter, outbox, clockClock, settings4)
 	handler3 := http4.NewHandler(service3)
 	eventsSubscriber := events3.NewSubscriber(service3, logger)
 	jobs4 := jobs2.NewJobs(service3, logger)
@@ -212,26 +215,25 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	subscriber2 := events4.NewSubscriber(service4, logger)
 	paymentsModule := payments.NewModule(handler4, subscriber2)
 	settings6 := carts.NewSettings(cfg)
-	cartRepository := postgres6.NewCartRepository(dbDB, outbox)
 	adapter3 := catalogapi2.NewAdapter(service2)
 	settings7 := coupons.NewSettings(cfg)
 	couponRepository := postgres7.NewCouponRepository(dbDB)
 	usageRepository := postgres7.NewUsageRepository(dbDB)
-	stores3 := app6.Stores{
+	stores3 := app7.Stores{
 		Coupons: couponRepository,
 		Usage:   usageRepository,
 	}
 	adapter4 := customersapi2.NewAdapter(service, service)
-	appCollaborators := app6.Collaborators{
+	appCollaborators := app7.Collaborators{
 		Customers: adapter4,
 	}
-	service5 := app6.NewService(settings7, dbDB, stores3, appCollaborators, outbox, clockClock)
+	service5 := app7.NewService(settings7, dbDB, stores3, appCollaborators, outbox, clockClock)
 	couponsapiAdapter := couponsapi.NewAdapter(service5)
 	tax := none2.NewTax()
 	shipping := none2.NewShipping()
 	automaticDiscounts := none2.NewAutomaticDiscounts()
 	adapter5 := customersapi3.NewAdapter(service)
-	collaborators2 := app7.Collaborators{
+	collaborators2 := app4.Collaborators{
 		Catalog:            adapter3,
 		Coupons:            couponsapiAdapter,
 		Tax:                tax,
@@ -239,24 +241,24 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		AutomaticDiscounts: automaticDiscounts,
 		Addresses:          adapter5,
 	}
-	service6 := app7.NewService(settings6, dbDB, cartRepository, collaborators2, outbox, clockClock)
+	service6 := app4.NewService(settings6, dbDB, cartRepository, collaborators2, outbox, clockClock)
 	handler5 := http6.NewHandler(service6)
 	jobs5 := jobs3.NewJobs(service6, logger)
 	cartsModule := carts.NewModule(handler5, jobs5)
-	cartsapiAdapter := cartsapi.NewAdapter(service6)
-	validator := app6.NewValidator(service5, cartsapiAdapter)
+	adapter6 := cartsapi2.NewAdapter(service6)
+	validator := app7.NewValidator(service5, adapter6)
 	handler6 := http7.NewHandler(service5, validator)
 	subscriber3 := events5.NewSubscriber(service5, logger)
 	couponsModule := coupons.NewModule(handler6, subscriber3)
-	adapter6 := catalogapi3.NewAdapter(service2)
+	adapter7 := catalogapi3.NewAdapter(service2)
 	inventoryapiAdapter := inventoryapi.NewAdapter(service3)
 	paymentsapiAdapter := paymentsapi.NewAdapter(service4)
-	adapter7 := customersapi4.NewAdapter(service)
+	adapter8 := customersapi4.NewAdapter(service)
 	collaborators3 := app3.Collaborators{
-		Catalog:   adapter6,
+		Catalog:   adapter7,
 		Inventory: inventoryapiAdapter,
 		Payments:  paymentsapiAdapter,
-		Customers: adapter7,
+		Customers: adapter8,
 	}
 	service7 := app3.NewService(settings2, dbDB, appStores, collaborators3, outbox, clockClock)
 	handler7 := http8.NewHandler(service7, queryService)
@@ -300,8 +302,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	bus := newBus(v, outbox)
-	relay := events.NewRelay(dbDB, bus, logger)
+	bus := newBus(v)
+	relay := newRelay(dbDB, bus, outbox, logger)
 	backend, cleanup5, err := jobsfx.Provide(cfg, logger)
 	if err != nil {
 		cleanup4()
@@ -323,7 +325,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 
 // wire.go:
 
-var platformSet = wire.NewSet(log.Provide, db.Open, wire.Bind(new(tx.Manager), new(*db.DB)), redisx.Provide, clock.New, events.NewOutbox, wire.Bind(new(events.Publisher), new(*events.Outbox)), events.NewRelay, newBus, jobsfx.ProviderSet, metrics.New, metrics.NewModule, ratelimit.ProviderSet, openapi.NewModule, newFragments,
+var platformSet = wire.NewSet(log.Provide, db.Open, wire.Bind(new(tx.Manager), new(*db.DB)), redisx.Provide, clock.New, events.NewOutbox, wire.Bind(new(events.Publisher), new(*events.Outbox)), newRelay,
+	newBus, jobsfx.ProviderSet, metrics.New, metrics.NewModule, ratelimit.ProviderSet, openapi.NewModule, newFragments,
 	newHealth,
 	newServer,
 	newMigrator,

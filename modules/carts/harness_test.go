@@ -303,6 +303,7 @@ type harness struct {
 	engine  string
 	db      *db.DB
 	svc     *app.Service
+	queries *app.QueryService
 	srv     http.Handler
 	clock   *clock.Fake
 	catalog *fakeCatalog
@@ -334,7 +335,9 @@ func newHarness(t *testing.T, engine string) *harness {
 		auto:  &fakeAuto{},
 	}
 	outbox := events.NewOutbox(e.DB)
-	h.svc = app.NewService(carts.NewSettings(&cfg), e.DB, cartspg.NewCartRepository(e.DB, outbox), app.Collaborators{
+	repo := cartspg.NewCartRepository(e.DB, outbox)
+	h.queries = app.NewQueryService(repo, clk)
+	h.svc = app.NewService(carts.NewSettings(&cfg), e.DB, repo, app.Collaborators{
 		Catalog: h.catalog, Coupons: h.coupons, Tax: h.tax, Shipping: fakeShipping{"express": "12.50", "standard": "4.99"}, AutomaticDiscounts: h.auto,
 		Addresses: h.addrs,
 	}, outbox, clk)

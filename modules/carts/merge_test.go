@@ -160,8 +160,8 @@ func TestCartsAPI(t *testing.T) {
 
 		// ExportCarts lists the customer's carts.
 		mine := h.must(http.StatusOK, http.MethodGet, "/api/v1/carts/me", nil, "cust1").data()
-		ex, err := h.svc.ExportCarts(ctx, customer1)
-		if err != nil || len(ex) != 1 || ex[0].ID != mine["id"] {
+		ex, err := h.queries.ExportCarts(ctx, customer1)
+		if err != nil || len(ex) != 1 || ex[0].ID != mine["id"] || ex[0].Status != api.StatusActive {
 			t.Errorf("ExportCarts %+v %v", ex, err)
 		}
 	})

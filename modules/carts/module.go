@@ -1,8 +1,9 @@
 // Package carts owns guest and customer carts: items, totals, coupons on carts,
 // merging, expiry and conversion. It is the module's composition root: ProviderSet
 // wires the repository, the adapters to catalog, coupons and customers (and the
-// default tax, shipping and automatic-discount adapters), the service (api.Carts), the
-// HTTP handler, the expiry job and the Module that cmd lists.
+// default tax, shipping and automatic-discount adapters), the command service
+// (api.Carts), the query service (api.Queries, which depends only on the module's own
+// store), the HTTP handler, the expiry job and the Module that cmd lists.
 package carts
 
 import (
@@ -69,15 +70,27 @@ var DefaultCollaborators = wire.NewSet(
 	wire.Bind(new(ports.AutomaticDiscounts), new(none.AutomaticDiscounts)),
 )
 
-// ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
-// tx.Manager, events.Publisher, clock.Clock, catalog/api.Catalog (catalog.ProviderSet),
-// coupons/api.Coupons (coupons.ProviderSet) and customers/api.Addresses
-// (customers.ProviderSet). Outputs: *Module, *app.Service,
-// api.Carts (which coupons' validate endpoint reads through its cartsapi adapter).
-var ProviderSet = wire.NewSet(
-	NewSettings,
+// QuerySet provides the read side alone: api.Queries (and *app.QueryService) from the
+// module's own store. It is part of ProviderSet; the customers module's cartsapi
+// adapter depends on api.Queries, which keeps the graph acyclic (the command service
+// depends on customers' addresses, the query service on nothing of customers':
+// docs/decisions/0108, as orders.QuerySet does for orders).
+var QuerySet = wire.NewSet(
 	cartspg.NewCartRepository,
 	wire.Bind(new(ports.CartRepository), new(*cartspg.CartRepository)),
+	app.NewQueryService,
+	wire.Bind(new(api.Queries), new(*app.QueryService)),
+)
+
+// ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
+// *events.Outbox, tx.Manager, events.Publisher, clock.Clock, catalog/api.Catalog
+// (catalog.ProviderSet), coupons/api.Coupons (coupons.ProviderSet) and
+// customers/api.Addresses (customers.ProviderSet). Outputs: *Module, *app.Service,
+// api.Carts (which coupons' validate endpoint reads through its cartsapi adapter),
+// *app.QueryService and api.Queries (which customers' data export reads).
+var ProviderSet = wire.NewSet(
+	NewSettings,
+	QuerySet,
 	catalogapi.NewAdapter,
 	wire.Bind(new(ports.Catalog), new(*catalogapi.Adapter)),
 	couponsapi.NewAdapter,

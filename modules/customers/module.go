@@ -8,6 +8,7 @@ package customers
 import (
 	"github.com/google/wire"
 
+	"github.com/gocommerce/commerce/modules/customers/adapters/cartsapi"
 	customersevents "github.com/gocommerce/commerce/modules/customers/adapters/events"
 	customershttp "github.com/gocommerce/commerce/modules/customers/adapters/http"
 	"github.com/gocommerce/commerce/modules/customers/adapters/identityapi"
@@ -84,15 +85,20 @@ var Repositories = wire.NewSet(
 )
 
 // DefaultDataSources binds the ports of the modules customers reads personal data
-// from: orders through adapters/ordersapi (on orders/api.Queries), and the modules that
-// do not exist yet to adapters answering "nothing" (nothing to export). When carts,
-// subscriptions or notifications offer an api, replace the matching binding here with
-// an adapter on top of it.
+// from: orders through adapters/ordersapi (on orders/api.Queries), carts through
+// adapters/cartsapi (on carts/api.Queries), and the modules that do not exist yet
+// (subscriptions, notifications) to adapters/none, answering "nothing to export".
+//
+// Extension point: when subscriptions or notifications land, give the module a query
+// side that depends on none of customers' services (like orders.QuerySet and
+// carts.QuerySet: docs/decisions/0079, 0108), add an adapters/<module>api package
+// implementing ports.Subscriptions or ports.Notifications on it, and replace the
+// matching none binding here; the export body already has its member.
 var DefaultDataSources = wire.NewSet(
 	ordersapi.NewAdapter,
 	wire.Bind(new(ports.Orders), new(*ordersapi.Adapter)),
-	none.NewCarts,
-	wire.Bind(new(ports.Carts), new(none.Carts)),
+	cartsapi.NewAdapter,
+	wire.Bind(new(ports.Carts), new(*cartsapi.Adapter)),
 	none.NewSubscriptions,
 	wire.Bind(new(ports.Subscriptions), new(none.Subscriptions)),
 	none.NewNotifications,
@@ -101,8 +107,8 @@ var DefaultDataSources = wire.NewSet(
 
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
 // tx.Manager, events.Publisher, clock.Clock, identity/api.Credentials (from
-// identity.ProviderSet) and orders/api.Queries (orders.QuerySet); neither depends on
-// customers, so the graph stays acyclic.
+// identity.ProviderSet), orders/api.Queries (orders.QuerySet) and carts/api.Queries
+// (carts.QuerySet); none of them depends on customers, so the graph stays acyclic.
 // Outputs: *Module, *app.Service, api.Customers, api.AccountLinks, api.Segments,
 // api.Addresses.
 var ProviderSet = wire.NewSet(

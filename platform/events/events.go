@@ -11,6 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -55,38 +57,131 @@ type Subscriber interface {
 	Subscribe(eventType string, h Handler)
 }
 
+// Router tells the outbox whether anyone wants events of a type (Outbox.Route): the
+// Bus answers for its own process, the Relay for every process (decision 0109).
+type Router interface {
+	Handles(eventType string) bool
+}
+
+// DefaultConsumer names the handlers subscribed through Bus.Subscribe itself.
+const DefaultConsumer = "default"
+
+// validConsumer is a consumer name: it is stored in a comma-separated list and matched
+// with LIKE, so it has no comma, '%' or '_'.
+var validConsumer = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{0,62}$`)
+
 // Bus dispatches events to subscribers in process. "*" subscribes to every type.
+// Handlers belong to named consumers (a module each: Consumer); the relay records
+// delivery per consumer, so processes of different versions, subscribed to different
+// types, share one outbox (decision 0109).
 type Bus struct {
-	mu       sync.RWMutex
-	handlers map[string][]Handler
+	mu        sync.RWMutex
+	consumers []string                        // in subscription order
+	handlers  map[string]map[string][]Handler // consumer → event type → handlers
 }
 
 // NewBus returns an empty bus.
-func NewBus() *Bus { return &Bus{handlers: map[string][]Handler{}} }
+func NewBus() *Bus { return &Bus{handlers: map[string]map[string][]Handler{}} }
 
-// Subscribe adds a handler for eventType ("*" for all).
-func (b *Bus) Subscribe(eventType string, h Handler) {
+// Subscribe adds a handler for eventType ("*" for all) to the default consumer.
+func (b *Bus) Subscribe(eventType string, h Handler) { b.subscribe(DefaultConsumer, eventType, h) }
+
+// Consumer returns the Subscriber of a named consumer: its handlers' deliveries are
+// recorded under that name (lower-case letters, digits, '.' and '-'; a module's name).
+// It panics on an invalid name, a programming error.
+func (b *Bus) Consumer(name string) Subscriber {
+	if !validConsumer.MatchString(name) {
+		panic(fmt.Sprintf("events: invalid consumer name %q", name))
+	}
+	return consumerSubscriber{bus: b, name: name}
+}
+
+type consumerSubscriber struct {
+	bus  *Bus
+	name string
+}
+
+func (c consumerSubscriber) Subscribe(eventType string, h Handler) {
+	c.bus.subscribe(c.name, eventType, h)
+}
+
+func (b *Bus) subscribe(consumer, eventType string, h Handler) {
 	b.mu.Lock()
-	b.handlers[eventType] = append(b.handlers[eventType], h)
-	b.mu.Unlock()
+	defer b.mu.Unlock()
+	byType, ok := b.handlers[consumer]
+	if !ok {
+		byType = map[string][]Handler{}
+		b.handlers[consumer] = byType
+		b.consumers = append(b.consumers, consumer)
+	}
+	byType[eventType] = append(byType[eventType], h)
 }
 
 // Handles reports whether the bus has a handler for events of the type.
 func (b *Bus) Handles(eventType string) bool {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
-	return len(b.handlers[eventType]) > 0 || len(b.handlers["*"]) > 0
+	for _, byType := range b.handlers {
+		if len(byType[eventType]) > 0 || len(byType["*"]) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
-// Dispatch runs every handler of the event; errors are joined.
+// subscriptions lists each consumer with the event types it subscribed to ("*" for
+// all), consumers in subscription order and types sorted.
+func (b *Bus) subscriptions() []subscription {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	out := make([]subscription, 0, len(b.consumers))
+	for _, c := range b.consumers {
+		s := subscription{consumer: c}
+		for typ := range b.handlers[c] {
+			s.types = append(s.types, typ)
+		}
+		slices.Sort(s.types)
+		out = append(out, s)
+	}
+	return out
+}
+
+// subscription is one consumer's event types.
+type subscription struct {
+	consumer string
+	types    []string
+}
+
+// wants reports whether the consumer subscribed to events of the type.
+func (s subscription) wants(eventType string) bool {
+	return slices.Contains(s.types, "*") || slices.Contains(s.types, eventType)
+}
+
+// Dispatch runs every handler of the event, of every consumer; errors are joined.
 func (b *Bus) Dispatch(ctx context.Context, e Event) error {
 	b.mu.RLock()
-	hs := append(append([]Handler{}, b.handlers[e.Type]...), b.handlers["*"]...)
+	consumers := slices.Clone(b.consumers)
+	b.mu.RUnlock()
+	var errs []error
+	for _, c := range consumers {
+		if err := b.dispatchTo(ctx, c, e); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// dispatchTo runs the consumer's handlers of the event (its type's, then "*"'s);
+// errors are joined.
+func (b *Bus) dispatchTo(ctx context.Context, consumer string, e Event) error {
+	b.mu.RLock()
+	byType := b.handlers[consumer]
+	hs := append(append([]Handler{}, byType[e.Type]...), byType["*"]...)
 	b.mu.RUnlock()
 	var errs []error
 	for _, h := range hs {
 		if err := call(ctx, h, e); err != nil {
-			errs = append(errs, fmt.Errorf("%s handler: %w", e.Type, err))
+			errs = append(errs, fmt.Errorf("%s handler of %s: %w", e.Type, consumer, err))
 		}
 	}
 	return errors.Join(errs...)
@@ -106,6 +201,7 @@ func call(ctx context.Context, h Handler, e Event) (err error) {
 type outboxRow struct {
 	ID            string `gorm:"primaryKey"`
 	Type          string
+	DeliveredTo   string
 	AggregateID   string
 	Payload       string
 	OccurredAt    time.Time
@@ -124,8 +220,11 @@ type Outbox struct {
 	db     *db.DB
 	now    func() time.Time
 	insert string // the INSERT, in the dialect's parameters
-	bus    atomic.Pointer[Bus]
+	router atomic.Pointer[routed]
 }
+
+// routed holds the outbox's router (an interface cannot be stored in atomic.Pointer).
+type routed struct{ r Router }
 
 // NewOutbox builds the outbox publisher.
 func NewOutbox(d *db.DB) *Outbox {
@@ -135,11 +234,12 @@ func NewOutbox(d *db.DB) *Outbox {
 	}
 }
 
-// Route tells the outbox which bus the relay delivers its events to. From then on an
-// event of a type nobody subscribed to is stored already delivered: it exists, with
-// its change, but the relay has nothing to do for it (as the relay would have marked
-// it delivered to nobody). Until Route is called every event is stored pending.
-func (o *Outbox) Route(b *Bus) { o.bus.Store(b) }
+// Route tells the outbox who wants its events: the application passes its Relay, which
+// answers for every process sharing the database (its registry of consumers, decision
+// 0109); a single-process test may pass its Bus. From then on an event of a type nobody
+// wants is stored already delivered: it exists, with its change, but no relay has
+// anything to do for it. Until Route is called every event is stored pending.
+func (o *Outbox) Route(r Router) { o.router.Store(&routed{r: r}) }
 
 // Record renders an event for a repository that stores it in its own statement.
 func (o *Outbox) Record(eventType, aggregateID string, data any) (Record, error) {
@@ -147,7 +247,7 @@ func (o *Outbox) Record(eventType, aggregateID string, data any) (Record, error)
 	if err != nil {
 		return Record{}, err
 	}
-	if b := o.bus.Load(); b != nil && !b.Handles(eventType) {
+	if rt := o.router.Load(); rt != nil && !rt.r.Handles(eventType) {
 		r.Delivered = true
 	}
 	return r, nil
@@ -228,7 +328,7 @@ const RecordColumns = "id, type, aggregate_id, payload, occurred_at, next_attemp
 type Record struct {
 	ID, Type, AggregateID, Payload string
 	At                             time.Time
-	// Delivered is set for an event nobody subscribed to (Outbox.Route).
+	// Delivered is set for an event nobody wants (Outbox.Route).
 	Delivered bool
 }
 

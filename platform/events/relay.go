@@ -2,9 +2,11 @@ package events
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -23,6 +25,11 @@ import (
 // taken over once their lease runs out, about Lease after its last renewal
 // (docs/decisions/0006). A failing handler leaves the event pending; it is retried
 // with exponential backoff up to MaxAttempts.
+//
+// Delivery is recorded per consumer (a module: Bus.Consumer), and an event is marked
+// delivered only when every consumer registered by any process has handled it, so
+// processes of different versions, with different subscribers, share the outbox; the
+// relay also answers the outbox which types anyone wants (Handles, decision 0109).
 type Relay struct {
 	db          *db.DB
 	bus         *Bus
@@ -41,16 +48,37 @@ type Relay struct {
 	// Coalesce is how long a commit's wake-up waits, so that the commits of a busy
 	// moment are delivered in one batch (two statements) instead of one each.
 	Coalesce time.Duration
+	// Refresh is how often Run registers the process's consumers again (their
+	// heartbeat) and reloads every process's; the outbox trusts the registry for
+	// 3×Refresh, then stores every event pending until the next load.
+	Refresh time.Duration
+	// ConsumerExpiry: a registered consumer no process has registered again for this
+	// long is gone; events no longer wait for it.
+	ConsumerExpiry time.Duration
+	// CatchUp: a newly registered consumer receives the events of its types stored
+	// delivered from CatchUp before its registration; its catch-up runs CatchUp after
+	// it, once every process's registry knows it.
+	CatchUp time.Duration
+
+	registry atomic.Pointer[registryView]
 }
 
 // DefaultLease is the relay's lease: deliveries of a killed process's batch resume
 // within about this long (plus the one-second poll).
 const DefaultLease = 10 * time.Second
 
+// Defaults of the consumer registry (decision 0109).
+const (
+	DefaultRefresh        = 10 * time.Second
+	DefaultConsumerExpiry = 10 * time.Minute
+	DefaultCatchUp        = 2 * time.Minute
+)
+
 // NewRelay builds the relay and hooks it to commits.
 func NewRelay(d *db.DB, bus *Bus, log *zap.Logger) *Relay {
 	r := &Relay{db: d, bus: bus, log: log.Named("outbox"), wake: make(chan struct{}, 1),
-		Interval: time.Second, Batch: 100, MaxAttempts: 10, Lease: DefaultLease, Clock: clock.New(), Coalesce: 10 * time.Millisecond}
+		Interval: time.Second, Batch: 100, MaxAttempts: 10, Lease: DefaultLease, Clock: clock.New(), Coalesce: 10 * time.Millisecond,
+		Refresh: DefaultRefresh, ConsumerExpiry: DefaultConsumerExpiry, CatchUp: DefaultCatchUp}
 	d.OnCommit(r.Notify)
 	return r
 }
@@ -63,8 +91,16 @@ func (r *Relay) Notify() {
 	}
 }
 
-// Run delivers events until ctx ends.
+// Run registers the process's consumers and delivers events until ctx ends. The
+// registration is renewed every Refresh by a loop of its own, so a slow handler does
+// not stop the heartbeat.
 func (r *Relay) Run(ctx context.Context) {
+	registered := make(chan struct{})
+	go func() {
+		defer close(registered)
+		r.keepRegistered(ctx)
+	}()
+	defer func() { <-registered }()
 	t := time.NewTicker(r.Interval)
 	defer t.Stop()
 	for {
@@ -85,7 +121,27 @@ func (r *Relay) Run(ctx context.Context) {
 	}
 }
 
-// Drain delivers every due pending event now and returns how many were published.
+// keepRegistered runs Register now and every Refresh until ctx ends, logging failures
+// (the outbox then stores every event pending, which is safe, until a registration
+// succeeds).
+func (r *Relay) keepRegistered(ctx context.Context) {
+	t := time.NewTicker(r.refresh())
+	defer t.Stop()
+	for {
+		if err := r.Register(ctx); err != nil && ctx.Err() == nil {
+			r.log.Warn("event consumers not registered", zap.Error(err))
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// Drain delivers every due pending event now and returns how many it handled: events
+// every local consumer that wanted them now has (marked delivered unless a consumer of
+// another process still waits for them).
 func (r *Relay) Drain(ctx context.Context) (int, error) {
 	total := 0
 	for {
@@ -101,21 +157,28 @@ func (r *Relay) once(ctx context.Context) (published, claimed int, err error) {
 	now := r.Clock.Now().UTC()
 	claim := ids.New()
 	conn := r.db.Conn(ctx)
-	// Claim a batch in one statement: choose the due rows, lease them and return them.
-	// On PostgreSQL, FOR UPDATE SKIP LOCKED lets several relays claim disjoint batches,
-	// and a row another relay has just claimed or failed is re-checked against the
-	// conditions once its lock is released; SQLite runs the statement as one write.
+	subs := r.bus.subscriptions()
+	// Claim a batch in one statement: choose the due rows this process has something to
+	// do for (a local consumer that wants the type and has not handled the event yet),
+	// or that no live registered consumer waits for any more (to mark them delivered),
+	// lease them and return them. Rows only another process's consumers wait for stay
+	// theirs. On PostgreSQL, FOR UPDATE SKIP LOCKED lets several relays claim disjoint
+	// batches, and a row another relay has just claimed or failed is re-checked against
+	// the conditions once its lock is released; SQLite runs the statement as one write.
 	lock := ""
 	if r.db.Dialect() == db.Postgres {
 		lock = " FOR UPDATE SKIP LOCKED"
 	}
+	local, localArgs := localWork(subs)
+	args := append([]any{claim, now.Add(r.Lease), r.MaxAttempts, now, now}, localArgs...)
+	args = append(args, r.liveSince(now), r.Batch)
 	var rows []outboxRow
 	err = conn.Raw(`UPDATE outbox_events SET claim = ?, locked_until = ?
-WHERE id IN (SELECT id FROM outbox_events
-  WHERE published_at IS NULL AND attempts < ? AND next_attempt_at <= ? AND (locked_until IS NULL OR locked_until < ?)
-  ORDER BY occurred_at, id LIMIT ?`+lock+`)
-RETURNING id, type, aggregate_id, payload, occurred_at, attempts`,
-		claim, now.Add(r.Lease), r.MaxAttempts, now, now, r.Batch).Scan(&rows).Error
+WHERE id IN (SELECT o.id FROM outbox_events o
+  WHERE o.published_at IS NULL AND o.attempts < ? AND o.next_attempt_at <= ? AND (o.locked_until IS NULL OR o.locked_until < ?)
+  AND (`+local+` OR NOT EXISTS (`+waitingConsumer("o", "o.delivered_to")+`))
+  ORDER BY o.occurred_at, o.id LIMIT ?`+lock+`)
+RETURNING id, type, aggregate_id, payload, occurred_at, attempts, delivered_to`, args...).Scan(&rows).Error
 	if err != nil || len(rows) == 0 {
 		return 0, 0, err
 	}
@@ -131,18 +194,32 @@ RETURNING id, type, aggregate_id, payload, occurred_at, attempts`,
 	}
 	stopRenewing := r.renewLease(ctx, claim, rowIDs)
 	defer stopRenewing()
-	delivered := make([]string, 0, len(rows))
+	delivered := make([]handled, 0, len(rows))
 	for i := range rows {
 		row := &rows[i]
 		ev := Event{ID: "evt_" + row.ID, Type: row.Type, AggregateID: row.AggregateID, Data: []byte(row.Payload), CreatedAt: row.OccurredAt.UTC()}
-		herr := r.bus.Dispatch(ctx, ev)
-		if herr == nil {
-			delivered = append(delivered, row.ID)
+		// Each local consumer that wants the event and has not handled it yet.
+		var done []string
+		var errs []error
+		for _, sub := range subs {
+			if !sub.wants(row.Type) || listed(row.DeliveredTo, sub.consumer) {
+				continue
+			}
+			if herr := r.bus.dispatchTo(ctx, sub.consumer, ev); herr != nil {
+				errs = append(errs, herr)
+				continue
+			}
+			done = append(done, sub.consumer)
+		}
+		if len(errs) == 0 {
+			delivered = append(delivered, handled{id: row.ID, added: list(done)})
 			continue
 		}
+		herr := errors.Join(errs...)
 		r.log.Warn("event handler failed", zap.String("event_id", ev.ID), zap.String("type", ev.Type), zap.Error(herr))
+		// The consumers that handled it are recorded: a retry runs only the others.
 		err := conn.Model(&outboxRow{}).Where("id = ?", row.ID).Updates(map[string]any{
-			"attempts": gorm.Expr("attempts + 1"), "locked_until": nil, "claim": "",
+			"attempts": gorm.Expr("attempts + 1"), "locked_until": nil, "claim": "", "delivered_to": gorm.Expr("delivered_to || ?", list(done)),
 			"last_error": truncate(herr.Error(), 1000), "next_attempt_at": r.Clock.Now().UTC().Add(backoff(row.Attempts + 1)),
 		}).Error
 		if err != nil {
@@ -150,16 +227,53 @@ RETURNING id, type, aggregate_id, payload, occurred_at, attempts`,
 		}
 	}
 	stopRenewing()
-	// The delivered ones in one statement.
+	// The handled ones in one statement: each records its consumers, and is marked
+	// delivered unless a live registered consumer (of another process) still waits.
 	if len(delivered) > 0 {
-		err = conn.Model(&outboxRow{}).Where("id IN ?", delivered).Updates(map[string]any{
-			"attempts": gorm.Expr("attempts + 1"), "locked_until": nil, "claim": "", "published_at": r.Clock.Now().UTC(),
-		}).Error
-		if err != nil {
+		if err := r.settle(ctx, delivered); err != nil {
 			return 0, len(rows), err
 		}
 	}
 	return len(delivered), len(rows), nil
+}
+
+// handled is a claimed event every local consumer that wanted it has handled, with the
+// consumers that handled it in this delivery (a list, "" for none).
+type handled struct {
+	id, added string
+}
+
+// settle releases the handled rows, appends their consumers to their lists and marks
+// each delivered unless a live registered consumer has not handled it yet: one
+// statement.
+func (r *Relay) settle(ctx context.Context, rows []handled) error {
+	var cases strings.Builder
+	var caseArgs []any
+	idArgs := make([]any, len(rows))
+	for i, h := range rows {
+		idArgs[i] = h.id
+		if h.added != "" {
+			cases.WriteString(" WHEN ? THEN ?")
+			caseArgs = append(caseArgs, h.id, h.added)
+		}
+	}
+	now := r.Clock.Now().UTC()
+	newList := func(table string) string {
+		if len(caseArgs) == 0 {
+			return table + "delivered_to"
+		}
+		return table + "delivered_to || CASE " + table + "id" + cases.String() + " ELSE '' END"
+	}
+	q := `UPDATE outbox_events SET attempts = attempts + 1, locked_until = NULL, claim = '',
+  delivered_to = ` + newList("") + `,
+  published_at = CASE WHEN EXISTS (` + waitingConsumer("outbox_events", newList("outbox_events.")) + `) THEN published_at ELSE ? END
+WHERE id IN (?` + strings.Repeat(", ?", len(rows)-1) + `)`
+	// The new lists, the check's cutoff and the new lists again (in the check), the
+	// time of delivery, the ids.
+	args := append(append([]any{}, caseArgs...), r.liveSince(now))
+	args = append(append(args, caseArgs...), now)
+	args = append(args, idArgs...)
+	return r.db.Conn(ctx).Exec(q, args...).Error
 }
 
 // renewLease extends, every Renew until stopped, the lease of the batch's rows that

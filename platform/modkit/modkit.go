@@ -57,11 +57,12 @@ func MigrationSources(mods []Module) []db.MigrationSource {
 	return out
 }
 
-// SubscribeAll lets every module subscribe to events.
-func SubscribeAll(mods []Module, s events.Subscriber) {
+// SubscribeAll lets every module subscribe to events, each as the bus's consumer named
+// after the module, so deliveries are recorded per module (docs/decisions/0109).
+func SubscribeAll(mods []Module, b *events.Bus) {
 	for _, m := range mods {
 		if r, ok := m.(Subscriptions); ok {
-			r.Subscribe(s)
+			r.Subscribe(b.Consumer(m.Name()))
 		}
 	}
 }

@@ -1,5 +1,6 @@
 // Package api is what other modules (and cmd) may import from carts: the Carts
-// interface (for checkout, coupons and customers), its DTOs, the event types and
+// interface (for checkout and coupons), the Queries interface (for the customers
+// module's data export), their DTOs, the event types and
 // payloads and the errors. No framework imports.
 package api
 
@@ -201,8 +202,25 @@ type Carts interface {
 	// it (ErrCartNotFound otherwise, never "forbidden"); an expired cart is
 	// ErrCartExpired, a converted one ErrCartConverted.
 	CouponContext(ctx context.Context, a Access) (CouponContext, error)
-	// ExportCarts returns the customer's carts as CartResource values (data export).
-	ExportCarts(ctx context.Context, customerID string) ([]CartResource, error)
+}
+
+// ExportedCart is a cart in a customer's data export: the cart as the HTTP API shows
+// it, with its items, plus its status and the order it became (converted carts).
+type ExportedCart struct {
+	CartResource
+	Status  string  `json:"status"`
+	OrderID *string `json:"order_id"`
+}
+
+// Queries is the read side of carts for other modules. It depends on no other module
+// (the command side, Carts, depends on catalog, coupons and customers), so the
+// customers module's data export can read it without a wiring cycle
+// (docs/decisions/0108). Every method joins the transaction carried by ctx, if any.
+type Queries interface {
+	// ExportCarts returns every cart of the customer, whatever its status, newest
+	// first, with its items (data export). Other customers' and guests' carts never
+	// appear.
+	ExportCarts(ctx context.Context, customerID string) ([]ExportedCart, error)
 }
 
 // Errors other modules may test for with errors.Is (they match on the code).

@@ -96,19 +96,6 @@ func (s *Service) CouponContext(ctx context.Context, a api.Access) (api.CouponCo
 	return out, nil
 }
 
-// ExportCarts returns the customer's carts (api.Carts, for data exports).
-func (s *Service) ExportCarts(ctx context.Context, customerID string) ([]api.CartResource, error) {
-	cs, err := s.repo.ForCustomer(ctx, strings.ToLower(customerID))
-	if err != nil {
-		return nil, err
-	}
-	out := make([]api.CartResource, len(cs))
-	for i, c := range cs {
-		out[i] = ToResource(c)
-	}
-	return out, nil
-}
-
 // ExpireInactive marks carts without activity for the expiry period expired (the
 // periodic sweep); reads already treat them as expired.
 func (s *Service) ExpireInactive(ctx context.Context) (int64, error) {

@@ -1,5 +1,8 @@
-// Package postgres stores carts and their items with gorm (PostgreSQL, and SQLite
-// through the same code) and embeds the module's migrations.
+// Package postgres stores carts and their items (PostgreSQL, and SQLite through the
+// same code) and embeds the module's migrations. Reads and the row-locked writes are
+// plain SQL (db.Query, db.Querier: pgx on PostgreSQL), scanned through explicit fields
+// (fields.go); the add's versioned write is one batched statement (batch.go, decision
+// 0089); gorm builds only the rarer statements (create, delete, expiry).
 package postgres
 
 import (

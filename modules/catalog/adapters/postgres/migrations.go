@@ -1,5 +1,7 @@
-// Package postgres stores the catalog with gorm (PostgreSQL, and SQLite through the same
-// code) and embeds the module's migrations.
+// Package postgres stores the catalog (PostgreSQL, and SQLite through the same code) and
+// embeds the module's migrations. The hot reads (a product, a list page, products for
+// carts) are plain SQL through db.QueryRow and db.Query (pgx on PostgreSQL outside a
+// transaction), scanned explicitly (scan.go); the other statements use gorm.
 package postgres
 
 import (

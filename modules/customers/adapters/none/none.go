@@ -1,7 +1,8 @@
-// Package none holds the default adapters for the modules customers reads personal
-// data from (orders, carts, subscriptions, notifications) while those modules do not
-// provide theirs: no orders, nothing to export. module.go binds them; replace a binding
-// with an adapter on top of that module's api once it exists.
+// Package none holds adapters answering "nothing" for the modules customers reads
+// personal data from: module.go binds Subscriptions and Notifications (those modules
+// do not exist yet) and replaces a binding with an adapter on top of that module's api
+// once it exists (orders and carts have theirs: adapters/ordersapi, adapters/cartsapi).
+// Orders and Carts stay for tests that need the module alone.
 package none
 
 import (
@@ -34,7 +35,7 @@ func (Orders) ExportOrders(context.Context, string) ([]ports.Record, error) {
 // AnonymizeCustomerOrders has nothing to do.
 func (Orders) AnonymizeCustomerOrders(context.Context, string) error { return nil }
 
-// Carts exports no carts.
+// Carts exports no carts (tests; production binds adapters/cartsapi).
 type Carts struct{}
 
 // NewCarts builds the default carts adapter.
