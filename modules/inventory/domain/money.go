@@ -12,7 +12,7 @@ import (
 // ParseCost reads a cost per unit: a non-negative decimal string.
 func ParseCost(s string) (decimal.Decimal, error) {
 	d, err := decimal.NewFromString(strings.TrimSpace(s))
-	if err != nil || d.IsNegative() || strings.ContainsAny(s, "eE") {
+	if err != nil || d.IsNegative() || strings.ContainsAny(s, "eE") || !money.Bounded(d) {
 		return decimal.Zero, apperr.Validation(map[string]string{"cost_per_unit": "must be a non-negative decimal string"})
 	}
 	return d, nil
