@@ -24,7 +24,8 @@ type Rules struct {
 // seeds are amounts in every notation decimal.NewFromString takes, and some it does not.
 var seeds = []string{"19.99", "0", "0.00", "00.10", " 5 ", "1999", "1.005", "0.0001", "0.00001", "-1", "-0", "+1", ".5", "5.",
 	"1e3", "1E-2", "1e30", "1e999999999", "1e-999999999", "999999999999999", "999999999999999.9999", "1000000000000000",
-	"99999999999999999999", "1_000", "0x10", "NaN", "Inf", "１２", "1.2.3", "", " ", "\x00", "12\n"}
+	"99999999999999999999", "1_000", "0x10", "NaN", "Inf", "１２", "1.2.3", "", " ", "\x00", "12\n",
+	"0.00000000000000000000000000000000000000000000000000000000000000000"}
 
 // FuzzAmount fuzzes parse over amounts and currencies: what it accepts is non-negative
 // (positive under Rules.Positive), money.Bounded, within the rules' decimals, and
