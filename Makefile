@@ -10,7 +10,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test?sslmode=disable
 TEST_REDIS_URL    ?= redis://127.0.0.1:6379/0
 export TEST_DATABASE_URL TEST_REDIS_URL
 
-.PHONY: browser run build test test-short test-sqlite lint openapi-lint generate check-generate fmt migrate bench tidy vuln check clean
+.PHONY: browser run build test test-short test-sqlite test-race fuzz vuln-db lint openapi-lint generate check-generate fmt migrate bench tidy vuln check clean
 
 run: build ## serve the API on the embedded default (SQLite, in-process jobs, :8080)
 	./$(BIN) serve
@@ -26,6 +26,26 @@ test-short: ## unit tests only (no database, no Redis)
 
 test-sqlite: ## the embedded path alone (SQLite engine only)
 	TEST_ENGINES=sqlite $(GO) test -count=1 -timeout 15m ./...
+
+# The packages with goroutines, locks or atomics of their own (docs/decisions/0113),
+# with the modules whose tests drive them: carts (batched writer, cache), identity
+# (revocations, key cache, usage), inventory (reservations), catalog (its caches and
+# concurrent writes only: the rest of its tests take a minute under -race).
+RACE_PKGS := ./platform/db/... ./platform/events/... ./platform/jobs/... ./platform/ratelimit/... ./platform/httpx/... \
+	./platform/redisx/... ./modules/carts/... ./modules/identity/... ./modules/inventory/... ./modules/catalog/adapters/...
+test-race: ## the race detector on the concurrent packages (CI; not part of `make test`)
+	$(GO) test -race -count=1 -timeout 15m $(RACE_PKGS)
+	$(GO) test -race -count=1 -timeout 15m -run 'Concurrent|Cache|Totals' ./modules/catalog
+
+# An execution count, not a duration: go1.26's fuzz coordinator can fail a target with
+# "context deadline exceeded" when a -fuzztime duration ends (golang/go#75804).
+FUZZTIME ?= 20000x
+fuzz: ## each fuzz target for FUZZTIME executions (`make test` runs their seeds only)
+	@set -e; for f in $$(grep -rl --include='*_test.go' '^func Fuzz' cmd modules platform | sort); do \
+	  for n in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' $$f); do \
+	    echo "fuzz $$n ./$$(dirname $$f)"; \
+	    $(GO) test -run '^$$' -fuzz "^$$n$$" -fuzztime $(FUZZTIME) ./$$(dirname $$f); \
+	  done; done
 
 $(GOLANGCI):
 	GOBIN=$(CURDIR)/bin $(GO) install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$(GOLANGCI_VERSION)
@@ -67,8 +87,14 @@ browser: ## Debian's headless Chromium for the page tests (installed when missin
 tidy:
 	$(GO) mod tidy
 
-vuln:
-	$(GO) run golang.org/x/vuln/cmd/govulncheck@latest ./...
+# The Go vulnerability database; a mirror or a copy (file:///path) works too.
+VULNDB ?= https://vuln.go.dev
+vuln: vuln-db ## govulncheck (go.mod's tool): known vulnerabilities the code reaches
+	timeout 10m $(GO) tool govulncheck -db $(VULNDB) ./...
+
+vuln-db: ## fail at once, saying so, when VULNDB cannot be reached
+	@timeout 20 curl -fsS -o /dev/null $(VULNDB)/index/db.json || \
+	  { echo "vuln: the vulnerability database $(VULNDB) is unreachable: nothing checked (VULNDB= a mirror or file:///copy)"; exit 1; }
 
 check: check-generate lint test ## what CI runs
 

@@ -3,16 +3,14 @@ package main
 import (
 	"context"
 	"net/http"
-	"os"
 	"testing"
 	"time"
-
-	goredis "github.com/redis/go-redis/v9"
 
 	identityapi "github.com/gocommerce/commerce/modules/identity/api"
 	"github.com/gocommerce/commerce/modules/payments/adapters/stripe/stripemock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/testdb"
+	"github.com/gocommerce/commerce/platform/testredis"
 )
 
 // shopper is a registered customer's tokens.
@@ -185,26 +183,6 @@ func TestRemovedCustomerLosesTokensAndCards(t *testing.T) {
 	}
 }
 
-func redisURL(t *testing.T) string {
-	t.Helper()
-	u := os.Getenv("TEST_REDIS_URL")
-	if u == "" {
-		u = "redis://127.0.0.1:6379/0"
-	}
-	opt, err := goredis.ParseURL(u)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := goredis.NewClient(opt)
-	defer func() { _ = c.Close() }()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	if err := c.Ping(ctx).Err(); err != nil {
-		t.Skipf("redis not reachable at %s: %v", u, err)
-	}
-	return u
-}
-
 // Two processes on one database (PostgreSQL with Redis, as in production; SQLite
 // sharing the data directory, as the embedded mode's processes do): a customer
 // disabled through one is refused by the other within seconds, and signs in again on
@@ -216,7 +194,7 @@ func TestCustomerRevocationReachesEveryProcess(t *testing.T) {
 			a := newTestApp(t, engine, func(c *config.Config) {
 				c.RateLimiting.Endpoints = map[string]config.EndpointLimit{}
 				if engine == "postgres" {
-					c.Redis.URL = redisURL(t)
+					c.Redis.URL = testredis.URL(t)
 				}
 				url, dir, rdb := c.Database.URL, c.DataDir, c.Redis.URL
 				shared = func(c *config.Config) {

@@ -105,7 +105,7 @@ func TestListCustomers(t *testing.T) {
 		// Bad parameters name the field.
 		for q, field := range map[string]string{
 			"page=0": "page", "per_page=x": "per_page", "state=frozen": "state", "accepts_marketing=maybe": "accepts_marketing",
-			"min_orders=-1": "min_orders", "min_total_spent=abc": "min_total_spent", "created_after=yesterday": "created_after",
+			"min_orders=-1": "min_orders", "min_total_spent=abc": "min_total_spent", "min_total_spent=1e30": "min_total_spent", "created_after=yesterday": "created_after",
 			"created_before=1": "created_before", "updated_after=x": "updated_after", "sort=name": "sort", "order=up": "order",
 			"phone=12": "phone",
 		} {

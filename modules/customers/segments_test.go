@@ -122,6 +122,7 @@ func TestSegments(t *testing.T) {
 			"query.email) OR (1=1":         {"name": "q", "query": map[string]any{"email) OR (1=1": map[string]any{"eq": "x"}}},
 			"query.orders_count.like":      {"name": "q", "query": map[string]any{"orders_count": map[string]any{"like": 1}}},
 			"query.total_spent.gte":        {"name": "q", "query": map[string]any{"total_spent": map[string]any{"gte": "a lot"}}},
+			"query.total_spent.lte":        {"name": "q", "query": map[string]any{"total_spent": map[string]any{"lte": "1e30"}}},
 			"query.created_at.gte":         {"name": "q", "query": map[string]any{"created_at": map[string]any{"gte": "last week"}}},
 			"query.accepts_marketing.eq":   {"name": "q", "query": map[string]any{"accepts_marketing": "yes"}},
 			"query.state.in":               {"name": "q", "query": map[string]any{"state": map[string]any{"in": "enabled"}}},

@@ -2,15 +2,12 @@ package identity_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gin-gonic/gin"
 	goredis "github.com/redis/go-redis/v9"
@@ -28,6 +25,7 @@ import (
 	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/httpx"
 	"github.com/gocommerce/commerce/platform/testdb"
+	"github.com/gocommerce/commerce/platform/testredis"
 )
 
 const testSecret = "test-secret-0123456789-abcdefghijklmnop"
@@ -243,23 +241,11 @@ func eachEngine(t *testing.T, fn func(t *testing.T, s *stack)) {
 
 func testRedis(t *testing.T) *goredis.Client {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("redis test skipped under -short")
-	}
-	u := os.Getenv("TEST_REDIS_URL")
-	if u == "" {
-		u = "redis://127.0.0.1:6379/0"
-	}
-	opt, err := goredis.ParseURL(u)
+	opt, err := goredis.ParseURL(testredis.URL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := goredis.NewClient(opt)
 	t.Cleanup(func() { _ = c.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-	defer cancel()
-	if err := c.Ping(ctx).Err(); err != nil {
-		t.Skipf("redis not reachable at %s: %v", u, err)
-	}
 	return c
 }

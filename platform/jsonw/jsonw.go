@@ -116,7 +116,8 @@ func Decimal(dst []byte, d decimal.Decimal) []byte {
 
 // Time appends t as time.Time's MarshalJSON does.
 func Time(dst []byte, t time.Time) []byte {
-	if y := t.Year(); y < 0 || y > 9999 {
+	_, offset := t.Zone()
+	if y := t.Year(); y < 0 || y > 9999 || offset <= -24*3600 || offset >= 24*3600 {
 		return Value(dst, t) // outside RFC 3339: encoding/json fails, Value writes null
 	}
 	dst = append(dst, '"')

@@ -137,3 +137,20 @@ func TestCodes(t *testing.T) {
 		t.Error("Codes() shares its slice with the caller")
 	}
 }
+
+// Bounded takes what the columns hold and refuses what would overflow the integer units
+// or build a huge number, whatever the notation.
+func TestBounded(t *testing.T) {
+	for s, want := range map[string]bool{
+		"0": true, "19.99": true, "-19.99": true, "999999999999999": true, "999999999999999.9999": true, "1e14": true,
+		"0.0000000001": true, "1e-64": true, "1e-10000": true, "0e5": true, "0.000000000000000000000000000000000000000000000000000000000000000000000": true,
+		"1000000000000000": false, "1e15": false, "-1e15": false, "1e30": false, "1e10000": false, "99999999999999999999": false,
+	} {
+		if got := money.Bounded(decimal.RequireFromString(s)); got != want {
+			t.Errorf("Bounded(%s) = %v, want %v", s, got, want)
+		}
+	}
+	if money.Bounded(decimal.New(1, 999999999)) || money.Bounded(decimal.New(1, -999999999)) {
+		t.Error("Bounded takes a huge exponent")
+	}
+}

@@ -1,11 +1,14 @@
-// Package testredis runs a throwaway redis-server for tests that need to stop and
-// restart Redis (outages), on a free port of 127.0.0.1, without persistence. Tests that
-// use it skip when redis-server is not installed, and under -short.
+// Package testredis gives tests their Redis: URL is the shared test server
+// (TEST_REDIS_URL), and Start runs a throwaway redis-server for tests that need to stop
+// and restart Redis (outages), on a free port of 127.0.0.1, without persistence. Both
+// skip only under -short: a missing or silent Redis fails the test, so a machine
+// without one cannot pass by skipping (.ci/run starts Redis).
 package testredis
 
 import (
 	"context"
 	"net"
+	"os"
 	"os/exec"
 	"strconv"
 	"sync"
@@ -14,6 +17,34 @@ import (
 
 	"github.com/redis/go-redis/v9"
 )
+
+// DefaultURL is the test Redis when TEST_REDIS_URL is unset (the Makefile sets it).
+const DefaultURL = "redis://127.0.0.1:6379/0"
+
+// URL returns TEST_REDIS_URL (DefaultURL when unset) once the server answers PING; the
+// test fails when it does not, and is skipped under -short.
+func URL(t testing.TB) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("redis test skipped under -short")
+	}
+	u := os.Getenv("TEST_REDIS_URL")
+	if u == "" {
+		u = DefaultURL
+	}
+	opt, err := redis.ParseURL(u)
+	if err != nil {
+		t.Fatalf("TEST_REDIS_URL %q: %v", u, err)
+	}
+	c := redis.NewClient(opt)
+	defer func() { _ = c.Close() }()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := c.Ping(ctx).Err(); err != nil {
+		t.Fatalf("Redis at %s does not answer: %v (start it as .ci/run does, set TEST_REDIS_URL, or run with -short to skip)", opt.Addr, err)
+	}
+	return u
+}
 
 // Server is one redis-server process; Stop and Start simulate an outage and the
 // recovery on the same address.
@@ -34,7 +65,7 @@ func Start(t testing.TB) *Server {
 	}
 	bin, err := exec.LookPath("redis-server")
 	if err != nil {
-		t.Skip("redis-server not installed")
+		t.Fatalf("redis-server is not installed (apt-get install redis-server), or run with -short to skip: %v", err)
 	}
 	s := &Server{t: t, bin: bin, Port: freePort(t)}
 	t.Cleanup(s.Stop)

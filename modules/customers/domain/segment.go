@@ -14,6 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gocommerce/commerce/platform/apperr"
+	"github.com/gocommerce/commerce/platform/money"
 )
 
 // SegmentID identifies a segment (a UUID).
@@ -325,14 +326,18 @@ func asDecimal(v any) (decimal.Decimal, bool) {
 	case string:
 		s = strings.TrimSpace(n)
 	case float64:
-		return decimal.NewFromFloat(n), !math.IsNaN(n) && !math.IsInf(n, 0)
+		if math.IsNaN(n) || math.IsInf(n, 0) {
+			return decimal.Zero, false
+		}
+		d := decimal.NewFromFloat(n)
+		return d, money.Bounded(d)
 	case int:
 		return decimal.NewFromInt(int64(n)), true
 	default:
 		return decimal.Zero, false
 	}
 	d, err := decimal.NewFromString(s)
-	return d, err == nil
+	return d, err == nil && money.Bounded(d)
 }
 
 // MoneyUnits is the integer form amounts are compared in (four decimals, as the

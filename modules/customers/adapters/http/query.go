@@ -16,6 +16,7 @@ import (
 	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/httpx"
 	"github.com/gocommerce/commerce/platform/limits"
+	"github.com/gocommerce/commerce/platform/money"
 )
 
 func parseInclude(s string) (include, error) {
@@ -134,7 +135,7 @@ func (in filterInput) filter(fields map[string]string) ports.CustomerFilter {
 	}
 	if in.minTotalSpent != "" {
 		d, err := decimal.NewFromString(in.minTotalSpent)
-		if err != nil || d.IsNegative() {
+		if err != nil || d.IsNegative() || !money.Bounded(d) {
 			fields["min_total_spent"] = "must be a decimal amount of at least 0"
 		}
 		f.MinTotalSpent = &d

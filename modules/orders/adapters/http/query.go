@@ -13,6 +13,7 @@ import (
 	"github.com/gocommerce/commerce/modules/orders/ports"
 	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/ids"
+	"github.com/gocommerce/commerce/platform/money"
 )
 
 // parseTime reads an RFC 3339 timestamp or a plain date (midnight UTC).
@@ -65,7 +66,7 @@ func parseListQuery(c *gin.Context) (ports.ListFilter, error) {
 	for name, dst := range map[string]**decimal.Decimal{"min_total": &f.MinTotal, "max_total": &f.MaxTotal} {
 		if v := c.Query(name); v != "" {
 			d, err := decimal.NewFromString(v)
-			if err != nil || d.IsNegative() {
+			if err != nil || d.IsNegative() || !money.Bounded(d) {
 				fields[name] = "must be a non-negative decimal such as \"19.99\""
 				continue
 			}

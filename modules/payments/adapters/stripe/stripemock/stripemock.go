@@ -63,8 +63,9 @@ func (r *Recorder) Count(method, path string) int {
 
 // Start builds and starts stripe-mock on a free loopback port, behind a recording
 // proxy, for the rest of the test; it returns the recorder and the proxy's base URL (the
-// adapter's BaseURL). The test is skipped under -short, or (with the reason) when
-// stripe-mock cannot be built here.
+// adapter's BaseURL). The test is skipped under -short; it fails, with the reason,
+// when stripe-mock cannot be built here (it is go.mod's tool, so `go mod download`
+// provides it wherever the module builds).
 func Start(t testing.TB) (*Recorder, string) {
 	t.Helper()
 	return proxy(t, start(t))
@@ -81,7 +82,7 @@ func start(t testing.TB) string {
 	bin := filepath.Join(t.TempDir(), "stripe-mock")
 	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "github.com/stripe/stripe-mock") //nolint:gosec // bin is a path in the test's temporary directory
 	if out, err := build.CombinedOutput(); err != nil {
-		t.Skipf("stripe-mock (go.mod tool) cannot be built here: %v\n%s", err, out)
+		t.Fatalf("stripe-mock (go.mod's tool) cannot be built; run with -short to skip: %v\n%s", err, out)
 	}
 	cmd := exec.CommandContext(ctx, bin, "-http-addr", "127.0.0.1:0", "-https-addr", "127.0.0.1:0") //nolint:gosec // bin is the binary built just above
 	stdout, err := cmd.StdoutPipe()
