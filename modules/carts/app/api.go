@@ -52,17 +52,9 @@ func (s *Service) MarkConverted(ctx context.Context, cartID, orderID string) err
 	orderID = strings.TrimSpace(orderID)
 	return s.tx.InTx(ctx, func(ctx context.Context) error {
 		again := false
-		c, err := s.repo.Update(ctx, domain.CartID(strings.ToLower(cartID)), func(_ context.Context, c *domain.Cart) error {
-			if c.Status == domain.StatusConverted && c.ConvertedOrderID == orderID && orderID != "" {
-				again = true
-				return nil
-			}
-			now := s.now()
-			if err := c.CheckActive(now); err != nil {
-				return err
-			}
-			c.Status, c.ConvertedOrderID, c.UpdatedAt = domain.StatusConverted, orderID, now
-			return nil
+		c, err := s.repo.Update(ctx, domain.CartID(strings.ToLower(cartID)), func(_ context.Context, c *domain.Cart) (err error) {
+			again, err = c.MarkConverted(orderID, s.now())
+			return err
 		})
 		if err != nil || again {
 			return err

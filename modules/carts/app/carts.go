@@ -91,7 +91,7 @@ func (s *Service) activeCart(ctx context.Context, customer, currency string) (*d
 		return c, false, nil
 	case err == nil: // past expires_at: the sweep has not run yet
 		if _, err := s.repo.Update(ctx, c.ID, func(_ context.Context, c *domain.Cart) error {
-			c.Status, c.UpdatedAt = domain.StatusExpired, now
+			c.Expire(now)
 			return nil
 		}); err != nil {
 			return nil, false, err

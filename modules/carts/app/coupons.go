@@ -11,32 +11,25 @@ import (
 	"github.com/gocommerce/commerce/modules/carts/ports"
 )
 
-// maxCouponCodeLength bounds codes before they reach the coupons module.
-const maxCouponCodeLength = 50
-
 // ApplyCoupon applies a coupon to a cart (CONTRACT.md §7): the same code again is
 // COUPON_ALREADY_APPLIED (409); an unknown, inactive, not yet valid or expired code
 // COUPON_INVALID (400); a coupon that cannot join the cart's discounts
 // COUPON_CANNOT_COMBINE (409); other failed conditions their coupon code (400). It
 // publishes cart.coupon_applied and coupon.applied.
 func (s *Service) ApplyCoupon(ctx context.Context, id string, who Caller, code string) (*domain.Cart, error) {
-	code = strings.TrimSpace(code)
-	if code == "" || len(code) > maxCouponCodeLength {
-		return nil, domain.ErrCouponInvalid
+	code, err := domain.CheckCouponCode(code)
+	if err != nil {
+		return nil, err
 	}
 	var (
 		out     *domain.Cart
 		applied domain.AppliedCoupon
 	)
-	err := s.tx.InTx(ctx, func(ctx context.Context) error {
+	err = s.tx.InTx(ctx, func(ctx context.Context) error {
 		// The code joins the cart's coupons and is evaluated with them when the cart
 		// is re-priced (once per coupon); the change is kept only if it is valid.
 		c, err := s.changeChecked(ctx, id, who, func(_ context.Context, c *domain.Cart) error {
-			if c.HasCoupon(code) {
-				return domain.ErrCouponAlreadyApplied
-			}
-			c.Coupons = append(c.Coupons, domain.AppliedCoupon{Code: code})
-			return nil
+			return c.AddCoupon(domain.AppliedCoupon{Code: code})
 		}, func(c *domain.Cart, results []ports.CouponResult) error {
 			last := len(c.Coupons) - 1
 			res := results[last]

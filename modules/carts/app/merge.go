@@ -37,28 +37,14 @@ func (s *Service) Merge(ctx context.Context, p *auth.Principal, sessionToken str
 			return err
 		}
 		guest, err := s.repo.Update(ctx, found.ID, func(_ context.Context, g *domain.Cart) error {
-			if err := g.CheckActive(now); err != nil {
-				return err
-			}
-			g.Status, g.MergedIntoID, g.UpdatedAt = domain.StatusConverted, target.ID, now
-			return nil
+			return g.MergeInto(target.ID, now)
 		})
 		if err != nil {
 			return err
 		}
 		merged, err := s.repo.Update(ctx, target.ID, func(ctx context.Context, c *domain.Cart) error {
-			if c.Currency != guest.Currency {
-				if len(c.Items) > 0 {
-					return domain.ErrCurrencyMismatch.WithMessage("The guest cart is in %s; the customer's cart is in %s", guest.Currency, c.Currency)
-				}
-				c.Currency = guest.Currency
-			}
-			c.MergeFrom(guest, newItemID, now)
-			if c.Email == "" {
-				c.Email = guest.Email
-			}
-			if c.ShippingMethod == "" {
-				c.ShippingMethod = guest.ShippingMethod
+			if err := c.Absorb(guest, newItemID, now); err != nil {
+				return err
 			}
 			if _, err := s.reprice(ctx, c); err != nil {
 				return err
@@ -95,7 +81,8 @@ func (s *Service) moveCoupons(ctx context.Context, c *domain.Cart, coupons []dom
 			return err
 		}
 		if res.Valid {
-			c.Coupons = append(c.Coupons, domain.AppliedCoupon{Code: res.Code, ID: res.CouponID, Type: res.Type, Applicable: true, Amount: res.Amount})
+			// a code the cart refuses (already on it) is left behind like an invalid one
+			_ = c.AddCoupon(domain.AppliedCoupon{Code: res.Code, ID: res.CouponID, Type: res.Type, Applicable: true, Amount: res.Amount})
 		}
 	}
 	_, err = s.reprice(ctx, c)
