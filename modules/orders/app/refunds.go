@@ -86,6 +86,31 @@ func (s *Service) CreateRefund(ctx context.Context, a Actor, key string, in Refu
 	if err := a.write(); err != nil {
 		return api.Refund{}, err
 	}
+	o, refundID, pending, err := s.startRefund(ctx, key, in)
+	if err != nil {
+		return api.Refund{}, err
+	}
+	if len(pending) == 0 {
+		return ToRefund(o, o.FindRefund(refundID)), nil
+	}
+	outcomes, gatewayErr := s.refundAtGateways(ctx, o.ID, pending)
+	if o, err = s.settleRefund(ctx, o.ID, refundID, outcomes); err != nil {
+		return api.Refund{}, err
+	}
+	r := o.FindRefund(refundID)
+	if r.Status == domain.RefundFailed {
+		if gatewayErr != nil {
+			return api.Refund{}, gatewayErr
+		}
+		return api.Refund{}, errRefundFailed
+	}
+	return ToRefund(o, r), nil
+}
+
+// startRefund is CreateRefund's first transaction: the refund is taken from the order
+// and its money parts become pending transactions (returned); a refund without any
+// is finished at once (restocked and published).
+func (s *Service) startRefund(ctx context.Context, key string, in RefundInput) (*domain.Order, string, []domain.Transaction, error) {
 	var (
 		refundID string
 		pending  []domain.Transaction
@@ -103,87 +128,81 @@ func (s *Service) CreateRefund(ctx context.Context, a Actor, key string, in Refu
 		for _, t := range txs {
 			pending = append(pending, *t)
 		}
-		if r.Status == domain.RefundSuccess {
-			return s.restock(ctx, o, o.RestockRefund(r))
-		}
-		return nil
+		return s.restockRefund(ctx, o, o.SucceededRefund(r.ID))
 	}, func(ctx context.Context, o *domain.Order) error {
-		if r := o.FindRefund(refundID); r != nil && r.Status == domain.RefundSuccess {
-			return s.publishRefund(ctx, o, r)
-		}
-		return nil
+		return s.publishRefund(ctx, o, o.SucceededRefund(refundID))
 	})
-	if err != nil {
-		return api.Refund{}, err
-	}
-	if len(pending) == 0 {
-		return ToRefund(o, o.FindRefund(refundID)), nil
-	}
-	type outcome struct {
-		txID, refID, message string
-		final, succeeded     bool
-	}
-	outcomes := make([]outcome, 0, len(pending))
-	var gatewayErr error
-	for _, t := range pending {
-		if t.PaymentID == "" || t.Gateway == domain.GatewayManual {
-			outcomes = append(outcomes, outcome{txID: t.ID, final: true, succeeded: true})
-			continue
-		}
-		res, err := s.payments.Refund(ctx, ports.RefundRequest{PaymentID: t.PaymentID, Amount: t.Amount, Currency: t.Currency, OrderID: o.ID, TransactionID: t.ID})
-		switch {
-		case err != nil:
-			if gatewayErr == nil {
-				gatewayErr = err
-			}
-			msg := err.Error()
-			if ae, ok := apperr.As(err); ok {
-				msg = ae.Message
-			}
-			outcomes = append(outcomes, outcome{txID: t.ID, final: true, message: msg})
-		case res.Status == ports.RefundSucceeded:
-			outcomes = append(outcomes, outcome{txID: t.ID, refID: res.ID, final: true, succeeded: true})
-		case res.Status == ports.RefundFailed:
-			outcomes = append(outcomes, outcome{txID: t.ID, refID: res.ID, final: true, message: "refused by the gateway"})
-		default:
-			outcomes = append(outcomes, outcome{txID: t.ID, refID: res.ID})
-		}
-	}
-	finished := false
-	o, err = s.change(ctx, o.ID, func(ctx context.Context, o *domain.Order) error {
-		now := s.clock.Now()
-		for _, oc := range outcomes {
-			if oc.final {
-				o.SettleRefundTransaction(oc.txID, oc.succeeded, oc.refID, oc.message, now)
-			} else {
-				o.NoteGatewayRefund(oc.txID, oc.refID)
-			}
-		}
-		finished = o.FinishRefund(refundID, now)
-		if r := o.FindRefund(refundID); finished && r.Status == domain.RefundSuccess {
-			return s.restock(ctx, o, o.RestockRefund(r))
-		}
-		return nil
-	}, func(ctx context.Context, o *domain.Order) error {
-		if r := o.FindRefund(refundID); finished && r.Status == domain.RefundSuccess {
-			return s.publishRefund(ctx, o, r)
-		}
-		return nil
-	})
-	if err != nil {
-		return api.Refund{}, err
-	}
-	r := o.FindRefund(refundID)
-	if r.Status == domain.RefundFailed {
-		if gatewayErr != nil {
-			return api.Refund{}, gatewayErr
-		}
-		return api.Refund{}, errRefundFailed
-	}
-	return ToRefund(o, r), nil
+	return o, refundID, pending, err
 }
 
+// refundAtGateways refunds each pending transaction at its gateway, outside any
+// transaction, and returns the answers with the first gateway error.
+func (s *Service) refundAtGateways(ctx context.Context, orderID string, pending []domain.Transaction) ([]domain.RefundOutcome, error) {
+	outcomes := make([]domain.RefundOutcome, 0, len(pending))
+	var gatewayErr error
+	for _, t := range pending {
+		oc, err := s.refundAtGateway(ctx, orderID, t)
+		if err != nil && gatewayErr == nil {
+			gatewayErr = err
+		}
+		outcomes = append(outcomes, oc)
+	}
+	return outcomes, gatewayErr
+}
+
+// refundAtGateway refunds one transaction through the payments port (manual money
+// needs no call). A gateway error is a final failure, returned with the outcome.
+func (s *Service) refundAtGateway(ctx context.Context, orderID string, t domain.Transaction) (domain.RefundOutcome, error) {
+	if !t.NeedsGateway() {
+		return domain.RefundOutcome{TransactionID: t.ID, Final: true, Succeeded: true}, nil
+	}
+	res, err := s.payments.Refund(ctx, ports.RefundRequest{PaymentID: t.PaymentID, Amount: t.Amount, Currency: t.Currency, OrderID: orderID, TransactionID: t.ID})
+	if err != nil {
+		msg := err.Error()
+		if ae, ok := apperr.As(err); ok {
+			msg = ae.Message
+		}
+		return domain.RefundOutcome{TransactionID: t.ID, Final: true, Message: msg}, err
+	}
+	oc := domain.RefundOutcome{TransactionID: t.ID, GatewayRefundID: res.ID}
+	switch res.Status {
+	case ports.RefundSucceeded:
+		oc.Final, oc.Succeeded = true, true
+	case ports.RefundFailed:
+		oc.Final, oc.Message = true, "refused by the gateway"
+	}
+	return oc, nil
+}
+
+// settleRefund is CreateRefund's second transaction: the gateways' answers are
+// recorded and a refund that finished with success is restocked and published.
+func (s *Service) settleRefund(ctx context.Context, orderID, refundID string, outcomes []domain.RefundOutcome) (*domain.Order, error) {
+	var done *domain.Refund
+	return s.change(ctx, orderID, func(ctx context.Context, o *domain.Order) error {
+		done = o.SettleRefund(refundID, outcomes, s.clock.Now())
+		return s.restockRefund(ctx, o, done)
+	}, func(ctx context.Context, o *domain.Order) error {
+		if done == nil {
+			return nil
+		}
+		return s.publishRefund(ctx, o, o.FindRefund(refundID))
+	})
+}
+
+// restockRefund gives a succeeded refund's restocked units back (nothing for nil).
+func (s *Service) restockRefund(ctx context.Context, o *domain.Order, r *domain.Refund) error {
+	if r == nil {
+		return nil
+	}
+	return s.restock(ctx, o, o.RestockRefund(r))
+}
+
+// publishRefund writes order.refund_created and order.updated for a succeeded refund
+// (nothing for nil).
 func (s *Service) publishRefund(ctx context.Context, o *domain.Order, r *domain.Refund) error {
+	if r == nil {
+		return nil
+	}
 	if err := s.publish(ctx, api.EventOrderRefundCreated, o.ID, api.RefundEvent{Refund: ToRefund(o, r), OrderRef: ref(o)}); err != nil {
 		return err
 	}
