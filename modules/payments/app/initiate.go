@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"net/url"
 	"strings"
 	"time"
 
@@ -21,7 +20,7 @@ import (
 )
 
 // MaxIdempotencyKeyLength bounds idempotency keys.
-const MaxIdempotencyKeyLength = 255
+const MaxIdempotencyKeyLength = domain.MaxIdempotencyKeyLength
 
 // errKeyTaken tells Initiate that another request holds the idempotency key.
 var errKeyTaken = errors.New("payments: idempotency key taken")
@@ -131,21 +130,15 @@ func (s *Service) keyReused(ctx context.Context, scope, key, hash string) error 
 		WithExtra(field, rec.PaymentID)
 }
 
+// validateInitiate checks an initiate request and resolves its gateway and method:
+// the request's own fields, then the payment method (with the saved method it names),
+// then what the gateway's method accepts.
 func (s *Service) validateInitiate(ctx context.Context, c Caller, cmd api.InitiateCommand) (*initiation, error) {
 	if c.CustomerID != "" {
 		cmd.CustomerID = c.CustomerID // a customer pays as themselves
 	}
-	if cmd.CustomerID != "" && !ids.Valid(cmd.CustomerID) {
-		return nil, apperr.Validation(map[string]string{"customer_id": "must be a UUID"})
-	}
-	if len(cmd.IdempotencyKey) > MaxIdempotencyKeyLength {
-		return nil, apperr.Validation(map[string]string{"idempotency_key": "must be at most 255 characters"})
-	}
-	if cmd.ReturnURL != "" {
-		u, err := url.Parse(cmd.ReturnURL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, apperr.Validation(map[string]string{"return_url": "must be an absolute http(s) URL"})
-		}
+	if err := checkInitiate(cmd); err != nil {
+		return nil, err
 	}
 	currency, err := domain.ParseCurrency(cmd.Currency)
 	if err != nil {
@@ -155,86 +148,106 @@ func (s *Service) validateInitiate(ctx context.Context, c Caller, cmd api.Initia
 	if err != nil {
 		return nil, err
 	}
-	in := &initiation{amount: amount, currency: currency, cmd: cmd}
-	pm := cmd.PaymentMethod
-	method := strings.TrimSpace(pm.Type)
-	gatewayID := cmd.GatewayID
+	in := &initiation{amount: amount, currency: currency, cmd: cmd, method: strings.TrimSpace(cmd.PaymentMethod.Type)}
+	gatewayID, err := s.paymentMethod(ctx, c, in)
+	if err != nil {
+		return nil, err
+	}
+	if in.gateway, err = s.gateway(gatewayID); err != nil {
+		return nil, err
+	}
+	if in.method == "" {
+		if in.method, err = walletMethod(in.gateway); err != nil {
+			return nil, err
+		}
+	}
+	spec, ok := methodSpec(in.gateway, in.method)
+	if !ok {
+		return nil, domain.ErrInvalidPaymentMethod.WithMessage("Gateway %s does not accept payment method %q", in.gateway.ID(), in.method)
+	}
+	if err := spec.Check(in.gateway.ID(), currency, amount, cmd.SavePaymentMethod, in.card != nil); err != nil {
+		return nil, err
+	}
+	in.spec = spec
+	return in, nil
+}
 
-	switch method {
+// checkInitiate checks an initiate request's own fields: customer_id,
+// idempotency_key and return_url.
+func checkInitiate(cmd api.InitiateCommand) error {
+	if cmd.CustomerID != "" && !ids.Valid(cmd.CustomerID) {
+		return apperr.Validation(map[string]string{"customer_id": "must be a UUID"})
+	}
+	if err := domain.CheckIdempotencyKey(cmd.IdempotencyKey); err != nil {
+		return err
+	}
+	return domain.CheckReturnURL(cmd.ReturnURL)
+}
+
+// paymentMethod checks the request's payment method by type (card, saved card, bank
+// transfer; the wallets need nothing) and fills in what the payment is made with. It
+// returns the gateway: the request's, or the saved method's when the request has none.
+func (s *Service) paymentMethod(ctx context.Context, c Caller, in *initiation) (string, error) {
+	pm, gatewayID := in.cmd.PaymentMethod, in.cmd.GatewayID
+	switch in.method {
 	case domain.MethodCard:
 		if pm.Card == nil {
-			return nil, domain.ErrInvalidPaymentMethod.WithField("payment_method.card", "is required").WithMessage("payment_method.card is required")
+			return "", domain.MissingMethodField("payment_method.card")
 		}
 		card := domain.Card{Number: pm.Card.Number, ExpMonth: pm.Card.ExpMonth, ExpYear: pm.Card.ExpYear, CVC: pm.Card.CVC, Name: pm.Card.Name}
 		if err := card.Validate("payment_method.card."); err != nil {
-			return nil, err
+			return "", err
 		}
-		in.card = &card
-		in.details = card.Details()
+		in.card, in.details = &card, card.Details()
 	case domain.MethodSavedCard:
-		token := strings.TrimSpace(pm.Token)
-		if token == "" {
-			return nil, domain.ErrInvalidPaymentMethod.WithField("payment_method.token", "is required").WithMessage("payment_method.token is required")
-		}
-		m, err := s.methods.Get(ctx, token)
-		if err != nil || !mayUse(c, m, cmd.CustomerID) {
-			return nil, domain.ErrInvalidPaymentMethod.WithMessage("Saved payment method not found")
+		m, err := s.savedMethod(ctx, c, in.cmd)
+		if err != nil {
+			return "", err
 		}
 		if gatewayID == "" {
 			gatewayID = m.Gateway
 		} else if gatewayID != m.Gateway {
-			return nil, domain.ErrInvalidPaymentMethod.WithMessage("Saved payment method belongs to gateway %s", m.Gateway)
+			return "", domain.ErrInvalidPaymentMethod.WithMessage("Saved payment method belongs to gateway %s", m.Gateway)
 		}
-		in.saved = m
-		in.details = m.Card
+		in.saved, in.details = m, m.Card
 	case domain.MethodBankTransfer:
 		b := pm.BankTransfer
-		if b == nil || strings.TrimSpace(b.AccountNumber) == "" {
-			return nil, domain.ErrInvalidPaymentMethod.WithField("payment_method.bank_transfer.account_number", "is required").WithMessage("payment_method.bank_transfer.account_number is required")
+		if b == nil {
+			b = &api.BankTransfer{}
 		}
-		acct := strings.ReplaceAll(b.AccountNumber, " ", "")
+		acct, details, err := domain.BankAccount(b.AccountNumber, b.AccountHolderName)
+		if err != nil {
+			return "", err
+		}
 		in.bank = &ports.BankTransfer{AccountNumber: acct, RoutingNumber: b.RoutingNumber, AccountHolderName: b.AccountHolderName, BankName: b.BankName}
-		last := acct
-		if len(acct) > 4 {
-			last = acct[len(acct)-4:]
-		}
-		in.details = domain.CardDetails{LastFour: last, Name: strings.TrimSpace(b.AccountHolderName)}
+		in.details = details
 	}
+	return gatewayID, nil
+}
 
-	g, err := s.gateway(gatewayID)
-	if err != nil {
-		return nil, err
+// savedMethod is the saved method the request's token names, when the caller may pay
+// with it.
+func (s *Service) savedMethod(ctx context.Context, c Caller, cmd api.InitiateCommand) (*domain.SavedMethod, error) {
+	token := strings.TrimSpace(cmd.PaymentMethod.Token)
+	if token == "" {
+		return nil, domain.MissingMethodField("payment_method.token")
 	}
-	in.gateway = g
-	if method == "" { // wallet gateways: their own method
-		for _, m := range g.Methods() {
-			if m.MethodType != domain.MethodCard && m.MethodType != domain.MethodBankTransfer {
-				method = m.MethodType
-				break
-			}
+	m, err := s.methods.Get(ctx, token)
+	if err != nil || !mayUse(c, m, cmd.CustomerID) {
+		return nil, domain.ErrInvalidPaymentMethod.WithMessage("Saved payment method not found")
+	}
+	return m, nil
+}
+
+// walletMethod is the method of a request without a type: the gateway's own (wallet)
+// method, its first that is neither a card nor a bank transfer.
+func walletMethod(g ports.Gateway) (string, error) {
+	for _, m := range g.Methods() {
+		if m.MethodType != domain.MethodCard && m.MethodType != domain.MethodBankTransfer {
+			return m.MethodType, nil
 		}
-		if method == "" {
-			return nil, domain.ErrInvalidPaymentMethod.WithField("payment_method.type", "is required").WithMessage("payment_method.type is required")
-		}
 	}
-	spec, ok := methodSpec(g, method)
-	if !ok {
-		return nil, domain.ErrInvalidPaymentMethod.WithMessage("Gateway %s does not accept payment method %q", g.ID(), method)
-	}
-	if !spec.SupportsCurrency(currency) {
-		return nil, domain.ErrInvalidCurrency.WithMessage("Gateway %s does not accept %s", g.ID(), currency)
-	}
-	if !spec.Supports(currency, amount) {
-		return nil, domain.ErrInvalidAmount.WithMessage("Amount must be between %s and %s %s",
-			domain.FormatAmount(domain.FromMinor(spec.MinMinor, currency), currency),
-			domain.FormatAmount(domain.FromMinor(spec.MaxMinor, currency), currency), currency)
-	}
-	if cmd.SavePaymentMethod && (in.card == nil || !spec.SupportsTokenization) {
-		return nil, apperr.Validation(map[string]string{"save_payment_method": "only a new card on a gateway that supports tokenization can be saved"})
-	}
-	in.spec = spec
-	in.method = method
-	return in, nil
+	return "", domain.MissingMethodField("payment_method.type")
 }
 
 // mayUse reports whether the caller may pay with a saved method: their own, or, for the

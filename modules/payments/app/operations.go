@@ -150,8 +150,8 @@ func (s *Service) RefundPayment(ctx context.Context, c Caller, cmd api.RefundCom
 		return api.Refund{}, apperr.Validation(map[string]string{"reason": "must be one of: duplicate, fraudulent, requested_by_customer"})
 	}
 	key := strings.TrimSpace(cmd.IdempotencyKey)
-	if len(key) > MaxIdempotencyKeyLength {
-		return api.Refund{}, apperr.Validation(map[string]string{"idempotency_key": "must be at most 255 characters"})
+	if err := domain.CheckIdempotencyKey(key); err != nil {
+		return api.Refund{}, err
 	}
 	p, err := s.visible(ctx, c, cmd.PaymentID)
 	if err != nil {

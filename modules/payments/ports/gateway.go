@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gocommerce/commerce/modules/payments/domain"
+	"github.com/gocommerce/commerce/platform/apperr"
 )
 
 // MethodSpec describes one payment method a gateway offers (the methods operation).
@@ -242,4 +243,21 @@ type Gateways interface {
 	Enabled() []Gateway
 	// Default is payment.default_gateway.
 	Default() string
+}
+
+// Check answers a payment the method cannot take: INVALID_CURRENCY for a currency it
+// does not accept, INVALID_AMOUNT outside its bounds (naming them), and a validation
+// error for save_payment_method unless a new card is paid on a method that tokenizes.
+func (m MethodSpec) Check(gatewayID string, c domain.Currency, amount decimal.Decimal, save, newCard bool) error {
+	if !m.SupportsCurrency(c) {
+		return domain.ErrInvalidCurrency.WithMessage("Gateway %s does not accept %s", gatewayID, c)
+	}
+	if !m.Supports(c, amount) {
+		return domain.ErrInvalidAmount.WithMessage("Amount must be between %s and %s %s",
+			domain.FormatAmount(domain.FromMinor(m.MinMinor, c), c), domain.FormatAmount(domain.FromMinor(m.MaxMinor, c), c), c)
+	}
+	if save && (!newCard || !m.SupportsTokenization) {
+		return apperr.Validation(map[string]string{"save_payment_method": "only a new card on a gateway that supports tokenization can be saved"})
+	}
+	return nil
 }
