@@ -69,20 +69,30 @@ func crossModule(pkgs []pkg) map[string]map[string]string {
 	return uses
 }
 
-// allowListProblems compares the modules' imports of each other with the allow-list.
-func allowListProblems(allow map[string][]string, folders []string, uses map[string]map[string]string) []string {
+// folderKeys reports each folder m has no key for (noKey, with the folder) and each key
+// of m that is no folder (noFolder, with the key).
+func folderKeys[V any](m map[string]V, folders []string, noKey, noFolder string) []string {
 	var problems []string
 	for _, f := range folders {
-		if _, ok := allow[f]; !ok {
-			problems = append(problems, fmt.Sprintf("modules/%s has no entry in apiImports (platform/archtest/allowlist_test.go); add one, empty if it imports no other module", f))
+		if _, ok := m[f]; !ok {
+			problems = append(problems, fmt.Sprintf(noKey, f))
 		}
 	}
-	for from, tos := range allow {
-		if !slices.Contains(folders, from) {
-			problems = append(problems, fmt.Sprintf("apiImports lists %q, which is not a folder under modules/", from))
-			continue
+	for k := range m {
+		if !slices.Contains(folders, k) {
+			problems = append(problems, fmt.Sprintf(noFolder, k))
 		}
-		for _, to := range tos {
+	}
+	return problems
+}
+
+// allowListProblems compares the modules' imports of each other with the allow-list.
+func allowListProblems(allow map[string][]string, folders []string, uses map[string]map[string]string) []string {
+	problems := folderKeys(allow, folders,
+		"modules/%s has no entry in apiImports (platform/archtest/allowlist_test.go); add one, empty if it imports no other module",
+		"apiImports lists %q, which is not a folder under modules/")
+	for _, from := range folders {
+		for _, to := range allow[from] {
 			if _, used := uses[from][to]; !used {
 				problems = append(problems, fmt.Sprintf("apiImports lets %s import %s's api, which no package of %s imports: remove the entry", from, to, from))
 			}

@@ -66,16 +66,13 @@ func TestArchitectureDocListsEveryModule(t *testing.T) {
 
 // docProblems compares the module table's rows with the folders and the allow-list.
 func docProblems(rows map[string]string, folders []string, allow map[string][]string) []string {
-	var problems []string
-	for _, f := range folders {
-		if _, ok := rows[f]; !ok {
-			problems = append(problems, fmt.Sprintf("modules/%s has no row in docs/architecture.md's module table", f))
-		}
-	}
-	for name, deps := range rows {
-		if !slices.Contains(folders, name) {
-			problems = append(problems, fmt.Sprintf("docs/architecture.md's module table lists %q, which is not a folder under modules/", name))
-			continue
+	problems := folderKeys(rows, folders,
+		"modules/%s has no row in docs/architecture.md's module table",
+		"docs/architecture.md's module table lists %q, which is not a folder under modules/")
+	for _, name := range folders {
+		deps, ok := rows[name]
+		if !ok {
+			continue // reported above
 		}
 		var missing, extra []string
 		for _, other := range folders {
