@@ -16,6 +16,7 @@ import (
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/jobs/jobsfx"
 	"github.com/gocommerce/commerce/platform/log"
@@ -33,7 +34,7 @@ var platformSet = wire.NewSet(
 	redisx.Provide,
 	clock.New,
 	events.NewOutbox,
-	wire.Bind(new(events.Publisher), new(*events.Outbox)),
+	wire.Bind(new(event.Publisher), new(*events.Outbox)),
 	newRelay,
 	newBus,
 	jobsfx.ProviderSet,

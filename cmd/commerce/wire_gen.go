@@ -66,6 +66,7 @@ import (
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/jobs/jobsfx"
 	"github.com/gocommerce/commerce/platform/log"
@@ -325,7 +326,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 
 // wire.go:
 
-var platformSet = wire.NewSet(log.Provide, db.Open, wire.Bind(new(tx.Manager), new(*db.DB)), redisx.Provide, clock.New, events.NewOutbox, wire.Bind(new(events.Publisher), new(*events.Outbox)), newRelay,
+var platformSet = wire.NewSet(log.Provide, db.Open, wire.Bind(new(tx.Manager), new(*db.DB)), redisx.Provide, clock.New, events.NewOutbox, wire.Bind(new(event.Publisher), new(*events.Outbox)), newRelay,
 	newBus, jobsfx.ProviderSet, metrics.New, metrics.NewModule, ratelimit.ProviderSet, openapi.NewModule, newFragments,
 	newHealth,
 	newServer,

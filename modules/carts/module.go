@@ -83,7 +83,7 @@ var QuerySet = wire.NewSet(
 )
 
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
-// *events.Outbox, tx.Manager, events.Publisher, clock.Clock, catalog/api.Catalog
+// *events.Outbox, tx.Manager, event.Publisher, clock.Clock, catalog/api.Catalog
 // (catalog.ProviderSet), coupons/api.Coupons (coupons.ProviderSet) and
 // customers/api.Addresses (customers.ProviderSet). Outputs: *Module, *app.Service,
 // api.Carts (which coupons' validate endpoint reads through its cartsapi adapter),

@@ -50,7 +50,7 @@ func (m *Module) OpenAPI() openapi.Fragment {
 func Migrations() db.MigrationSource { return catalogpg.Migrations() }
 
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
-// tx.Manager, events.Publisher, clock.Clock and orders/api.Queries (orders.QuerySet,
+// tx.Manager, event.Publisher, clock.Clock and orders/api.Queries (orders.QuerySet,
 // which depends on no other module, so the graph stays acyclic). Outputs: *Module,
 // *app.Service, api.Catalog (the service) and ports.Orders (adapters/ordersapi).
 var ProviderSet = wire.NewSet(

@@ -17,7 +17,7 @@ import (
 	"github.com/gocommerce/commerce/modules/coupons/ports"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
-	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/httpx"
 	"github.com/gocommerce/commerce/platform/openapi"
 )
@@ -43,7 +43,7 @@ func (m *Module) RegisterRoutes(r *httpx.Routes) { m.handler.RegisterRoutes(r) }
 func (m *Module) Migrations() db.MigrationSource { return couponspg.Migrations() }
 
 // Subscribe records coupon usage from order.created.
-func (m *Module) Subscribe(s events.Subscriber) { m.subscriber.Subscribe(s) }
+func (m *Module) Subscribe(s event.Subscriber) { m.subscriber.Subscribe(s) }
 
 // OpenAPI returns the module's OpenAPI fragment (openapi.Documented).
 func (m *Module) OpenAPI() openapi.Fragment {
@@ -58,7 +58,7 @@ func Migrations() db.MigrationSource { return couponspg.Migrations() }
 func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }
 
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
-// tx.Manager, events.Publisher, clock.Clock, customers/api.Customers and
+// tx.Manager, event.Publisher, clock.Clock, customers/api.Customers and
 // customers/api.Segments (from customers.ProviderSet) and carts/api.Carts (from
 // carts.ProviderSet; carts needs coupons' api.Coupons, which app.Service provides
 // without carts, so the graph stays acyclic: only app.Validator, used by the HTTP

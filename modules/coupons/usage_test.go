@@ -13,7 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gocommerce/commerce/modules/coupons/api"
-	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
@@ -217,13 +217,13 @@ func TestUsageLimitUnderConcurrency(t *testing.T) {
 	}
 }
 
-func orderEvent(t *testing.T, data map[string]any) events.Event {
+func orderEvent(t *testing.T, data map[string]any) event.Event {
 	t.Helper()
 	raw, err := json.Marshal(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return events.Event{ID: "evt_1", Type: "order.created", Data: raw}
+	return event.Event{ID: "evt_1", Type: "order.created", Data: raw}
 }
 
 func TestOrderCreatedRecordsUsage(t *testing.T) {

@@ -28,6 +28,7 @@ import (
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/httpx"
 	"github.com/gocommerce/commerce/platform/httpxtest"
@@ -335,7 +336,7 @@ func (h *harness) order(eventType string, data map[string]any) {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	if err := h.sub.HandleOrder(context.Background(), events.Event{ID: "evt_" + ids.New(), Type: eventType, Data: raw}); err != nil {
+	if err := h.sub.HandleOrder(context.Background(), event.Event{ID: "evt_" + ids.New(), Type: eventType, Data: raw}); err != nil {
 		h.t.Fatal(err)
 	}
 }

@@ -21,7 +21,7 @@ import (
 	"github.com/gocommerce/commerce/modules/customers/ports"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
-	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/httpx"
 	"github.com/gocommerce/commerce/platform/jobs"
 	"github.com/gocommerce/commerce/platform/openapi"
@@ -50,7 +50,7 @@ func (m *Module) RegisterRoutes(r *httpx.Routes) { m.handler.RegisterRoutes(r) }
 func (m *Module) Migrations() db.MigrationSource { return customerspg.Migrations() }
 
 // Subscribe registers the order-event handlers that keep customer statistics current.
-func (m *Module) Subscribe(s events.Subscriber) { m.subscriber.Subscribe(s) }
+func (m *Module) Subscribe(s event.Subscriber) { m.subscriber.Subscribe(s) }
 
 // RegisterJobs registers the expired-token sweep.
 func (m *Module) RegisterJobs(r jobs.Registry) { m.jobs.Register(r) }
@@ -106,7 +106,7 @@ var DefaultDataSources = wire.NewSet(
 )
 
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
-// tx.Manager, events.Publisher, clock.Clock, identity/api.Credentials (from
+// tx.Manager, event.Publisher, clock.Clock, identity/api.Credentials (from
 // identity.ProviderSet), orders/api.Queries (orders.QuerySet) and carts/api.Queries
 // (carts.QuerySet); none of them depends on customers, so the graph stays acyclic.
 // Outputs: *Module, *app.Service, api.Customers, api.AccountLinks, api.Segments,

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/ids"
 )
@@ -53,7 +54,7 @@ func TestOrderStats(t *testing.T) {
 		// Guest orders and undecodable payloads are dropped without error.
 		h.order("order.created", map[string]any{"id": ids.New(), "customer_id": nil, "total_price": "5", "created_at": t0.Format(time.RFC3339)})
 		for _, bad := range []string{`{"id": 1}`, `{"id":"x","customer_id":"` + ada + `","total_price":"abc","created_at":"2026-01-01T00:00:00Z"}`, `[]`} {
-			if err := h.sub.HandleOrder(context.Background(), events.Event{ID: "evt_x", Type: "order.created", Data: []byte(bad)}); err != nil {
+			if err := h.sub.HandleOrder(context.Background(), event.Event{ID: "evt_x", Type: "order.created", Data: []byte(bad)}); err != nil {
 				t.Fatalf("bad payload %s: %v", bad, err)
 			}
 		}
@@ -65,7 +66,7 @@ func TestOrderStats(t *testing.T) {
 		bus := events.NewBus()
 		h.sub.Subscribe(bus)
 		raw := `{"id":"` + ids.New() + `","order_number":"1003","customer_id":"` + ada + `","total_price":"7.5","currency":"USD","status":"open","financial_status":"paid","created_at":"2026-03-02T00:00:00Z","updated_at":"2026-03-02T00:00:00Z"}`
-		if err := bus.Dispatch(context.Background(), events.Event{ID: "evt_y", Type: "order.created", Data: []byte(raw)}); err != nil {
+		if err := bus.Dispatch(context.Background(), event.Event{ID: "evt_y", Type: "order.created", Data: []byte(raw)}); err != nil {
 			t.Fatal(err)
 		}
 		if d := stats(ada); d["orders_count"] != float64(1) || d["total_spent"] != "7.50" || d["last_order_name"] != "#1003" {

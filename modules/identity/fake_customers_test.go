@@ -8,6 +8,7 @@ import (
 
 	customersapi "github.com/gocommerce/commerce/modules/customers/api"
 	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/ids"
 )
@@ -19,7 +20,7 @@ import (
 // outbox in the same transaction.
 type fakeCustomers struct {
 	db     *db.DB
-	events events.Publisher
+	events event.Publisher
 }
 
 type fakeCustomerRow struct {

@@ -8,18 +8,19 @@ import (
 	catalog "github.com/gocommerce/commerce/modules/catalog/api"
 	"github.com/gocommerce/commerce/modules/inventory/api"
 	"github.com/gocommerce/commerce/modules/inventory/domain"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/ids"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
-func event(t *testing.T, typ string, data any) events.Event {
+func catalogEvent(t *testing.T, typ string, data any) event.Event {
 	t.Helper()
 	raw, err := json.Marshal(data)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return events.Event{ID: "evt_" + ids.New(), Type: typ, Data: raw}
+	return event.Event{ID: "evt_" + ids.New(), Type: typ, Data: raw}
 }
 
 func TestCatalogEvents(t *testing.T) {
@@ -34,7 +35,7 @@ func TestCatalogEvents(t *testing.T) {
 			v0, v1 := p.variant(0), p.variant(1)
 
 			// catalog.stock_set sets the default location's stock, once per event.
-			set := event(t, catalog.EventStockSet, catalog.StockSet{ProductID: p.ID, VariantID: v0, Quantity: 7})
+			set := catalogEvent(t, catalog.EventStockSet, catalog.StockSet{ProductID: p.ID, VariantID: v0, Quantity: 7})
 			if err := bus.Dispatch(ctx, set); err != nil {
 				t.Fatal(err)
 			}
@@ -64,10 +65,10 @@ func TestCatalogEvents(t *testing.T) {
 			}
 			// a new event applies; an event for a product that is gone, or one that cannot be
 			// read, is dropped without error (a retry could not help).
-			for _, e := range []events.Event{
-				event(t, catalog.EventStockSet, catalog.StockSet{ProductID: p.ID, VariantID: v1, Quantity: 4}),
-				event(t, catalog.EventStockSet, catalog.StockSet{ProductID: ids.New(), VariantID: ids.New(), Quantity: 4}),
-				event(t, catalog.EventStockSet, catalog.StockSet{ProductID: p.ID, VariantID: v1, Quantity: -1}),
+			for _, e := range []event.Event{
+				catalogEvent(t, catalog.EventStockSet, catalog.StockSet{ProductID: p.ID, VariantID: v1, Quantity: 4}),
+				catalogEvent(t, catalog.EventStockSet, catalog.StockSet{ProductID: ids.New(), VariantID: ids.New(), Quantity: 4}),
+				catalogEvent(t, catalog.EventStockSet, catalog.StockSet{ProductID: p.ID, VariantID: v1, Quantity: -1}),
 				{ID: "evt_bad", Type: catalog.EventStockSet, Data: json.RawMessage(`"nope"`)},
 			} {
 				if err := bus.Dispatch(ctx, e); err != nil {
@@ -80,7 +81,7 @@ func TestCatalogEvents(t *testing.T) {
 
 			// product.updated refreshes the name and threshold kept with the stock.
 			s.catalog.update(p.ID, "Electric kettle", 10, "USD")
-			if err := bus.Dispatch(ctx, event(t, catalog.EventProductUpdated, map[string]any{"id": p.ID, "title": "Electric kettle"})); err != nil {
+			if err := bus.Dispatch(ctx, catalogEvent(t, catalog.EventProductUpdated, map[string]any{"id": p.ID, "title": "Electric kettle"})); err != nil {
 				t.Fatal(err)
 			}
 			code, body := s.do("GET", "/api/v1/inventory?product_id="+p.ID, "reader", nil)
@@ -94,7 +95,7 @@ func TestCatalogEvents(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			deleted := event(t, catalog.EventVariantDeleted, map[string]any{"id": v1, "product_id": p.ID})
+			deleted := catalogEvent(t, catalog.EventVariantDeleted, map[string]any{"id": v1, "product_id": p.ID})
 			for range 2 { // at least once
 				if err := bus.Dispatch(ctx, deleted); err != nil {
 					t.Fatal(err)
@@ -118,7 +119,7 @@ func TestCatalogEvents(t *testing.T) {
 				t.Fatal(err)
 			}
 			s.catalog.remove(p.ID)
-			gone := event(t, catalog.EventProductDeleted, map[string]any{"id": p.ID})
+			gone := catalogEvent(t, catalog.EventProductDeleted, map[string]any{"id": p.ID})
 			for range 2 {
 				if err := bus.Dispatch(ctx, gone); err != nil {
 					t.Fatal(err)

@@ -17,7 +17,7 @@ import (
 	"github.com/gocommerce/commerce/modules/inventory/ports"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
-	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/httpx"
 	"github.com/gocommerce/commerce/platform/jobs"
 	"github.com/gocommerce/commerce/platform/openapi"
@@ -51,7 +51,7 @@ func (m *Module) OpenAPI() openapi.Fragment {
 
 // Subscribe reacts to the catalog's events (catalog.stock_set, product.deleted,
 // variant.deleted, product.updated).
-func (m *Module) Subscribe(s events.Subscriber) { m.subscriber.Register(s) }
+func (m *Module) Subscribe(s event.Subscriber) { m.subscriber.Register(s) }
 
 // RegisterJobs registers inventory:expire_reservations, run every minute.
 func (m *Module) RegisterJobs(r jobs.Registry) { m.jobs.Register(r) }
@@ -63,7 +63,7 @@ func Migrations() db.MigrationSource { return inventorypg.Migrations() }
 func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }
 
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
-// tx.Manager, events.Publisher, clock.Clock and catalog/api.Catalog (from the catalog
+// tx.Manager, event.Publisher, clock.Clock and catalog/api.Catalog (from the catalog
 // module). Outputs: *Module, *app.Service and api.Inventory.
 var ProviderSet = wire.NewSet(
 	NewSettings,

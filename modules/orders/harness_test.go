@@ -28,6 +28,7 @@ import (
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/httpx"
 	"github.com/gocommerce/commerce/platform/httpxtest"
@@ -300,7 +301,7 @@ func (h *harness) paymentEvent(eventType string, data map[string]any) {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	ev := events.Event{ID: "evt_" + ids.New(), Type: eventType, Data: raw}
+	ev := event.Event{ID: "evt_" + ids.New(), Type: eventType, Data: raw}
 	var herr error
 	switch eventType {
 	case "payment.created":

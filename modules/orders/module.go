@@ -21,7 +21,7 @@ import (
 	"github.com/gocommerce/commerce/modules/orders/ports"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
-	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/httpx"
 	"github.com/gocommerce/commerce/platform/openapi"
 )
@@ -47,7 +47,7 @@ func (m *Module) RegisterRoutes(r *httpx.Routes) { m.handler.RegisterRoutes(r) }
 func (m *Module) Migrations() db.MigrationSource { return orderspg.Migrations() }
 
 // Subscribe registers the payment-event handlers that move financial_status.
-func (m *Module) Subscribe(s events.Subscriber) { m.subscriber.Subscribe(s) }
+func (m *Module) Subscribe(s event.Subscriber) { m.subscriber.Subscribe(s) }
 
 // OpenAPI returns the module's OpenAPI fragment (openapi.Documented).
 func (m *Module) OpenAPI() openapi.Fragment {
@@ -76,7 +76,7 @@ var QuerySet = wire.NewSet(
 )
 
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
-// tx.Manager, events.Publisher, clock.Clock, catalog/api.Catalog,
+// tx.Manager, event.Publisher, clock.Clock, catalog/api.Catalog,
 // inventory/api.Inventory, payments/api.Payments and customers/api.Customers.
 // Outputs: *Module, *app.Service (api.Orders), *app.QueryService (api.Queries).
 var ProviderSet = wire.NewSet(

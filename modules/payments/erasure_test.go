@@ -11,7 +11,7 @@ import (
 
 	"github.com/gocommerce/commerce/modules/payments/adapters/testgateway"
 	"github.com/gocommerce/commerce/modules/payments/ports"
-	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
@@ -97,7 +97,7 @@ func TestSavedMethodsGoWithTheCustomer(t *testing.T) {
 					}
 
 					data, _ := json.Marshal(map[string]any{"id": aliceID})
-					ev := events.Event{ID: "evt_1", Type: eventType, AggregateID: aliceID, Data: data}
+					ev := event.Event{ID: "evt_1", Type: eventType, AggregateID: aliceID, Data: data}
 					if err := s.sub.HandleCustomerGone(context.Background(), ev); err != nil {
 						t.Fatal(err)
 					}
@@ -124,7 +124,7 @@ func TestSavedMethodsGoWithTheCustomer(t *testing.T) {
 						t.Fatalf("second delivery detached again: %v", got)
 					}
 					// A payload without an id is dropped, not retried.
-					if err := s.sub.HandleCustomerGone(context.Background(), events.Event{ID: "evt_2", Type: eventType, Data: []byte(`{}`)}); err != nil {
+					if err := s.sub.HandleCustomerGone(context.Background(), event.Event{ID: "evt_2", Type: eventType, Data: []byte(`{}`)}); err != nil {
 						t.Fatal(err)
 					}
 				})

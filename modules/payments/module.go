@@ -18,7 +18,7 @@ import (
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
-	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/httpx"
 	"github.com/gocommerce/commerce/platform/openapi"
 	"github.com/gocommerce/commerce/platform/tx"
@@ -46,7 +46,7 @@ func (m *Module) Migrations() db.MigrationSource { return paymentspg.Migrations(
 
 // Subscribe removes a customer's saved methods on customer.deleted and
 // customer.anonymized.
-func (m *Module) Subscribe(s events.Subscriber) { m.subscriber.Subscribe(s) }
+func (m *Module) Subscribe(s event.Subscriber) { m.subscriber.Subscribe(s) }
 
 // OpenAPI returns the module's OpenAPI fragment (openapi.Documented).
 func (m *Module) OpenAPI() openapi.Fragment {
@@ -69,14 +69,14 @@ func NewGateways(cfg *config.Config) (*gateways.Registry, error) {
 }
 
 // NewService builds the service on the module's stores.
-func NewService(settings app.Settings, tm tx.Manager, gws ports.Gateways, d *db.DB, pub events.Publisher, clk clock.Clock, log *zap.Logger) *app.Service {
+func NewService(settings app.Settings, tm tx.Manager, gws ports.Gateways, d *db.DB, pub event.Publisher, clk clock.Clock, log *zap.Logger) *app.Service {
 	return app.NewService(settings, tm, gws,
 		paymentspg.NewPaymentRepository(d), paymentspg.NewRefundRepository(d), paymentspg.NewSavedMethodRepository(d),
 		paymentspg.NewIdempotencyRepository(d), paymentspg.NewWebhookEventRepository(d), pub, clk, log)
 }
 
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
-// tx.Manager, events.Publisher, clock.Clock. Outputs: *Module, *app.Service and
+// tx.Manager, event.Publisher, clock.Clock. Outputs: *Module, *app.Service and
 // api.Payments (for orders, checkout and subscriptions). The module reads only the
 // customers module's event names and payloads (customers/api), so it depends on no
 // other module's service.

@@ -56,7 +56,7 @@ func publicPEM(t *testing.T, k *rsa.PublicKey) string {
 // stripeScheme signs Stripe-shaped events in Stripe's scheme under header.
 func stripeScheme(header, secret string) delivery {
 	return func(t *testing.T, id string, at time.Time) ([]byte, []string) {
-		raw, sig := signed(t, event(id, "customer.created", map[string]any{"id": "cus_1", "object": "customer"}), secret, at)
+		raw, sig := signed(t, stripeEvent(id, "customer.created", map[string]any{"id": "cus_1", "object": "customer"}), secret, at)
 		return raw, []string{header, sig}
 	}
 }

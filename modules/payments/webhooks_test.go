@@ -24,7 +24,7 @@ func signed(t *testing.T, event map[string]any, secret string, at time.Time) ([]
 	return raw, p.Header
 }
 
-func event(id, typ string, object map[string]any) map[string]any {
+func stripeEvent(id, typ string, object map[string]any) map[string]any {
 	return map[string]any{"id": id, "object": "event", "type": typ, "api_version": "2019-02-19", "created": time.Now().Unix(),
 		"data": map[string]any{"object": object}}
 }
@@ -44,7 +44,7 @@ func TestProviderWebhooks(t *testing.T) {
 			// A 3D Secure payment the customer finished while the client was away.
 			r := s.pay("alice", "19.99", "4000002500003155")
 			id, txn := r.Body["payment_id"].(string), sub(r.Body, "action_data")["payment_intent"].(string)
-			ev := event("evt_1", "payment_intent.succeeded", map[string]any{
+			ev := stripeEvent("evt_1", "payment_intent.succeeded", map[string]any{
 				"id": txn, "object": "payment_intent", "amount": 1999, "currency": "usd", "status": "succeeded", "metadata": map[string]any{"payment_id": id},
 			})
 			got := deliver(ev)
@@ -65,7 +65,7 @@ func TestProviderWebhooks(t *testing.T) {
 			if got := s.do(http.MethodPost, "/api/v2/webhooks/test", "", raw, "Test-Signature", header); got.Code != 400 {
 				t.Fatalf("bad signature: %d %s", got.Code, got.Raw)
 			}
-			raw, header = signed(t, event("evt_old", "payment_intent.succeeded", map[string]any{"id": txn}), webhookSecret, time.Now().Add(-10*time.Minute))
+			raw, header = signed(t, stripeEvent("evt_old", "payment_intent.succeeded", map[string]any{"id": txn}), webhookSecret, time.Now().Add(-10*time.Minute))
 			if got := s.do(http.MethodPost, "/api/v2/webhooks/test", "", raw, "Test-Signature", header); got.Code != 400 {
 				t.Fatalf("stale timestamp: %d %s", got.Code, got.Raw)
 			}
@@ -84,7 +84,7 @@ func TestProviderWebhooks(t *testing.T) {
 			// payment_intent.payment_failed and .canceled.
 			r = s.pay("merchant", "5.00", "4000000000003220")
 			id2, txn2 := r.Body["payment_id"].(string), sub(r.Body, "action_data")["payment_intent"].(string)
-			deliver(event("evt_2", "payment_intent.payment_failed", map[string]any{
+			deliver(stripeEvent("evt_2", "payment_intent.payment_failed", map[string]any{
 				"id": txn2, "object": "payment_intent", "amount": 500, "currency": "usd",
 				"last_payment_error": map[string]any{"code": "card_declined", "decline_code": "insufficient_funds", "message": "Insufficient funds"},
 			}))
@@ -94,7 +94,7 @@ func TestProviderWebhooks(t *testing.T) {
 			}
 			r = s.pay("merchant", "5.00", "4000000000003220")
 			id3, txn3 := r.Body["payment_id"].(string), sub(r.Body, "action_data")["payment_intent"].(string)
-			deliver(event("evt_3", "payment_intent.canceled", map[string]any{"id": txn3, "object": "payment_intent", "amount": 500, "currency": "usd"}))
+			deliver(stripeEvent("evt_3", "payment_intent.canceled", map[string]any{"id": txn3, "object": "payment_intent", "amount": 500, "currency": "usd"}))
 			if types := s.eventTypes(id3); types[len(types)-1] != "payment.canceled" {
 				t.Fatalf("canceled events %v", types)
 			}
@@ -102,7 +102,7 @@ func TestProviderWebhooks(t *testing.T) {
 			// charge.refunded: a refund made on the provider's side is recorded.
 			paid := s.pay("merchant", "30.00", "4242424242424242")
 			pid, ptxn := paid.Body["payment_id"].(string), paid.Body["transaction_id"].(string)
-			deliver(event("evt_4", "charge.refunded", map[string]any{
+			deliver(stripeEvent("evt_4", "charge.refunded", map[string]any{
 				"id": "ch_1", "object": "charge", "payment_intent": ptxn, "amount": 3000, "amount_refunded": 1000, "currency": "usd",
 				"refunds": map[string]any{"data": []any{map[string]any{"id": "re_dash_1", "amount": 1000, "status": "succeeded"}}},
 			}))
@@ -114,7 +114,7 @@ func TestProviderWebhooks(t *testing.T) {
 				t.Fatalf("refund.succeeded: %d", n)
 			}
 			// The same refund reported again (another event) is not recorded twice.
-			deliver(event("evt_5", "charge.refunded", map[string]any{
+			deliver(stripeEvent("evt_5", "charge.refunded", map[string]any{
 				"id": "ch_1", "object": "charge", "payment_intent": ptxn, "amount": 3000, "amount_refunded": 1000, "currency": "usd",
 				"refunds": map[string]any{"data": []any{map[string]any{"id": "re_dash_1", "amount": 1000, "status": "succeeded"}}},
 			}))
@@ -123,7 +123,7 @@ func TestProviderWebhooks(t *testing.T) {
 			}
 			// A duplicate delivery is not processed again: this event's refund has no
 			// provider id, so processing it twice would record it twice.
-			anon := event("evt_5b", "charge.refunded", map[string]any{
+			anon := stripeEvent("evt_5b", "charge.refunded", map[string]any{
 				"id": "ch_1", "object": "charge", "payment_intent": ptxn, "amount": 3000, "amount_refunded": 1500, "currency": "usd",
 				"refunds": map[string]any{"data": []any{map[string]any{"amount": 500, "status": "succeeded"}}},
 			})
@@ -134,7 +134,7 @@ func TestProviderWebhooks(t *testing.T) {
 			}
 
 			// invoice.paid / invoice.payment_failed: subscription payments.
-			deliver(event("evt_6", "invoice.paid", map[string]any{
+			deliver(stripeEvent("evt_6", "invoice.paid", map[string]any{
 				"id": "in_1", "object": "invoice", "amount_paid": 1500, "currency": "eur", "customer": "cus_1",
 				"subscription": "sub_1", "payment_intent": "pi_sub_1", "customer_email": "ada@example.com",
 			}))
@@ -144,7 +144,7 @@ func TestProviderWebhooks(t *testing.T) {
 				sub(last, "subscription")["invoice_id"] != "in_1" || last["transaction_id"] != "pi_sub_1" {
 				t.Fatalf("invoice.paid event %v", last)
 			}
-			deliver(event("evt_7", "invoice.payment_failed", map[string]any{
+			deliver(stripeEvent("evt_7", "invoice.payment_failed", map[string]any{
 				"id": "in_2", "object": "invoice", "amount_due": 1500, "currency": "eur",
 				"parent": map[string]any{"subscription_details": map[string]any{"subscription": "sub_2"}},
 			}))
@@ -154,7 +154,7 @@ func TestProviderWebhooks(t *testing.T) {
 				t.Fatalf("invoice.payment_failed event %v", last)
 			}
 			// An event type the service does not map is stored and acknowledged.
-			if got := deliver(event("evt_8", "customer.created", map[string]any{"id": "cus_9", "object": "customer"})); got.Code != 200 {
+			if got := deliver(stripeEvent("evt_8", "customer.created", map[string]any{"id": "cus_9", "object": "customer"})); got.Code != 200 {
 				t.Fatalf("unmapped: %d", got.Code)
 			}
 			if n := s.count("payments_webhook_events", ""); n != 9 {
@@ -170,7 +170,7 @@ func TestStripeWebhookOverHTTP(t *testing.T) {
 		t.Run(engine, func(t *testing.T) {
 			t.Parallel()
 			s := newStack(t, engine, stackOptions{extra: []ports.Gateway{stripe.New(stripe.Config{WebhookSecret: "whsec_stripe"})}})
-			ev := event("evt_s1", "invoice.paid", map[string]any{
+			ev := stripeEvent("evt_s1", "invoice.paid", map[string]any{
 				"id": "in_9", "object": "invoice", "amount_paid": 2500, "currency": "usd", "subscription": "sub_9", "payment_intent": "pi_9",
 			})
 			raw, header := signed(t, ev, "whsec_stripe", time.Now())

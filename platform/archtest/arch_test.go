@@ -17,6 +17,7 @@ type pkg struct {
 	Imports      []string
 	TestImports  []string
 	XTestImports []string
+	Deps         []string // every package the code imports, directly or not (go list -deps)
 }
 
 func listPackages(t *testing.T) []pkg {

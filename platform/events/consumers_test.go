@@ -12,6 +12,7 @@ import (
 
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
@@ -25,7 +26,7 @@ type counter struct {
 
 func newCounter() *counter { return &counter{got: map[string]int{}, typ: map[string]string{}} }
 
-func (c *counter) handle(_ context.Context, e events.Event) error {
+func (c *counter) handle(_ context.Context, e event.Event) error {
 	c.mu.Lock()
 	c.got[e.ID]++
 	c.typ[e.ID] = e.Type
@@ -381,7 +382,7 @@ func TestExpiredConsumerNoLongerHoldsEvents(t *testing.T) {
 			})
 			gone.register(t)
 			old := newProcess(e.DB, clk, func(b *events.Bus) {
-				b.Consumer("customers").Subscribe("order.created", func(context.Context, events.Event) error { return nil })
+				b.Consumer("customers").Subscribe("order.created", func(context.Context, event.Event) error { return nil })
 			})
 			old.register(t)
 			old.publish(t, "cart.item_added", "c1")
@@ -418,7 +419,7 @@ func TestExpiredConsumerNoLongerHoldsEvents(t *testing.T) {
 func TestConsumerNames(t *testing.T) {
 	b := events.NewBus()
 	for _, name := range []string{"customers", "web-hooks.v2", "a1"} {
-		b.Consumer(name).Subscribe("x", func(context.Context, events.Event) error { return nil })
+		b.Consumer(name).Subscribe("x", func(context.Context, event.Event) error { return nil })
 	}
 	for _, bad := range []string{"", "Customers", "a,b", "a_b", "a%", "-a", "a b"} {
 		func() {

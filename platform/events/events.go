@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/ids"
 )
 
@@ -29,32 +30,6 @@ var migrations embed.FS
 func Migrations() db.MigrationSource {
 	sub, _ := fs.Sub(migrations, "migrations")
 	return db.MigrationSource{Module: "events", FS: sub}
-}
-
-// Event is a published fact. Data is the resource (the webhook body's data member).
-type Event struct {
-	ID          string          `json:"id"` // evt_<uuid>
-	Type        string          `json:"type"`
-	AggregateID string          `json:"-"`
-	Data        json.RawMessage `json:"data"`
-	CreatedAt   time.Time       `json:"created_at"`
-}
-
-// Decode unmarshals the event's data into v.
-func (e Event) Decode(v any) error { return json.Unmarshal(e.Data, v) }
-
-// Handler reacts to an event. Returning an error makes the relay retry the event.
-type Handler func(ctx context.Context, e Event) error
-
-// Publisher is what use cases depend on.
-type Publisher interface {
-	// Publish stores an event in the outbox inside ctx's transaction.
-	Publish(ctx context.Context, eventType, aggregateID string, data any) error
-}
-
-// Subscriber registers reactions.
-type Subscriber interface {
-	Subscribe(eventType string, h Handler)
 }
 
 // Router tells the outbox whether anyone wants events of a type (Outbox.Route): the
@@ -76,20 +51,22 @@ var validConsumer = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]{0,62}$`)
 // types, share one outbox (decision 0109).
 type Bus struct {
 	mu        sync.RWMutex
-	consumers []string                        // in subscription order
-	handlers  map[string]map[string][]Handler // consumer → event type → handlers
+	consumers []string                              // in subscription order
+	handlers  map[string]map[string][]event.Handler // consumer → event type → handlers
 }
 
 // NewBus returns an empty bus.
-func NewBus() *Bus { return &Bus{handlers: map[string]map[string][]Handler{}} }
+func NewBus() *Bus { return &Bus{handlers: map[string]map[string][]event.Handler{}} }
 
 // Subscribe adds a handler for eventType ("*" for all) to the default consumer.
-func (b *Bus) Subscribe(eventType string, h Handler) { b.subscribe(DefaultConsumer, eventType, h) }
+func (b *Bus) Subscribe(eventType string, h event.Handler) {
+	b.subscribe(DefaultConsumer, eventType, h)
+}
 
 // Consumer returns the Subscriber of a named consumer: its handlers' deliveries are
 // recorded under that name (lower-case letters, digits, '.' and '-'; a module's name).
 // It panics on an invalid name, a programming error.
-func (b *Bus) Consumer(name string) Subscriber {
+func (b *Bus) Consumer(name string) event.Subscriber {
 	if !validConsumer.MatchString(name) {
 		panic(fmt.Sprintf("events: invalid consumer name %q", name))
 	}
@@ -101,16 +78,16 @@ type consumerSubscriber struct {
 	name string
 }
 
-func (c consumerSubscriber) Subscribe(eventType string, h Handler) {
+func (c consumerSubscriber) Subscribe(eventType string, h event.Handler) {
 	c.bus.subscribe(c.name, eventType, h)
 }
 
-func (b *Bus) subscribe(consumer, eventType string, h Handler) {
+func (b *Bus) subscribe(consumer, eventType string, h event.Handler) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	byType, ok := b.handlers[consumer]
 	if !ok {
-		byType = map[string][]Handler{}
+		byType = map[string][]event.Handler{}
 		b.handlers[consumer] = byType
 		b.consumers = append(b.consumers, consumer)
 	}
@@ -158,7 +135,7 @@ func (s subscription) wants(eventType string) bool {
 }
 
 // Dispatch runs every handler of the event, of every consumer; errors are joined.
-func (b *Bus) Dispatch(ctx context.Context, e Event) error {
+func (b *Bus) Dispatch(ctx context.Context, e event.Event) error {
 	b.mu.RLock()
 	consumers := slices.Clone(b.consumers)
 	b.mu.RUnlock()
@@ -173,10 +150,10 @@ func (b *Bus) Dispatch(ctx context.Context, e Event) error {
 
 // dispatchTo runs the consumer's handlers of the event (its type's, then "*"'s);
 // errors are joined.
-func (b *Bus) dispatchTo(ctx context.Context, consumer string, e Event) error {
+func (b *Bus) dispatchTo(ctx context.Context, consumer string, e event.Event) error {
 	b.mu.RLock()
 	byType := b.handlers[consumer]
-	hs := append(append([]Handler{}, byType[e.Type]...), byType["*"]...)
+	hs := append(append([]event.Handler{}, byType[e.Type]...), byType["*"]...)
 	b.mu.RUnlock()
 	var errs []error
 	for _, h := range hs {
@@ -189,7 +166,7 @@ func (b *Bus) dispatchTo(ctx context.Context, consumer string, e Event) error {
 
 // call runs one handler, turning a panic into an error so a faulty subscriber is a
 // failed (retried) delivery rather than a crashed relay.
-func call(ctx context.Context, h Handler, e Event) (err error) {
+func call(ctx context.Context, h event.Handler, e event.Event) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("panic: %v", r)
@@ -370,3 +347,9 @@ func (r Record) Args() []any {
 	}
 	return []any{r.ID, r.Type, r.AggregateID, r.Payload, r.At, r.At, delivered}
 }
+
+// The implementations of the platform/event port.
+var (
+	_ event.Publisher  = (*Outbox)(nil)
+	_ event.Subscriber = (*Bus)(nil)
+)

@@ -13,6 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/ids"
 	"github.com/gocommerce/commerce/platform/testdb"
@@ -63,23 +64,23 @@ func setColumn(t *testing.T, d *db.DB, eventType, column string, value any) {
 // recorder is a subscriber that remembers what it received.
 type recorder struct {
 	mu     sync.Mutex
-	events []events.Event
+	events []event.Event
 }
 
-func (r *recorder) handle(_ context.Context, e events.Event) error {
+func (r *recorder) handle(_ context.Context, e event.Event) error {
 	r.mu.Lock()
 	r.events = append(r.events, e)
 	r.mu.Unlock()
 	return nil
 }
 
-func (r *recorder) got() []events.Event {
+func (r *recorder) got() []event.Event {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]events.Event(nil), r.events...)
+	return append([]event.Event(nil), r.events...)
 }
 
-func types(evs []events.Event) []string {
+func types(evs []event.Event) []string {
 	out := make([]string, len(evs))
 	for i, e := range evs {
 		out[i] = e.Type
@@ -320,7 +321,7 @@ func TestDrainRetriesFailures(t *testing.T) {
 				fail  = true
 				calls = map[string]int{}
 			)
-			flaky := func(_ context.Context, e events.Event) error {
+			flaky := func(_ context.Context, e event.Event) error {
 				mu.Lock()
 				defer mu.Unlock()
 				calls[e.Type]++
@@ -425,7 +426,7 @@ func TestDrainRecoversHandlerPanic(t *testing.T) {
 			ob := events.NewOutbox(d)
 			bus := events.NewBus()
 			var after recorder
-			bus.Subscribe("poison", func(context.Context, events.Event) error { panic("nil map") })
+			bus.Subscribe("poison", func(context.Context, event.Event) error { panic("nil map") })
 			bus.Subscribe("poison", after.handle)
 			relay := events.NewRelay(d, bus, zap.NewNop())
 			ctx := context.Background()
@@ -488,7 +489,7 @@ func TestPrune(t *testing.T) {
 			ob := events.NewOutbox(d)
 			bus := events.NewBus()
 			failing := errors.New("not yet")
-			bus.Subscribe("b", func(context.Context, events.Event) error { return failing })
+			bus.Subscribe("b", func(context.Context, event.Event) error { return failing })
 			relay := events.NewRelay(d, bus, zap.NewNop())
 			ctx := context.Background()
 			for _, typ := range []string{"a", "a", "b"} {
@@ -553,7 +554,7 @@ func TestRoutedOutboxStoresUnhandledEventsDelivered(t *testing.T) {
 			}
 
 			// A subscription to every type makes every event pending.
-			bus.Subscribe("*", func(context.Context, events.Event) error { return nil })
+			bus.Subscribe("*", func(context.Context, event.Event) error { return nil })
 			if err := ob.Publish(ctx, "cart.item_removed", "c1", map[string]any{"id": "c1"}); err != nil {
 				t.Fatal(err)
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
@@ -61,7 +62,7 @@ type blockingBus struct {
 
 func newBlockingBus() *blockingBus {
 	b := &blockingBus{Bus: events.NewBus(), entered: make(chan struct{}), release: make(chan struct{})}
-	b.Subscribe("tick", func(ctx context.Context, _ events.Event) error {
+	b.Subscribe("tick", func(ctx context.Context, _ event.Event) error {
 		b.calls.Add(1)
 		b.once.Do(func() { close(b.entered) })
 		<-b.release
@@ -107,7 +108,7 @@ func TestKilledRelaysRowsAreTakenOver(t *testing.T) {
 			busB := events.NewBus()
 			var delivered sync.Map
 			var callsB atomic.Int64
-			busB.Subscribe("tick", func(_ context.Context, ev events.Event) error {
+			busB.Subscribe("tick", func(_ context.Context, ev event.Event) error {
 				callsB.Add(1)
 				delivered.Store(ev.ID, true)
 				return nil
@@ -167,7 +168,7 @@ func TestLiveRelayRenewsItsLease(t *testing.T) {
 			other := secondProcess(t, e)
 			var callsB atomic.Int64
 			busB := events.NewBus()
-			busB.Subscribe("tick", func(context.Context, events.Event) error { callsB.Add(1); return nil })
+			busB.Subscribe("tick", func(context.Context, event.Event) error { callsB.Add(1); return nil })
 			relayB := events.NewRelay(other, busB, zap.NewNop())
 			relayB.Clock = clk
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/ids"
 )
 
@@ -197,7 +198,7 @@ RETURNING id, type, aggregate_id, payload, occurred_at, attempts, delivered_to`,
 	delivered := make([]handled, 0, len(rows))
 	for i := range rows {
 		row := &rows[i]
-		ev := Event{ID: "evt_" + row.ID, Type: row.Type, AggregateID: row.AggregateID, Data: []byte(row.Payload), CreatedAt: row.OccurredAt.UTC()}
+		ev := event.Event{ID: "evt_" + row.ID, Type: row.Type, AggregateID: row.AggregateID, Data: []byte(row.Payload), CreatedAt: row.OccurredAt.UTC()}
 		// Each local consumer that wants the event and has not handled it yet.
 		var done []string
 		var errs []error

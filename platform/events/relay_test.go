@@ -13,6 +13,7 @@ import (
 
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
@@ -65,7 +66,7 @@ func TestTwoRelaysDeliverExactlyOnce(t *testing.T) {
 			errs := make(chan error, 4)
 			for p, h := range handles {
 				bus := events.NewBus()
-				bus.Subscribe("tick", func(_ context.Context, ev events.Event) error {
+				bus.Subscribe("tick", func(_ context.Context, ev event.Event) error {
 					mu.Lock()
 					delivered[ev.ID]++
 					byProcess[p]++
@@ -131,12 +132,12 @@ func TestStaleCandidateIsNotClaimed(t *testing.T) {
 			// Process A: its handler fails.
 			busA := events.NewBus()
 			var callsA, callsB atomic.Int64
-			busA.Subscribe("flaky", func(context.Context, events.Event) error { callsA.Add(1); return errBoom })
+			busA.Subscribe("flaky", func(context.Context, event.Event) error { callsA.Add(1); return errBoom })
 			relayA := events.NewRelay(e.DB, busA, zap.NewNop())
 
 			// Process B: pauses right before its claim statement.
 			busB := events.NewBus()
-			busB.Subscribe("flaky", func(context.Context, events.Event) error { callsB.Add(1); return nil })
+			busB.Subscribe("flaky", func(context.Context, event.Event) error { callsB.Add(1); return nil })
 			relayB := events.NewRelay(other, busB, zap.NewNop())
 			paused, resume := make(chan struct{}), make(chan struct{})
 			var once sync.Once
@@ -183,8 +184,8 @@ func TestRunWakesOnCommit(t *testing.T) {
 			d := testdb.Open(t, engine, events.Migrations()).DB
 			ob := events.NewOutbox(d)
 			bus := events.NewBus()
-			got := make(chan events.Event, 10)
-			bus.Subscribe("*", func(_ context.Context, e events.Event) error { got <- e; return nil })
+			got := make(chan event.Event, 10)
+			bus.Subscribe("*", func(_ context.Context, e event.Event) error { got <- e; return nil })
 			relay := events.NewRelay(d, bus, zap.NewNop())
 			relay.Interval = time.Hour
 

@@ -5,6 +5,7 @@ package modkit
 
 import (
 	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/httpx"
 	"github.com/gocommerce/commerce/platform/jobs"
@@ -27,7 +28,7 @@ type Migrations interface {
 
 // Subscriptions is implemented by modules that react to events.
 type Subscriptions interface {
-	Subscribe(s events.Subscriber)
+	Subscribe(s event.Subscriber)
 }
 
 // Jobs is implemented by modules with background work.

@@ -16,7 +16,7 @@ import (
 	"github.com/gocommerce/commerce/platform/auth"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
-	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/ids"
 	"github.com/gocommerce/commerce/platform/tx"
 )
@@ -60,14 +60,14 @@ type Service struct {
 	shipping ports.Shipping
 	auto     ports.AutomaticDiscounts
 	addrs    ports.Addresses
-	events   events.Publisher
+	events   event.Publisher
 	clock    clock.Clock
 }
 
 var _ api.Carts = (*Service)(nil)
 
 // NewService builds the service.
-func NewService(s Settings, t tx.Manager, repo ports.CartRepository, c Collaborators, pub events.Publisher, clk clock.Clock) *Service {
+func NewService(s Settings, t tx.Manager, repo ports.CartRepository, c Collaborators, pub event.Publisher, clk clock.Clock) *Service {
 	return &Service{
 		settings: s, tx: t, repo: repo, catalog: c.Catalog, coupons: c.Coupons, tax: c.Tax, shipping: c.Shipping,
 		auto: c.AutomaticDiscounts, addrs: c.Addresses, events: pub, clock: clk,

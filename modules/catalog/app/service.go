@@ -15,7 +15,7 @@ import (
 	"github.com/gocommerce/commerce/modules/catalog/ports"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
-	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/ids"
 	"github.com/gocommerce/commerce/platform/tx"
 )
@@ -49,7 +49,7 @@ type Service struct {
 	collections ports.CollectionRepository
 	storage     ports.ImageStorage
 	orders      ports.Orders
-	events      events.Publisher
+	events      event.Publisher
 	clock       clock.Clock
 	log         *zap.Logger
 	newID       func() string
@@ -74,7 +74,7 @@ var _ api.Catalog = (*Service)(nil)
 
 // NewService builds the catalog service.
 func NewService(settings Settings, tm tx.Manager, stores Stores, storage ports.ImageStorage, orders ports.Orders,
-	pub events.Publisher, clk clock.Clock, log *zap.Logger,
+	pub event.Publisher, clk clock.Clock, log *zap.Logger,
 ) *Service {
 	if log == nil {
 		log = zap.NewNop()

@@ -13,7 +13,7 @@ import (
 	"github.com/gocommerce/commerce/modules/coupons/ports"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
-	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/ids"
 	"github.com/gocommerce/commerce/platform/tx"
 )
@@ -48,14 +48,14 @@ type Service struct {
 	coupons   ports.CouponRepository
 	usage     ports.UsageRepository
 	customers ports.Customers
-	events    events.Publisher
+	events    event.Publisher
 	clock     clock.Clock
 }
 
 var _ api.Coupons = (*Service)(nil)
 
 // NewService builds the service.
-func NewService(s Settings, t tx.Manager, st Stores, c Collaborators, pub events.Publisher, clk clock.Clock) *Service {
+func NewService(s Settings, t tx.Manager, st Stores, c Collaborators, pub event.Publisher, clk clock.Clock) *Service {
 	return &Service{settings: s, tx: t, coupons: st.Coupons, usage: st.Usage, customers: c.Customers, events: pub, clock: clk}
 }
 

@@ -17,7 +17,7 @@ import (
 	"github.com/gocommerce/commerce/platform/auth"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
-	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/ids"
 	"github.com/gocommerce/commerce/platform/tx"
 )
@@ -88,7 +88,7 @@ type Service struct {
 	carts    ports.Carts
 	subs     ports.Subscriptions
 	notes    ports.Notifications
-	events   events.Publisher
+	events   event.Publisher
 	clock    clock.Clock
 	newID    func() string
 }
@@ -100,7 +100,7 @@ var (
 )
 
 // NewService builds the customers service.
-func NewService(settings Settings, tm tx.Manager, stores Stores, others Collaborators, pub events.Publisher, clk clock.Clock) *Service {
+func NewService(settings Settings, tm tx.Manager, stores Stores, others Collaborators, pub event.Publisher, clk clock.Clock) *Service {
 	return &Service{
 		settings: settings, tx: tm,
 		repo: stores.Customers, addrs: stores.Addresses, tokens: stores.Tokens, stats: stores.Stats,

@@ -15,7 +15,7 @@ import (
 	"github.com/gocommerce/commerce/modules/inventory/ports"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
-	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/ids"
 	"github.com/gocommerce/commerce/platform/tx"
 )
@@ -45,7 +45,7 @@ type Service struct {
 	tx       tx.Manager
 	repos    Repositories
 	catalog  ports.Catalog
-	events   events.Publisher
+	events   event.Publisher
 	clock    clock.Clock
 	settings Settings
 	newID    func() string
@@ -54,7 +54,7 @@ type Service struct {
 var _ api.Inventory = (*Service)(nil)
 
 // NewService builds the inventory service.
-func NewService(tm tx.Manager, repos Repositories, catalog ports.Catalog, pub events.Publisher, clk clock.Clock, settings Settings) *Service {
+func NewService(tm tx.Manager, repos Repositories, catalog ports.Catalog, pub event.Publisher, clk clock.Clock, settings Settings) *Service {
 	if settings.ReservationTimeout <= 0 {
 		settings.ReservationTimeout = 30 * time.Minute
 	}

@@ -21,7 +21,7 @@ import (
 	"github.com/gocommerce/commerce/platform/auth"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
-	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/ids"
 	"github.com/gocommerce/commerce/platform/tx"
 )
@@ -75,7 +75,7 @@ type Service struct {
 	inventory ports.Inventory
 	payments  ports.Payments
 	customers ports.Customers
-	events    events.Publisher
+	events    event.Publisher
 	clock     clock.Clock
 	newID     func() string
 }
@@ -83,7 +83,7 @@ type Service struct {
 var _ api.Orders = (*Service)(nil)
 
 // NewService builds the command service.
-func NewService(settings Settings, tm tx.Manager, stores Stores, others Collaborators, pub events.Publisher, clk clock.Clock) *Service {
+func NewService(settings Settings, tm tx.Manager, stores Stores, others Collaborators, pub event.Publisher, clk clock.Clock) *Service {
 	return &Service{
 		settings: settings, tx: tm, orders: stores.Orders, notes: stores.Notes,
 		catalog: others.Catalog, inventory: others.Inventory, payments: others.Payments, customers: others.Customers,

@@ -19,7 +19,7 @@ import (
 	"github.com/gocommerce/commerce/modules/payments/ports"
 	"github.com/gocommerce/commerce/platform/auth"
 	"github.com/gocommerce/commerce/platform/clock"
-	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/ids"
 	"github.com/gocommerce/commerce/platform/tx"
 )
@@ -76,7 +76,7 @@ type Service struct {
 	methods  ports.SavedMethodRepository
 	idem     ports.IdempotencyRepository
 	webhooks ports.WebhookEventRepository
-	events   events.Publisher
+	events   event.Publisher
 	clock    clock.Clock
 	log      *zap.Logger
 }
@@ -86,7 +86,7 @@ var _ api.Payments = (*Service)(nil)
 // NewService builds the payments service.
 func NewService(settings Settings, tm tx.Manager, gateways ports.Gateways, payments ports.PaymentRepository,
 	refunds ports.RefundRepository, methods ports.SavedMethodRepository, idem ports.IdempotencyRepository,
-	webhooks ports.WebhookEventRepository, pub events.Publisher, clk clock.Clock, log *zap.Logger,
+	webhooks ports.WebhookEventRepository, pub event.Publisher, clk clock.Clock, log *zap.Logger,
 ) *Service {
 	if settings.ActionTTL <= 0 {
 		settings.ActionTTL = DefaultSettings().ActionTTL

@@ -10,7 +10,7 @@ import (
 
 	"github.com/gocommerce/commerce/modules/coupons/api"
 	"github.com/gocommerce/commerce/platform/apperr"
-	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/event"
 )
 
 // OrderRecorder is the use case the subscriber calls.
@@ -30,14 +30,14 @@ func NewSubscriber(app OrderRecorder, log *zap.Logger) *Subscriber {
 }
 
 // Subscribe registers the handler.
-func (s *Subscriber) Subscribe(bus events.Subscriber) {
+func (s *Subscriber) Subscribe(bus event.Subscriber) {
 	bus.Subscribe(api.EventOrderCreated, s.HandleOrderCreated)
 }
 
 // HandleOrderCreated records the order's coupon uses. A payload a retry cannot fix is
 // logged and dropped; store errors are returned so the relay retries (the recording
 // is idempotent per order).
-func (s *Subscriber) HandleOrderCreated(ctx context.Context, e events.Event) error {
+func (s *Subscriber) HandleOrderCreated(ctx context.Context, e event.Event) error {
 	var o api.OrderCreated
 	if err := e.Decode(&o); err != nil || o.ID == "" {
 		s.log.Warn("order event dropped: bad payload", zap.String("event_id", e.ID), zap.Error(err))

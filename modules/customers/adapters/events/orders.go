@@ -12,7 +12,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gocommerce/commerce/modules/customers/domain"
-	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/event"
 )
 
 // OrderEventTypes are the order events whose data is the order resource; each one
@@ -78,7 +78,7 @@ func NewSubscriber(app OrderRecorder, log *zap.Logger) *Subscriber {
 }
 
 // Subscribe registers the order handlers.
-func (s *Subscriber) Subscribe(bus events.Subscriber) {
+func (s *Subscriber) Subscribe(bus event.Subscriber) {
 	for _, t := range OrderEventTypes {
 		bus.Subscribe(t, s.HandleOrder)
 	}
@@ -86,7 +86,7 @@ func (s *Subscriber) Subscribe(bus events.Subscriber) {
 
 // HandleOrder records one order event. Undecodable payloads are logged and dropped
 // (a retry cannot fix them); store errors are returned so the relay retries.
-func (s *Subscriber) HandleOrder(ctx context.Context, e events.Event) error {
+func (s *Subscriber) HandleOrder(ctx context.Context, e event.Event) error {
 	var p OrderPayload
 	if err := e.Decode(&p); err != nil {
 		s.log.Warn("order event dropped: bad payload", zap.String("event_id", e.ID), zap.String("type", e.Type), zap.Error(err))

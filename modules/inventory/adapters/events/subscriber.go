@@ -10,7 +10,7 @@ import (
 
 	catalog "github.com/gocommerce/commerce/modules/catalog/api"
 	"github.com/gocommerce/commerce/modules/inventory/app"
-	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/event"
 )
 
 // Subscriber turns catalog events into inventory use cases.
@@ -25,7 +25,7 @@ func NewSubscriber(svc *app.Service, log *zap.Logger) *Subscriber {
 }
 
 // Register subscribes the handlers.
-func (s *Subscriber) Register(sub events.Subscriber) {
+func (s *Subscriber) Register(sub event.Subscriber) {
 	sub.Subscribe(catalog.EventStockSet, s.StockSet)
 	sub.Subscribe(catalog.EventProductDeleted, s.ProductDeleted)
 	sub.Subscribe(catalog.EventVariantDeleted, s.VariantDeleted)
@@ -40,7 +40,7 @@ type resource struct {
 
 // decode reads the event data; a payload that cannot be read is dropped (logged),
 // since retrying cannot fix it.
-func (s *Subscriber) decode(e events.Event, v any) bool {
+func (s *Subscriber) decode(e event.Event, v any) bool {
 	if err := e.Decode(v); err != nil {
 		s.log.Error("undecodable event dropped", zap.String("type", e.Type), zap.String("id", e.ID), zap.Error(err))
 		return false
@@ -49,7 +49,7 @@ func (s *Subscriber) decode(e events.Event, v any) bool {
 }
 
 // StockSet sets the available stock at the default location (catalog.stock_set).
-func (s *Subscriber) StockSet(ctx context.Context, e events.Event) error {
+func (s *Subscriber) StockSet(ctx context.Context, e event.Event) error {
 	var d catalog.StockSet
 	if !s.decode(e, &d) {
 		return nil
@@ -58,7 +58,7 @@ func (s *Subscriber) StockSet(ctx context.Context, e events.Event) error {
 }
 
 // ProductDeleted removes the product's levels (product.deleted).
-func (s *Subscriber) ProductDeleted(ctx context.Context, e events.Event) error {
+func (s *Subscriber) ProductDeleted(ctx context.Context, e event.Event) error {
 	var d resource
 	if !s.decode(e, &d) {
 		return nil
@@ -70,7 +70,7 @@ func (s *Subscriber) ProductDeleted(ctx context.Context, e events.Event) error {
 }
 
 // VariantDeleted removes the variant's levels (variant.deleted).
-func (s *Subscriber) VariantDeleted(ctx context.Context, e events.Event) error {
+func (s *Subscriber) VariantDeleted(ctx context.Context, e event.Event) error {
 	var d resource
 	if !s.decode(e, &d) {
 		return nil
@@ -80,7 +80,7 @@ func (s *Subscriber) VariantDeleted(ctx context.Context, e events.Event) error {
 
 // ProductUpdated refreshes the product's name and threshold kept with its stock
 // (product.updated).
-func (s *Subscriber) ProductUpdated(ctx context.Context, e events.Event) error {
+func (s *Subscriber) ProductUpdated(ctx context.Context, e event.Event) error {
 	var d resource
 	if !s.decode(e, &d) {
 		return nil

@@ -12,7 +12,7 @@ import (
 	"github.com/gocommerce/commerce/modules/orders/adapters/paymentsapi"
 	"github.com/gocommerce/commerce/modules/orders/domain"
 	payments "github.com/gocommerce/commerce/modules/payments/api"
-	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/event"
 )
 
 // Recorder is the use cases the subscriber calls.
@@ -34,7 +34,7 @@ func NewSubscriber(app Recorder, log *zap.Logger) *Subscriber {
 }
 
 // Subscribe registers the handlers.
-func (s *Subscriber) Subscribe(bus events.Subscriber) {
+func (s *Subscriber) Subscribe(bus event.Subscriber) {
 	bus.Subscribe(payments.EventPaymentCreated, s.HandlePaymentCreated)
 	bus.Subscribe(payments.EventPaymentSucceeded, s.HandlePayment)
 	bus.Subscribe(payments.EventPaymentFailed, s.HandlePayment)
@@ -43,14 +43,14 @@ func (s *Subscriber) Subscribe(bus events.Subscriber) {
 	bus.Subscribe(payments.EventRefundFailed, s.HandleRefund)
 }
 
-func (s *Subscriber) drop(e events.Event, err error) error {
+func (s *Subscriber) drop(e event.Event, err error) error {
 	s.log.Warn("payment event dropped: bad payload", zap.String("event_id", e.ID), zap.String("type", e.Type), zap.Error(err))
 	return nil
 }
 
 // HandlePaymentCreated reads the payment's state (an authorization raises no later
 // event of its own) when it names an order.
-func (s *Subscriber) HandlePaymentCreated(ctx context.Context, e events.Event) error {
+func (s *Subscriber) HandlePaymentCreated(ctx context.Context, e event.Event) error {
 	var p payments.PaymentEvent
 	if err := e.Decode(&p); err != nil {
 		return s.drop(e, err)
@@ -63,7 +63,7 @@ func (s *Subscriber) HandlePaymentCreated(ctx context.Context, e events.Event) e
 
 // HandlePayment records payment.succeeded (a sale, or the capture of an authorization),
 // payment.failed (a failed attempt) and payment.canceled (a void).
-func (s *Subscriber) HandlePayment(ctx context.Context, e events.Event) error {
+func (s *Subscriber) HandlePayment(ctx context.Context, e event.Event) error {
 	var p payments.PaymentEvent
 	if err := e.Decode(&p); err != nil {
 		return s.drop(e, err)
@@ -92,7 +92,7 @@ func (s *Subscriber) HandlePayment(ctx context.Context, e events.Event) error {
 // HandleRefund records refund.succeeded and refund.failed: the settling of one of the
 // order's own refunds (its metadata names the order's transaction), or a refund made
 // through the payments API or by the provider.
-func (s *Subscriber) HandleRefund(ctx context.Context, e events.Event) error {
+func (s *Subscriber) HandleRefund(ctx context.Context, e event.Event) error {
 	var r payments.RefundEvent
 	if err := e.Decode(&r); err != nil {
 		return s.drop(e, err)

@@ -9,7 +9,7 @@ import (
 	"go.uber.org/zap"
 
 	customers "github.com/gocommerce/commerce/modules/customers/api"
-	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/event"
 )
 
 // CustomerEventTypes are the customer events after which the customer's saved methods
@@ -33,7 +33,7 @@ func NewSubscriber(app MethodForgetter, log *zap.Logger) *Subscriber {
 }
 
 // Subscribe registers the handlers.
-func (s *Subscriber) Subscribe(bus events.Subscriber) {
+func (s *Subscriber) Subscribe(bus event.Subscriber) {
 	for _, t := range CustomerEventTypes {
 		bus.Subscribe(t, s.HandleCustomerGone)
 	}
@@ -42,7 +42,7 @@ func (s *Subscriber) Subscribe(bus events.Subscriber) {
 // HandleCustomerGone removes the customer's saved methods. A payload without an id is
 // logged and dropped (a retry cannot fix it); store errors are returned so the relay
 // retries.
-func (s *Subscriber) HandleCustomerGone(ctx context.Context, e events.Event) error {
+func (s *Subscriber) HandleCustomerGone(ctx context.Context, e event.Event) error {
 	var data struct {
 		ID string `json:"id"`
 	}

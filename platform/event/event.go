@@ -1,0 +1,39 @@
+// Package event declares the event port use cases and subscribers depend on: the
+// published fact, the publisher and the subscriber. platform/events implements it (the
+// transactional outbox, the in-process bus and the relay), as platform/db implements
+// platform/tx, so a module's app, domain, ports and api packages never pull the
+// database drivers in (docs/architecture.md, Rules; decision 0115).
+package event
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// Event is a published fact. Data is the resource (the webhook body's data member).
+type Event struct {
+	ID          string          `json:"id"` // evt_<uuid>
+	Type        string          `json:"type"`
+	AggregateID string          `json:"-"`
+	Data        json.RawMessage `json:"data"`
+	CreatedAt   time.Time       `json:"created_at"`
+}
+
+// Decode unmarshals the event's data into v.
+func (e Event) Decode(v any) error { return json.Unmarshal(e.Data, v) }
+
+// Handler reacts to an event. Returning an error makes the relay retry the event.
+type Handler func(ctx context.Context, e Event) error
+
+// Publisher is what use cases depend on.
+type Publisher interface {
+	// Publish stores an event inside ctx's transaction, so it exists if and only if
+	// the change that caused it commits.
+	Publish(ctx context.Context, eventType, aggregateID string, data any) error
+}
+
+// Subscriber registers reactions.
+type Subscriber interface {
+	Subscribe(eventType string, h Handler)
+}
