@@ -12,11 +12,10 @@ import (
 	"gorm.io/gorm"
 )
 
-// Querier is where ctx's statements run without gorm: the transaction ctx carries
-// (*sql.Tx), or the pool (*sql.DB). Hot reads use it to skip gorm's statement building,
-// callbacks and reflection (docs/performance.md, finding 6); queries sent through it
-// must use the dialect's bind parameters (Rebind).
-func (d *DB) Querier(ctx context.Context) gorm.ConnPool {
+// querier is where ctx's statements run without gorm: the transaction ctx carries
+// (*sql.Tx), or the pool (*sql.DB). Callers outside this file go through QueryRow,
+// Query, Exec and ExecQuery, which bound the wait for a pooled connection.
+func (d *DB) querier(ctx context.Context) gorm.ConnPool {
 	if InTransaction(ctx) {
 		return d.Conn(ctx).Statement.ConnPool
 	}
@@ -58,7 +57,7 @@ func (d *DB) Rebind(query string) string {
 func (d *DB) QueryRow(ctx context.Context, query string, args []any, dest ...any) error {
 	pool, ok := d.direct(ctx)
 	if !ok {
-		q, release, err := d.readConn(ctx)
+		q, release, err := d.conn(ctx)
 		if err != nil {
 			return err
 		}
@@ -81,20 +80,7 @@ func (d *DB) QueryRow(ctx context.Context, query string, args []any, dest ...any
 func (d *DB) Query(ctx context.Context, query string, args []any, dest []any, each func() error) error {
 	pool, ok := d.direct(ctx)
 	if !ok {
-		q, release, err := d.readConn(ctx)
-		if err != nil {
-			return err
-		}
-		defer release()
-		rows, err := q.QueryContext(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		defer func() { _ = rows.Close() }()
-		if err := scanEach(rows, dest, each); err != nil {
-			return err
-		}
-		return rows.Err()
+		return d.queryConn(ctx, query, args, dest, each)
 	}
 	return d.withPgx(ctx, pool, func(c *pgx.Conn) error {
 		rows, err := c.Query(ctx, query, args...)
@@ -104,6 +90,45 @@ func (d *DB) Query(ctx context.Context, query string, args []any, dest []any, ea
 		defer rows.Close()
 		return scanEach(rows, dest, each)
 	})
+}
+
+// Exec runs a statement that returns no rows (INSERT, UPDATE, DELETE) and answers how
+// many rows it changed. query uses the dialect's bind parameters (Rebind). It runs in
+// ctx's transaction, or alone on a pooled connection taken within the acquire timeout
+// (ErrBusy); alone, it is committed when it returns, so a writer of outbox rows calls
+// Committed itself. Its errors are the driver's, which IsDuplicate does not read.
+func (d *DB) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	q, release, err := d.conn(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer release()
+	res, err := q.ExecContext(ctx, query, args...)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+// ExecQuery runs a statement that writes and returns rows (RETURNING) like Query, on
+// Exec's path: a write does not take a read's turn (decision 0091).
+func (d *DB) ExecQuery(ctx context.Context, query string, args []any, dest []any, each func() error) error {
+	return d.queryConn(ctx, query, args, dest, each)
+}
+
+// queryConn runs query through database/sql on conn's connection.
+func (d *DB) queryConn(ctx context.Context, query string, args []any, dest []any, each func() error) error {
+	q, release, err := d.conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = rows.Close() }()
+	return scanEach(rows, dest, each)
 }
 
 // rows is what database/sql's and pgx's result sets share.
@@ -126,7 +151,7 @@ func scanEach(r rows, dest []any, each func() error) error {
 }
 
 // direct returns the pool a read in ctx runs on through pgx: PostgreSQL outside a
-// transaction. Otherwise the read goes through the Querier.
+// transaction. Otherwise the read goes through conn.
 func (d *DB) direct(ctx context.Context) (*sql.DB, bool) {
 	if d.dialect != Postgres || d.pool == nil || InTransaction(ctx) {
 		return nil, false
@@ -135,12 +160,11 @@ func (d *DB) direct(ctx context.Context) (*sql.DB, bool) {
 	return d.pool, true
 }
 
-// readConn is where a read that does not go through pgx runs: ctx's transaction, or
-// (SQLite) a connection taken from the pool within the acquire timeout, which release
-// returns.
-func (d *DB) readConn(ctx context.Context) (gorm.ConnPool, func(), error) {
+// conn is where a statement that does not go through pgx runs: ctx's transaction, or a
+// connection taken from the pool within the acquire timeout, which release returns.
+func (d *DB) conn(ctx context.Context) (gorm.ConnPool, func(), error) {
 	if InTransaction(ctx) || d.pool == nil {
-		return d.Querier(ctx), func() {}, nil
+		return d.querier(ctx), func() {}, nil
 	}
 	d.owners.check(ctx)
 	actx, cancel := d.acquireCtx(ctx)
