@@ -147,7 +147,10 @@ func (d *DB) queryConn(ctx context.Context, query string, args []any, dest []any
 		return err
 	}
 	defer func() { _ = rows.Close() }()
-	return scanEach(rows, dest, each)
+	if err := scanEach(rows, dest, each); err != nil {
+		return err
+	}
+	return rows.Err()
 }
 
 // rows is what database/sql's and pgx's result sets share.
