@@ -1,8 +1,8 @@
 // Package db opens the store (PostgreSQL in production through the pgx driver, pure-Go
 // SQLite embedded), carries the transaction in the context (InTx; Conn gives gorm on
-// it, Querier the plain connection), runs plain-SQL reads (QueryRow, Query) through pgx
-// directly on PostgreSQL outside a transaction, admitted in order (raw.go, decision
-// 0091), and runs the embedded migrations of every module.
+// it), runs plain SQL on hot paths (raw.go: QueryRow and Query, through pgx directly on
+// PostgreSQL outside a transaction, admitted in order, decision 0091; Exec and
+// ExecQuery for writes), and runs the embedded migrations of every module.
 package db
 
 import (

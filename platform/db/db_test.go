@@ -454,9 +454,10 @@ func TestAfterCommit(t *testing.T) {
 	}
 }
 
-// Querier runs raw statements in ctx's transaction when there is one (they see its
-// uncommitted rows), on the pool otherwise; Rebind gives each engine its parameters.
-func TestQuerierAndRebind(t *testing.T) {
+// Exec and ExecQuery run in ctx's transaction when there is one (its reads see their
+// uncommitted rows, its rollback undoes them), alone and committed otherwise; Rebind
+// gives each engine its parameters.
+func TestExecAndRebind(t *testing.T) {
 	for _, engine := range testdb.Engines() {
 		t.Run(engine, func(t *testing.T) {
 			t.Parallel()
@@ -483,17 +484,24 @@ func TestQuerierAndRebind(t *testing.T) {
 			}
 			countRaw := func(ctx context.Context) int {
 				var n int
-				if err := d.Querier(ctx).QueryRowContext(ctx, q, "a", "b").Scan(&n); err != nil {
+				if err := d.QueryRow(ctx, q, []any{"a", "b"}, &n); err != nil {
 					t.Fatal(err)
 				}
 				return n
 			}
-			if err := d.InTx(ctx, func(ctx context.Context) error {
-				if err := insert(ctx, t, d, "a"); err != nil {
-					return err
+			exec := func(ctx context.Context, query string, args ...any) int64 {
+				n, err := d.Exec(ctx, d.Rebind(query), args...)
+				if err != nil {
+					t.Fatalf("Exec(%q): %v", query, err)
 				}
-				if n := countRaw(ctx); n != 1 {
-					t.Errorf("inside the transaction: %d rows, want its own uncommitted 1", n)
+				return n
+			}
+			if err := d.InTx(ctx, func(ctx context.Context) error {
+				if n := exec(ctx, "INSERT INTO widgets (id, name) VALUES (?, ?), (?, ?)", ids.New(), "a", ids.New(), "b"); n != 2 {
+					t.Errorf("Exec in the transaction: %d rows, want 2", n)
+				}
+				if n := countRaw(ctx); n != 2 {
+					t.Errorf("inside the transaction: %d rows, want its own uncommitted 2", n)
 				}
 				return errBoom
 			}); !errors.Is(err, errBoom) {
@@ -501,6 +509,40 @@ func TestQuerierAndRebind(t *testing.T) {
 			}
 			if n := countRaw(ctx); n != 0 {
 				t.Fatalf("after the rollback: %d rows, want 0", n)
+			}
+			// Alone, Exec commits at once; its count is what the statement changed.
+			if n := exec(ctx, "INSERT INTO widgets (id, name) VALUES (?, ?)", ids.New(), "a"); n != 1 || countRaw(ctx) != 1 {
+				t.Fatalf("Exec alone: %d rows, %d committed; want 1, 1", n, countRaw(ctx))
+			}
+			if n := exec(ctx, "UPDATE widgets SET name = ? WHERE name = ?", "b", "zz"); n != 0 {
+				t.Fatalf("an UPDATE of no row: %d rows", n)
+			}
+			if _, err := d.Exec(ctx, d.Rebind("INSERT INTO widgets (id, name) VALUES (?, ?)"), ids.New(), "a"); err == nil {
+				t.Fatal("a duplicate name gave no error")
+			}
+			// ExecQuery scans a write's RETURNING rows, alone and in a transaction.
+			var name string
+			var got []string
+			returning := func(ctx context.Context) error {
+				return d.ExecQuery(ctx, d.Rebind("UPDATE widgets SET name = name || ? RETURNING name"), []any{"+"}, []any{&name}, func() error {
+					got = append(got, name)
+					return nil
+				})
+			}
+			if err := returning(ctx); err != nil || !slices.Equal(got, []string{"a+"}) {
+				t.Fatalf("ExecQuery alone: %v, %v", got, err)
+			}
+			got = nil
+			if err := d.InTx(ctx, func(ctx context.Context) error {
+				if err := returning(ctx); err != nil {
+					return err
+				}
+				return errBoom
+			}); !errors.Is(err, errBoom) || !slices.Equal(got, []string{"a++"}) {
+				t.Fatalf("ExecQuery in a transaction: %v, %v", got, err)
+			}
+			if n := exec(ctx, "DELETE FROM widgets WHERE name = ?", "a+"); n != 1 {
+				t.Fatalf("the rolled-back ExecQuery wrote: DELETE of a+ changed %d rows", n)
 			}
 		})
 	}

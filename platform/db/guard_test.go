@@ -42,7 +42,10 @@ func TestStrictStatementOutsideTransaction(t *testing.T) {
 					return err
 				}
 				mustPanicOutside(t, "Conn", func() { _ = d.Conn(outer).Exec("SELECT 1") })
-				mustPanicOutside(t, "Querier", func() { _ = d.Querier(outer) })
+				mustPanicOutside(t, "Exec", func() { _, _ = d.Exec(outer, "DELETE FROM widgets") })
+				mustPanicOutside(t, "ExecQuery", func() {
+					_ = d.ExecQuery(outer, "DELETE FROM widgets RETURNING name", nil, []any{new(string)}, func() error { return nil })
+				})
 				mustPanicOutside(t, "QueryRow", func() { _ = d.QueryRow(outer, "SELECT 1", nil, &n) })
 				mustPanicOutside(t, "Query", func() {
 					_ = d.Query(outer, "SELECT 1", nil, []any{&n}, func() error { return nil })
@@ -85,7 +88,7 @@ func openPool(t *testing.T, engine string, acquire time.Duration) *db.DB {
 	return d
 }
 
-// While every connection is held, a transaction or a read waits at most the acquire
+// While every connection is held, a transaction, a read or a write waits at most the acquire
 // timeout and gets ErrBusy (503), not the request's whole deadline; once the
 // connection is free, both work again.
 func TestAcquireTimeoutAnswersBusy(t *testing.T) {
@@ -116,6 +119,12 @@ func TestAcquireTimeoutAnswersBusy(t *testing.T) {
 			start = time.Now()
 			err = d.QueryRow(ctx, "SELECT COUNT(*) FROM widgets", nil, &n)
 			assertBusy(t, "QueryRow", err, start)
+			start = time.Now()
+			_, err = d.Exec(ctx, d.Rebind("DELETE FROM widgets WHERE name = ?"), "holder")
+			assertBusy(t, "Exec", err, start)
+			start = time.Now()
+			err = d.ExecQuery(ctx, "DELETE FROM widgets RETURNING name", nil, []any{new(string)}, func() error { return nil })
+			assertBusy(t, "ExecQuery", err, start)
 
 			close(release)
 			if err := <-done; err != nil {

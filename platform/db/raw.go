@@ -12,11 +12,10 @@ import (
 	"gorm.io/gorm"
 )
 
-// Querier is where ctx's statements run without gorm: the transaction ctx carries
-// (*sql.Tx), or the pool (*sql.DB). Hot reads use it to skip gorm's statement building,
-// callbacks and reflection (docs/performance.md, finding 6); queries sent through it
-// must use the dialect's bind parameters (Rebind).
-func (d *DB) Querier(ctx context.Context) gorm.ConnPool {
+// querier is where ctx's statements run without gorm: the transaction ctx carries
+// (*sql.Tx), or the pool (*sql.DB). Callers outside this file go through QueryRow,
+// Query, Exec and ExecQuery, which bound the wait for a pooled connection.
+func (d *DB) querier(ctx context.Context) gorm.ConnPool {
 	if InTransaction(ctx) {
 		return d.Conn(ctx).Statement.ConnPool
 	}
@@ -58,14 +57,14 @@ func (d *DB) Rebind(query string) string {
 func (d *DB) QueryRow(ctx context.Context, query string, args []any, dest ...any) error {
 	pool, ok := d.direct(ctx)
 	if !ok {
-		q, release, err := d.readConn(ctx)
+		q, release, err := d.conn(ctx)
 		if err != nil {
 			return err
 		}
 		defer release()
 		return q.QueryRowContext(ctx, query, args...).Scan(dest...)
 	}
-	return d.withPgx(ctx, pool, func(c *pgx.Conn) error {
+	return d.withPgx(ctx, pool, true, func(c *pgx.Conn) error {
 		err := c.QueryRow(ctx, query, args...).Scan(dest...)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return sql.ErrNoRows
@@ -79,24 +78,17 @@ func (d *DB) QueryRow(ctx context.Context, query string, args []any, dest ...any
 // PostgreSQL the read holds its turn and its connection until the rows are read). The
 // paths are QueryRow's.
 func (d *DB) Query(ctx context.Context, query string, args []any, dest []any, each func() error) error {
+	return d.query(ctx, true, query, args, dest, each)
+}
+
+// query is Query; admit says whether a statement outside a transaction on PostgreSQL
+// waits for a read's turn.
+func (d *DB) query(ctx context.Context, admit bool, query string, args []any, dest []any, each func() error) error {
 	pool, ok := d.direct(ctx)
 	if !ok {
-		q, release, err := d.readConn(ctx)
-		if err != nil {
-			return err
-		}
-		defer release()
-		rows, err := q.QueryContext(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		defer func() { _ = rows.Close() }()
-		if err := scanEach(rows, dest, each); err != nil {
-			return err
-		}
-		return rows.Err()
+		return d.queryConn(ctx, query, args, dest, each)
 	}
-	return d.withPgx(ctx, pool, func(c *pgx.Conn) error {
+	return d.withPgx(ctx, pool, admit, func(c *pgx.Conn) error {
 		rows, err := c.Query(ctx, query, args...)
 		if err != nil {
 			return err
@@ -104,6 +96,61 @@ func (d *DB) Query(ctx context.Context, query string, args []any, dest []any, ea
 		defer rows.Close()
 		return scanEach(rows, dest, each)
 	})
+}
+
+// Exec runs a statement that returns no rows (INSERT, UPDATE, DELETE) and answers how
+// many rows it changed. query uses the dialect's bind parameters (Rebind). It runs in
+// ctx's transaction, or alone (through pgx on PostgreSQL, database/sql on SQLite) on a
+// connection taken within the acquire timeout (ErrBusy), without waiting for a read's
+// turn. Alone, it is committed when it returns, so a writer of outbox rows calls
+// Committed itself. Its errors are the driver's, which IsDuplicate does not read.
+func (d *DB) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	pool, ok := d.direct(ctx)
+	if !ok {
+		q, release, err := d.conn(ctx)
+		if err != nil {
+			return 0, err
+		}
+		defer release()
+		res, err := q.ExecContext(ctx, query, args...)
+		if err != nil {
+			return 0, err
+		}
+		return res.RowsAffected()
+	}
+	var n int64
+	err := d.withPgx(ctx, pool, false, func(c *pgx.Conn) error {
+		tag, err := c.Exec(ctx, query, args...)
+		n = tag.RowsAffected()
+		return err
+	})
+	return n, err
+}
+
+// ExecQuery runs a statement that writes and returns rows (RETURNING) as Query does,
+// but a write does not wait for a read's turn (decision 0091). It runs in ctx's
+// transaction, or alone through pgx on PostgreSQL (on SQLite database/sql), on a
+// connection taken within the acquire timeout.
+func (d *DB) ExecQuery(ctx context.Context, query string, args []any, dest []any, each func() error) error {
+	return d.query(ctx, false, query, args, dest, each)
+}
+
+// queryConn runs query through database/sql on conn's connection.
+func (d *DB) queryConn(ctx context.Context, query string, args []any, dest []any, each func() error) error {
+	q, release, err := d.conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer release()
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer func() { _ = rows.Close() }()
+	if err := scanEach(rows, dest, each); err != nil {
+		return err
+	}
+	return rows.Err()
 }
 
 // rows is what database/sql's and pgx's result sets share.
@@ -125,8 +172,8 @@ func scanEach(r rows, dest []any, each func() error) error {
 	return r.Err()
 }
 
-// direct returns the pool a read in ctx runs on through pgx: PostgreSQL outside a
-// transaction. Otherwise the read goes through the Querier.
+// direct returns the pool a statement in ctx runs on through pgx: PostgreSQL outside a
+// transaction. Otherwise it goes through conn.
 func (d *DB) direct(ctx context.Context) (*sql.DB, bool) {
 	if d.dialect != Postgres || d.pool == nil || InTransaction(ctx) {
 		return nil, false
@@ -135,12 +182,11 @@ func (d *DB) direct(ctx context.Context) (*sql.DB, bool) {
 	return d.pool, true
 }
 
-// readConn is where a read that does not go through pgx runs: ctx's transaction, or
-// (SQLite) a connection taken from the pool within the acquire timeout, which release
-// returns.
-func (d *DB) readConn(ctx context.Context) (gorm.ConnPool, func(), error) {
+// conn is where a statement that does not go through pgx runs: ctx's transaction, or a
+// connection taken from the pool within the acquire timeout, which release returns.
+func (d *DB) conn(ctx context.Context) (gorm.ConnPool, func(), error) {
 	if InTransaction(ctx) || d.pool == nil {
-		return d.Querier(ctx), func() {}, nil
+		return d.querier(ctx), func() {}, nil
 	}
 	d.owners.check(ctx)
 	actx, cancel := d.acquireCtx(ctx)
@@ -152,17 +198,18 @@ func (d *DB) readConn(ctx context.Context) (gorm.ConnPool, func(), error) {
 	return c, func() { _ = c.Close() }, nil
 }
 
-// withPgx runs fn on a pooled connection's pgx.Conn once the read is admitted.
+// withPgx runs fn on a pooled connection's pgx.Conn, once the read is admitted when
+// admit is set.
 //
 // Reads are admitted in order, at most database.read_concurrency at once. A read holds
 // its connection only while PostgreSQL runs it, so a few more than the database has
 // cores keep it busy; beyond that they only interleave (context switches). Waiting here
 // instead of for a connection matters for the tail: database/sql hands a freed
 // connection to a random waiter, a channel to the longest waiting (docs/decisions/0091).
-func (d *DB) withPgx(ctx context.Context, pool *sql.DB, fn func(*pgx.Conn) error) error {
+func (d *DB) withPgx(ctx context.Context, pool *sql.DB, admit bool, fn func(*pgx.Conn) error) error {
 	actx, cancel := d.acquireCtx(ctx)
 	defer cancel()
-	if d.reads != nil {
+	if admit && d.reads != nil {
 		select {
 		case d.reads <- struct{}{}:
 			defer func() { <-d.reads }()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/ids"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
@@ -106,7 +107,7 @@ func openReads(t *testing.T, n int) *db.DB {
 		t.Skip("the read gate is PostgreSQL's")
 	}
 	cfg := config.Default()
-	cfg.Database.URL = testdb.URL(t, "postgres")
+	cfg.Database.URL = testdb.MigratedURL(t, "postgres", widgets())
 	cfg.Database.MaxOpenConns = 10
 	cfg.Database.ReadConcurrency = n
 	d, closeFn, err := db.Open(&cfg, zap.NewNop())
@@ -204,8 +205,9 @@ func TestReadsAreAdmittedInOrder(t *testing.T) {
 	}
 }
 
-// Transactions do not wait for reads: a read held open does not stop one.
-func TestTransactionsDoNotWaitForReads(t *testing.T) {
+// Transactions and writes alone (Exec, ExecQuery) do not wait for reads: a read held
+// open does not stop one.
+func TestTransactionsAndWritesDoNotWaitForReads(t *testing.T) {
 	d := openReads(t, 1)
 	release := make(chan struct{})
 	defer close(release)
@@ -217,5 +219,12 @@ func TestTransactionsDoNotWaitForReads(t *testing.T) {
 		return d.QueryRow(ctx, "SELECT 1", nil, &n)
 	}); err != nil {
 		t.Fatalf("a transaction's read while the read slot is taken: %v", err)
+	}
+	if n, err := d.Exec(ctx, d.Rebind("INSERT INTO widgets (id, name) VALUES (?, ?)"), ids.New(), "w"); err != nil || n != 1 {
+		t.Fatalf("Exec while the read slot is taken: %d rows, %v", n, err)
+	}
+	var name string
+	if err := d.ExecQuery(ctx, "DELETE FROM widgets RETURNING name", nil, []any{&name}, func() error { return nil }); err != nil || name != "w" {
+		t.Fatalf("ExecQuery while the read slot is taken: %q, %v", name, err)
 	}
 }

@@ -245,7 +245,7 @@ func (o *Outbox) Publish(ctx context.Context, eventType, aggregateID string, dat
 	}
 	// Autocommitted: the row is inserted without gorm's statement building and
 	// reflection (one plain INSERT).
-	if _, err := o.db.Querier(ctx).ExecContext(ctx, o.insert, rec.Args()...); err != nil {
+	if _, err := o.db.Exec(ctx, o.insert, rec.Args()...); err != nil {
 		return fmt.Errorf("event %s: outbox: %w", eventType, err)
 	}
 	if !db.InTransaction(ctx) && !rec.Delivered {
@@ -330,7 +330,7 @@ func Store(ctx context.Context, d *db.DB, recs ...Record) error {
 		args = append(args, r.Args()...)
 		pending = pending || !r.Delivered
 	}
-	if _, err := d.Querier(ctx).ExecContext(ctx, d.Rebind(q), args...); err != nil {
+	if _, err := d.Exec(ctx, d.Rebind(q), args...); err != nil {
 		return fmt.Errorf("events: outbox: %w", err)
 	}
 	if !db.InTransaction(ctx) && pending {

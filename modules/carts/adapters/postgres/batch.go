@@ -192,20 +192,13 @@ func (k *combiner) flush(batch []*pendingWrite) (map[string]bool, error) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), flushTimeout)
 	defer cancel()
-	rows, err := k.db.Querier(ctx).QueryContext(ctx, batchSQL, carts, items, evts, cartIDs, orEmpty(itemIDs))
-	if err != nil {
-		return nil, fmt.Errorf("carts: versioned write: %w", err)
-	}
-	defer func() { _ = rows.Close() }()
 	written := make(map[string]bool, len(batch))
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("carts: versioned write: %w", err)
-		}
+	var id string
+	err := k.db.ExecQuery(ctx, batchSQL, []any{carts, items, evts, cartIDs, orEmpty(itemIDs)}, []any{&id}, func() error {
 		written[id] = true
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return nil, fmt.Errorf("carts: versioned write: %w", err)
 	}
 	return written, nil

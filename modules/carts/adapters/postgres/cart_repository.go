@@ -163,27 +163,23 @@ func (r *CartRepository) lock(ctx context.Context, id domain.CartID) (*domain.Ca
 		q += " FOR UPDATE"
 	}
 	var cart cartRow
-	sqlc := r.db.Querier(ctx)
-	if err := sqlc.QueryRowContext(ctx, r.db.Rebind(q), string(id)).Scan(pointers(cart.fields())...); err != nil {
+	if err := r.db.QueryRow(ctx, r.db.Rebind(q), []any{string(id)}, pointers(cart.fields())...); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, domain.ErrCartNotFound
 		}
 		return nil, fmt.Errorf("carts: select: %w", err)
 	}
-	rows, err := sqlc.QueryContext(ctx, r.db.Rebind("SELECT "+itemSelect+" FROM cart_items i WHERE i.cart_id = ? ORDER BY i.created_at, i.id"), string(id))
+	var (
+		items []itemRow
+		ir    itemRow
+	)
+	err := r.db.Query(ctx, r.db.Rebind("SELECT "+itemSelect+" FROM cart_items i WHERE i.cart_id = ? ORDER BY i.created_at, i.id"),
+		[]any{string(id)}, pointers(ir.fields()), func() error {
+			items = append(items, ir)
+			ir = itemRow{}
+			return nil
+		})
 	if err != nil {
-		return nil, fmt.Errorf("carts: items: %w", err)
-	}
-	defer func() { _ = rows.Close() }()
-	var items []itemRow
-	for rows.Next() {
-		var ir itemRow
-		if err := rows.Scan(pointers(ir.fields())...); err != nil {
-			return nil, fmt.Errorf("carts: scan item: %w", err)
-		}
-		items = append(items, ir)
-	}
-	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("carts: items: %w", err)
 	}
 	return cart.toDomain(items)
@@ -291,9 +287,9 @@ func (r *CartRepository) Update(ctx context.Context, id domain.CartID, change fu
 
 // write stores a diff of the locked cart c, a statement per part, in ctx's transaction.
 func (r *CartRepository) write(ctx context.Context, c *domain.Cart, d diff) error {
-	conn, sqlc := r.db.Conn(ctx), r.db.Querier(ctx)
+	conn := r.db.Conn(ctx)
 	q, args := cartUpdateSQL(string(c.ID), d.cart)
-	if _, err := sqlc.ExecContext(ctx, r.db.Rebind(q), args...); err != nil {
+	if _, err := r.db.Exec(ctx, r.db.Rebind(q), args...); err != nil {
 		return fmt.Errorf("carts: update: %w", err)
 	}
 	if len(d.removed) > 0 {
@@ -303,7 +299,7 @@ func (r *CartRepository) write(ctx context.Context, c *domain.Cart, d diff) erro
 	}
 	for _, ch := range d.changed {
 		q, args := updateSQL("cart_items", ch.id, ch.set)
-		if _, err := sqlc.ExecContext(ctx, r.db.Rebind(q), args...); err != nil {
+		if _, err := r.db.Exec(ctx, r.db.Rebind(q), args...); err != nil {
 			return fmt.Errorf("carts: update item: %w", err)
 		}
 	}

@@ -1,6 +1,6 @@
 // Package postgres stores carts and their items (PostgreSQL, and SQLite through the
 // same code) and embeds the module's migrations. Reads and the row-locked writes are
-// plain SQL (db.Query, db.Querier: pgx on PostgreSQL), scanned through explicit fields
+// plain SQL (db.Query, db.QueryRow, db.Exec: pgx on PostgreSQL), scanned through explicit fields
 // (fields.go); the add's versioned write is one batched statement (batch.go, decision
 // 0089); gorm builds only the rarer statements (create, delete, expiry).
 package postgres

@@ -138,25 +138,17 @@ func (r *CollectionRepository) ListForProducts(ctx context.Context, productIDs [
 	if len(productIDs) == 0 {
 		return out, nil
 	}
-	rows, err := r.db.Conn(ctx).Table("collections").Select(collectionColumns+", cp.product_id").
-		Joins("JOIN collection_products cp ON cp.collection_id = collections.id").
-		Where("cp.product_id IN ?", productIDs).Order("collections.title ASC, collections.id ASC").Rows()
-	if err != nil {
-		return nil, fmt.Errorf("catalog: product collections: %w", err)
-	}
-	defer rows.Close()
 	var (
 		row       collectionRow
 		productID string
 	)
-	dest := append(row.dest(), &productID)
-	for rows.Next() {
-		if err := rows.Scan(dest...); err != nil {
-			return nil, fmt.Errorf("catalog: scan product collection: %w", err)
-		}
+	query := r.db.Rebind("SELECT " + collectionColumns + ", cp.product_id FROM collections" +
+		" JOIN collection_products cp ON cp.collection_id = collections.id WHERE cp.product_id IN (" + params(len(productIDs)) + ")" +
+		" ORDER BY collections.title ASC, collections.id ASC")
+	if err := r.db.Query(ctx, query, anySlice(productIDs), append(row.dest(), &productID), func() error {
 		out[productID] = append(out[productID], row.toDomain())
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	}); err != nil {
 		return nil, fmt.Errorf("catalog: product collections: %w", err)
 	}
 	return out, nil

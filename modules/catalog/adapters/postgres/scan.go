@@ -10,7 +10,7 @@ import (
 )
 
 // The hot reads (a product by id, a list page, a product with its variants for carts)
-// scan their rows explicitly through db.Querier: gorm's Find costs as much CPU as the
+// scan their rows explicitly through db.QueryRow and db.Query: gorm's Find costs as much CPU as the
 // query itself, in reflection over the row struct, per-column name mapping and callbacks
 // (docs/performance.md, finding 6).
 

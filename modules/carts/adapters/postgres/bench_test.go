@@ -1,0 +1,82 @@
+package postgres_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/gocommerce/commerce/modules/carts/adapters/postgres"
+	"github.com/gocommerce/commerce/modules/carts/domain"
+	"github.com/gocommerce/commerce/modules/carts/ports"
+	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/ids"
+	"github.com/gocommerce/commerce/platform/testdb"
+)
+
+// The carts' plain-SQL paths, per engine: Get (db.Query, pgx on PostgreSQL), Update
+// (row lock through db.QueryRow and db.Query, the changes through db.Exec, in a
+// transaction) and Apply (the versioned write: the batch statement on PostgreSQL,
+// db.ExecQuery). Each changes the quantity of one of three lines. Allocations are the
+// measure (-benchmem); times on a shared machine are not.
+func BenchmarkCartPaths(b *testing.B) {
+	for _, engine := range testdb.Engines() {
+		b.Run(engine, func(b *testing.B) {
+			e := testdb.Open(b, engine, events.Migrations(), postgres.Migrations())
+			ctx := context.Background()
+			r := postgres.NewCartRepository(e.DB, events.NewOutbox(e.DB))
+			now := time.Now().UTC().Truncate(time.Microsecond)
+			cart := domain.New(domain.CartID(ids.New()), "", "USD", now, time.Hour)
+			for i := 0; i < 3; i++ {
+				p := domain.Product{ProductID: ids.New(), VariantID: ids.New(), Title: "Shirt", Status: domain.ProductActive, Currency: "USD", Price: decimal.RequireFromString("10.00")}
+				if _, err := cart.AddItem(domain.ItemID(ids.New()), p, 1, nil, now); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := r.Create(ctx, cart); err != nil {
+				b.Fatal(err)
+			}
+			change := func(n int) func(context.Context, *domain.Cart) error {
+				return func(_ context.Context, c *domain.Cart) error {
+					q := n%5 + 1
+					_, _, err := c.UpdateItem(c.Items[n%3].ID, domain.ItemChange{Quantity: &q}, time.Now())
+					return err
+				}
+			}
+			b.Run("Get", func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if _, err := r.Get(ctx, cart.ID); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run("Update", func(b *testing.B) {
+				b.ReportAllocs()
+				n := 0
+				for b.Loop() {
+					n++
+					if err := e.DB.InTx(ctx, func(ctx context.Context) error {
+						_, err := r.Update(ctx, cart.ID, change(n))
+						return err
+					}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+			b.Run("Apply", func(b *testing.B) {
+				b.ReportAllocs()
+				n := 0
+				for b.Loop() {
+					n++
+					if _, err := r.Apply(ctx, cart.ID, func(ctx context.Context, c *domain.Cart) ([]ports.Event, error) {
+						return nil, change(n)(ctx, c)
+					}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		})
+	}
+}
