@@ -193,6 +193,13 @@ func (p *probe) operations() []operation {
 	return out
 }
 
+// paramKinds names the seeded resource a path parameter takes the id of.
+var paramKinds = map[string]string{
+	"cart_id": "cart", "item_id": "item", "product_id": "product", "variant_id": "variant",
+	"address_id": "address", "segment_id": "segment", "line_item_id": "line_item",
+	"note_id": "note", "payment_id": "payment", "code_or_id": "coupon",
+}
+
 // pathParam is a real id for a parameter where the probe seeded one.
 func (p *probe) pathParam(path, name string) string {
 	switch name {
@@ -203,28 +210,12 @@ func (p *probe) pathParam(path, name string) string {
 				return p.ids[kind]
 			}
 		}
-	case "cart_id":
-		return p.ids["cart"]
-	case "item_id":
-		return p.ids["item"]
-	case "product_id":
-		return p.ids["product"]
-	case "variant_id":
-		return p.ids["variant"]
-	case "address_id":
-		return p.ids["address"]
-	case "segment_id":
-		return p.ids["segment"]
-	case "line_item_id":
-		return p.ids["line_item"]
-	case "note_id":
-		return p.ids["note"]
-	case "payment_id":
-		return p.ids["payment"]
-	case "code_or_id":
-		return p.ids["coupon"]
 	case "gateway":
 		return "test"
+	default:
+		if kind, ok := paramKinds[name]; ok {
+			return p.ids[kind]
+		}
 	}
 	return fmt.Sprintf("%08x-0000-4000-8000-%012x", p.rnd.Uint32(), p.rnd.Uint64()&0xffffffffffff)
 }
@@ -741,11 +732,7 @@ func TestBadInputRegressions(t *testing.T) {
 		t.Run(engine, func(t *testing.T) {
 			ta := newTestApp(t, engine, nil)
 			ctx := context.Background()
-			_, key, err := ta.app.Identity.CreateAPIKey(ctx, identityapi.CreateAPIKeyCommand{Name: "admin", Scopes: []string{"admin"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			admin := []string{"Authorization", "Bearer " + key}
+			admin := ta.adminAuth()
 			// raw sends bytes as they are (no JSON encoding, no document check).
 			raw := func(method, target, body string) response {
 				t.Helper()

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"context"
 	"net/http"
 	"testing"
 
-	identityapi "github.com/gocommerce/commerce/modules/identity/api"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
@@ -15,12 +13,7 @@ func TestCartCouponEndToEnd(t *testing.T) {
 	for _, engine := range testdb.Engines() {
 		t.Run(engine, func(t *testing.T) {
 			ta := newTestApp(t, engine, nil)
-			ctx := context.Background()
-			_, key, err := ta.app.Identity.CreateAPIKey(ctx, identityapi.CreateAPIKeyCommand{Name: "admin", Scopes: []string{"admin"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			admin := []string{"Authorization", "Bearer " + key}
+			admin := ta.adminAuth()
 			p := ta.do("POST", "/api/v1/products", map[string]any{"title": "Mug", "price": "12.50", "currency": "EUR", "inventory_quantity": 50}, admin...)
 			if p.Status != http.StatusCreated {
 				t.Fatalf("product: %d %s", p.Status, p.Body)

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"testing"
 
-	identityapi "github.com/gocommerce/commerce/modules/identity/api"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
@@ -15,11 +14,7 @@ func TestCatalogInventoryEndToEnd(t *testing.T) {
 		t.Run(engine, func(t *testing.T) {
 			ta := newTestApp(t, engine, nil)
 			ctx := context.Background()
-			_, key, err := ta.app.Identity.CreateAPIKey(ctx, identityapi.CreateAPIKeyCommand{Name: "admin", Scopes: []string{"admin"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			auth := []string{"Authorization", "Bearer " + key}
+			auth := ta.adminAuth()
 
 			created := ta.do("POST", "/api/v1/products", map[string]any{
 				"title": "Linen Shirt", "price": "49.90", "currency": "EUR", "inventory_quantity": 20,

@@ -21,6 +21,7 @@ import (
 	"github.com/gocommerce/commerce/modules/coupons"
 	"github.com/gocommerce/commerce/modules/customers"
 	"github.com/gocommerce/commerce/modules/identity"
+	identityapi "github.com/gocommerce/commerce/modules/identity/api"
 	"github.com/gocommerce/commerce/modules/inventory"
 	"github.com/gocommerce/commerce/modules/orders"
 	"github.com/gocommerce/commerce/modules/payments"
@@ -94,6 +95,17 @@ func newTestApp(t *testing.T, engine string, mutate func(*config.Config)) *testA
 		t.Fatal(err)
 	}
 	return &testApp{t: t, app: a, doc: doc, router: router}
+}
+
+// adminAuth creates an API key with the admin scope and returns its Authorization
+// header, as do's headers.
+func (ta *testApp) adminAuth() []string {
+	ta.t.Helper()
+	_, key, err := ta.app.Identity.CreateAPIKey(context.Background(), identityapi.CreateAPIKeyCommand{Name: "admin", Scopes: []string{"admin"}})
+	if err != nil {
+		ta.t.Fatal(err)
+	}
+	return []string{"Authorization", "Bearer " + key}
 }
 
 type response struct {

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"testing"
 
-	identityapi "github.com/gocommerce/commerce/modules/identity/api"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
@@ -15,11 +14,7 @@ func TestOrdersEndToEnd(t *testing.T) {
 		t.Run(engine, func(t *testing.T) {
 			ta := newTestApp(t, engine, nil)
 			ctx := context.Background()
-			_, key, err := ta.app.Identity.CreateAPIKey(ctx, identityapi.CreateAPIKeyCommand{Name: "admin", Scopes: []string{"admin"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			auth := []string{"Authorization", "Bearer " + key}
+			auth := ta.adminAuth()
 			drain := func() {
 				t.Helper()
 				for range 5 {

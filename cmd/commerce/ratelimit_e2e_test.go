@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"image"
 	"image/png"
 	"mime/multipart"
@@ -11,7 +10,6 @@ import (
 	"strconv"
 	"testing"
 
-	identityapi "github.com/gocommerce/commerce/modules/identity/api"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
@@ -76,12 +74,7 @@ func TestUploadLimitAndProbeHeaders(t *testing.T) {
 	ta := newTestApp(t, testdb.Primary(), func(cfg *config.Config) {
 		cfg.RateLimiting.Default = config.Limit{RequestsPerMinute: 6000, BurstCapacity: 1000, RequestsPerHour: 200}
 	})
-	ctx := context.Background()
-	_, key, err := ta.app.Identity.CreateAPIKey(ctx, identityapi.CreateAPIKeyCommand{Name: "admin", Scopes: []string{"admin"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	auth := []string{"Authorization", "Bearer " + key}
+	auth := ta.adminAuth()
 	created := ta.do("POST", "/api/v1/products", map[string]any{"title": "Poster", "price": "12.00", "currency": "EUR"}, auth...)
 	if created.Status != http.StatusCreated {
 		t.Fatalf("create product: %d %s", created.Status, created.Body)
