@@ -205,11 +205,9 @@ func (d *DB) session(ctx context.Context) (*gorm.DB, func(), error) {
 	if d.pool == nil {
 		return g, func() {}, nil
 	}
-	actx, cancel := d.acquireCtx(ctx)
-	conn, err := d.pool.Conn(actx)
-	cancel()
+	conn, err := d.take(ctx)
 	if err != nil {
-		return nil, nil, busy(ctx, err)
+		return nil, nil, err
 	}
 	g.Statement.ConnPool = conn
 	return g, func() { _ = conn.Close() }, nil

@@ -3,6 +3,7 @@ package db
 import (
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"os"
@@ -92,6 +93,18 @@ func goid() uint64 {
 // the latest after the acquire timeout.
 func (d *DB) acquireCtx(ctx context.Context) (context.Context, context.CancelFunc) {
 	return context.WithTimeout(ctx, d.acquire)
+}
+
+// take takes a connection from the pool within the acquire timeout (ErrBusy past it);
+// the caller closes it to give it back.
+func (d *DB) take(ctx context.Context) (*sql.Conn, error) {
+	actx, cancel := d.acquireCtx(ctx)
+	defer cancel()
+	c, err := d.pool.Conn(actx)
+	if err != nil {
+		return nil, busy(ctx, err)
+	}
+	return c, nil
 }
 
 // busy turns the error of a wait for a connection into ErrBusy when the acquire

@@ -189,11 +189,9 @@ func (d *DB) conn(ctx context.Context) (gorm.ConnPool, func(), error) {
 		return d.querier(ctx), func() {}, nil
 	}
 	d.owners.check(ctx)
-	actx, cancel := d.acquireCtx(ctx)
-	c, err := d.pool.Conn(actx)
-	cancel()
+	c, err := d.take(ctx)
 	if err != nil {
-		return nil, nil, busy(ctx, err)
+		return nil, nil, err
 	}
 	return c, func() { _ = c.Close() }, nil
 }

@@ -126,18 +126,13 @@ func (r *Relay) Run(ctx context.Context) {
 // (the outbox then stores every event pending, which is safe, until a registration
 // succeeds).
 func (r *Relay) keepRegistered(ctx context.Context) {
-	t := time.NewTicker(r.refresh())
-	defer t.Stop()
-	for {
+	register := func(ctx context.Context) {
 		if err := r.Register(ctx); err != nil && ctx.Err() == nil {
 			r.log.Warn("event consumers not registered", zap.Error(err))
 		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
 	}
+	register(ctx)
+	clock.Every(ctx, r.refresh(), register)
 }
 
 // Drain delivers every due pending event now and returns how many it handled: events
@@ -290,20 +285,13 @@ func (r *Relay) renewLease(ctx context.Context, claim string, rowIDs []string) (
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
+		clock.Every(ctx, every, func(ctx context.Context) {
 			err := r.db.Conn(ctx).Model(&outboxRow{}).Where("id IN ? AND claim = ?", rowIDs, claim).
 				Update("locked_until", r.Clock.Now().UTC().Add(r.Lease)).Error
 			if err != nil && ctx.Err() == nil {
 				r.log.Warn("outbox lease renewal failed", zap.String("claim", claim), zap.Error(err))
 			}
-		}
+		})
 	}()
 	var once sync.Once
 	return func() { once.Do(func() { cancel(); <-done }) }

@@ -208,20 +208,13 @@ func (a *Authenticator) Recheck(ctx context.Context) error {
 // every runs f every period until ctx ends, each run bounded by the period plus five
 // seconds; a failure is logged as what failed (the API key re-check, the revocation poll).
 func (a *Authenticator) every(ctx context.Context, period time.Duration, what string, f func(context.Context) error) {
-	t := time.NewTicker(period)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-			rctx, cancel := context.WithTimeout(ctx, period+5*time.Second)
-			if err := f(rctx); err != nil && ctx.Err() == nil {
-				a.log.Warn(what+" failed", zap.Error(err))
-			}
-			cancel()
+	clock.Every(ctx, period, func(ctx context.Context) {
+		rctx, cancel := context.WithTimeout(ctx, period+5*time.Second)
+		defer cancel()
+		if err := f(rctx); err != nil && ctx.Err() == nil {
+			a.log.Warn(what+" failed", zap.Error(err))
 		}
-	}
+	})
 }
 
 // invalidated handles a message of the invalidation channels: a customer revocation
