@@ -156,3 +156,13 @@ func names(res []*goose.MigrationResult) []string {
 	}
 	return out
 }
+
+// Embedded is a module's MigrationSource from its embedded migrations folder (the
+// module's `//go:embed migrations/*.sql` variable).
+func Embedded(module string, files fs.FS) MigrationSource {
+	sub, err := fs.Sub(files, "migrations")
+	if err != nil {
+		panic(err) // the embedded path is fixed at compile time
+	}
+	return MigrationSource{Module: module, FS: sub}
+}

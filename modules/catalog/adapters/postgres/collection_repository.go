@@ -26,13 +26,7 @@ func NewCollectionRepository(d *db.DB) *CollectionRepository { return &Collectio
 // Create inserts a collection.
 func (r *CollectionRepository) Create(ctx context.Context, c *domain.Collection) error {
 	row := fromCollection(c)
-	if err := r.db.Conn(ctx).Create(&row).Error; err != nil {
-		if db.IsDuplicate(err) {
-			return domain.ErrCollectionSlugTaken
-		}
-		return fmt.Errorf("catalog: insert collection: %w", err)
-	}
-	return nil
+	return db.Insert(r.db.Conn(ctx), &row, domain.ErrCollectionSlugTaken, "catalog: insert collection")
 }
 
 // Update saves a collection.
@@ -49,10 +43,7 @@ func (r *CollectionRepository) Update(ctx context.Context, c *domain.Collection)
 
 // Delete removes a collection; memberships cascade.
 func (r *CollectionRepository) Delete(ctx context.Context, id string) error {
-	if err := r.db.Conn(ctx).Where("id = ?", id).Delete(&collectionRow{}).Error; err != nil {
-		return fmt.Errorf("catalog: delete collection: %w", err)
-	}
-	return nil
+	return db.Done(r.db.Conn(ctx).Where("id = ?", id).Delete(&collectionRow{}), "catalog: delete collection")
 }
 
 // Get loads a collection.
@@ -71,14 +62,11 @@ func (r *CollectionRepository) GetBySlug(ctx context.Context, slug string) (*dom
 }
 
 func (r *CollectionRepository) first(conn *gorm.DB, where string, arg any) (*domain.Collection, error) {
-	var rows []collectionRow
-	if err := conn.Where(where, arg).Limit(1).Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("catalog: select collection: %w", err)
+	row, err := db.First[collectionRow](conn.Where(where, arg), domain.ErrCollectionNotFound, "catalog: select collection")
+	if err != nil {
+		return nil, err
 	}
-	if len(rows) == 0 {
-		return nil, domain.ErrCollectionNotFound
-	}
-	return rows[0].toDomain(), nil
+	return row.toDomain(), nil
 }
 
 // SlugsLike lists the collection slugs equal to base or starting with base-.
@@ -95,11 +83,6 @@ func (r *CollectionRepository) List(ctx context.Context, f ports.CollectionFilte
 	if f.CollectionType != "" {
 		q = q.Where("collection_type = ?", f.CollectionType)
 	}
-	q = q.Session(&gorm.Session{})
-	var total int64
-	if err := q.Count(&total).Error; err != nil {
-		return nil, 0, fmt.Errorf("catalog: count collections: %w", err)
-	}
 	dir := "ASC"
 	if f.Desc {
 		dir = "DESC"
@@ -108,28 +91,18 @@ func (r *CollectionRepository) List(ctx context.Context, f ports.CollectionFilte
 	if col == "" {
 		col = "created_at"
 	}
-	var rows []collectionRow
-	if err := q.Order(col + " " + dir).Order("id " + dir).Offset(f.Offset).Limit(f.Limit).Find(&rows).Error; err != nil {
-		return nil, 0, fmt.Errorf("catalog: list collections: %w", err)
-	}
-	return toCollections(rows), total, nil
-}
-
-func toCollections(rows []collectionRow) []*domain.Collection {
-	out := make([]*domain.Collection, 0, len(rows))
-	for _, row := range rows {
-		out = append(out, row.toDomain())
-	}
-	return out
+	rows, total, err := db.Page[collectionRow](q.Session(&gorm.Session{}), col+" "+dir+", id "+dir, f.Offset, f.Limit,
+		"catalog: count collections", "catalog: list collections")
+	return db.Map(rows, collectionRow.toDomain), total, err
 }
 
 // ListSmart returns every smart collection.
 func (r *CollectionRepository) ListSmart(ctx context.Context) ([]*domain.Collection, error) {
-	var rows []collectionRow
-	if err := r.db.Conn(ctx).Where("collection_type = ?", domain.CollectionSmart).Order("title ASC").Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("catalog: list smart collections: %w", err)
+	rows, err := db.Find[collectionRow](r.db.Conn(ctx).Where("collection_type = ?", domain.CollectionSmart).Order("title ASC"), "catalog: list smart collections")
+	if err != nil {
+		return nil, err
 	}
-	return toCollections(rows), nil
+	return db.Map(rows, collectionRow.toDomain), nil
 }
 
 // ListForProducts returns the manual collections of each product in one query.
@@ -157,33 +130,22 @@ func (r *CollectionRepository) ListForProducts(ctx context.Context, productIDs [
 // AddProduct inserts a membership.
 func (r *CollectionRepository) AddProduct(ctx context.Context, m *domain.Membership) error {
 	row := membershipRow{CollectionID: m.CollectionID, ProductID: m.ProductID, Position: m.Position, CreatedAt: m.CreatedAt.UTC()}
-	if err := r.db.Conn(ctx).Create(&row).Error; err != nil {
-		if db.IsDuplicate(err) {
-			return domain.ErrProductInCollection
-		}
-		return fmt.Errorf("catalog: insert membership: %w", err)
-	}
-	return nil
+	return db.Insert(r.db.Conn(ctx), &row, domain.ErrProductInCollection, "catalog: insert membership")
 }
 
 // GetMembership loads a membership.
 func (r *CollectionRepository) GetMembership(ctx context.Context, collectionID, productID string) (*domain.Membership, error) {
-	var rows []membershipRow
-	if err := r.db.Conn(ctx).Where("collection_id = ? AND product_id = ?", collectionID, productID).Limit(1).Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("catalog: select membership: %w", err)
+	q := r.db.Conn(ctx).Where("collection_id = ? AND product_id = ?", collectionID, productID)
+	row, err := db.First[membershipRow](q, domain.ErrProductNotFound.WithMessage("Product is not in this collection"), "catalog: select membership")
+	if err != nil {
+		return nil, err
 	}
-	if len(rows) == 0 {
-		return nil, domain.ErrProductNotFound.WithMessage("Product is not in this collection")
-	}
-	return rows[0].toDomain(), nil
+	return row.toDomain(), nil
 }
 
 // RemoveProduct deletes a membership.
 func (r *CollectionRepository) RemoveProduct(ctx context.Context, collectionID, productID string) error {
-	if err := r.db.Conn(ctx).Where("collection_id = ? AND product_id = ?", collectionID, productID).Delete(&membershipRow{}).Error; err != nil {
-		return fmt.Errorf("catalog: delete membership: %w", err)
-	}
-	return nil
+	return db.Done(r.db.Conn(ctx).Where("collection_id = ? AND product_id = ?", collectionID, productID).Delete(&membershipRow{}), "catalog: delete membership")
 }
 
 // CountProducts counts a collection's members.
@@ -197,10 +159,6 @@ func (r *CollectionRepository) CountProducts(ctx context.Context, collectionID s
 
 // ShiftProducts moves member positions >= from by delta.
 func (r *CollectionRepository) ShiftProducts(ctx context.Context, collectionID string, from, delta int) error {
-	err := r.db.Conn(ctx).Model(&membershipRow{}).Where("collection_id = ? AND position >= ?", collectionID, from).
-		Update("position", gorm.Expr("position + ?", delta)).Error
-	if err != nil {
-		return fmt.Errorf("catalog: shift members: %w", err)
-	}
-	return nil
+	return db.Done(r.db.Conn(ctx).Model(&membershipRow{}).Where("collection_id = ? AND position >= ?", collectionID, from).
+		Update("position", gorm.Expr("position + ?", delta)), "catalog: shift members")
 }

@@ -24,67 +24,47 @@ func NewImageRepository(d *db.DB) *ImageRepository { return &ImageRepository{db:
 // Create inserts an image record.
 func (r *ImageRepository) Create(ctx context.Context, img *domain.Image) error {
 	row := fromImage(img)
-	if err := r.db.Conn(ctx).Create(&row).Error; err != nil {
-		return fmt.Errorf("catalog: insert image: %w", err)
-	}
-	return nil
+	return db.Insert(r.db.Conn(ctx), &row, nil, "catalog: insert image")
 }
 
 // Update saves an image record.
 func (r *ImageRepository) Update(ctx context.Context, img *domain.Image) error {
 	row := fromImage(img)
-	if err := r.db.Conn(ctx).Model(&row).Select("*").Updates(&row).Error; err != nil {
-		return fmt.Errorf("catalog: update image: %w", err)
-	}
-	return nil
+	return db.Done(r.db.Conn(ctx).Model(&row).Select("*").Updates(&row), "catalog: update image")
 }
 
 // Delete removes an image record.
 func (r *ImageRepository) Delete(ctx context.Context, productID, id string) error {
-	if err := r.db.Conn(ctx).Where("id = ? AND product_id = ?", id, productID).Delete(&imageRow{}).Error; err != nil {
-		return fmt.Errorf("catalog: delete image: %w", err)
-	}
-	return nil
+	return db.Done(r.db.Conn(ctx).Where("id = ? AND product_id = ?", id, productID).Delete(&imageRow{}), "catalog: delete image")
 }
 
 // Get loads an image of a product.
 func (r *ImageRepository) Get(ctx context.Context, productID, id string) (*domain.Image, error) {
-	var rows []imageRow
-	if err := r.db.Conn(ctx).Where("id = ? AND product_id = ?", id, productID).Limit(1).Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("catalog: select image: %w", err)
+	row, err := db.First[imageRow](r.db.Conn(ctx).Where("id = ? AND product_id = ?", id, productID), domain.ErrImageNotFound, "catalog: select image")
+	if err != nil {
+		return nil, err
 	}
-	if len(rows) == 0 {
-		return nil, domain.ErrImageNotFound
-	}
-	return rows[0].toDomain(), nil
+	return row.toDomain(), nil
 }
 
 // List returns a page of a product's images by position.
 func (r *ImageRepository) List(ctx context.Context, productID string, offset, limit int) ([]*domain.Image, int64, error) {
-	var total int64
-	if err := r.db.Conn(ctx).Model(&imageRow{}).Where("product_id = ?", productID).Count(&total).Error; err != nil {
-		return nil, 0, fmt.Errorf("catalog: count images: %w", err)
-	}
-	out, err := r.list(r.db.Conn(ctx).Offset(offset).Limit(limit), productID)
-	return out, total, err
+	q := r.db.Conn(ctx).Model(&imageRow{}).Where("product_id = ?", productID).Session(&gorm.Session{})
+	rows, total, err := db.Page[imageRow](q, imageOrder, offset, limit, "catalog: count images", "catalog: list images")
+	return db.Map(rows, imageRow.toDomain), total, err
 }
 
 // ListByProduct returns every image of a product by position.
 func (r *ImageRepository) ListByProduct(ctx context.Context, productID string) ([]*domain.Image, error) {
-	return r.list(r.db.Conn(ctx), productID)
+	rows, err := db.Find[imageRow](r.db.Conn(ctx).Where("product_id = ?", productID).Order(imageOrder), "catalog: list images")
+	if err != nil {
+		return nil, err
+	}
+	return db.Map(rows, imageRow.toDomain), nil
 }
 
-func (r *ImageRepository) list(conn *gorm.DB, productID string) ([]*domain.Image, error) {
-	var rows []imageRow
-	if err := conn.Where("product_id = ?", productID).Order("position ASC, created_at ASC").Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("catalog: list images: %w", err)
-	}
-	out := make([]*domain.Image, 0, len(rows))
-	for _, row := range rows {
-		out = append(out, row.toDomain())
-	}
-	return out, nil
-}
+// imageOrder lists a product's images by position.
+const imageOrder = "position ASC, created_at ASC"
 
 // Count counts a product's images.
 func (r *ImageRepository) Count(ctx context.Context, productID string) (int, error) {
@@ -101,8 +81,5 @@ func (r *ImageRepository) Shift(ctx context.Context, productID string, from, to,
 	if to > 0 {
 		q = q.Where("position <= ?", to)
 	}
-	if err := q.Update("position", gorm.Expr("position + ?", delta)).Error; err != nil {
-		return fmt.Errorf("catalog: shift images: %w", err)
-	}
-	return nil
+	return db.Done(q.Update("position", gorm.Expr("position + ?", delta)), "catalog: shift images")
 }

@@ -6,7 +6,6 @@ package postgres
 
 import (
 	"embed"
-	"io/fs"
 
 	"github.com/gocommerce/commerce/platform/db"
 )
@@ -15,10 +14,4 @@ import (
 var migrations embed.FS
 
 // Migrations returns the catalog tables' migrations (versions 2026112230..39).
-func Migrations() db.MigrationSource {
-	sub, err := fs.Sub(migrations, "migrations")
-	if err != nil {
-		panic(err) // the embedded path is fixed at compile time
-	}
-	return db.MigrationSource{Module: "catalog", FS: sub}
-}
+func Migrations() db.MigrationSource { return db.Embedded("catalog", migrations) }

@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gocommerce/commerce/modules/catalog/domain"
+	"github.com/gocommerce/commerce/platform/db"
 )
 
 type productRow struct {
@@ -69,14 +70,6 @@ func decPtr(n decimal.NullDecimal) *decimal.Decimal {
 	return &d
 }
 
-func utcPtr(t *time.Time) *time.Time {
-	if t == nil {
-		return nil
-	}
-	u := t.UTC()
-	return &u
-}
-
 func mustJSON(v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -107,7 +100,7 @@ func fromProduct(p *domain.Product) productRow {
 		Weight: p.Weight, WeightUnit: p.WeightUnit, InventoryQuantity: p.InventoryQuantity, InventoryPolicy: p.InventoryPolicy,
 		InventoryManagement: mgmt, LowStockThreshold: p.LowStockThreshold, HasVariants: p.HasVariants,
 		SEOTitle: p.SEOTitle, SEODescription: p.SEODescription, MetaFields: mustJSON(meta),
-		CreatedAt: p.CreatedAt.UTC(), UpdatedAt: p.UpdatedAt.UTC(), PublishedAt: utcPtr(p.PublishedAt),
+		CreatedAt: p.CreatedAt.UTC(), UpdatedAt: p.UpdatedAt.UTC(), PublishedAt: db.UTCPtr(p.PublishedAt),
 	}
 }
 
@@ -119,7 +112,7 @@ func (r productRow) toDomain() *domain.Product {
 		Taxable: r.Taxable, RequiresShipping: r.RequiresShipping, Weight: r.Weight, WeightUnit: r.WeightUnit,
 		InventoryQuantity: r.InventoryQuantity, InventoryPolicy: r.InventoryPolicy, LowStockThreshold: r.LowStockThreshold,
 		HasVariants: r.HasVariants, SEOTitle: r.SEOTitle, SEODescription: r.SEODescription,
-		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(), PublishedAt: utcPtr(r.PublishedAt),
+		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(), PublishedAt: db.UTCPtr(r.PublishedAt),
 	}
 	if r.InventoryManagement != nil {
 		p.InventoryManagement = *r.InventoryManagement

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"gorm.io/gorm"
+
 	"github.com/gocommerce/commerce/modules/catalog/domain"
 	"github.com/gocommerce/commerce/modules/catalog/ports"
 	"github.com/gocommerce/commerce/platform/db"
@@ -37,55 +39,32 @@ func (r *VariantRepository) Create(ctx context.Context, v *domain.Variant) error
 // Update saves a variant.
 func (r *VariantRepository) Update(ctx context.Context, v *domain.Variant) error {
 	row := fromVariant(v)
-	res := r.db.Conn(ctx).Model(&row).Select("*").Updates(&row)
-	if res.Error != nil {
-		if db.IsDuplicate(res.Error) && v.SKU != "" {
-			return domain.ErrVariantSKUTaken
-		}
-		return fmt.Errorf("catalog: update variant: %w", res.Error)
+	err := db.One(r.db.Conn(ctx).Model(&row).Select("*").Updates(&row), domain.ErrVariantNotFound, "catalog: update variant")
+	if db.IsDuplicate(err) && v.SKU != "" {
+		return domain.ErrVariantSKUTaken
 	}
-	if res.RowsAffected == 0 {
-		return domain.ErrVariantNotFound
-	}
-	return nil
+	return err
 }
 
 // Delete removes a variant.
 func (r *VariantRepository) Delete(ctx context.Context, productID, id string) error {
-	if err := r.db.Conn(ctx).Where("id = ? AND product_id = ?", id, productID).Delete(&variantRow{}).Error; err != nil {
-		return fmt.Errorf("catalog: delete variant: %w", err)
-	}
-	return nil
+	return db.Done(r.db.Conn(ctx).Where("id = ? AND product_id = ?", id, productID).Delete(&variantRow{}), "catalog: delete variant")
 }
 
 // Get loads a variant of a product.
 func (r *VariantRepository) Get(ctx context.Context, productID, id string) (*domain.Variant, error) {
-	var rows []variantRow
-	if err := r.db.Conn(ctx).Where("id = ? AND product_id = ?", id, productID).Limit(1).Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("catalog: select variant: %w", err)
+	row, err := db.First[variantRow](r.db.Conn(ctx).Where("id = ? AND product_id = ?", id, productID), domain.ErrVariantNotFound, "catalog: select variant")
+	if err != nil {
+		return nil, err
 	}
-	if len(rows) == 0 {
-		return nil, domain.ErrVariantNotFound
-	}
-	return rows[0].toDomain(), nil
+	return row.toDomain(), nil
 }
 
 // List returns a page of a product's variants.
 func (r *VariantRepository) List(ctx context.Context, productID string, offset, limit int) ([]*domain.Variant, int64, error) {
-	q := r.db.Conn(ctx).Model(&variantRow{}).Where("product_id = ?", productID)
-	var total int64
-	if err := q.Count(&total).Error; err != nil {
-		return nil, 0, fmt.Errorf("catalog: count variants: %w", err)
-	}
-	var rows []variantRow
-	if err := r.db.Conn(ctx).Where("product_id = ?", productID).Order(variantOrder).Offset(offset).Limit(limit).Find(&rows).Error; err != nil {
-		return nil, 0, fmt.Errorf("catalog: list variants: %w", err)
-	}
-	out := make([]*domain.Variant, 0, len(rows))
-	for _, row := range rows {
-		out = append(out, row.toDomain())
-	}
-	return out, total, nil
+	q := r.db.Conn(ctx).Model(&variantRow{}).Where("product_id = ?", productID).Session(&gorm.Session{})
+	rows, total, err := db.Page[variantRow](q, variantOrder, offset, limit, "catalog: count variants", "catalog: list variants")
+	return db.Map(rows, variantRow.toDomain), total, err
 }
 
 // ListByProducts returns every variant of the products in one query.
@@ -94,9 +73,9 @@ func (r *VariantRepository) ListByProducts(ctx context.Context, productIDs []str
 	if len(productIDs) == 0 {
 		return out, nil
 	}
-	var rows []variantRow
-	if err := r.db.Conn(ctx).Where("product_id IN ?", productIDs).Order("product_id ASC, " + variantOrder).Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("catalog: list variants: %w", err)
+	rows, err := db.Find[variantRow](r.db.Conn(ctx).Where("product_id IN ?", productIDs).Order("product_id ASC, "+variantOrder), "catalog: list variants")
+	if err != nil {
+		return nil, err
 	}
 	for _, row := range rows {
 		out[row.ProductID] = append(out[row.ProductID], row.toDomain())
@@ -106,11 +85,9 @@ func (r *VariantRepository) ListByProducts(ctx context.Context, productIDs []str
 
 // SetQuantity stores a variant's stock total.
 func (r *VariantRepository) SetQuantity(ctx context.Context, productID, variantID string, quantity int) (bool, error) {
-	res := r.db.Conn(ctx).Model(&variantRow{}).Where("id = ? AND product_id = ?", variantID, productID).Update("inventory_quantity", quantity)
-	if res.Error != nil {
-		return false, fmt.Errorf("catalog: set variant stock: %w", res.Error)
-	}
-	return res.RowsAffected > 0, nil
+	n, err := db.Affected(r.db.Conn(ctx).Model(&variantRow{}).Where("id = ? AND product_id = ?", variantID, productID).
+		Update("inventory_quantity", quantity), "catalog: set variant stock")
+	return n > 0, err
 }
 
 // SumQuantities sums variant stock per product.

@@ -30,24 +30,15 @@ func (r *CouponRepository) Create(ctx context.Context, c *domain.Coupon) error {
 	if err != nil {
 		return err
 	}
-	if err := r.db.Conn(ctx).Create(&row).Error; err != nil {
-		if db.IsDuplicate(err) {
-			return domain.ErrCodeExists
-		}
-		return fmt.Errorf("coupons: insert: %w", err)
-	}
-	return nil
+	return db.Insert(r.db.Conn(ctx), &row, domain.ErrCodeExists, "coupons: insert")
 }
 
 func (r *CouponRepository) first(q *gorm.DB) (*domain.Coupon, error) {
-	var rows []couponRow
-	if err := q.Limit(1).Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("coupons: select: %w", err)
+	row, err := db.First[couponRow](q, domain.ErrCouponNotFound, "coupons: select")
+	if err != nil {
+		return nil, err
 	}
-	if len(rows) == 0 {
-		return nil, domain.ErrCouponNotFound
-	}
-	return rows[0].toDomain()
+	return row.toDomain()
 }
 
 // Get returns a live coupon by id.
@@ -80,23 +71,11 @@ func (r *CouponRepository) GetByCodes(ctx context.Context, codes []string) ([]*d
 	if len(keys) == 0 {
 		return nil, nil
 	}
-	var rows []couponRow
-	if err := r.db.Conn(ctx).Where("code_key IN ? AND deleted_at IS NULL", keys).Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("coupons: select: %w", err)
+	rows, err := db.Find[couponRow](r.db.Conn(ctx).Where("code_key IN ? AND deleted_at IS NULL", keys), "coupons: select")
+	if err != nil {
+		return nil, err
 	}
-	return toDomains(rows)
-}
-
-func toDomains(rows []couponRow) ([]*domain.Coupon, error) {
-	out := make([]*domain.Coupon, 0, len(rows))
-	for _, row := range rows {
-		c, err := row.toDomain()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, nil
+	return db.MapErr(rows, couponRow.toDomain)
 }
 
 // FindForUsage returns the coupon by id (deleted or not), else by code: the live one,
@@ -143,11 +122,8 @@ func (r *CouponRepository) Update(ctx context.Context, id domain.CouponID, chang
 func (r *CouponRepository) Delete(ctx context.Context, id domain.CouponID, at time.Time) (*domain.Coupon, error) {
 	res := r.db.Conn(ctx).Model(&couponRow{}).Where("id = ? AND deleted_at IS NULL", string(id)).
 		Updates(map[string]any{"deleted_at": at.UTC(), "updated_at": at.UTC()})
-	if res.Error != nil {
-		return nil, fmt.Errorf("coupons: delete: %w", res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return nil, domain.ErrCouponNotFound
+	if err := db.One(res, domain.ErrCouponNotFound, "coupons: delete"); err != nil {
+		return nil, err
 	}
 	return r.GetAny(ctx, id)
 }
@@ -165,19 +141,11 @@ func (r *CouponRepository) List(ctx context.Context, q ports.ListQuery) ([]*doma
 		where = append(where, "is_active = ?", "starts_at <= ?", "(expires_at IS NULL OR expires_at > ?)", "customer_restricted = ?")
 		args = append(args, true, now, now, false)
 	}
-	cond := strings.Join(where, " AND ")
-	conn := r.db.Conn(ctx)
-	var total int64
-	if err := conn.Model(&couponRow{}).Where(cond, args...).Count(&total).Error; err != nil {
-		return nil, 0, fmt.Errorf("coupons: count: %w", err)
+	page := r.db.Conn(ctx).Model(&couponRow{}).Where(strings.Join(where, " AND "), args...).Session(&gorm.Session{})
+	rows, total, err := db.Page[couponRow](page, "created_at DESC, id DESC", q.Offset, q.Limit, "coupons: count", "coupons: list")
+	if err != nil {
+		return nil, 0, err
 	}
-	var rows []couponRow
-	if total > 0 {
-		err := conn.Where(cond, args...).Order("created_at DESC, id DESC").Offset(q.Offset).Limit(q.Limit).Find(&rows).Error
-		if err != nil {
-			return nil, 0, fmt.Errorf("coupons: list: %w", err)
-		}
-	}
-	out, err := toDomains(rows)
+	out, err := db.MapErr(rows, couponRow.toDomain)
 	return out, total, err
 }

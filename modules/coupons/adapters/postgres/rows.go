@@ -9,6 +9,7 @@ import (
 
 	"github.com/gocommerce/commerce/modules/coupons/domain"
 	"github.com/gocommerce/commerce/modules/coupons/ports"
+	"github.com/gocommerce/commerce/platform/db"
 )
 
 type couponRow struct {
@@ -58,14 +59,6 @@ type buyXGetYJSON struct {
 	GetDiscountValue decimal.Decimal `json:"get_discount_value"`
 }
 
-func utcPtr(t *time.Time) *time.Time {
-	if t == nil {
-		return nil
-	}
-	u := t.UTC()
-	return &u
-}
-
 func fromDomain(c *domain.Coupon) (couponRow, error) {
 	at, err := json.Marshal(appliesToJSON(c.AppliesTo))
 	if err != nil {
@@ -78,10 +71,10 @@ func fromDomain(c *domain.Coupon) (couponRow, error) {
 	r := couponRow{
 		ID: string(c.ID), Code: c.Code, CodeKey: domain.CodeKey(c.Code), Type: string(c.Type), Value: c.Value,
 		Description: c.Description, MinimumOrderAmount: c.MinimumOrderAmount, StartsAt: c.StartsAt.UTC(),
-		ExpiresAt: utcPtr(c.ExpiresAt), UsageLimit: c.UsageLimit, UsageLimitPerCustomer: c.UsageLimitPerCustomer,
+		ExpiresAt: db.UTCPtr(c.ExpiresAt), UsageLimit: c.UsageLimit, UsageLimitPerCustomer: c.UsageLimitPerCustomer,
 		UsageCount: c.UsageCount, IsActive: c.IsActive, AppliesTo: string(at), CustomerEligibility: string(el),
 		CustomerRestricted: c.CustomerEligibility.Restricted(), CreatedAt: c.CreatedAt.UTC(), UpdatedAt: c.UpdatedAt.UTC(),
-		DeletedAt: utcPtr(c.DeletedAt),
+		DeletedAt: db.UTCPtr(c.DeletedAt),
 	}
 	if c.MaximumDiscountAmount != nil {
 		r.MaximumDiscountAmount = decimal.NullDecimal{Decimal: *c.MaximumDiscountAmount, Valid: true}
@@ -100,9 +93,9 @@ func fromDomain(c *domain.Coupon) (couponRow, error) {
 func (r couponRow) toDomain() (*domain.Coupon, error) {
 	c := &domain.Coupon{
 		ID: domain.CouponID(r.ID), Code: r.Code, Type: domain.Type(r.Type), Value: r.Value, Description: r.Description,
-		MinimumOrderAmount: r.MinimumOrderAmount, StartsAt: r.StartsAt.UTC(), ExpiresAt: utcPtr(r.ExpiresAt),
+		MinimumOrderAmount: r.MinimumOrderAmount, StartsAt: r.StartsAt.UTC(), ExpiresAt: db.UTCPtr(r.ExpiresAt),
 		UsageLimit: r.UsageLimit, UsageLimitPerCustomer: r.UsageLimitPerCustomer, UsageCount: r.UsageCount,
-		IsActive: r.IsActive, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(), DeletedAt: utcPtr(r.DeletedAt),
+		IsActive: r.IsActive, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(), DeletedAt: db.UTCPtr(r.DeletedAt),
 	}
 	if r.MaximumDiscountAmount.Valid {
 		v := r.MaximumDiscountAmount.Decimal

@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"gorm.io/gorm"
-	"gorm.io/gorm/clause"
 
 	"github.com/gocommerce/commerce/modules/coupons/domain"
 	"github.com/gocommerce/commerce/modules/coupons/ports"
@@ -41,32 +40,21 @@ func (r *UsageRepository) Increment(ctx context.Context, coupon domain.CouponID,
 	if enforce {
 		q = q.Where("usage_limit IS NULL OR usage_count < usage_limit")
 	}
-	res := q.UpdateColumn("usage_count", gorm.Expr("usage_count + 1"))
-	if res.Error != nil {
-		return false, fmt.Errorf("coupons: usage count: %w", res.Error)
-	}
-	return res.RowsAffected == 1, nil
+	n, err := db.Affected(q.UpdateColumn("usage_count", gorm.Expr("usage_count + 1")), "coupons: usage count")
+	return n == 1, err
 }
 
 // Decrement takes one use from the coupon.
 func (r *UsageRepository) Decrement(ctx context.Context, coupon domain.CouponID) error {
-	err := r.db.Conn(ctx).Model(&couponRow{}).Where("id = ? AND usage_count > 0", string(coupon)).
-		UpdateColumn("usage_count", gorm.Expr("usage_count - 1")).Error
-	if err != nil {
-		return fmt.Errorf("coupons: usage count: %w", err)
-	}
-	return nil
+	return db.Done(r.db.Conn(ctx).Model(&couponRow{}).Where("id = ? AND usage_count > 0", string(coupon)).
+		UpdateColumn("usage_count", gorm.Expr("usage_count - 1")), "coupons: usage count")
 }
 
 // Insert stores a use unless the (coupon, order) pair is stored (ON CONFLICT DO
 // NOTHING, so a duplicate never aborts the caller's transaction).
 func (r *UsageRepository) Insert(ctx context.Context, u ports.Use) (bool, error) {
 	row := fromUse(u)
-	res := r.db.Conn(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&row)
-	if res.Error != nil {
-		return false, fmt.Errorf("coupons: usage insert: %w", res.Error)
-	}
-	return res.RowsAffected == 1, nil
+	return db.InsertNew(r.db.Conn(ctx), &row, "coupons: usage insert")
 }
 
 // CountForCustomer counts the customer's uses of the coupon.
@@ -81,13 +69,9 @@ func (r *UsageRepository) CountForCustomer(ctx context.Context, coupon domain.Co
 
 // ForCoupon returns the coupon's uses, oldest first.
 func (r *UsageRepository) ForCoupon(ctx context.Context, coupon domain.CouponID) ([]ports.Use, error) {
-	var rows []usageRow
-	if err := r.db.Conn(ctx).Where("coupon_id = ?", string(coupon)).Order("used_at, id").Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("coupons: usage: %w", err)
+	rows, err := db.Find[usageRow](r.db.Conn(ctx).Where("coupon_id = ?", string(coupon)).Order("used_at, id"), "coupons: usage")
+	if err != nil {
+		return nil, err
 	}
-	out := make([]ports.Use, len(rows))
-	for i, row := range rows {
-		out[i] = row.toUse()
-	}
-	return out, nil
+	return db.Map(rows, usageRow.toUse), nil
 }

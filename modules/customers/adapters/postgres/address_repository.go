@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"gorm.io/gorm"
+
 	"github.com/gocommerce/commerce/modules/customers/domain"
 	"github.com/gocommerce/commerce/modules/customers/ports"
 	"github.com/gocommerce/commerce/platform/db"
@@ -20,53 +22,32 @@ func NewAddressRepository(d *db.DB) *AddressRepository { return &AddressReposito
 // Create inserts an address.
 func (r *AddressRepository) Create(ctx context.Context, a *domain.Address) error {
 	row := fromAddress(a)
-	if err := r.db.Conn(ctx).Create(&row).Error; err != nil {
-		return fmt.Errorf("customer addresses: insert: %w", err)
-	}
-	return nil
+	return db.Insert(r.db.Conn(ctx), &row, nil, "customer addresses: insert")
 }
 
 // Get loads one address of a customer.
 func (r *AddressRepository) Get(ctx context.Context, customer domain.CustomerID, id domain.AddressID) (*domain.Address, error) {
-	var rows []addressRow
-	if err := r.db.Conn(ctx).Where("id = ? AND customer_id = ?", string(id), string(customer)).Limit(1).Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("customer addresses: select: %w", err)
+	row, err := db.First[addressRow](r.db.Conn(ctx).Where("id = ? AND customer_id = ?", string(id), string(customer)), domain.ErrAddressNotFound, "customer addresses: select")
+	if err != nil {
+		return nil, err
 	}
-	if len(rows) == 0 {
-		return nil, domain.ErrAddressNotFound
-	}
-	return rows[0].toDomain(), nil
+	return row.toDomain(), nil
 }
 
 // List returns a page of a customer's addresses, oldest first.
 func (r *AddressRepository) List(ctx context.Context, customer domain.CustomerID, offset, limit int) ([]*domain.Address, int64, error) {
-	q := r.db.Conn(ctx).Model(&addressRow{}).Where("customer_id = ?", string(customer))
-	var total int64
-	if err := q.Count(&total).Error; err != nil {
-		return nil, 0, fmt.Errorf("customer addresses: count: %w", err)
-	}
-	var rows []addressRow
-	if err := r.db.Conn(ctx).Where("customer_id = ?", string(customer)).Order("created_at, id").Offset(offset).Limit(limit).Find(&rows).Error; err != nil {
-		return nil, 0, fmt.Errorf("customer addresses: list: %w", err)
-	}
-	return toAddresses(rows), total, nil
+	q := r.db.Conn(ctx).Model(&addressRow{}).Where("customer_id = ?", string(customer)).Session(&gorm.Session{})
+	rows, total, err := db.Page[addressRow](q, "created_at, id", offset, limit, "customer addresses: count", "customer addresses: list")
+	return db.Map(rows, addressRow.toDomain), total, err
 }
 
 // All returns every address of a customer, oldest first.
 func (r *AddressRepository) All(ctx context.Context, customer domain.CustomerID) ([]*domain.Address, error) {
-	var rows []addressRow
-	if err := r.db.Conn(ctx).Where("customer_id = ?", string(customer)).Order("created_at, id").Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("customer addresses: list: %w", err)
+	rows, err := db.Find[addressRow](r.db.Conn(ctx).Where("customer_id = ?", string(customer)).Order("created_at, id"), "customer addresses: list")
+	if err != nil {
+		return nil, err
 	}
-	return toAddresses(rows), nil
-}
-
-func toAddresses(rows []addressRow) []*domain.Address {
-	out := make([]*domain.Address, len(rows))
-	for i, row := range rows {
-		out[i] = row.toDomain()
-	}
-	return out
+	return db.Map(rows, addressRow.toDomain), nil
 }
 
 // Save writes every column of an address. A second default of a kind violates the
@@ -84,21 +65,12 @@ func (r *AddressRepository) Save(ctx context.Context, a *domain.Address) error {
 // Delete removes one address.
 func (r *AddressRepository) Delete(ctx context.Context, customer domain.CustomerID, id domain.AddressID) error {
 	res := r.db.Conn(ctx).Where("id = ? AND customer_id = ?", string(id), string(customer)).Delete(&addressRow{})
-	if res.Error != nil {
-		return fmt.Errorf("customer addresses: delete: %w", res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return domain.ErrAddressNotFound
-	}
-	return nil
+	return db.One(res, domain.ErrAddressNotFound, "customer addresses: delete")
 }
 
 // DeleteAll removes every address of a customer.
 func (r *AddressRepository) DeleteAll(ctx context.Context, customer domain.CustomerID) error {
-	if err := r.db.Conn(ctx).Where("customer_id = ?", string(customer)).Delete(&addressRow{}).Error; err != nil {
-		return fmt.Errorf("customer addresses: delete all: %w", err)
-	}
-	return nil
+	return db.Done(r.db.Conn(ctx).Where("customer_id = ?", string(customer)).Delete(&addressRow{}), "customer addresses: delete all")
 }
 
 // ClearDefault removes the default flag of the kind from the other addresses.
@@ -135,9 +107,9 @@ func (r *AddressRepository) DefaultShipping(ctx context.Context, customers []dom
 	for i, c := range customers {
 		keys[i] = string(c)
 	}
-	var rows []addressRow
-	if err := r.db.Conn(ctx).Where("customer_id IN ? AND is_default_shipping = ?", keys, true).Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("customer addresses: defaults: %w", err)
+	rows, err := db.Find[addressRow](r.db.Conn(ctx).Where("customer_id IN ? AND is_default_shipping = ?", keys, true), "customer addresses: defaults")
+	if err != nil {
+		return nil, err
 	}
 	for _, row := range rows {
 		out[domain.CustomerID(row.CustomerID)] = row.toDomain()

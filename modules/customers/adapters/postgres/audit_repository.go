@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/gocommerce/commerce/modules/customers/domain"
 	"github.com/gocommerce/commerce/modules/customers/ports"
@@ -20,21 +19,14 @@ func NewAuditRepository(d *db.DB) *AuditRepository { return &AuditRepository{db:
 // Record appends an entry.
 func (r *AuditRepository) Record(ctx context.Context, e ports.AuditEntry) error {
 	row := auditRow{ID: e.ID, CustomerID: string(e.CustomerID), Action: string(e.Action), Actor: e.Actor, ActorKind: e.ActorKind, CreatedAt: e.CreatedAt.UTC()}
-	if err := r.db.Conn(ctx).Create(&row).Error; err != nil {
-		return fmt.Errorf("privacy audit: insert: %w", err)
-	}
-	return nil
+	return db.Insert(r.db.Conn(ctx), &row, nil, "privacy audit: insert")
 }
 
 // ForCustomer lists the customer's entries, oldest first.
 func (r *AuditRepository) ForCustomer(ctx context.Context, customer domain.CustomerID) ([]ports.AuditEntry, error) {
-	var rows []auditRow
-	if err := r.db.Conn(ctx).Where("customer_id = ?", string(customer)).Order("created_at, id").Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("privacy audit: list: %w", err)
+	rows, err := db.Find[auditRow](r.db.Conn(ctx).Where("customer_id = ?", string(customer)).Order("created_at, id"), "privacy audit: list")
+	if err != nil {
+		return nil, err
 	}
-	out := make([]ports.AuditEntry, len(rows))
-	for i, row := range rows {
-		out[i] = row.toPort()
-	}
-	return out, nil
+	return db.Map(rows, auditRow.toPort), nil
 }

@@ -30,11 +30,8 @@ func (r *CustomerRepository) Create(ctx context.Context, c *domain.Customer) err
 	if err != nil {
 		return err
 	}
-	if err := r.db.Conn(ctx).Create(&row).Error; err != nil {
-		if db.IsDuplicate(err) {
-			return domain.ErrEmailTaken
-		}
-		return fmt.Errorf("customers: insert: %w", err)
+	if err := db.Insert(r.db.Conn(ctx), &row, domain.ErrEmailTaken, "customers: insert"); err != nil {
+		return err
 	}
 	return r.writeTags(ctx, c.ID, c.Tags, false)
 }
@@ -76,14 +73,11 @@ func (r *CustomerRepository) FindByEmail(ctx context.Context, email string) (*do
 }
 
 func (r *CustomerRepository) first(q *gorm.DB, where string, arg any) (*domain.Customer, error) {
-	var rows []customerRow
-	if err := q.Where(where, arg).Limit(1).Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("customers: select: %w", err)
+	row, err := db.First[customerRow](q.Where(where, arg), domain.ErrCustomerNotFound, "customers: select")
+	if err != nil {
+		return nil, err
 	}
-	if len(rows) == 0 {
-		return nil, domain.ErrCustomerNotFound
-	}
-	return rows[0].toDomain()
+	return row.toDomain()
 }
 
 // Lock takes the customer's row lock (SELECT ... FOR UPDATE on PostgreSQL; SQLite's
@@ -149,14 +143,7 @@ func (r *CustomerRepository) Delete(ctx context.Context, id domain.CustomerID) e
 	if err := conn.Where("customer_id = ?", string(id)).Delete(&tagRow{}).Error; err != nil {
 		return fmt.Errorf("customers: delete tags: %w", err)
 	}
-	res := conn.Where("id = ?", string(id)).Delete(&customerRow{})
-	if res.Error != nil {
-		return fmt.Errorf("customers: delete: %w", res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return domain.ErrCustomerNotFound
-	}
-	return nil
+	return db.One(conn.Where("id = ?", string(id)).Delete(&customerRow{}), domain.ErrCustomerNotFound, "customers: delete")
 }
 
 // sortColumns maps sort keys to indexed columns.
@@ -173,10 +160,6 @@ func (r *CustomerRepository) List(ctx context.Context, q ports.CustomerQuery) ([
 	if err != nil {
 		return nil, 0, err
 	}
-	var total int64
-	if err := base.Session(&gorm.Session{}).Count(&total).Error; err != nil {
-		return nil, 0, fmt.Errorf("customers: count: %w", err)
-	}
 	col, ok := sortColumns[q.Sort]
 	if !ok {
 		return nil, 0, fmt.Errorf("customers: unknown sort %q", q.Sort)
@@ -185,20 +168,12 @@ func (r *CustomerRepository) List(ctx context.Context, q ports.CustomerQuery) ([
 	if q.Desc {
 		dir = " DESC"
 	}
-	var rows []customerRow
-	err = base.Session(&gorm.Session{}).Order(col + dir).Order("id" + dir).Offset(q.Offset).Limit(q.Limit).Find(&rows).Error
+	rows, total, err := db.Page[customerRow](base.Session(&gorm.Session{}), col+dir+", id"+dir, q.Offset, q.Limit, "customers: count", "customers: list")
 	if err != nil {
-		return nil, 0, fmt.Errorf("customers: list: %w", err)
+		return nil, 0, err
 	}
-	out := make([]*domain.Customer, 0, len(rows))
-	for _, row := range rows {
-		c, err := row.toDomain()
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, c)
-	}
-	return out, total, nil
+	out, err := db.MapErr(rows, customerRow.toDomain)
+	return out, total, err
 }
 
 // Matches reports whether the customer passes the filter.

@@ -62,25 +62,14 @@ func (r *OrderStatsRepository) Record(ctx context.Context, f domain.OrderFact) (
 
 // ForCustomer returns the customer's facts.
 func (r *OrderStatsRepository) ForCustomer(ctx context.Context, customer domain.CustomerID) ([]domain.OrderFact, error) {
-	var rows []orderStatRow
-	if err := r.db.Conn(ctx).Where("customer_id = ?", string(customer)).Order("order_created_at, order_id").Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("order stats: list: %w", err)
+	rows, err := db.Find[orderStatRow](r.db.Conn(ctx).Where("customer_id = ?", string(customer)).Order("order_created_at, order_id"), "order stats: list")
+	if err != nil {
+		return nil, err
 	}
-	out := make([]domain.OrderFact, 0, len(rows))
-	for _, row := range rows {
-		f, err := row.toDomain()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, f)
-	}
-	return out, nil
+	return db.MapErr(rows, orderStatRow.toDomain)
 }
 
 // DeleteForCustomer removes the customer's facts.
 func (r *OrderStatsRepository) DeleteForCustomer(ctx context.Context, customer domain.CustomerID) error {
-	if err := r.db.Conn(ctx).Where("customer_id = ?", string(customer)).Delete(&orderStatRow{}).Error; err != nil {
-		return fmt.Errorf("order stats: delete: %w", err)
-	}
-	return nil
+	return db.Done(r.db.Conn(ctx).Where("customer_id = ?", string(customer)).Delete(&orderStatRow{}), "order stats: delete")
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gocommerce/commerce/modules/customers/domain"
 	"github.com/gocommerce/commerce/modules/customers/ports"
+	"github.com/gocommerce/commerce/platform/db"
 )
 
 type customerRow struct {
@@ -69,7 +70,7 @@ func fromDomain(c *domain.Customer) (customerRow, error) {
 		FirstName:        c.FirstName,
 		LastName:         c.LastName,
 		AcceptsMarketing: c.AcceptsMarketing,
-		MarketingOptInAt: utcPtr(c.MarketingOptInAt),
+		MarketingOptInAt: db.UTCPtr(c.MarketingOptInAt),
 		TaxExempt:        c.TaxExempt,
 		TaxExemptions:    string(ex),
 		Currency:         c.Currency,
@@ -80,7 +81,7 @@ func fromDomain(c *domain.Customer) (customerRow, error) {
 		Metafields:       string(meta),
 		State:            string(c.State),
 		HasPassword:      c.HasPassword,
-		AnonymizedAt:     utcPtr(c.AnonymizedAt),
+		AnonymizedAt:     db.UTCPtr(c.AnonymizedAt),
 		CreatedAt:        c.CreatedAt.UTC(),
 		UpdatedAt:        c.UpdatedAt.UTC(),
 	}
@@ -95,7 +96,7 @@ func setStats(row *customerRow, s domain.OrderStats) {
 	row.TotalSpentUnits = domain.MoneyUnits(s.TotalSpent)
 	row.StatsCurrency = s.Currency
 	row.LastOrderName = s.LastOrderName
-	row.LastOrderAt = utcPtr(s.LastOrderAt)
+	row.LastOrderAt = db.UTCPtr(s.LastOrderAt)
 	row.LastOrderID = nil
 	if s.LastOrderID != "" {
 		id := s.LastOrderID
@@ -111,7 +112,7 @@ func (r customerRow) toDomain() (*domain.Customer, error) {
 		FirstName:        r.FirstName,
 		LastName:         r.LastName,
 		AcceptsMarketing: r.AcceptsMarketing,
-		MarketingOptInAt: utcPtr(r.MarketingOptInAt),
+		MarketingOptInAt: db.UTCPtr(r.MarketingOptInAt),
 		TaxExempt:        r.TaxExempt,
 		Currency:         r.Currency,
 		Language:         r.Language,
@@ -119,7 +120,7 @@ func (r customerRow) toDomain() (*domain.Customer, error) {
 		VerifiedEmail:    r.VerifiedEmail,
 		State:            domain.State(r.State),
 		HasPassword:      r.HasPassword,
-		AnonymizedAt:     utcPtr(r.AnonymizedAt),
+		AnonymizedAt:     db.UTCPtr(r.AnonymizedAt),
 		CreatedAt:        r.CreatedAt.UTC(),
 		UpdatedAt:        r.UpdatedAt.UTC(),
 	}
@@ -140,7 +141,7 @@ func (r customerRow) toDomain() (*domain.Customer, error) {
 	}
 	c.Stats = domain.OrderStats{
 		OrdersCount: r.OrdersCount, PaidOrders: r.PaidOrdersCount, TotalSpent: spent, Currency: r.StatsCurrency,
-		LastOrderName: r.LastOrderName, LastOrderAt: utcPtr(r.LastOrderAt),
+		LastOrderName: r.LastOrderName, LastOrderAt: db.UTCPtr(r.LastOrderAt),
 	}
 	if r.LastOrderID != nil {
 		c.Stats.LastOrderID = *r.LastOrderID
@@ -273,12 +274,4 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
-}
-
-func utcPtr(t *time.Time) *time.Time {
-	if t == nil {
-		return nil
-	}
-	u := t.UTC()
-	return &u
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 
+	"gorm.io/gorm"
+
 	"github.com/gocommerce/commerce/modules/customers/domain"
 	"github.com/gocommerce/commerce/modules/customers/ports"
 	"github.com/gocommerce/commerce/platform/db"
@@ -27,58 +29,32 @@ func (r *SegmentRepository) Create(ctx context.Context, s *domain.Segment) error
 		return fmt.Errorf("segments: query: %w", err)
 	}
 	row := segmentRow{ID: string(s.ID), Name: s.Name, NameKey: strings.ToLower(s.Name), Query: string(q), CreatedAt: s.CreatedAt.UTC(), UpdatedAt: s.UpdatedAt.UTC()}
-	if err := r.db.Conn(ctx).Create(&row).Error; err != nil {
-		if db.IsDuplicate(err) {
-			return domain.ErrSegmentNameTaken
-		}
-		return fmt.Errorf("segments: insert: %w", err)
-	}
-	return nil
+	return db.Insert(r.db.Conn(ctx), &row, domain.ErrSegmentNameTaken, "segments: insert")
 }
 
 // Get loads a segment and parses its stored query again.
 func (r *SegmentRepository) Get(ctx context.Context, id domain.SegmentID) (*domain.Segment, error) {
-	var rows []segmentRow
-	if err := r.db.Conn(ctx).Where("id = ?", string(id)).Limit(1).Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("segments: select: %w", err)
+	row, err := db.First[segmentRow](r.db.Conn(ctx).Where("id = ?", string(id)), domain.ErrSegmentNotFound, "segments: select")
+	if err != nil {
+		return nil, err
 	}
-	if len(rows) == 0 {
-		return nil, domain.ErrSegmentNotFound
-	}
-	return rows[0].toDomain()
+	return row.toDomain()
 }
 
 // List returns a page of segments by name.
 func (r *SegmentRepository) List(ctx context.Context, offset, limit int) ([]*domain.Segment, int64, error) {
-	var total int64
-	if err := r.db.Conn(ctx).Model(&segmentRow{}).Count(&total).Error; err != nil {
-		return nil, 0, fmt.Errorf("segments: count: %w", err)
+	q := r.db.Conn(ctx).Model(&segmentRow{}).Session(&gorm.Session{})
+	rows, total, err := db.Page[segmentRow](q, "name_key, id", offset, limit, "segments: count", "segments: list")
+	if err != nil {
+		return nil, 0, err
 	}
-	var rows []segmentRow
-	if err := r.db.Conn(ctx).Order("name_key, id").Offset(offset).Limit(limit).Find(&rows).Error; err != nil {
-		return nil, 0, fmt.Errorf("segments: list: %w", err)
-	}
-	out := make([]*domain.Segment, 0, len(rows))
-	for _, row := range rows {
-		s, err := row.toDomain()
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, s)
-	}
-	return out, total, nil
+	out, err := db.MapErr(rows, segmentRow.toDomain)
+	return out, total, err
 }
 
 // Delete removes a segment.
 func (r *SegmentRepository) Delete(ctx context.Context, id domain.SegmentID) error {
-	res := r.db.Conn(ctx).Where("id = ?", string(id)).Delete(&segmentRow{})
-	if res.Error != nil {
-		return fmt.Errorf("segments: delete: %w", res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return domain.ErrSegmentNotFound
-	}
-	return nil
+	return db.One(r.db.Conn(ctx).Where("id = ?", string(id)).Delete(&segmentRow{}), domain.ErrSegmentNotFound, "segments: delete")
 }
 
 func (r segmentRow) toDomain() (*domain.Segment, error) {

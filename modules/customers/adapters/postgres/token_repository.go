@@ -25,32 +25,24 @@ func (r *TokenRepository) Replace(ctx context.Context, t domain.AccountToken) er
 		return fmt.Errorf("account tokens: delete: %w", err)
 	}
 	row := tokenRow{ID: t.ID, CustomerID: string(t.CustomerID), Purpose: string(t.Purpose), TokenHash: t.Hash, ExpiresAt: t.ExpiresAt.UTC(), CreatedAt: t.CreatedAt.UTC()}
-	if err := conn.Create(&row).Error; err != nil {
-		return fmt.Errorf("account tokens: insert: %w", err)
-	}
-	return nil
+	return db.Insert(conn, &row, nil, "account tokens: insert")
 }
 
 // Find returns the customer's token of the purpose.
 func (r *TokenRepository) Find(ctx context.Context, customer domain.CustomerID, purpose domain.TokenPurpose) (domain.AccountToken, error) {
-	var rows []tokenRow
-	if err := r.db.Conn(ctx).Where("customer_id = ? AND purpose = ?", string(customer), string(purpose)).Limit(1).Find(&rows).Error; err != nil {
-		return domain.AccountToken{}, fmt.Errorf("account tokens: select: %w", err)
+	q := r.db.Conn(ctx).Where("customer_id = ? AND purpose = ?", string(customer), string(purpose))
+	row, err := db.First[tokenRow](q, domain.ErrActivationTokenInvalid, "account tokens: select")
+	if err != nil {
+		return domain.AccountToken{}, err
 	}
-	if len(rows) == 0 {
-		return domain.AccountToken{}, domain.ErrActivationTokenInvalid
-	}
-	return rows[0].toDomain(), nil
+	return row.toDomain(), nil
 }
 
 // Consume deletes the matching live token; exactly one caller can succeed.
 func (r *TokenRepository) Consume(ctx context.Context, customer domain.CustomerID, purpose domain.TokenPurpose, hash string, now time.Time) (bool, error) {
-	res := r.db.Conn(ctx).Where("customer_id = ? AND purpose = ? AND token_hash = ? AND expires_at > ?", string(customer), string(purpose), hash, now.UTC()).
-		Delete(&tokenRow{})
-	if res.Error != nil {
-		return false, fmt.Errorf("account tokens: consume: %w", res.Error)
-	}
-	return res.RowsAffected == 1, nil
+	n, err := db.Affected(r.db.Conn(ctx).Where("customer_id = ? AND purpose = ? AND token_hash = ? AND expires_at > ?", string(customer), string(purpose), hash, now.UTC()).
+		Delete(&tokenRow{}), "account tokens: consume")
+	return n == 1, err
 }
 
 // DeleteForCustomer removes the customer's tokens of the purposes (all without any).
@@ -63,30 +55,19 @@ func (r *TokenRepository) DeleteForCustomer(ctx context.Context, customer domain
 		}
 		q = q.Where("purpose IN ?", ps)
 	}
-	if err := q.Delete(&tokenRow{}).Error; err != nil {
-		return fmt.Errorf("account tokens: delete: %w", err)
-	}
-	return nil
+	return db.Done(q.Delete(&tokenRow{}), "account tokens: delete")
 }
 
 // ForCustomer lists the customer's tokens.
 func (r *TokenRepository) ForCustomer(ctx context.Context, customer domain.CustomerID) ([]domain.AccountToken, error) {
-	var rows []tokenRow
-	if err := r.db.Conn(ctx).Where("customer_id = ?", string(customer)).Order("created_at").Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("account tokens: list: %w", err)
+	rows, err := db.Find[tokenRow](r.db.Conn(ctx).Where("customer_id = ?", string(customer)).Order("created_at"), "account tokens: list")
+	if err != nil {
+		return nil, err
 	}
-	out := make([]domain.AccountToken, len(rows))
-	for i, row := range rows {
-		out[i] = row.toDomain()
-	}
-	return out, nil
+	return db.Map(rows, tokenRow.toDomain), nil
 }
 
 // PurgeExpired removes expired tokens.
 func (r *TokenRepository) PurgeExpired(ctx context.Context, now time.Time) (int64, error) {
-	res := r.db.Conn(ctx).Where("expires_at <= ?", now.UTC()).Delete(&tokenRow{})
-	if res.Error != nil {
-		return 0, fmt.Errorf("account tokens: purge: %w", res.Error)
-	}
-	return res.RowsAffected, nil
+	return db.Affected(r.db.Conn(ctx).Where("expires_at <= ?", now.UTC()).Delete(&tokenRow{}), "account tokens: purge")
 }

@@ -26,56 +26,37 @@ func (r *APIKeyRepository) Create(ctx context.Context, k domain.APIKey) error {
 	if err != nil {
 		return err
 	}
-	if err := r.db.Conn(ctx).Create(&row).Error; err != nil {
-		if db.IsDuplicate(err) {
-			return domain.ErrAPIKeyPrefixTaken
-		}
-		return fmt.Errorf("api keys: insert: %w", err)
-	}
-	return nil
+	return db.Insert(r.db.Conn(ctx), &row, domain.ErrAPIKeyPrefixTaken, "api keys: insert")
 }
 
 // List returns every key, newest first.
 func (r *APIKeyRepository) List(ctx context.Context) ([]domain.APIKey, error) {
-	var rows []apiKeyRow
-	if err := r.db.Conn(ctx).Order("created_at DESC, prefix").Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("api keys: list: %w", err)
+	rows, err := db.Find[apiKeyRow](r.db.Conn(ctx).Order("created_at DESC, prefix"), "api keys: list")
+	if err != nil {
+		return nil, err
 	}
-	out := make([]domain.APIKey, 0, len(rows))
-	for _, row := range rows {
-		k, err := row.toDomain()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, k)
-	}
-	return out, nil
+	return db.MapErr(rows, apiKeyRow.toDomain)
 }
 
 // GetByPrefix loads a key by prefix.
 func (r *APIKeyRepository) GetByPrefix(ctx context.Context, prefix string) (domain.APIKey, error) {
-	var rows []apiKeyRow
-	if err := r.db.Conn(ctx).Where("prefix = ?", prefix).Limit(1).Find(&rows).Error; err != nil {
-		return domain.APIKey{}, fmt.Errorf("api keys: select: %w", err)
+	row, err := db.First[apiKeyRow](r.db.Conn(ctx).Where("prefix = ?", prefix), domain.ErrAPIKeyNotFound, "api keys: select")
+	if err != nil {
+		return domain.APIKey{}, err
 	}
-	if len(rows) == 0 {
-		return domain.APIKey{}, domain.ErrAPIKeyNotFound
-	}
-	return rows[0].toDomain()
+	return row.toDomain()
 }
 
 // Update loads the key row-locked (PostgreSQL; SQLite serialises write transactions,
 // which begin IMMEDIATE), applies change and saves the mutable fields. Call it inside a
 // transaction.
 func (r *APIKeyRepository) Update(ctx context.Context, prefix string, change func(*domain.APIKey) error) (domain.APIKey, error) {
-	var rows []apiKeyRow
-	if err := r.db.Conn(ctx).Clauses(clause.Locking{Strength: "UPDATE"}).Where("prefix = ?", prefix).Limit(1).Find(&rows).Error; err != nil {
-		return domain.APIKey{}, fmt.Errorf("api keys: select for update: %w", err)
+	locked := r.db.Conn(ctx).Clauses(clause.Locking{Strength: "UPDATE"}).Where("prefix = ?", prefix)
+	cur, err := db.First[apiKeyRow](locked, domain.ErrAPIKeyNotFound, "api keys: select for update")
+	if err != nil {
+		return domain.APIKey{}, err
 	}
-	if len(rows) == 0 {
-		return domain.APIKey{}, domain.ErrAPIKeyNotFound
-	}
-	k, err := rows[0].toDomain()
+	k, err := cur.toDomain()
 	if err != nil {
 		return domain.APIKey{}, err
 	}
@@ -101,26 +82,15 @@ func (r *APIKeyRepository) Update(ctx context.Context, prefix string, change fun
 
 // Delete removes a key.
 func (r *APIKeyRepository) Delete(ctx context.Context, prefix string) error {
-	res := r.db.Conn(ctx).Where("prefix = ?", prefix).Delete(&apiKeyRow{})
-	if res.Error != nil {
-		return fmt.Errorf("api keys: delete: %w", res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return domain.ErrAPIKeyNotFound
-	}
-	return nil
+	return db.One(r.db.Conn(ctx).Where("prefix = ?", prefix).Delete(&apiKeyRow{}), domain.ErrAPIKeyNotFound, "api keys: delete")
 }
 
 // TouchLastUsed sets last_used_at and last_used_ip unless a use after notBefore is
 // already recorded (a conditional update, so concurrent processes stay within the rate).
 func (r *APIKeyRepository) TouchLastUsed(ctx context.Context, id string, at time.Time, ip string, notBefore time.Time) error {
-	err := r.db.Conn(ctx).Model(&apiKeyRow{}).
+	return db.Done(r.db.Conn(ctx).Model(&apiKeyRow{}).
 		Where("id = ? AND (last_used_at IS NULL OR last_used_at <= ?)", id, notBefore.UTC()).
-		Updates(map[string]any{"last_used_at": at.UTC(), "last_used_ip": ip}).Error
-	if err != nil {
-		return fmt.Errorf("api keys: touch: %w", err)
-	}
-	return nil
+		Updates(map[string]any{"last_used_at": at.UTC(), "last_used_ip": ip}), "api keys: touch")
 }
 
 // RevokedOrMissing returns the prefixes, among the given ones, whose key is revoked or
@@ -129,9 +99,9 @@ func (r *APIKeyRepository) RevokedOrMissing(ctx context.Context, prefixes []stri
 	if len(prefixes) == 0 {
 		return nil, nil
 	}
-	var rows []apiKeyRow
-	if err := r.db.Conn(ctx).Select("prefix", "revoked_at").Where("prefix IN ?", prefixes).Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("api keys: check revocations: %w", err)
+	rows, err := db.Find[apiKeyRow](r.db.Conn(ctx).Select("prefix", "revoked_at").Where("prefix IN ?", prefixes), "api keys: check revocations")
+	if err != nil {
+		return nil, err
 	}
 	live := make(map[string]bool, len(rows))
 	for _, row := range rows {

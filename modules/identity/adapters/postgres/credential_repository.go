@@ -23,25 +23,13 @@ func NewCredentialRepository(d *db.DB) *CredentialRepository { return &Credentia
 // Create inserts a credential; a duplicate email (or customer) is domain.ErrEmailTaken.
 func (r *CredentialRepository) Create(ctx context.Context, c domain.Credential) error {
 	row := fromCredential(c)
-	if err := r.db.Conn(ctx).Create(&row).Error; err != nil {
-		if db.IsDuplicate(err) {
-			return domain.ErrEmailTaken
-		}
-		return fmt.Errorf("identity credentials: insert: %w", err)
-	}
-	return nil
+	return db.Insert(r.db.Conn(ctx), &row, domain.ErrEmailTaken, "identity credentials: insert")
 }
 
 // FindByEmail loads a credential by lower-case email.
 func (r *CredentialRepository) FindByEmail(ctx context.Context, email string) (domain.Credential, error) {
-	var rows []credentialRow
-	if err := r.db.Conn(ctx).Where("email = ?", email).Limit(1).Find(&rows).Error; err != nil {
-		return domain.Credential{}, fmt.Errorf("identity credentials: select: %w", err)
-	}
-	if len(rows) == 0 {
-		return domain.Credential{}, domain.ErrCredentialNotFound
-	}
-	return rows[0].toDomain(), nil
+	row, err := db.First[credentialRow](r.db.Conn(ctx).Where("email = ?", email), domain.ErrCredentialNotFound, "identity credentials: select")
+	return row.toDomain(), err
 }
 
 // Upsert inserts the credential or, when the customer has one, replaces its email and
@@ -63,10 +51,7 @@ func (r *CredentialRepository) Upsert(ctx context.Context, c domain.Credential) 
 
 // DeleteByCustomer removes the customer's credential.
 func (r *CredentialRepository) DeleteByCustomer(ctx context.Context, customerID string) error {
-	if err := r.db.Conn(ctx).Where("customer_id = ?", customerID).Delete(&credentialRow{}).Error; err != nil {
-		return fmt.Errorf("identity credentials: delete: %w", err)
-	}
-	return nil
+	return db.Done(r.db.Conn(ctx).Where("customer_id = ?", customerID).Delete(&credentialRow{}), "identity credentials: delete")
 }
 
 // UpdateEmail changes the email of the customer's credential.

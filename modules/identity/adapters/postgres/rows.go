@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gocommerce/commerce/modules/identity/domain"
+	"github.com/gocommerce/commerce/platform/db"
 )
 
 type credentialRow struct {
@@ -78,9 +79,9 @@ func fromAPIKey(k domain.APIKey) (apiKeyRow, error) {
 		Prefix:           k.Prefix,
 		SecretHash:       k.SecretHash,
 		Scopes:           string(raw),
-		LastUsedAt:       utcPtr(k.LastUsedAt),
+		LastUsedAt:       db.UTCPtr(k.LastUsedAt),
 		LastUsedIP:       k.LastUsedIP,
-		RevokedAt:        utcPtr(k.RevokedAt),
+		RevokedAt:        db.UTCPtr(k.RevokedAt),
 		RevocationReason: k.RevocationReason,
 		CreatedAt:        k.CreatedAt.UTC(),
 	}
@@ -97,9 +98,9 @@ func (r apiKeyRow) toDomain() (domain.APIKey, error) {
 		Name:             r.Name,
 		Prefix:           r.Prefix,
 		SecretHash:       r.SecretHash,
-		LastUsedAt:       utcPtr(r.LastUsedAt),
+		LastUsedAt:       db.UTCPtr(r.LastUsedAt),
 		LastUsedIP:       r.LastUsedIP,
-		RevokedAt:        utcPtr(r.RevokedAt),
+		RevokedAt:        db.UTCPtr(r.RevokedAt),
 		RevocationReason: r.RevocationReason,
 		CreatedAt:        r.CreatedAt.UTC(),
 	}
@@ -114,12 +115,4 @@ func (r apiKeyRow) toDomain() (domain.APIKey, error) {
 		k.RateLimitMultiplier = &d
 	}
 	return k, nil
-}
-
-func utcPtr(t *time.Time) *time.Time {
-	if t == nil {
-		return nil
-	}
-	u := t.UTC()
-	return &u
 }

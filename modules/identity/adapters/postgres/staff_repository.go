@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/gocommerce/commerce/modules/identity/domain"
 	"github.com/gocommerce/commerce/modules/identity/ports"
@@ -21,13 +20,7 @@ func NewStaffRepository(d *db.DB) *StaffRepository { return &StaffRepository{db:
 // Create inserts a staff user; a duplicate email is domain.ErrEmailTaken.
 func (r *StaffRepository) Create(ctx context.Context, u domain.StaffUser) error {
 	row := fromStaffUser(u)
-	if err := r.db.Conn(ctx).Create(&row).Error; err != nil {
-		if db.IsDuplicate(err) {
-			return domain.ErrEmailTaken
-		}
-		return fmt.Errorf("staff users: insert: %w", err)
-	}
-	return nil
+	return db.Insert(r.db.Conn(ctx), &row, domain.ErrEmailTaken, "staff users: insert")
 }
 
 // FindByEmail loads a staff user by lower-case email.
@@ -44,12 +37,9 @@ func (r *StaffRepository) Get(ctx context.Context, id string) (domain.StaffUser,
 }
 
 func (r *StaffRepository) first(ctx context.Context, where string, arg any) (domain.StaffUser, error) {
-	var rows []staffUserRow
-	if err := r.db.Conn(ctx).Where(where, arg).Limit(1).Find(&rows).Error; err != nil {
-		return domain.StaffUser{}, fmt.Errorf("staff users: select: %w", err)
+	row, err := db.First[staffUserRow](r.db.Conn(ctx).Where(where, arg), domain.ErrStaffUserNotFound, "staff users: select")
+	if err != nil {
+		return domain.StaffUser{}, err
 	}
-	if len(rows) == 0 {
-		return domain.StaffUser{}, domain.ErrStaffUserNotFound
-	}
-	return rows[0].toDomain(), nil
+	return row.toDomain(), nil
 }

@@ -44,25 +44,14 @@ RETURNING generation`, customerID, at.UTC()).Scan(&gen).Error
 
 // Generation returns the customer's current generation (0 when never revoked).
 func (r *TokenRevocationRepository) Generation(ctx context.Context, customerID string) (int64, error) {
-	var rows []tokenRevocationRow
-	if err := r.db.Conn(ctx).Where("customer_id = ?", customerID).Limit(1).Find(&rows).Error; err != nil {
-		return 0, fmt.Errorf("identity token revocations: select: %w", err)
-	}
-	if len(rows) == 0 {
-		return 0, nil
-	}
-	return rows[0].Generation, nil
+	row, err := db.First[tokenRevocationRow](r.db.Conn(ctx).Where("customer_id = ?", customerID), nil, "identity token revocations: select")
+	return row.Generation, err
 }
 
 // Since returns the revocations made at or after t.
 func (r *TokenRevocationRepository) Since(ctx context.Context, t time.Time) ([]domain.TokenRevocation, error) {
-	var rows []tokenRevocationRow
-	if err := r.db.Conn(ctx).Where("revoked_at >= ?", t.UTC()).Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("identity token revocations: poll: %w", err)
-	}
-	out := make([]domain.TokenRevocation, 0, len(rows))
-	for _, row := range rows {
-		out = append(out, domain.TokenRevocation{CustomerID: row.CustomerID, Generation: row.Generation, RevokedAt: row.RevokedAt.UTC()})
-	}
-	return out, nil
+	rows, err := db.Find[tokenRevocationRow](r.db.Conn(ctx).Where("revoked_at >= ?", t.UTC()), "identity token revocations: poll")
+	return db.Map(rows, func(row tokenRevocationRow) domain.TokenRevocation {
+		return domain.TokenRevocation{CustomerID: row.CustomerID, Generation: row.Generation, RevokedAt: row.RevokedAt.UTC()}
+	}), err
 }

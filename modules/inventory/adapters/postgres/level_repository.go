@@ -273,16 +273,10 @@ func (r *LevelRepository) List(ctx context.Context, f ports.LevelFilter, p ports
 
 // DeleteProduct removes a product's levels.
 func (r *LevelRepository) DeleteProduct(ctx context.Context, productID string) error {
-	if err := r.db.Conn(ctx).Where("product_id = ?", productID).Delete(&levelRow{}).Error; err != nil {
-		return fmt.Errorf("inventory: delete product levels: %w", err)
-	}
-	return nil
+	return db.Done(r.db.Conn(ctx).Where("product_id = ?", productID).Delete(&levelRow{}), "inventory: delete product levels")
 }
 
 // DeleteVariant removes a variant's levels.
 func (r *LevelRepository) DeleteVariant(ctx context.Context, variantID string) error {
-	if err := r.db.Conn(ctx).Where("variant_id = ?", variantID).Delete(&levelRow{}).Error; err != nil {
-		return fmt.Errorf("inventory: delete variant levels: %w", err)
-	}
-	return nil
+	return db.Done(r.db.Conn(ctx).Where("variant_id = ?", variantID).Delete(&levelRow{}), "inventory: delete variant levels")
 }

@@ -2,7 +2,8 @@ package postgres
 
 import (
 	"context"
-	"fmt"
+
+	"gorm.io/gorm"
 
 	"github.com/gocommerce/commerce/modules/inventory/domain"
 	"github.com/gocommerce/commerce/modules/inventory/ports"
@@ -22,25 +23,16 @@ func NewLocationRepository(d *db.DB) *LocationRepository { return &LocationRepos
 // Create inserts a location; a code in use is domain.ErrLocationCodeTaken.
 func (r *LocationRepository) Create(ctx context.Context, l *domain.Location) error {
 	row := fromLocation(l)
-	if err := r.db.Conn(ctx).Create(&row).Error; err != nil {
-		if db.IsDuplicate(err) {
-			return domain.ErrLocationCodeTaken
-		}
-		return fmt.Errorf("inventory: insert location: %w", err)
-	}
-	return nil
+	return db.Insert(r.db.Conn(ctx), &row, domain.ErrLocationCodeTaken, "inventory: insert location")
 }
 
 // Get loads a location by id.
 func (r *LocationRepository) Get(ctx context.Context, id string) (*domain.Location, error) {
-	var rows []locationRow
-	if err := r.db.Conn(ctx).Where("id = ?", id).Limit(1).Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("inventory: select location: %w", err)
+	row, err := db.First[locationRow](r.db.Conn(ctx).Where("id = ?", id), domain.ErrLocationNotFound, "inventory: select location")
+	if err != nil {
+		return nil, err
 	}
-	if len(rows) == 0 {
-		return nil, domain.ErrLocationNotFound
-	}
-	return rows[0].toDomain(), nil
+	return row.toDomain(), nil
 }
 
 // List returns a page of locations, the default first, then by name.
@@ -49,17 +41,7 @@ func (r *LocationRepository) List(ctx context.Context, f ports.LocationFilter, p
 	if f.IsActive != nil {
 		q = q.Where("is_active = ?", *f.IsActive)
 	}
-	var total int64
-	if err := q.Count(&total).Error; err != nil {
-		return nil, 0, fmt.Errorf("inventory: count locations: %w", err)
-	}
-	var rows []locationRow
-	if err := q.Order("is_default DESC, name ASC, id ASC").Offset(p.Offset).Limit(p.Limit).Find(&rows).Error; err != nil {
-		return nil, 0, fmt.Errorf("inventory: list locations: %w", err)
-	}
-	out := make([]*domain.Location, len(rows))
-	for i, row := range rows {
-		out[i] = row.toDomain()
-	}
-	return out, total, nil
+	rows, total, err := db.Page[locationRow](q.Session(&gorm.Session{}), "is_default DESC, name ASC, id ASC", p.Offset, p.Limit,
+		"inventory: count locations", "inventory: list locations")
+	return db.Map(rows, locationRow.toDomain), total, err
 }

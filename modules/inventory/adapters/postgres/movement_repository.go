@@ -24,10 +24,7 @@ func NewMovementRepository(d *db.DB) *MovementRepository { return &MovementRepos
 // Add inserts a movement.
 func (r *MovementRepository) Add(ctx context.Context, m *domain.Movement) error {
 	row := fromMovement(m)
-	if err := r.db.Conn(ctx).Create(&row).Error; err != nil {
-		return fmt.Errorf("inventory: insert movement: %w", err)
-	}
-	return nil
+	return db.Insert(r.db.Conn(ctx), &row, nil, "inventory: insert movement")
 }
 
 func filterMovements(q *gorm.DB, f ports.MovementFilter) *gorm.DB {
@@ -76,9 +73,5 @@ func (r *MovementRepository) List(ctx context.Context, f ports.MovementFilter, p
 	if err != nil {
 		return nil, 0, fmt.Errorf("inventory: list movements: %w", err)
 	}
-	out := make([]*domain.Movement, len(rows))
-	for i, row := range rows {
-		out[i] = row.toDomain()
-	}
-	return out, total, nil
+	return db.Map(rows, movementView.toDomain), total, nil
 }

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"gorm.io/gorm/clause"
-
 	"github.com/gocommerce/commerce/modules/inventory/domain"
 	"github.com/gocommerce/commerce/modules/inventory/ports"
 	"github.com/gocommerce/commerce/platform/db"
@@ -27,10 +25,7 @@ func NewReservationRepository(d *db.DB) *ReservationRepository {
 // Create inserts a reservation.
 func (r *ReservationRepository) Create(ctx context.Context, res *domain.Reservation) error {
 	row := fromReservation(res)
-	if err := r.db.Conn(ctx).Create(&row).Error; err != nil {
-		return fmt.Errorf("inventory: insert reservation: %w", err)
-	}
-	return nil
+	return db.Insert(r.db.Conn(ctx), &row, nil, "inventory: insert reservation")
 }
 
 // Get loads a reservation.
@@ -48,13 +43,11 @@ func (r *ReservationRepository) Get(ctx context.Context, id string) (*domain.Res
 
 // MarkReleased releases the reservation only while it is active.
 func (r *ReservationRepository) MarkReleased(ctx context.Context, id string, reason domain.ReleaseReason, at time.Time) (bool, error) {
-	res := r.db.Conn(ctx).Model(&reservationRow{}).
+	n, err := db.Affected(r.db.Conn(ctx).Model(&reservationRow{}).
 		Where("id = ? AND status = ?", id, string(domain.ReservationActive)).
-		Updates(map[string]any{"status": string(domain.ReservationReleased), "released_at": at.UTC(), "release_reason": string(reason)})
-	if res.Error != nil {
-		return false, fmt.Errorf("inventory: release reservation: %w", res.Error)
-	}
-	return res.RowsAffected == 1, nil
+		Updates(map[string]any{"status": string(domain.ReservationReleased), "released_at": at.UTC(), "release_reason": string(reason)}),
+		"inventory: release reservation")
+	return n == 1, err
 }
 
 // Active lists a product's active reservations, soonest expiry first.
@@ -68,11 +61,7 @@ func (r *ReservationRepository) Active(ctx context.Context, productID string) ([
 	if err != nil {
 		return nil, fmt.Errorf("inventory: active reservations: %w", err)
 	}
-	out := make([]*domain.Reservation, len(rows))
-	for i, row := range rows {
-		out[i] = row.toDomain()
-	}
-	return out, nil
+	return db.Map(rows, reservationView.toDomain), nil
 }
 
 // ActiveIDs lists active reservation ids of an order, product or variant.
@@ -120,9 +109,5 @@ func NewProcessedEvents(d *db.DB) *ProcessedEvents { return &ProcessedEvents{db:
 // MarkProcessed records the event; false when it was already there.
 func (r *ProcessedEvents) MarkProcessed(ctx context.Context, eventID, handler string, at time.Time) (bool, error) {
 	row := processedRow{EventID: eventID, Handler: handler, ProcessedAt: at.UTC()}
-	res := r.db.Conn(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&row)
-	if res.Error != nil {
-		return false, fmt.Errorf("inventory: mark event processed: %w", res.Error)
-	}
-	return res.RowsAffected == 1, nil
+	return db.InsertNew(r.db.Conn(ctx), &row, "inventory: mark event processed")
 }

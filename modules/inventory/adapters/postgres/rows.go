@@ -6,6 +6,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gocommerce/commerce/modules/inventory/domain"
+	"github.com/gocommerce/commerce/platform/db"
 )
 
 type locationRow struct {
@@ -99,26 +100,12 @@ type movementRow struct {
 
 func (movementRow) TableName() string { return "inventory_movements" }
 
-func optional(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}
-
 func fromMovement(m *domain.Movement) movementRow {
 	row := movementRow{
 		ID: m.ID, ProductID: m.ProductID, ProductName: m.ProductName, VariantID: m.VariantID, LocationID: m.LocationID,
 		MovementType: string(m.Type), Quantity: m.Quantity, QuantityBefore: m.QuantityBefore, QuantityAfter: m.QuantityAfter,
 		Reason: m.Reason, Reference: m.Reference, Notes: m.Notes, Currency: m.Currency,
-		TransferID: optional(m.TransferID), ReservationID: optional(m.ReservationID),
+		TransferID: db.NullString(m.TransferID), ReservationID: db.NullString(m.ReservationID),
 		CreatedBy: m.CreatedBy, CreatedAt: m.CreatedAt.UTC(),
 	}
 	if m.CostPerUnit != nil {
@@ -155,12 +142,12 @@ type movementView struct {
 func (r movementView) toDomain() *domain.Movement {
 	m := &domain.Movement{
 		ID: r.ID, ProductID: r.ProductID, ProductName: r.ProductName, VariantID: r.VariantID, LocationID: r.LocationID,
-		LocationName: deref(r.LocationName), Type: domain.MovementType(r.MovementType), Quantity: r.Quantity,
+		LocationName: db.Deref(r.LocationName), Type: domain.MovementType(r.MovementType), Quantity: r.Quantity,
 		QuantityBefore: r.QuantityBefore, QuantityAfter: r.QuantityAfter, Reason: r.Reason, Reference: r.Reference,
-		Notes: r.Notes, Currency: r.Currency, TransferID: deref(r.TransferID), ReservationID: deref(r.ReservationID),
+		Notes: r.Notes, Currency: r.Currency, TransferID: db.Deref(r.TransferID), ReservationID: db.Deref(r.ReservationID),
 		CreatedBy: r.CreatedBy, CreatedAt: r.CreatedAt.UTC(),
 	}
-	if deref(r.CurrentName) != "" {
+	if db.Deref(r.CurrentName) != "" {
 		m.ProductName = *r.CurrentName
 	}
 	if r.CostPerUnit.Valid {
@@ -213,7 +200,7 @@ type reservationView struct {
 
 func (r reservationView) toDomain() *domain.Reservation {
 	out := &domain.Reservation{
-		ID: r.ID, ProductID: r.ProductID, VariantID: r.VariantID, LocationID: r.LocationID, LocationName: deref(r.LocationName),
+		ID: r.ID, ProductID: r.ProductID, VariantID: r.VariantID, LocationID: r.LocationID, LocationName: db.Deref(r.LocationName),
 		OrderID: r.OrderID, Quantity: r.Quantity, Status: domain.ReservationStatus(r.Status),
 		ExpiresAt: r.ExpiresAt.UTC(), CreatedAt: r.CreatedAt.UTC(), ReleaseReason: domain.ReleaseReason(r.ReleaseReason),
 	}

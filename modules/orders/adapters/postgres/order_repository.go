@@ -44,8 +44,8 @@ func (r *OrderRepository) NextNumber(ctx context.Context) (int64, error) {
 func (r *OrderRepository) Create(ctx context.Context, o *domain.Order) error {
 	conn := r.db.Conn(ctx)
 	row := fromOrder(o)
-	if err := conn.Create(&row).Error; err != nil {
-		return fmt.Errorf("orders: insert: %w", err)
+	if err := db.Insert(conn, &row, nil, "orders: insert"); err != nil {
+		return err
 	}
 	return r.saveChildren(conn, o, false)
 }
@@ -123,14 +123,11 @@ func (r *OrderRepository) GetByNumber(ctx context.Context, number int64) (*domai
 }
 
 func (r *OrderRepository) load(ctx context.Context, q *gorm.DB, where string, arg any) (*domain.Order, error) {
-	var rows []orderRow
-	if err := q.Where(where, arg).Limit(1).Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("orders: select: %w", err)
+	row, err := db.First[orderRow](q.Where(where, arg), domain.ErrOrderNotFound, "orders: select")
+	if err != nil {
+		return nil, err
 	}
-	if len(rows) == 0 {
-		return nil, domain.ErrOrderNotFound
-	}
-	o, err := rows[0].toDomain()
+	o, err := row.toDomain()
 	if err != nil {
 		return nil, err
 	}
@@ -151,17 +148,18 @@ func (r *OrderRepository) loadChildren(conn *gorm.DB, orders []*domain.Order) er
 	for i, o := range orders {
 		byID[o.ID], idList[i] = o, o.ID
 	}
-	var lines []lineItemRow
-	if err := conn.Where("order_id IN ?", idList).Order("order_id, position").Find(&lines).Error; err != nil {
-		return fmt.Errorf("orders: line items: %w", err)
+	of := func(order string) *gorm.DB { return conn.Where("order_id IN ?", idList).Order(order) }
+	lines, err := db.Find[lineItemRow](of("order_id, position"), "orders: line items")
+	if err != nil {
+		return err
 	}
 	for _, l := range lines {
 		o := byID[l.OrderID]
 		o.LineItems = append(o.LineItems, l.toDomain())
 	}
-	var fs []fulfillmentRow
-	if err := conn.Where("order_id IN ?", idList).Order("created_at, id").Find(&fs).Error; err != nil {
-		return fmt.Errorf("orders: fulfillments: %w", err)
+	fs, err := db.Find[fulfillmentRow](of("created_at, id"), "orders: fulfillments")
+	if err != nil {
+		return err
 	}
 	for _, f := range fs {
 		d, err := f.toDomain()
@@ -170,9 +168,9 @@ func (r *OrderRepository) loadChildren(conn *gorm.DB, orders []*domain.Order) er
 		}
 		byID[f.OrderID].Fulfillments = append(byID[f.OrderID].Fulfillments, d)
 	}
-	var rs []refundRow
-	if err := conn.Where("order_id IN ?", idList).Order("created_at, id").Find(&rs).Error; err != nil {
-		return fmt.Errorf("orders: refunds: %w", err)
+	rs, err := db.Find[refundRow](of("created_at, id"), "orders: refunds")
+	if err != nil {
+		return err
 	}
 	for _, x := range rs {
 		d, err := x.toDomain()
@@ -181,14 +179,11 @@ func (r *OrderRepository) loadChildren(conn *gorm.DB, orders []*domain.Order) er
 		}
 		byID[x.OrderID].Refunds = append(byID[x.OrderID].Refunds, d)
 	}
-	var ts []transactionRow
-	if err := conn.Where("order_id IN ?", idList).Order("order_id, position").Find(&ts).Error; err != nil {
-		return fmt.Errorf("orders: transactions: %w", err)
-	}
+	ts, err := db.Find[transactionRow](of("order_id, position"), "orders: transactions")
 	for _, t := range ts {
 		byID[t.OrderID].Transactions = append(byID[t.OrderID].Transactions, t.toDomain())
 	}
-	return nil
+	return err
 }
 
 // Update loads the order row-locked (FOR UPDATE on PostgreSQL; SQLite has one writer),
@@ -210,11 +205,8 @@ func (r *OrderRepository) Update(ctx context.Context, id string, change func(*do
 	row := fromOrder(o)
 	res := conn.Model(&orderRow{}).Where("id = ? AND version = ?", id, old).
 		Select("*").Omit("id", "order_number", "created_at").Updates(&row)
-	if res.Error != nil {
-		return nil, fmt.Errorf("orders: update: %w", res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return nil, domain.ErrStale
+	if err := db.One(res, domain.ErrStale, "orders: update"); err != nil {
+		return nil, err
 	}
 	if err := r.saveChildren(conn, o, true); err != nil {
 		return nil, err
@@ -267,10 +259,6 @@ func (r *OrderRepository) List(ctx context.Context, f ports.ListFilter) ([]*doma
 	if f.UpdatedAfter != nil {
 		q = q.Where("updated_at >= ?", f.UpdatedAfter.UTC())
 	}
-	var total int64
-	if err := q.Session(&gorm.Session{}).Count(&total).Error; err != nil {
-		return nil, 0, fmt.Errorf("orders: count: %w", err)
-	}
 	col, ok := sortColumns[f.Sort]
 	if !ok {
 		col = "created_at"
@@ -279,19 +267,12 @@ func (r *OrderRepository) List(ctx context.Context, f ports.ListFilter) ([]*doma
 	if f.Desc {
 		dir = " DESC"
 	}
-	var rows []orderRow
-	if err := q.Order(col + dir + ", order_number" + dir).Offset(f.Offset).Limit(f.Limit).Find(&rows).Error; err != nil {
-		return nil, 0, fmt.Errorf("orders: list: %w", err)
+	rows, total, err := db.Page[orderRow](q.Session(&gorm.Session{}), col+dir+", order_number"+dir, f.Offset, f.Limit, "orders: count", "orders: list")
+	if err != nil {
+		return nil, 0, err
 	}
-	out := make([]*domain.Order, 0, len(rows))
-	for _, row := range rows {
-		o, err := row.toDomain()
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, o)
-	}
-	return out, total, nil
+	out, err := db.MapErr(rows, orderRow.toDomain)
+	return out, total, err
 }
 
 // ProductHasOrders reports whether a line item references the product.
@@ -324,17 +305,13 @@ func (r *OrderRepository) ListByCustomer(ctx context.Context, customerID string)
 		return []*domain.Order{}, nil
 	}
 	conn := r.db.Conn(ctx)
-	var rows []orderRow
-	if err := conn.Where("customer_id = ?", customerID).Order("created_at DESC, order_number DESC").Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("orders: by customer: %w", err)
+	rows, err := db.Find[orderRow](conn.Where("customer_id = ?", customerID).Order("created_at DESC, order_number DESC"), "orders: by customer")
+	if err != nil {
+		return nil, err
 	}
-	out := make([]*domain.Order, 0, len(rows))
-	for _, row := range rows {
-		o, err := row.toDomain()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, o)
+	out, err := db.MapErr(rows, orderRow.toDomain)
+	if err != nil {
+		return nil, err
 	}
 	return out, r.loadChildren(conn, out)
 }
@@ -344,14 +321,10 @@ func (r *OrderRepository) AnonymizeCustomer(ctx context.Context, customerID stri
 	if !ids.Valid(customerID) {
 		return 0, nil
 	}
-	res := r.db.Conn(ctx).Model(&orderRow{}).Where("customer_id = ?", customerID).Updates(map[string]any{
+	return db.Affected(r.db.Conn(ctx).Model(&orderRow{}).Where("customer_id = ?", customerID).Updates(map[string]any{
 		"customer_id": nil, "email": "", "phone": "", "shipping_address": nil, "billing_address": nil, "client_details": nil,
 		"updated_at": now.UTC(), "version": gorm.Expr("version + 1"),
-	})
-	if res.Error != nil {
-		return 0, fmt.Errorf("orders: anonymize: %w", res.Error)
-	}
-	return res.RowsAffected, nil
+	}), "orders: anonymize")
 }
 
 // AverageTotal averages total_price over the currency's orders that are not cancelled.

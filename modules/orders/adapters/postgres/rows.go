@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gocommerce/commerce/modules/orders/domain"
+	"github.com/gocommerce/commerce/platform/db"
 )
 
 type orderRow struct {
@@ -194,29 +195,7 @@ func optJSON(v any, present bool) *string {
 	return &s
 }
 
-func strPtr(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}
-
 func utc(t time.Time) time.Time { return t.UTC() }
-
-func utcPtr(t *time.Time) *time.Time {
-	if t == nil {
-		return nil
-	}
-	u := t.UTC()
-	return &u
-}
 
 func mapOrEmpty(m map[string]any) map[string]any {
 	if m == nil {
@@ -243,7 +222,7 @@ func fromOrder(o *domain.Order) orderRow {
 		tags = []string{}
 	}
 	return orderRow{
-		ID: o.ID, OrderNumber: o.Number, CustomerID: strPtr(o.CustomerID), Email: o.Email, Phone: o.Phone,
+		ID: o.ID, OrderNumber: o.Number, CustomerID: db.NullString(o.CustomerID), Email: o.Email, Phone: o.Phone,
 		Status: string(o.Status), FinancialStatus: string(o.Financial), FulfillmentStatus: string(o.Fulfillment), Currency: o.Currency,
 		SubtotalPrice: o.Subtotal, TotalTax: o.TotalTax, TotalShipping: o.TotalShipping, TotalDiscounts: o.TotalDiscounts,
 		TotalPrice: o.TotalPrice, TotalPriceUnits: domain.Units(o.TotalPrice), TotalWeight: o.TotalWeightKg, TotalItems: o.TotalItems,
@@ -254,19 +233,19 @@ func fromOrder(o *domain.Order) orderRow {
 		SourceName: o.SourceName, ClientDetails: optJSON(o.ClientDetails, o.ClientDetails != nil),
 		InventoryBehaviour: string(o.InventoryBehaviour), SendReceipt: o.SendReceipt, CancelReason: string(o.CancelReason),
 		CreatedAt: utc(o.CreatedAt), UpdatedAt: utc(o.UpdatedAt), ProcessedAt: utc(o.ProcessedAt),
-		ClosedAt: utcPtr(o.ClosedAt), CancelledAt: utcPtr(o.CancelledAt), Version: o.Version,
+		ClosedAt: db.UTCPtr(o.ClosedAt), CancelledAt: db.UTCPtr(o.CancelledAt), Version: o.Version,
 	}
 }
 
 func (r orderRow) toDomain() (*domain.Order, error) {
 	o := &domain.Order{
-		ID: r.ID, Number: r.OrderNumber, CustomerID: deref(r.CustomerID), Email: r.Email, Phone: r.Phone,
+		ID: r.ID, Number: r.OrderNumber, CustomerID: db.Deref(r.CustomerID), Email: r.Email, Phone: r.Phone,
 		Status: domain.Status(r.Status), Financial: domain.FinancialStatus(r.FinancialStatus), Fulfillment: domain.FulfillmentStatus(r.FulfillmentStatus),
 		Currency: r.Currency, Subtotal: r.SubtotalPrice, TotalTax: r.TotalTax, TotalShipping: r.TotalShipping, TotalDiscounts: r.TotalDiscounts,
 		TotalPrice: r.TotalPrice, TotalWeightKg: r.TotalWeight, TotalItems: r.TotalItems, Note: r.Note,
 		CartToken: r.CartToken, CheckoutToken: r.CheckoutToken, ReferringSite: r.ReferringSite, LandingSite: r.LandingSite, SourceName: r.SourceName,
 		InventoryBehaviour: domain.InventoryBehaviour(r.InventoryBehaviour), SendReceipt: r.SendReceipt, CancelReason: domain.CancelReason(r.CancelReason),
-		CreatedAt: utc(r.CreatedAt), UpdatedAt: utc(r.UpdatedAt), ProcessedAt: utc(r.ProcessedAt), ClosedAt: utcPtr(r.ClosedAt), CancelledAt: utcPtr(r.CancelledAt),
+		CreatedAt: utc(r.CreatedAt), UpdatedAt: utc(r.UpdatedAt), ProcessedAt: utc(r.ProcessedAt), ClosedAt: db.UTCPtr(r.ClosedAt), CancelledAt: db.UTCPtr(r.CancelledAt),
 		Version: r.Version,
 	}
 	var (
@@ -340,9 +319,9 @@ func fromFulfillment(orderID string, f *domain.Fulfillment) fulfillmentRow {
 		lines[i] = jsonFulfillmentLine(l)
 	}
 	return fulfillmentRow{
-		ID: f.ID, OrderID: orderID, Status: f.Status, LocationID: strPtr(f.LocationID), TrackingNumber: f.TrackingNumber,
+		ID: f.ID, OrderID: orderID, Status: f.Status, LocationID: db.NullString(f.LocationID), TrackingNumber: f.TrackingNumber,
 		TrackingCompany: f.TrackingCompany, TrackingURL: f.TrackingURL, NotifyCustomer: f.NotifyCustomer, LineItems: toJSON(lines),
-		CreatedAt: utc(f.CreatedAt), UpdatedAt: utc(f.UpdatedAt), CancelledAt: utcPtr(f.CancelledAt),
+		CreatedAt: utc(f.CreatedAt), UpdatedAt: utc(f.UpdatedAt), CancelledAt: db.UTCPtr(f.CancelledAt),
 	}
 }
 
@@ -352,8 +331,8 @@ func (r fulfillmentRow) toDomain() (*domain.Fulfillment, error) {
 		return nil, fmt.Errorf("orders: fulfillment %s: %w", r.ID, err)
 	}
 	f := &domain.Fulfillment{
-		ID: r.ID, Status: r.Status, LocationID: deref(r.LocationID), TrackingNumber: r.TrackingNumber, TrackingCompany: r.TrackingCompany,
-		TrackingURL: r.TrackingURL, NotifyCustomer: r.NotifyCustomer, CreatedAt: utc(r.CreatedAt), UpdatedAt: utc(r.UpdatedAt), CancelledAt: utcPtr(r.CancelledAt),
+		ID: r.ID, Status: r.Status, LocationID: db.Deref(r.LocationID), TrackingNumber: r.TrackingNumber, TrackingCompany: r.TrackingCompany,
+		TrackingURL: r.TrackingURL, NotifyCustomer: r.NotifyCustomer, CreatedAt: utc(r.CreatedAt), UpdatedAt: utc(r.UpdatedAt), CancelledAt: db.UTCPtr(r.CancelledAt),
 	}
 	for _, l := range lines {
 		f.Lines = append(f.Lines, domain.FulfillmentLine(l))
@@ -368,7 +347,7 @@ func fromRefund(orderID string, r *domain.Refund) refundRow {
 	}
 	return refundRow{
 		ID: r.ID, OrderID: orderID, Status: r.Status, Note: r.Note, NotifyCustomer: r.NotifyCustomer, LineItems: toJSON(lines),
-		Shipping: r.Shipping, Amount: r.Amount, CreatedAt: utc(r.CreatedAt), ProcessedAt: utcPtr(r.ProcessedAt),
+		Shipping: r.Shipping, Amount: r.Amount, CreatedAt: utc(r.CreatedAt), ProcessedAt: db.UTCPtr(r.ProcessedAt),
 	}
 }
 
@@ -379,7 +358,7 @@ func (r refundRow) toDomain() (*domain.Refund, error) {
 	}
 	out := &domain.Refund{
 		ID: r.ID, Status: r.Status, Note: r.Note, NotifyCustomer: r.NotifyCustomer, Shipping: r.Shipping, Amount: r.Amount,
-		CreatedAt: utc(r.CreatedAt), ProcessedAt: utcPtr(r.ProcessedAt),
+		CreatedAt: utc(r.CreatedAt), ProcessedAt: db.UTCPtr(r.ProcessedAt),
 	}
 	for _, l := range lines {
 		out.Lines = append(out.Lines, domain.RefundLine(l))
@@ -390,15 +369,15 @@ func (r refundRow) toDomain() (*domain.Refund, error) {
 func fromTransaction(orderID string, pos int, t *domain.Transaction) transactionRow {
 	return transactionRow{
 		ID: t.ID, OrderID: orderID, Position: pos, Kind: string(t.Kind), Status: string(t.Status), Amount: t.Amount, Currency: t.Currency,
-		Gateway: t.Gateway, PaymentID: strPtr(t.PaymentID), ParentID: strPtr(t.ParentID), RefundID: strPtr(t.RefundID),
-		GatewayRefundID: strPtr(t.GatewayRefundID), ErrorCode: t.ErrorCode, Message: t.Message, CreatedAt: utc(t.CreatedAt), ProcessedAt: utcPtr(t.ProcessedAt),
+		Gateway: t.Gateway, PaymentID: db.NullString(t.PaymentID), ParentID: db.NullString(t.ParentID), RefundID: db.NullString(t.RefundID),
+		GatewayRefundID: db.NullString(t.GatewayRefundID), ErrorCode: t.ErrorCode, Message: t.Message, CreatedAt: utc(t.CreatedAt), ProcessedAt: db.UTCPtr(t.ProcessedAt),
 	}
 }
 
 func (r transactionRow) toDomain() *domain.Transaction {
 	return &domain.Transaction{
 		ID: r.ID, Kind: domain.TransactionKind(r.Kind), Status: domain.TransactionStatus(r.Status), Amount: r.Amount, Currency: r.Currency,
-		Gateway: r.Gateway, PaymentID: deref(r.PaymentID), ParentID: deref(r.ParentID), RefundID: deref(r.RefundID),
-		GatewayRefundID: deref(r.GatewayRefundID), ErrorCode: r.ErrorCode, Message: r.Message, CreatedAt: utc(r.CreatedAt), ProcessedAt: utcPtr(r.ProcessedAt),
+		Gateway: r.Gateway, PaymentID: db.Deref(r.PaymentID), ParentID: db.Deref(r.ParentID), RefundID: db.Deref(r.RefundID),
+		GatewayRefundID: db.Deref(r.GatewayRefundID), ErrorCode: r.ErrorCode, Message: r.Message, CreatedAt: utc(r.CreatedAt), ProcessedAt: db.UTCPtr(r.ProcessedAt),
 	}
 }

@@ -7,8 +7,8 @@ import (
 	"context"
 	"embed"
 	"fmt"
-	"io/fs"
 
+	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 
 	"github.com/gocommerce/commerce/modules/payments/domain"
@@ -20,13 +20,7 @@ import (
 var migrations embed.FS
 
 // Migrations returns the payments tables' migrations (versions 2026112250..).
-func Migrations() db.MigrationSource {
-	sub, err := fs.Sub(migrations, "migrations")
-	if err != nil {
-		panic(err) // the embedded path is fixed at compile time
-	}
-	return db.MigrationSource{Module: "payments", FS: sub}
-}
+func Migrations() db.MigrationSource { return db.Embedded("payments", migrations) }
 
 // PaymentRepository implements ports.PaymentRepository.
 type PaymentRepository struct{ db *db.DB }
@@ -42,10 +36,7 @@ func (r *PaymentRepository) Create(ctx context.Context, p *domain.Payment) error
 		p.Version = 1
 	}
 	row := paymentFromDomain(p)
-	if err := r.db.Conn(ctx).Create(&row).Error; err != nil {
-		return fmt.Errorf("payments: insert payment: %w", err)
-	}
-	return nil
+	return db.Insert(r.db.Conn(ctx), &row, nil, "payments: insert payment")
 }
 
 // Get loads a payment (row-locked inside a PostgreSQL transaction).
@@ -54,26 +45,21 @@ func (r *PaymentRepository) Get(ctx context.Context, id string) (*domain.Payment
 	if db.InTransaction(ctx) && r.db.Dialect() == db.Postgres {
 		q = q.Clauses(clause.Locking{Strength: "UPDATE"})
 	}
-	var rows []paymentRow
-	if err := q.Where("id = ?", id).Limit(1).Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("payments: select payment: %w", err)
+	row, err := db.First[paymentRow](q.Where("id = ?", id), domain.ErrPaymentNotFound, "payments: select payment")
+	if err != nil {
+		return nil, err
 	}
-	if len(rows) == 0 {
-		return nil, domain.ErrPaymentNotFound
-	}
-	return rows[0].toDomain(), nil
+	return row.toDomain(), nil
 }
 
 // FindByTransaction loads a payment by its gateway's transaction id.
 func (r *PaymentRepository) FindByTransaction(ctx context.Context, gateway, transactionID string) (*domain.Payment, error) {
-	var rows []paymentRow
-	if err := r.db.Conn(ctx).Where("gateway = ? AND transaction_id = ?", gateway, transactionID).Limit(1).Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("payments: select payment: %w", err)
+	q := r.db.Conn(ctx).Where("gateway = ? AND transaction_id = ?", gateway, transactionID)
+	row, err := db.First[paymentRow](q, domain.ErrPaymentNotFound, "payments: select payment")
+	if err != nil {
+		return nil, err
 	}
-	if len(rows) == 0 {
-		return nil, domain.ErrPaymentNotFound
-	}
-	return r.Get(ctx, rows[0].ID)
+	return r.Get(ctx, row.ID)
 }
 
 // Update saves every column when the version is unchanged, and bumps the version.
@@ -82,11 +68,8 @@ func (r *PaymentRepository) Update(ctx context.Context, p *domain.Payment) error
 	row.Version = p.Version + 1
 	res := r.db.Conn(ctx).Model(&paymentRow{}).Where("id = ? AND version = ?", p.ID, p.Version).
 		Select("*").Omit("id", "created_at").Updates(&row)
-	if res.Error != nil {
-		return fmt.Errorf("payments: update payment: %w", res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return ports.ErrStale
+	if err := db.One(res, ports.ErrStale, "payments: update payment"); err != nil {
+		return err
 	}
 	p.Version = row.Version
 	return nil
@@ -103,44 +86,31 @@ func NewRefundRepository(d *db.DB) *RefundRepository { return &RefundRepository{
 // Create inserts a refund.
 func (r *RefundRepository) Create(ctx context.Context, ref *domain.Refund) error {
 	row := refundFromDomain(ref)
-	if err := r.db.Conn(ctx).Create(&row).Error; err != nil {
-		return fmt.Errorf("payments: insert refund: %w", err)
-	}
-	return nil
+	return db.Insert(r.db.Conn(ctx), &row, nil, "payments: insert refund")
 }
 
 // Update saves a refund.
 func (r *RefundRepository) Update(ctx context.Context, ref *domain.Refund) error {
 	row := refundFromDomain(ref)
-	if err := r.db.Conn(ctx).Model(&refundRow{}).Where("id = ?", ref.ID).Select("*").Omit("id", "created_at").Updates(&row).Error; err != nil {
-		return fmt.Errorf("payments: update refund: %w", err)
-	}
-	return nil
+	return db.Done(r.db.Conn(ctx).Model(&refundRow{}).Where("id = ?", ref.ID).Select("*").Omit("id", "created_at").Updates(&row), "payments: update refund")
 }
 
 // Get loads a refund.
 func (r *RefundRepository) Get(ctx context.Context, id string) (*domain.Refund, error) {
-	var rows []refundRow
-	if err := r.db.Conn(ctx).Where("id = ?", id).Limit(1).Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("payments: select refund: %w", err)
+	row, err := db.First[refundRow](r.db.Conn(ctx).Where("id = ?", id), domain.ErrPaymentNotFound.WithMessage("Refund not found"), "payments: select refund")
+	if err != nil {
+		return nil, err
 	}
-	if len(rows) == 0 {
-		return nil, domain.ErrPaymentNotFound.WithMessage("Refund not found")
-	}
-	return rows[0].toDomain(), nil
+	return row.toDomain(), nil
 }
 
 // ListByPayment lists a payment's refunds, oldest first.
 func (r *RefundRepository) ListByPayment(ctx context.Context, paymentID string) ([]*domain.Refund, error) {
-	var rows []refundRow
-	if err := r.db.Conn(ctx).Where("payment_id = ?", paymentID).Order("created_at, id").Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("payments: select refunds: %w", err)
+	rows, err := db.Find[refundRow](r.db.Conn(ctx).Where("payment_id = ?", paymentID).Order("created_at, id"), "payments: select refunds")
+	if err != nil {
+		return nil, err
 	}
-	out := make([]*domain.Refund, 0, len(rows))
-	for _, row := range rows {
-		out = append(out, row.toDomain())
-	}
-	return out, nil
+	return db.Map(rows, refundRow.toDomain), nil
 }
 
 // SavedMethodRepository implements ports.SavedMethodRepository.
@@ -154,61 +124,35 @@ func NewSavedMethodRepository(d *db.DB) *SavedMethodRepository { return &SavedMe
 // Create inserts a saved method; a second default of the owner is ports.ErrDuplicate.
 func (r *SavedMethodRepository) Create(ctx context.Context, m *domain.SavedMethod) error {
 	row := savedMethodFromDomain(m)
-	if err := r.db.Conn(ctx).Create(&row).Error; err != nil {
-		if db.IsDuplicate(err) {
-			return ports.ErrDuplicate
-		}
-		return fmt.Errorf("payments: insert saved method: %w", err)
-	}
-	return nil
+	return db.Insert(r.db.Conn(ctx), &row, ports.ErrDuplicate, "payments: insert saved method")
 }
 
 // Get loads a saved method.
 func (r *SavedMethodRepository) Get(ctx context.Context, token string) (*domain.SavedMethod, error) {
-	var rows []savedMethodRow
-	if err := r.db.Conn(ctx).Where("token = ?", token).Limit(1).Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("payments: select saved method: %w", err)
+	row, err := db.First[savedMethodRow](r.db.Conn(ctx).Where("token = ?", token), domain.ErrPaymentMethodNotFound, "payments: select saved method")
+	if err != nil {
+		return nil, err
 	}
-	if len(rows) == 0 {
-		return nil, domain.ErrPaymentMethodNotFound
-	}
-	return rows[0].toDomain(), nil
+	return row.toDomain(), nil
 }
 
 // List returns the owner's methods, default first, then newest first.
 func (r *SavedMethodRepository) List(ctx context.Context, owner string, offset, limit int) ([]*domain.SavedMethod, int64, error) {
-	var total int64
-	q := r.db.Conn(ctx).Model(&savedMethodRow{}).Where("owner = ?", owner)
-	if err := q.Count(&total).Error; err != nil {
-		return nil, 0, fmt.Errorf("payments: count saved methods: %w", err)
-	}
-	var rows []savedMethodRow
-	if err := r.db.Conn(ctx).Where("owner = ?", owner).Order("is_default DESC, created_at DESC, token DESC").
-		Offset(offset).Limit(limit).Find(&rows).Error; err != nil {
-		return nil, 0, fmt.Errorf("payments: select saved methods: %w", err)
-	}
-	out := make([]*domain.SavedMethod, 0, len(rows))
-	for _, row := range rows {
-		out = append(out, row.toDomain())
-	}
-	return out, total, nil
+	q := r.db.Conn(ctx).Model(&savedMethodRow{}).Where("owner = ?", owner).Session(&gorm.Session{})
+	rows, total, err := db.Page[savedMethodRow](q, "is_default DESC, created_at DESC, token DESC", offset, limit,
+		"payments: count saved methods", "payments: select saved methods")
+	return db.Map(rows, savedMethodRow.toDomain), total, err
 }
 
 // Delete removes a saved method.
 func (r *SavedMethodRepository) Delete(ctx context.Context, token string) error {
-	if err := r.db.Conn(ctx).Where("token = ?", token).Delete(&savedMethodRow{}).Error; err != nil {
-		return fmt.Errorf("payments: delete saved method: %w", err)
-	}
-	return nil
+	return db.Done(r.db.Conn(ctx).Where("token = ?", token).Delete(&savedMethodRow{}), "payments: delete saved method")
 }
 
 // ClearDefault unsets the owner's default.
 func (r *SavedMethodRepository) ClearDefault(ctx context.Context, owner string) error {
-	if err := r.db.Conn(ctx).Model(&savedMethodRow{}).Where("owner = ? AND is_default = ?", owner, true).
-		Update("is_default", false).Error; err != nil {
-		return fmt.Errorf("payments: clear default: %w", err)
-	}
-	return nil
+	return db.Done(r.db.Conn(ctx).Model(&savedMethodRow{}).Where("owner = ? AND is_default = ?", owner, true).
+		Update("is_default", false), "payments: clear default")
 }
 
 // SetDefault marks a method as its owner's default.
@@ -224,14 +168,11 @@ func (r *SavedMethodRepository) SetDefault(ctx context.Context, token string) er
 
 // Newest returns the owner's newest method, or nil.
 func (r *SavedMethodRepository) Newest(ctx context.Context, owner string) (*domain.SavedMethod, error) {
-	var rows []savedMethodRow
-	if err := r.db.Conn(ctx).Where("owner = ?", owner).Order("created_at DESC, token DESC").Limit(1).Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("payments: select saved method: %w", err)
+	row, err := db.First[*savedMethodRow](r.db.Conn(ctx).Where("owner = ?", owner).Order("created_at DESC, token DESC"), nil, "payments: select saved method")
+	if err != nil || row == nil {
+		return nil, err
 	}
-	if len(rows) == 0 {
-		return nil, nil
-	}
-	return rows[0].toDomain(), nil
+	return row.toDomain(), nil
 }
 
 // Count counts the owner's methods.
@@ -255,23 +196,15 @@ func NewIdempotencyRepository(d *db.DB) *IdempotencyRepository { return &Idempot
 // duplicate neither fails the transaction (PostgreSQL) nor stores anything.
 func (r *IdempotencyRepository) Insert(ctx context.Context, rec ports.IdempotencyRecord) (bool, error) {
 	row := idempotencyRow{Scope: rec.Scope, IdemKey: rec.Key, RequestHash: rec.RequestHash, PaymentID: rec.PaymentID, CreatedAt: rec.CreatedAt.UTC()}
-	res := r.db.Conn(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&row)
-	if res.Error != nil {
-		return false, fmt.Errorf("payments: insert idempotency key: %w", res.Error)
-	}
-	return res.RowsAffected == 1, nil
+	return db.InsertNew(r.db.Conn(ctx), &row, "payments: insert idempotency key")
 }
 
 // Get returns a record or nil.
 func (r *IdempotencyRepository) Get(ctx context.Context, scope, key string) (*ports.IdempotencyRecord, error) {
-	var rows []idempotencyRow
-	if err := r.db.Conn(ctx).Where("scope = ? AND idem_key = ?", scope, key).Limit(1).Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("payments: select idempotency key: %w", err)
+	row, err := db.First[*idempotencyRow](r.db.Conn(ctx).Where("scope = ? AND idem_key = ?", scope, key), nil, "payments: select idempotency key")
+	if err != nil || row == nil {
+		return nil, err
 	}
-	if len(rows) == 0 {
-		return nil, nil
-	}
-	row := rows[0]
 	return &ports.IdempotencyRecord{Scope: row.Scope, Key: row.IdemKey, RequestHash: row.RequestHash, PaymentID: row.PaymentID, CreatedAt: row.CreatedAt.UTC()}, nil
 }
 
@@ -288,9 +221,5 @@ func NewWebhookEventRepository(d *db.DB) *WebhookEventRepository {
 // Record inserts an event once per (gateway, provider event id).
 func (r *WebhookEventRepository) Record(ctx context.Context, e ports.WebhookEventRecord) (bool, error) {
 	row := webhookEventRow{ID: e.ID, Gateway: e.Gateway, ProviderEventID: e.ProviderEventID, Type: e.Type, Payload: string(e.Payload), ReceivedAt: e.ReceivedAt.UTC()}
-	res := r.db.Conn(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&row)
-	if res.Error != nil {
-		return false, fmt.Errorf("payments: insert webhook event: %w", res.Error)
-	}
-	return res.RowsAffected == 1, nil
+	return db.InsertNew(r.db.Conn(ctx), &row, "payments: insert webhook event")
 }

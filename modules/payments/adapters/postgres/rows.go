@@ -7,6 +7,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gocommerce/commerce/modules/payments/domain"
+	"github.com/gocommerce/commerce/platform/db"
 )
 
 type paymentRow struct {
@@ -83,14 +84,6 @@ func fromJSON(s *string) map[string]any {
 	return m
 }
 
-func utc(t *time.Time) *time.Time {
-	if t == nil {
-		return nil
-	}
-	u := t.UTC()
-	return &u
-}
-
 func paymentFromDomain(p *domain.Payment) paymentRow {
 	r := paymentRow{
 		ID: p.ID, Gateway: p.Gateway, TransactionID: p.TransactionID, ProviderReference: p.ProviderReference,
@@ -101,13 +94,13 @@ func paymentFromDomain(p *domain.Payment) paymentRow {
 		ExpYear: p.Card.ExpYear, CardholderName: p.Card.Name, ProviderMethod: p.ProviderMethod, ProviderCustomer: p.ProviderCustomer,
 		SavedMethodToken: p.SavedMethodToken, SaveRequested: p.SaveRequested, ReturnURL: p.ReturnURL,
 		ErrorCode: p.ErrorCode, ErrorMessage: p.ErrorMessage, RetryAllowed: p.RetryAllowed, ReceiptURL: p.ReceiptURL,
-		CreatedAt: p.CreatedAt.UTC(), UpdatedAt: p.UpdatedAt.UTC(), CompletedAt: utc(p.CompletedAt),
-		CapturedAt: utc(p.CapturedAt), CanceledAt: utc(p.CanceledAt), Version: p.Version,
+		CreatedAt: p.CreatedAt.UTC(), UpdatedAt: p.UpdatedAt.UTC(), CompletedAt: db.UTCPtr(p.CompletedAt),
+		CapturedAt: db.UTCPtr(p.CapturedAt), CanceledAt: db.UTCPtr(p.CanceledAt), Version: p.Version,
 	}
 	if p.Action != nil {
 		r.ActionType = p.Action.Type
 		r.ActionData = jsonText(p.Action.Data)
-		r.ActionExpiresAt = utc(&p.Action.ExpiresAt)
+		r.ActionExpiresAt = db.UTCPtr(&p.Action.ExpiresAt)
 	}
 	return r
 }
@@ -122,7 +115,7 @@ func (r paymentRow) toDomain() *domain.Payment {
 		ProviderMethod: r.ProviderMethod, ProviderCustomer: r.ProviderCustomer, SavedMethodToken: r.SavedMethodToken,
 		SaveRequested: r.SaveRequested, ReturnURL: r.ReturnURL, ErrorCode: r.ErrorCode, ErrorMessage: r.ErrorMessage,
 		RetryAllowed: r.RetryAllowed, ReceiptURL: r.ReceiptURL, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
-		CompletedAt: utc(r.CompletedAt), CapturedAt: utc(r.CapturedAt), CanceledAt: utc(r.CanceledAt), Version: r.Version,
+		CompletedAt: db.UTCPtr(r.CompletedAt), CapturedAt: db.UTCPtr(r.CapturedAt), CanceledAt: db.UTCPtr(r.CanceledAt), Version: r.Version,
 	}
 	if r.ActionType != "" {
 		a := domain.Action{Type: r.ActionType, Data: fromJSON(r.ActionData)}
@@ -189,7 +182,7 @@ func savedMethodFromDomain(m *domain.SavedMethod) savedMethodRow {
 	return savedMethodRow{
 		Token: m.Token, Owner: m.Owner, Gateway: m.Gateway, ProviderToken: m.ProviderToken, ProviderCustomer: m.ProviderCustomer,
 		MethodType: m.MethodType, CardBrand: m.Card.Brand, LastFour: m.Card.LastFour, ExpMonth: m.Card.ExpMonth,
-		ExpYear: m.Card.ExpYear, CardholderName: m.Card.Name, IsDefault: m.IsDefault, ExpiresAt: utc(m.ExpiresAt),
+		ExpYear: m.Card.ExpYear, CardholderName: m.Card.Name, IsDefault: m.IsDefault, ExpiresAt: db.UTCPtr(m.ExpiresAt),
 		CreatedAt: m.CreatedAt.UTC(),
 	}
 }
@@ -199,7 +192,7 @@ func (r savedMethodRow) toDomain() *domain.SavedMethod {
 		Token: r.Token, Owner: r.Owner, Gateway: r.Gateway, ProviderToken: r.ProviderToken, ProviderCustomer: r.ProviderCustomer,
 		MethodType: r.MethodType,
 		Card:       domain.CardDetails{Brand: r.CardBrand, LastFour: r.LastFour, ExpMonth: r.ExpMonth, ExpYear: r.ExpYear, Name: r.CardholderName},
-		IsDefault:  r.IsDefault, ExpiresAt: utc(r.ExpiresAt), CreatedAt: r.CreatedAt.UTC(),
+		IsDefault:  r.IsDefault, ExpiresAt: db.UTCPtr(r.ExpiresAt), CreatedAt: r.CreatedAt.UTC(),
 	}
 }
 
