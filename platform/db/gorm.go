@@ -118,3 +118,22 @@ func MapErr[R, T any](rows []R, conv func(R) (T, error)) ([]T, error) {
 	}
 	return out, nil
 }
+
+// FirstAs is First, the row converted by conv.
+func FirstAs[R, T any](q *gorm.DB, conv func(R) T, notFound error, what string) (T, error) {
+	row, err := First[R](q, notFound, what)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return conv(row), nil
+}
+
+// FindAs is Find, the rows converted by conv.
+func FindAs[R, T any](q *gorm.DB, conv func(R) T, what string) ([]T, error) {
+	rows, err := Find[R](q, what)
+	if err != nil {
+		return nil, err
+	}
+	return Map(rows, conv), nil
+}

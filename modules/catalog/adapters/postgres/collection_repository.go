@@ -62,11 +62,7 @@ func (r *CollectionRepository) GetBySlug(ctx context.Context, slug string) (*dom
 }
 
 func (r *CollectionRepository) first(conn *gorm.DB, where string, arg any) (*domain.Collection, error) {
-	row, err := db.First[collectionRow](conn.Where(where, arg), domain.ErrCollectionNotFound, "catalog: select collection")
-	if err != nil {
-		return nil, err
-	}
-	return row.toDomain(), nil
+	return db.FirstAs(conn.Where(where, arg), collectionRow.toDomain, domain.ErrCollectionNotFound, "catalog: select collection")
 }
 
 // SlugsLike lists the collection slugs equal to base or starting with base-.
@@ -98,11 +94,7 @@ func (r *CollectionRepository) List(ctx context.Context, f ports.CollectionFilte
 
 // ListSmart returns every smart collection.
 func (r *CollectionRepository) ListSmart(ctx context.Context) ([]*domain.Collection, error) {
-	rows, err := db.Find[collectionRow](r.db.Conn(ctx).Where("collection_type = ?", domain.CollectionSmart).Order("title ASC"), "catalog: list smart collections")
-	if err != nil {
-		return nil, err
-	}
-	return db.Map(rows, collectionRow.toDomain), nil
+	return db.FindAs(r.db.Conn(ctx).Where("collection_type = ?", domain.CollectionSmart).Order("title ASC"), collectionRow.toDomain, "catalog: list smart collections")
 }
 
 // ListForProducts returns the manual collections of each product in one query.
@@ -136,11 +128,7 @@ func (r *CollectionRepository) AddProduct(ctx context.Context, m *domain.Members
 // GetMembership loads a membership.
 func (r *CollectionRepository) GetMembership(ctx context.Context, collectionID, productID string) (*domain.Membership, error) {
 	q := r.db.Conn(ctx).Where("collection_id = ? AND product_id = ?", collectionID, productID)
-	row, err := db.First[membershipRow](q, domain.ErrProductNotFound.WithMessage("Product is not in this collection"), "catalog: select membership")
-	if err != nil {
-		return nil, err
-	}
-	return row.toDomain(), nil
+	return db.FirstAs(q, membershipRow.toDomain, domain.ErrProductNotFound.WithMessage("Product is not in this collection"), "catalog: select membership")
 }
 
 // RemoveProduct deletes a membership.

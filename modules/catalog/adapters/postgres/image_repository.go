@@ -40,11 +40,7 @@ func (r *ImageRepository) Delete(ctx context.Context, productID, id string) erro
 
 // Get loads an image of a product.
 func (r *ImageRepository) Get(ctx context.Context, productID, id string) (*domain.Image, error) {
-	row, err := db.First[imageRow](r.db.Conn(ctx).Where("id = ? AND product_id = ?", id, productID), domain.ErrImageNotFound, "catalog: select image")
-	if err != nil {
-		return nil, err
-	}
-	return row.toDomain(), nil
+	return db.FirstAs(r.db.Conn(ctx).Where("id = ? AND product_id = ?", id, productID), imageRow.toDomain, domain.ErrImageNotFound, "catalog: select image")
 }
 
 // List returns a page of a product's images by position.
@@ -56,11 +52,7 @@ func (r *ImageRepository) List(ctx context.Context, productID string, offset, li
 
 // ListByProduct returns every image of a product by position.
 func (r *ImageRepository) ListByProduct(ctx context.Context, productID string) ([]*domain.Image, error) {
-	rows, err := db.Find[imageRow](r.db.Conn(ctx).Where("product_id = ?", productID).Order(imageOrder), "catalog: list images")
-	if err != nil {
-		return nil, err
-	}
-	return db.Map(rows, imageRow.toDomain), nil
+	return db.FindAs(r.db.Conn(ctx).Where("product_id = ?", productID).Order(imageOrder), imageRow.toDomain, "catalog: list images")
 }
 
 // imageOrder lists a product's images by position.

@@ -53,11 +53,7 @@ func (r *VariantRepository) Delete(ctx context.Context, productID, id string) er
 
 // Get loads a variant of a product.
 func (r *VariantRepository) Get(ctx context.Context, productID, id string) (*domain.Variant, error) {
-	row, err := db.First[variantRow](r.db.Conn(ctx).Where("id = ? AND product_id = ?", id, productID), domain.ErrVariantNotFound, "catalog: select variant")
-	if err != nil {
-		return nil, err
-	}
-	return row.toDomain(), nil
+	return db.FirstAs(r.db.Conn(ctx).Where("id = ? AND product_id = ?", id, productID), variantRow.toDomain, domain.ErrVariantNotFound, "catalog: select variant")
 }
 
 // List returns a page of a product's variants.

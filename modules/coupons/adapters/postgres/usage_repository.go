@@ -69,9 +69,5 @@ func (r *UsageRepository) CountForCustomer(ctx context.Context, coupon domain.Co
 
 // ForCoupon returns the coupon's uses, oldest first.
 func (r *UsageRepository) ForCoupon(ctx context.Context, coupon domain.CouponID) ([]ports.Use, error) {
-	rows, err := db.Find[usageRow](r.db.Conn(ctx).Where("coupon_id = ?", string(coupon)).Order("used_at, id"), "coupons: usage")
-	if err != nil {
-		return nil, err
-	}
-	return db.Map(rows, usageRow.toUse), nil
+	return db.FindAs(r.db.Conn(ctx).Where("coupon_id = ?", string(coupon)).Order("used_at, id"), usageRow.toUse, "coupons: usage")
 }

@@ -27,11 +27,7 @@ func (r *AddressRepository) Create(ctx context.Context, a *domain.Address) error
 
 // Get loads one address of a customer.
 func (r *AddressRepository) Get(ctx context.Context, customer domain.CustomerID, id domain.AddressID) (*domain.Address, error) {
-	row, err := db.First[addressRow](r.db.Conn(ctx).Where("id = ? AND customer_id = ?", string(id), string(customer)), domain.ErrAddressNotFound, "customer addresses: select")
-	if err != nil {
-		return nil, err
-	}
-	return row.toDomain(), nil
+	return db.FirstAs(r.db.Conn(ctx).Where("id = ? AND customer_id = ?", string(id), string(customer)), addressRow.toDomain, domain.ErrAddressNotFound, "customer addresses: select")
 }
 
 // List returns a page of a customer's addresses, oldest first.
@@ -43,11 +39,7 @@ func (r *AddressRepository) List(ctx context.Context, customer domain.CustomerID
 
 // All returns every address of a customer, oldest first.
 func (r *AddressRepository) All(ctx context.Context, customer domain.CustomerID) ([]*domain.Address, error) {
-	rows, err := db.Find[addressRow](r.db.Conn(ctx).Where("customer_id = ?", string(customer)).Order("created_at, id"), "customer addresses: list")
-	if err != nil {
-		return nil, err
-	}
-	return db.Map(rows, addressRow.toDomain), nil
+	return db.FindAs(r.db.Conn(ctx).Where("customer_id = ?", string(customer)).Order("created_at, id"), addressRow.toDomain, "customer addresses: list")
 }
 
 // Save writes every column of an address. A second default of a kind violates the

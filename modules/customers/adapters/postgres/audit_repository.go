@@ -24,9 +24,5 @@ func (r *AuditRepository) Record(ctx context.Context, e ports.AuditEntry) error 
 
 // ForCustomer lists the customer's entries, oldest first.
 func (r *AuditRepository) ForCustomer(ctx context.Context, customer domain.CustomerID) ([]ports.AuditEntry, error) {
-	rows, err := db.Find[auditRow](r.db.Conn(ctx).Where("customer_id = ?", string(customer)).Order("created_at, id"), "privacy audit: list")
-	if err != nil {
-		return nil, err
-	}
-	return db.Map(rows, auditRow.toPort), nil
+	return db.FindAs(r.db.Conn(ctx).Where("customer_id = ?", string(customer)).Order("created_at, id"), auditRow.toPort, "privacy audit: list")
 }

@@ -31,11 +31,7 @@ func (r *TokenRepository) Replace(ctx context.Context, t domain.AccountToken) er
 // Find returns the customer's token of the purpose.
 func (r *TokenRepository) Find(ctx context.Context, customer domain.CustomerID, purpose domain.TokenPurpose) (domain.AccountToken, error) {
 	q := r.db.Conn(ctx).Where("customer_id = ? AND purpose = ?", string(customer), string(purpose))
-	row, err := db.First[tokenRow](q, domain.ErrActivationTokenInvalid, "account tokens: select")
-	if err != nil {
-		return domain.AccountToken{}, err
-	}
-	return row.toDomain(), nil
+	return db.FirstAs(q, tokenRow.toDomain, domain.ErrActivationTokenInvalid, "account tokens: select")
 }
 
 // Consume deletes the matching live token; exactly one caller can succeed.
@@ -60,11 +56,7 @@ func (r *TokenRepository) DeleteForCustomer(ctx context.Context, customer domain
 
 // ForCustomer lists the customer's tokens.
 func (r *TokenRepository) ForCustomer(ctx context.Context, customer domain.CustomerID) ([]domain.AccountToken, error) {
-	rows, err := db.Find[tokenRow](r.db.Conn(ctx).Where("customer_id = ?", string(customer)).Order("created_at"), "account tokens: list")
-	if err != nil {
-		return nil, err
-	}
-	return db.Map(rows, tokenRow.toDomain), nil
+	return db.FindAs(r.db.Conn(ctx).Where("customer_id = ?", string(customer)).Order("created_at"), tokenRow.toDomain, "account tokens: list")
 }
 
 // PurgeExpired removes expired tokens.

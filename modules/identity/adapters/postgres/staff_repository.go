@@ -37,9 +37,5 @@ func (r *StaffRepository) Get(ctx context.Context, id string) (domain.StaffUser,
 }
 
 func (r *StaffRepository) first(ctx context.Context, where string, arg any) (domain.StaffUser, error) {
-	row, err := db.First[staffUserRow](r.db.Conn(ctx).Where(where, arg), domain.ErrStaffUserNotFound, "staff users: select")
-	if err != nil {
-		return domain.StaffUser{}, err
-	}
-	return row.toDomain(), nil
+	return db.FirstAs(r.db.Conn(ctx).Where(where, arg), staffUserRow.toDomain, domain.ErrStaffUserNotFound, "staff users: select")
 }

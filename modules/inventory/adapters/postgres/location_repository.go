@@ -28,11 +28,7 @@ func (r *LocationRepository) Create(ctx context.Context, l *domain.Location) err
 
 // Get loads a location by id.
 func (r *LocationRepository) Get(ctx context.Context, id string) (*domain.Location, error) {
-	row, err := db.First[locationRow](r.db.Conn(ctx).Where("id = ?", id), domain.ErrLocationNotFound, "inventory: select location")
-	if err != nil {
-		return nil, err
-	}
-	return row.toDomain(), nil
+	return db.FirstAs(r.db.Conn(ctx).Where("id = ?", id), locationRow.toDomain, domain.ErrLocationNotFound, "inventory: select location")
 }
 
 // List returns a page of locations, the default first, then by name.

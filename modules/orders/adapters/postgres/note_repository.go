@@ -36,11 +36,7 @@ func (r *NoteRepository) List(ctx context.Context, orderID string, offset, limit
 
 // ListAll returns every note of the order, oldest first.
 func (r *NoteRepository) ListAll(ctx context.Context, orderID string) ([]*domain.Note, error) {
-	rows, err := db.Find[noteRow](r.db.Conn(ctx).Where("order_id = ?", orderID).Order("created_at, id"), "orders: notes")
-	if err != nil {
-		return nil, err
-	}
-	return db.Map(rows, noteRow.toDomain), nil
+	return db.FindAs(r.db.Conn(ctx).Where("order_id = ?", orderID).Order("created_at, id"), noteRow.toDomain, "orders: notes")
 }
 
 // Delete removes a note of the order.

@@ -77,21 +77,15 @@ func (r *OrderRepository) saveChildren(conn *gorm.DB, o *domain.Order, prune boo
 		}
 	}
 	if len(o.Fulfillments) > 0 {
-		rows := make([]fulfillmentRow, len(o.Fulfillments))
-		for i, f := range o.Fulfillments {
-			rows[i] = fromFulfillment(o.ID, f)
-		}
-		if err := upsert().Create(&rows).Error; err != nil {
-			return fmt.Errorf("orders: fulfillments: %w", err)
+		rows := db.Map(o.Fulfillments, func(f *domain.Fulfillment) fulfillmentRow { return fromFulfillment(o.ID, f) })
+		if err := db.Insert(upsert(), &rows, nil, "orders: fulfillments"); err != nil {
+			return err
 		}
 	}
 	if len(o.Refunds) > 0 {
-		rows := make([]refundRow, len(o.Refunds))
-		for i, x := range o.Refunds {
-			rows[i] = fromRefund(o.ID, x)
-		}
-		if err := upsert().Create(&rows).Error; err != nil {
-			return fmt.Errorf("orders: refunds: %w", err)
+		rows := db.Map(o.Refunds, func(x *domain.Refund) refundRow { return fromRefund(o.ID, x) })
+		if err := db.Insert(upsert(), &rows, nil, "orders: refunds"); err != nil {
+			return err
 		}
 	}
 	if len(o.Transactions) > 0 {

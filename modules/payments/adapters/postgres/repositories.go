@@ -45,11 +45,7 @@ func (r *PaymentRepository) Get(ctx context.Context, id string) (*domain.Payment
 	if db.InTransaction(ctx) && r.db.Dialect() == db.Postgres {
 		q = q.Clauses(clause.Locking{Strength: "UPDATE"})
 	}
-	row, err := db.First[paymentRow](q.Where("id = ?", id), domain.ErrPaymentNotFound, "payments: select payment")
-	if err != nil {
-		return nil, err
-	}
-	return row.toDomain(), nil
+	return db.FirstAs(q.Where("id = ?", id), paymentRow.toDomain, domain.ErrPaymentNotFound, "payments: select payment")
 }
 
 // FindByTransaction loads a payment by its gateway's transaction id.
@@ -97,20 +93,12 @@ func (r *RefundRepository) Update(ctx context.Context, ref *domain.Refund) error
 
 // Get loads a refund.
 func (r *RefundRepository) Get(ctx context.Context, id string) (*domain.Refund, error) {
-	row, err := db.First[refundRow](r.db.Conn(ctx).Where("id = ?", id), domain.ErrPaymentNotFound.WithMessage("Refund not found"), "payments: select refund")
-	if err != nil {
-		return nil, err
-	}
-	return row.toDomain(), nil
+	return db.FirstAs(r.db.Conn(ctx).Where("id = ?", id), refundRow.toDomain, domain.ErrPaymentNotFound.WithMessage("Refund not found"), "payments: select refund")
 }
 
 // ListByPayment lists a payment's refunds, oldest first.
 func (r *RefundRepository) ListByPayment(ctx context.Context, paymentID string) ([]*domain.Refund, error) {
-	rows, err := db.Find[refundRow](r.db.Conn(ctx).Where("payment_id = ?", paymentID).Order("created_at, id"), "payments: select refunds")
-	if err != nil {
-		return nil, err
-	}
-	return db.Map(rows, refundRow.toDomain), nil
+	return db.FindAs(r.db.Conn(ctx).Where("payment_id = ?", paymentID).Order("created_at, id"), refundRow.toDomain, "payments: select refunds")
 }
 
 // SavedMethodRepository implements ports.SavedMethodRepository.
@@ -129,11 +117,7 @@ func (r *SavedMethodRepository) Create(ctx context.Context, m *domain.SavedMetho
 
 // Get loads a saved method.
 func (r *SavedMethodRepository) Get(ctx context.Context, token string) (*domain.SavedMethod, error) {
-	row, err := db.First[savedMethodRow](r.db.Conn(ctx).Where("token = ?", token), domain.ErrPaymentMethodNotFound, "payments: select saved method")
-	if err != nil {
-		return nil, err
-	}
-	return row.toDomain(), nil
+	return db.FirstAs(r.db.Conn(ctx).Where("token = ?", token), savedMethodRow.toDomain, domain.ErrPaymentMethodNotFound, "payments: select saved method")
 }
 
 // List returns the owner's methods, default first, then newest first.
