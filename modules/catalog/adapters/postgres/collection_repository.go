@@ -12,17 +12,6 @@ import (
 	"github.com/gocommerce/commerce/platform/db"
 )
 
-// CollectionRepository implements ports.CollectionRepository on collections and
-// collection_products.
-type CollectionRepository struct {
-	db *db.DB
-}
-
-var _ ports.CollectionRepository = (*CollectionRepository)(nil)
-
-// NewCollectionRepository builds the repository.
-func NewCollectionRepository(d *db.DB) *CollectionRepository { return &CollectionRepository{db: d} }
-
 // Create inserts a collection.
 func (r *CollectionRepository) Create(ctx context.Context, c *domain.Collection) error {
 	row := fromCollection(c)

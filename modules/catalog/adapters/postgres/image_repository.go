@@ -7,19 +7,8 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/gocommerce/commerce/modules/catalog/domain"
-	"github.com/gocommerce/commerce/modules/catalog/ports"
 	"github.com/gocommerce/commerce/platform/db"
 )
-
-// ImageRepository implements ports.ImageRepository on product_images.
-type ImageRepository struct {
-	db *db.DB
-}
-
-var _ ports.ImageRepository = (*ImageRepository)(nil)
-
-// NewImageRepository builds the repository.
-func NewImageRepository(d *db.DB) *ImageRepository { return &ImageRepository{db: d} }
 
 // Create inserts an image record.
 func (r *ImageRepository) Create(ctx context.Context, img *domain.Image) error {

@@ -7,19 +7,8 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/gocommerce/commerce/modules/catalog/domain"
-	"github.com/gocommerce/commerce/modules/catalog/ports"
 	"github.com/gocommerce/commerce/platform/db"
 )
-
-// VariantRepository implements ports.VariantRepository on product_variants.
-type VariantRepository struct {
-	db *db.DB
-}
-
-var _ ports.VariantRepository = (*VariantRepository)(nil)
-
-// NewVariantRepository builds the repository.
-func NewVariantRepository(d *db.DB) *VariantRepository { return &VariantRepository{db: d} }
 
 // variantOrder lists the default variant first, then by creation.
 const variantOrder = "is_default DESC, created_at ASC, id ASC"

@@ -14,16 +14,6 @@ import (
 	"github.com/gocommerce/commerce/platform/db"
 )
 
-// CouponRepository implements ports.CouponRepository on the coupons table.
-type CouponRepository struct {
-	db *db.DB
-}
-
-var _ ports.CouponRepository = (*CouponRepository)(nil)
-
-// NewCouponRepository builds the repository.
-func NewCouponRepository(d *db.DB) *CouponRepository { return &CouponRepository{db: d} }
-
 // Create inserts a coupon; a live coupon with the same code is domain.ErrCodeExists.
 func (r *CouponRepository) Create(ctx context.Context, c *domain.Coupon) error {
 	row, err := fromDomain(c)

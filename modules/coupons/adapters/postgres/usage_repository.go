@@ -11,17 +11,6 @@ import (
 	"github.com/gocommerce/commerce/platform/db"
 )
 
-// UsageRepository implements ports.UsageRepository on coupon_usages and
-// coupons.usage_count.
-type UsageRepository struct {
-	db *db.DB
-}
-
-var _ ports.UsageRepository = (*UsageRepository)(nil)
-
-// NewUsageRepository builds the repository.
-func NewUsageRepository(d *db.DB) *UsageRepository { return &UsageRepository{db: d} }
-
 // Exists reports whether the order's use of the coupon is stored.
 func (r *UsageRepository) Exists(ctx context.Context, coupon domain.CouponID, orderID string) (bool, error) {
 	var n int64

@@ -7,17 +7,8 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/gocommerce/commerce/modules/customers/domain"
-	"github.com/gocommerce/commerce/modules/customers/ports"
 	"github.com/gocommerce/commerce/platform/db"
 )
-
-// AddressRepository implements ports.AddressRepository on customer_addresses.
-type AddressRepository struct{ db *db.DB }
-
-var _ ports.AddressRepository = (*AddressRepository)(nil)
-
-// NewAddressRepository builds the repository.
-func NewAddressRepository(d *db.DB) *AddressRepository { return &AddressRepository{db: d} }
 
 // Create inserts an address.
 func (r *AddressRepository) Create(ctx context.Context, a *domain.Address) error {

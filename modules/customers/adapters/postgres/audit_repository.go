@@ -8,14 +8,6 @@ import (
 	"github.com/gocommerce/commerce/platform/db"
 )
 
-// AuditRepository implements ports.AuditRepository on customers_privacy_audit.
-type AuditRepository struct{ db *db.DB }
-
-var _ ports.AuditRepository = (*AuditRepository)(nil)
-
-// NewAuditRepository builds the repository.
-func NewAuditRepository(d *db.DB) *AuditRepository { return &AuditRepository{db: d} }
-
 // Record appends an entry.
 func (r *AuditRepository) Record(ctx context.Context, e ports.AuditEntry) error {
 	row := auditRow{ID: e.ID, CustomerID: string(e.CustomerID), Action: string(e.Action), Actor: e.Actor, ActorKind: e.ActorKind, CreatedAt: e.CreatedAt.UTC()}

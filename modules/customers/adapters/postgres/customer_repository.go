@@ -13,17 +13,6 @@ import (
 	"github.com/gocommerce/commerce/platform/db"
 )
 
-// CustomerRepository implements ports.CustomerRepository on the customers and
-// customer_tags tables.
-type CustomerRepository struct {
-	db *db.DB
-}
-
-var _ ports.CustomerRepository = (*CustomerRepository)(nil)
-
-// NewCustomerRepository builds the repository.
-func NewCustomerRepository(d *db.DB) *CustomerRepository { return &CustomerRepository{db: d} }
-
 // Create inserts a customer and its tags; a unique violation on email is domain.ErrEmailTaken.
 func (r *CustomerRepository) Create(ctx context.Context, c *domain.Customer) error {
 	row, err := fromDomain(c)

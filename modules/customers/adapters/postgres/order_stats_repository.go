@@ -8,17 +8,8 @@ import (
 	"gorm.io/gorm/clause"
 
 	"github.com/gocommerce/commerce/modules/customers/domain"
-	"github.com/gocommerce/commerce/modules/customers/ports"
 	"github.com/gocommerce/commerce/platform/db"
 )
-
-// OrderStatsRepository implements ports.OrderStatsRepository on customers_order_stats.
-type OrderStatsRepository struct{ db *db.DB }
-
-var _ ports.OrderStatsRepository = (*OrderStatsRepository)(nil)
-
-// NewOrderStatsRepository builds the repository.
-func NewOrderStatsRepository(d *db.DB) *OrderStatsRepository { return &OrderStatsRepository{db: d} }
 
 // Record upserts the order's fact unless a newer version is stored. Concurrent first
 // deliveries of one order meet at the primary key: INSERT ... ON CONFLICT DO NOTHING,

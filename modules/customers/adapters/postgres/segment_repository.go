@@ -10,17 +10,8 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/gocommerce/commerce/modules/customers/domain"
-	"github.com/gocommerce/commerce/modules/customers/ports"
 	"github.com/gocommerce/commerce/platform/db"
 )
-
-// SegmentRepository implements ports.SegmentRepository on customers_segments.
-type SegmentRepository struct{ db *db.DB }
-
-var _ ports.SegmentRepository = (*SegmentRepository)(nil)
-
-// NewSegmentRepository builds the repository.
-func NewSegmentRepository(d *db.DB) *SegmentRepository { return &SegmentRepository{db: d} }
 
 // Create inserts a segment; names are unique case-insensitively.
 func (r *SegmentRepository) Create(ctx context.Context, s *domain.Segment) error {

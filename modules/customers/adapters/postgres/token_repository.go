@@ -6,17 +6,8 @@ import (
 	"time"
 
 	"github.com/gocommerce/commerce/modules/customers/domain"
-	"github.com/gocommerce/commerce/modules/customers/ports"
 	"github.com/gocommerce/commerce/platform/db"
 )
-
-// TokenRepository implements ports.TokenRepository on customers_account_tokens.
-type TokenRepository struct{ db *db.DB }
-
-var _ ports.TokenRepository = (*TokenRepository)(nil)
-
-// NewTokenRepository builds the repository.
-func NewTokenRepository(d *db.DB) *TokenRepository { return &TokenRepository{db: d} }
 
 // Replace stores a token after removing the customer's token of the same purpose.
 func (r *TokenRepository) Replace(ctx context.Context, t domain.AccountToken) error {

@@ -8,17 +8,8 @@ import (
 	"gorm.io/gorm/clause"
 
 	"github.com/gocommerce/commerce/modules/identity/domain"
-	"github.com/gocommerce/commerce/modules/identity/ports"
 	"github.com/gocommerce/commerce/platform/db"
 )
-
-// APIKeyRepository implements ports.APIKeyRepository on api_keys.
-type APIKeyRepository struct{ db *db.DB }
-
-var _ ports.APIKeyRepository = (*APIKeyRepository)(nil)
-
-// NewAPIKeyRepository builds the repository.
-func NewAPIKeyRepository(d *db.DB) *APIKeyRepository { return &APIKeyRepository{db: d} }
 
 // Create inserts a key; a duplicate prefix is domain.ErrAPIKeyPrefixTaken.
 func (r *APIKeyRepository) Create(ctx context.Context, k domain.APIKey) error {

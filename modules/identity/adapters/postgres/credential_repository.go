@@ -8,17 +8,8 @@ import (
 	"gorm.io/gorm/clause"
 
 	"github.com/gocommerce/commerce/modules/identity/domain"
-	"github.com/gocommerce/commerce/modules/identity/ports"
 	"github.com/gocommerce/commerce/platform/db"
 )
-
-// CredentialRepository implements ports.CredentialRepository on identity_credentials.
-type CredentialRepository struct{ db *db.DB }
-
-var _ ports.CredentialRepository = (*CredentialRepository)(nil)
-
-// NewCredentialRepository builds the repository.
-func NewCredentialRepository(d *db.DB) *CredentialRepository { return &CredentialRepository{db: d} }
 
 // Create inserts a credential; a duplicate email (or customer) is domain.ErrEmailTaken.
 func (r *CredentialRepository) Create(ctx context.Context, c domain.Credential) error {

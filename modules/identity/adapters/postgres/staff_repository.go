@@ -4,18 +4,9 @@ import (
 	"context"
 
 	"github.com/gocommerce/commerce/modules/identity/domain"
-	"github.com/gocommerce/commerce/modules/identity/ports"
 	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/ids"
 )
-
-// StaffRepository implements ports.StaffRepository on staff_users.
-type StaffRepository struct{ db *db.DB }
-
-var _ ports.StaffRepository = (*StaffRepository)(nil)
-
-// NewStaffRepository builds the repository.
-func NewStaffRepository(d *db.DB) *StaffRepository { return &StaffRepository{db: d} }
 
 // Create inserts a staff user; a duplicate email is domain.ErrEmailTaken.
 func (r *StaffRepository) Create(ctx context.Context, u domain.StaffUser) error {

@@ -6,20 +6,8 @@ import (
 	"time"
 
 	"github.com/gocommerce/commerce/modules/identity/domain"
-	"github.com/gocommerce/commerce/modules/identity/ports"
 	"github.com/gocommerce/commerce/platform/db"
 )
-
-// TokenRevocationRepository implements ports.TokenRevocationRepository on
-// identity_token_revocations.
-type TokenRevocationRepository struct{ db *db.DB }
-
-var _ ports.TokenRevocationRepository = (*TokenRevocationRepository)(nil)
-
-// NewTokenRevocationRepository builds the repository.
-func NewTokenRevocationRepository(d *db.DB) *TokenRevocationRepository {
-	return &TokenRevocationRepository{db: d}
-}
 
 type tokenRevocationRow struct {
 	CustomerID string    `gorm:"column:customer_id;primaryKey"`

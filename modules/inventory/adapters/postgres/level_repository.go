@@ -14,17 +14,6 @@ import (
 	"github.com/gocommerce/commerce/platform/ids"
 )
 
-// LevelRepository implements ports.LevelRepository on inventory_products and
-// inventory_levels.
-type LevelRepository struct {
-	db *db.DB
-}
-
-var _ ports.LevelRepository = (*LevelRepository)(nil)
-
-// NewLevelRepository builds the repository.
-func NewLevelRepository(d *db.DB) *LevelRepository { return &LevelRepository{db: d} }
-
 // UpsertProduct inserts or refreshes the product's record. On PostgreSQL the insert or
 // the conflict update holds the row lock until the transaction ends; SQLite runs one
 // writing transaction at a time, so the effect is the same.

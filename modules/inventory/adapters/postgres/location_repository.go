@@ -10,16 +10,6 @@ import (
 	"github.com/gocommerce/commerce/platform/db"
 )
 
-// LocationRepository implements ports.LocationRepository on inventory_locations.
-type LocationRepository struct {
-	db *db.DB
-}
-
-var _ ports.LocationRepository = (*LocationRepository)(nil)
-
-// NewLocationRepository builds the repository.
-func NewLocationRepository(d *db.DB) *LocationRepository { return &LocationRepository{db: d} }
-
 // Create inserts a location; a code in use is domain.ErrLocationCodeTaken.
 func (r *LocationRepository) Create(ctx context.Context, l *domain.Location) error {
 	row := fromLocation(l)

@@ -11,16 +11,6 @@ import (
 	"github.com/gocommerce/commerce/platform/db"
 )
 
-// MovementRepository implements ports.MovementRepository on inventory_movements.
-type MovementRepository struct {
-	db *db.DB
-}
-
-var _ ports.MovementRepository = (*MovementRepository)(nil)
-
-// NewMovementRepository builds the repository.
-func NewMovementRepository(d *db.DB) *MovementRepository { return &MovementRepository{db: d} }
-
 // Add inserts a movement.
 func (r *MovementRepository) Add(ctx context.Context, m *domain.Movement) error {
 	row := fromMovement(m)

@@ -10,18 +10,6 @@ import (
 	"github.com/gocommerce/commerce/platform/db"
 )
 
-// ReservationRepository implements ports.ReservationRepository on inventory_reservations.
-type ReservationRepository struct {
-	db *db.DB
-}
-
-var _ ports.ReservationRepository = (*ReservationRepository)(nil)
-
-// NewReservationRepository builds the repository.
-func NewReservationRepository(d *db.DB) *ReservationRepository {
-	return &ReservationRepository{db: d}
-}
-
 // Create inserts a reservation.
 func (r *ReservationRepository) Create(ctx context.Context, res *domain.Reservation) error {
 	row := fromReservation(res)
@@ -95,16 +83,6 @@ func (r *ReservationRepository) Due(ctx context.Context, now time.Time, limit in
 	}
 	return out, nil
 }
-
-// ProcessedEvents implements ports.ProcessedEvents on inventory_processed_events.
-type ProcessedEvents struct {
-	db *db.DB
-}
-
-var _ ports.ProcessedEvents = (*ProcessedEvents)(nil)
-
-// NewProcessedEvents builds the store.
-func NewProcessedEvents(d *db.DB) *ProcessedEvents { return &ProcessedEvents{db: d} }
 
 // MarkProcessed records the event; false when it was already there.
 func (r *ProcessedEvents) MarkProcessed(ctx context.Context, eventID, handler string, at time.Time) (bool, error) {

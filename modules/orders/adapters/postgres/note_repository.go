@@ -6,20 +6,9 @@ import (
 	"gorm.io/gorm"
 
 	"github.com/gocommerce/commerce/modules/orders/domain"
-	"github.com/gocommerce/commerce/modules/orders/ports"
 	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/ids"
 )
-
-// NoteRepository implements ports.NoteRepository on orders_notes.
-type NoteRepository struct {
-	db *db.DB
-}
-
-var _ ports.NoteRepository = (*NoteRepository)(nil)
-
-// NewNoteRepository builds the repository.
-func NewNoteRepository(d *db.DB) *NoteRepository { return &NoteRepository{db: d} }
 
 // Create inserts a note.
 func (r *NoteRepository) Create(ctx context.Context, n *domain.Note) error {

@@ -15,16 +15,6 @@ import (
 	"github.com/gocommerce/commerce/platform/ids"
 )
 
-// OrderRepository implements ports.OrderRepository on the orders tables.
-type OrderRepository struct {
-	db *db.DB
-}
-
-var _ ports.OrderRepository = (*OrderRepository)(nil)
-
-// NewOrderRepository builds the repository.
-func NewOrderRepository(d *db.DB) *OrderRepository { return &OrderRepository{db: d} }
-
 // NextNumber moves the order-number counter inside the ambient transaction (the row
 // stays locked until it commits, so numbers are handed out in commit order, and a
 // rolled-back order gives its number back).

@@ -22,13 +22,45 @@ var migrations embed.FS
 // Migrations returns the payments tables' migrations (versions 2026112250..).
 func Migrations() db.MigrationSource { return db.Embedded("payments", migrations) }
 
-// PaymentRepository implements ports.PaymentRepository.
-type PaymentRepository struct{ db *db.DB }
+// The repositories, each holding the database handle it takes connections from
+// (db.Conn); their methods follow.
+type (
+	// PaymentRepository implements ports.PaymentRepository.
+	PaymentRepository struct{ db *db.DB }
+	// RefundRepository implements ports.RefundRepository.
+	RefundRepository struct{ db *db.DB }
+	// SavedMethodRepository implements ports.SavedMethodRepository.
+	SavedMethodRepository struct{ db *db.DB }
+	// IdempotencyRepository implements ports.IdempotencyRepository.
+	IdempotencyRepository struct{ db *db.DB }
+	// WebhookEventRepository implements ports.WebhookEventRepository.
+	WebhookEventRepository struct{ db *db.DB }
+)
 
-var _ ports.PaymentRepository = (*PaymentRepository)(nil)
+var (
+	_ ports.PaymentRepository      = (*PaymentRepository)(nil)
+	_ ports.RefundRepository       = (*RefundRepository)(nil)
+	_ ports.SavedMethodRepository  = (*SavedMethodRepository)(nil)
+	_ ports.IdempotencyRepository  = (*IdempotencyRepository)(nil)
+	_ ports.WebhookEventRepository = (*WebhookEventRepository)(nil)
+)
 
 // NewPaymentRepository builds the repository.
 func NewPaymentRepository(d *db.DB) *PaymentRepository { return &PaymentRepository{db: d} }
+
+// NewRefundRepository builds the repository.
+func NewRefundRepository(d *db.DB) *RefundRepository { return &RefundRepository{db: d} }
+
+// NewSavedMethodRepository builds the repository.
+func NewSavedMethodRepository(d *db.DB) *SavedMethodRepository { return &SavedMethodRepository{db: d} }
+
+// NewIdempotencyRepository builds the repository.
+func NewIdempotencyRepository(d *db.DB) *IdempotencyRepository { return &IdempotencyRepository{db: d} }
+
+// NewWebhookEventRepository builds the repository.
+func NewWebhookEventRepository(d *db.DB) *WebhookEventRepository {
+	return &WebhookEventRepository{db: d}
+}
 
 // Create inserts a payment.
 func (r *PaymentRepository) Create(ctx context.Context, p *domain.Payment) error {
@@ -71,14 +103,6 @@ func (r *PaymentRepository) Update(ctx context.Context, p *domain.Payment) error
 	return nil
 }
 
-// RefundRepository implements ports.RefundRepository.
-type RefundRepository struct{ db *db.DB }
-
-var _ ports.RefundRepository = (*RefundRepository)(nil)
-
-// NewRefundRepository builds the repository.
-func NewRefundRepository(d *db.DB) *RefundRepository { return &RefundRepository{db: d} }
-
 // Create inserts a refund.
 func (r *RefundRepository) Create(ctx context.Context, ref *domain.Refund) error {
 	row := refundFromDomain(ref)
@@ -100,14 +124,6 @@ func (r *RefundRepository) Get(ctx context.Context, id string) (*domain.Refund, 
 func (r *RefundRepository) ListByPayment(ctx context.Context, paymentID string) ([]*domain.Refund, error) {
 	return db.FindAs(r.db.Conn(ctx).Where("payment_id = ?", paymentID).Order("created_at, id"), refundRow.toDomain, "payments: select refunds")
 }
-
-// SavedMethodRepository implements ports.SavedMethodRepository.
-type SavedMethodRepository struct{ db *db.DB }
-
-var _ ports.SavedMethodRepository = (*SavedMethodRepository)(nil)
-
-// NewSavedMethodRepository builds the repository.
-func NewSavedMethodRepository(d *db.DB) *SavedMethodRepository { return &SavedMethodRepository{db: d} }
 
 // Create inserts a saved method; a second default of the owner is ports.ErrDuplicate.
 func (r *SavedMethodRepository) Create(ctx context.Context, m *domain.SavedMethod) error {
@@ -168,14 +184,6 @@ func (r *SavedMethodRepository) Count(ctx context.Context, owner string) (int64,
 	return n, nil
 }
 
-// IdempotencyRepository implements ports.IdempotencyRepository.
-type IdempotencyRepository struct{ db *db.DB }
-
-var _ ports.IdempotencyRepository = (*IdempotencyRepository)(nil)
-
-// NewIdempotencyRepository builds the repository.
-func NewIdempotencyRepository(d *db.DB) *IdempotencyRepository { return &IdempotencyRepository{db: d} }
-
 // Insert stores an in-progress record with INSERT ... ON CONFLICT DO NOTHING, so a
 // duplicate neither fails the transaction (PostgreSQL) nor stores anything.
 func (r *IdempotencyRepository) Insert(ctx context.Context, rec ports.IdempotencyRecord) (bool, error) {
@@ -190,16 +198,6 @@ func (r *IdempotencyRepository) Get(ctx context.Context, scope, key string) (*po
 		return nil, err
 	}
 	return &ports.IdempotencyRecord{Scope: row.Scope, Key: row.IdemKey, RequestHash: row.RequestHash, PaymentID: row.PaymentID, CreatedAt: row.CreatedAt.UTC()}, nil
-}
-
-// WebhookEventRepository implements ports.WebhookEventRepository.
-type WebhookEventRepository struct{ db *db.DB }
-
-var _ ports.WebhookEventRepository = (*WebhookEventRepository)(nil)
-
-// NewWebhookEventRepository builds the repository.
-func NewWebhookEventRepository(d *db.DB) *WebhookEventRepository {
-	return &WebhookEventRepository{db: d}
 }
 
 // Record inserts an event once per (gateway, provider event id).

@@ -1,0 +1,26 @@
+package postgres
+
+import (
+	"github.com/gocommerce/commerce/modules/orders/ports"
+	"github.com/gocommerce/commerce/platform/db"
+)
+
+// The repositories, each holding the database handle it takes connections from
+// (db.Conn); each one's methods are in its own file.
+type (
+	// NoteRepository implements ports.NoteRepository on orders_notes.
+	NoteRepository struct{ db *db.DB }
+	// OrderRepository implements ports.OrderRepository on the orders tables.
+	OrderRepository struct{ db *db.DB }
+)
+
+var (
+	_ ports.NoteRepository  = (*NoteRepository)(nil)
+	_ ports.OrderRepository = (*OrderRepository)(nil)
+)
+
+// NewNoteRepository builds the repository.
+func NewNoteRepository(d *db.DB) *NoteRepository { return &NoteRepository{db: d} }
+
+// NewOrderRepository builds the repository.
+func NewOrderRepository(d *db.DB) *OrderRepository { return &OrderRepository{db: d} }
