@@ -19,8 +19,20 @@ import (
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/ids"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
+
+// switchedOff is each optimisation with its variable, and the options without it.
+var switchedOff = []struct {
+	name, env string
+	o         WriteOptions
+}{
+	{"versioned write", "COMMERCE_CARTS__WRITE__VERSIONED", WriteOptions{Cache: true, GroupCommit: true, AsyncCommit: true}},
+	{"cache", "COMMERCE_CARTS__WRITE__CACHE", WriteOptions{Versioned: true, GroupCommit: true, AsyncCommit: true}},
+	{"group commit", "COMMERCE_CARTS__WRITE__GROUP_COMMIT", WriteOptions{Versioned: true, Cache: true, AsyncCommit: true}},
+	{"async commit", "COMMERCE_CARTS__WRITE__ASYNC_COMMIT", WriteOptions{Versioned: true, Cache: true, GroupCommit: true}},
+}
 
 // storedEvent is an outbox row as both write paths must store it: every column but
 // the id, with the times as their relations to occurred_at.
@@ -111,22 +123,15 @@ func (p *writePath) newEvents(t *testing.T) []storedEvent {
 // PostgreSQL the versioned paths write through the batch statement (counted), except
 // the removal, which takes the locked path.
 func TestWritePathsStoreTheSameRows(t *testing.T) {
-	variants := []struct {
-		name string
-		o    WriteOptions
-	}{
-		{"optimised", Optimised},
-		{"no cache", WriteOptions{Versioned: true, GroupCommit: true, AsyncCommit: true}},
-		{"no group commit", WriteOptions{Versioned: true, Cache: true, AsyncCommit: true}},
-		{"synchronous commit", WriteOptions{Versioned: true, Cache: true, GroupCommit: true}},
-	}
 	for _, engine := range testdb.Engines() {
 		t.Run(engine, func(t *testing.T) {
 			t.Parallel()
 			plain := newWritePath(t, engine, "plain", WriteOptions{})
-			paths := []*writePath{plain}
-			for _, v := range variants {
-				paths = append(paths, newWritePath(t, engine, v.name, v.o))
+			paths := []*writePath{plain, newWritePath(t, engine, "optimised", Optimised)}
+			for _, v := range switchedOff {
+				if v.o.Versioned { // without it, the path is the plain one
+					paths = append(paths, newWritePath(t, engine, "no "+v.name, v.o))
+				}
 			}
 			now := time.Date(2026, 11, 25, 10, 0, 0, 123456000, time.UTC)
 			cart := domain.New("0190a7f0-0000-7000-8000-0000000000c1", "", "EUR", now, time.Hour)
@@ -177,8 +182,8 @@ func TestWritePathsStoreTheSameRows(t *testing.T) {
 					}
 				}
 			}
-			for _, p := range paths[1:] {
-				if p.batches != versioned {
+			for _, p := range paths {
+				if _, ok := p.repo.writer.(*versionedWriter); ok && p.batches != versioned {
 					t.Errorf("%s: %d versioned writes, want %d", p.name, p.batches, versioned)
 				}
 			}
@@ -300,17 +305,11 @@ func reprice(c *domain.Cart) {
 // and only that one.
 func TestWriteOptionsFromTheEnvironment(t *testing.T) {
 	e := testdb.Open(t, "sqlite", events.Migrations(), Migrations())
-	for _, c := range []struct {
-		env  string
-		want WriteOptions
-	}{
-		{"", Optimised},
-		{"COMMERCE_CARTS__WRITE__VERSIONED", WriteOptions{Cache: true, GroupCommit: true, AsyncCommit: true}},
-		{"COMMERCE_CARTS__WRITE__CACHE", WriteOptions{Versioned: true, GroupCommit: true, AsyncCommit: true}},
-		{"COMMERCE_CARTS__WRITE__GROUP_COMMIT", WriteOptions{Versioned: true, Cache: true, AsyncCommit: true}},
-		{"COMMERCE_CARTS__WRITE__ASYNC_COMMIT", WriteOptions{Versioned: true, Cache: true, GroupCommit: true}},
-	} {
-		t.Run(c.env, func(t *testing.T) {
+	for _, c := range append([]struct {
+		name, env string
+		o         WriteOptions
+	}{{"nothing", "", Optimised}}, switchedOff...) {
+		t.Run(c.name, func(t *testing.T) {
 			if c.env != "" {
 				t.Setenv(c.env, "false")
 			}
@@ -318,21 +317,72 @@ func TestWriteOptionsFromTheEnvironment(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := WriteOptions(cfg.Carts.Write); got != c.want {
-				t.Fatalf("options %+v, want %+v", got, c.want)
+			if got := WriteOptions(cfg.Carts.Write); got != c.o {
+				t.Fatalf("options %+v, want %+v", got, c.o)
 			}
 			r := NewConfiguredRepository(cfg, e.DB, events.NewOutbox(e.DB))
 			v, versioned := r.writer.(*versionedWriter)
 			switch {
-			case versioned != c.want.Versioned:
+			case versioned != c.o.Versioned:
 				t.Fatalf("writer %T", r.writer)
-			case versioned && (v.cache != nil) != c.want.Cache:
+			case versioned && (v.cache != nil) != c.o.Cache:
 				t.Fatalf("cache %v", v.cache != nil)
-			case versioned && (reflect.ValueOf(v.write).Pointer() == reflect.ValueOf(v.combiner.write).Pointer()) != c.want.GroupCommit:
+			case versioned && (reflect.ValueOf(v.write).Pointer() == reflect.ValueOf(v.combiner.write).Pointer()) != c.o.GroupCommit:
 				t.Fatal("group commit switched wrongly")
-			case versioned && strings.Contains(v.combiner.sql, "synchronous_commit") != c.want.AsyncCommit:
+			case versioned && strings.Contains(v.combiner.sql, "synchronous_commit") != c.o.AsyncCommit:
 				t.Fatalf("statement:\n%s", v.combiner.sql)
 			}
 		})
+	}
+}
+
+// Concurrent adds of one line to one cart, on every write path: the line ends with
+// the sum of the quantities, the cart with the matching count and version, and every
+// add has its event (the locked path reads the lines after it holds the lock, so no
+// add is lost or makes a second line).
+func TestConcurrentAddsOnEveryWritePath(t *testing.T) {
+	for _, engine := range testdb.Engines() {
+		for name, o := range map[string]WriteOptions{"plain": {}, "optimised": Optimised, "versioned alone": {Versioned: true}} {
+			t.Run(engine+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				p := newWritePath(t, engine, name, o)
+				now := time.Now().UTC().Truncate(time.Microsecond)
+				cart := domain.New("0190a7f0-0000-7000-8000-0000000000c2", "", "EUR", now, time.Hour)
+				if err := p.repo.Create(context.Background(), cart); err != nil {
+					t.Fatal(err)
+				}
+				shirt := domain.Product{ProductID: "p1", VariantID: "v1", Title: "Shirt", Status: domain.ProductActive, Currency: "EUR", Price: decimal.RequireFromString("10.00")}
+				const adds = 12
+				errs := make(chan error, adds)
+				for i := 0; i < adds; i++ {
+					go func() {
+						_, err := p.repo.Apply(context.Background(), cart.ID, func(_ context.Context, c *domain.Cart) ([]ports.Event, error) {
+							it, err := c.AddItem(domain.ItemID(ids.New()), shirt, 1, nil, now)
+							if err != nil {
+								return nil, err
+							}
+							reprice(c)
+							return []ports.Event{{Type: api.EventCartItemAdded, AggregateID: string(c.ID), Data: map[string]int{"quantity": it.Quantity}}}, nil
+						})
+						errs <- err
+					}()
+				}
+				for i := 0; i < adds; i++ {
+					if err := <-errs; err != nil {
+						t.Fatal(err)
+					}
+				}
+				got, err := p.repo.Get(context.Background(), cart.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(got.Items) != 1 || got.Items[0].Quantity != adds || got.ItemCount != adds || got.Version != adds {
+					t.Fatalf("%d lines, quantity %d, count %d, version %d; want 1 line of %d", len(got.Items), got.Items[0].Quantity, got.ItemCount, got.Version, adds)
+				}
+				if n := len(p.newEvents(t)); n != adds {
+					t.Fatalf("%d events, want %d", n, adds)
+				}
+			})
+		}
 	}
 }
