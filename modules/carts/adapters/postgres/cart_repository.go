@@ -169,23 +169,36 @@ func (r *CartRepository) ActiveForCustomer(ctx context.Context, customerID strin
 }
 
 // lock reads the cart row-locked (FOR UPDATE on PostgreSQL; SQLite transactions
-// take the write lock when they begin). The cart is read with its items by a second
-// statement on purpose: under READ COMMITTED a statement that waited for the lock sees
-// the locked row's new version but the other tables as of its start, so a join in the
-// locking statement would miss items a concurrent change just committed
-// (docs/decisions/0088).
+// take the write lock when they begin), then its items. The items are read by a
+// second statement on purpose: under READ COMMITTED a statement that waited for the
+// lock sees the locked row's new version but the other tables as of its start, so a
+// join would miss items a concurrent change just committed (docs/decisions/0088).
 func (r *CartRepository) lock(ctx context.Context, id domain.CartID) (*domain.Cart, error) {
+	q := "SELECT " + cartSelect + " FROM carts c WHERE c.id = ?"
 	if r.db.Dialect() == db.Postgres {
-		var locked string
-		err := r.db.QueryRow(ctx, "SELECT id::text FROM carts WHERE id = $1 FOR UPDATE", []any{string(id)}, &locked)
+		q += " FOR UPDATE"
+	}
+	var cart cartRow
+	if err := r.db.QueryRow(ctx, r.db.Rebind(q), []any{string(id)}, pointers(cart.fields())...); err != nil {
 		if errors.Is(err, sql.ErrNoRows) {
 			return nil, domain.ErrCartNotFound
 		}
-		if err != nil {
-			return nil, fmt.Errorf("carts: lock: %w", err)
-		}
+		return nil, fmt.Errorf("carts: select: %w", err)
 	}
-	return first(find(ctx, r.db, "c.id = ?", "c.id", string(id)))
+	var (
+		items []itemRow
+		ir    itemRow
+	)
+	err := r.db.Query(ctx, r.db.Rebind("SELECT "+itemSelect+" FROM cart_items i WHERE i.cart_id = ? ORDER BY i.created_at, i.id"),
+		[]any{string(id)}, pointers(ir.fields()), func() error {
+			items = append(items, ir)
+			ir = itemRow{}
+			return nil
+		})
+	if err != nil {
+		return nil, fmt.Errorf("carts: items: %w", err)
+	}
+	return cart.toDomain(items)
 }
 
 // Columns an update never writes (the version is bumped by every update instead).
