@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -67,7 +68,7 @@ type writePath struct {
 	db      *testdb.Engine
 	repo    *CartRepository
 	seen    map[string]bool
-	batches int // versioned writes sent (batch statements' changes)
+	batches atomic.Int64 // versioned writes sent (batch statements' changes)
 }
 
 func newWritePath(t *testing.T, engine, name string, o WriteOptions) *writePath {
@@ -81,7 +82,7 @@ func newWritePath(t *testing.T, engine, name string, o WriteOptions) *writePath 
 	if v, ok := p.repo.writer.(*versionedWriter); ok {
 		write := v.write
 		v.write = func(ctx context.Context, w *pendingWrite) (bool, error) {
-			p.batches++
+			p.batches.Add(1)
 			return write(ctx, w)
 		}
 	}
@@ -174,7 +175,7 @@ func TestWritePathsStoreTheSameRows(t *testing.T) {
 					}
 				}
 			}
-			versioned := 0
+			versioned := int64(0)
 			if engine == "postgres" {
 				for _, op := range ops {
 					if !op.removes {
@@ -183,8 +184,8 @@ func TestWritePathsStoreTheSameRows(t *testing.T) {
 				}
 			}
 			for _, p := range paths {
-				if _, ok := p.repo.writer.(*versionedWriter); ok && p.batches != versioned {
-					t.Errorf("%s: %d versioned writes, want %d", p.name, p.batches, versioned)
+				if _, ok := p.repo.writer.(*versionedWriter); ok && p.batches.Load() != versioned {
+					t.Errorf("%s: %d versioned writes, want %d", p.name, p.batches.Load(), versioned)
 				}
 			}
 		})
