@@ -132,7 +132,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	queryService := app3.NewQueryService(settings2, dbDB, appStores, clockClock)
 	ordersapiAdapter := ordersapi.NewAdapter(queryService)
 	outbox := events.NewOutbox(dbDB)
-	cartRepository := postgres4.NewCartRepository(dbDB, outbox)
+	cartRepository := postgres4.NewConfiguredRepository(cfg, dbDB, outbox)
 	appQueryService := app4.NewQueryService(cartRepository, clockClock)
 	cartsapiAdapter := cartsapi.NewAdapter(appQueryService)
 	subscriptions := none.NewSubscriptions()

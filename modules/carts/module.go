@@ -76,7 +76,7 @@ var DefaultCollaborators = wire.NewSet(
 // depends on customers' addresses, the query service on nothing of customers':
 // docs/decisions/0108, as orders.QuerySet does for orders).
 var QuerySet = wire.NewSet(
-	cartspg.NewCartRepository,
+	cartspg.NewConfiguredRepository,
 	wire.Bind(new(ports.CartRepository), new(*cartspg.CartRepository)),
 	app.NewQueryService,
 	wire.Bind(new(api.Queries), new(*app.QueryService)),

@@ -183,9 +183,20 @@ type Inventory struct {
 	ReservationTimeout time.Duration `koanf:"reservation_timeout"`
 }
 
-// Carts configures cart expiry.
+// Carts configures cart expiry and the add-to-cart write path.
 type Carts struct {
 	ExpiryDays int `koanf:"expiry_days"`
+	// Write switches the add-to-cart optimisations (docs/decisions/0089), all on by
+	// default; switching one off is for measuring it (docs/decisions/0119).
+	Write CartsWrite `koanf:"write"`
+}
+
+// CartsWrite: see carts/adapters/postgres.WriteOptions.
+type CartsWrite struct {
+	Versioned   bool `koanf:"versioned"`
+	Cache       bool `koanf:"cache"`
+	GroupCommit bool `koanf:"group_commit"`
+	AsyncCommit bool `koanf:"async_commit"`
 }
 
 // Customers configures account links.
@@ -293,7 +304,7 @@ func Default() Config {
 			VIESURL:      "https://ec.europa.eu/taxation_customs/vies/rest-api",
 		},
 		Inventory:     Inventory{ReservationTimeout: 30 * time.Minute},
-		Carts:         Carts{ExpiryDays: 30},
+		Carts:         Carts{ExpiryDays: 30, Write: CartsWrite{Versioned: true, Cache: true, GroupCommit: true, AsyncCommit: true}},
 		Uploads:       Uploads{MaxSizeBytes: 10 << 20, Driver: "local", Dir: "", PublicURL: "/uploads", S3: S3{Region: "us-east-1"}},
 		Customers:     Customers{InviteTTL: 7 * 24 * time.Hour, ResetTTL: 24 * time.Hour},
 		Notifications: Notifications{RetryBackoff: []time.Duration{30 * time.Second, 2 * time.Minute, 10 * time.Minute}, MaxAttempts: 4},

@@ -54,6 +54,7 @@ type Service struct {
 	settings Settings
 	tx       tx.Manager
 	repo     ports.CartRepository
+	writer   ports.CartWriter // the repository's (add to cart)
 	catalog  ports.Catalog
 	coupons  ports.Coupons
 	tax      ports.Tax
@@ -69,7 +70,7 @@ var _ api.Carts = (*Service)(nil)
 // NewService builds the service.
 func NewService(s Settings, t tx.Manager, repo ports.CartRepository, c Collaborators, pub event.Publisher, clk clock.Clock) *Service {
 	return &Service{
-		settings: s, tx: t, repo: repo, catalog: c.Catalog, coupons: c.Coupons, tax: c.Tax, shipping: c.Shipping,
+		settings: s, tx: t, repo: repo, writer: repo, catalog: c.Catalog, coupons: c.Coupons, tax: c.Tax, shipping: c.Shipping,
 		auto: c.AutomaticDiscounts, addrs: c.Addresses, events: pub, clock: clk,
 	}
 }
@@ -147,9 +148,9 @@ func (s *Service) changeChecked(ctx context.Context, id string, who Caller, fn f
 }
 
 // apply runs a change of an active cart the caller may write that is its own use
-// case, storing the events evts describes with the cart (CartRepository.Apply: on
-// PostgreSQL one statement, without a lock). fn may run more than once, each time on
-// a fresh read of the cart.
+// case, storing the events evts describes with the cart (ports.CartWriter: on
+// PostgreSQL one statement without a lock, unless configured otherwise). fn may run
+// more than once, each time on a fresh read of the cart.
 func (s *Service) apply(ctx context.Context, id string, who Caller, fn func(ctx context.Context, c *domain.Cart) error,
 	evts func(c *domain.Cart) []ports.Event,
 ) (*domain.Cart, error) {
@@ -157,7 +158,7 @@ func (s *Service) apply(ctx context.Context, id string, who Caller, fn func(ctx 
 		return nil, domain.ErrCartNotFound
 	}
 	edit := s.editor(who, fn, nil)
-	return s.repo.Apply(ctx, domain.CartID(strings.ToLower(id)), func(ctx context.Context, c *domain.Cart) ([]ports.Event, error) {
+	return s.writer.Apply(ctx, domain.CartID(strings.ToLower(id)), func(ctx context.Context, c *domain.Cart) ([]ports.Event, error) {
 		if err := edit(ctx, c); err != nil {
 			return nil, err
 		}

@@ -32,13 +32,8 @@ type CartRepository interface {
 	// changed and removed ones). change gets the context to run its own statements
 	// with (the transaction's): it must not use another.
 	Update(ctx context.Context, id domain.CartID, change func(ctx context.Context, c *domain.Cart) error) (*domain.Cart, error)
-	// Apply runs a change that is its own use case and stores the events it returns
-	// with the cart, atomically. It may read the cart without a lock and run change
-	// more than once (on a fresh read each time, when another change came first), so
-	// change must depend only on the cart it is given, and run its statements with
-	// the context it is given (it may be a transaction's). In ctx's transaction, it is
-	// Update.
-	Apply(ctx context.Context, id domain.CartID, change func(ctx context.Context, c *domain.Cart) ([]Event, error)) (*domain.Cart, error)
+	// CartWriter is the write path of changes that are their own use case.
+	CartWriter
 	// Delete removes a cart and its items.
 	Delete(ctx context.Context, id domain.CartID) error
 	// ExpireInactive marks active carts whose expires_at is at or before now expired
@@ -48,7 +43,22 @@ type CartRepository interface {
 	ForCustomer(ctx context.Context, customerID string) ([]*domain.Cart, error)
 }
 
-// Event is an event a change stores with the cart (see CartRepository.Apply).
+// CartWriter writes a change that is its own use case (adding an item) with the events
+// it returns, atomically. Two implementations (adapters/postgres, docs/decisions/0119):
+// the plain one, Update and the outbox's Publish in one transaction; and the optimised
+// one of docs/decisions/0089, a versioned statement without a lock, with a cache of the
+// carts last written, group commit and an asynchronous commit, each of which
+// configuration can switch off (carts.write).
+type CartWriter interface {
+	// Apply may read the cart without a lock and run change more than once (on a
+	// fresh read each time, when another change came first), so change must depend
+	// only on the cart it is given, and run its statements with the context it is
+	// given (it may be a transaction's). In ctx's transaction, it is Update with the
+	// events published in that transaction.
+	Apply(ctx context.Context, id domain.CartID, change func(ctx context.Context, c *domain.Cart) ([]Event, error)) (*domain.Cart, error)
+}
+
+// Event is an event a change stores with the cart (see CartWriter).
 type Event struct {
 	Type        string
 	AggregateID string

@@ -30,11 +30,11 @@ func FuzzBatchJSON(f *testing.F) {
 		if flag {
 			cart.SessionTokenHash, cart.MergedIntoID = &id, &text
 		}
-		items := []batchItem{{itemRow: itemRow{
+		items := []itemRow{{
 			ID: id, CartID: text, ProductID: text, VariantID: id, Quantity: n, UnitPrice: d, OriginalPrice: d, DiscountAmount: d,
 			SKU: text, Title: text, VariantTitle: id, ImageURL: text, RequiresShipping: flag, IsGiftCard: !flag,
 			CustomAttributes: text, AttributesHash: id, CreatedAt: at, UpdatedAt: at,
-		}, New: flag}}
+		}}
 		payload, _ := json.Marshal(map[string]any{text: id, "n": n})
 		recs := []events.Record{{ID: id, Type: text, AggregateID: id, Payload: string(payload), At: at, Delivered: flag}}
 		carts, itemsJSON, evts := batchJSON([]*pendingWrite{{cart: cart, items: items, events: recs}})

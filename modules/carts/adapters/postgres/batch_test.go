@@ -26,12 +26,12 @@ func TestBatchJSON(t *testing.T) {
 	}
 	hash := "h"
 	c2 := cartRow{ID: "c2", SessionTokenHash: &hash, Currency: "USD", Status: "active", Coupons: "[]"}
-	items := []batchItem{
-		{itemRow: itemRow{ID: "i1", CartID: "c1", ProductID: "p", VariantID: "v", Quantity: 2, UnitPrice: decimal.RequireFromString("9.95"),
+	items := []itemRow{
+		{ID: "i1", CartID: "c1", ProductID: "p", VariantID: "v", Quantity: 2, UnitPrice: decimal.RequireFromString("9.95"),
 			OriginalPrice: decimal.RequireFromString("9.95"), DiscountAmount: decimal.RequireFromString("1.00"), SKU: "S<1>", Title: "Tee & cap",
 			VariantTitle: "Größe M", ImageURL: "https://x.test/a.png?a=1&b=2", RequiresShipping: true, CustomAttributes: `{"gift":"yes"}`,
-			AttributesHash: "ab", CreatedAt: at, UpdatedAt: at}, New: true},
-		{itemRow: itemRow{ID: "i2", CartID: "c1", IsGiftCard: true, CustomAttributes: "{}"}},
+			AttributesHash: "ab", CreatedAt: at, UpdatedAt: at},
+		{ID: "i2", CartID: "c1", IsGiftCard: true, CustomAttributes: "{}"},
 	}
 	recs := []events.Record{
 		{ID: "e1", Type: "cart.item_added", AggregateID: "c1", Payload: `{"cart_id":"c1","qty":2,"note":"\u003c"}`, At: at},

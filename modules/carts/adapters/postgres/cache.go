@@ -37,8 +37,12 @@ func newCartCache() *cartCache {
 	return &cartCache{entries: map[domain.CartID]cacheEntry{}, now: time.Now}
 }
 
-// get returns a copy of the cart written last by this process, if recent.
+// get returns a copy of the cart written last by this process, if recent. The
+// methods of a nil cache (switched off: WriteOptions.Cache) keep nothing.
 func (k *cartCache) get(id domain.CartID) (*domain.Cart, bool) {
+	if k == nil {
+		return nil, false
+	}
 	k.mu.Lock()
 	e, ok := k.entries[id]
 	k.mu.Unlock()
@@ -51,6 +55,9 @@ func (k *cartCache) get(id domain.CartID) (*domain.Cart, bool) {
 // put keeps a copy of c as just written. When the cache is full, expired entries are
 // dropped, and if none expired, any eighth of the entries.
 func (k *cartCache) put(c *domain.Cart) {
+	if k == nil {
+		return
+	}
 	now := k.now()
 	cp := c.Clone()
 	k.mu.Lock()
@@ -69,12 +76,7 @@ func (k *cartCache) put(c *domain.Cart) {
 func (k *cartCache) sweep() {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	now := k.now()
-	for id, e := range k.entries {
-		if now.Sub(e.at) > cacheTTL {
-			delete(k.entries, id)
-		}
-	}
+	k.dropExpired(k.now())
 	if len(k.entries) > 0 {
 		time.AfterFunc(cacheTTL, k.sweep)
 		return
@@ -83,11 +85,7 @@ func (k *cartCache) sweep() {
 }
 
 func (k *cartCache) evict(now time.Time) {
-	for id, e := range k.entries {
-		if now.Sub(e.at) > cacheTTL {
-			delete(k.entries, id)
-		}
-	}
+	k.dropExpired(now)
 	for id := range k.entries {
 		if len(k.entries) < cacheSize-cacheSize/8 {
 			return
@@ -96,8 +94,19 @@ func (k *cartCache) evict(now time.Time) {
 	}
 }
 
+func (k *cartCache) dropExpired(now time.Time) {
+	for id, e := range k.entries {
+		if now.Sub(e.at) > cacheTTL {
+			delete(k.entries, id)
+		}
+	}
+}
+
 // drop forgets a cart (written by a locked change, or deleted).
 func (k *cartCache) drop(id domain.CartID) {
+	if k == nil {
+		return
+	}
 	k.mu.Lock()
 	delete(k.entries, id)
 	k.mu.Unlock()

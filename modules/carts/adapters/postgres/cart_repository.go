@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"gorm.io/gorm"
@@ -18,18 +17,33 @@ import (
 )
 
 // CartRepository implements ports.CartRepository on the carts and cart_items tables.
+// Its Apply is the write path WriteOptions selects (writer.go).
 type CartRepository struct {
 	db     *db.DB
 	outbox *events.Outbox
-	cache  *cartCache
-	batch  *combiner
+	writer ports.CartWriter
+	cache  *cartCache // the versioned writer's, or nil
 }
 
 var _ ports.CartRepository = (*CartRepository)(nil)
 
-// NewCartRepository builds the repository; Apply stores its events in outbox.
+// NewCartRepository builds the repository with every write optimisation on (Optimised);
+// Apply stores its events in outbox.
 func NewCartRepository(d *db.DB, outbox *events.Outbox) *CartRepository {
-	return &CartRepository{db: d, outbox: outbox, cache: newCartCache(), batch: newCombiner(d)}
+	return NewCartRepositoryWith(d, outbox, Optimised)
+}
+
+// NewCartRepositoryWith builds the repository with the write path o selects.
+func NewCartRepositoryWith(d *db.DB, outbox *events.Outbox, o WriteOptions) *CartRepository {
+	r := &CartRepository{db: d, outbox: outbox}
+	r.writer = newWriter(r, o)
+	return r
+}
+
+// Apply writes a change that is its own use case with its events (ports.CartWriter),
+// through the write path the repository was built with.
+func (r *CartRepository) Apply(ctx context.Context, id domain.CartID, change func(context.Context, *domain.Cart) ([]ports.Event, error)) (*domain.Cart, error) {
+	return r.writer.Apply(ctx, id, change)
 }
 
 // Create inserts a cart with its items. The insert does nothing on a conflict (so the
@@ -52,8 +66,10 @@ func (r *CartRepository) Create(ctx context.Context, c *domain.Cart) error {
 		return fmt.Errorf("carts: insert %s: conflict", c.ID)
 	}
 	// The new cart's first change can start from it (Apply) once it is committed.
-	created := c.Clone()
-	r.db.AfterCommit(ctx, func() { r.cache.put(created) })
+	if r.cache != nil {
+		created := c.Clone()
+		r.db.AfterCommit(ctx, func() { r.cache.put(created) })
+	}
 	if len(c.Items) == 0 {
 		return nil
 	}
@@ -250,20 +266,6 @@ func edit(ctx context.Context, c *domain.Cart, change func(context.Context, *dom
 	return d, nil
 }
 
-// cartUpdateSQL is the cart row's UPDATE: the changed columns and the version bump.
-func cartUpdateSQL(id string, set []field) (string, []any) {
-	var b strings.Builder
-	args := make([]any, 0, len(set)+1)
-	b.WriteString("UPDATE carts SET ")
-	for _, f := range set {
-		b.WriteString(f.column)
-		b.WriteString(" = ?, ")
-		args = append(args, f.value())
-	}
-	b.WriteString("version = version + 1 WHERE id = ?")
-	return b.String(), append(args, id)
-}
-
 // Update loads the cart row-locked, applies change and writes what changed: the cart
 // row's changed columns with its version bumped, then the item differences: removed
 // items first, then the changed columns of changed ones, then new ones (so the
@@ -288,7 +290,7 @@ func (r *CartRepository) Update(ctx context.Context, id domain.CartID, change fu
 // write stores a diff of the locked cart c, a statement per part, in ctx's transaction.
 func (r *CartRepository) write(ctx context.Context, c *domain.Cart, d diff) error {
 	conn := r.db.Conn(ctx)
-	q, args := cartUpdateSQL(string(c.ID), d.cart)
+	q, args := updateSQL("carts", string(c.ID), d.cart, "version = version + 1")
 	if _, err := r.db.Exec(ctx, r.db.Rebind(q), args...); err != nil {
 		return fmt.Errorf("carts: update: %w", err)
 	}
@@ -309,114 +311,6 @@ func (r *CartRepository) write(ctx context.Context, c *domain.Cart, d diff) erro
 		}
 	}
 	return nil
-}
-
-// optimisticAttempts is how often Apply reads and changes a cart before it takes the
-// row lock instead.
-const optimisticAttempts = 3
-
-// Apply runs a change that is its own use case and stores the events it returns with
-// the cart. On PostgreSQL outside a transaction, the change is made to the cart as
-// this process last wrote it (or as read, without a lock) and written with its events
-// in one statement (an implicit transaction: one round trip, no BEGIN or COMMIT) that
-// applies only if the cart's version is still that one; when another change came
-// first, the change runs again on a fresh read (docs/decisions/0089). Elsewhere, for
-// changes that remove items, and after repeated conflicts, it is Update with the
-// events in one transaction.
-func (r *CartRepository) Apply(ctx context.Context, id domain.CartID, change func(context.Context, *domain.Cart) ([]ports.Event, error)) (*domain.Cart, error) {
-	if r.db.Dialect() == db.Postgres && !db.InTransaction(ctx) {
-		c, done, err := r.applyVersioned(ctx, id, change)
-		if done || err != nil {
-			return c, err
-		}
-	}
-	var out *domain.Cart
-	err := r.db.InTx(ctx, func(ctx context.Context) error {
-		var evts []ports.Event
-		c, err := r.Update(ctx, id, func(ctx context.Context, c *domain.Cart) error {
-			var err error
-			evts, err = change(ctx, c)
-			return err
-		})
-		if err != nil {
-			return err
-		}
-		out = c
-		recs, err := r.records(evts)
-		if err != nil {
-			return err
-		}
-		return events.Store(ctx, r.db, recs...)
-	})
-	return out, err
-}
-
-// applyVersioned is Apply's unlocked path. It answers done=false when the change
-// must be made under the row lock instead. A cached copy of the cart only ever leads
-// to a write its version confirms: every other answer is taken from a fresh read.
-func (r *CartRepository) applyVersioned(ctx context.Context, id domain.CartID, change func(context.Context, *domain.Cart) ([]ports.Event, error)) (*domain.Cart, bool, error) {
-	useCache := true
-	for attempt := 0; attempt < optimisticAttempts; {
-		c, cached := (*domain.Cart)(nil), false
-		if useCache {
-			c, cached = r.cache.get(id)
-		}
-		useCache = false
-		if !cached {
-			attempt++
-			var err error
-			if c, err = first(find(ctx, r.db, "c.id = ?", "c.id", string(id))); err != nil {
-				return nil, true, err
-			}
-		}
-		var evts []ports.Event
-		d, err := edit(ctx, c, func(ctx context.Context, c *domain.Cart) error {
-			var err error
-			evts, err = change(ctx, c)
-			return err
-		})
-		switch {
-		case err != nil && cached:
-			continue
-		case err != nil:
-			return nil, true, err
-		case len(d.removed) > 0:
-			return nil, false, nil // a removal and an insert of the same identity need their order
-		}
-		recs, err := r.records(evts)
-		if err != nil {
-			return nil, true, err
-		}
-		ok, err := r.batch.write(ctx, pendingOf(d, recs))
-		if err != nil {
-			return nil, true, err
-		}
-		if ok {
-			c.Version++
-			r.cache.put(c)
-			for _, rec := range recs {
-				if !rec.Delivered {
-					r.db.Committed() // wake the relay
-					break
-				}
-			}
-			return c, true, nil
-		}
-	}
-	return nil, false, nil
-}
-
-// records renders events for the outbox.
-func (r *CartRepository) records(evts []ports.Event) ([]events.Record, error) {
-	out := make([]events.Record, len(evts))
-	for i, e := range evts {
-		rec, err := r.outbox.Record(e.Type, e.AggregateID, e.Data)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = rec
-	}
-	return out, nil
 }
 
 // Delete removes a cart and its items.

@@ -22,14 +22,20 @@ type field struct {
 
 // columns is the SELECT list of the fields, each qualified with the table alias.
 func columns(fs []field, alias string) string {
+	return list(fs, func(string) bool { return true }, func(col string) string { return alias + "." + col })
+}
+
+// list joins, with commas, each kept field's column as format writes it.
+func list(fs []field, keep func(column string) bool, format func(column string) string) string {
 	var b strings.Builder
-	for i, f := range fs {
-		if i > 0 {
+	for _, f := range fs {
+		if !keep(f.column) {
+			continue
+		}
+		if b.Len() > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString(alias)
-		b.WriteByte('.')
-		b.WriteString(f.column)
+		b.WriteString(format(f.column))
 	}
 	return b.String()
 }
@@ -149,21 +155,14 @@ func changes(before, after []field, keep func(column string) bool) []field {
 	return out
 }
 
-// updateSQL is "UPDATE table SET a = ?, b = ? WHERE id = ?" with its arguments.
-func updateSQL(table, id string, set []field) (string, []any) {
-	var b strings.Builder
+// updateSQL is "UPDATE table SET a = ?, b = ?[, extra] WHERE id = ?" with its
+// arguments.
+func updateSQL(table, id string, set []field, extra ...string) (string, []any) {
+	cols := make([]string, 0, len(set)+len(extra))
 	args := make([]any, 0, len(set)+1)
-	b.WriteString("UPDATE ")
-	b.WriteString(table)
-	b.WriteString(" SET ")
-	for i, f := range set {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(f.column)
-		b.WriteString(" = ?")
+	for _, f := range set {
+		cols = append(cols, f.column+" = ?")
 		args = append(args, f.value())
 	}
-	b.WriteString(" WHERE id = ?")
-	return b.String(), append(args, id)
+	return "UPDATE " + table + " SET " + strings.Join(append(cols, extra...), ", ") + " WHERE id = ?", append(args, id)
 }
