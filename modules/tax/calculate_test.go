@@ -108,7 +108,7 @@ func TestCalculateReverseCharge(t *testing.T) {
 			t.Errorf("breakdown %v", r["tax_breakdown"])
 		}
 		for _, l := range lines(r) {
-			if l["reverse_charge"] != true || l["tax_amount"] != "0.00" || l["tax_rate"] != "0" {
+			if l["reverse_charge"] != true || l["tax_amount"] != "0.00" || l["tax_rate"] != "0" || l["tax_rate_id"] != rateFR || l["tax_zone_id"] != zoneFR {
 				t.Errorf("line %v", l)
 			}
 		}

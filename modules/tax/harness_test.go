@@ -198,14 +198,10 @@ func (h *harness) calc(body map[string]any) map[string]any {
 	return h.must(http.StatusOK, http.MethodPost, "/api/v1/tax/calculate", body, "reader").Body
 }
 
-// order publishes an order.created to the module's subscriber.
+// order hands an order.created to the module's subscriber.
 func (h *harness) order(data map[string]any) {
 	h.t.Helper()
-	raw, err := json.Marshal(data)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	if err := h.sub.HandleOrderCreated(h.t.Context(), event.Event{ID: "evt", Type: "order.created", Data: raw}); err != nil {
+	if err := h.sub.HandleOrderCreated(h.t.Context(), orderEvent(h.t, data)); err != nil {
 		h.t.Fatal(err)
 	}
 }
@@ -229,3 +225,16 @@ func addr(country string, region ...string) map[string]any {
 func lines(r map[string]any) []map[string]any { return httpxtest.Objects(r["line_items"]) }
 
 func breakdown(r map[string]any) []map[string]any { return httpxtest.Objects(r["tax_breakdown"]) }
+
+func orderEvent(t *testing.T, data map[string]any) event.Event {
+	t.Helper()
+	raw, err := json.Marshal(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return eventOf(string(raw))
+}
+
+func eventOf(data string) event.Event {
+	return event.Event{ID: "evt_1", Type: "order.created", Data: json.RawMessage(data)}
+}

@@ -65,7 +65,7 @@ func (s *Service) input(q api.Query) (domain.Input, error) {
 	}
 	a, msg := address(addr)
 	if msg != "" {
-		if q.ShippingAddress == nil && q.BillingAddress == nil {
+		if q.BillingAddress == nil {
 			where = "shipping_address"
 		}
 		bad[where+".country_code"] = msg

@@ -106,13 +106,13 @@ func Calculate(b *Book, s Settings, in Input) Result {
 		if c := b.Categories[l.CategoryID]; c != nil && c.IsDigital {
 			digital = true
 		}
-		r, z := b.Pick(s.where(in.Address, digital), l.CategoryID, in.Day)
+		r, z := b.Pick(s.where(in.Address, digital || res.ReverseCharge), l.CategoryID, in.Day)
 		lt := res.tax(b, r, z, amount)
 		lt.ItemID = l.ID
 		res.Lines = append(res.Lines, lt)
 	}
 	if in.ShippingAmount.IsPositive() {
-		r, z := b.Pick(s.where(in.Address, false), "", in.Day)
+		r, z := b.Pick(s.where(in.Address, res.ReverseCharge), "", in.Day)
 		st := res.tax(b, r, z, in.ShippingAmount)
 		res.ShippingTaxable, res.ShippingTax, res.ShippingRate = st.Taxable, st.Tax, st.Rate
 	}
