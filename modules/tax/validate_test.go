@@ -2,6 +2,7 @@ package tax_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -58,8 +59,13 @@ func TestValidateVAT(t *testing.T) {
 				t.Errorf("%s: body %s", bad, r.Raw)
 			}
 		}
-		// Missing: the validation envelope naming vat_id.
-		res := h.do(http.MethodPost, vatPath, map[string]any{}, "reader")
+		// Far too long to be a VAT id, or missing: the validation envelope naming vat_id.
+		res := h.do(http.MethodPost, vatPath, map[string]any{"vat_id": strings.Repeat("DE1", 30)}, "reader")
+		httpxtest.AssertError(t, res, http.StatusBadRequest, http.StatusBadRequest, "validation")
+		if _, ok := res.Fields()["vat_id"]; !ok {
+			t.Errorf("fields %v", res.Fields())
+		}
+		res = h.do(http.MethodPost, vatPath, map[string]any{}, "reader")
 		httpxtest.AssertError(t, res, http.StatusBadRequest, http.StatusBadRequest, "validation")
 		if _, ok := res.Fields()["vat_id"]; !ok {
 			t.Errorf("fields %v", res.Fields())

@@ -7,6 +7,7 @@ package app
 import (
 	"context"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -57,6 +58,8 @@ type Service struct {
 	provider ports.Provider
 	clock    clock.Clock
 	book     atomic.Pointer[loadedBook]
+	loading  sync.Mutex    // one reload at a time; the others wait and read its book
+	changes  atomic.Uint64 // bumped by every committed change: a load that raced one is not kept
 }
 
 type loadedBook struct {
@@ -78,10 +81,15 @@ func (s *Service) today() string { return s.now().Format(time.DateOnly) }
 // Book returns the rates in memory, loading them when none are loaded or bookTTL
 // passed.
 func (s *Service) Book(ctx context.Context) (*domain.Book, error) {
-	now := s.now()
-	if b := s.book.Load(); b != nil && now.Sub(b.at) < bookTTL && now.Year() == b.at.Year() {
-		return b.book, nil
+	if b := s.fresh(); b != nil {
+		return b, nil
 	}
+	s.loading.Lock()
+	defer s.loading.Unlock()
+	if b := s.fresh(); b != nil {
+		return b, nil
+	}
+	now, gen := s.now(), s.changes.Load()
 	zones, err := s.repo.Zones(ctx)
 	if err != nil {
 		return nil, err
@@ -99,13 +107,28 @@ func (s *Service) Book(ctx context.Context) (*domain.Book, error) {
 		return nil, err
 	}
 	b := domain.NewBook(zones, rates, cats, nexus)
-	s.book.Store(&loadedBook{book: b, at: now})
+	if s.changes.Load() == gen {
+		s.book.Store(&loadedBook{book: b, at: now})
+	}
 	return b, nil
+}
+
+// fresh returns the loaded book unless none is loaded, bookTTL passed or the year
+// changed (nexus counts calendar years).
+func (s *Service) fresh() *domain.Book {
+	now := s.now()
+	if b := s.book.Load(); b != nil && now.Sub(b.at) < bookTTL && now.Year() == b.at.Year() {
+		return b.book
+	}
+	return nil
 }
 
 // changed drops the book once ctx's transaction commits.
 func (s *Service) changed(ctx context.Context) {
-	s.tx.AfterCommit(ctx, func() { s.book.Store(nil) })
+	s.tx.AfterCommit(ctx, func() {
+		s.changes.Add(1)
+		s.book.Store(nil)
+	})
 }
 
 // engineSettings are the engine's settings: the store's country is

@@ -3,6 +3,8 @@ package domain
 import (
 	"regexp"
 	"strings"
+
+	"github.com/gocommerce/commerce/platform/apperr"
 )
 
 // euMember is an EU member state: its name and the format of its VAT numbers (the part
@@ -65,10 +67,17 @@ type VATID struct {
 // String writes the number with its prefix ("DE123456789").
 func (v VATID) String() string { return v.Prefix + v.Number }
 
+// maxVATIDInput bounds what is read as a VAT id (spaces and dots included).
+const maxVATIDInput = 64
+
 // ParseVATID checks a VAT id's format for its member state, ignoring spaces, dots and
 // dashes and case. A malformed id is ErrMalformedVATID with a message naming the
 // problem.
 func ParseVATID(raw string) (VATID, error) {
+	if len(raw) > maxVATIDInput {
+		// Not a VAT id at all: the ordinary field problem, not the VAT format body.
+		return VATID{}, apperr.Validation(map[string]string{"vat_id": "must be at most 64 characters"})
+	}
 	s := strings.ToUpper(strings.NewReplacer(" ", "", ".", "", "-", "", "\t", "").Replace(raw))
 	if len(s) < 3 {
 		return VATID{}, ErrMalformedVATID.WithMessage("Invalid VAT ID format: %q is too short", raw)
