@@ -100,7 +100,6 @@ type OrderCreated struct {
 	Currency        string          `json:"currency"`
 	SubtotalPrice   string          `json:"subtotal_price"`
 	TotalDiscounts  string          `json:"total_discounts"`
-	TotalShipping   string          `json:"total_shipping"`
 	TotalPrice      string          `json:"total_price"`
 	CreatedAt       string          `json:"created_at"`
 	ShippingAddress *OrderAddress   `json:"shipping_address"`

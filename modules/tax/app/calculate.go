@@ -41,7 +41,8 @@ func (s *Service) Calculate(ctx context.Context, q api.Query) (api.Result, error
 	if err != nil {
 		return api.Result{}, failed(err, domain.ErrCalculation)
 	}
-	return toResult(res, valid), nil
+	res.VATIDValid = valid
+	return res, nil
 }
 
 // failed keeps an apperr as it is and makes any other provider error code's error.
@@ -71,7 +72,7 @@ func (s *Service) input(q api.Query) (domain.Input, error) {
 		bad[where+".country_code"] = msg
 	}
 	in := domain.Input{Address: a, Currency: currency, TaxIncluded: s.settings.TaxIncluded, Day: s.today(),
-		ShippingAmount: q.ShippingAmount, Lines: make([]domain.Line, len(q.Lines))}
+		ShippingAmount: q.ShippingAmount, Lines: make([]api.Line, len(q.Lines))}
 	if q.TaxIncluded != nil {
 		in.TaxIncluded = *q.TaxIncluded
 	}
@@ -85,8 +86,8 @@ func (s *Service) input(q api.Query) (domain.Input, error) {
 		if l.UnitPrice.IsNegative() {
 			bad[lineField(i, "unit_price")] = "must not be negative"
 		}
-		in.Lines[i] = domain.Line{ID: l.ID, ProductID: l.ProductID, Quantity: l.Quantity, UnitPrice: l.UnitPrice,
-			CategoryID: strings.TrimSpace(l.TaxCategoryID), IsDigital: l.IsDigital}
+		l.TaxCategoryID = strings.TrimSpace(l.TaxCategoryID)
+		in.Lines[i] = l
 	}
 	if len(bad) > 0 {
 		return in, apperr.Validation(bad)
@@ -110,21 +111,6 @@ func address(a *api.Address) (domain.Address, string) {
 	region := strings.ToUpper(strings.TrimSpace(a.RegionCode))
 	region = strings.TrimPrefix(region, cc+"-") // "US-CA" and "CA" alike
 	return domain.Address{CountryCode: cc, RegionCode: region, PostalCode: strings.TrimSpace(a.PostalCode), City: a.City}, ""
-}
-
-func toResult(r domain.Result, valid *bool) api.Result {
-	out := api.Result{ShippingTax: r.ShippingTax, ShippingRate: r.ShippingRate, TotalTax: r.TotalTax, Currency: r.Currency,
-		TaxIncluded: r.TaxIncluded, ReverseChargeApplied: r.ReverseCharge, VATIDValid: valid,
-		Lines: make([]api.LineTax, len(r.Lines)), Breakdown: make([]api.Jurisdiction, len(r.Breakdown))}
-	for i, l := range r.Lines {
-		out.Lines[i] = api.LineTax{ItemID: l.ItemID, TaxableAmount: l.Taxable, TaxAmount: l.Tax, TaxRate: l.Rate,
-			TaxRateID: l.RateID, TaxZoneID: l.ZoneID, ReverseCharge: l.ReverseCharge}
-	}
-	for i, j := range r.Breakdown {
-		out.Breakdown[i] = api.Jurisdiction{TaxZoneID: j.ZoneID, TaxZoneName: j.ZoneName, TaxRateID: j.RateID,
-			TaxRateName: j.RateName, Rate: j.Rate, TaxableAmount: j.Taxable, TaxAmount: j.Tax}
-	}
-	return out
 }
 
 // ShippingQuery asks for the tax of a shipping amount.

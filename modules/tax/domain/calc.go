@@ -3,30 +3,17 @@ package domain
 import (
 	"github.com/shopspring/decimal"
 
+	"github.com/gocommerce/commerce/modules/tax/api"
 	"github.com/gocommerce/commerce/platform/money"
 )
 
 // Address is where goods go (or the buyer is): codes upper case.
-type Address struct {
-	CountryCode string
-	RegionCode  string
-	PostalCode  string
-	City        string
-}
-
-// Line is one priced line to tax.
-type Line struct {
-	ID         string
-	ProductID  string
-	Quantity   int
-	UnitPrice  decimal.Decimal
-	CategoryID string
-	IsDigital  bool
-}
+type Address = api.Address
 
 // Input is one calculation.
 type Input struct {
-	Lines []Line
+	// Lines are the lines to tax, as api.Tax receives them (TaxCategoryID trimmed).
+	Lines []api.Line
 	// Address is the shipping address, else the billing one.
 	Address        Address
 	ShippingAmount decimal.Decimal
@@ -49,42 +36,6 @@ type Settings struct {
 	OSS bool
 }
 
-// LineTax is the tax of one line.
-type LineTax struct {
-	ItemID        string
-	Taxable       decimal.Decimal
-	Tax           decimal.Decimal
-	Rate          decimal.Decimal
-	RateID        string // "" when no rate applies
-	ZoneID        string
-	ReverseCharge bool
-}
-
-// Jurisdiction is one row of the breakdown: a rate and what it taxed.
-type Jurisdiction struct {
-	ZoneID   string
-	ZoneName string
-	RateID   string
-	RateName string
-	Rate     decimal.Decimal
-	Taxable  decimal.Decimal
-	Tax      decimal.Decimal
-}
-
-// Result is a calculation's outcome. Amounts are rounded to the currency per line
-// (docs/decisions/0130); TotalTax is the sum of the lines' and the shipping's tax.
-type Result struct {
-	Lines           []LineTax
-	ShippingTaxable decimal.Decimal
-	ShippingTax     decimal.Decimal
-	ShippingRate    decimal.Decimal
-	TotalTax        decimal.Decimal
-	Breakdown       []Jurisdiction
-	Currency        string
-	TaxIncluded     bool
-	ReverseCharge   bool
-}
-
 // Calculate taxes the lines and the shipping amount of in by the book's rates.
 //
 //   - The address decides the zone; a US state taxes only with nexus (Book.Nexus).
@@ -95,33 +46,37 @@ type Result struct {
 //   - Each line's tax is rounded to the currency (half away from zero); with
 //     TaxIncluded the price holds the tax: tax = gross − gross / (1 + rate).
 //   - Shipping is taxed at the general (no category) rate by the same rules as goods.
-func Calculate(b *Book, s Settings, in Input) Result {
-	res := Result{Currency: in.Currency, TaxIncluded: in.TaxIncluded, Lines: make([]LineTax, 0, len(in.Lines)),
-		Breakdown: []Jurisdiction{}}
+func Calculate(b *Book, s Settings, in Input) api.Result {
+	res := result{Result: api.Result{Currency: in.Currency, TaxIncluded: in.TaxIncluded,
+		Lines: make([]api.LineTax, 0, len(in.Lines)), Breakdown: []api.Jurisdiction{}}}
 	dest := in.Address.CountryCode
-	res.ReverseCharge = in.B2B && IsEU(dest) && dest != s.Origin
+	res.ReverseChargeApplied = in.B2B && IsEU(dest) && dest != s.Origin
 	for _, l := range in.Lines {
 		amount := l.UnitPrice.Mul(decimal.NewFromInt(int64(l.Quantity)))
 		digital := l.IsDigital
-		if c := b.Categories[l.CategoryID]; c != nil && c.IsDigital {
+		if c := b.Categories[l.TaxCategoryID]; c != nil && c.IsDigital {
 			digital = true
 		}
-		r, z := b.Pick(s.where(in.Address, digital || res.ReverseCharge), l.CategoryID, in.Day)
+		r, z := b.Pick(s.where(in.Address, digital || res.ReverseChargeApplied), l.TaxCategoryID, in.Day)
 		lt := res.tax(b, r, z, amount)
 		lt.ItemID = l.ID
 		res.Lines = append(res.Lines, lt)
 	}
+	res.ShippingTax, res.ShippingRate = decimal.Zero, decimal.Zero
 	if in.ShippingAmount.IsPositive() {
-		r, z := b.Pick(s.where(in.Address, res.ReverseCharge), "", in.Day)
+		r, z := b.Pick(s.where(in.Address, res.ReverseChargeApplied), "", in.Day)
 		st := res.tax(b, r, z, in.ShippingAmount)
-		res.ShippingTaxable, res.ShippingTax, res.ShippingRate = st.Taxable, st.Tax, st.Rate
+		res.ShippingTax, res.ShippingRate = st.TaxAmount, st.TaxRate
 	}
 	res.TotalTax = res.ShippingTax
 	for _, l := range res.Lines {
-		res.TotalTax = res.TotalTax.Add(l.Tax)
+		res.TotalTax = res.TotalTax.Add(l.TaxAmount)
 	}
-	return res
+	return res.Result
 }
+
+// result is a calculation under way.
+type result struct{ api.Result }
 
 // where is the address whose rate applies: the buyer's, or the store's own country for
 // goods sold to an EU consumer in another member state without OSS.
@@ -133,38 +88,38 @@ func (s Settings) where(a Address, digital bool) Address {
 }
 
 // tax computes one amount's tax at r (nil: no tax) and adds it to the breakdown.
-func (res *Result) tax(b *Book, r *Rate, z *Zone, amount decimal.Decimal) LineTax {
-	lt := LineTax{Taxable: money.Round(amount, res.Currency), Tax: decimal.Zero, Rate: decimal.Zero}
+func (res *result) tax(b *Book, r *Rate, z *Zone, amount decimal.Decimal) api.LineTax {
+	lt := api.LineTax{TaxableAmount: money.Round(amount, res.Currency), TaxAmount: decimal.Zero, TaxRate: decimal.Zero}
 	if r == nil {
 		return lt
 	}
 	if n := b.Nexus[z.CountryCode+"-"+z.RegionCode]; n != nil && !n.Reached() {
 		return lt // no nexus in the state: nothing to collect
 	}
-	lt.RateID, lt.ZoneID = r.ID, z.ID
-	if res.ReverseCharge && (r.ReverseCharge || r.B2BExempt) {
+	lt.TaxRateID, lt.TaxZoneID = r.ID, z.ID
+	if res.ReverseChargeApplied && (r.ReverseCharge || r.B2BExempt) {
 		lt.ReverseCharge = true
 		return lt
 	}
-	lt.Rate = r.Rate
+	lt.TaxRate = r.Rate
 	if res.TaxIncluded {
-		gross := lt.Taxable
-		lt.Tax = money.Round(gross.Sub(gross.Div(decimal.NewFromInt(1).Add(r.Rate))), res.Currency)
-		lt.Taxable = gross.Sub(lt.Tax)
+		gross := lt.TaxableAmount
+		lt.TaxAmount = money.Round(gross.Sub(gross.Div(decimal.NewFromInt(1).Add(r.Rate))), res.Currency)
+		lt.TaxableAmount = gross.Sub(lt.TaxAmount)
 	} else {
-		lt.Tax = money.Round(lt.Taxable.Mul(r.Rate), res.Currency)
+		lt.TaxAmount = money.Round(lt.TaxableAmount.Mul(r.Rate), res.Currency)
 	}
 	res.add(r, z, lt)
 	return lt
 }
 
-func (res *Result) add(r *Rate, z *Zone, lt LineTax) {
+func (res *result) add(r *Rate, z *Zone, lt api.LineTax) {
 	for i := range res.Breakdown {
-		if j := &res.Breakdown[i]; j.RateID == r.ID {
-			j.Taxable, j.Tax = j.Taxable.Add(lt.Taxable), j.Tax.Add(lt.Tax)
+		if j := &res.Breakdown[i]; j.TaxRateID == r.ID {
+			j.TaxableAmount, j.TaxAmount = j.TaxableAmount.Add(lt.TaxableAmount), j.TaxAmount.Add(lt.TaxAmount)
 			return
 		}
 	}
-	res.Breakdown = append(res.Breakdown, Jurisdiction{ZoneID: z.ID, ZoneName: z.Name, RateID: r.ID, RateName: r.Name,
-		Rate: r.Rate, Taxable: lt.Taxable, Tax: lt.Tax})
+	res.Breakdown = append(res.Breakdown, api.Jurisdiction{TaxZoneID: z.ID, TaxZoneName: z.Name, TaxRateID: r.ID,
+		TaxRateName: r.Name, Rate: r.Rate, TaxableAmount: lt.TaxableAmount, TaxAmount: lt.TaxAmount})
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/gocommerce/commerce/modules/tax/api"
 	"github.com/gocommerce/commerce/modules/tax/domain"
 )
 
@@ -64,22 +65,22 @@ func TestCalculateTable(t *testing.T) {
 			t.Parallel()
 			r := domain.Calculate(book(c.caSales), c.settings, c.in)
 			for i, l := range r.Lines {
-				if !l.Tax.Equal(d(c.taxes[i])) || l.RateID != c.rates[i] {
-					t.Errorf("line %d: tax %s rate %q, want %s %q", i, l.Tax, l.RateID, c.taxes[i], c.rates[i])
+				if !l.TaxAmount.Equal(d(c.taxes[i])) || l.TaxRateID != c.rates[i] {
+					t.Errorf("line %d: tax %s rate %q, want %s %q", i, l.TaxAmount, l.TaxRateID, c.taxes[i], c.rates[i])
 				}
 				if l.ReverseCharge != c.reverse {
 					t.Errorf("line %d: reverse charge %v", i, l.ReverseCharge)
 				}
 			}
-			if !r.ShippingTax.Equal(d(c.shipping)) || !r.TotalTax.Equal(d(c.total)) || r.ReverseCharge != c.reverse {
-				t.Errorf("shipping %s total %s reverse %v, want %s %s %v", r.ShippingTax, r.TotalTax, r.ReverseCharge, c.shipping, c.total, c.reverse)
+			if !r.ShippingTax.Equal(d(c.shipping)) || !r.TotalTax.Equal(d(c.total)) || r.ReverseChargeApplied != c.reverse {
+				t.Errorf("shipping %s total %s reverse %v, want %s %s %v", r.ShippingTax, r.TotalTax, r.ReverseChargeApplied, c.shipping, c.total, c.reverse)
 			}
 			if c.reverse && len(r.Breakdown) != 0 {
 				t.Errorf("breakdown %v", r.Breakdown)
 			}
 			sum := decimal.Zero
 			for _, j := range r.Breakdown {
-				sum = sum.Add(j.Tax)
+				sum = sum.Add(j.TaxAmount)
 			}
 			if !sum.Equal(r.TotalTax) {
 				t.Errorf("breakdown sums %s, total %s", sum, r.TotalTax)
@@ -88,12 +89,12 @@ func TestCalculateTable(t *testing.T) {
 	}
 }
 
-func in(country, currency string, lines ...domain.Line) domain.Input {
+func in(country, currency string, lines ...api.Line) domain.Input {
 	return domain.Input{Lines: lines, Address: domain.Address{CountryCode: country, RegionCode: "CA"}, Currency: currency, Day: "2026-06-15"}
 }
 
-func line(price string, qty int, category string, digital bool) domain.Line {
-	return domain.Line{ID: price, Quantity: qty, UnitPrice: d(price), CategoryID: category, IsDigital: digital}
+func line(price string, qty int, category string, digital bool) api.Line {
+	return api.Line{ID: price, Quantity: qty, UnitPrice: d(price), TaxCategoryID: category, IsDigital: digital}
 }
 
 func b2b(i domain.Input) domain.Input { i.B2B = true; return i }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/gocommerce/commerce/modules/tax/api"
 	"github.com/gocommerce/commerce/modules/tax/domain"
 )
 
@@ -73,5 +74,5 @@ type VIES interface {
 // Provider computes the tax of a calculation: the built-in engine on the book, or an
 // external tax service (tax.provider).
 type Provider interface {
-	Calculate(ctx context.Context, b *domain.Book, s domain.Settings, in domain.Input) (domain.Result, error)
+	Calculate(ctx context.Context, b *domain.Book, s domain.Settings, in domain.Input) (api.Result, error)
 }

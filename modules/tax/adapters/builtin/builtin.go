@@ -5,6 +5,7 @@ package builtin
 import (
 	"context"
 
+	"github.com/gocommerce/commerce/modules/tax/api"
 	"github.com/gocommerce/commerce/modules/tax/domain"
 	"github.com/gocommerce/commerce/modules/tax/ports"
 )
@@ -18,6 +19,6 @@ var _ ports.Provider = Provider{}
 func New() Provider { return Provider{} }
 
 // Calculate runs domain.Calculate.
-func (Provider) Calculate(_ context.Context, b *domain.Book, s domain.Settings, in domain.Input) (domain.Result, error) {
+func (Provider) Calculate(_ context.Context, b *domain.Book, s domain.Settings, in domain.Input) (api.Result, error) {
 	return domain.Calculate(b, s, in), nil
 }

@@ -272,20 +272,18 @@ func toCategory(c *domain.Category) categoryJSON {
 		IsFood: c.IsFood, IsLuxury: c.IsLuxury, IsMedical: c.IsMedical, IsEducational: c.IsEducational}
 }
 
+// zoneJSON is the tax zone resource.
 type zoneJSON struct {
-	ID          string    `json:"id"`
-	Name        string    `json:"name"`
-	Code        string    `json:"code"`
-	CountryCode string    `json:"country_code"`
-	RegionCode  *string   `json:"region_code"`
-	ZoneType    string    `json:"zone_type"`
-	CreatedAt   time.Time `json:"created_at"`
-	UpdatedAt   time.Time `json:"updated_at"`
+	zoneRefJSON
+	RegionCode *string   `json:"region_code"`
+	ZoneType   string    `json:"zone_type"`
+	CreatedAt  time.Time `json:"created_at"`
+	UpdatedAt  time.Time `json:"updated_at"`
 }
 
 func toZone(z *domain.Zone) zoneJSON {
-	return zoneJSON{ID: z.ID, Name: z.Name, Code: z.Code, CountryCode: z.CountryCode, RegionCode: optional(z.RegionCode),
-		ZoneType: z.ZoneType, CreatedAt: z.CreatedAt.UTC(), UpdatedAt: z.UpdatedAt.UTC()}
+	return zoneJSON{zoneRefJSON: toZoneRef(z), RegionCode: optional(z.RegionCode), ZoneType: z.ZoneType,
+		CreatedAt: z.CreatedAt.UTC(), UpdatedAt: z.UpdatedAt.UTC()}
 }
 
 // rateFields are the members a rate shows everywhere.
@@ -323,6 +321,7 @@ func toRate(r *domain.Rate) rateJSON {
 		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC()}
 }
 
+// zoneRefJSON is a zone as a rate in GET /tax/rates names it.
 type zoneRefJSON struct {
 	ID          string `json:"id"`
 	Name        string `json:"name"`
@@ -338,11 +337,14 @@ type rateListItem struct {
 }
 
 func toRateListItem(v app.RateView) rateListItem {
-	out := rateListItem{rateFields: fieldsOf(v.Rate),
-		TaxZone: zoneRefJSON{ID: v.Zone.ID, Name: v.Zone.Name, Code: v.Zone.Code, CountryCode: v.Zone.CountryCode}}
+	out := rateListItem{rateFields: fieldsOf(v.Rate), TaxZone: toZoneRef(v.Zone)}
 	if v.Category != nil {
 		c := toCategory(v.Category)
 		out.TaxCategory = &c
 	}
 	return out
+}
+
+func toZoneRef(z *domain.Zone) zoneRefJSON {
+	return zoneRefJSON{ID: z.ID, Name: z.Name, Code: z.Code, CountryCode: z.CountryCode}
 }

@@ -3,6 +3,7 @@
 package http
 
 import (
+	"context"
 	"errors"
 	"net/http"
 
@@ -54,37 +55,77 @@ func fail(c *gin.Context, err error) {
 	httpx.Error(c, err)
 }
 
-func (h *Handler) calculate(c *gin.Context) {
-	var req calculateRequest
+// answer binds a JSON body into R, runs fn and writes its answer with 200; errors go
+// through fail.
+func answer[R any](c *gin.Context, fn func(ctx context.Context, req *R) (any, error)) {
+	var req R
 	if err := httpx.BindJSON(c, &req); err != nil {
 		httpx.Error(c, err)
 		return
 	}
-	q, err := req.query()
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	res, err := h.app.Calculate(c.Request.Context(), q)
+	out, err := fn(c.Request.Context(), &req)
 	if err != nil {
 		fail(c, err)
 		return
 	}
-	c.JSON(http.StatusOK, toCalculation(res))
+	c.JSON(http.StatusOK, out)
+}
+
+// create reads an admin write body member by member (platform/patch), runs fn and
+// writes its answer as {data} with 201.
+func create[In, Out any](c *gin.Context, read func(b *patch.Body) In, fn func(context.Context, In) (Out, error), view func(Out) any) {
+	b, err := patch.Read(c.Request)
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	in := read(b)
+	if err := b.Err(); err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	out, err := fn(c.Request.Context(), in)
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	c.JSON(http.StatusCreated, httpx.Data(view(out)))
+}
+
+func (h *Handler) calculate(c *gin.Context) {
+	answer(c, func(ctx context.Context, req *calculateRequest) (any, error) {
+		q, err := req.query()
+		if err != nil {
+			return nil, err
+		}
+		res, err := h.app.Calculate(ctx, q)
+		return toCalculation(res), err
+	})
 }
 
 func (h *Handler) validateVAT(c *gin.Context) {
-	var req validateVATRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	v, err := h.app.ValidateVAT(c.Request.Context(), req.VATID)
-	if err != nil {
-		fail(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, toValidation(v))
+	answer(c, func(ctx context.Context, req *validateVATRequest) (any, error) {
+		v, err := h.app.ValidateVAT(ctx, req.VATID)
+		return toValidation(v), err
+	})
+}
+
+func (h *Handler) calculateShipping(c *gin.Context) {
+	answer(c, func(ctx context.Context, req *shippingRequest) (any, error) {
+		q, err := req.query()
+		if err != nil {
+			return nil, err
+		}
+		res, err := h.app.CalculateShipping(ctx, q)
+		return toShipping(res), err
+	})
+}
+
+func (h *Handler) ossReport(c *gin.Context) {
+	answer(c, func(ctx context.Context, req *ossRequest) (any, error) {
+		rep, err := h.app.OSSReport(ctx, app.OSSQuery{Scheme: req.Scheme, Period: req.Period, MemberState: req.MemberState})
+		return toOSS(rep), err
+	})
 }
 
 func (h *Handler) rates(c *gin.Context) {
@@ -103,39 +144,6 @@ func (h *Handler) rates(c *gin.Context) {
 	c.JSON(http.StatusOK, gin.H{"rates": out})
 }
 
-func (h *Handler) calculateShipping(c *gin.Context) {
-	var req shippingRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	q, err := req.query()
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	res, err := h.app.CalculateShipping(c.Request.Context(), q)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, toShipping(res))
-}
-
-func (h *Handler) ossReport(c *gin.Context) {
-	var req ossRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	rep, err := h.app.OSSReport(c.Request.Context(), app.OSSQuery{Scheme: req.Scheme, Period: req.Period, MemberState: req.MemberState})
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, toOSS(rep))
-}
-
 func (h *Handler) categories(c *gin.Context) {
 	cats, err := h.app.Categories(c.Request.Context())
 	if err != nil {
@@ -150,43 +158,17 @@ func (h *Handler) categories(c *gin.Context) {
 }
 
 func (h *Handler) createZone(c *gin.Context) {
-	b, err := patch.Read(c.Request)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	in := domain.ZoneInput{Name: b.String("name"), Code: b.String("code"), CountryCode: b.String("country_code"),
-		RegionCode: b.String("region_code"), ZoneType: b.String("zone_type")}
-	if err := b.Err(); err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	z, err := h.app.CreateZone(c.Request.Context(), in)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusCreated, httpx.Data(toZone(z)))
+	create(c, func(b *patch.Body) domain.ZoneInput {
+		return domain.ZoneInput{Name: b.String("name"), Code: b.String("code"), CountryCode: b.String("country_code"),
+			RegionCode: b.String("region_code"), ZoneType: b.String("zone_type")}
+	}, h.app.CreateZone, func(z *domain.Zone) any { return toZone(z) })
 }
 
 func (h *Handler) createRate(c *gin.Context) {
-	b, err := patch.Read(c.Request)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	in := domain.RateInput{Name: b.String("name"), ZoneID: b.String("tax_zone_id"), CategoryID: b.String("tax_category_id"),
-		Rate: b.Decimal("rate"), RateType: b.String("rate_type"), VATType: b.String("vat_type"),
-		ValidFrom: b.String("valid_from"), ValidUntil: b.String("valid_until"), IsVAT: b.Bool("is_vat"),
-		B2BExempt: b.Bool("b2b_exempt"), ReverseCharge: b.Bool("reverse_charge"), Priority: b.Int("priority")}
-	if err := b.Err(); err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	r, err := h.app.CreateRate(c.Request.Context(), in)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusCreated, httpx.Data(toRate(r)))
+	create(c, func(b *patch.Body) domain.RateInput {
+		return domain.RateInput{Name: b.String("name"), ZoneID: b.String("tax_zone_id"), CategoryID: b.String("tax_category_id"),
+			Rate: b.Decimal("rate"), RateType: b.String("rate_type"), VATType: b.String("vat_type"),
+			ValidFrom: b.String("valid_from"), ValidUntil: b.String("valid_until"), IsVAT: b.Bool("is_vat"),
+			B2BExempt: b.Bool("b2b_exempt"), ReverseCharge: b.Bool("reverse_charge"), Priority: b.Int("priority")}
+	}, h.app.CreateRate, func(r *domain.Rate) any { return toRate(r) })
 }

@@ -14,32 +14,12 @@ import (
 	"github.com/gocommerce/commerce/platform/db"
 )
 
-type zoneRow struct {
-	ID          string `gorm:"primaryKey"`
-	Name        string
-	Code        string
-	CountryCode string
-	RegionCode  string
-	ZoneType    string
-	CreatedAt   time.Time `gorm:"autoCreateTime:false"`
-	UpdatedAt   time.Time `gorm:"autoUpdateTime:false"`
-}
-
-func (zoneRow) TableName() string { return "tax_zones" }
-
-type categoryRow struct {
-	ID            string `gorm:"primaryKey"`
-	Name          string
-	Code          string
-	Description   string
-	IsDigital     bool
-	IsFood        bool
-	IsLuxury      bool
-	IsMedical     bool
-	IsEducational bool
-}
-
-func (categoryRow) TableName() string { return "tax_categories" }
+// Zones and categories are read and written as the domain's structs: their fields
+// are the columns by gorm's naming (tables tax_zones, tax_categories).
+const (
+	zonesTable      = "tax_zones"
+	categoriesTable = "tax_categories"
+)
 
 type rateRow struct {
 	ID            string `gorm:"primaryKey"`
@@ -122,16 +102,14 @@ func wrap(what string, err error) error {
 
 // Zones reads every zone.
 func (r *Repository) Zones(ctx context.Context) ([]*domain.Zone, error) {
-	var rows []zoneRow
-	if err := r.db.Conn(ctx).Order("code").Find(&rows).Error; err != nil {
+	var zones []*domain.Zone
+	if err := r.db.Conn(ctx).Table(zonesTable).Order("code").Find(&zones).Error; err != nil {
 		return nil, wrap("zones", err)
 	}
-	out := make([]*domain.Zone, len(rows))
-	for i, z := range rows {
-		out[i] = &domain.Zone{ID: z.ID, Name: z.Name, Code: z.Code, CountryCode: z.CountryCode, RegionCode: z.RegionCode,
-			ZoneType: z.ZoneType, CreatedAt: z.CreatedAt.UTC(), UpdatedAt: z.UpdatedAt.UTC()}
+	for _, z := range zones {
+		z.CreatedAt, z.UpdatedAt = z.CreatedAt.UTC(), z.UpdatedAt.UTC()
 	}
-	return out, nil
+	return zones, nil
 }
 
 // Rates reads every rate.
@@ -162,16 +140,11 @@ func (r *Repository) Rates(ctx context.Context) ([]*domain.Rate, error) {
 
 // Categories reads every category by name.
 func (r *Repository) Categories(ctx context.Context) ([]*domain.Category, error) {
-	var rows []categoryRow
-	if err := r.db.Conn(ctx).Order("name").Find(&rows).Error; err != nil {
+	var cats []*domain.Category
+	if err := r.db.Conn(ctx).Table(categoriesTable).Order("name").Find(&cats).Error; err != nil {
 		return nil, wrap("categories", err)
 	}
-	out := make([]*domain.Category, len(rows))
-	for i, c := range rows {
-		out[i] = &domain.Category{ID: c.ID, Name: c.Name, Code: c.Code, Description: c.Description, IsDigital: c.IsDigital,
-			IsFood: c.IsFood, IsLuxury: c.IsLuxury, IsMedical: c.IsMedical, IsEducational: c.IsEducational}
-	}
-	return out, nil
+	return cats, nil
 }
 
 type salesRow struct {
@@ -225,9 +198,7 @@ func (r *Repository) Nexus(ctx context.Context, years ...int) ([]*domain.Nexus, 
 
 // CreateZone inserts a zone.
 func (r *Repository) CreateZone(ctx context.Context, z *domain.Zone) error {
-	row := zoneRow{ID: z.ID, Name: z.Name, Code: z.Code, CountryCode: z.CountryCode, RegionCode: z.RegionCode,
-		ZoneType: z.ZoneType, CreatedAt: z.CreatedAt, UpdatedAt: z.UpdatedAt}
-	err := r.db.Conn(ctx).Create(&row).Error
+	err := r.db.Conn(ctx).Table(zonesTable).Create(z).Error
 	if db.IsDuplicate(err) {
 		return domain.ErrZoneExists
 	}
