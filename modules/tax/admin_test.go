@@ -135,7 +135,8 @@ func TestAdminZonesAndRates(t *testing.T) {
 			z["country_code"] != "CA" || z["region_code"] != "ON" || z["zone_type"] != "province" || z["created_at"] != "2026-06-15T10:00:00Z" {
 			t.Errorf("zone %v", z)
 		}
-		country := h.must(http.StatusCreated, http.MethodPost, zonesPath, map[string]any{"name": "Switzerland", "code": "CH", "country_code": "CH"}, "taxadmin").Data()
+		country := h.must(http.StatusCreated, http.MethodPost, zonesPath, map[string]any{"name": "Switzerland", "code": "CH", "country_code": "CH",
+			"region_code": nil, "zone_type": nil}, "taxadmin").Data()
 		if country["zone_type"] != "country" || country["region_code"] != nil {
 			t.Errorf("country zone %v", country)
 		}
@@ -170,7 +171,7 @@ func TestAdminZonesAndRates(t *testing.T) {
 		}
 		// Defaults: valid from today, percentage, a VAT rate is standard.
 		d := h.must(http.StatusCreated, http.MethodPost, ratesPath, map[string]any{"name": "CH VAT", "tax_zone_id": country["id"], "rate": 0.081, "is_vat": true,
-			"tax_category_id": catFood, "valid_until": "2026-12-31"}, "taxadmin").Data()
+			"tax_category_id": catFood, "valid_until": "2026-12-31", "valid_from": nil, "priority": nil, "vat_type": nil}, "taxadmin").Data()
 		if d["rate"] != "0.081" || d["valid_from"] != "2026-06-15" || d["rate_type"] != "percentage" || d["vat_type"] != "standard" ||
 			d["tax_category_id"] != catFood || d["valid_until"] != "2026-12-31" {
 			t.Errorf("defaults %v", d)
@@ -186,6 +187,14 @@ func TestAdminZonesAndRates(t *testing.T) {
 		}
 		httpxtest.AssertError(t, h.do(http.MethodPost, ratesPath, map[string]any{"name": "Bad", "tax_zone_id": zoneDE}, "admin"),
 			http.StatusBadRequest, "invalid_tax_rate", "validation")
+		httpxtest.AssertError(t, h.do(http.MethodPost, ratesPath, map[string]any{"name": "Bad", "tax_zone_id": zoneDE, "rate": nil}, "admin"),
+			http.StatusBadRequest, "invalid_tax_rate", "validation")
+		// A null required member is missing.
+		res = h.do(http.MethodPost, ratesPath, map[string]any{"name": nil, "tax_zone_id": nil, "rate": "0.1", "tax_category_id": nil, "valid_until": nil}, "admin")
+		httpxtest.AssertError(t, res, http.StatusBadRequest, http.StatusBadRequest, "validation")
+		if f := res.Fields(); f["name"] != "is required" || f["tax_zone_id"] != "is required" || len(f) != 2 {
+			t.Errorf("null members %v", f)
+		}
 		httpxtest.AssertError(t, h.do(http.MethodPost, ratesPath, map[string]any{"name": "Lost", "tax_zone_id": "00000000-0000-4000-8000-00000000ffff", "rate": "0.1"}, "admin"),
 			http.StatusNotFound, "tax_zone_not_found", "not_found")
 		for _, c := range []struct {

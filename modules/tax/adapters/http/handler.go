@@ -71,10 +71,10 @@ func answer[R any](c *gin.Context, fn func(ctx context.Context, req *R) (any, er
 	c.JSON(http.StatusOK, out)
 }
 
-// create reads an admin write body member by member (platform/patch), runs fn and
-// writes its answer as {data} with 201.
+// create reads an admin write body member by member (platform/patch; a null member is
+// absent: its default applies), runs fn and writes its answer as {data} with 201.
 func create[In, Out any](c *gin.Context, read func(b *patch.Body) In, fn func(context.Context, In) (Out, error), view func(Out) any) {
-	b, err := patch.Read(c.Request)
+	b, err := patch.Read(c.Request, patch.IgnoreNulls())
 	if err != nil {
 		httpx.Error(c, err)
 		return
