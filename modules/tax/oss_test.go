@@ -2,6 +2,8 @@ package tax_test
 
 import (
 	"net/http"
+	"strconv"
+	"sync"
 	"testing"
 
 	"github.com/gocommerce/commerce/platform/config"
@@ -98,6 +100,32 @@ func TestOSSReport(t *testing.T) {
 		r := h.must(http.StatusOK, http.MethodPost, ossPath, map[string]any{"scheme": "union", "period": "2026-05", "member_state": "fr"}, "reader").Body
 		if s := r["summary"].(map[string]any); r["member_state"] != "FR" || s["total_vat_amount"] != "19.00" {
 			t.Errorf("FR return %v", r)
+		}
+	})
+}
+
+// Orders to one state recorded concurrently all count: NY's nexus needs 100 orders.
+func TestNexusConcurrentOrders(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, nil, func(t *testing.T, h *harness) {
+		var wg sync.WaitGroup
+		errs := make(chan error, 100)
+		for i := range 100 {
+			wg.Go(func() {
+				o := orderData("ny"+strconv.Itoa(i), "US", "2026-04-01T00:00:00Z", "1.00", "1.00", "", "", true)
+				o["shipping_address"] = map[string]any{"country": "US", "state": "NY"}
+				errs <- h.sub.HandleOrderCreated(t.Context(), orderEvent(t, o))
+			})
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		if r := h.calc(map[string]any{"items": []any{item("a", "100.00", 1)}, "shipping_address": addr("US", "NY"), "currency": "USD"}); r["total_tax"] != "4.00" {
+			t.Errorf("NY after 100 concurrent orders %v", r)
 		}
 	})
 }

@@ -55,13 +55,11 @@ func (s *Service) RecordOrder(ctx context.Context, o api.OrderCreated) error {
 		rec.Lines = append(rec.Lines, ports.OrderTax{Rate: rate, Taxable: taxable, Tax: tax})
 	}
 	return s.tx.InTx(ctx, func(ctx context.Context) error {
-		if err := s.repo.RecordOrder(ctx, rec); err != nil {
-			return err
-		}
-		if rec.CountryCode == "US" {
+		added, err := s.repo.RecordOrder(ctx, rec)
+		if added && rec.CountryCode == "US" {
 			s.changed(ctx) // the state's nexus may have been reached
 		}
-		return nil
+		return err
 	})
 }
 

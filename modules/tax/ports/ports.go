@@ -18,7 +18,7 @@ type Repository interface {
 	Zones(ctx context.Context) ([]*domain.Zone, error)
 	Rates(ctx context.Context) ([]*domain.Rate, error)
 	Categories(ctx context.Context) ([]*domain.Category, error)
-	// Nexus returns each state's rule with the recorded sales of the years given.
+	// Nexus returns each state's rule with the higher of the years' recorded figures.
 	Nexus(ctx context.Context, years ...int) ([]*domain.Nexus, error)
 	// CreateZone inserts a zone; a code in use is domain.ErrZoneExists.
 	CreateZone(ctx context.Context, z *domain.Zone) error
@@ -26,8 +26,9 @@ type Repository interface {
 	CreateRate(ctx context.Context, r *domain.Rate) error
 	// Register marks the merchant registered in a state (inserting its nexus row).
 	Register(ctx context.Context, country, region string) error
-	// RecordOrder stores an order's taxes once (idempotent per order id).
-	RecordOrder(ctx context.Context, o *Order) error
+	// RecordOrder stores an order's taxes once (idempotent per order id) and adds a
+	// US order to its state's yearly figures; it reports whether the order was new.
+	RecordOrder(ctx context.Context, o *Order) (bool, error)
 	// Orders returns the recorded orders created in [from, to) with their tax lines.
 	Orders(ctx context.Context, from, to time.Time) ([]*Order, error)
 	// CachedVAT returns a VIES answer stored after since, or nil.

@@ -148,11 +148,14 @@ func (r *Repository) Categories(ctx context.Context) ([]*domain.Category, error)
 }
 
 type salesRow struct {
-	CountryCode  string
-	RegionCode   string
+	CountryCode  string `gorm:"primaryKey"`
+	RegionCode   string `gorm:"primaryKey"`
+	Year         int    `gorm:"primaryKey"`
 	Sales        decimal.Decimal
 	Transactions int
 }
+
+func (salesRow) TableName() string { return "tax_nexus_sales" }
 
 // Nexus reads each state's rule with the higher of the years' recorded sales and
 // transaction counts.
@@ -161,6 +164,10 @@ func (r *Repository) Nexus(ctx context.Context, years ...int) ([]*domain.Nexus, 
 	if err := r.db.Conn(ctx).Find(&rows).Error; err != nil {
 		return nil, wrap("nexus", err)
 	}
+	var sales []salesRow
+	if err := r.db.Conn(ctx).Where("year IN ?", years).Find(&sales).Error; err != nil {
+		return nil, wrap("nexus sales", err)
+	}
 	out := make([]*domain.Nexus, len(rows))
 	index := map[string]*domain.Nexus{}
 	for i, n := range rows {
@@ -168,32 +175,32 @@ func (r *Repository) Nexus(ctx context.Context, years ...int) ([]*domain.Nexus, 
 			TransactionsThreshold: n.TransactionsThreshold, Registered: n.Registered}
 		index[n.CountryCode+"-"+n.RegionCode] = out[i]
 	}
-	for _, y := range years {
-		from := time.Date(y, 1, 1, 0, 0, 0, 0, time.UTC)
-		// Summed here, not in SQL: SQLite keeps money as text and would sum floats.
-		var sales []salesRow
-		err := r.db.Conn(ctx).Model(&orderRow{}).Select("country_code, region_code, sales").
-			Where("country_code = ? AND created_at >= ? AND created_at < ?", "US", from, from.AddDate(1, 0, 0)).
-			Scan(&sales).Error
-		if err != nil {
-			return nil, wrap("nexus sales", err)
-		}
-		year := map[string]*salesRow{}
-		for _, s := range sales {
-			k := s.CountryCode + "-" + s.RegionCode
-			if year[k] == nil {
-				year[k] = &salesRow{}
-			}
-			year[k].Sales, year[k].Transactions = year[k].Sales.Add(s.Sales), year[k].Transactions+1
-		}
-		for k, s := range year {
-			if n := index[k]; n != nil {
-				n.Sales = decimal.Max(n.Sales, s.Sales)
-				n.Transactions = max(n.Transactions, s.Transactions)
-			}
+	for _, s := range sales {
+		if n := index[s.CountryCode+"-"+s.RegionCode]; n != nil {
+			n.Sales = decimal.Max(n.Sales, s.Sales)
+			n.Transactions = max(n.Transactions, s.Transactions)
 		}
 	}
 	return out, nil
+}
+
+// addSales adds an order to its state's figures of the year (the row locked, so
+// concurrent orders to one state add up).
+func (r *Repository) addSales(ctx context.Context, o *ports.Order) error {
+	key := salesRow{CountryCode: o.CountryCode, RegionCode: o.RegionCode, Year: o.CreatedAt.Year()}
+	conn := r.db.Conn(ctx)
+	if err := conn.Clauses(clause.OnConflict{DoNothing: true}).Create(&key).Error; err != nil {
+		return wrap("nexus sales", err)
+	}
+	var row salesRow
+	err := conn.Clauses(clause.Locking{Strength: "UPDATE"}).
+		Where("country_code = ? AND region_code = ? AND year = ?", key.CountryCode, key.RegionCode, key.Year).Take(&row).Error
+	if err != nil {
+		return wrap("nexus sales", err)
+	}
+	err = conn.Model(&salesRow{}).Where("country_code = ? AND region_code = ? AND year = ?", key.CountryCode, key.RegionCode, key.Year).
+		Updates(map[string]any{"sales": row.Sales.Add(o.Sales), "transactions": row.Transactions + 1}).Error
+	return wrap("nexus sales", err)
 }
 
 // CreateZone inserts a zone.
@@ -229,21 +236,27 @@ func (r *Repository) Register(ctx context.Context, country, region string) error
 	return wrap("register", err)
 }
 
-// RecordOrder stores an order's taxes once.
-func (r *Repository) RecordOrder(ctx context.Context, o *ports.Order) error {
+// RecordOrder stores an order's taxes once, and adds a US order to its state's
+// figures; it reports whether the order is new.
+func (r *Repository) RecordOrder(ctx context.Context, o *ports.Order) (bool, error) {
 	row := orderRow{OrderID: o.OrderID, CountryCode: o.CountryCode, RegionCode: o.RegionCode, Currency: o.Currency,
 		Sales: o.Sales, Total: o.Total, HasGoods: o.HasGoods, CreatedAt: o.CreatedAt}
 	res := r.db.Conn(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&row)
 	if res.Error != nil || res.RowsAffected == 0 {
-		return wrap("record order", res.Error) // recorded before: nothing to add
+		return false, wrap("record order", res.Error) // recorded before: nothing to add
+	}
+	if o.CountryCode == "US" && o.RegionCode != "" {
+		if err := r.addSales(ctx, o); err != nil {
+			return false, err
+		}
 	}
 	for i, l := range o.Lines {
 		line := orderLineRow{OrderID: o.OrderID, LineNo: i + 1, Rate: l.Rate.String(), Taxable: l.Taxable, Tax: l.Tax}
 		if err := r.db.Conn(ctx).Create(&line).Error; err != nil {
-			return wrap("record order line "+strconv.Itoa(i+1), err)
+			return false, wrap("record order line "+strconv.Itoa(i+1), err)
 		}
 	}
-	return nil
+	return true, nil
 }
 
 // Orders reads the orders created in [from, to) with their lines.

@@ -69,7 +69,17 @@ CREATE TABLE tax_orders (
     created_at   {{.Time}} NOT NULL
 );
 CREATE INDEX idx_tax_orders_created ON tax_orders (created_at);
-CREATE INDEX idx_tax_orders_region ON tax_orders (country_code, region_code, created_at);
+
+-- Sales and order counts per state and calendar year, added to as orders are recorded
+-- (nexus reads these few rows, not the orders).
+CREATE TABLE tax_nexus_sales (
+    country_code text NOT NULL,
+    region_code  text NOT NULL,
+    year         integer NOT NULL,
+    sales        {{.Money}} NOT NULL,
+    transactions integer NOT NULL,
+    PRIMARY KEY (country_code, region_code, year)
+);
 
 CREATE TABLE tax_order_lines (
     order_id text NOT NULL REFERENCES tax_orders (order_id),
@@ -195,6 +205,7 @@ INSERT INTO tax_nexus (country_code, region_code, sales_threshold, transactions_
 -- +goose Down
 DROP TABLE tax_vat_checks;
 DROP TABLE tax_order_lines;
+DROP TABLE tax_nexus_sales;
 DROP TABLE tax_orders;
 DROP TABLE tax_nexus;
 DROP TABLE tax_rates;
