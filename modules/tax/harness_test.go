@@ -78,7 +78,7 @@ type viesStandIn struct {
 	mode  string
 }
 
-func newVIES(t *testing.T) *viesStandIn {
+func newVIES(t testing.TB) *viesStandIn {
 	v := &viesStandIn{}
 	v.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		v.calls.Add(1)
@@ -127,9 +127,10 @@ func writeJSON(w http.ResponseWriter, v any) {
 func (v *viesStandIn) set(mode string) { v.mu.Lock(); v.mode = mode; v.mu.Unlock() }
 
 type harness struct {
-	t     *testing.T
+	t     testing.TB
 	svc   *app.Service
-	srv   http.Handler
+	srv   http.Handler // the server, each answer checked against the OpenAPI fragment
+	bare  http.Handler // the server alone (benchmarks)
 	vies  *viesStandIn
 	clock *clock.Fake
 	sub   *taxevents.Subscriber
@@ -140,7 +141,7 @@ var t0 = time.Date(2026, 6, 15, 10, 0, 0, 0, time.UTC)
 
 // newHarness builds the module on a fresh database of engine; the defaults: the store
 // is in DE (tax.oss_member_state), VIES validation on against the stand-in.
-func newHarness(t *testing.T, engine string, mutate func(*config.Config)) *harness {
+func newHarness(t testing.TB, engine string, mutate func(*config.Config)) *harness {
 	t.Helper()
 	e := testdb.Open(t, engine, tax.Migrations())
 	v := newVIES(t)
@@ -165,7 +166,7 @@ func newHarness(t *testing.T, engine string, mutate func(*config.Config)) *harne
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &harness{t: t, svc: svc, srv: docs.Wrap(t, srv), vies: v, clock: clk, sub: sub}
+	return &harness{t: t, svc: svc, srv: docs.Wrap(t, srv), bare: srv, vies: v, clock: clk, sub: sub}
 }
 
 // eachEngine runs fn on a fresh harness per engine, in parallel.
@@ -226,7 +227,7 @@ func lines(r map[string]any) []map[string]any { return httpxtest.Objects(r["line
 
 func breakdown(r map[string]any) []map[string]any { return httpxtest.Objects(r["tax_breakdown"]) }
 
-func orderEvent(t *testing.T, data map[string]any) event.Event {
+func orderEvent(t testing.TB, data map[string]any) event.Event {
 	t.Helper()
 	raw, err := json.Marshal(data)
 	if err != nil {
