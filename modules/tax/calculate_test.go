@@ -307,3 +307,25 @@ func TestCalculateAddressesAndValidation(t *testing.T) {
 		httpxtest.AssertError(t, h.do(http.MethodPost, calcPath, body, "products"), http.StatusForbidden, http.StatusForbidden, "auth")
 	})
 }
+
+// The store's country from tax.default_tax_zone (a zone code) when no OSS member
+// state is set; with neither, every EU sale is taxed at the buyer's rate and any valid
+// VAT id is a reverse charge.
+func TestCalculateOrigin(t *testing.T) {
+	t.Parallel()
+	body := map[string]any{"items": []any{item("mug", "10.00", 1)}, "shipping_address": addr("FR"), "currency": "EUR"}
+	eachEngine(t, func(c *config.Config) { c.Tax.OSSMemberState, c.Tax.DefaultTaxZone = "", "de" }, func(t *testing.T, h *harness) {
+		if l := lines(h.calc(body))[0]; l["tax_rate"] != "0.19" {
+			t.Errorf("origin from the default zone %v", l)
+		}
+	})
+	eachEngine(t, func(c *config.Config) { c.Tax.OSSMemberState, c.Tax.ValidateVATIDs = "", false }, func(t *testing.T, h *harness) {
+		if l := lines(h.calc(body))[0]; l["tax_rate"] != "0.2" {
+			t.Errorf("no origin %v", l)
+		}
+		r := h.calc(map[string]any{"items": []any{item("mug", "10.00", 1)}, "shipping_address": addr("DE"), "currency": "EUR", "vat_id": vatDE})
+		if r["reverse_charge_applied"] != true || r["total_tax"] != "0.00" {
+			t.Errorf("no origin, B2B %v", r)
+		}
+	})
+}
