@@ -13,6 +13,7 @@ import (
 	"github.com/gocommerce/commerce/modules/inventory"
 	"github.com/gocommerce/commerce/modules/orders"
 	"github.com/gocommerce/commerce/modules/payments"
+	"github.com/gocommerce/commerce/modules/tax"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
@@ -60,6 +61,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		carts.ProviderSet,
 		coupons.ProviderSet,
 		orders.ProviderSet,
+		tax.ProviderSet,
 		newModules,
 		newSeeders,
 		newApp,

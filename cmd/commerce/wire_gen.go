@@ -63,6 +63,12 @@ import (
 	"github.com/gocommerce/commerce/modules/payments"
 	events4 "github.com/gocommerce/commerce/modules/payments/adapters/events"
 	http5 "github.com/gocommerce/commerce/modules/payments/adapters/http"
+	"github.com/gocommerce/commerce/modules/tax"
+	events7 "github.com/gocommerce/commerce/modules/tax/adapters/events"
+	http9 "github.com/gocommerce/commerce/modules/tax/adapters/http"
+	postgres8 "github.com/gocommerce/commerce/modules/tax/adapters/postgres"
+	"github.com/gocommerce/commerce/modules/tax/adapters/vies"
+	app8 "github.com/gocommerce/commerce/modules/tax/app"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
@@ -230,14 +236,14 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	service5 := app7.NewService(settings7, dbDB, stores3, appCollaborators, outbox, clockClock)
 	couponsapiAdapter := couponsapi.NewAdapter(service5)
-	tax := none2.NewTax()
+	noneTax := none2.NewTax()
 	shipping := none2.NewShipping()
 	automaticDiscounts := none2.NewAutomaticDiscounts()
 	adapter5 := customersapi3.NewAdapter(service)
 	collaborators2 := app4.Collaborators{
 		Catalog:            adapter3,
 		Coupons:            couponsapiAdapter,
-		Tax:                tax,
+		Tax:                noneTax,
 		Shipping:           shipping,
 		AutomaticDiscounts: automaticDiscounts,
 		Addresses:          adapter5,
@@ -265,6 +271,25 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	handler7 := http8.NewHandler(service7, queryService)
 	subscriber4 := events6.NewSubscriber(service7, logger)
 	ordersModule := orders.NewModule(handler7, subscriber4)
+	settings8 := tax.NewSettings(cfg)
+	repository := postgres8.NewRepository(dbDB)
+	viesClient := vies.New(cfg)
+	provider, err := tax.NewProvider(cfg)
+	if err != nil {
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	deps := app8.Deps{
+		Repo:     repository,
+		VIES:     viesClient,
+		Provider: provider,
+	}
+	service8 := app8.NewService(settings8, dbDB, deps, clockClock)
+	handler8 := http9.NewHandler(service8)
+	subscriber5 := events7.NewSubscriber(service8, logger)
+	taxModule := tax.NewModule(handler8, subscriber5)
 	metricsRegistry := metrics.New()
 	limiter, err := ratelimit.New(cfg, client, metricsRegistry, logger)
 	if err != nil {
@@ -275,7 +300,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	adminModule := ratelimit.NewAdminModule(limiter)
 	metricsModule := metrics.NewModule(metricsRegistry)
-	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, adminModule, metricsModule)
+	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, taxModule, adminModule, metricsModule)
 	migrator := newMigrator(dbDB, v)
 	authenticator, cleanup4, err := app2.NewAuthenticator(settings, tokens, apiKeyRepository, keyCache, revocations, invalidations, clockClock, logger)
 	if err != nil {

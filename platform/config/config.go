@@ -176,6 +176,8 @@ type Tax struct {
 	DefaultTaxIncluded bool   `koanf:"default_tax_included"`
 	DefaultTaxZone     string `koanf:"default_tax_zone"`
 	VIESURL            string `koanf:"vies_url"`
+	// VIESTimeout bounds one VIES call; past it the answer is vies_unavailable.
+	VIESTimeout time.Duration `koanf:"vies_timeout"`
 }
 
 // Inventory configures stock reservations.
@@ -302,6 +304,7 @@ func Default() Config {
 			Provider:     "builtin",
 			VATCacheDays: 30,
 			VIESURL:      "https://ec.europa.eu/taxation_customs/vies/rest-api",
+			VIESTimeout:  10 * time.Second,
 		},
 		Inventory:     Inventory{ReservationTimeout: 30 * time.Minute},
 		Carts:         Carts{ExpiryDays: 30, Write: CartsWrite{Versioned: true, Cache: true, GroupCommit: true, AsyncCommit: true}},
@@ -495,6 +498,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Tax.VATCacheDays < 0 {
 		bad("tax.vat_cache_days", "must not be negative")
+	}
+	if c.Tax.VIESTimeout <= 0 {
+		bad("tax.vies_timeout", "must be positive")
 	}
 	if c.Inventory.ReservationTimeout <= 0 {
 		bad("inventory.reservation_timeout", "must be positive")
