@@ -29,12 +29,12 @@ func TestConcurrentWrites(t *testing.T) {
 		// Same title at once: every product gets a distinct slug, nobody gets a 409.
 		slugs := map[string]bool{}
 		for _, r := range run(func(int) response {
-			return s.do(http.MethodPost, "/api/v1/products", map[string]any{"title": "Same Title", "price": "1.00", "currency": "USD"}, "writer")
+			return s.Do(http.MethodPost, "/api/v1/products", map[string]any{"title": "Same Title", "price": "1.00", "currency": "USD"}, "writer")
 		}) {
 			if r.Code != 201 {
 				t.Fatalf("concurrent create: %d %s", r.Code, r.Raw)
 			}
-			slugs[r.data()["slug"].(string)] = true
+			slugs[r.Data()["slug"].(string)] = true
 		}
 		if len(slugs) != n || !slugs["same-title"] {
 			t.Fatalf("slugs %v", slugs)
@@ -44,12 +44,12 @@ func TestConcurrentWrites(t *testing.T) {
 		pid := p["id"].(string)
 		created, taken := 0, 0
 		for _, r := range run(func(i int) response {
-			return s.do(http.MethodPost, "/api/v1/products/"+pid+"/variants", map[string]any{"title": "V", "sku": "ONE-SKU"}, "writer")
+			return s.Do(http.MethodPost, "/api/v1/products/"+pid+"/variants", map[string]any{"title": "V", "sku": "ONE-SKU"}, "writer")
 		}) {
 			switch {
 			case r.Code == 201:
 				created++
-			case r.Code == 409 && r.errCode() == "VARIANT_SKU_TAKEN":
+			case r.Code == 409 && r.Err()["code"] == "VARIANT_SKU_TAKEN":
 				taken++
 			default:
 				t.Fatalf("concurrent sku: %d %s", r.Code, r.Raw)
@@ -67,9 +67,9 @@ func TestConcurrentWrites(t *testing.T) {
 				t.Fatalf("concurrent upload: %d %s", r.Code, r.Raw)
 			}
 		}
-		r := s.do(http.MethodGet, "/api/v1/products/"+pid+"/images", nil, "reader")
+		r := s.Do(http.MethodGet, "/api/v1/products/"+pid+"/images", nil, "reader")
 		var pos []int
-		for _, it := range r.list() {
+		for _, it := range r.List() {
 			pos = append(pos, int(it["position"].(float64)))
 		}
 		sort.Ints(pos)

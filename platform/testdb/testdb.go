@@ -150,3 +150,15 @@ func Each(t testing.TB, sources ...db.MigrationSource) []*Engine {
 
 // String describes the engine.
 func (e *Engine) String() string { return fmt.Sprintf("%s(%s)", e.Name, e.URL) }
+
+// EachEngine runs fn as a parallel subtest per engine (see Engines), named after it;
+// fn usually opens its fresh database with Open.
+func EachEngine(t *testing.T, fn func(t *testing.T, engine string)) {
+	t.Helper()
+	for _, engine := range Engines() {
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			fn(t, engine)
+		})
+	}
+}
