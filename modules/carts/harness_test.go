@@ -345,8 +345,6 @@ func eachEngine(t *testing.T, fn func(t *testing.T, h *harness)) {
 var docs = httpxtest.NewValidator(func() openapi.Fragment { return carts.NewModule(nil, nil).OpenAPI() },
 	http.StatusNotFound, http.StatusMethodNotAllowed)
 
-type response = httpxtest.Response
-
 var assertError = httpxtest.AssertError
 
 // guest creates a guest cart and returns its id and the X-Session-Token header.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gocommerce/commerce/modules/carts/ports"
+	"github.com/gocommerce/commerce/platform/httpxtest"
 )
 
 // TestTotalsShippingAddressBelongsToTheCartsCustomer: GET /carts/{id}/totals takes a
@@ -27,7 +28,7 @@ func TestTotalsShippingAddressBelongsToTheCartsCustomer(t *testing.T) {
 
 		cart := h.Must(http.StatusOK, http.MethodGet, "/api/v1/carts/me", nil, "cust1").Data()["id"].(string)
 		h.add(cart, "cust1", map[string]any{"product_id": shirt, "quantity": 1})
-		totals := func(cart, addr string, creds ...string) response {
+		totals := func(cart, addr string, creds ...string) httpxtest.Response {
 			h.t.Helper()
 			return h.Do(http.MethodGet, "/api/v1/carts/"+cart+"/totals?shipping_address_id="+addr, nil, creds...)
 		}

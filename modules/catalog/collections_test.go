@@ -47,7 +47,7 @@ func TestCollections(t *testing.T) {
 		a := s.mustCreate(map[string]any{"title": "A", "price": "10.00", "currency": "USD", "tags": []string{"sun"}})["id"].(string)
 		b := s.mustCreate(map[string]any{"title": "B", "price": "60.00", "currency": "USD", "tags": []string{"sun", "hat"}})["id"].(string)
 		c := s.mustCreate(map[string]any{"title": "C", "price": "80.00", "currency": "USD", "vendor": "Sunny Co"})["id"].(string)
-		add := func(pid string, pos any) response {
+		add := func(pid string, pos any) httpxtest.Response {
 			body := map[string]any{"product_id": pid}
 			if pos != nil {
 				body["position"] = pos

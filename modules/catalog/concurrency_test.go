@@ -1,6 +1,7 @@
 package catalog_test
 
 import (
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"sort"
 	"sync"
@@ -13,8 +14,8 @@ import (
 func TestConcurrentWrites(t *testing.T) {
 	forEngine(t, func(t *testing.T, s *stack) {
 		const n = 8
-		run := func(f func(i int) response) []response {
-			out := make([]response, n)
+		run := func(f func(i int) httpxtest.Response) []httpxtest.Response {
+			out := make([]httpxtest.Response, n)
 			var wg sync.WaitGroup
 			for i := 0; i < n; i++ {
 				wg.Add(1)
@@ -28,7 +29,7 @@ func TestConcurrentWrites(t *testing.T) {
 		}
 		// Same title at once: every product gets a distinct slug, nobody gets a 409.
 		slugs := map[string]bool{}
-		for _, r := range run(func(int) response {
+		for _, r := range run(func(int) httpxtest.Response {
 			return s.Do(http.MethodPost, "/api/v1/products", map[string]any{"title": "Same Title", "price": "1.00", "currency": "USD"}, "writer")
 		}) {
 			if r.Code != 201 {
@@ -43,7 +44,7 @@ func TestConcurrentWrites(t *testing.T) {
 		p := s.mustCreate(map[string]any{"title": "Race", "price": "1.00", "currency": "USD"})
 		pid := p["id"].(string)
 		created, taken := 0, 0
-		for _, r := range run(func(i int) response {
+		for _, r := range run(func(i int) httpxtest.Response {
 			return s.Do(http.MethodPost, "/api/v1/products/"+pid+"/variants", map[string]any{"title": "V", "sku": "ONE-SKU"}, "writer")
 		}) {
 			switch {
@@ -60,7 +61,7 @@ func TestConcurrentWrites(t *testing.T) {
 		}
 		// Uploads at once: positions 1..n, each exactly once.
 		png := pngBytes(t, 2, 2, false)
-		for _, r := range run(func(i int) response {
+		for _, r := range run(func(i int) httpxtest.Response {
 			return s.upload("writer", pid, "x.png", png, map[string]string{"position": "1"})
 		}) {
 			if r.Code != 201 {

@@ -115,10 +115,8 @@ func newStack(t *testing.T, engine string, opts ...stackOptions) *stack {
 	return &stack{Harness: httpxtest.New(t, docs.Wrap(t, srv), e.DB), t: t, engine: engine, db: e.DB, svc: svc, orders: orders, uploads: catalog.UploadsDir(&cfg)}
 }
 
-type response = httpxtest.Response
-
 // upload posts a multipart image form.
-func (s *stack) upload(cred, productID, filename string, data []byte, fields map[string]string) response {
+func (s *stack) upload(cred, productID, filename string, data []byte, fields map[string]string) httpxtest.Response {
 	s.t.Helper()
 	var buf bytes.Buffer
 	w := multipart.NewWriter(&buf)

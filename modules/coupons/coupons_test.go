@@ -146,7 +146,7 @@ func TestListCoupons(t *testing.T) {
 
 		// Managers see every live coupon, newest first, in Part 1's own list shape.
 		r := h.Must(http.StatusOK, http.MethodGet, "/api/v1/coupons", nil, "admin")
-		codes := func(r response) string {
+		codes := func(r httpxtest.Response) string {
 			var out []string
 			for _, c := range r.List() {
 				out = append(out, c["code"].(string))

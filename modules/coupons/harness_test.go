@@ -146,8 +146,6 @@ func eachEngine(t *testing.T, fn func(t *testing.T, h *harness)) {
 // docs checks every response against the module's OpenAPI document.
 var docs = httpxtest.NewValidator(func() openapi.Fragment { return coupons.NewModule(nil, nil).OpenAPI() })
 
-type response = httpxtest.Response
-
 var assertError = httpxtest.AssertError
 
 // create creates a coupon with the admin key; extra overrides the defaults.

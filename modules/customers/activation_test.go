@@ -47,7 +47,7 @@ func TestActivationFlow(t *testing.T) {
 			t.Fatalf("stored %v", hashes)
 		}
 
-		activate := func(token, password string, extra map[string]any) response {
+		activate := func(token, password string, extra map[string]any) httpxtest.Response {
 			body := map[string]any{"activation_token": token, "password": password}
 			for k, v := range extra {
 				body[k] = v
@@ -162,7 +162,7 @@ func TestPasswordReset(t *testing.T) {
 		assertError(t, h.Do(http.MethodPost, "/api/v1/customers/recover", map[string]any{"email": "bad"}, ""), 400, "INVALID_EMAIL", "validation")
 		assertError(t, h.Do(http.MethodPost, "/api/v1/customers/recover", map[string]any{}, ""), 400, 400, "validation")
 
-		reset := func(token string) response {
+		reset := func(token string) httpxtest.Response {
 			return h.Do(http.MethodPost, "/api/v1/customers/"+id+"/reset_password", map[string]any{"reset_token": token, "password": "new-pass-2", "password_confirmation": "new-pass-2"}, "")
 		}
 		r := reset("nope")

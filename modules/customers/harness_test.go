@@ -57,6 +57,12 @@ type credentialRow struct {
 
 func (credentialRow) TableName() string { return "test_credentials" }
 
+// testTables are the fakes' tables (credentialRow, revocationRow).
+var testTables = testdb.Tables("customers_test",
+	"CREATE TABLE test_credentials (customer_id {{.Text}} PRIMARY KEY, email {{.Text}}, hash {{.Text}})",
+	"CREATE UNIQUE INDEX idx_test_credentials_email ON test_credentials (email)",
+	"CREATE TABLE test_token_revocations (id {{if .Postgres}}BIGSERIAL{{else}}INTEGER{{end}} PRIMARY KEY, customer_id {{.Text}})")
+
 func (f *fakeCredentials) HashPassword(p string) (string, error) {
 	var letter, digit bool
 	for _, r := range p {
@@ -190,10 +196,7 @@ var t0 = time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 
 func newHarness(t *testing.T, engine string) *harness {
 	t.Helper()
-	e := testdb.Open(t, engine, events.Migrations(), customers.Migrations())
-	if err := e.DB.Gorm().AutoMigrate(&credentialRow{}, &revocationRow{}); err != nil {
-		t.Fatal(err)
-	}
+	e := testdb.Open(t, engine, events.Migrations(), customers.Migrations(), testTables)
 	cfg := config.Default()
 	cfg.Security.JWT.Secret = "test-secret-0123456789-abcdefghijklmnop"
 	cfg.HTTP.PublicURL = "https://shop.example.com/"
@@ -218,15 +221,7 @@ func eachEngine(t *testing.T, fn func(t *testing.T, h *harness)) {
 	testdb.EachEngine(t, func(t *testing.T, engine string) { fn(t, newHarness(t, engine)) })
 }
 
-type response = httpxtest.Response
-
-// assertError checks the envelope: status, code (spec string or the status), category
-// and a request id.
-func assertError(t *testing.T, r httpxtest.Response, status int, code any, category string) {
-	t.Helper()
-	httpxtest.AssertError(t, r, status, code, category)
-	httpxtest.AssertRequestID(t, r)
-}
+var assertError = httpxtest.AssertError
 
 // createCustomer creates a customer through the API with the admin key.
 func (h *harness) createCustomer(body map[string]any) map[string]any {

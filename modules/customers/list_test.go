@@ -30,7 +30,7 @@ func seedList(t *testing.T, h *harness) (ada, bob, cyd, dee string) {
 func TestListCustomers(t *testing.T) {
 	eachEngine(t, func(t *testing.T, h *harness) {
 		ada, bob, cyd, dee := seedList(t, h)
-		list := func(query string) response {
+		list := func(query string) httpxtest.Response {
 			t.Helper()
 			return h.Must(200, http.MethodGet, "/api/v1/customers?"+query, nil, "reader")
 		}

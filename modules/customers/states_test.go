@@ -1,6 +1,7 @@
 package customers_test
 
 import (
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"strconv"
 	"testing"
@@ -37,16 +38,16 @@ func TestStateMovesOverHTTP(t *testing.T) {
 		stateOf := func(id string) string {
 			return h.Must(200, http.MethodGet, "/api/v1/customers/"+id, nil, "admin").Data()["state"].(string)
 		}
-		update := func(id, to string) response {
+		update := func(id, to string) httpxtest.Response {
 			return h.Do(http.MethodPut, "/api/v1/customers/"+id, map[string]any{"state": to}, "admin")
 		}
-		invite := func(id, _ string) response {
+		invite := func(id, _ string) httpxtest.Response {
 			return h.Do(http.MethodPost, "/api/v1/customers/"+id+"/send_invite", nil, "admin")
 		}
 
 		cases := []struct {
 			from, to string
-			via      func(id, to string) response
+			via      func(id, to string) httpxtest.Response
 			ok       bool
 			event    string // state event expected on success
 		}{

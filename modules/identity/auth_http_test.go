@@ -134,7 +134,7 @@ func TestLogin(t *testing.T) {
 		wrongPw := s.do(http.MethodPost, "/api/v1/auth/login", map[string]string{"email": "grace@example.com", "password": "wrong-horse-1"}, "")
 		unknown := s.do(http.MethodPost, "/api/v1/auth/login", map[string]string{"email": "nobody@example.com", "password": "correct-horse-1"}, "")
 		malformed := s.do(http.MethodPost, "/api/v1/auth/login", map[string]string{"email": "nobody", "password": "x"}, "")
-		for _, r := range []response{wrongPw, unknown, malformed} {
+		for _, r := range []httpxtest.Response{wrongPw, unknown, malformed} {
 			assertError(t, r, http.StatusUnauthorized, "Unauthorized: Invalid email or password", 401, "auth")
 		}
 		a, b := wrongPw.Err(), unknown.Err()

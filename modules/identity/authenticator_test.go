@@ -55,7 +55,7 @@ type fixture struct {
 
 func newFixture(tb testing.TB, engine string) *fixture {
 	tb.Helper()
-	e := testdb.Open(tb, engine, events.Migrations(), identitypg.Migrations())
+	e := testdb.Open(tb, engine, events.Migrations(), identitypg.Migrations(), testTables)
 	cfg := config.Default()
 	cfg.Security.JWT.Secret = "fixture-secret-0123456789-abcdefghijk"
 	cfg.Security.BcryptCost = 4

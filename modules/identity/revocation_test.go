@@ -15,6 +15,7 @@ import (
 	"github.com/gocommerce/commerce/modules/identity/app"
 	"github.com/gocommerce/commerce/modules/identity/domain"
 	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
@@ -36,12 +37,12 @@ func (s *stack) login(email string) (access, refresh string) {
 	return r.Body["access_token"].(string), r.Body["refresh_token"].(string)
 }
 
-func (s *stack) me(access string) response {
+func (s *stack) me(access string) httpxtest.Response {
 	s.t.Helper()
 	return s.do(http.MethodGet, "/api/v1/test/me", nil, "Bearer "+access)
 }
 
-func (s *stack) refresh(refresh string) response {
+func (s *stack) refresh(refresh string) httpxtest.Response {
 	s.t.Helper()
 	return s.do(http.MethodPost, "/api/v1/auth/refresh", map[string]string{"refresh_token": refresh}, "")
 }
@@ -170,7 +171,7 @@ func TestCustomerRevocationAcrossProcesses(t *testing.T) {
 		// Not parallel: subscriber counts on the shared channel must be this test's own.
 		t.Run(engine+"/redis", func(t *testing.T) {
 			rdb := testRedis(t)
-			d := testdb.Open(t, engine, events.Migrations(), identity.Migrations()).DB
+			d := testdb.Open(t, engine, events.Migrations(), identity.Migrations(), testTables).DB
 			subsBefore := numSub(t, rdb)
 			a := newStackWith(t, engine, stackOptions{db: d, redis: rdb, settings: noPoll})
 			b := newStackWith(t, engine, stackOptions{db: d, redis: rdb, settings: noPoll})

@@ -41,11 +41,12 @@ type fakeProduct struct {
 	variants []ports.Variant // the default first
 }
 
+// testTables is the fake catalog's table of reported totals.
+var testTables = testdb.Tables("inventory_test",
+	"CREATE TABLE test_catalog_totals (variant_id text PRIMARY KEY, product_id text NOT NULL, quantity integer NOT NULL)")
+
 func newFakeCatalog(t *testing.T, d *db.DB) *fakeCatalog {
 	t.Helper()
-	if err := d.Gorm().Exec("CREATE TABLE test_catalog_totals (variant_id text PRIMARY KEY, product_id text NOT NULL, quantity integer NOT NULL)").Error; err != nil {
-		t.Fatal(err)
-	}
 	return &fakeCatalog{db: d, products: map[string]*fakeProduct{}}
 }
 
@@ -153,7 +154,7 @@ var t0 = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 
 func newStack(t *testing.T, engine string) *stack {
 	t.Helper()
-	e := testdb.Open(t, engine, events.Migrations(), inventory.Migrations())
+	e := testdb.Open(t, engine, events.Migrations(), inventory.Migrations(), testTables)
 	clk := clock.NewFake(t0)
 	cat := newFakeCatalog(t, e.DB)
 	svc := app.NewService(e.DB, app.Repositories{

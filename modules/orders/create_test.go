@@ -137,7 +137,7 @@ func TestCreateOrderErrors(t *testing.T) {
 			}
 			return b
 		}
-		post := func(status int, code any, category string, body any, cred string) response {
+		post := func(status int, code any, category string, body any, cred string) httpxtest.Response {
 			t.Helper()
 			return h.expectError(status, code, category, http.MethodPost, "/api/v1/orders", body, cred)
 		}

@@ -87,10 +87,7 @@ func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 
 func newHarness(t *testing.T, engine string) *harness {
 	t.Helper()
-	e := testdb.Open(t, engine, events.Migrations(), orders.Migrations())
-	if err := e.DB.Gorm().AutoMigrate(&stockRow{}); err != nil {
-		t.Fatal(err)
-	}
+	e := testdb.Open(t, engine, events.Migrations(), orders.Migrations(), testTables)
 	cfg := config.Default()
 	clk := clock.NewFake(t0)
 	cat := catalogtest.New()
@@ -145,15 +142,7 @@ func eachEngine(t *testing.T, fn func(t *testing.T, h *harness)) {
 	testdb.EachEngine(t, func(t *testing.T, engine string) { fn(t, newHarness(t, engine)) })
 }
 
-type response = httpxtest.Response
-
-// assertError checks the envelope: status, code (spec string or the status), category
-// and a request id.
-func assertError(t *testing.T, r httpxtest.Response, status int, code any, category string) {
-	t.Helper()
-	httpxtest.AssertError(t, r, status, code, category)
-	httpxtest.AssertRequestID(t, r)
-}
+var assertError = httpxtest.AssertError
 
 // expectError sends a request and checks the error envelope.
 func (h *harness) expectError(status int, code any, category, method, path string, body any, cred string) httpxtest.Response {

@@ -7,12 +7,13 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 func TestInventoryBehaviour(t *testing.T) {
 	eachEngine(t, func(t *testing.T, h *harness) {
-		mk := func(behaviour string, lines ...any) response {
+		mk := func(behaviour string, lines ...any) httpxtest.Response {
 			return h.Do(http.MethodPost, "/api/v1/orders", map[string]any{"email": guestEmail, "inventory_behaviour": behaviour, "line_items": lines}, "admin")
 		}
 		mug := func(q int) map[string]any { return map[string]any{"product_id": prodMug, "quantity": q} }

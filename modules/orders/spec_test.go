@@ -1,6 +1,7 @@
 package orders_test
 
 import (
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"testing"
 )
@@ -41,7 +42,7 @@ func TestLineItemsByVariant(t *testing.T) {
 			t.Errorf("stock shirt M %d mug %d shirt S %d", h.inventory.level(varShirtM), h.inventory.level(varMug), h.inventory.level(varShirtS))
 		}
 
-		post := func(status int, code any, body any) response {
+		post := func(status int, code any, body any) httpxtest.Response {
 			t.Helper()
 			return h.expectError(status, code, map[int]string{400: "validation", 404: "not_found"}[status], http.MethodPost, "/api/v1/orders", body, "admin")
 		}
@@ -154,7 +155,7 @@ func TestRefundShippingFull(t *testing.T) {
 // INVALID_EMAIL, with a fields object naming email (as the customers module answers).
 func TestInvalidEmail(t *testing.T) {
 	eachEngine(t, func(t *testing.T, h *harness) {
-		check := func(r response) {
+		check := func(r httpxtest.Response) {
 			t.Helper()
 			assertError(t, r, 400, "INVALID_EMAIL", "validation")
 			if _, ok := r.Fields()["email"]; !ok {

@@ -1,6 +1,7 @@
 package orders_test
 
 import (
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"testing"
 	"time"
@@ -55,11 +56,11 @@ func TestUpdateOrder(t *testing.T) {
 func TestStatusTransitions(t *testing.T) {
 	eachEngine(t, func(t *testing.T, h *harness) {
 		id := h.simple(2, nil)["id"].(string)
-		post := func(path string, body any) response {
+		post := func(path string, body any) httpxtest.Response {
 			t.Helper()
 			return h.Do(http.MethodPost, "/api/v1/orders/"+id+path, body, "admin")
 		}
-		status := func(r response, want string) map[string]any {
+		status := func(r httpxtest.Response, want string) map[string]any {
 			t.Helper()
 			if r.Code != 200 || r.Data()["status"] != want {
 				t.Fatalf("status %d %v, want 200 %s: %s", r.Code, r.Data()["status"], want, r.Raw)

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
@@ -15,7 +16,7 @@ import (
 func TestIdempotencyKeys(t *testing.T) {
 	testdb.EachEngine(t, func(t *testing.T, engine string) {
 		s := newStack(t, engine, stackOptions{})
-		reused := func(r response, paymentID any) {
+		reused := func(r httpxtest.Response, paymentID any) {
 			t.Helper()
 			e := sub(r.Body, "error")
 			if r.Code != 409 || e["code"] != "IDEMPOTENCY_KEY_REUSED" || e["status"] != float64(409) || e["payment_id"] != paymentID {
@@ -73,7 +74,7 @@ func TestIdempotencyKeys(t *testing.T) {
 		before := s.gw.Charges()
 		stored := s.Count("payments_payments", "")
 		var wg sync.WaitGroup
-		out := make([]response, 20)
+		out := make([]httpxtest.Response, 20)
 		for i := range out {
 			wg.Add(1)
 			go func(i int) {
@@ -82,7 +83,7 @@ func TestIdempotencyKeys(t *testing.T) {
 			}(i)
 		}
 		wg.Wait()
-		var paid []response
+		var paid []httpxtest.Response
 		for _, r := range out {
 			if r.Code == 200 {
 				paid = append(paid, r)
@@ -123,7 +124,7 @@ func TestRefundIdempotencyKeys(t *testing.T) {
 			t.Helper()
 			return sub(s.do(http.MethodGet, "/api/v1/payments/"+id, "merchant", nil).Body, "data")["amount_refunded"]
 		}
-		reused := func(r response, refundID any) {
+		reused := func(r httpxtest.Response, refundID any) {
 			t.Helper()
 			e := sub(r.Body, "error")
 			if r.Code != 409 || e["code"] != "IDEMPOTENCY_KEY_REUSED" || e["refund_id"] != refundID {
@@ -183,7 +184,7 @@ func TestRefundIdempotencyKeys(t *testing.T) {
 
 		// Ten concurrent identical requests for the rest (25.00): one refund.
 		var wg sync.WaitGroup
-		out := make([]response, 10)
+		out := make([]httpxtest.Response, 10)
 		for i := range out {
 			wg.Add(1)
 			go func(i int) {
@@ -192,7 +193,7 @@ func TestRefundIdempotencyKeys(t *testing.T) {
 			}(i)
 		}
 		wg.Wait()
-		var done []response
+		var done []httpxtest.Response
 		for _, r := range out {
 			if r.Code == 200 {
 				done = append(done, r)

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
@@ -88,7 +89,7 @@ func TestRefunds(t *testing.T) {
 	testdb.EachEngine(t, func(t *testing.T, engine string) {
 		s := newStack(t, engine, stackOptions{})
 		id := s.pay("merchant", "50.00", "4242424242424242").Body["payment_id"].(string)
-		refund := func(body map[string]any) response {
+		refund := func(body map[string]any) httpxtest.Response {
 			t.Helper()
 			return s.do(http.MethodPost, "/api/v1/payments/"+id+"/refund", "merchant", body)
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/ids"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
@@ -15,7 +16,7 @@ import (
 func TestSavedMethods(t *testing.T) {
 	testdb.EachEngine(t, func(t *testing.T, engine string) {
 		s := newStack(t, engine, stackOptions{})
-		save := func(cred, number string, def bool) response {
+		save := func(cred, number string, def bool) httpxtest.Response {
 			t.Helper()
 			return s.do(http.MethodPost, "/api/v1/payments/saved-methods", cred, map[string]any{
 				"gateway_id": "test", "payment_method_data": card(number), "set_as_default": def,

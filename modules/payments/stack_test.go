@@ -78,10 +78,8 @@ func newStack(t *testing.T, engine string, o stackOptions) *stack {
 	return &stack{Harness: httpxtest.New(t, srv, e.DB), t: t, db: e.DB, srv: srv, svc: svc, sub: sub, gw: gw, logs: logs}
 }
 
-type response = httpxtest.Response
-
 // do sends a request as cred; headers are name, value pairs.
-func (s *stack) do(method, path, cred string, body any, headers ...string) response {
+func (s *stack) do(method, path, cred string, body any, headers ...string) httpxtest.Response {
 	s.t.Helper()
 	hs := []string{cred}
 	for i := 0; i+1 < len(headers); i += 2 {
@@ -100,12 +98,12 @@ func payBody(amount, number string) map[string]any {
 	return map[string]any{"amount": amount, "currency": "USD", "payment_method": card(number), "return_url": "https://shop.example/return"}
 }
 
-func (s *stack) pay(cred, amount, number string) response {
+func (s *stack) pay(cred, amount, number string) httpxtest.Response {
 	s.t.Helper()
 	return s.do(http.MethodPost, "/api/v1/payments", cred, payBody(amount, number))
 }
 
-func errCode(r response) any { return r.Err()["code"] }
+func errCode(r httpxtest.Response) any { return r.Err()["code"] }
 
 // keys returns the sorted keys of an object.
 func keys(m map[string]any) []string { return strings.Split(httpxtest.Keys(m), ",") }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gocommerce/commerce/modules/payments/adapters/stripe"
 	"github.com/gocommerce/commerce/modules/payments/ports"
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
@@ -34,7 +35,7 @@ func stripeEvent(id, typ string, object map[string]any) map[string]any {
 func TestProviderWebhooks(t *testing.T) {
 	testdb.EachEngine(t, func(t *testing.T, engine string) {
 		s := newStack(t, engine, stackOptions{})
-		deliver := func(ev map[string]any) response {
+		deliver := func(ev map[string]any) httpxtest.Response {
 			t.Helper()
 			raw, header := signed(t, ev, webhookSecret, time.Now())
 			return s.do(http.MethodPost, "/api/v2/webhooks/test", "", raw, "Test-Signature", header)

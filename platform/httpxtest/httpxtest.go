@@ -117,8 +117,8 @@ func Must(t testing.TB, h http.Handler, status int, method, path string, body an
 }
 
 // AssertError checks the error envelope: the status, the code (the spec's string
-// code, then with a matching "status" member, or the HTTP status as a number) and
-// the category.
+// code, then with a matching "status" member, or the HTTP status as a number), the
+// category and a request id.
 func AssertError(t testing.TB, r Response, status int, code any, category string) {
 	t.Helper()
 	e := r.Err()
@@ -134,12 +134,7 @@ func AssertError(t testing.TB, r Response, status int, code any, category string
 	if _, isString := code.(string); isString && e["status"] != float64(status) {
 		t.Errorf("status member %v, want %d", e["status"], status)
 	}
-}
-
-// AssertRequestID checks that the error envelope carries a request id.
-func AssertRequestID(t testing.TB, r Response) {
-	t.Helper()
-	if id, _ := r.Err()["request_id"].(string); id == "" {
+	if id, _ := e["request_id"].(string); id == "" {
 		t.Errorf("no request_id: %s", r.Raw)
 	}
 }

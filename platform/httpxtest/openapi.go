@@ -21,7 +21,7 @@ import (
 // fragment (merged the way platform/openapi serves it). The document is built once,
 // on first use, so a package-level Validator serves every test of a package.
 type Validator struct {
-	fragment       func() openapi.Fragment
+	fragments      func() []openapi.Fragment
 	undocumentedOK []int
 
 	once   sync.Once
@@ -32,13 +32,19 @@ type Validator struct {
 // NewValidator returns a Validator for the fragment; an answer to an undocumented
 // route is an error unless its status is one of undocumentedOK.
 func NewValidator(fragment func() openapi.Fragment, undocumentedOK ...int) *Validator {
-	return &Validator{fragment: fragment, undocumentedOK: undocumentedOK}
+	return NewDocValidator(func() []openapi.Fragment { return []openapi.Fragment{fragment()} }, undocumentedOK...)
+}
+
+// NewDocValidator is NewValidator for the document of several fragments (the whole
+// process's, say).
+func NewDocValidator(fragments func() []openapi.Fragment, undocumentedOK ...int) *Validator {
+	return &Validator{fragments: fragments, undocumentedOK: undocumentedOK}
 }
 
 func (v *Validator) load(t testing.TB) routers.Router {
 	t.Helper()
 	v.once.Do(func() {
-		doc, err := openapi.Build([]openapi.Fragment{v.fragment()})
+		doc, err := openapi.Build(v.fragments())
 		if err != nil {
 			v.err = err
 			return

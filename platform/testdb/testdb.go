@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver for creating test databases
@@ -161,4 +162,13 @@ func EachEngine(t *testing.T, fn func(t *testing.T, engine string)) {
 			fn(t, engine)
 		})
 	}
+}
+
+// Tables is a migration of test-only tables (a fake's storage, say), to pass to Open
+// after the module's own migrations, so the tables are in the template database and
+// each test's copy has them for free. Statements are migration templates (see
+// db.MigrationSource) separated by ";".
+func Tables(name string, statements ...string) db.MigrationSource {
+	body := "-- +goose Up\n" + strings.Join(statements, ";\n") + ";\n"
+	return db.MigrationSource{Module: name, FS: fstest.MapFS{"9999123199_" + name + ".sql": {Data: []byte(body)}}}
 }
