@@ -34,7 +34,6 @@ type stack struct {
 	t        *testing.T
 	cfg      config.Config
 	db       *db.DB
-	srv      *httpx.Server
 	identity *app.Service
 	authn    *app.Authenticator
 	cache    *app.KeyCache
@@ -94,7 +93,7 @@ func newStackWith(t *testing.T, engine string, o stackOptions) *stack {
 	t.Cleanup(cleanup)
 
 	srv := httpxtest.NewServer(t, &cfg, log, authn, identity.NewModule(identityhttp.NewHandler(svc)), protectedModule{})
-	return &stack{Harness: httpxtest.New(t, srv, d), t: t, cfg: cfg, db: d, srv: srv, identity: svc, authn: authn, cache: cache, revs: revs,
+	return &stack{Harness: httpxtest.New(t, srv, d), t: t, cfg: cfg, db: d, identity: svc, authn: authn, cache: cache, revs: revs,
 		creds: app.NewCredentialService(settings, credRepo, revs, clk)}
 }
 

@@ -8,15 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"go.uber.org/zap"
-
 	"github.com/gocommerce/commerce/modules/orders"
 	ordershttp "github.com/gocommerce/commerce/modules/orders/adapters/http"
 	"github.com/gocommerce/commerce/modules/orders/api"
 	"github.com/gocommerce/commerce/platform/apperr"
-	"github.com/gocommerce/commerce/platform/config"
-	"github.com/gocommerce/commerce/platform/httpx"
-	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/httpxtest"
 )
 
 // TestQueries exercises api.Queries, which the catalog and customers adapters use.
@@ -161,28 +157,7 @@ func TestEveryOrderEvent(t *testing.T) {
 // documents every route the handler registers.
 func TestOpenAPIFragment(t *testing.T) {
 	t.Parallel()
-	doc, err := openapi.Build([]openapi.Fragment{orders.NewModule(nil, nil).OpenAPI()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := config.Default()
-	srv, err := httpx.NewServer(&cfg, zap.NewNop(), nil, nil, nil, nil, []httpx.Module{orders.NewModule(ordershttp.NewHandler(nil, nil), nil)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	names := strings.NewReplacer(":id", "{id}", ":line_item_id", "{line_item_id}", ":fulfillment_id", "{fulfillment_id}", ":note_id", "{note_id}")
-	n := 0
-	for _, r := range srv.Engine.Routes() {
-		if !strings.HasPrefix(r.Path, "/api/v1/orders") {
-			continue
-		}
-		n++
-		item := doc.Paths.Find(names.Replace(r.Path))
-		if item == nil || item.GetOperation(r.Method) == nil {
-			t.Errorf("%s %s is not documented", r.Method, r.Path)
-		}
-	}
-	if n != 27 {
+	if n := httpxtest.AssertRoutesDocumented(t, orders.NewModule(ordershttp.NewHandler(nil, nil), nil), "/api/v1/orders"); n != 27 {
 		t.Errorf("%d orders routes registered, want 27", n)
 	}
 	m := orders.NewModule(nil, nil)

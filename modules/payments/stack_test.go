@@ -21,7 +21,6 @@ import (
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/events"
-	"github.com/gocommerce/commerce/platform/httpx"
 	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
@@ -53,7 +52,6 @@ type stack struct {
 	*httpxtest.Harness
 	t    *testing.T
 	db   *db.DB
-	srv  *httpx.Server
 	svc  *app.Service
 	sub  *paymentsevents.Subscriber
 	gw   *testgateway.Gateway
@@ -75,7 +73,7 @@ func newStack(t *testing.T, engine string, o stackOptions) *stack {
 	svc := payments.NewService(payments.NewSettings(&cfg), e.DB, reg, e.DB, events.NewOutbox(e.DB), clk, log)
 	sub := paymentsevents.NewSubscriber(svc, log)
 	srv := httpxtest.NewServer(t, &cfg, log, principals, payments.NewModule(paymentshttp.NewHandler(svc), sub))
-	return &stack{Harness: httpxtest.New(t, srv, e.DB), t: t, db: e.DB, srv: srv, svc: svc, sub: sub, gw: gw, logs: logs}
+	return &stack{Harness: httpxtest.New(t, srv, e.DB), t: t, db: e.DB, svc: svc, sub: sub, gw: gw, logs: logs}
 }
 
 // do sends a request as cred; headers are name, value pairs.

@@ -6,7 +6,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -14,6 +16,8 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 
+	"github.com/gocommerce/commerce/platform/config"
+	"github.com/gocommerce/commerce/platform/httpx"
 	"github.com/gocommerce/commerce/platform/openapi"
 )
 
@@ -91,4 +95,36 @@ func (v *Validator) Wrap(t testing.TB, next http.Handler) http.Handler {
 			t.Errorf("%s %s -> %d: response does not match the OpenAPI document: %v\nbody: %s", r.Method, r.URL.Path, rec.Code, err, rec.Body.String())
 		}
 	})
+}
+
+// DocumentedModule is a module with routes and an OpenAPI fragment.
+type DocumentedModule interface {
+	httpx.Module
+	OpenAPI() openapi.Fragment
+}
+
+var ginParam = regexp.MustCompile(`:([A-Za-z_]+)`)
+
+// AssertRoutesDocumented checks that m's fragment builds into a valid document and
+// documents, with its method, every route m registers under one of the prefixes; it
+// returns how many such routes there are.
+func AssertRoutesDocumented(t testing.TB, m DocumentedModule, prefixes ...string) int {
+	t.Helper()
+	doc, err := openapi.Build([]openapi.Fragment{m.OpenAPI()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	n := 0
+	for _, r := range NewServer(t, &cfg, nil, nil, m).Engine.Routes() {
+		if !slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(r.Path, p) }) {
+			continue
+		}
+		n++
+		item := doc.Paths.Find(ginParam.ReplaceAllString(r.Path, "{$1}"))
+		if item == nil || item.GetOperation(r.Method) == nil {
+			t.Errorf("%s %s is not documented", r.Method, r.Path)
+		}
+	}
+	return n
 }
