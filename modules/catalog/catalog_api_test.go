@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -140,7 +141,7 @@ func TestCatalogAPI(t *testing.T) {
 		for _, x := range []struct{ t, id string }{{"product.inventory_changed", sid}, {"product.low_stock", sid}, {"product.inventory_changed", mid}} {
 			want = append(want, x.t+":"+x.id)
 		}
-		if !equal(got, want) { // products are handled in id order: Simple was created first
+		if !slices.Equal(got, want) { // products are handled in id order: Simple was created first
 			t.Fatalf("stock events %v", got)
 		}
 		ic := s.Events("product.inventory_changed")

@@ -3,6 +3,7 @@ package catalog_test
 import (
 	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
+	"slices"
 	"testing"
 )
 
@@ -71,10 +72,10 @@ func TestCollections(t *testing.T) {
 			}
 			return httpxtest.IDs(r.List())
 		}
-		if got := members(cid); !equal(got, []string{c, a, b}) {
+		if got := members(cid); !slices.Equal(got, []string{c, a, b}) {
 			t.Fatalf("collection order %v", got)
 		}
-		if got := members("summer-sale&sort=price&order=desc"); !equal(got, []string{c, b, a}) {
+		if got := members("summer-sale&sort=price&order=desc"); !slices.Equal(got, []string{c, b, a}) {
 			t.Fatalf("collection by slug sorted by price %v", got)
 		}
 		if r := add(a, nil); r.Code != 409 || r.Err()["code"] != "PRODUCT_ALREADY_IN_COLLECTION" {
@@ -99,13 +100,13 @@ func TestCollections(t *testing.T) {
 		if r := s.Do(http.MethodDelete, "/api/v1/collections/"+cid+"/products/"+c, nil, "writer"); r.Code != 404 || r.Err()["code"] != "PRODUCT_NOT_FOUND" {
 			t.Fatalf("remove twice: %d %s", r.Code, r.Raw)
 		}
-		if got := members(cid); !equal(got, []string{a, b}) {
+		if got := members(cid); !slices.Equal(got, []string{a, b}) {
 			t.Fatalf("after remove %v", got)
 		}
 		if r := add(c, 2); r.Data()["position"] != float64(2) {
 			t.Fatalf("re-add: %s", r.Raw)
 		}
-		if got := members(cid); !equal(got, []string{a, c, b}) {
+		if got := members(cid); !slices.Equal(got, []string{a, c, b}) {
 			t.Fatalf("after re-add %v", got)
 		}
 		if ev := s.Events("collection.product_added", "collection.product_removed"); len(ev) != 5 || ev[3].Type != "collection.product_removed" ||
@@ -122,7 +123,7 @@ func TestCollections(t *testing.T) {
 			t.Fatalf("smart: %d %s", r.Code, r.Raw)
 		}
 		smart := r.Data()["id"].(string)
-		if got := members(smart); !equal(got, []string{c}) {
+		if got := members(smart); !slices.Equal(got, []string{c}) {
 			t.Fatalf("smart members %v", got)
 		}
 		if r := s.Do(http.MethodPost, "/api/v1/collections/"+smart+"/products", map[string]any{"product_id": a}, "writer"); r.Code != 400 || r.Err()["code"] != "SMART_COLLECTION" {
@@ -137,7 +138,7 @@ func TestCollections(t *testing.T) {
 		r = s.Do(http.MethodPost, "/api/v1/collections", map[string]any{"title": "Vendors", "collection_type": "smart", "rules": []map[string]any{
 			{"column": "vendor", "relation": "contains", "condition": "sunny"}, {"column": "inventory_quantity", "relation": "less_than", "condition": "1"},
 		}}, "writer")
-		if got := members(r.Data()["id"].(string)); !equal(got, []string{c}) {
+		if got := members(r.Data()["id"].(string)); !slices.Equal(got, []string{c}) {
 			t.Fatalf("vendor rule members %v", got)
 		}
 
@@ -147,7 +148,7 @@ func TestCollections(t *testing.T) {
 		for _, col := range g["collections"].([]any) {
 			titles = append(titles, col.(map[string]any)["title"].(string))
 		}
-		if !equal(titles, []string{"Summer Sale", "Sunny", "Vendors"}) {
+		if !slices.Equal(titles, []string{"Summer Sale", "Sunny", "Vendors"}) {
 			t.Fatalf("product collections %v", titles)
 		}
 

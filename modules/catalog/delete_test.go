@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -99,10 +100,10 @@ func TestForceDeleteProductWithOrders(t *testing.T) {
 				t.Errorf("GET %s after delete: %d %s", path, r.Code, r.Raw)
 			}
 		}
-		if r := s.Do(http.MethodGet, "/api/v1/products?collection_id="+cid, nil, "admin"); !equal(httpxtest.IDs(r.List()), []string{keep}) {
+		if r := s.Do(http.MethodGet, "/api/v1/products?collection_id="+cid, nil, "admin"); !slices.Equal(httpxtest.IDs(r.List()), []string{keep}) {
 			t.Errorf("collection after delete: %s", r.Raw)
 		}
-		if r := s.Do(http.MethodGet, "/api/v1/products?tags=kitchen", nil, "admin"); !equal(httpxtest.IDs(r.List()), []string{keep}) {
+		if r := s.Do(http.MethodGet, "/api/v1/products?tags=kitchen", nil, "admin"); !slices.Equal(httpxtest.IDs(r.List()), []string{keep}) {
 			t.Errorf("tag filter after delete: %s", r.Raw)
 		}
 		if rows("product_tags", keep) != 1 || rows("collection_products", keep) != 1 {

@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -101,7 +102,7 @@ func TestImages(t *testing.T) {
 			return out
 		}
 		id1, id2, id3 := img1["id"].(string), img2["id"].(string), img3["id"].(string)
-		if got := order(); !equal(got, []string{id3, id1, id2}) {
+		if got := order(); !slices.Equal(got, []string{id3, id1, id2}) {
 			t.Fatalf("order after insert %v", got)
 		}
 		// The summary shows the first image.
@@ -113,13 +114,13 @@ func TestImages(t *testing.T) {
 		if r.Code != 200 || r.Data()["position"] != float64(3) || r.Data()["alt_text"] != "Tiny" {
 			t.Fatalf("move last: %d %s", r.Code, r.Raw)
 		}
-		if got := order(); !equal(got, []string{id1, id2, id3}) {
+		if got := order(); !slices.Equal(got, []string{id1, id2, id3}) {
 			t.Fatalf("order after move %v", got)
 		}
 		if r := s.Do(http.MethodPut, "/api/v1/products/"+pid+"/images/"+id2, map[string]any{"position": 1}, "writer"); r.Code != 200 {
 			t.Fatalf("move first: %d %s", r.Code, r.Raw)
 		}
-		if got := order(); !equal(got, []string{id2, id1, id3}) {
+		if got := order(); !slices.Equal(got, []string{id2, id1, id3}) {
 			t.Fatalf("order after move up %v", got)
 		}
 		if r := s.Do(http.MethodPut, "/api/v1/products/"+pid+"/images/"+id2, map[string]any{"position": 0}, "writer"); r.Code != 400 || r.Fields()["position"] == nil {
@@ -145,7 +146,7 @@ func TestImages(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(s.uploads, key)); !os.IsNotExist(err) {
 			t.Fatalf("file still on disk: %v", err)
 		}
-		if got := order(); !equal(got, []string{id2, id3}) {
+		if got := order(); !slices.Equal(got, []string{id2, id3}) {
 			t.Fatalf("order after delete %v", got)
 		}
 		if r := s.Do(http.MethodDelete, "/api/v1/products/"+pid+"/images/"+id1, nil, "writer"); r.Code != 404 || r.Err()["code"] != "IMAGE_NOT_FOUND" {

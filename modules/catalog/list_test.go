@@ -4,6 +4,7 @@ import (
 	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -17,7 +18,7 @@ func TestSlugs(t *testing.T) {
 			slugs = append(slugs, s.mustCreate(map[string]any{"title": title, "price": "1.00", "currency": "EUR"})["slug"].(string))
 		}
 		want := []string{"creme-brulee-set", "creme-brulee-set-2", "creme-brulee-set-3", "product", "strasse"}
-		if !equal(slugs, want) {
+		if !slices.Equal(slugs, want) {
 			t.Fatalf("generated slugs %v, want %v", slugs, want)
 		}
 		r := s.Do(http.MethodPost, "/api/v1/products", map[string]any{"title": "X", "price": "1.00", "currency": "EUR", "slug": "creme-brulee-set"}, "writer")
@@ -122,7 +123,7 @@ func TestListProductFilters(t *testing.T) {
 			if strings.HasPrefix(c.query, "q=") { // search order is relevance: compare as sets
 				got, c.want = sorted(got), sorted(c.want)
 			}
-			if !equal(got, c.want) {
+			if !slices.Equal(got, c.want) {
 				t.Errorf("%s: %v, want %v", c.query, got, c.want)
 			}
 		}
@@ -130,10 +131,10 @@ func TestListProductFilters(t *testing.T) {
 		// Time window: created_after inclusive, created_before exclusive.
 		r := s.Do(http.MethodGet, "/api/v1/products/"+id["Charlie"], nil, "admin")
 		at := r.Data()["created_at"].(string)
-		if got := list("admin", "order=asc&created_after="+url.QueryEscape(at)); !equal(got, []string{"Charlie", "Delta", "Echo"}) {
+		if got := list("admin", "order=asc&created_after="+url.QueryEscape(at)); !slices.Equal(got, []string{"Charlie", "Delta", "Echo"}) {
 			t.Errorf("created_after: %v", got)
 		}
-		if got := list("admin", "order=asc&created_before="+url.QueryEscape(at)); !equal(got, []string{"Alpha", "Bravo"}) {
+		if got := list("admin", "order=asc&created_before="+url.QueryEscape(at)); !slices.Equal(got, []string{"Alpha", "Bravo"}) {
 			t.Errorf("created_before: %v", got)
 		}
 		if got := list("admin", "created_before=2000-01-01"); len(got) != 0 {
@@ -145,7 +146,7 @@ func TestListProductFilters(t *testing.T) {
 
 		// Readers without products:write see active products only.
 		for _, cred := range []string{"reader", "customer"} {
-			if got := list(cred, ""); !equal(got, []string{"Charlie", "Bravo", "Alpha"}) {
+			if got := list(cred, ""); !slices.Equal(got, []string{"Charlie", "Bravo", "Alpha"}) {
 				t.Errorf("%s sees %v", cred, got)
 			}
 			if got := list(cred, "status=draft"); len(got) != 0 {

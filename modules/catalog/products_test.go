@@ -3,6 +3,7 @@ package catalog_test
 import (
 	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
+	"slices"
 	"testing"
 	"time"
 )
@@ -126,7 +127,7 @@ func TestUpdateReplaceDeleteProduct(t *testing.T) {
 			t.Fatalf("default variant after patch %v", dv)
 		}
 		want := []string{"product.created", "product.updated", "product.published", "catalog.stock_set", "product.inventory_changed"}
-		if got := s.EventTypes(id); !equal(got, want) {
+		if got := s.EventTypes(id); !slices.Equal(got, want) {
 			t.Fatalf("events %v, want %v", got, want)
 		}
 		if vu := s.Events("variant.updated"); len(vu) != 1 || vu[0].AggregateID != dv["id"] || vu[0].Data["sku"] != "LAMP-2" {
@@ -313,16 +314,4 @@ func TestProductValidation(t *testing.T) {
 			t.Fatalf("bad JSON: %d", r.Code)
 		}
 	})
-}
-
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -3,6 +3,7 @@ package catalog_test
 import (
 	"context"
 	"net/http"
+	"slices"
 	"testing"
 
 	"github.com/gocommerce/commerce/modules/catalog/api"
@@ -59,14 +60,14 @@ func TestLowStockEvents(t *testing.T) {
 			{10, nil},
 			{0, oos}, // 10 → 0
 		} {
-			if got := step(c.qty); !equal(got, c.want) {
+			if got := step(c.qty); !slices.Equal(got, c.want) {
 				t.Fatalf("to %d: events %v, want %v", c.qty, got, c.want)
 			}
 		}
 
 		// The status filter stays "at or below": 10 with threshold 10 is low_stock.
 		step(10)
-		if r := s.Do(http.MethodGet, "/api/v1/products?inventory_status=low_stock", nil, "admin"); !equal(httpxtest.IDs(r.List()), []string{pid}) {
+		if r := s.Do(http.MethodGet, "/api/v1/products?inventory_status=low_stock", nil, "admin"); !slices.Equal(httpxtest.IDs(r.List()), []string{pid}) {
 			t.Fatalf("low_stock filter at the threshold: %s", r.Raw)
 		}
 		if r := s.Do(http.MethodGet, "/api/v1/products?inventory_status=in_stock", nil, "admin"); len(r.List()) != 0 {

@@ -3,6 +3,7 @@ package catalog_test
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -175,7 +176,7 @@ func TestProductCollectionsCache(t *testing.T) {
 				t.Fatalf("product collections %v, want %v", got, want)
 			}
 			for id, cols := range want {
-				if !equal(got[id], cols) {
+				if !slices.Equal(got[id], cols) {
 					t.Fatalf("product collections %v, want %v", got, want)
 				}
 			}
