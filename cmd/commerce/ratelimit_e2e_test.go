@@ -28,17 +28,7 @@ func (ta *testApp) uploadImage(productID string, data []byte, auth ...string) re
 	_ = mw.Close()
 	req := httptest.NewRequest(http.MethodPost, "http://example.test/api/v1/products/"+productID+"/images", bytes.NewReader(body.Bytes()))
 	req.Header.Set("Content-Type", mw.FormDataContentType())
-	for i := 0; i+1 < len(auth); i += 2 {
-		req.Header.Set(auth[i], auth[i+1])
-	}
-	req.RemoteAddr = "192.0.2.10:1234"
-	rec := httptest.NewRecorder()
-	ta.app.Server.ServeHTTP(rec, req)
-	res := response{Status: rec.Code, Header: rec.Header(), Body: rec.Body.Bytes()}
-	// The validator reads the request body again.
-	req.Body = http.NoBody
-	ta.validate(req, res)
-	return res
+	return ta.send(req, auth...)
 }
 
 // rateFigures are a response's four X-RateLimit-* headers.

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"sort"
 	"strings"
@@ -20,10 +21,10 @@ const itemKeys = "custom_attributes,discount_amount,id,image_url,is_gift_card,or
 func TestGuestCart(t *testing.T) {
 	t.Parallel()
 	eachEngine(t, func(t *testing.T, h *harness) {
-		r := h.must(http.StatusCreated, http.MethodPost, "/api/v1/carts/guest", map[string]any{"currency": "eur"})
-		c := r.data()
-		if keys(c) != sortedKeys(cartKeys+",session_token") {
-			t.Errorf("keys %s", keys(c))
+		r := h.Must(http.StatusCreated, http.MethodPost, "/api/v1/carts/guest", map[string]any{"currency": "eur"})
+		c := r.Data()
+		if httpxtest.Keys(c) != sortedKeys(cartKeys+",session_token") {
+			t.Errorf("keys %s", httpxtest.Keys(c))
 		}
 		want := map[string]any{
 			"currency": "EUR", "customer_id": nil, "subtotal": "0.00", "discount_total": "0.00", "tax_total": "0.00",
@@ -44,36 +45,36 @@ func TestGuestCart(t *testing.T) {
 			t.Errorf("token %q: %d bytes, %v", token, len(raw), err)
 		}
 		sum := sha256.Sum256([]byte(token))
-		if h.count("carts", "id = ? AND session_token_hash = ?", c["id"], hex.EncodeToString(sum[:])) != 1 || h.count("carts", "session_token_hash = ?", token) != 0 {
+		if h.Count("carts", "id = ? AND session_token_hash = ?", c["id"], hex.EncodeToString(sum[:])) != 1 || h.Count("carts", "session_token_hash = ?", token) != 0 {
 			t.Error("the session token is not stored as its SHA-256 only")
 		}
-		ev := h.events("cart.created")
-		if len(ev) != 1 || ev[0]["id"] != c["id"] || ev[0]["_aggregate"] != c["id"] || ev[0]["session_token"] != nil {
+		ev := h.Events("cart.created")
+		if len(ev) != 1 || ev[0].Data["id"] != c["id"] || ev[0].AggregateID != c["id"] || ev[0].Data["session_token"] != nil {
 			t.Errorf("cart.created %v", ev)
 		}
 
 		// No body: USD. JPY has no minor unit. A bad currency is refused.
 		id, session := h.guest("")
-		usd := h.must(http.StatusOK, http.MethodGet, "/api/v1/carts/"+id, nil, session).data()
-		if usd["currency"] != "USD" || keys(usd) != cartKeys {
+		usd := h.Must(http.StatusOK, http.MethodGet, "/api/v1/carts/"+id, nil, session).Data()
+		if usd["currency"] != "USD" || httpxtest.Keys(usd) != cartKeys {
 			t.Errorf("default cart %v", usd)
 		}
-		if jpy := h.must(http.StatusCreated, http.MethodPost, "/api/v1/carts/guest", map[string]any{"currency": "JPY"}).data(); jpy["total"] != "0" {
+		if jpy := h.Must(http.StatusCreated, http.MethodPost, "/api/v1/carts/guest", map[string]any{"currency": "JPY"}).Data(); jpy["total"] != "0" {
 			t.Errorf("JPY total %v", jpy["total"])
 		}
-		r = h.do(http.MethodPost, "/api/v1/carts/guest", map[string]any{"currency": "dollars"})
+		r = h.Do(http.MethodPost, "/api/v1/carts/guest", map[string]any{"currency": "dollars"})
 		assertError(t, r, http.StatusBadRequest, "INVALID_CURRENCY", "validation")
-		if fields(r)["currency"] == nil {
-			t.Errorf("fields %v", fields(r))
+		if r.Fields()["currency"] == nil {
+			t.Errorf("fields %v", r.Fields())
 		}
-		if r := h.do(http.MethodPost, "/api/v1/carts/guest", map[string]any{"currency": 5}); r.Code != http.StatusBadRequest {
+		if r := h.Do(http.MethodPost, "/api/v1/carts/guest", map[string]any{"currency": 5}); r.Code != http.StatusBadRequest {
 			t.Errorf("numeric currency: %d", r.Code)
 		}
 		// A customer token may create a guest cart too; a bad token is a 401.
-		if g := h.must(http.StatusCreated, http.MethodPost, "/api/v1/carts/guest", nil, "cust1").data(); g["customer_id"] != nil {
+		if g := h.Must(http.StatusCreated, http.MethodPost, "/api/v1/carts/guest", nil, "cust1").Data(); g["customer_id"] != nil {
 			t.Errorf("guest cart of a customer: %v", g["customer_id"])
 		}
-		assertError(t, h.do(http.MethodPost, "/api/v1/carts/guest", nil, "bogus"), http.StatusUnauthorized, 401, "auth")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/carts/guest", nil, "bogus"), http.StatusUnauthorized, 401, "auth")
 	})
 }
 
@@ -84,75 +85,75 @@ func TestCartAccess(t *testing.T) {
 		path := "/api/v1/carts/" + id
 		// The session token, staff and API keys with carts:read/write open it.
 		for _, creds := range [][]string{{session}, {"admin"}, {"staff"}, {"reader"}, {"writer"}, {"cust2", session}} {
-			if r := h.do(http.MethodGet, path, nil, creds...); r.Code != http.StatusOK || r.data()["session_token"] != nil {
+			if r := h.Do(http.MethodGet, path, nil, creds...); r.Code != http.StatusOK || r.Data()["session_token"] != nil {
 				t.Errorf("%v: %d %s", creds, r.Code, r.Raw)
 			}
 		}
 		// Anything else cannot tell the cart exists.
-		assertError(t, h.do(http.MethodGet, path, nil), http.StatusUnauthorized, 401, "auth")
-		assertError(t, h.do(http.MethodGet, path, nil, "X-Session-Token: wrong"), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
-		assertError(t, h.do(http.MethodGet, path, nil, "cust1"), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
-		assertError(t, h.do(http.MethodGet, "/api/v1/carts/"+missing, nil, session), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
-		assertError(t, h.do(http.MethodGet, "/api/v1/carts/not-a-uuid", nil, session), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
+		assertError(t, h.Do(http.MethodGet, path, nil), http.StatusUnauthorized, 401, "auth")
+		assertError(t, h.Do(http.MethodGet, path, nil, "X-Session-Token: wrong"), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
+		assertError(t, h.Do(http.MethodGet, path, nil, "cust1"), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
+		assertError(t, h.Do(http.MethodGet, "/api/v1/carts/"+missing, nil, session), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
+		assertError(t, h.Do(http.MethodGet, "/api/v1/carts/not-a-uuid", nil, session), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
 		// A principal must hold the scope; a read key cannot change carts.
-		r := h.do(http.MethodGet, path, nil, "products", session)
+		r := h.Do(http.MethodGet, path, nil, "products", session)
 		assertError(t, r, http.StatusForbidden, 403, "auth")
-		if r.err()["message"] != "Forbidden: Insufficient permissions. Required: carts:read" {
-			t.Errorf("403 message %v", r.err()["message"])
+		if r.Err()["message"] != "Forbidden: Insufficient permissions. Required: carts:read" {
+			t.Errorf("403 message %v", r.Err()["message"])
 		}
-		assertError(t, h.do(http.MethodPut, path, map[string]any{"notes": "x"}, "reader"), http.StatusForbidden, 403, "auth")
-		assertError(t, h.do(http.MethodPut, path, map[string]any{"notes": "x"}, "nocarts", session), http.StatusForbidden, 403, "auth")
-		assertError(t, h.do(http.MethodGet, path, nil, "bogus", session), http.StatusUnauthorized, 401, "auth")
-		h.must(http.StatusOK, http.MethodPut, path, map[string]any{"notes": "by the support team"}, "writer")
+		assertError(t, h.Do(http.MethodPut, path, map[string]any{"notes": "x"}, "reader"), http.StatusForbidden, 403, "auth")
+		assertError(t, h.Do(http.MethodPut, path, map[string]any{"notes": "x"}, "nocarts", session), http.StatusForbidden, 403, "auth")
+		assertError(t, h.Do(http.MethodGet, path, nil, "bogus", session), http.StatusUnauthorized, 401, "auth")
+		h.Must(http.StatusOK, http.MethodPut, path, map[string]any{"notes": "by the support team"}, "writer")
 
 		// A customer's own cart opens with its token only.
-		mine := h.must(http.StatusOK, http.MethodGet, "/api/v1/carts/me", nil, "cust1").data()
-		h.must(http.StatusOK, http.MethodGet, "/api/v1/carts/"+mine["id"].(string), nil, "cust1")
-		assertError(t, h.do(http.MethodGet, "/api/v1/carts/"+mine["id"].(string), nil, "cust2"), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
-		assertError(t, h.do(http.MethodGet, "/api/v1/carts/"+mine["id"].(string), nil, session), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
-		assertError(t, h.do(http.MethodPost, "/api/v1/carts/"+mine["id"].(string)+"/items", map[string]any{"product_id": shirt}, "cust2"), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
+		mine := h.Must(http.StatusOK, http.MethodGet, "/api/v1/carts/me", nil, "cust1").Data()
+		h.Must(http.StatusOK, http.MethodGet, "/api/v1/carts/"+mine["id"].(string), nil, "cust1")
+		assertError(t, h.Do(http.MethodGet, "/api/v1/carts/"+mine["id"].(string), nil, "cust2"), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
+		assertError(t, h.Do(http.MethodGet, "/api/v1/carts/"+mine["id"].(string), nil, session), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/carts/"+mine["id"].(string)+"/items", map[string]any{"product_id": shirt}, "cust2"), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
 	})
 }
 
 func TestMyCart(t *testing.T) {
 	t.Parallel()
 	eachEngine(t, func(t *testing.T, h *harness) {
-		c := h.must(http.StatusOK, http.MethodGet, "/api/v1/carts/me?currency=jpy", nil, "cust1").data()
-		if c["customer_id"] != customer1 || c["currency"] != "JPY" || keys(c) != cartKeys {
+		c := h.Must(http.StatusOK, http.MethodGet, "/api/v1/carts/me?currency=jpy", nil, "cust1").Data()
+		if c["customer_id"] != customer1 || c["currency"] != "JPY" || httpxtest.Keys(c) != cartKeys {
 			t.Errorf("my cart %v", c)
 		}
-		again := h.must(http.StatusOK, http.MethodGet, "/api/v1/carts/me", nil, "cust1").data()
+		again := h.Must(http.StatusOK, http.MethodGet, "/api/v1/carts/me", nil, "cust1").Data()
 		if again["id"] != c["id"] {
 			t.Errorf("second call created another cart: %v", again["id"])
 		}
-		if n := len(h.events("cart.created")); n != 1 {
+		if n := len(h.Payloads("cart.created", "")); n != 1 {
 			t.Errorf("%d cart.created events", n)
 		}
-		other := h.must(http.StatusOK, http.MethodGet, "/api/v1/carts/me", nil, "cust2").data()
+		other := h.Must(http.StatusOK, http.MethodGet, "/api/v1/carts/me", nil, "cust2").Data()
 		if other["id"] == c["id"] || other["customer_id"] != customer2 {
 			t.Errorf("another customer's cart %v", other)
 		}
-		assertError(t, h.do(http.MethodGet, "/api/v1/carts/me", nil), http.StatusUnauthorized, 401, "auth")
+		assertError(t, h.Do(http.MethodGet, "/api/v1/carts/me", nil), http.StatusUnauthorized, 401, "auth")
 		for _, cred := range []string{"admin", "reader", "staff"} {
-			r := h.do(http.MethodGet, "/api/v1/carts/me", nil, cred)
+			r := h.Do(http.MethodGet, "/api/v1/carts/me", nil, cred)
 			assertError(t, r, http.StatusForbidden, 403, "auth")
-			if !strings.HasPrefix(r.err()["message"].(string), "Forbidden: Insufficient permissions. Required: ") {
-				t.Errorf("403 message %v", r.err()["message"])
+			if !strings.HasPrefix(r.Err()["message"].(string), "Forbidden: Insufficient permissions. Required: ") {
+				t.Errorf("403 message %v", r.Err()["message"])
 			}
 		}
-		assertError(t, h.do(http.MethodGet, "/api/v1/carts/me", nil, "products"), http.StatusForbidden, 403, "auth")
-		assertError(t, h.do(http.MethodGet, "/api/v1/carts/me?currency=xx", nil, "cust2"), http.StatusBadRequest, "INVALID_CURRENCY", "validation")
+		assertError(t, h.Do(http.MethodGet, "/api/v1/carts/me", nil, "products"), http.StatusForbidden, 403, "auth")
+		assertError(t, h.Do(http.MethodGet, "/api/v1/carts/me?currency=xx", nil, "cust2"), http.StatusBadRequest, "INVALID_CURRENCY", "validation")
 
 		// After 30 days without activity the cart is expired: /me starts a new one.
 		h.clock.Advance(30 * 24 * time.Hour)
-		fresh := h.must(http.StatusOK, http.MethodGet, "/api/v1/carts/me", nil, "cust1").data()
+		fresh := h.Must(http.StatusOK, http.MethodGet, "/api/v1/carts/me", nil, "cust1").Data()
 		if fresh["id"] == c["id"] || fresh["currency"] != "USD" {
 			t.Errorf("expired cart not replaced: %v", fresh)
 		}
-		if h.count("carts", "id = ? AND status = ?", c["id"], "expired") != 1 {
+		if h.Count("carts", "id = ? AND status = ?", c["id"], "expired") != 1 {
 			t.Error("the old cart is not marked expired")
 		}
-		assertError(t, h.do(http.MethodGet, "/api/v1/carts/"+c["id"].(string), nil, "cust1"), http.StatusGone, "CART_EXPIRED", "gone")
+		assertError(t, h.Do(http.MethodGet, "/api/v1/carts/"+c["id"].(string), nil, "cust1"), http.StatusGone, "CART_EXPIRED", "gone")
 	})
 }
 
@@ -163,7 +164,7 @@ func TestUpdateAndDeleteCart(t *testing.T) {
 		path := "/api/v1/carts/" + id
 		h.add(id, session, map[string]any{"product_id": shirt, "quantity": 2})
 		h.clock.Advance(time.Hour)
-		c := h.must(http.StatusOK, http.MethodPut, path, map[string]any{"email": " Buyer@Example.com ", "shipping_method": "express", "notes": "Leave at the door"}, session).data()
+		c := h.Must(http.StatusOK, http.MethodPut, path, map[string]any{"email": " Buyer@Example.com ", "shipping_method": "express", "notes": "Leave at the door"}, session).Data()
 		if c["email"] != "buyer@example.com" || c["shipping_method"] != "express" || c["notes"] != "Leave at the door" {
 			t.Errorf("details %v", c)
 		}
@@ -175,11 +176,11 @@ func TestUpdateAndDeleteCart(t *testing.T) {
 			t.Errorf("activity not recorded: %v %v", c["expires_at"], c["updated_at"])
 		}
 		// A subset keeps the rest; "" clears.
-		c = h.must(http.StatusOK, http.MethodPut, path, map[string]any{"shipping_method": ""}, session).data()
+		c = h.Must(http.StatusOK, http.MethodPut, path, map[string]any{"shipping_method": ""}, session).Data()
 		if c["email"] != "buyer@example.com" || c["shipping_total"] != "0.00" || c["total"] != "39.98" {
 			t.Errorf("partial update %v", c)
 		}
-		if ev := h.events("cart.updated"); len(ev) != 2 || ev[0]["shipping_method"] != "express" || ev[0]["session_token"] != nil {
+		if ev := h.Payloads("cart.updated", ""); len(ev) != 2 || ev[0]["shipping_method"] != "express" || ev[0]["session_token"] != nil {
 			t.Errorf("cart.updated %v", ev)
 		}
 		for body, field := range map[string]string{
@@ -187,22 +188,22 @@ func TestUpdateAndDeleteCart(t *testing.T) {
 			`{"notes":"` + strings.Repeat("n", 5001) + `"}`:          "notes",
 			`{"shipping_method":"` + strings.Repeat("s", 101) + `"}`: "shipping_method",
 		} {
-			r := h.do(http.MethodPut, path, body, session)
+			r := h.Do(http.MethodPut, path, body, session)
 			assertError(t, r, http.StatusBadRequest, 400, "validation")
-			if fields(r)[field] == nil {
-				t.Errorf("%s: fields %v", field, fields(r))
+			if r.Fields()[field] == nil {
+				t.Errorf("%s: fields %v", field, r.Fields())
 			}
 		}
-		assertError(t, h.do(http.MethodPut, path, map[string]any{"email": 5}, session), http.StatusBadRequest, 400, "validation")
+		assertError(t, h.Do(http.MethodPut, path, map[string]any{"email": 5}, session), http.StatusBadRequest, 400, "validation")
 
 		// DELETE removes the cart and its items.
-		assertError(t, h.do(http.MethodDelete, path, nil, "reader"), http.StatusForbidden, 403, "auth")
-		assertError(t, h.do(http.MethodDelete, path, nil, "cust1"), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
-		if r := h.must(http.StatusNoContent, http.MethodDelete, path, nil, session); r.Raw != "" {
+		assertError(t, h.Do(http.MethodDelete, path, nil, "reader"), http.StatusForbidden, 403, "auth")
+		assertError(t, h.Do(http.MethodDelete, path, nil, "cust1"), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
+		if r := h.Must(http.StatusNoContent, http.MethodDelete, path, nil, session); r.Raw != "" {
 			t.Errorf("204 body %q", r.Raw)
 		}
-		assertError(t, h.do(http.MethodGet, path, nil, session), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
-		if h.count("cart_items", "cart_id = ?", id) != 0 || h.count("carts", "id = ?", id) != 0 {
+		assertError(t, h.Do(http.MethodGet, path, nil, session), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
+		if h.Count("cart_items", "cart_id = ?", id) != 0 || h.Count("carts", "id = ?", id) != 0 {
 			t.Error("cart or items left behind")
 		}
 	})
@@ -217,13 +218,13 @@ func TestExpiry(t *testing.T) {
 		h.clock.Advance(29 * 24 * time.Hour)
 		h.add(busy, busySession, map[string]any{"product_id": shirt})
 		h.clock.Advance(29 * 24 * time.Hour)
-		h.must(http.StatusOK, http.MethodGet, "/api/v1/carts/"+busy, nil, busySession)
+		h.Must(http.StatusOK, http.MethodGet, "/api/v1/carts/"+busy, nil, busySession)
 		// Reads do not count as activity; 30 days after the last change the cart is gone,
 		// before the sweep has run.
-		assertError(t, h.do(http.MethodGet, "/api/v1/carts/"+idle, nil, idleSession), http.StatusGone, "CART_EXPIRED", "gone")
-		assertError(t, h.do(http.MethodPost, "/api/v1/carts/"+idle+"/items", map[string]any{"product_id": shirt}, idleSession), http.StatusGone, "CART_EXPIRED", "gone")
-		assertError(t, h.do(http.MethodDelete, "/api/v1/carts/"+idle, nil, idleSession), http.StatusGone, "CART_EXPIRED", "gone")
-		if h.count("carts", "id = ? AND status = ?", idle, "active") != 1 {
+		assertError(t, h.Do(http.MethodGet, "/api/v1/carts/"+idle, nil, idleSession), http.StatusGone, "CART_EXPIRED", "gone")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/carts/"+idle+"/items", map[string]any{"product_id": shirt}, idleSession), http.StatusGone, "CART_EXPIRED", "gone")
+		assertError(t, h.Do(http.MethodDelete, "/api/v1/carts/"+idle, nil, idleSession), http.StatusGone, "CART_EXPIRED", "gone")
+		if h.Count("carts", "id = ? AND status = ?", idle, "active") != 1 {
 			t.Error("the sweep ran early")
 		}
 		// The periodic job marks it.
@@ -235,12 +236,12 @@ func TestExpiry(t *testing.T) {
 		if err := reg.handler(t.Context(), nil); err != nil {
 			t.Fatal(err)
 		}
-		if h.count("carts", "id = ? AND status = ?", idle, "expired") != 1 || h.count("carts", "id = ? AND status = ?", busy, "active") != 1 {
+		if h.Count("carts", "id = ? AND status = ?", idle, "expired") != 1 || h.Count("carts", "id = ? AND status = ?", busy, "active") != 1 {
 			t.Error("the sweep did not expire exactly the idle cart")
 		}
-		assertError(t, h.do(http.MethodGet, "/api/v1/carts/"+idle, nil, idleSession), http.StatusGone, "CART_EXPIRED", "gone")
+		assertError(t, h.Do(http.MethodGet, "/api/v1/carts/"+idle, nil, idleSession), http.StatusGone, "CART_EXPIRED", "gone")
 		// An unauthorized caller still cannot tell.
-		assertError(t, h.do(http.MethodGet, "/api/v1/carts/"+idle, nil, busySession), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
+		assertError(t, h.Do(http.MethodGet, "/api/v1/carts/"+idle, nil, busySession), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
 	})
 }
 

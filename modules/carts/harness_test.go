@@ -2,7 +2,6 @@ package carts_test
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"strings"
 	"sync"
@@ -19,13 +18,11 @@ import (
 	"github.com/gocommerce/commerce/modules/carts/app"
 	"github.com/gocommerce/commerce/modules/carts/domain"
 	"github.com/gocommerce/commerce/modules/carts/ports"
-	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/auth"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/events"
-	"github.com/gocommerce/commerce/platform/httpx"
 	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/openapi"
 	"github.com/gocommerce/commerce/platform/testdb"
@@ -54,24 +51,14 @@ const (
 	collection1 = "0190a000-0000-7000-8000-0000000000c0"
 )
 
-// fakeAuth maps bearer credentials to principals.
-type fakeAuth map[string]*auth.Principal
-
-func (f fakeAuth) Authenticate(_ context.Context, cred, _ string) (*auth.Principal, error) {
-	if p, ok := f[cred]; ok {
-		return p, nil
-	}
-	return nil, apperr.Unauthorized("Unauthorized: Invalid token")
-}
-
-var principals = fakeAuth{
-	"admin":    {Kind: auth.APIKey, ID: "k1", KeyPrefix: "k1", Scopes: []string{"admin"}},
-	"staff":    {Kind: auth.Staff, ID: "s1", Scopes: []string{"admin"}},
-	"reader":   {Kind: auth.APIKey, ID: "k2", KeyPrefix: "k2", Scopes: []string{"carts:read"}},
-	"writer":   {Kind: auth.APIKey, ID: "k3", KeyPrefix: "k3", Scopes: []string{"carts:write"}},
-	"products": {Kind: auth.APIKey, ID: "k4", KeyPrefix: "k4", Scopes: []string{"products:read"}},
-	"cust1":    {Kind: auth.Customer, ID: customer1, Scopes: config.Default().Security.CustomerScopes},
-	"cust2":    {Kind: auth.Customer, ID: customer2, Scopes: config.Default().Security.CustomerScopes},
+var principals = httpxtest.Principals{
+	"admin":    httpxtest.APIKey("k1", "admin"),
+	"staff":    httpxtest.Staff("s1", ""),
+	"reader":   httpxtest.APIKey("k2", "carts:read"),
+	"writer":   httpxtest.APIKey("k3", "carts:write"),
+	"products": httpxtest.APIKey("k4", "products:read"),
+	"cust1":    httpxtest.Customer(customer1, ""),
+	"cust2":    httpxtest.Customer(customer2, ""),
 	"nocarts":  {Kind: auth.Customer, ID: customer2, Scopes: []string{"products:read"}},
 }
 
@@ -298,13 +285,14 @@ type fakeAuto struct{ on bool }
 
 func (f *fakeAuto) Has(context.Context, *domain.Cart) (bool, error) { return f.on, nil }
 
+// harness is the carts module on a fresh database with fake collaborators.
 type harness struct {
+	*httpxtest.Harness
 	t       *testing.T
 	engine  string
 	db      *db.DB
 	svc     *app.Service
 	queries *app.QueryService
-	srv     http.Handler
 	clock   *clock.Fake
 	catalog *fakeCatalog
 	coupons *fakeCoupons
@@ -342,24 +330,14 @@ func newHarness(t *testing.T, engine string) *harness {
 		Addresses: h.addrs,
 	}, outbox, clk)
 	h.jobs = cartsjobs.NewJobs(h.svc, zap.NewNop())
-	srv, err := httpx.NewServer(&cfg, zap.NewNop(), principals, nil, nil, nil,
-		[]httpx.Module{carts.NewModule(cartshttp.NewHandler(h.svc), h.jobs)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.srv = docs.Wrap(t, srv)
+	srv := httpxtest.NewServer(t, &cfg, nil, principals, carts.NewModule(cartshttp.NewHandler(h.svc), h.jobs))
+	h.Harness = httpxtest.New(t, docs.Wrap(t, srv), e.DB)
 	return h
 }
 
 // eachEngine runs fn on a fresh harness per engine, in parallel.
 func eachEngine(t *testing.T, fn func(t *testing.T, h *harness)) {
-	t.Helper()
-	for _, engine := range testdb.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			t.Parallel()
-			fn(t, newHarness(t, engine))
-		})
-	}
+	testdb.EachEngine(t, func(t *testing.T, engine string) { fn(t, newHarness(t, engine)) })
 }
 
 // docs checks every response against the module's OpenAPI document; unknown routes
@@ -367,29 +345,7 @@ func eachEngine(t *testing.T, fn func(t *testing.T, h *harness)) {
 var docs = httpxtest.NewValidator(func() openapi.Fragment { return carts.NewModule(nil, nil).OpenAPI() },
 	http.StatusNotFound, http.StatusMethodNotAllowed)
 
-type response httpxtest.Response
-
-func (r response) data() map[string]any { return httpxtest.Response(r).Data() }
-
-func (r response) err() map[string]any { return httpxtest.Response(r).Err() }
-
-// do sends a request; creds are "Name: value" headers or a bearer credential.
-func (h *harness) do(method, path string, body any, creds ...string) response {
-	h.t.Helper()
-	return response(httpxtest.Do(h.t, h.srv, method, path, body, creds...))
-}
-
-func (h *harness) must(status int, method, path string, body any, creds ...string) response {
-	h.t.Helper()
-	return response(httpxtest.Must(h.t, h.srv, status, method, path, body, creds...))
-}
-
-func assertError(t *testing.T, r response, status int, code any, category string) {
-	t.Helper()
-	httpxtest.AssertError(t, httpxtest.Response(r), status, code, category)
-}
-
-func fields(r response) map[string]any { return httpxtest.Response(r).Fields() }
+var assertError = httpxtest.AssertError
 
 // guest creates a guest cart and returns its id and the X-Session-Token header.
 func (h *harness) guest(currency string) (string, string) {
@@ -398,48 +354,14 @@ func (h *harness) guest(currency string) (string, string) {
 	if currency != "" {
 		body = map[string]any{"currency": currency}
 	}
-	d := h.must(http.StatusCreated, http.MethodPost, "/api/v1/carts/guest", body).data()
+	d := h.Must(http.StatusCreated, http.MethodPost, "/api/v1/carts/guest", body).Data()
 	return d["id"].(string), "X-Session-Token: " + d["session_token"].(string)
 }
 
 // add adds an item and returns it.
 func (h *harness) add(cart, session string, body map[string]any) map[string]any {
 	h.t.Helper()
-	return h.must(http.StatusCreated, http.MethodPost, "/api/v1/carts/"+cart+"/items", body, session).data()
+	return h.Must(http.StatusCreated, http.MethodPost, "/api/v1/carts/"+cart+"/items", body, session).Data()
 }
-
-type outboxEvent struct {
-	Type        string
-	AggregateID string
-	Payload     string
-}
-
-// events returns the decoded payloads of a type, oldest first.
-func (h *harness) events(eventType string) []map[string]any {
-	h.t.Helper()
-	var rows []outboxEvent
-	if err := h.db.Gorm().Table("outbox_events").Select("type", "aggregate_id", "payload").Where("type = ?", eventType).Order("occurred_at, id").Find(&rows).Error; err != nil {
-		h.t.Fatal(err)
-	}
-	out := make([]map[string]any, len(rows))
-	for i, r := range rows {
-		if err := json.Unmarshal([]byte(r.Payload), &out[i]); err != nil {
-			h.t.Fatal(err)
-		}
-		out[i]["_aggregate"] = r.AggregateID
-	}
-	return out
-}
-
-func keys(m map[string]any) string { return httpxtest.Keys(m) }
 
 func items(cart map[string]any) []map[string]any { return httpxtest.Objects(cart["items"]) }
-
-func (h *harness) count(table, where string, args ...any) int64 {
-	h.t.Helper()
-	var n int64
-	if err := h.db.Gorm().Table(table).Where(where, args...).Count(&n).Error; err != nil {
-		h.t.Fatal(err)
-	}
-	return n
-}

@@ -17,20 +17,20 @@ func sessionOf(header string) string { return strings.TrimPrefix(header, "X-Sess
 func TestMerge(t *testing.T) {
 	t.Parallel()
 	eachEngine(t, func(t *testing.T, h *harness) {
-		mine := h.must(http.StatusOK, http.MethodGet, "/api/v1/carts/me", nil, "cust1").data()
+		mine := h.Must(http.StatusOK, http.MethodGet, "/api/v1/carts/me", nil, "cust1").Data()
 		mid := mine["id"].(string)
 		h.add(mid, "cust1", map[string]any{"product_id": shirt, "quantity": 3})
-		h.must(http.StatusOK, http.MethodPost, "/api/v1/carts/"+mid+"/coupon", map[string]any{"coupon_code": "FIVE"}, "cust1")
+		h.Must(http.StatusOK, http.MethodPost, "/api/v1/carts/"+mid+"/coupon", map[string]any{"coupon_code": "FIVE"}, "cust1")
 
 		gid, session := h.guest("")
 		h.add(gid, session, map[string]any{"product_id": shirt, "quantity": 2})
 		h.add(gid, session, map[string]any{"product_id": untracked, "quantity": 9998})
 		h.add(gid, session, map[string]any{"product_id": shirt, "quantity": 1, "custom_attributes": map[string]string{"gift": "yes"}})
-		h.must(http.StatusOK, http.MethodPost, "/api/v1/carts/"+gid+"/coupon", map[string]any{"coupon_code": "TEN"}, session)
+		h.Must(http.StatusOK, http.MethodPost, "/api/v1/carts/"+gid+"/coupon", map[string]any{"coupon_code": "TEN"}, session)
 		h.add(mid, "cust1", map[string]any{"product_id": untracked, "quantity": 5})
 
 		h.clock.Advance(time.Hour)
-		m := h.must(http.StatusOK, http.MethodPost, "/api/v1/carts/merge", map[string]any{"session_token": sessionOf(session)}, "cust1").data()
+		m := h.Must(http.StatusOK, http.MethodPost, "/api/v1/carts/merge", map[string]any{"session_token": sessionOf(session)}, "cust1").Data()
 		if m["id"] != mid || m["customer_id"] != customer1 {
 			t.Errorf("merged into %v", m["id"])
 		}
@@ -45,18 +45,18 @@ func TestMerge(t *testing.T) {
 		if m["expires_at"] != "2026-03-31T11:00:00Z" {
 			t.Errorf("expires_at %v", m["expires_at"])
 		}
-		ev := h.events("cart.merged")
-		if len(ev) != 1 || ev[0]["id"] != mid || ev[0]["source_cart_id"] != gid || ev[0]["_aggregate"] != mid {
+		ev := h.Events("cart.merged")
+		if len(ev) != 1 || ev[0].Data["id"] != mid || ev[0].Data["source_cart_id"] != gid || ev[0].AggregateID != mid {
 			t.Errorf("cart.merged %v", ev)
 		}
 		// The guest cart is converted: changes (and reads) answer CART_CONVERTED.
-		if h.count("carts", "id = ? AND status = ? AND merged_into_id = ?", gid, "converted", mid) != 1 {
+		if h.Count("carts", "id = ? AND status = ? AND merged_into_id = ?", gid, "converted", mid) != 1 {
 			t.Error("guest cart not converted")
 		}
-		assertError(t, h.do(http.MethodPost, "/api/v1/carts/"+gid+"/items", map[string]any{"product_id": shirt}, session), http.StatusConflict, "CART_CONVERTED", "conflict")
-		assertError(t, h.do(http.MethodPut, "/api/v1/carts/"+gid, map[string]any{"notes": "x"}, session), http.StatusConflict, "CART_CONVERTED", "conflict")
-		assertError(t, h.do(http.MethodGet, "/api/v1/carts/"+gid, nil, session), http.StatusConflict, "CART_CONVERTED", "conflict")
-		assertError(t, h.do(http.MethodPost, "/api/v1/carts/merge", map[string]any{"session_token": sessionOf(session)}, "cust1"), http.StatusConflict, "CART_CONVERTED", "conflict")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/carts/"+gid+"/items", map[string]any{"product_id": shirt}, session), http.StatusConflict, "CART_CONVERTED", "conflict")
+		assertError(t, h.Do(http.MethodPut, "/api/v1/carts/"+gid, map[string]any{"notes": "x"}, session), http.StatusConflict, "CART_CONVERTED", "conflict")
+		assertError(t, h.Do(http.MethodGet, "/api/v1/carts/"+gid, nil, session), http.StatusConflict, "CART_CONVERTED", "conflict")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/carts/merge", map[string]any{"session_token": sessionOf(session)}, "cust1"), http.StatusConflict, "CART_CONVERTED", "conflict")
 
 		// A customer without a cart gets one (in the guest's currency), with the guest's coupon.
 		g2, s2 := h.guest("EUR")
@@ -64,32 +64,32 @@ func TestMerge(t *testing.T) {
 		h.catalog.variants[euro][0].InventoryTracked = false
 		h.catalog.mu.Unlock()
 		h.add(g2, s2, map[string]any{"product_id": euro, "quantity": 2})
-		h.must(http.StatusOK, http.MethodPost, "/api/v1/carts/"+g2+"/coupon", map[string]any{"coupon_code": "TEN"}, s2)
-		m2 := h.must(http.StatusOK, http.MethodPost, "/api/v1/carts/merge", map[string]any{"session_token": sessionOf(s2)}, "cust2").data()
+		h.Must(http.StatusOK, http.MethodPost, "/api/v1/carts/"+g2+"/coupon", map[string]any{"coupon_code": "TEN"}, s2)
+		m2 := h.Must(http.StatusOK, http.MethodPost, "/api/v1/carts/merge", map[string]any{"session_token": sessionOf(s2)}, "cust2").Data()
 		if m2["customer_id"] != customer2 || m2["currency"] != "EUR" || m2["coupon_code"] != "TEN" || m2["discount_total"] != "1.00" || len(items(m2)) != 1 {
 			t.Errorf("new merged cart %v", m2)
 		}
-		if h.must(http.StatusOK, http.MethodGet, "/api/v1/carts/me", nil, "cust2").data()["id"] != m2["id"] {
+		if h.Must(http.StatusOK, http.MethodGet, "/api/v1/carts/me", nil, "cust2").Data()["id"] != m2["id"] {
 			t.Error("the merged cart is not the customer's active cart")
 		}
-		if n := len(h.events("cart.created")); n != 4 {
+		if n := len(h.Payloads("cart.created", "")); n != 4 {
 			t.Errorf("%d cart.created events, want 4", n)
 		}
 		// A guest cart in another currency cannot join a non-empty customer cart.
 		g3, s3 := h.guest("EUR")
 		h.add(g3, s3, map[string]any{"product_id": euro})
-		assertError(t, h.do(http.MethodPost, "/api/v1/carts/merge", map[string]any{"session_token": sessionOf(s3)}, "cust1"), http.StatusBadRequest, "CURRENCY_MISMATCH", "validation")
-		h.must(http.StatusOK, http.MethodGet, "/api/v1/carts/"+g3, nil, s3) // unchanged
+		assertError(t, h.Do(http.MethodPost, "/api/v1/carts/merge", map[string]any{"session_token": sessionOf(s3)}, "cust1"), http.StatusBadRequest, "CURRENCY_MISMATCH", "validation")
+		h.Must(http.StatusOK, http.MethodGet, "/api/v1/carts/"+g3, nil, s3) // unchanged
 
 		// Who may merge, and what.
-		assertError(t, h.do(http.MethodPost, "/api/v1/carts/merge", map[string]any{"session_token": sessionOf(s3)}), http.StatusUnauthorized, 401, "auth")
-		assertError(t, h.do(http.MethodPost, "/api/v1/carts/merge", map[string]any{"session_token": sessionOf(s3)}, "admin"), http.StatusForbidden, 403, "auth")
-		assertError(t, h.do(http.MethodPost, "/api/v1/carts/merge", map[string]any{"session_token": sessionOf(s3)}, "reader"), http.StatusForbidden, 403, "auth")
-		assertError(t, h.do(http.MethodPost, "/api/v1/carts/merge", map[string]any{"session_token": "unknown"}, "cust1"), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
-		assertError(t, h.do(http.MethodPost, "/api/v1/carts/merge", map[string]any{}, "cust1"), http.StatusBadRequest, 400, "validation")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/carts/merge", map[string]any{"session_token": sessionOf(s3)}), http.StatusUnauthorized, 401, "auth")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/carts/merge", map[string]any{"session_token": sessionOf(s3)}, "admin"), http.StatusForbidden, 403, "auth")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/carts/merge", map[string]any{"session_token": sessionOf(s3)}, "reader"), http.StatusForbidden, 403, "auth")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/carts/merge", map[string]any{"session_token": "unknown"}, "cust1"), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/carts/merge", map[string]any{}, "cust1"), http.StatusBadRequest, 400, "validation")
 		g4, s4 := h.guest("")
 		h.clock.Advance(31 * 24 * time.Hour)
-		assertError(t, h.do(http.MethodPost, "/api/v1/carts/merge", map[string]any{"session_token": sessionOf(s4)}, "cust1"), http.StatusGone, "CART_EXPIRED", "gone")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/carts/merge", map[string]any{"session_token": sessionOf(s4)}, "cust1"), http.StatusGone, "CART_EXPIRED", "gone")
 		_ = g4
 	})
 }
@@ -100,7 +100,7 @@ func TestCartsAPI(t *testing.T) {
 		ctx := context.Background()
 		id, session := h.guest("")
 		h.add(id, session, map[string]any{"product_id": shirt, "quantity": 2})
-		h.must(http.StatusOK, http.MethodPost, "/api/v1/carts/"+id+"/coupon", map[string]any{"coupon_code": "TEN"}, session)
+		h.Must(http.StatusOK, http.MethodPost, "/api/v1/carts/"+id+"/coupon", map[string]any{"coupon_code": "TEN"}, session)
 
 		c, err := h.svc.GetCart(ctx, id)
 		if err != nil {
@@ -137,16 +137,16 @@ func TestCartsAPI(t *testing.T) {
 		if err := h.svc.MarkConverted(ctx, id, "another-order"); !errors.Is(err, api.ErrCartConverted) {
 			t.Errorf("another order: %v", err)
 		}
-		ev := h.events("cart.converted")
+		ev := h.Payloads("cart.converted", "")
 		if len(ev) != 1 || ev[0]["id"] != id || ev[0]["order_id"] != order || ev[0]["total"] != "35.98" {
 			t.Errorf("cart.converted %v", ev)
 		}
 		if c, _ := h.svc.GetCart(ctx, id); c.Status != "converted" || c.ConvertedOrderID != order {
 			t.Errorf("converted cart %+v", c)
 		}
-		assertError(t, h.do(http.MethodPost, "/api/v1/carts/"+id+"/items", map[string]any{"product_id": shirt}, session), http.StatusConflict, "CART_CONVERTED", "conflict")
-		assertError(t, h.do(http.MethodDelete, "/api/v1/carts/"+id, nil, session), http.StatusConflict, "CART_CONVERTED", "conflict")
-		assertError(t, h.do(http.MethodPost, "/api/v1/carts/"+id+"/coupon", map[string]any{"coupon_code": "FIVE"}, session), http.StatusConflict, "CART_CONVERTED", "conflict")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/carts/"+id+"/items", map[string]any{"product_id": shirt}, session), http.StatusConflict, "CART_CONVERTED", "conflict")
+		assertError(t, h.Do(http.MethodDelete, "/api/v1/carts/"+id, nil, session), http.StatusConflict, "CART_CONVERTED", "conflict")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/carts/"+id+"/coupon", map[string]any{"coupon_code": "FIVE"}, session), http.StatusConflict, "CART_CONVERTED", "conflict")
 
 		// An expired cart cannot be converted.
 		old, _ := h.guest("")
@@ -159,7 +159,7 @@ func TestCartsAPI(t *testing.T) {
 		}
 
 		// ExportCarts lists the customer's carts.
-		mine := h.must(http.StatusOK, http.MethodGet, "/api/v1/carts/me", nil, "cust1").data()
+		mine := h.Must(http.StatusOK, http.MethodGet, "/api/v1/carts/me", nil, "cust1").Data()
 		ex, err := h.queries.ExportCarts(ctx, customer1)
 		if err != nil || len(ex) != 1 || ex[0].ID != mine["id"] || ex[0].Status != api.StatusActive {
 			t.Errorf("ExportCarts %+v %v", ex, err)

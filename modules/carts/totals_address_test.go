@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gocommerce/commerce/modules/carts/ports"
+	"github.com/gocommerce/commerce/platform/httpxtest"
 )
 
 // TestTotalsShippingAddressBelongsToTheCartsCustomer: GET /carts/{id}/totals takes a
@@ -25,11 +26,11 @@ func TestTotalsShippingAddressBelongsToTheCartsCustomer(t *testing.T) {
 		h.tax.results[own] = taxResult("1.20", [][3]string{{"US-NY", "0.06", "1.20"}})
 		h.tax.results[others] = taxResult("9.99", nil)
 
-		cart := h.must(http.StatusOK, http.MethodGet, "/api/v1/carts/me", nil, "cust1").data()["id"].(string)
+		cart := h.Must(http.StatusOK, http.MethodGet, "/api/v1/carts/me", nil, "cust1").Data()["id"].(string)
 		h.add(cart, "cust1", map[string]any{"product_id": shirt, "quantity": 1})
-		totals := func(cart, addr string, creds ...string) response {
+		totals := func(cart, addr string, creds ...string) httpxtest.Response {
 			h.t.Helper()
-			return h.do(http.MethodGet, "/api/v1/carts/"+cart+"/totals?shipping_address_id="+addr, nil, creds...)
+			return h.Do(http.MethodGet, "/api/v1/carts/"+cart+"/totals?shipping_address_id="+addr, nil, creds...)
 		}
 		taxSaw := func() string {
 			h.tax.mu.Lock()
@@ -41,11 +42,11 @@ func TestTotalsShippingAddressBelongsToTheCartsCustomer(t *testing.T) {
 
 		// The customer's own address: 200, echoed, taxed.
 		r := totals(cart, own, "cust1")
-		if r.Code != http.StatusOK || r.data()["shipping_address_id"] != own || r.data()["tax_total"] != "1.20" || taxSaw() != own {
+		if r.Code != http.StatusOK || r.Data()["shipping_address_id"] != own || r.Data()["tax_total"] != "1.20" || taxSaw() != own {
 			t.Fatalf("own address: %d %s", r.Code, r.Raw)
 		}
 		// Written in capitals it is the same address.
-		if r := totals(cart, strings.ToUpper(own), "cust1"); r.Code != http.StatusOK || r.data()["shipping_address_id"] != own {
+		if r := totals(cart, strings.ToUpper(own), "cust1"); r.Code != http.StatusOK || r.Data()["shipping_address_id"] != own {
 			t.Errorf("own address in capitals: %d %s", r.Code, r.Raw)
 		}
 		taxSaw()
@@ -57,7 +58,7 @@ func TestTotalsShippingAddressBelongsToTheCartsCustomer(t *testing.T) {
 			}
 		}
 		// Staff reading the cart: the address must still be the cart's customer's.
-		if r := totals(cart, own, "reader"); r.Code != http.StatusOK || r.data()["shipping_address_id"] != own {
+		if r := totals(cart, own, "reader"); r.Code != http.StatusOK || r.Data()["shipping_address_id"] != own {
 			t.Errorf("staff, the customer's address: %d %s", r.Code, r.Raw)
 		}
 		assertError(t, totals(cart, others, "reader"), http.StatusNotFound, "ADDRESS_NOT_FOUND", "not_found")
@@ -73,7 +74,7 @@ func TestTotalsShippingAddressBelongsToTheCartsCustomer(t *testing.T) {
 			t.Errorf("guest cart: tax was asked about %s", a)
 		}
 		// Without an address, a guest cart's totals are as before.
-		if r := h.do(http.MethodGet, "/api/v1/carts/"+guest+"/totals", nil, session); r.Code != http.StatusOK || r.data()["shipping_address_id"] != nil {
+		if r := h.Do(http.MethodGet, "/api/v1/carts/"+guest+"/totals", nil, session); r.Code != http.StatusOK || r.Data()["shipping_address_id"] != nil {
 			t.Errorf("guest cart without an address: %d %s", r.Code, r.Raw)
 		}
 		// The cart rules come first: someone else's cart is CART_NOT_FOUND, whatever the address.

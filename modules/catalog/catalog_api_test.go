@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,8 +22,8 @@ func TestCatalogAPI(t *testing.T) {
 		sdef := simple["variants"].([]any)[0].(map[string]any)["id"].(string)
 		multi := s.mustCreate(map[string]any{"title": "Multi", "price": "7.00", "currency": "EUR", "weight": "0.5"})
 		mid := multi["id"].(string)
-		v1 := s.do(http.MethodPost, "/api/v1/products/"+mid+"/variants", map[string]any{"title": "Red", "sku": "M-R", "price": "8.00", "options": map[string]string{"color": "red"}, "inventory_quantity": 2}, "writer").data()
-		v2 := s.do(http.MethodPost, "/api/v1/products/"+mid+"/variants", map[string]any{"title": "Blue", "sku": "M-B", "inventory_quantity": 1}, "writer").data()
+		v1 := s.Do(http.MethodPost, "/api/v1/products/"+mid+"/variants", map[string]any{"title": "Red", "sku": "M-R", "price": "8.00", "options": map[string]string{"color": "red"}, "inventory_quantity": 2}, "writer").Data()
+		v2 := s.Do(http.MethodPost, "/api/v1/products/"+mid+"/variants", map[string]any{"title": "Blue", "sku": "M-B", "inventory_quantity": 1}, "writer").Data()
 		s.upload("writer", mid, "a.png", pngBytes(t, 2, 2, false), nil)
 
 		p, err := cat.GetProduct(ctx, sid)
@@ -116,7 +117,7 @@ func TestCatalogAPI(t *testing.T) {
 		}
 
 		// SetInventoryQuantities: totals, and stock events on the moves.
-		before := len(s.events())
+		before := len(s.Events())
 		err = cat.SetInventoryQuantities(ctx, []api.InventoryQuantity{
 			{ProductID: sid, VariantID: sdef, Quantity: 4},                       // 20 → 4: changed, low
 			{ProductID: mid, VariantID: v1["id"].(string), Quantity: 0},          // 3 → 1
@@ -133,37 +134,37 @@ func TestCatalogAPI(t *testing.T) {
 			t.Fatalf("multi stock %+v", p)
 		}
 		var got []string
-		for _, e := range s.events()[before:] {
+		for _, e := range s.Events()[before:] {
 			got = append(got, e.Type+":"+e.AggregateID)
 		}
 		want := []string{}
 		for _, x := range []struct{ t, id string }{{"product.inventory_changed", sid}, {"product.low_stock", sid}, {"product.inventory_changed", mid}} {
 			want = append(want, x.t+":"+x.id)
 		}
-		if !equal(got, want) { // products are handled in id order: Simple was created first
+		if !slices.Equal(got, want) { // products are handled in id order: Simple was created first
 			t.Fatalf("stock events %v", got)
 		}
-		ic := s.events("product.inventory_changed")
+		ic := s.Events("product.inventory_changed")
 		if d := ic[len(ic)-1].Data; d["inventory_quantity"] == nil || d["variants"] == nil {
 			t.Fatalf("inventory_changed data %v", d)
 		}
 		// Same totals again: nothing published. Reaching zero: out_of_stock.
-		before = len(s.events())
-		if err := cat.SetInventoryQuantities(ctx, []api.InventoryQuantity{{ProductID: sid, VariantID: sdef, Quantity: 4}}); err != nil || len(s.events()) != before {
-			t.Fatalf("no-op set: %v, %d new events", err, len(s.events())-before)
+		before = len(s.Events())
+		if err := cat.SetInventoryQuantities(ctx, []api.InventoryQuantity{{ProductID: sid, VariantID: sdef, Quantity: 4}}); err != nil || len(s.Events()) != before {
+			t.Fatalf("no-op set: %v, %d new events", err, len(s.Events())-before)
 		}
 		if err := cat.SetInventoryQuantities(ctx, []api.InventoryQuantity{{ProductID: sid, VariantID: sdef, Quantity: 0}}); err != nil {
 			t.Fatal(err)
 		}
-		if ev := s.events("product.out_of_stock"); len(ev) != 1 || ev[0].AggregateID != sid {
+		if ev := s.Events("product.out_of_stock"); len(ev) != 1 || ev[0].AggregateID != sid {
 			t.Fatalf("out_of_stock %v", ev)
 		}
-		if r := s.do(http.MethodGet, "/api/v1/products?inventory_status=out_of_stock", nil, "admin"); len(r.list()) != 1 || r.list()[0]["id"] != sid {
+		if r := s.Do(http.MethodGet, "/api/v1/products?inventory_status=out_of_stock", nil, "admin"); len(r.List()) != 1 || r.List()[0]["id"] != sid {
 			t.Fatalf("list after stock change: %s", r.Raw)
 		}
 		// In the caller's transaction: a rollback undoes the stock and its events.
 		boom := errors.New("boom")
-		before = len(s.events())
+		before = len(s.Events())
 		err = s.db.InTx(ctx, func(ctx context.Context) error {
 			if err := cat.SetInventoryQuantities(ctx, []api.InventoryQuantity{{ProductID: sid, VariantID: sdef, Quantity: 50}}); err != nil {
 				return err
@@ -173,8 +174,8 @@ func TestCatalogAPI(t *testing.T) {
 		if !errors.Is(err, boom) {
 			t.Fatal(err)
 		}
-		if p, _ := cat.GetProduct(ctx, sid); p.InventoryQuantity != 0 || len(s.events()) != before {
-			t.Fatalf("rolled back stock %d, %d new events", p.InventoryQuantity, len(s.events())-before)
+		if p, _ := cat.GetProduct(ctx, sid); p.InventoryQuantity != 0 || len(s.Events()) != before {
+			t.Fatalf("rolled back stock %d, %d new events", p.InventoryQuantity, len(s.Events())-before)
 		}
 	})
 }

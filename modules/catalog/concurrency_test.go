@@ -1,6 +1,7 @@
 package catalog_test
 
 import (
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"sort"
 	"sync"
@@ -13,8 +14,8 @@ import (
 func TestConcurrentWrites(t *testing.T) {
 	forEngine(t, func(t *testing.T, s *stack) {
 		const n = 8
-		run := func(f func(i int) response) []response {
-			out := make([]response, n)
+		run := func(f func(i int) httpxtest.Response) []httpxtest.Response {
+			out := make([]httpxtest.Response, n)
 			var wg sync.WaitGroup
 			for i := 0; i < n; i++ {
 				wg.Add(1)
@@ -28,13 +29,13 @@ func TestConcurrentWrites(t *testing.T) {
 		}
 		// Same title at once: every product gets a distinct slug, nobody gets a 409.
 		slugs := map[string]bool{}
-		for _, r := range run(func(int) response {
-			return s.do(http.MethodPost, "/api/v1/products", map[string]any{"title": "Same Title", "price": "1.00", "currency": "USD"}, "writer")
+		for _, r := range run(func(int) httpxtest.Response {
+			return s.Do(http.MethodPost, "/api/v1/products", map[string]any{"title": "Same Title", "price": "1.00", "currency": "USD"}, "writer")
 		}) {
 			if r.Code != 201 {
 				t.Fatalf("concurrent create: %d %s", r.Code, r.Raw)
 			}
-			slugs[r.data()["slug"].(string)] = true
+			slugs[r.Data()["slug"].(string)] = true
 		}
 		if len(slugs) != n || !slugs["same-title"] {
 			t.Fatalf("slugs %v", slugs)
@@ -43,13 +44,13 @@ func TestConcurrentWrites(t *testing.T) {
 		p := s.mustCreate(map[string]any{"title": "Race", "price": "1.00", "currency": "USD"})
 		pid := p["id"].(string)
 		created, taken := 0, 0
-		for _, r := range run(func(i int) response {
-			return s.do(http.MethodPost, "/api/v1/products/"+pid+"/variants", map[string]any{"title": "V", "sku": "ONE-SKU"}, "writer")
+		for _, r := range run(func(i int) httpxtest.Response {
+			return s.Do(http.MethodPost, "/api/v1/products/"+pid+"/variants", map[string]any{"title": "V", "sku": "ONE-SKU"}, "writer")
 		}) {
 			switch {
 			case r.Code == 201:
 				created++
-			case r.Code == 409 && r.errCode() == "VARIANT_SKU_TAKEN":
+			case r.Code == 409 && r.Err()["code"] == "VARIANT_SKU_TAKEN":
 				taken++
 			default:
 				t.Fatalf("concurrent sku: %d %s", r.Code, r.Raw)
@@ -60,16 +61,16 @@ func TestConcurrentWrites(t *testing.T) {
 		}
 		// Uploads at once: positions 1..n, each exactly once.
 		png := pngBytes(t, 2, 2, false)
-		for _, r := range run(func(i int) response {
+		for _, r := range run(func(i int) httpxtest.Response {
 			return s.upload("writer", pid, "x.png", png, map[string]string{"position": "1"})
 		}) {
 			if r.Code != 201 {
 				t.Fatalf("concurrent upload: %d %s", r.Code, r.Raw)
 			}
 		}
-		r := s.do(http.MethodGet, "/api/v1/products/"+pid+"/images", nil, "reader")
+		r := s.Do(http.MethodGet, "/api/v1/products/"+pid+"/images", nil, "reader")
 		var pos []int
-		for _, it := range r.list() {
+		for _, it := range r.List() {
 			pos = append(pos, int(it["position"].(float64)))
 		}
 		sort.Ints(pos)

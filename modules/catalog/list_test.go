@@ -1,8 +1,10 @@
 package catalog_test
 
 import (
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -16,11 +18,11 @@ func TestSlugs(t *testing.T) {
 			slugs = append(slugs, s.mustCreate(map[string]any{"title": title, "price": "1.00", "currency": "EUR"})["slug"].(string))
 		}
 		want := []string{"creme-brulee-set", "creme-brulee-set-2", "creme-brulee-set-3", "product", "strasse"}
-		if !equal(slugs, want) {
+		if !slices.Equal(slugs, want) {
 			t.Fatalf("generated slugs %v, want %v", slugs, want)
 		}
-		r := s.do(http.MethodPost, "/api/v1/products", map[string]any{"title": "X", "price": "1.00", "currency": "EUR", "slug": "creme-brulee-set"}, "writer")
-		if r.Code != 409 || r.errCode() != "PRODUCT_SLUG_TAKEN" || r.errBody()["status"] != float64(409) {
+		r := s.Do(http.MethodPost, "/api/v1/products", map[string]any{"title": "X", "price": "1.00", "currency": "EUR", "slug": "creme-brulee-set"}, "writer")
+		if r.Code != 409 || r.Err()["code"] != "PRODUCT_SLUG_TAKEN" || r.Err()["status"] != float64(409) {
 			t.Fatalf("taken slug: %d %s", r.Code, r.Raw)
 		}
 		p := s.mustCreate(map[string]any{"title": "X", "price": "1.00", "currency": "EUR", "slug": "my-x"})
@@ -28,16 +30,16 @@ func TestSlugs(t *testing.T) {
 			t.Fatalf("given slug %v", p["slug"])
 		}
 		path := "/api/v1/products/" + p["id"].(string)
-		if r := s.do(http.MethodPatch, path, map[string]any{"slug": "product"}, "writer"); r.Code != 409 || r.errCode() != "PRODUCT_SLUG_TAKEN" {
+		if r := s.Do(http.MethodPatch, path, map[string]any{"slug": "product"}, "writer"); r.Code != 409 || r.Err()["code"] != "PRODUCT_SLUG_TAKEN" {
 			t.Fatalf("patch to a taken slug: %d %s", r.Code, r.Raw)
 		}
-		if r := s.do(http.MethodPatch, path, map[string]any{"slug": "my-x-2"}, "writer"); r.Code != 200 || r.data()["slug"] != "my-x-2" {
+		if r := s.Do(http.MethodPatch, path, map[string]any{"slug": "my-x-2"}, "writer"); r.Code != 200 || r.Data()["slug"] != "my-x-2" {
 			t.Fatalf("patch slug: %d %s", r.Code, r.Raw)
 		}
-		if r := s.do(http.MethodGet, "/api/v1/products/my-x-2", nil, "reader"); r.Code != 200 || r.data()["id"] != p["id"] {
+		if r := s.Do(http.MethodGet, "/api/v1/products/my-x-2", nil, "reader"); r.Code != 200 || r.Data()["id"] != p["id"] {
 			t.Fatalf("get by new slug: %d", r.Code)
 		}
-		if r := s.do(http.MethodGet, "/api/v1/products/my-x", nil, "reader"); r.Code != 404 {
+		if r := s.Do(http.MethodGet, "/api/v1/products/my-x", nil, "reader"); r.Code != 404 {
 			t.Fatalf("old slug still resolves: %d", r.Code)
 		}
 	})
@@ -71,12 +73,12 @@ func TestListProductFilters(t *testing.T) {
 		}
 		list := func(cred, query string) []string {
 			t.Helper()
-			r := s.do(http.MethodGet, "/api/v1/products?"+query, nil, cred)
+			r := s.Do(http.MethodGet, "/api/v1/products?"+query, nil, cred)
 			if r.Code != 200 {
 				t.Fatalf("%s: %d %s", query, r.Code, r.Raw)
 			}
 			var out []string
-			for _, it := range r.list() {
+			for _, it := range r.List() {
 				out = append(out, names[it["id"].(string)])
 			}
 			return out
@@ -121,18 +123,18 @@ func TestListProductFilters(t *testing.T) {
 			if strings.HasPrefix(c.query, "q=") { // search order is relevance: compare as sets
 				got, c.want = sorted(got), sorted(c.want)
 			}
-			if !equal(got, c.want) {
+			if !slices.Equal(got, c.want) {
 				t.Errorf("%s: %v, want %v", c.query, got, c.want)
 			}
 		}
 
 		// Time window: created_after inclusive, created_before exclusive.
-		r := s.do(http.MethodGet, "/api/v1/products/"+id["Charlie"], nil, "admin")
-		at := r.data()["created_at"].(string)
-		if got := list("admin", "order=asc&created_after="+url.QueryEscape(at)); !equal(got, []string{"Charlie", "Delta", "Echo"}) {
+		r := s.Do(http.MethodGet, "/api/v1/products/"+id["Charlie"], nil, "admin")
+		at := r.Data()["created_at"].(string)
+		if got := list("admin", "order=asc&created_after="+url.QueryEscape(at)); !slices.Equal(got, []string{"Charlie", "Delta", "Echo"}) {
 			t.Errorf("created_after: %v", got)
 		}
-		if got := list("admin", "order=asc&created_before="+url.QueryEscape(at)); !equal(got, []string{"Alpha", "Bravo"}) {
+		if got := list("admin", "order=asc&created_before="+url.QueryEscape(at)); !slices.Equal(got, []string{"Alpha", "Bravo"}) {
 			t.Errorf("created_before: %v", got)
 		}
 		if got := list("admin", "created_before=2000-01-01"); len(got) != 0 {
@@ -144,32 +146,32 @@ func TestListProductFilters(t *testing.T) {
 
 		// Readers without products:write see active products only.
 		for _, cred := range []string{"reader", "customer"} {
-			if got := list(cred, ""); !equal(got, []string{"Charlie", "Bravo", "Alpha"}) {
+			if got := list(cred, ""); !slices.Equal(got, []string{"Charlie", "Bravo", "Alpha"}) {
 				t.Errorf("%s sees %v", cred, got)
 			}
 			if got := list(cred, "status=draft"); len(got) != 0 {
 				t.Errorf("%s sees drafts: %v", cred, got)
 			}
-			if r := s.do(http.MethodGet, "/api/v1/products/"+id["Delta"], nil, cred); r.Code != 404 {
+			if r := s.Do(http.MethodGet, "/api/v1/products/"+id["Delta"], nil, cred); r.Code != 404 {
 				t.Errorf("%s reads a draft: %d", cred, r.Code)
 			}
 		}
 
 		// Pagination and the summary shape.
-		r = s.do(http.MethodGet, "/api/v1/products?per_page=2&page=2&order=asc", nil, "admin")
-		p := r.pagination()
-		if r.Code != 200 || len(r.list()) != 2 || p["total"] != float64(5) || p["per_page"] != float64(2) || p["current_page"] != float64(2) ||
+		r = s.Do(http.MethodGet, "/api/v1/products?per_page=2&page=2&order=asc", nil, "admin")
+		p := r.Pagination()
+		if r.Code != 200 || len(r.List()) != 2 || p["total"] != float64(5) || p["per_page"] != float64(2) || p["current_page"] != float64(2) ||
 			p["total_pages"] != float64(3) || p["has_next"] != true || p["has_prev"] != true {
 			t.Fatalf("page 2: %s", r.Raw)
 		}
-		if names[r.list()[0]["id"].(string)] != "Charlie" {
-			t.Fatalf("page 2 starts with %v", r.list()[0]["title"])
+		if names[r.List()[0]["id"].(string)] != "Charlie" {
+			t.Fatalf("page 2 starts with %v", r.List()[0]["title"])
 		}
 		want := "compare_at_price,created_at,currency,has_variants,id,image_url,inventory_policy,inventory_quantity,is_featured,low_stock_threshold,price,product_type,published_at,short_description,slug,status,tags,title,updated_at,vendor"
-		if got := keysOf(r.list()[0]); got != want {
+		if got := httpxtest.Keys(r.List()[0]); got != want {
 			t.Fatalf("summary fields\n got %s\nwant %s", got, want)
 		}
-		if r := s.do(http.MethodGet, "/api/v1/products?per_page=500", nil, "admin"); r.pagination()["per_page"] != float64(100) {
+		if r := s.Do(http.MethodGet, "/api/v1/products?per_page=500", nil, "admin"); r.Pagination()["per_page"] != float64(100) {
 			t.Fatalf("per_page cap: %s", r.Raw)
 		}
 
@@ -180,12 +182,12 @@ func TestListProductFilters(t *testing.T) {
 			"created_before=2020-13-01": "created_before", "inventory_status=plenty": "inventory_status", "is_featured=yes-ish": "is_featured",
 			"page=0": "page", "per_page=x": "per_page", "q=" + strings.Repeat("a", 201): "q",
 		} {
-			r := s.do(http.MethodGet, "/api/v1/products?"+q, nil, "admin")
-			if r.Code != 400 || r.errFields()[field] == nil {
+			r := s.Do(http.MethodGet, "/api/v1/products?"+q, nil, "admin")
+			if r.Code != 400 || r.Fields()[field] == nil {
 				t.Errorf("%s: %d %s", q, r.Code, r.Raw)
 			}
 		}
-		if r := s.do(http.MethodGet, "/api/v1/products?collection_id=nope", nil, "admin"); r.Code != 404 || r.errCode() != "COLLECTION_NOT_FOUND" {
+		if r := s.Do(http.MethodGet, "/api/v1/products?collection_id=nope", nil, "admin"); r.Code != 404 || r.Err()["code"] != "COLLECTION_NOT_FOUND" {
 			t.Errorf("unknown collection: %d %s", r.Code, r.Raw)
 		}
 	})

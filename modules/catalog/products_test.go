@@ -1,23 +1,25 @@
 package catalog_test
 
 import (
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
+	"slices"
 	"testing"
 	"time"
 )
 
 func TestCreateAndGetProduct(t *testing.T) {
 	forEngine(t, func(t *testing.T, s *stack) {
-		r := s.do(http.MethodPost, "/api/v1/products", map[string]any{
+		r := s.Do(http.MethodPost, "/api/v1/products", map[string]any{
 			"title": "Blue Shirt", "price": "19.99", "currency": "usd", "sku": "SHIRT-1", "inventory_quantity": 7,
 			"tags": []string{"summer", "cotton", "Summer"}, "meta_fields": map[string]any{"origin": "PT", "ply": 2},
 		}, "writer")
 		if r.Code != http.StatusCreated {
 			t.Fatalf("create: %d %s", r.Code, r.Raw)
 		}
-		p := r.data()
+		p := r.Data()
 		want := "compare_at_price,cost_price,created_at,currency,description,has_variants,id,inventory_management,inventory_policy,inventory_quantity,is_featured,low_stock_threshold,meta_fields,price,product_type,published_at,requires_shipping,seo_description,seo_title,short_description,slug,status,tags,taxable,title,updated_at,variants,vendor,weight,weight_unit"
-		if got := keysOf(p); got != want {
+		if got := httpxtest.Keys(p); got != want {
 			t.Fatalf("fields\n got %s\nwant %s", got, want)
 		}
 		if p["title"] != "Blue Shirt" || p["slug"] != "blue-shirt" || p["price"] != "19.99" || p["currency"] != "USD" ||
@@ -51,41 +53,41 @@ func TestCreateAndGetProduct(t *testing.T) {
 		id := p["id"].(string)
 
 		// Events in the creating transaction.
-		if got := s.eventTypes(id); len(got) != 3 || got[0] != "product.created" || got[1] != "product.published" || got[2] != "catalog.stock_set" {
+		if got := s.EventTypes(id); len(got) != 3 || got[0] != "product.created" || got[1] != "product.published" || got[2] != "catalog.stock_set" {
 			t.Fatalf("product events %v", got)
 		}
-		created := s.events("product.created")[0]
+		created := s.Events("product.created")[0]
 		if created.Data["id"] != id || created.Data["slug"] != "blue-shirt" || len(created.Data["variants"].([]any)) != 1 {
 			t.Fatalf("product.created data %v", created.Data)
 		}
-		vc := s.events("variant.created")
+		vc := s.Events("variant.created")
 		if len(vc) != 1 || vc[0].AggregateID != dv["id"] || vc[0].Data["sku"] != "SHIRT-1" {
 			t.Fatalf("variant.created %v", vc)
 		}
-		ss := s.events("catalog.stock_set")[0].Data
+		ss := s.Events("catalog.stock_set")[0].Data
 		if ss["product_id"] != id || ss["variant_id"] != dv["id"] || ss["quantity"] != float64(7) || len(ss) != 3 {
 			t.Fatalf("stock_set %v", ss)
 		}
 
 		// Get by id and by slug; includes.
-		g := s.do(http.MethodGet, "/api/v1/products/"+id, nil, "reader")
-		if g.Code != 200 || g.data()["id"] != id || g.data()["variants"] != nil || g.data()["images"] != nil || g.data()["collections"] != nil {
+		g := s.Do(http.MethodGet, "/api/v1/products/"+id, nil, "reader")
+		if g.Code != 200 || g.Data()["id"] != id || g.Data()["variants"] != nil || g.Data()["images"] != nil || g.Data()["collections"] != nil {
 			t.Fatalf("get: %d %s", g.Code, g.Raw)
 		}
-		g = s.do(http.MethodGet, "/api/v1/products/blue-shirt?include=variants,images,collections", nil, "customer")
-		d := g.data()
+		g = s.Do(http.MethodGet, "/api/v1/products/blue-shirt?include=variants,images,collections", nil, "customer")
+		d := g.Data()
 		if g.Code != 200 || d["id"] != id || len(d["variants"].([]any)) != 1 || len(d["images"].([]any)) != 0 || len(d["collections"].([]any)) != 0 {
 			t.Fatalf("get by slug with includes: %d %s", g.Code, g.Raw)
 		}
-		g = s.do(http.MethodGet, "/api/v1/products/"+id+"?include=images", nil, "reader")
-		if g.data()["images"] == nil || g.data()["variants"] != nil {
+		g = s.Do(http.MethodGet, "/api/v1/products/"+id+"?include=images", nil, "reader")
+		if g.Data()["images"] == nil || g.Data()["variants"] != nil {
 			t.Fatalf("include=images: %s", g.Raw)
 		}
-		if g := s.do(http.MethodGet, "/api/v1/products/"+id+"?include=reviews", nil, "reader"); g.Code != 400 || g.errFields()["include"] == nil {
+		if g := s.Do(http.MethodGet, "/api/v1/products/"+id+"?include=reviews", nil, "reader"); g.Code != 400 || g.Fields()["include"] == nil {
 			t.Fatalf("bad include: %d %s", g.Code, g.Raw)
 		}
 		for _, path := range []string{"/api/v1/products/nope", "/api/v1/products/0190a7f0-0000-7000-8000-000000000000"} {
-			if g := s.do(http.MethodGet, path, nil, "reader"); g.Code != 404 || g.errCode() != "PRODUCT_NOT_FOUND" || g.errBody()["status"] != float64(404) {
+			if g := s.Do(http.MethodGet, path, nil, "reader"); g.Code != 404 || g.Err()["code"] != "PRODUCT_NOT_FOUND" || g.Err()["status"] != float64(404) {
 				t.Fatalf("%s: %d %s", path, g.Code, g.Raw)
 			}
 		}
@@ -105,16 +107,16 @@ func TestUpdateReplaceDeleteProduct(t *testing.T) {
 		if p["published_at"] != nil || p["status"] != "draft" {
 			t.Fatalf("draft %v", p)
 		}
-		if got := s.eventTypes(id); len(got) != 1 || got[0] != "product.created" {
+		if got := s.EventTypes(id); len(got) != 1 || got[0] != "product.created" {
 			t.Fatalf("draft create events %v", got)
 		}
 
 		// PATCH: partial; publishing moves published_at; the default variant follows.
-		r := s.do(http.MethodPatch, "/api/v1/products/"+id, map[string]any{
+		r := s.Do(http.MethodPatch, "/api/v1/products/"+id, map[string]any{
 			"status": "active", "price": "45.50", "compare_at_price": "50", "weight": 1.25, "weight_unit": "lb",
 			"inventory_quantity": 3, "inventory_policy": "continue", "sku": "LAMP-2", "vendor": " Acme ",
 		}, "writer")
-		d := r.data()
+		d := r.Data()
 		if r.Code != 200 || d["status"] != "active" || d["published_at"] == nil || d["price"] != "45.50" || d["compare_at_price"] != "50.00" ||
 			d["weight"] != "1.25" || d["weight_unit"] != "lb" || d["inventory_quantity"] != float64(3) || d["vendor"] != "Acme" || d["title"] != "Lamp" {
 			t.Fatalf("patch: %d %s", r.Code, r.Raw)
@@ -125,36 +127,36 @@ func TestUpdateReplaceDeleteProduct(t *testing.T) {
 			t.Fatalf("default variant after patch %v", dv)
 		}
 		want := []string{"product.created", "product.updated", "product.published", "catalog.stock_set", "product.inventory_changed"}
-		if got := s.eventTypes(id); !equal(got, want) {
+		if got := s.EventTypes(id); !slices.Equal(got, want) {
 			t.Fatalf("events %v, want %v", got, want)
 		}
-		if vu := s.events("variant.updated"); len(vu) != 1 || vu[0].AggregateID != dv["id"] || vu[0].Data["sku"] != "LAMP-2" {
+		if vu := s.Events("variant.updated"); len(vu) != 1 || vu[0].AggregateID != dv["id"] || vu[0].Data["sku"] != "LAMP-2" {
 			t.Fatalf("variant.updated %v", vu)
 		}
 		published := d["published_at"]
-		r = s.do(http.MethodPatch, "/api/v1/products/"+id, map[string]any{"title": "Desk Lamp"}, "writer")
-		if r.data()["published_at"] != published || r.data()["slug"] != "lamp" {
+		r = s.Do(http.MethodPatch, "/api/v1/products/"+id, map[string]any{"title": "Desk Lamp"}, "writer")
+		if r.Data()["published_at"] != published || r.Data()["slug"] != "lamp" {
 			t.Fatalf("published_at moved on a title change: %s", r.Raw)
 		}
-		r = s.do(http.MethodPatch, "/api/v1/products/"+id, map[string]any{"status": "archived"}, "writer")
-		if r.data()["published_at"] != nil || r.data()["status"] != "archived" || len(s.events("product.unpublished")) != 1 {
+		r = s.Do(http.MethodPatch, "/api/v1/products/"+id, map[string]any{"status": "archived"}, "writer")
+		if r.Data()["published_at"] != nil || r.Data()["status"] != "archived" || len(s.Events("product.unpublished")) != 1 {
 			t.Fatalf("archive: %s", r.Raw)
 		}
-		r = s.do(http.MethodPatch, "/api/v1/products/"+id, map[string]any{"status": "draft"}, "writer")
-		if r.Code != 200 || len(s.events("product.unpublished")) != 1 || len(s.events("product.published")) != 1 {
+		r = s.Do(http.MethodPatch, "/api/v1/products/"+id, map[string]any{"status": "draft"}, "writer")
+		if r.Code != 200 || len(s.Events("product.unpublished")) != 1 || len(s.Events("product.published")) != 1 {
 			t.Fatalf("archived → draft must not publish events: %s", r.Raw)
 		}
-		r = s.do(http.MethodPatch, "/api/v1/products/"+id, map[string]any{"compare_at_price": nil, "inventory_management": nil}, "writer")
-		if r.data()["compare_at_price"] != nil || r.data()["inventory_management"] != nil {
+		r = s.Do(http.MethodPatch, "/api/v1/products/"+id, map[string]any{"compare_at_price": nil, "inventory_management": nil}, "writer")
+		if r.Data()["compare_at_price"] != nil || r.Data()["inventory_management"] != nil {
 			t.Fatalf("nulls: %s", r.Raw)
 		}
 
 		// PUT needs every writable field and names the missing ones.
-		r = s.do(http.MethodPut, "/api/v1/products/"+id, map[string]any{"title": "Only title", "price": "1.00"}, "writer")
-		if r.Code != 400 || r.errBody()["category"] != "validation" {
+		r = s.Do(http.MethodPut, "/api/v1/products/"+id, map[string]any{"title": "Only title", "price": "1.00"}, "writer")
+		if r.Code != 400 || r.Err()["category"] != "validation" {
 			t.Fatalf("put partial: %d %s", r.Code, r.Raw)
 		}
-		f := r.errFields()
+		f := r.Fields()
 		for _, k := range []string{"slug", "description", "currency", "tags", "meta_fields", "compare_at_price", "inventory_management", "seo_title"} {
 			if f[k] == nil {
 				t.Errorf("PUT missing %s not named: %v", k, f)
@@ -171,54 +173,54 @@ func TestUpdateReplaceDeleteProduct(t *testing.T) {
 			"inventory_management": "commerce", "low_stock_threshold": 2, "seo_title": "Floor lamp", "seo_description": "A lamp",
 			"meta_fields": map[string]any{},
 		}
-		r = s.do(http.MethodPut, "/api/v1/products/"+id, full, "writer")
-		d = r.data()
+		r = s.Do(http.MethodPut, "/api/v1/products/"+id, full, "writer")
+		d = r.Data()
 		if r.Code != 200 || d["slug"] != "floor-lamp" || d["is_featured"] != true || d["cost_price"] != "40.00" || d["taxable"] != false ||
 			d["inventory_quantity"] != float64(3) || d["published_at"] == nil || d["low_stock_threshold"] != float64(2) {
 			t.Fatalf("put: %d %s", r.Code, r.Raw)
 		}
-		if r := s.do(http.MethodPut, "/api/v1/products/0190a7f0-0000-7000-8000-000000000000", full, "writer"); r.Code != 404 || r.errCode() != "PRODUCT_NOT_FOUND" {
+		if r := s.Do(http.MethodPut, "/api/v1/products/0190a7f0-0000-7000-8000-000000000000", full, "writer"); r.Code != 404 || r.Err()["code"] != "PRODUCT_NOT_FOUND" {
 			t.Fatalf("put unknown: %d %s", r.Code, r.Raw)
 		}
 
 		// Delete: orders block it unless force=true; nothing changes on a refusal.
 		s.orders.set(id)
-		eventsBefore := len(s.events())
+		eventsBefore := len(s.Events())
 		for _, q := range []string{"", "?force=false", "?force=0"} {
-			if r := s.do(http.MethodDelete, "/api/v1/products/"+id+q, nil, "writer"); r.Code != 409 || r.errCode() != "PRODUCT_HAS_ORDERS" {
+			if r := s.Do(http.MethodDelete, "/api/v1/products/"+id+q, nil, "writer"); r.Code != 409 || r.Err()["code"] != "PRODUCT_HAS_ORDERS" {
 				t.Fatalf("delete%s with orders: %d %s", q, r.Code, r.Raw)
 			}
 		}
-		if r := s.do(http.MethodDelete, "/api/v1/products/"+id+"?force=maybe", nil, "writer"); r.Code != 400 || r.errFields()["force"] == nil {
+		if r := s.Do(http.MethodDelete, "/api/v1/products/"+id+"?force=maybe", nil, "writer"); r.Code != 400 || r.Fields()["force"] == nil {
 			t.Fatalf("bad force: %d %s", r.Code, r.Raw)
 		}
-		if r := s.do(http.MethodGet, "/api/v1/products/"+id, nil, "admin"); r.Code != 200 || r.data()["status"] != "active" || len(s.events()) != eventsBefore {
-			t.Fatalf("refused delete changed the product: %d %s, %d new events", r.Code, r.Raw, len(s.events())-eventsBefore)
+		if r := s.Do(http.MethodGet, "/api/v1/products/"+id, nil, "admin"); r.Code != 200 || r.Data()["status"] != "active" || len(s.Events()) != eventsBefore {
+			t.Fatalf("refused delete changed the product: %d %s, %d new events", r.Code, r.Raw, len(s.Events())-eventsBefore)
 		}
-		r = s.do(http.MethodDelete, "/api/v1/products/"+id+"?force=true", nil, "writer")
+		r = s.Do(http.MethodDelete, "/api/v1/products/"+id+"?force=true", nil, "writer")
 		if r.Code != 204 || len(r.Raw) != 0 {
 			t.Fatalf("force delete with orders: %d %s", r.Code, r.Raw)
 		}
-		if r := s.do(http.MethodGet, "/api/v1/products/"+id, nil, "admin"); r.Code != 404 || r.errCode() != "PRODUCT_NOT_FOUND" {
+		if r := s.Do(http.MethodGet, "/api/v1/products/"+id, nil, "admin"); r.Code != 404 || r.Err()["code"] != "PRODUCT_NOT_FOUND" {
 			t.Fatalf("force-deleted product still there: %d %s", r.Code, r.Raw)
 		}
 		// Deleted, not archived: product.deleted is the only new event.
-		if got := s.events()[eventsBefore:]; len(got) != 1 || got[0].Type != "product.deleted" || got[0].AggregateID != id || got[0].Data["status"] != "active" {
+		if got := s.Events()[eventsBefore:]; len(got) != 1 || got[0].Type != "product.deleted" || got[0].AggregateID != id || got[0].Data["status"] != "active" {
 			t.Fatalf("events of a forced delete %v", got)
 		}
 		other := s.mustCreate(map[string]any{"title": "Chair", "price": "10.00", "currency": "EUR"})
 		oid := other["id"].(string)
-		if r := s.do(http.MethodDelete, "/api/v1/products/"+oid, nil, "writer"); r.Code != 204 || len(r.Raw) != 0 {
+		if r := s.Do(http.MethodDelete, "/api/v1/products/"+oid, nil, "writer"); r.Code != 204 || len(r.Raw) != 0 {
 			t.Fatalf("delete: %d %s", r.Code, r.Raw)
 		}
-		if r := s.do(http.MethodGet, "/api/v1/products/"+oid, nil, "admin"); r.Code != 404 {
+		if r := s.Do(http.MethodGet, "/api/v1/products/"+oid, nil, "admin"); r.Code != 404 {
 			t.Fatalf("deleted product still there: %d", r.Code)
 		}
-		del := s.events("product.deleted")
+		del := s.Events("product.deleted")
 		if len(del) != 2 || del[1].AggregateID != oid || len(del[1].Data["variants"].([]any)) != 1 {
 			t.Fatalf("product.deleted %v", del)
 		}
-		if r := s.do(http.MethodDelete, "/api/v1/products/"+oid, nil, "writer"); r.Code != 404 || r.errCode() != "PRODUCT_NOT_FOUND" {
+		if r := s.Do(http.MethodDelete, "/api/v1/products/"+oid, nil, "writer"); r.Code != 404 || r.Err()["code"] != "PRODUCT_NOT_FOUND" {
 			t.Fatalf("delete twice: %d %s", r.Code, r.Raw)
 		}
 	})
@@ -277,51 +279,39 @@ func TestProductValidation(t *testing.T) {
 			{"array body", "[1]", 400, float64(400), "body"},
 		}
 		for _, c := range cases {
-			r := s.do(http.MethodPost, "/api/v1/products", c.body, "writer")
-			if r.Code != c.status || r.errCode() != c.code {
-				t.Errorf("%s: %d %v, want %d %v (%s)", c.name, r.Code, r.errCode(), c.status, c.code, r.Raw)
+			r := s.Do(http.MethodPost, "/api/v1/products", c.body, "writer")
+			if r.Code != c.status || r.Err()["code"] != c.code {
+				t.Errorf("%s: %d %v, want %d %v (%s)", c.name, r.Code, r.Err()["code"], c.status, c.code, r.Raw)
 				continue
 			}
-			if r.errFields()[c.field] == nil {
-				t.Errorf("%s: fields %v lack %q", c.name, r.errFields(), c.field)
+			if r.Fields()[c.field] == nil {
+				t.Errorf("%s: fields %v lack %q", c.name, r.Fields(), c.field)
 			}
 		}
-		if n := len(s.events()); n != 0 {
+		if n := len(s.Events()); n != 0 {
 			t.Fatalf("refused creates wrote %d events", n)
 		}
 		// PATCH validates the same way; a currency change must keep amounts representable.
 		p := s.mustCreate(map[string]any{"title": "Cup", "price": "12.50", "currency": "USD"})
 		path := "/api/v1/products/" + p["id"].(string)
-		if r := s.do(http.MethodPatch, path, map[string]any{"currency": "JPY"}, "writer"); r.Code != 400 || r.errCode() != "INVALID_PRICE" {
+		if r := s.Do(http.MethodPatch, path, map[string]any{"currency": "JPY"}, "writer"); r.Code != 400 || r.Err()["code"] != "INVALID_PRICE" {
 			t.Fatalf("currency change with cents: %d %s", r.Code, r.Raw)
 		}
-		if r := s.do(http.MethodPatch, path, map[string]any{"currency": "JPY", "price": "1250"}, "writer"); r.Code != 400 || r.errCode() != "INVALID_PRICE" {
+		if r := s.Do(http.MethodPatch, path, map[string]any{"currency": "JPY", "price": "1250"}, "writer"); r.Code != 400 || r.Err()["code"] != "INVALID_PRICE" {
 			t.Fatalf("currency change; variant still has cents: %d %s", r.Code, r.Raw)
 		}
-		if r := s.do(http.MethodPatch, path, map[string]any{"price": "13"}, "writer"); r.Code != 200 || r.data()["price"] != "13.00" {
+		if r := s.Do(http.MethodPatch, path, map[string]any{"price": "13"}, "writer"); r.Code != 200 || r.Data()["price"] != "13.00" {
 			t.Fatalf("price without decimals: %d %s", r.Code, r.Raw)
 		}
-		if r := s.do(http.MethodPatch, path, map[string]any{"product_type": "toy"}, "writer"); r.Code != 400 || r.errCode() != "INVALID_PRODUCT_TYPE" {
+		if r := s.Do(http.MethodPatch, path, map[string]any{"product_type": "toy"}, "writer"); r.Code != 400 || r.Err()["code"] != "INVALID_PRODUCT_TYPE" {
 			t.Fatalf("patch bad type: %d %s", r.Code, r.Raw)
 		}
-		if r := s.do(http.MethodPatch, path, map[string]any{}, "writer"); r.Code != 200 {
+		if r := s.Do(http.MethodPatch, path, map[string]any{}, "writer"); r.Code != 200 {
 			t.Fatalf("empty patch: %d %s", r.Code, r.Raw)
 		}
-		r := s.do(http.MethodPost, "/api/v1/products", "x", "writer")
+		r := s.Do(http.MethodPost, "/api/v1/products", "x", "writer")
 		if r.Code != 400 {
 			t.Fatalf("bad JSON: %d", r.Code)
 		}
 	})
-}
-
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

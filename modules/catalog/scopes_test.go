@@ -13,7 +13,7 @@ func TestScopes(t *testing.T) {
 		p := s.mustCreate(map[string]any{"title": "P", "price": "1.00", "currency": "USD"})
 		pid := p["id"].(string)
 		vid := p["variants"].([]any)[0].(map[string]any)["id"].(string)
-		cid := s.do(http.MethodPost, "/api/v1/collections", map[string]any{"title": "C"}, "admin").data()["id"].(string)
+		cid := s.Do(http.MethodPost, "/api/v1/collections", map[string]any{"title": "C"}, "admin").Data()["id"].(string)
 		const unknown = "0190a7f0-0000-7000-8000-000000000000"
 		routes := []struct {
 			method, path, scope string
@@ -47,16 +47,16 @@ func TestScopes(t *testing.T) {
 			if rt.method == "POST" || rt.method == "PUT" || rt.method == "PATCH" {
 				body = map[string]any{}
 			}
-			if r := s.do(rt.method, rt.path, body, ""); r.Code != 401 || r.errBody()["category"] != "auth" || r.errCode() != float64(401) {
+			if r := s.Do(rt.method, rt.path, body, ""); r.Code != 401 || r.Err()["category"] != "auth" || r.Err()["code"] != float64(401) {
 				t.Errorf("%s %s anonymous: %d %s", rt.method, rt.path, r.Code, r.Raw)
 			}
-			r := s.do(rt.method, rt.path, body, "orders")
-			if r.Code != 403 || r.errBody()["message"] != "Forbidden: Insufficient permissions. Required: "+rt.scope {
+			r := s.Do(rt.method, rt.path, body, "orders")
+			if r.Code != 403 || r.Err()["message"] != "Forbidden: Insufficient permissions. Required: "+rt.scope {
 				t.Errorf("%s %s without scope: %d %s", rt.method, rt.path, r.Code, r.Raw)
 			}
 			read := strings.HasSuffix(rt.scope, ":read")
 			for _, cred := range []string{"reader", "customer"} {
-				r := s.do(rt.method, rt.path, body, cred)
+				r := s.Do(rt.method, rt.path, body, cred)
 				if read && (r.Code == 401 || r.Code == 403) {
 					t.Errorf("%s %s as %s: %d", rt.method, rt.path, cred, r.Code)
 				}
@@ -64,11 +64,11 @@ func TestScopes(t *testing.T) {
 					t.Errorf("%s %s as %s writes: %d", rt.method, rt.path, cred, r.Code)
 				}
 			}
-			if r := s.do(rt.method, rt.path, body, "writer"); r.Code == 401 || r.Code == 403 {
+			if r := s.Do(rt.method, rt.path, body, "writer"); r.Code == 401 || r.Code == 403 {
 				t.Errorf("%s %s as writer: %d", rt.method, rt.path, r.Code)
 			}
 		}
-		if r := s.do(http.MethodGet, "/api/v1/products", nil, "bogus-token"); r.Code != 401 || r.errBody()["message"] != "Unauthorized: Invalid token" {
+		if r := s.Do(http.MethodGet, "/api/v1/products", nil, "bogus-token"); r.Code != 401 || r.Err()["message"] != "Unauthorized: Invalid token" {
 			t.Errorf("bad token: %d %s", r.Code, r.Raw)
 		}
 	})

@@ -55,21 +55,21 @@ LIMIT 20`
 		t.Errorf("q runs a sequential scan")
 	}
 	// The same search through the API.
-	r := s.do(http.MethodGet, "/api/v1/products?q=aurora", nil, "reader")
-	if r.Code != 200 || r.pagination()["total"] != float64(5) {
+	r := s.Do(http.MethodGet, "/api/v1/products?q=aurora", nil, "reader")
+	if r.Code != 200 || r.Pagination()["total"] != float64(5) {
 		t.Fatalf("search: %d %s", r.Code, r.Raw)
 	}
-	r = s.do(http.MethodGet, "/api/v1/products?q=walnut+lamp&per_page=5", nil, "reader")
-	if r.Code != 200 || r.pagination()["total"].(float64) < 1 {
+	r = s.Do(http.MethodGet, "/api/v1/products?q=walnut+lamp&per_page=5", nil, "reader")
+	if r.Code != 200 || r.Pagination()["total"].(float64) < 1 {
 		t.Fatalf("seeded search: %d %s", r.Code, r.Raw)
 	}
-	for _, it := range r.list() {
+	for _, it := range r.List() {
 		if title := strings.ToLower(it["title"].(string)); !strings.Contains(title, "walnut") || !strings.Contains(title, "lamp") {
 			t.Errorf("walnut lamp search found %q", it["title"])
 		}
 	}
-	if r := s.do(http.MethodGet, "/api/v1/products?per_page=100&page=3&sort=price&order=asc", nil, "reader"); len(r.list()) != 100 || r.pagination()["total"] != float64(10005) {
-		t.Fatalf("large list: %v", r.pagination())
+	if r := s.Do(http.MethodGet, "/api/v1/products?per_page=100&page=3&sort=price&order=asc", nil, "reader"); len(r.List()) != 100 || r.Pagination()["total"] != float64(10005) {
+		t.Fatalf("large list: %v", r.Pagination())
 	}
 }
 
@@ -80,17 +80,17 @@ func TestSeedProducts(t *testing.T) {
 		if err != nil || len(ids) != 600 {
 			t.Fatalf("seed: %d %v", len(ids), err)
 		}
-		r := s.do(http.MethodGet, "/api/v1/products/"+ids[599]+"?include=variants", nil, "reader")
-		d := r.data()
+		r := s.Do(http.MethodGet, "/api/v1/products/"+ids[599]+"?include=variants", nil, "reader")
+		d := r.Data()
 		vs := d["variants"].([]any)
 		if r.Code != 200 || len(vs) != 3 || d["has_variants"] != true || !strings.HasPrefix(d["title"].(string), "Demo ") ||
 			d["inventory_quantity"] != float64(3*int(vs[0].(map[string]any)["inventory_quantity"].(float64))) {
 			t.Fatalf("seeded product: %d %s", r.Code, r.Raw)
 		}
-		if r := s.do(http.MethodGet, "/api/v1/products?per_page=1", nil, "reader"); r.pagination()["total"] != float64(600) {
+		if r := s.Do(http.MethodGet, "/api/v1/products?per_page=1", nil, "reader"); r.Pagination()["total"] != float64(600) {
 			t.Fatalf("seeded count: %s", r.Raw)
 		}
-		if r := s.do(http.MethodGet, "/api/v1/products?q=walnut&tags=eco&per_page=100", nil, "reader"); r.Code != 200 {
+		if r := s.Do(http.MethodGet, "/api/v1/products?q=walnut&tags=eco&per_page=100", nil, "reader"); r.Code != 200 {
 			t.Fatalf("seeded search: %d", r.Code)
 		}
 	})

@@ -3,9 +3,11 @@ package catalog_test
 import (
 	"context"
 	"net/http"
+	"slices"
 	"testing"
 
 	"github.com/gocommerce/commerce/modules/catalog/api"
+	"github.com/gocommerce/commerce/platform/httpxtest"
 )
 
 // product.low_stock is "stock below threshold" (decision 0029): it fires when the
@@ -16,19 +18,19 @@ func TestLowStockEvents(t *testing.T) {
 	forEngine(t, func(t *testing.T, s *stack) {
 		p := s.mustCreate(map[string]any{"title": "Candle", "price": "8.00", "currency": "USD", "inventory_quantity": 20, "low_stock_threshold": 10})
 		pid := p["id"].(string)
-		if got := s.events("product.low_stock", "product.out_of_stock"); len(got) != 0 {
+		if got := s.Events("product.low_stock", "product.out_of_stock"); len(got) != 0 {
 			t.Fatalf("create published %v", got)
 		}
 		// step sets the product's stock and returns the stock events it published.
 		step := func(qty int) []string {
 			t.Helper()
-			before := len(s.events())
-			r := s.do(http.MethodPatch, "/api/v1/products/"+pid, map[string]any{"inventory_quantity": qty}, "writer")
-			if r.Code != 200 || r.data()["inventory_quantity"] != float64(qty) {
+			before := len(s.Events())
+			r := s.Do(http.MethodPatch, "/api/v1/products/"+pid, map[string]any{"inventory_quantity": qty}, "writer")
+			if r.Code != 200 || r.Data()["inventory_quantity"] != float64(qty) {
 				t.Fatalf("set stock %d: %d %s", qty, r.Code, r.Raw)
 			}
 			var out []string
-			for _, e := range s.events()[before:] {
+			for _, e := range s.Events()[before:] {
 				switch e.Type {
 				case "product.low_stock", "product.out_of_stock":
 					if e.AggregateID != pid || e.Data["inventory_quantity"] != float64(qty) || e.Data["variants"] == nil {
@@ -58,17 +60,17 @@ func TestLowStockEvents(t *testing.T) {
 			{10, nil},
 			{0, oos}, // 10 → 0
 		} {
-			if got := step(c.qty); !equal(got, c.want) {
+			if got := step(c.qty); !slices.Equal(got, c.want) {
 				t.Fatalf("to %d: events %v, want %v", c.qty, got, c.want)
 			}
 		}
 
 		// The status filter stays "at or below": 10 with threshold 10 is low_stock.
 		step(10)
-		if r := s.do(http.MethodGet, "/api/v1/products?inventory_status=low_stock", nil, "admin"); !equal(ids(r.list()), []string{pid}) {
+		if r := s.Do(http.MethodGet, "/api/v1/products?inventory_status=low_stock", nil, "admin"); !slices.Equal(httpxtest.IDs(r.List()), []string{pid}) {
 			t.Fatalf("low_stock filter at the threshold: %s", r.Raw)
 		}
-		if r := s.do(http.MethodGet, "/api/v1/products?inventory_status=in_stock", nil, "admin"); len(r.list()) != 0 {
+		if r := s.Do(http.MethodGet, "/api/v1/products?inventory_status=in_stock", nil, "admin"); len(r.List()) != 0 {
 			t.Fatalf("in_stock filter at the threshold: %s", r.Raw)
 		}
 	})
@@ -81,24 +83,24 @@ func TestLowStockEventsOnVariantTotals(t *testing.T) {
 		p := s.mustCreate(map[string]any{"title": "Scarf", "price": "15.00", "currency": "USD", "low_stock_threshold": 10})
 		pid := p["id"].(string)
 		base := "/api/v1/products/" + pid + "/variants"
-		red := s.do(http.MethodPost, base, map[string]any{"title": "Red", "sku": "S-R", "inventory_quantity": 6}, "writer").data()
-		blue := s.do(http.MethodPost, base, map[string]any{"title": "Blue", "sku": "S-B", "inventory_quantity": 6}, "writer").data()
+		red := s.Do(http.MethodPost, base, map[string]any{"title": "Red", "sku": "S-R", "inventory_quantity": 6}, "writer").Data()
+		blue := s.Do(http.MethodPost, base, map[string]any{"title": "Blue", "sku": "S-B", "inventory_quantity": 6}, "writer").Data()
 		if red == nil || blue == nil {
 			t.Fatal("variants not created")
 		}
-		count := func() int { return len(s.events("product.low_stock")) }
+		count := func() int { return len(s.Events("product.low_stock")) }
 		if n := count(); n != 0 {
 			t.Fatalf("low_stock while rising: %d", n)
 		}
 		// 12 → 10: at the threshold, nothing.
-		if r := s.do(http.MethodPut, base+"/"+blue["id"].(string), map[string]any{"inventory_quantity": 4}, "writer"); r.Code != 200 || count() != 0 {
+		if r := s.Do(http.MethodPut, base+"/"+blue["id"].(string), map[string]any{"inventory_quantity": 4}, "writer"); r.Code != 200 || count() != 0 {
 			t.Fatalf("12 → 10: %d %s, %d low_stock", r.Code, r.Raw, count())
 		}
 		// 10 → 9: below.
-		if r := s.do(http.MethodPut, base+"/"+blue["id"].(string), map[string]any{"inventory_quantity": 3}, "writer"); r.Code != 200 || count() != 1 {
+		if r := s.Do(http.MethodPut, base+"/"+blue["id"].(string), map[string]any{"inventory_quantity": 3}, "writer"); r.Code != 200 || count() != 1 {
 			t.Fatalf("10 → 9: %d %s, %d low_stock", r.Code, r.Raw, count())
 		}
-		if g := s.do(http.MethodGet, "/api/v1/products/"+pid, nil, "admin").data(); g["inventory_quantity"] != float64(9) {
+		if g := s.Do(http.MethodGet, "/api/v1/products/"+pid, nil, "admin").Data(); g["inventory_quantity"] != float64(9) {
 			t.Fatalf("total %v", g["inventory_quantity"])
 		}
 

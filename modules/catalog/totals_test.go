@@ -3,6 +3,7 @@ package catalog_test
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -32,11 +33,11 @@ func countStatements(t *testing.T, s *stack) *atomic.Int64 {
 // the pagination total.
 func listTotal(t *testing.T, s *stack, query string) int {
 	t.Helper()
-	r := s.do(http.MethodGet, "/api/v1/products?"+query, nil, "admin")
+	r := s.Do(http.MethodGet, "/api/v1/products?"+query, nil, "admin")
 	if r.Code != http.StatusOK {
 		t.Fatalf("list %s: %d %s", query, r.Code, r.Raw)
 	}
-	return int(r.pagination()["total"].(float64))
+	return int(r.Pagination()["total"].(float64))
 }
 
 func TestListTotalsCache(t *testing.T) {
@@ -75,11 +76,11 @@ func TestListTotalsCache(t *testing.T) {
 		expect("per_page=2", 4, 1)
 		expect("per_page=2", 4, 0)
 		id := first["id"].(string)
-		if r := s.do(http.MethodPatch, "/api/v1/products/"+id, map[string]any{"vendor": "Other"}, "admin"); r.Code != http.StatusOK {
+		if r := s.Do(http.MethodPatch, "/api/v1/products/"+id, map[string]any{"vendor": "Other"}, "admin"); r.Code != http.StatusOK {
 			t.Fatalf("patch: %d %s", r.Code, r.Raw)
 		}
 		expect("per_page=2&vendor=Acme", 3, 1)
-		if r := s.do(http.MethodDelete, "/api/v1/products/"+id, nil, "admin"); r.Code != http.StatusNoContent {
+		if r := s.Do(http.MethodDelete, "/api/v1/products/"+id, nil, "admin"); r.Code != http.StatusNoContent {
 			t.Fatalf("delete: %d %s", r.Code, r.Raw)
 		}
 		expect("per_page=2", 3, 1)
@@ -149,16 +150,16 @@ func TestProductCollectionsCache(t *testing.T) {
 		b := s.mustCreate(map[string]any{"title": "B", "price": "60.00", "currency": "USD"})["id"].(string)
 		create := func(body map[string]any) string {
 			t.Helper()
-			r := s.do(http.MethodPost, "/api/v1/collections", body, "writer")
+			r := s.Do(http.MethodPost, "/api/v1/collections", body, "writer")
 			if r.Code != http.StatusCreated {
 				t.Fatalf("create collection: %d %s", r.Code, r.Raw)
 			}
-			return r.data()["id"].(string)
+			return r.Data()["id"].(string)
 		}
 		manual := create(map[string]any{"title": "Manual"})
 		hidden := create(map[string]any{"title": "Hidden", "is_active": false})
 		for _, cid := range []string{manual, hidden} {
-			if r := s.do(http.MethodPost, "/api/v1/collections/"+cid+"/products", map[string]any{"product_id": b}, "writer"); r.Code != http.StatusCreated {
+			if r := s.Do(http.MethodPost, "/api/v1/collections/"+cid+"/products", map[string]any{"product_id": b}, "writer"); r.Code != http.StatusCreated {
 				t.Fatalf("add member: %d %s", r.Code, r.Raw)
 			}
 		}
@@ -175,7 +176,7 @@ func TestProductCollectionsCache(t *testing.T) {
 				t.Fatalf("product collections %v, want %v", got, want)
 			}
 			for id, cols := range want {
-				if !equal(got[id], cols) {
+				if !slices.Equal(got[id], cols) {
 					t.Fatalf("product collections %v, want %v", got, want)
 				}
 			}
@@ -186,12 +187,12 @@ func TestProductCollectionsCache(t *testing.T) {
 		check(map[string][]string{a: {smart}, b: {manual}}, 1)
 		check(map[string][]string{a: {smart}, b: {manual}}, 0)
 		// A rule change through this process is seen at once.
-		r := s.do(http.MethodPatch, "/api/v1/collections/"+smart, map[string]any{"rules": []map[string]any{{"column": "price", "relation": "greater_than", "condition": "50"}}}, "writer")
+		r := s.Do(http.MethodPatch, "/api/v1/collections/"+smart, map[string]any{"rules": []map[string]any{{"column": "price", "relation": "greater_than", "condition": "50"}}}, "writer")
 		if r.Code != http.StatusOK {
 			t.Fatalf("patch rules: %d %s", r.Code, r.Raw)
 		}
 		check(map[string][]string{a: {}, b: {manual, smart}}, 1)
-		if r := s.do(http.MethodDelete, "/api/v1/collections/"+smart, nil, "writer"); r.Code != http.StatusNoContent {
+		if r := s.Do(http.MethodDelete, "/api/v1/collections/"+smart, nil, "writer"); r.Code != http.StatusNoContent {
 			t.Fatalf("delete: %d %s", r.Code, r.Raw)
 		}
 		check(map[string][]string{a: {}, b: {manual}}, 1)

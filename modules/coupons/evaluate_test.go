@@ -52,7 +52,7 @@ func TestNotifyAppliedWithEvaluatedCoupon(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a := h.events("coupon.applied")
+		a := h.Payloads("coupon.applied", "")
 		if len(a) != 1 || a[0]["coupon_id"] != c["id"] || a[0]["code"] != "GIVEN" || a[0]["type"] != "percentage" || a[0]["discount_amount"] != "1.00" {
 			t.Errorf("coupon.applied %v", a)
 		}

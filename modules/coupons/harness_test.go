@@ -2,7 +2,6 @@ package coupons_test
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"strings"
 	"sync"
@@ -25,7 +24,6 @@ import (
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/events"
-	"github.com/gocommerce/commerce/platform/httpx"
 	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/openapi"
 	"github.com/gocommerce/commerce/platform/testdb"
@@ -41,25 +39,15 @@ const (
 	guestTok  = "guest-token"
 )
 
-// fakeAuth maps bearer credentials to principals.
-type fakeAuth map[string]*auth.Principal
-
-func (f fakeAuth) Authenticate(_ context.Context, cred, _ string) (*auth.Principal, error) {
-	if p, ok := f[cred]; ok {
-		return p, nil
-	}
-	return nil, apperr.Unauthorized("Unauthorized: Invalid token")
-}
-
-var principals = fakeAuth{
-	"admin":     {Kind: auth.APIKey, ID: "k1", KeyPrefix: "k1", Scopes: []string{"admin"}},
-	"staff":     {Kind: auth.Staff, ID: "s1", Scopes: []string{"admin"}},
-	"writer":    {Kind: auth.APIKey, ID: "k2", KeyPrefix: "k2", Scopes: []string{"coupons:write"}},
-	"reader":    {Kind: auth.APIKey, ID: "k3", KeyPrefix: "k3", Scopes: []string{"coupons:read"}},
-	"couponad":  {Kind: auth.APIKey, ID: "k4", KeyPrefix: "k4", Scopes: []string{"coupons:admin"}},
-	"products":  {Kind: auth.APIKey, ID: "k5", KeyPrefix: "k5", Scopes: []string{"products:read"}},
-	"customer":  {Kind: auth.Customer, ID: customer1, Scopes: config.Default().Security.CustomerScopes},
-	"customer2": {Kind: auth.Customer, ID: customer2, Scopes: config.Default().Security.CustomerScopes},
+var principals = httpxtest.Principals{
+	"admin":     httpxtest.APIKey("k1", "admin"),
+	"staff":     httpxtest.Staff("s1", ""),
+	"writer":    httpxtest.APIKey("k2", "coupons:write"),
+	"reader":    httpxtest.APIKey("k3", "coupons:read"),
+	"couponad":  httpxtest.APIKey("k4", "coupons:admin"),
+	"products":  httpxtest.APIKey("k5", "products:read"),
+	"customer":  httpxtest.Customer(customer1, ""),
+	"customer2": httpxtest.Customer(customer2, ""),
 }
 
 // fakeCustomers is ports.Customers with settable answers.
@@ -110,12 +98,13 @@ func (f *fakeCarts) set(fn func(c *ports.Cart)) {
 	fn(&f.cart)
 }
 
+// harness is the coupons module on a fresh database with fake collaborators.
 type harness struct {
+	*httpxtest.Harness
 	t         *testing.T
 	engine    string
 	db        *db.DB
 	svc       *app.Service
-	srv       http.Handler
 	customers *fakeCustomers
 	carts     *fakeCarts
 	clock     *clock.Fake
@@ -145,54 +134,19 @@ func newHarness(t *testing.T, engine string, stacking bool) *harness {
 		app.Collaborators{Customers: cust}, events.NewOutbox(e.DB), clk)
 	sub := couponsevents.NewSubscriber(svc, zap.NewNop())
 	mod := coupons.NewModule(couponshttp.NewHandler(svc, app.NewValidator(svc, carts)), sub)
-	srv, err := httpx.NewServer(&cfg, zap.NewNop(), principals, nil, nil, nil, []httpx.Module{mod})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &harness{t: t, engine: engine, db: e.DB, svc: svc, srv: docs.Wrap(t, srv), customers: cust, carts: carts, clock: clk, sub: sub}
+	srv := httpxtest.NewServer(t, &cfg, nil, principals, mod)
+	return &harness{Harness: httpxtest.New(t, docs.Wrap(t, srv), e.DB), t: t, engine: engine, db: e.DB, svc: svc, customers: cust, carts: carts, clock: clk, sub: sub}
 }
 
 // eachEngine runs fn on a fresh harness per engine, in parallel.
 func eachEngine(t *testing.T, fn func(t *testing.T, h *harness)) {
-	t.Helper()
-	for _, engine := range testdb.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			t.Parallel()
-			fn(t, newHarness(t, engine, true))
-		})
-	}
+	testdb.EachEngine(t, func(t *testing.T, engine string) { fn(t, newHarness(t, engine, true)) })
 }
 
 // docs checks every response against the module's OpenAPI document.
 var docs = httpxtest.NewValidator(func() openapi.Fragment { return coupons.NewModule(nil, nil).OpenAPI() })
 
-type response httpxtest.Response
-
-func (r response) data() map[string]any { return httpxtest.Response(r).Data() }
-
-func (r response) list() []map[string]any { return httpxtest.Response(r).List() }
-
-func (r response) err() map[string]any { return httpxtest.Response(r).Err() }
-
-// do sends a request; headers are "Name: value" strings, a bare value is a bearer
-// credential.
-func (h *harness) do(method, path string, body any, creds ...string) response {
-	h.t.Helper()
-	return response(httpxtest.Do(h.t, h.srv, method, path, body, creds...))
-}
-
-func (h *harness) must(status int, method, path string, body any, creds ...string) response {
-	h.t.Helper()
-	return response(httpxtest.Must(h.t, h.srv, status, method, path, body, creds...))
-}
-
-// assertError checks the envelope: status, code (spec string or the status), category.
-func assertError(t *testing.T, r response, status int, code any, category string) {
-	t.Helper()
-	httpxtest.AssertError(t, httpxtest.Response(r), status, code, category)
-}
-
-func fields(r response) map[string]any { return httpxtest.Response(r).Fields() }
+var assertError = httpxtest.AssertError
 
 // create creates a coupon with the admin key; extra overrides the defaults.
 func (h *harness) create(code, typ, value string, extra map[string]any) map[string]any {
@@ -201,29 +155,5 @@ func (h *harness) create(code, typ, value string, extra map[string]any) map[stri
 	for k, v := range extra {
 		body[k] = v
 	}
-	return h.must(http.StatusCreated, http.MethodPost, "/api/v1/coupons", body, "admin").data()
+	return h.Must(http.StatusCreated, http.MethodPost, "/api/v1/coupons", body, "admin").Data()
 }
-
-type outboxEvent struct {
-	Type        string
-	AggregateID string
-	Payload     string
-}
-
-func (h *harness) events(eventType string) []map[string]any {
-	h.t.Helper()
-	var rows []outboxEvent
-	if err := h.db.Gorm().Table("outbox_events").Select("type", "aggregate_id", "payload").Where("type = ?", eventType).Order("occurred_at, id").Find(&rows).Error; err != nil {
-		h.t.Fatal(err)
-	}
-	out := make([]map[string]any, len(rows))
-	for i, r := range rows {
-		if err := json.Unmarshal([]byte(r.Payload), &out[i]); err != nil {
-			h.t.Fatal(err)
-		}
-		out[i]["_aggregate"] = r.AggregateID
-	}
-	return out
-}
-
-func keys(m map[string]any) string { return httpxtest.Keys(m) }

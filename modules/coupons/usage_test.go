@@ -14,6 +14,7 @@ import (
 
 	"github.com/gocommerce/commerce/modules/coupons/api"
 	"github.com/gocommerce/commerce/platform/event"
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
@@ -62,10 +63,10 @@ func TestUsageReport(t *testing.T) {
 		record("o2", "", "5.00", "25.00", day1)
 		record("o3", customer2, "4.50", "30.01", day2)
 
-		r := h.must(http.StatusOK, http.MethodGet, "/api/v1/coupons/"+id+"/usage", nil, "admin")
-		u := r.data()
-		if keys(u) != "average_order_value,code,coupon_id,currency,orders_count,remaining,total_discount_amount,usage_by_day,usage_count,usage_limit" {
-			t.Errorf("keys %s", keys(u))
+		r := h.Must(http.StatusOK, http.MethodGet, "/api/v1/coupons/"+id+"/usage", nil, "admin")
+		u := r.Data()
+		if httpxtest.Keys(u) != "average_order_value,code,coupon_id,currency,orders_count,remaining,total_discount_amount,usage_by_day,usage_count,usage_limit" {
+			t.Errorf("keys %s", httpxtest.Keys(u))
 		}
 		want := map[string]any{
 			"coupon_id": id, "code": "USED", "usage_limit": float64(10), "usage_count": float64(3), "remaining": float64(7),
@@ -83,16 +84,16 @@ func TestUsageReport(t *testing.T) {
 
 		// Unlimited coupons have no remaining count; an unused coupon reports zeros.
 		n := h.create("FRESH", "percentage", "5", nil)
-		u = h.must(http.StatusOK, http.MethodGet, "/api/v1/coupons/"+n["id"].(string)+"/usage", nil, "couponad").data()
+		u = h.Must(http.StatusOK, http.MethodGet, "/api/v1/coupons/"+n["id"].(string)+"/usage", nil, "couponad").Data()
 		if u["usage_limit"] != nil || u["remaining"] != nil || u["total_discount_amount"] != "0.00" || u["average_order_value"] != "0.00" || u["currency"] != nil || len(u["usage_by_day"].([]any)) != 0 {
 			t.Errorf("fresh usage %v", u)
 		}
 		// Admin only: coupons:write is not enough.
-		assertError(t, h.do(http.MethodGet, "/api/v1/coupons/"+id+"/usage", nil, "writer"), http.StatusForbidden, 403, "auth")
-		assertError(t, h.do(http.MethodGet, "/api/v1/coupons/"+id+"/usage", nil, "customer"), http.StatusForbidden, 403, "auth")
-		assertError(t, h.do(http.MethodGet, "/api/v1/coupons/"+id+"/usage", nil), http.StatusUnauthorized, 401, "auth")
-		assertError(t, h.do(http.MethodGet, "/api/v1/coupons/USED/usage", nil, "admin"), http.StatusNotFound, "COUPON_NOT_FOUND", "not_found")
-		h.must(http.StatusOK, http.MethodGet, "/api/v1/coupons/"+id+"/usage", nil, "staff")
+		assertError(t, h.Do(http.MethodGet, "/api/v1/coupons/"+id+"/usage", nil, "writer"), http.StatusForbidden, 403, "auth")
+		assertError(t, h.Do(http.MethodGet, "/api/v1/coupons/"+id+"/usage", nil, "customer"), http.StatusForbidden, 403, "auth")
+		assertError(t, h.Do(http.MethodGet, "/api/v1/coupons/"+id+"/usage", nil), http.StatusUnauthorized, 401, "auth")
+		assertError(t, h.Do(http.MethodGet, "/api/v1/coupons/USED/usage", nil, "admin"), http.StatusNotFound, "COUPON_NOT_FOUND", "not_found")
+		h.Must(http.StatusOK, http.MethodGet, "/api/v1/coupons/"+id+"/usage", nil, "staff")
 	})
 }
 
@@ -136,7 +137,7 @@ func TestRecordUsageRules(t *testing.T) {
 			t.Errorf("%d usage rows, want 3", n)
 		}
 		// The public coupon and the admin view agree.
-		if got := h.must(http.StatusOK, http.MethodGet, "/api/v1/coupons/LIMITED", nil, "admin").data()["usage_count"]; got != float64(3) {
+		if got := h.Must(http.StatusOK, http.MethodGet, "/api/v1/coupons/LIMITED", nil, "admin").Data()["usage_count"]; got != float64(3) {
 			t.Errorf("usage_count shown %v", got)
 		}
 	})
@@ -147,74 +148,71 @@ func TestRecordUsageRules(t *testing.T) {
 // 2 record exactly 2.
 func TestUsageLimitUnderConcurrency(t *testing.T) {
 	t.Parallel()
-	for _, engine := range testdb.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			t.Parallel()
-			h := newHarness(t, engine, false)
-			ctx := context.Background()
-			run := func(n int, cmd func(i int) api.RecordUsageCommand) (ok int, limited int) {
-				var wg sync.WaitGroup
-				var mu sync.Mutex
-				for i := 0; i < n; i++ {
-					wg.Add(1)
-					go func(i int) {
-						defer wg.Done()
-						_, err := h.svc.RecordUsage(ctx, cmd(i))
-						mu.Lock()
-						defer mu.Unlock()
-						switch {
-						case err == nil:
-							ok++
-						case errors.Is(err, api.ErrUsageLimit), errors.Is(err, api.ErrCustomerLimit):
-							limited++
-						default:
-							t.Errorf("order %d: %v", i, err)
-						}
-					}(i)
-				}
-				wg.Wait()
-				return ok, limited
+	testdb.EachEngine(t, func(t *testing.T, engine string) {
+		h := newHarness(t, engine, false)
+		ctx := context.Background()
+		run := func(n int, cmd func(i int) api.RecordUsageCommand) (ok int, limited int) {
+			var wg sync.WaitGroup
+			var mu sync.Mutex
+			for i := 0; i < n; i++ {
+				wg.Add(1)
+				go func(i int) {
+					defer wg.Done()
+					_, err := h.svc.RecordUsage(ctx, cmd(i))
+					mu.Lock()
+					defer mu.Unlock()
+					switch {
+					case err == nil:
+						ok++
+					case errors.Is(err, api.ErrUsageLimit), errors.Is(err, api.ErrCustomerLimit):
+						limited++
+					default:
+						t.Errorf("order %d: %v", i, err)
+					}
+				}(i)
 			}
-			c := h.create("FIVE", "percentage", "10", map[string]any{"usage_limit": 5})
-			id := c["id"].(string)
-			ok, limited := run(20, func(i int) api.RecordUsageCommand { return usageCmd(id, fmt.Sprintf("order-%d", i), "") })
-			if ok != 5 || limited != 15 {
-				t.Errorf("total limit: %d recorded, %d refused; want 5 and 15", ok, limited)
-			}
-			if n := h.usageCount(id); n != 5 {
-				t.Errorf("usage_count %d, want 5", n)
-			}
-			if n := h.usageRows(id); n != 5 {
-				t.Errorf("%d usage rows, want 5", n)
-			}
+			wg.Wait()
+			return ok, limited
+		}
+		c := h.create("FIVE", "percentage", "10", map[string]any{"usage_limit": 5})
+		id := c["id"].(string)
+		ok, limited := run(20, func(i int) api.RecordUsageCommand { return usageCmd(id, fmt.Sprintf("order-%d", i), "") })
+		if ok != 5 || limited != 15 {
+			t.Errorf("total limit: %d recorded, %d refused; want 5 and 15", ok, limited)
+		}
+		if n := h.usageCount(id); n != 5 {
+			t.Errorf("usage_count %d, want 5", n)
+		}
+		if n := h.usageRows(id); n != 5 {
+			t.Errorf("%d usage rows, want 5", n)
+		}
 
-			p := h.create("TWICE", "percentage", "10", map[string]any{"usage_limit_per_customer": 2})
-			pid := p["id"].(string)
-			ok, limited = run(10, func(i int) api.RecordUsageCommand { return usageCmd(pid, fmt.Sprintf("order-%d", i), customer1) })
-			if ok != 2 || limited != 8 {
-				t.Errorf("per-customer limit: %d recorded, %d refused; want 2 and 8", ok, limited)
-			}
-			if n := h.usageCount(pid); n != 2 {
-				t.Errorf("usage_count %d, want 2", n)
-			}
+		p := h.create("TWICE", "percentage", "10", map[string]any{"usage_limit_per_customer": 2})
+		pid := p["id"].(string)
+		ok, limited = run(10, func(i int) api.RecordUsageCommand { return usageCmd(pid, fmt.Sprintf("order-%d", i), customer1) })
+		if ok != 2 || limited != 8 {
+			t.Errorf("per-customer limit: %d recorded, %d refused; want 2 and 8", ok, limited)
+		}
+		if n := h.usageCount(pid); n != 2 {
+			t.Errorf("usage_count %d, want 2", n)
+		}
 
-			// The same order recorded concurrently counts once, also at the limit.
-			one := h.create("ONE", "percentage", "10", map[string]any{"usage_limit": 1})
-			oid := one["id"].(string)
-			ok, limited = run(8, func(int) api.RecordUsageCommand { return usageCmd(oid, "the-order", "") })
-			if ok != 8 || limited != 0 || h.usageCount(oid) != 1 || h.usageRows(oid) != 1 {
-				t.Errorf("same order at the limit: %d ok, %d refused, usage_count %d; want 8, 0, 1", ok, limited, h.usageCount(oid))
-			}
+		// The same order recorded concurrently counts once, also at the limit.
+		one := h.create("ONE", "percentage", "10", map[string]any{"usage_limit": 1})
+		oid := one["id"].(string)
+		ok, limited = run(8, func(int) api.RecordUsageCommand { return usageCmd(oid, "the-order", "") })
+		if ok != 8 || limited != 0 || h.usageCount(oid) != 1 || h.usageRows(oid) != 1 {
+			t.Errorf("same order at the limit: %d ok, %d refused, usage_count %d; want 8, 0, 1", ok, limited, h.usageCount(oid))
+		}
 
-			// The same order recorded concurrently counts once (no limit).
-			s := h.create("SAME", "percentage", "10", nil)
-			sid := s["id"].(string)
-			ok, _ = run(8, func(int) api.RecordUsageCommand { return usageCmd(sid, "one-order", customer2) })
-			if ok != 8 || h.usageCount(sid) != 1 || h.usageRows(sid) != 1 {
-				t.Errorf("same order: %d calls ok, usage_count %d, rows %d; want 8, 1, 1", ok, h.usageCount(sid), h.usageRows(sid))
-			}
-		})
-	}
+		// The same order recorded concurrently counts once (no limit).
+		s := h.create("SAME", "percentage", "10", nil)
+		sid := s["id"].(string)
+		ok, _ = run(8, func(int) api.RecordUsageCommand { return usageCmd(sid, "one-order", customer2) })
+		if ok != 8 || h.usageCount(sid) != 1 || h.usageRows(sid) != 1 {
+			t.Errorf("same order: %d calls ok, usage_count %d, rows %d; want 8, 1, 1", ok, h.usageCount(sid), h.usageRows(sid))
+		}
+	})
 }
 
 func orderEvent(t *testing.T, data map[string]any) event.Event {
@@ -249,7 +247,7 @@ func TestOrderCreatedRecordsUsage(t *testing.T) {
 		if n := h.usageCount(id); n != 2 {
 			t.Errorf("usage_count %d, want 2", n)
 		}
-		u := h.must(http.StatusOK, http.MethodGet, "/api/v1/coupons/"+id+"/usage", nil, "admin").data()
+		u := h.Must(http.StatusOK, http.MethodGet, "/api/v1/coupons/"+id+"/usage", nil, "admin").Data()
 		if u["remaining"] != float64(0) || u["total_discount_amount"] != "10.00" || u["average_order_value"] != "95.00" || u["currency"] != "USD" {
 			t.Errorf("usage %v", u)
 		}
@@ -268,8 +266,8 @@ func TestOrderCreatedRecordsUsage(t *testing.T) {
 		if err := h.sub.HandleOrderCreated(ctx, orderEvent(t, stacked)); err != nil {
 			t.Fatal(err)
 		}
-		ship := h.must(http.StatusOK, http.MethodGet, "/api/v1/coupons/SHIP", nil, "admin").data()
-		shipUsage := h.must(http.StatusOK, http.MethodGet, "/api/v1/coupons/"+ship["id"].(string)+"/usage", nil, "admin").data()
+		ship := h.Must(http.StatusOK, http.MethodGet, "/api/v1/coupons/SHIP", nil, "admin").Data()
+		shipUsage := h.Must(http.StatusOK, http.MethodGet, "/api/v1/coupons/"+ship["id"].(string)+"/usage", nil, "admin").Data()
 		if shipUsage["usage_count"] != float64(1) || shipUsage["total_discount_amount"] != "4.99" {
 			t.Errorf("stacked usage %v", shipUsage)
 		}
@@ -303,12 +301,12 @@ func TestCartCouponEvents(t *testing.T) {
 		if err := h.svc.NotifyRemoved(ctx, api.CartCoupon{Code: "APPLIED", CartID: cartID, Currency: "JPY", DiscountAmount: dec("0")}); err != nil {
 			t.Fatal(err)
 		}
-		a := h.events("coupon.applied")
+		a := h.Payloads("coupon.applied", "")
 		if len(a) != 1 || a[0]["coupon_id"] != c["id"] || a[0]["code"] != "APPLIED" || a[0]["type"] != "percentage" ||
 			a[0]["cart_id"] != cartID || a[0]["customer_id"] != customer1 || a[0]["discount_amount"] != "3.50" || a[0]["currency"] != "USD" {
 			t.Errorf("coupon.applied %v", a)
 		}
-		r := h.events("coupon.removed")
+		r := h.Payloads("coupon.removed", "")
 		if len(r) != 1 || r[0]["customer_id"] != nil || r[0]["discount_amount"] != "0" {
 			t.Errorf("coupon.removed %v", r)
 		}

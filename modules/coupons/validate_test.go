@@ -9,6 +9,7 @@ import (
 	"github.com/gocommerce/commerce/modules/coupons/api"
 	"github.com/gocommerce/commerce/modules/coupons/ports"
 	"github.com/gocommerce/commerce/platform/apperr"
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
@@ -23,7 +24,7 @@ func TestValidateValid(t *testing.T) {
 	eachEngine(t, func(t *testing.T, h *harness) {
 		h.create("TEN", "percentage", "10", map[string]any{"description": "10% off"})
 		// The fake cart: 2 x 30.00 + 1 x 40.00 = 100.00, shipping 10.00, no tax.
-		r := h.must(http.StatusOK, http.MethodPost, "/api/v1/coupons/validate", validate("ten"), session)
+		r := h.Must(http.StatusOK, http.MethodPost, "/api/v1/coupons/validate", validate("ten"), session)
 		want := `{"coupon":{"code":"TEN","description":"10% off","type":"percentage","value":"10.00"},"discount":{"discount_amount":"10.00","new_total":"100.00","subtotal":"100.00"},"valid":true}`
 		if got := canonical(t, r.Raw); got != want {
 			t.Errorf("body\n%s\nwant\n%s", got, want)
@@ -38,7 +39,7 @@ func TestValidateValid(t *testing.T) {
 			"SHIP": {"100.00", "10.00", "100.00"},
 			"B1G1": {"100.00", "15.00", "95.00"},
 		} {
-			d := h.must(http.StatusOK, http.MethodPost, "/api/v1/coupons/validate", validate(code), "customer").Body["discount"].(map[string]any)
+			d := h.Must(http.StatusOK, http.MethodPost, "/api/v1/coupons/validate", validate(code), "customer").Body["discount"].(map[string]any)
 			if d["subtotal"] != want[0] || d["discount_amount"] != want[1] || d["new_total"] != want[2] {
 				t.Errorf("%s: %v, want %v", code, d, want)
 			}
@@ -85,9 +86,9 @@ func TestValidateInvalid(t *testing.T) {
 		check := func(cases map[string]string) {
 			t.Helper()
 			for code, want := range cases {
-				r := h.must(http.StatusOK, http.MethodPost, "/api/v1/coupons/validate", validate(code), "customer")
+				r := h.Must(http.StatusOK, http.MethodPost, "/api/v1/coupons/validate", validate(code), "customer")
 				e, _ := r.Body["error"].(map[string]any)
-				if r.Body["valid"] != false || e["code"] != want || e["message"] == "" || keys(r.Body) != "error,valid" || keys(e) != "code,message" {
+				if r.Body["valid"] != false || e["code"] != want || e["message"] == "" || httpxtest.Keys(r.Body) != "error,valid" || httpxtest.Keys(e) != "code,message" {
 					t.Errorf("%s: %s, want %s", code, r.Raw, want)
 				}
 			}
@@ -100,25 +101,25 @@ func TestValidateInvalid(t *testing.T) {
 
 		// Eligibility through a segment; a guest's email decides "new customer".
 		h.customers.segments[segment1] = map[string]bool{customer1: true}
-		if r := h.must(http.StatusOK, http.MethodPost, "/api/v1/coupons/validate", validate("VIP"), "customer"); r.Body["valid"] != true {
+		if r := h.Must(http.StatusOK, http.MethodPost, "/api/v1/coupons/validate", validate("VIP"), "customer"); r.Body["valid"] != true {
 			t.Errorf("segment member: %s", r.Raw)
 		}
 		h.carts.set(func(c *ports.Cart) { c.CustomerID, c.Email, c.CouponCodes = "", "new@example.com", nil })
-		if r := h.must(http.StatusOK, http.MethodPost, "/api/v1/coupons/validate", validate("WELCOME"), session); r.Body["valid"] != true {
+		if r := h.Must(http.StatusOK, http.MethodPost, "/api/v1/coupons/validate", validate("WELCOME"), session); r.Body["valid"] != true {
 			t.Errorf("new guest: %s", r.Raw)
 		}
 		h.customers.returning["new@example.com"] = true
-		if r := h.must(http.StatusOK, http.MethodPost, "/api/v1/coupons/validate", validate("WELCOME"), session); r.Body["error"].(map[string]any)["code"] != "COUPON_NEW_CUSTOMERS_ONLY" {
+		if r := h.Must(http.StatusOK, http.MethodPost, "/api/v1/coupons/validate", validate("WELCOME"), session); r.Body["error"].(map[string]any)["code"] != "COUPON_NEW_CUSTOMERS_ONLY" {
 			t.Errorf("returning guest: %s", r.Raw)
 		}
 		// Automatic discounts never combine.
 		h.carts.set(func(c *ports.Cart) { c.HasAutomaticDiscounts = true })
-		if r := h.must(http.StatusOK, http.MethodPost, "/api/v1/coupons/validate", validate("FIXED"), session); r.Body["error"].(map[string]any)["code"] != "COUPON_CANNOT_COMBINE" {
+		if r := h.Must(http.StatusOK, http.MethodPost, "/api/v1/coupons/validate", validate("FIXED"), session); r.Body["error"].(map[string]any)["code"] != "COUPON_CANNOT_COMBINE" {
 			t.Errorf("automatic discounts: %s", r.Raw)
 		}
 		h.carts.set(func(c *ports.Cart) { c.HasAutomaticDiscounts = false })
 		h.clock.Advance(24 * time.Hour)
-		if r := h.must(http.StatusOK, http.MethodPost, "/api/v1/coupons/validate", validate("LATER"), session); r.Body["valid"] != true {
+		if r := h.Must(http.StatusOK, http.MethodPost, "/api/v1/coupons/validate", validate("LATER"), session); r.Body["valid"] != true {
 			t.Errorf("started: %s", r.Raw)
 		}
 	})
@@ -131,7 +132,7 @@ func TestValidateStacking(t *testing.T) {
 		h.create("SHIP", "free_shipping", "0", nil)
 		h.create("TEN", "percentage", "10", nil)
 		h.carts.set(func(c *ports.Cart) { c.CouponCodes = []string{"TEN"} })
-		r := h.must(http.StatusOK, http.MethodPost, "/api/v1/coupons/validate", validate("SHIP"), session)
+		r := h.Must(http.StatusOK, http.MethodPost, "/api/v1/coupons/validate", validate("SHIP"), session)
 		if allow && r.Body["valid"] != true {
 			t.Errorf("stacking allowed: %s", r.Raw)
 		}
@@ -146,20 +147,20 @@ func TestValidateCartAccess(t *testing.T) {
 	eachEngine(t, func(t *testing.T, h *harness) {
 		h.create("TEN", "percentage", "10", nil)
 		// Cart problems use the error envelope: no token, another customer, unknown cart.
-		assertError(t, h.do(http.MethodPost, "/api/v1/coupons/validate", validate("TEN")), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
-		assertError(t, h.do(http.MethodPost, "/api/v1/coupons/validate", validate("TEN"), "customer2"), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
-		assertError(t, h.do(http.MethodPost, "/api/v1/coupons/validate", validate("TEN"), "X-Session-Token: wrong"), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
-		assertError(t, h.do(http.MethodPost, "/api/v1/coupons/validate", map[string]any{"coupon_code": "TEN", "cart_id": "0190a000-0000-7000-8000-000000000000"}, session), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/coupons/validate", validate("TEN")), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/coupons/validate", validate("TEN"), "customer2"), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/coupons/validate", validate("TEN"), "X-Session-Token: wrong"), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/coupons/validate", map[string]any{"coupon_code": "TEN", "cart_id": "0190a000-0000-7000-8000-000000000000"}, session), http.StatusNotFound, "CART_NOT_FOUND", "not_found")
 		h.carts.err = apperr.New(apperr.Gone, "CART_EXPIRED", "Cart has expired")
-		assertError(t, h.do(http.MethodPost, "/api/v1/coupons/validate", validate("TEN"), session), http.StatusGone, "CART_EXPIRED", "gone")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/coupons/validate", validate("TEN"), session), http.StatusGone, "CART_EXPIRED", "gone")
 		h.carts.err = nil
 		// Bodies are validated; a bad credential is still a 401 (optional auth).
-		r := h.do(http.MethodPost, "/api/v1/coupons/validate", map[string]any{"cart_id": cartID}, session)
+		r := h.Do(http.MethodPost, "/api/v1/coupons/validate", map[string]any{"cart_id": cartID}, session)
 		assertError(t, r, http.StatusBadRequest, 400, "validation")
-		if _, ok := fields(r)["coupon_code"]; !ok {
-			t.Errorf("fields %v", fields(r))
+		if _, ok := r.Fields()["coupon_code"]; !ok {
+			t.Errorf("fields %v", r.Fields())
 		}
-		assertError(t, h.do(http.MethodPost, "/api/v1/coupons/validate", validate("TEN"), "bad-token", session), http.StatusUnauthorized, 401, "auth")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/coupons/validate", validate("TEN"), "bad-token", session), http.StatusUnauthorized, 401, "auth")
 		_ = api.TypePercentage
 	})
 }

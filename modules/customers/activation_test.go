@@ -9,6 +9,7 @@ import (
 
 	"github.com/gocommerce/commerce/modules/customers/api"
 	"github.com/gocommerce/commerce/modules/customers/domain"
+	"github.com/gocommerce/commerce/platform/httpxtest"
 )
 
 // TestActivationFlow is the invite end to end: the event carries no token, the link
@@ -33,7 +34,7 @@ func TestActivationFlow(t *testing.T) {
 			t.Fatal("the link changes between calls")
 		}
 		// The raw token is stored nowhere: not in the outbox, not in the token table.
-		for _, e := range h.events("") {
+		for _, e := range h.Events() {
 			if strings.Contains(e.Payload, link.Token) {
 				t.Fatalf("token in outbox event %s", e.Type)
 			}
@@ -46,22 +47,22 @@ func TestActivationFlow(t *testing.T) {
 			t.Fatalf("stored %v", hashes)
 		}
 
-		activate := func(token, password string, extra map[string]any) response {
+		activate := func(token, password string, extra map[string]any) httpxtest.Response {
 			body := map[string]any{"activation_token": token, "password": password}
 			for k, v := range extra {
 				body[k] = v
 			}
-			return h.do(http.MethodPost, "/api/v1/customers/"+id+"/activate", body, "")
+			return h.Do(http.MethodPost, "/api/v1/customers/"+id+"/activate", body, "")
 		}
 		assertError(t, activate("wrong-token", "secret-pass-1", nil), 400, "ACTIVATION_TOKEN_INVALID", "validation")
 		// A bad password is refused before the token is spent.
 		assertError(t, activate(link.Token, "short", nil), 400, "INVALID_PASSWORD", "validation")
 		r := activate(link.Token, "secret-pass-1", map[string]any{"password_confirmation": "other-pass-2"})
-		if assertError(t, r, 400, 400, "validation"); fields(r)["password_confirmation"] == nil {
+		if assertError(t, r, 400, 400, "validation"); r.Fields()["password_confirmation"] == nil {
 			t.Errorf("confirmation: %s", r.Raw)
 		}
-		r = h.do(http.MethodPost, "/api/v1/customers/"+id+"/activate", map[string]any{}, "")
-		if assertError(t, r, 400, 400, "validation"); keys(fields(r)) != "activation_token,password" {
+		r = h.Do(http.MethodPost, "/api/v1/customers/"+id+"/activate", map[string]any{}, "")
+		if assertError(t, r, 400, 400, "validation"); httpxtest.Keys(r.Fields()) != "activation_token,password" {
 			t.Errorf("missing fields: %s", r.Raw)
 		}
 		if _, ok := h.creds.get(t, id); ok {
@@ -69,13 +70,13 @@ func TestActivationFlow(t *testing.T) {
 		}
 
 		r = activate(link.Token, "secret-pass-1", map[string]any{"password_confirmation": "secret-pass-1"})
-		if r.Code != 200 || r.data()["state"] != "enabled" || r.data()["verified_email"] != true {
+		if r.Code != 200 || r.Data()["state"] != "enabled" || r.Data()["verified_email"] != true {
 			t.Fatalf("activate: %d %s", r.Code, r.Raw)
 		}
 		if cred, ok := h.creds.get(t, id); !ok || cred.Hash != "hash:secret-pass-1" || cred.Email != "ivy@example.com" {
 			t.Fatalf("credential %+v", cred)
 		}
-		if evs := h.eventsFor("customer.enabled", id); len(evs) != 1 || evs[0]["state"] != "enabled" {
+		if evs := h.Payloads("customer.enabled", id); len(evs) != 1 || evs[0]["state"] != "enabled" {
 			t.Fatalf("customer.enabled: %v", evs)
 		}
 		// Single use.
@@ -89,26 +90,26 @@ func TestActivationFlow(t *testing.T) {
 		// Another customer's id with a valid token, and unknown ids, are invalid too.
 		other := h.createCustomer(map[string]any{"email": "other@example.com"})["id"].(string)
 		otherLink, _ := links.ActivationLink(ctx, other)
-		r = h.do(http.MethodPost, "/api/v1/customers/"+id+"/activate", map[string]any{"activation_token": otherLink.Token, "password": "secret-pass-1"}, "")
+		r = h.Do(http.MethodPost, "/api/v1/customers/"+id+"/activate", map[string]any{"activation_token": otherLink.Token, "password": "secret-pass-1"}, "")
 		assertError(t, r, 400, "ACTIVATION_TOKEN_INVALID", "validation")
-		r = h.do(http.MethodPost, "/api/v1/customers/not-an-id/activate", map[string]any{"activation_token": otherLink.Token, "password": "secret-pass-1"}, "")
+		r = h.Do(http.MethodPost, "/api/v1/customers/not-an-id/activate", map[string]any{"activation_token": otherLink.Token, "password": "secret-pass-1"}, "")
 		assertError(t, r, 400, "ACTIVATION_TOKEN_INVALID", "validation")
 
 		// Re-sending the invite replaces the token.
-		resent := h.must(200, http.MethodPost, "/api/v1/customers/"+other+"/send_invite", nil, "admin")
-		if resent.data()["state"] != "invited" || len(h.eventsFor("customer.invited", other)) != 2 {
+		resent := h.Must(200, http.MethodPost, "/api/v1/customers/"+other+"/send_invite", nil, "admin")
+		if resent.Data()["state"] != "invited" || len(h.Payloads("customer.invited", other)) != 2 {
 			t.Fatalf("send_invite: %s", resent.Raw)
 		}
 		newLink, err := links.ActivationLink(ctx, other)
 		if err != nil || newLink.Token == otherLink.Token {
 			t.Fatalf("new link %+v %v", newLink, err)
 		}
-		r = h.do(http.MethodPost, "/api/v1/customers/"+other+"/activate", map[string]any{"activation_token": otherLink.Token, "password": "secret-pass-1"}, "")
+		r = h.Do(http.MethodPost, "/api/v1/customers/"+other+"/activate", map[string]any{"activation_token": otherLink.Token, "password": "secret-pass-1"}, "")
 		assertError(t, r, 400, "ACTIVATION_TOKEN_INVALID", "validation")
 
 		// Expiry: after seven days the token and the link are dead, and the sweep removes it.
 		h.clock.Advance(7*24*time.Hour + time.Second)
-		r = h.do(http.MethodPost, "/api/v1/customers/"+other+"/activate", map[string]any{"activation_token": newLink.Token, "password": "secret-pass-1"}, "")
+		r = h.Do(http.MethodPost, "/api/v1/customers/"+other+"/activate", map[string]any{"activation_token": newLink.Token, "password": "secret-pass-1"}, "")
 		assertError(t, r, 400, "ACTIVATION_TOKEN_INVALID", "validation")
 		if _, err := links.ActivationLink(ctx, other); !isErr(err, api.ErrActivationTokenInvalid) {
 			t.Fatalf("expired link: %v", err)
@@ -116,10 +117,10 @@ func TestActivationFlow(t *testing.T) {
 		if err := h.jobs.HandlePurgeExpiredTokens(ctx, nil); err != nil {
 			t.Fatal(err)
 		}
-		if n := count(t, h.db, "customers_account_tokens", "customer_id = ?", other); n != 0 {
+		if n := h.Count("customers_account_tokens", "customer_id = ?", other); n != 0 {
 			t.Fatalf("expired tokens left: %d", n)
 		}
-		if h.must(200, http.MethodGet, "/api/v1/customers/"+other, nil, "admin").data()["state"] != "invited" {
+		if h.Must(200, http.MethodGet, "/api/v1/customers/"+other, nil, "admin").Data()["state"] != "invited" {
 			t.Fatal("expiry changed the state")
 		}
 	})
@@ -133,21 +134,21 @@ func TestPasswordReset(t *testing.T) {
 
 		recover := func(email string) {
 			t.Helper()
-			r := h.must(202, http.MethodPost, "/api/v1/customers/recover", map[string]any{"email": email}, "")
-			if msg, _ := r.data()["message"].(string); msg == "" {
+			r := h.Must(202, http.MethodPost, "/api/v1/customers/recover", map[string]any{"email": email}, "")
+			if msg, _ := r.Data()["message"].(string); msg == "" {
 				t.Fatalf("recover body: %s", r.Raw)
 			}
 		}
 		recover("nobody@example.com")
 		recover("inv@example.com") // not enabled: nothing sent
-		if n := len(h.events("customer.password_reset")); n != 0 {
+		if n := len(h.Events("customer.password_reset")); n != 0 {
 			t.Fatalf("reset events for unknown or invited: %d", n)
 		}
 		if _, err := h.svc.PasswordResetLink(ctx, invited); !isErr(err, api.ErrActivationTokenInvalid) {
 			t.Fatalf("invited customer's reset link: %v", err)
 		}
 		recover(" PAT@example.com ")
-		evs := h.eventsFor("customer.password_reset", id)
+		evs := h.Payloads("customer.password_reset", id)
 		if len(evs) != 1 || evs[0]["email"] != "pat@example.com" || evs[0]["reset_expires_at"] != "2026-03-02T10:00:00Z" {
 			t.Fatalf("customer.password_reset: %v", evs)
 		}
@@ -155,23 +156,23 @@ func TestPasswordReset(t *testing.T) {
 		if err != nil || link.URL != "https://shop.example.com/account/reset/"+id+"/"+link.Token {
 			t.Fatalf("reset link %+v %v", link, err)
 		}
-		if strings.Contains(h.events("customer.password_reset")[0].Payload, link.Token) {
+		if strings.Contains(h.Events("customer.password_reset")[0].Payload, link.Token) {
 			t.Fatal("reset token in the outbox")
 		}
-		assertError(t, h.do(http.MethodPost, "/api/v1/customers/recover", map[string]any{"email": "bad"}, ""), 400, "INVALID_EMAIL", "validation")
-		assertError(t, h.do(http.MethodPost, "/api/v1/customers/recover", map[string]any{}, ""), 400, 400, "validation")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/customers/recover", map[string]any{"email": "bad"}, ""), 400, "INVALID_EMAIL", "validation")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/customers/recover", map[string]any{}, ""), 400, 400, "validation")
 
-		reset := func(token string) response {
-			return h.do(http.MethodPost, "/api/v1/customers/"+id+"/reset_password", map[string]any{"reset_token": token, "password": "new-pass-2", "password_confirmation": "new-pass-2"}, "")
+		reset := func(token string) httpxtest.Response {
+			return h.Do(http.MethodPost, "/api/v1/customers/"+id+"/reset_password", map[string]any{"reset_token": token, "password": "new-pass-2", "password_confirmation": "new-pass-2"}, "")
 		}
 		r := reset("nope")
-		if assertError(t, r, 400, "ACTIVATION_TOKEN_INVALID", "validation"); r.err()["message"] != "Password reset token is invalid or expired" {
-			t.Errorf("message %v", r.err()["message"])
+		if assertError(t, r, 400, "ACTIVATION_TOKEN_INVALID", "validation"); r.Err()["message"] != "Password reset token is invalid or expired" {
+			t.Errorf("message %v", r.Err()["message"])
 		}
 		// An activation token is not a reset token.
 		invLink, _ := h.svc.ActivationLink(ctx, invited)
-		assertError(t, h.do(http.MethodPost, "/api/v1/customers/"+invited+"/reset_password", map[string]any{"reset_token": invLink.Token, "password": "new-pass-2"}, ""), 400, "ACTIVATION_TOKEN_INVALID", "validation")
-		if r := reset(link.Token); r.Code != 200 || r.data()["state"] != "enabled" {
+		assertError(t, h.Do(http.MethodPost, "/api/v1/customers/"+invited+"/reset_password", map[string]any{"reset_token": invLink.Token, "password": "new-pass-2"}, ""), 400, "ACTIVATION_TOKEN_INVALID", "validation")
+		if r := reset(link.Token); r.Code != 200 || r.Data()["state"] != "enabled" {
 			t.Fatalf("reset: %s", r.Raw)
 		}
 		if cred, _ := h.creds.get(t, id); cred.Hash != "hash:new-pass-2" {
@@ -181,7 +182,7 @@ func TestPasswordReset(t *testing.T) {
 		// A disabled customer cannot reset.
 		recover("pat@example.com")
 		link2, _ := h.svc.PasswordResetLink(ctx, id)
-		h.must(200, http.MethodPut, "/api/v1/customers/"+id, map[string]any{"state": "disabled"}, "admin")
+		h.Must(200, http.MethodPut, "/api/v1/customers/"+id, map[string]any{"state": "disabled"}, "admin")
 		assertError(t, reset(link2.Token), 400, "ACTIVATION_TOKEN_INVALID", "validation")
 	})
 }

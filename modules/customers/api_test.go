@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gocommerce/commerce/modules/customers/api"
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/ids"
 )
 
@@ -23,7 +24,7 @@ func TestCustomersAPI(t *testing.T) {
 		if !ids.Valid(c.ID) || c.Email != "grace@example.com" || c.State != api.StateEnabled || c.CreatedAt.IsZero() || c.Tags == nil || c.Addresses == nil {
 			t.Fatalf("created %+v", c)
 		}
-		evs := h.events(api.EventCustomerCreated)
+		evs := h.Events(api.EventCustomerCreated)
 		if len(evs) != 1 || evs[0].AggregateID != c.ID {
 			t.Fatalf("events %+v", evs)
 		}
@@ -31,7 +32,7 @@ func TestCustomersAPI(t *testing.T) {
 		if err := json.Unmarshal([]byte(evs[0].Payload), &payload); err != nil {
 			t.Fatal(err)
 		}
-		if keys(payload) != customerKeys || payload["email"] != "grace@example.com" || payload["state"] != "enabled" {
+		if httpxtest.Keys(payload) != customerKeys || payload["email"] != "grace@example.com" || payload["state"] != "enabled" {
 			t.Errorf("event data %v", payload)
 		}
 		got, err := svc.GetCustomer(ctx, c.ID)
@@ -61,11 +62,11 @@ func TestCustomersAPI(t *testing.T) {
 		if err := h.svc.RequestPasswordReset(ctx, "grace@example.com"); err != nil {
 			t.Fatal(err)
 		}
-		if n := len(h.eventsFor(api.EventCustomerPasswordReset, c.ID)); n != 1 {
+		if n := len(h.Payloads(api.EventCustomerPasswordReset, c.ID)); n != 1 {
 			t.Fatalf("reset for a registered customer: %d events", n)
 		}
-		h.must(200, "PUT", "/api/v1/customers/"+c.ID, map[string]any{"state": "disabled"}, "admin")
-		h.must(200, "PUT", "/api/v1/customers/"+c.ID, map[string]any{"state": "enabled"}, "admin")
+		h.Must(200, "PUT", "/api/v1/customers/"+c.ID, map[string]any{"state": "disabled"}, "admin")
+		h.Must(200, "PUT", "/api/v1/customers/"+c.ID, map[string]any{"state": "enabled"}, "admin")
 
 		// Joined transaction: when the caller's transaction fails, neither the customer
 		// nor its event survives.
@@ -84,7 +85,7 @@ func TestCustomersAPI(t *testing.T) {
 		if _, err := svc.GetCustomer(ctx, created.ID); !errors.Is(err, api.ErrCustomerNotFound) {
 			t.Fatalf("rolled back customer still there: %v", err)
 		}
-		if n := len(h.events(api.EventCustomerCreated)); n != 1 {
+		if n := len(h.Events(api.EventCustomerCreated)); n != 1 {
 			t.Fatalf("events after rollback: %d, want 1", n)
 		}
 	})

@@ -24,7 +24,7 @@ func TestConcurrentActivationAndDefaults(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				codes[i] = h.do(http.MethodPost, "/api/v1/customers/"+id+"/activate", map[string]any{"activation_token": link.Token, "password": "secret-pass-1"}, "").Code
+				codes[i] = h.Do(http.MethodPost, "/api/v1/customers/"+id+"/activate", map[string]any{"activation_token": link.Token, "password": "secret-pass-1"}, "").Code
 			}()
 		}
 		wg.Wait()
@@ -38,33 +38,33 @@ func TestConcurrentActivationAndDefaults(t *testing.T) {
 				t.Errorf("unexpected status %d", c)
 			}
 		}
-		if ok != 1 || len(h.eventsFor("customer.enabled", id)) != 1 {
+		if ok != 1 || len(h.Payloads("customer.enabled", id)) != 1 {
 			t.Fatalf("%d activations succeeded (%v)", ok, codes)
 		}
 
 		base := "/api/v1/customers/" + id + "/addresses"
 		var addrs []string
 		for range 4 {
-			addrs = append(addrs, h.must(201, http.MethodPost, base, map[string]any{"address1": "x", "city": "y", "country": "US"}, "admin").data()["id"].(string))
+			addrs = append(addrs, h.Must(201, http.MethodPost, base, map[string]any{"address1": "x", "city": "y", "country": "US"}, "admin").Data()["id"].(string))
 		}
 		for _, a := range addrs {
 			wg.Add(2)
 			go func() {
 				defer wg.Done()
-				if r := h.do(http.MethodPost, base+"/"+a+"/default", map[string]any{"type": "billing"}, "admin"); r.Code != 200 {
+				if r := h.Do(http.MethodPost, base+"/"+a+"/default", map[string]any{"type": "billing"}, "admin"); r.Code != 200 {
 					t.Errorf("default billing: %s", r.Raw)
 				}
 			}()
 			go func() {
 				defer wg.Done()
-				if r := h.do(http.MethodPost, base+"/"+a+"/default", nil, "admin"); r.Code != 200 {
+				if r := h.Do(http.MethodPost, base+"/"+a+"/default", nil, "admin"); r.Code != 200 {
 					t.Errorf("default shipping: %s", r.Raw)
 				}
 			}()
 		}
 		wg.Wait()
-		if s, b := count(t, h.db, "customer_addresses", "customer_id = ? AND is_default_shipping = ?", id, true),
-			count(t, h.db, "customer_addresses", "customer_id = ? AND is_default_billing = ?", id, true); s != 1 || b != 1 {
+		if s, b := h.Count("customer_addresses", "customer_id = ? AND is_default_shipping = ?", id, true),
+			h.Count("customer_addresses", "customer_id = ? AND is_default_billing = ?", id, true); s != 1 || b != 1 {
 			t.Fatalf("defaults after the race: %d shipping, %d billing", s, b)
 		}
 	})

@@ -1,6 +1,7 @@
 package customers_test
 
 import (
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"strings"
 	"testing"
@@ -24,8 +25,8 @@ func TestCreateCustomer(t *testing.T) {
 				{"address1": "1 Rue de Rivoli", "city": "Paris", "country_code": "FR", "is_default_billing": true},
 			},
 		})
-		if keys(c) != customerKeys {
-			t.Fatalf("members: %s", keys(c))
+		if httpxtest.Keys(c) != customerKeys {
+			t.Fatalf("members: %s", httpxtest.Keys(c))
 		}
 		id := c["id"].(string)
 		want := map[string]any{
@@ -57,11 +58,11 @@ func TestCreateCustomer(t *testing.T) {
 		if cred, ok := h.creds.get(t, id); !ok || cred.Email != "ada@example.com" || cred.Hash != "hash:engine-123" {
 			t.Errorf("credential %+v %v", cred, ok)
 		}
-		evs := h.eventsFor("customer.created", id)
+		evs := h.Payloads("customer.created", id)
 		if len(evs) != 1 || evs[0]["email"] != "ada@example.com" || len(evs[0]["addresses"].([]any)) != 2 {
 			t.Fatalf("customer.created: %v", evs)
 		}
-		if n := len(h.events("customer.invited")); n != 0 {
+		if n := len(h.Events("customer.invited")); n != 0 {
 			t.Errorf("an enabled customer was invited: %d", n)
 		}
 
@@ -73,69 +74,69 @@ func TestCreateCustomer(t *testing.T) {
 		if _, ok := h.creds.get(t, inv["id"].(string)); ok {
 			t.Error("an invited customer has a login")
 		}
-		if evs := h.eventsFor("customer.invited", inv["id"].(string)); len(evs) != 1 || evs[0]["activation_expires_at"] != "2026-03-08T10:00:00Z" || evs[0]["email"] != "grace@example.com" {
+		if evs := h.Payloads("customer.invited", inv["id"].(string)); len(evs) != 1 || evs[0]["activation_expires_at"] != "2026-03-08T10:00:00Z" || evs[0]["email"] != "grace@example.com" {
 			t.Fatalf("customer.invited: %v", evs)
 		}
 		quiet := h.createCustomer(map[string]any{"email": "quiet@example.com", "send_email_invite": false, "verified_email": false})
-		if quiet["state"] != "disabled" || quiet["verified_email"] != false || len(h.eventsFor("customer.invited", quiet["id"].(string))) != 0 {
+		if quiet["state"] != "disabled" || quiet["verified_email"] != false || len(h.Payloads("customer.invited", quiet["id"].(string))) != 0 {
 			t.Fatalf("send_email_invite false: %v", quiet)
 		}
 
 		// Errors.
-		assertError(t, h.do(http.MethodPost, "/api/v1/customers", map[string]any{"email": "ADA@example.com"}, "admin"), 409, "EMAIL_TAKEN", "conflict")
-		r := h.do(http.MethodPost, "/api/v1/customers", map[string]any{"email": "not-an-email"}, "admin")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/customers", map[string]any{"email": "ADA@example.com"}, "admin"), 409, "EMAIL_TAKEN", "conflict")
+		r := h.Do(http.MethodPost, "/api/v1/customers", map[string]any{"email": "not-an-email"}, "admin")
 		assertError(t, r, 400, "INVALID_EMAIL", "validation")
-		if fields(r)["email"] == nil {
+		if r.Fields()["email"] == nil {
 			t.Errorf("INVALID_EMAIL names the field: %s", r.Raw)
 		}
-		r = h.do(http.MethodPost, "/api/v1/customers", map[string]any{"first_name": "X"}, "admin")
+		r = h.Do(http.MethodPost, "/api/v1/customers", map[string]any{"first_name": "X"}, "admin")
 		assertError(t, r, 400, 400, "validation")
-		if fields(r)["email"] != "is required" {
+		if r.Fields()["email"] != "is required" {
 			t.Errorf("missing email: %s", r.Raw)
 		}
-		r = h.do(http.MethodPost, "/api/v1/customers", map[string]any{"email": "m@example.com", "password": "secret-pass-1", "password_confirmation": "secret-pass-2"}, "admin")
+		r = h.Do(http.MethodPost, "/api/v1/customers", map[string]any{"email": "m@example.com", "password": "secret-pass-1", "password_confirmation": "secret-pass-2"}, "admin")
 		assertError(t, r, 400, 400, "validation")
-		if fields(r)["password_confirmation"] != "must match password" {
+		if r.Fields()["password_confirmation"] != "must match password" {
 			t.Errorf("mismatch: %s", r.Raw)
 		}
-		r = h.do(http.MethodPost, "/api/v1/customers", map[string]any{"email": "m@example.com", "password": "secret-pass-1"}, "admin")
-		if assertError(t, r, 400, 400, "validation"); fields(r)["password_confirmation"] != "is required" {
+		r = h.Do(http.MethodPost, "/api/v1/customers", map[string]any{"email": "m@example.com", "password": "secret-pass-1"}, "admin")
+		if assertError(t, r, 400, 400, "validation"); r.Fields()["password_confirmation"] != "is required" {
 			t.Errorf("no confirmation: %s", r.Raw)
 		}
-		assertError(t, h.do(http.MethodPost, "/api/v1/customers", map[string]any{"email": "m@example.com", "password": "short", "password_confirmation": "short"}, "admin"),
+		assertError(t, h.Do(http.MethodPost, "/api/v1/customers", map[string]any{"email": "m@example.com", "password": "short", "password_confirmation": "short"}, "admin"),
 			400, "INVALID_PASSWORD", "validation")
-		r = h.do(http.MethodPost, "/api/v1/customers", map[string]any{"email": "m@example.com", "addresses": []map[string]any{
+		r = h.Do(http.MethodPost, "/api/v1/customers", map[string]any{"email": "m@example.com", "addresses": []map[string]any{
 			{"address1": "x", "city": "y", "country": "DE"}, {"address1": "x", "country": "XX"}}}, "admin")
 		assertError(t, r, 400, "INVALID_ADDRESS", "validation")
-		if f := fields(r); f["addresses.1.country"] == nil || f["addresses.1.city"] != "is required" || len(f) != 2 {
+		if f := r.Fields(); f["addresses.1.country"] == nil || f["addresses.1.city"] != "is required" || len(f) != 2 {
 			t.Errorf("address fields: %s", r.Raw)
 		}
-		r = h.do(http.MethodPost, "/api/v1/customers", map[string]any{"email": "m@example.com", "phone": "12", "language": "xx", "tags": 5}, "admin")
-		if assertError(t, r, 400, 400, "validation"); fields(r)["tags"] == nil {
+		r = h.Do(http.MethodPost, "/api/v1/customers", map[string]any{"email": "m@example.com", "phone": "12", "language": "xx", "tags": 5}, "admin")
+		if assertError(t, r, 400, 400, "validation"); r.Fields()["tags"] == nil {
 			t.Errorf("tags type: %s", r.Raw)
 		}
-		r = h.do(http.MethodPost, "/api/v1/customers", map[string]any{"email": "m@example.com", "phone": "12", "language": "xx"}, "admin")
-		if assertError(t, r, 400, 400, "validation"); keys(fields(r)) != "language,phone" {
+		r = h.Do(http.MethodPost, "/api/v1/customers", map[string]any{"email": "m@example.com", "phone": "12", "language": "xx"}, "admin")
+		if assertError(t, r, 400, 400, "validation"); httpxtest.Keys(r.Fields()) != "language,phone" {
 			t.Errorf("fields: %s", r.Raw)
 		}
-		assertError(t, h.do(http.MethodPost, "/api/v1/customers", "{not json", "admin"), 400, 400, "validation")
-		if n := count(t, h.db, "customers", "email = ?", "m@example.com"); n != 0 {
+		assertError(t, h.Do(http.MethodPost, "/api/v1/customers", "{not json", "admin"), 400, 400, "validation")
+		if n := h.Count("customers", "email = ?", "m@example.com"); n != 0 {
 			t.Errorf("failed creates left %d rows", n)
 		}
-		if n := len(h.events("customer.created")); n != 3 {
+		if n := len(h.Events("customer.created")); n != 3 {
 			t.Errorf("customer.created events: %d, want 3", n)
 		}
 
 		// Access: staff and write keys may create; customers, readers and anonymous may not.
-		h.must(201, http.MethodPost, "/api/v1/customers", map[string]any{"email": "s@example.com"}, "staff")
-		h.must(201, http.MethodPost, "/api/v1/customers", map[string]any{"email": "w@example.com"}, "writer")
-		r = h.do(http.MethodPost, "/api/v1/customers", map[string]any{"email": "c@example.com"}, "cust:"+id)
+		h.Must(201, http.MethodPost, "/api/v1/customers", map[string]any{"email": "s@example.com"}, "staff")
+		h.Must(201, http.MethodPost, "/api/v1/customers", map[string]any{"email": "w@example.com"}, "writer")
+		r = h.Do(http.MethodPost, "/api/v1/customers", map[string]any{"email": "c@example.com"}, "cust:"+id)
 		assertError(t, r, 403, 403, "auth")
-		if msg, _ := r.err()["message"].(string); !strings.HasPrefix(msg, "Forbidden: Insufficient permissions. Required: customers:write") {
+		if msg, _ := r.Err()["message"].(string); !strings.HasPrefix(msg, "Forbidden: Insufficient permissions. Required: customers:write") {
 			t.Errorf("403 message %q", msg)
 		}
-		assertError(t, h.do(http.MethodPost, "/api/v1/customers", map[string]any{"email": "c@example.com"}, "reader"), 403, 403, "auth")
-		assertError(t, h.do(http.MethodPost, "/api/v1/customers", map[string]any{"email": "c@example.com"}, ""), 401, 401, "auth")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/customers", map[string]any{"email": "c@example.com"}, "reader"), 403, 403, "auth")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/customers", map[string]any{"email": "c@example.com"}, ""), 401, 401, "auth")
 	})
 }
 
@@ -147,8 +148,8 @@ func TestGetCustomer(t *testing.T) {
 		id := ada["id"].(string)
 		h.orders.orders[id] = []ports_OrderSummary{orderSummary("o1", "1001")}
 
-		r := h.must(200, http.MethodGet, "/api/v1/customers/"+id, nil, "cust:"+id)
-		d := r.data()
+		r := h.Must(200, http.MethodGet, "/api/v1/customers/"+id, nil, "cust:"+id)
+		d := r.Data()
 		if d["id"] != id || d["email"] != "ada@example.com" || d["default_address"] == nil {
 			t.Fatalf("own record: %s", r.Raw)
 		}
@@ -157,7 +158,7 @@ func TestGetCustomer(t *testing.T) {
 				t.Errorf("%s present without include", k)
 			}
 		}
-		d = h.must(200, http.MethodGet, "/api/v1/customers/"+id+"?include=addresses,orders,metafields", nil, "reader").data()
+		d = h.Must(200, http.MethodGet, "/api/v1/customers/"+id+"?include=addresses,orders,metafields", nil, "reader").Data()
 		if len(d["addresses"].([]any)) != 1 || d["metafields"].(map[string]any)["k"] != "v" {
 			t.Fatalf("include: %v", d)
 		}
@@ -165,29 +166,29 @@ func TestGetCustomer(t *testing.T) {
 		if len(orders) != 1 || orders[0].(map[string]any)["order_number"] != "1001" || orders[0].(map[string]any)["total_price"] != "25.50" {
 			t.Fatalf("include=orders: %v", orders)
 		}
-		if d := h.must(200, http.MethodGet, "/api/v1/customers/"+id+"?include=orders", nil, "admin").data(); d["addresses"] != nil || len(d["orders"].([]any)) != 1 {
+		if d := h.Must(200, http.MethodGet, "/api/v1/customers/"+id+"?include=orders", nil, "admin").Data(); d["addresses"] != nil || len(d["orders"].([]any)) != 1 {
 			t.Fatalf("include=orders only: %v", d)
 		}
-		if d := h.must(200, http.MethodGet, "/api/v1/customers/ADA@example.com", nil, "cust:"+id).data(); d["id"] != id {
+		if d := h.Must(200, http.MethodGet, "/api/v1/customers/ADA@example.com", nil, "cust:"+id).Data(); d["id"] != id {
 			t.Fatalf("by email: %v", d)
 		}
-		assertError(t, h.do(http.MethodGet, "/api/v1/customers/"+id+"?include=secrets", nil, "admin"), 400, 400, "validation")
+		assertError(t, h.Do(http.MethodGet, "/api/v1/customers/"+id+"?include=secrets", nil, "admin"), 400, 400, "validation")
 
 		// Another customer's record, by id or email, is not found; so is garbage.
 		for _, key := range []string{bob["id"].(string), "bob@example.com", "nope", "00000000-0000-0000-0000-000000000000", "x@y"} {
-			assertError(t, h.do(http.MethodGet, "/api/v1/customers/"+key, nil, "cust:"+id), 404, "CUSTOMER_NOT_FOUND", "not_found")
+			assertError(t, h.Do(http.MethodGet, "/api/v1/customers/"+key, nil, "cust:"+id), 404, "CUSTOMER_NOT_FOUND", "not_found")
 		}
-		assertError(t, h.do(http.MethodGet, "/api/v1/customers/nobody@example.com", nil, "admin"), 404, "CUSTOMER_NOT_FOUND", "not_found")
+		assertError(t, h.Do(http.MethodGet, "/api/v1/customers/nobody@example.com", nil, "admin"), 404, "CUSTOMER_NOT_FOUND", "not_found")
 		for _, cred := range []string{"admin", "reader", "staff", "writer"} {
-			if d := h.must(200, http.MethodGet, "/api/v1/customers/"+bob["id"].(string), nil, cred).data(); d["id"] != bob["id"] {
+			if d := h.Must(200, http.MethodGet, "/api/v1/customers/"+bob["id"].(string), nil, cred).Data(); d["id"] != bob["id"] {
 				t.Errorf("%s: %v", cred, d)
 			}
 		}
-		r = h.do(http.MethodGet, "/api/v1/customers/"+id, nil, "orders")
-		if assertError(t, r, 403, 403, "auth"); r.err()["message"] != "Forbidden: Insufficient permissions. Required: customers:read" {
-			t.Errorf("403 message: %v", r.err()["message"])
+		r = h.Do(http.MethodGet, "/api/v1/customers/"+id, nil, "orders")
+		if assertError(t, r, 403, 403, "auth"); r.Err()["message"] != "Forbidden: Insufficient permissions. Required: customers:read" {
+			t.Errorf("403 message: %v", r.Err()["message"])
 		}
-		assertError(t, h.do(http.MethodGet, "/api/v1/customers/"+id, nil, ""), 401, 401, "auth")
-		assertError(t, h.do(http.MethodGet, "/api/v1/customers/"+id, nil, "bogus"), 401, 401, "auth")
+		assertError(t, h.Do(http.MethodGet, "/api/v1/customers/"+id, nil, ""), 401, 401, "auth")
+		assertError(t, h.Do(http.MethodGet, "/api/v1/customers/"+id, nil, "bogus"), 401, 401, "auth")
 	})
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -23,41 +22,26 @@ import (
 	"github.com/gocommerce/commerce/modules/customers/app"
 	"github.com/gocommerce/commerce/modules/customers/domain"
 	"github.com/gocommerce/commerce/modules/customers/ports"
-	"github.com/gocommerce/commerce/platform/apperr"
-	"github.com/gocommerce/commerce/platform/auth"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/events"
-	"github.com/gocommerce/commerce/platform/httpx"
 	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/ids"
 	"github.com/gocommerce/commerce/platform/openapi"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
-// fakeAuth maps bearer credentials to principals: fixed API keys and staff, and
-// "cust:<id>" for a customer token with the default customer scopes.
-type fakeAuth struct{ customerScopes []string }
-
-func (f fakeAuth) Authenticate(_ context.Context, cred, _ string) (*auth.Principal, error) {
-	switch cred {
-	case "admin":
-		return &auth.Principal{Kind: auth.APIKey, ID: "k1", KeyPrefix: "AdMiN123", Scopes: []string{"admin"}}, nil
-	case "staff":
-		return &auth.Principal{Kind: auth.Staff, ID: "s1", Scopes: []string{"admin"}}, nil
-	case "reader":
-		return &auth.Principal{Kind: auth.APIKey, ID: "k2", KeyPrefix: "ReAdEr12", Scopes: []string{"customers:read"}}, nil
-	case "writer":
-		return &auth.Principal{Kind: auth.APIKey, ID: "k3", KeyPrefix: "WrItEr12", Scopes: []string{"customers:write"}}, nil
-	case "orders":
-		return &auth.Principal{Kind: auth.APIKey, ID: "k4", KeyPrefix: "OrDeRs12", Scopes: []string{"orders:read"}}, nil
-	}
-	if id, ok := strings.CutPrefix(cred, "cust:"); ok {
-		return &auth.Principal{Kind: auth.Customer, ID: id, Email: "x@example.com", Scopes: f.customerScopes}, nil
-	}
-	return nil, apperr.Unauthorized("Unauthorized: Invalid token")
+// principals: fixed API keys and staff, and "cust:<id>" for a customer token with the
+// default customer scopes.
+var principals = httpxtest.Principals{
+	"admin":  httpxtest.APIKey("AdMiN123", "admin"),
+	"staff":  httpxtest.Staff("s1", ""),
+	"reader": httpxtest.APIKey("ReAdEr12", "customers:read"),
+	"writer": httpxtest.APIKey("WrItEr12", "customers:write"),
+	"orders": httpxtest.APIKey("OrDeRs12", "orders:read"),
+	"cust:":  httpxtest.Customer("", "x@example.com"),
 }
 
 // fakeCredentials stands in for identity's api.Credentials behind the customers port.
@@ -72,6 +56,12 @@ type credentialRow struct {
 }
 
 func (credentialRow) TableName() string { return "test_credentials" }
+
+// testTables are the fakes' tables (credentialRow, revocationRow).
+var testTables = testdb.Tables("customers_test",
+	"CREATE TABLE test_credentials (customer_id {{.Text}} PRIMARY KEY, email {{.Text}}, hash {{.Text}})",
+	"CREATE UNIQUE INDEX idx_test_credentials_email ON test_credentials (email)",
+	"CREATE TABLE test_token_revocations (id {{if .Postgres}}BIGSERIAL{{else}}INTEGER{{end}} PRIMARY KEY, customer_id {{.Text}})")
 
 func (f *fakeCredentials) HashPassword(p string) (string, error) {
 	var letter, digit bool
@@ -188,12 +178,13 @@ func (f *fakeOrders) AnonymizeCustomerOrders(_ context.Context, id string) error
 	return nil
 }
 
+// harness is the customers module on a fresh database with fake collaborators.
 type harness struct {
+	*httpxtest.Harness
 	t      *testing.T
 	engine string
 	db     *db.DB
 	svc    *app.Service
-	srv    http.Handler
 	creds  *fakeCredentials
 	orders *fakeOrders
 	clock  *clock.Fake
@@ -205,10 +196,7 @@ var t0 = time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 
 func newHarness(t *testing.T, engine string) *harness {
 	t.Helper()
-	e := testdb.Open(t, engine, events.Migrations(), customers.Migrations())
-	if err := e.DB.Gorm().AutoMigrate(&credentialRow{}, &revocationRow{}); err != nil {
-		t.Fatal(err)
-	}
+	e := testdb.Open(t, engine, events.Migrations(), customers.Migrations(), testTables)
 	cfg := config.Default()
 	cfg.Security.JWT.Secret = "test-secret-0123456789-abcdefghijklmnop"
 	cfg.HTTP.PublicURL = "https://shop.example.com/"
@@ -224,62 +212,21 @@ func newHarness(t *testing.T, engine string) *harness {
 	svc := app.NewService(customers.NewSettings(&cfg), e.DB, stores, others, events.NewOutbox(e.DB), clk)
 	sub := customersevents.NewSubscriber(svc, zap.NewNop())
 	jobs := customersjobs.NewJobs(svc, zap.NewNop())
-	srv, err := httpx.NewServer(&cfg, zap.NewNop(), fakeAuth{customerScopes: cfg.Security.CustomerScopes}, nil, nil, nil,
-		[]httpx.Module{customers.NewModule(customershttp.NewHandler(svc), sub, jobs)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &harness{t: t, engine: engine, db: e.DB, svc: svc, srv: docs.Wrap(t, srv), creds: creds, orders: orders, clock: clk, sub: sub, jobs: jobs}
+	srv := httpxtest.NewServer(t, &cfg, nil, principals, customers.NewModule(customershttp.NewHandler(svc), sub, jobs))
+	return &harness{Harness: httpxtest.New(t, docs.Wrap(t, srv), e.DB), t: t, engine: engine, db: e.DB, svc: svc, creds: creds, orders: orders, clock: clk, sub: sub, jobs: jobs}
 }
 
 // eachEngine runs fn on a fresh harness per engine, in parallel.
 func eachEngine(t *testing.T, fn func(t *testing.T, h *harness)) {
-	t.Helper()
-	for _, engine := range testdb.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			t.Parallel()
-			fn(t, newHarness(t, engine))
-		})
-	}
+	testdb.EachEngine(t, func(t *testing.T, engine string) { fn(t, newHarness(t, engine)) })
 }
 
-type response httpxtest.Response
-
-func (r response) data() map[string]any { return httpxtest.Response(r).Data() }
-
-func (r response) list() []map[string]any { return httpxtest.Response(r).List() }
-
-func (r response) pagination() map[string]any { return httpxtest.Response(r).Pagination() }
-
-func (r response) err() map[string]any { return httpxtest.Response(r).Err() }
-
-// do sends a request; body is JSON-encoded unless it is a string (sent raw).
-func (h *harness) do(method, path string, body any, cred string) response {
-	h.t.Helper()
-	return response(httpxtest.Do(h.t, h.srv, method, path, body, cred))
-}
-
-// must sends a request and fails unless the status matches.
-func (h *harness) must(status int, method, path string, body any, cred string) response {
-	h.t.Helper()
-	return response(httpxtest.Must(h.t, h.srv, status, method, path, body, cred))
-}
-
-// assertError checks the envelope: status, code (spec string or the status), category
-// and a request id.
-func assertError(t *testing.T, r response, status int, code any, category string) {
-	t.Helper()
-	httpxtest.AssertError(t, httpxtest.Response(r), status, code, category)
-	httpxtest.AssertRequestID(t, httpxtest.Response(r))
-}
-
-// fields returns the validation fields of an error response.
-func fields(r response) map[string]any { return httpxtest.Response(r).Fields() }
+var assertError = httpxtest.AssertError
 
 // createCustomer creates a customer through the API with the admin key.
 func (h *harness) createCustomer(body map[string]any) map[string]any {
 	h.t.Helper()
-	return h.must(http.StatusCreated, http.MethodPost, "/api/v1/customers", body, "admin").data()
+	return h.Must(http.StatusCreated, http.MethodPost, "/api/v1/customers", body, "admin").Data()
 }
 
 // enabled creates an enabled customer with a password.
@@ -290,43 +237,6 @@ func (h *harness) enabled(email string, extra map[string]any) map[string]any {
 		body[k] = v
 	}
 	return h.createCustomer(body)
-}
-
-type outboxEvent struct {
-	Type        string
-	AggregateID string
-	Payload     string
-}
-
-// events returns the outbox events of a type (all types when empty), oldest first.
-func (h *harness) events(eventType string) []outboxEvent {
-	h.t.Helper()
-	q := h.db.Gorm().Table("outbox_events").Select("type", "aggregate_id", "payload").Order("occurred_at, id")
-	if eventType != "" {
-		q = q.Where("type = ?", eventType)
-	}
-	var rows []outboxEvent
-	if err := q.Find(&rows).Error; err != nil {
-		h.t.Fatal(err)
-	}
-	return rows
-}
-
-// eventsFor returns the decoded payloads of a type for one aggregate.
-func (h *harness) eventsFor(eventType, aggregate string) []map[string]any {
-	h.t.Helper()
-	var out []map[string]any
-	for _, e := range h.events(eventType) {
-		if e.AggregateID != aggregate {
-			continue
-		}
-		var m map[string]any
-		if err := json.Unmarshal([]byte(e.Payload), &m); err != nil {
-			h.t.Fatal(err)
-		}
-		out = append(out, m)
-	}
-	return out
 }
 
 // order feeds an order event through the module's subscriber, as the relay would.
@@ -347,25 +257,6 @@ func orderData(id, customer, number, total, status, financial string, created, u
 		"status": status, "financial_status": financial, "fulfillment_status": "unfulfilled",
 		"created_at": created.Format(time.RFC3339Nano), "updated_at": updated.Format(time.RFC3339Nano),
 	}
-}
-
-func keys(m map[string]any) string { return httpxtest.Keys(m) }
-
-func count(t *testing.T, d *db.DB, table, where string, args ...any) int64 {
-	t.Helper()
-	var n int64
-	if err := d.Gorm().Table(table).Where(where, args...).Count(&n).Error; err != nil {
-		t.Fatal(err)
-	}
-	return n
-}
-
-func ids_(list []map[string]any) []string {
-	out := make([]string, len(list))
-	for i, m := range list {
-		out[i], _ = m["id"].(string)
-	}
-	return out
 }
 
 func isErr(err, target error) bool { return errors.Is(err, target) }

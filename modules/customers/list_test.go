@@ -1,6 +1,7 @@
 package customers_test
 
 import (
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"net/url"
 	"strings"
@@ -29,23 +30,23 @@ func seedList(t *testing.T, h *harness) (ada, bob, cyd, dee string) {
 func TestListCustomers(t *testing.T) {
 	eachEngine(t, func(t *testing.T, h *harness) {
 		ada, bob, cyd, dee := seedList(t, h)
-		list := func(query string) response {
+		list := func(query string) httpxtest.Response {
 			t.Helper()
-			return h.must(200, http.MethodGet, "/api/v1/customers?"+query, nil, "reader")
+			return h.Must(200, http.MethodGet, "/api/v1/customers?"+query, nil, "reader")
 		}
 		same := func(query string, want ...string) {
 			t.Helper()
-			got := strings.Join(ids_(list(query).list()), ",")
+			got := strings.Join(httpxtest.IDs(list(query).List()), ",")
 			if got != strings.Join(want, ",") {
 				t.Errorf("?%s: got %s, want %s", query, got, strings.Join(want, ","))
 			}
 		}
 		// Default: newest first; summary members.
 		r := list("")
-		if p := r.pagination(); p["total"] != float64(4) || p["per_page"] != float64(20) || p["current_page"] != float64(1) || p["total_pages"] != float64(1) || p["has_next"] != false {
+		if p := r.Pagination(); p["total"] != float64(4) || p["per_page"] != float64(20) || p["current_page"] != float64(1) || p["total_pages"] != float64(1) || p["has_next"] != false {
 			t.Fatalf("pagination %v", p)
 		}
-		if got := keys(r.list()[0]); got != "accepts_marketing,average_order_value,created_at,currency,default_address,email,first_name,id,language,last_name,last_order_id,last_order_name,orders_count,phone,state,tags,total_spent,updated_at,verified_email" {
+		if got := httpxtest.Keys(r.List()[0]); got != "accepts_marketing,average_order_value,created_at,currency,default_address,email,first_name,id,language,last_name,last_order_id,last_order_name,orders_count,phone,state,tags,total_spent,updated_at,verified_email" {
 			t.Fatalf("summary members %s", got)
 		}
 		same("", dee, cyd, bob, ada)
@@ -87,18 +88,18 @@ func TestListCustomers(t *testing.T) {
 
 		// updated_after sees a later update.
 		h.clock.Advance(time.Hour)
-		h.must(200, http.MethodPut, "/api/v1/customers/"+cyd, map[string]any{"note": "called"}, "admin")
+		h.Must(200, http.MethodPut, "/api/v1/customers/"+cyd, map[string]any{"note": "called"}, "admin")
 		same("updated_after="+url.QueryEscape(t0.Add(3*time.Hour+30*time.Minute).Format(time.RFC3339)), cyd)
 
 		// Pagination.
 		r = list("per_page=3&page=2&order=asc")
-		if ids := ids_(r.list()); len(ids) != 1 || ids[0] != dee {
+		if ids := httpxtest.IDs(r.List()); len(ids) != 1 || ids[0] != dee {
 			t.Errorf("page 2: %v", ids)
 		}
-		if p := r.pagination(); p["total"] != float64(4) || p["total_pages"] != float64(2) || p["has_prev"] != true || p["has_next"] != false || p["per_page"] != float64(3) {
+		if p := r.Pagination(); p["total"] != float64(4) || p["total_pages"] != float64(2) || p["has_prev"] != true || p["has_next"] != false || p["per_page"] != float64(3) {
 			t.Errorf("page 2 meta %v", p)
 		}
-		if p := list("per_page=500").pagination(); p["per_page"] != float64(100) {
+		if p := list("per_page=500").Pagination(); p["per_page"] != float64(100) {
 			t.Errorf("per_page cap: %v", p)
 		}
 
@@ -109,20 +110,20 @@ func TestListCustomers(t *testing.T) {
 			"created_before=1": "created_before", "updated_after=x": "updated_after", "sort=name": "sort", "order=up": "order",
 			"phone=12": "phone",
 		} {
-			r := h.do(http.MethodGet, "/api/v1/customers?"+q, nil, "admin")
+			r := h.Do(http.MethodGet, "/api/v1/customers?"+q, nil, "admin")
 			assertError(t, r, 400, 400, "validation")
-			if fields(r)[field] == nil {
-				t.Errorf("?%s: fields %v", q, fields(r))
+			if r.Fields()[field] == nil {
+				t.Errorf("?%s: fields %v", q, r.Fields())
 			}
 		}
 
 		// Only API keys and staff list customers.
-		r = h.do(http.MethodGet, "/api/v1/customers", nil, "cust:"+ada)
-		if assertError(t, r, 403, 403, "auth"); !strings.HasPrefix(r.err()["message"].(string), "Forbidden: Insufficient permissions. Required: customers:read") {
-			t.Errorf("403 message %v", r.err()["message"])
+		r = h.Do(http.MethodGet, "/api/v1/customers", nil, "cust:"+ada)
+		if assertError(t, r, 403, 403, "auth"); !strings.HasPrefix(r.Err()["message"].(string), "Forbidden: Insufficient permissions. Required: customers:read") {
+			t.Errorf("403 message %v", r.Err()["message"])
 		}
-		assertError(t, h.do(http.MethodGet, "/api/v1/customers", nil, "orders"), 403, 403, "auth")
-		h.must(200, http.MethodGet, "/api/v1/customers", nil, "staff")
+		assertError(t, h.Do(http.MethodGet, "/api/v1/customers", nil, "orders"), 403, 403, "auth")
+		h.Must(200, http.MethodGet, "/api/v1/customers", nil, "staff")
 	})
 }
 
@@ -131,11 +132,11 @@ func TestSearchCustomers(t *testing.T) {
 		ada, bob, cyd, dee := seedList(t, h)
 		search := func(body map[string]any, want ...string) {
 			t.Helper()
-			r := h.must(200, http.MethodPost, "/api/v1/customers/search", body, "reader")
-			if got := strings.Join(ids_(r.list()), ","); got != strings.Join(want, ",") {
+			r := h.Must(200, http.MethodPost, "/api/v1/customers/search", body, "reader")
+			if got := strings.Join(httpxtest.IDs(r.List()), ","); got != strings.Join(want, ",") {
 				t.Errorf("%v: got %s, want %s", body, got, strings.Join(want, ","))
 			}
-			if p := r.pagination(); p["total"] != float64(len(want)) && body["per_page"] == nil {
+			if p := r.Pagination(); p["total"] != float64(len(want)) && body["per_page"] == nil {
 				t.Errorf("%v: total %v", body, p["total"])
 			}
 		}
@@ -154,9 +155,9 @@ func TestSearchCustomers(t *testing.T) {
 		search(map[string]any{"query": "example", "filters": map[string]any{"min_total_spent": "1", "state": "enabled"}}, ada)
 		search(map[string]any{"sort": map[string]any{"field": "orders_count"}, "per_page": 2}, ada, dee)
 
-		r := h.must(200, http.MethodPost, "/api/v1/customers/search?per_page=1&page=3", map[string]any{"sort": map[string]any{"order": "asc"}}, "reader")
-		if ids := ids_(r.list()); len(ids) != 1 || ids[0] != cyd || r.pagination()["current_page"] != float64(3) {
-			t.Errorf("query-string paging: %v %v", ids, r.pagination())
+		r := h.Must(200, http.MethodPost, "/api/v1/customers/search?per_page=1&page=3", map[string]any{"sort": map[string]any{"order": "asc"}}, "reader")
+		if ids := httpxtest.IDs(r.List()); len(ids) != 1 || ids[0] != cyd || r.Pagination()["current_page"] != float64(3) {
+			t.Errorf("query-string paging: %v %v", ids, r.Pagination())
 		}
 		for body, field := range map[string]map[string]any{
 			"sort.field":         {"sort": map[string]any{"field": "name"}},
@@ -166,14 +167,14 @@ func TestSearchCustomers(t *testing.T) {
 			"query":              {"query": "state:frozen"},
 			"page":               {"page": 0},
 		} {
-			r := h.do(http.MethodPost, "/api/v1/customers/search", field, "admin")
+			r := h.Do(http.MethodPost, "/api/v1/customers/search", field, "admin")
 			assertError(t, r, 400, 400, "validation")
-			if fields(r)[body] == nil {
-				t.Errorf("%s: fields %v", body, fields(r))
+			if r.Fields()[body] == nil {
+				t.Errorf("%s: fields %v", body, r.Fields())
 			}
 		}
-		assertError(t, h.do(http.MethodPost, "/api/v1/customers/search", map[string]any{"filters": map[string]any{"min_orders": "many"}}, "admin"), 400, 400, "validation")
-		assertError(t, h.do(http.MethodPost, "/api/v1/customers/search", map[string]any{}, "cust:"+ada), 403, 403, "auth")
-		assertError(t, h.do(http.MethodPost, "/api/v1/customers/search", map[string]any{}, "orders"), 403, 403, "auth")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/customers/search", map[string]any{"filters": map[string]any{"min_orders": "many"}}, "admin"), 400, 400, "validation")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/customers/search", map[string]any{}, "cust:"+ada), 403, 403, "auth")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/customers/search", map[string]any{}, "orders"), 403, 403, "auth")
 	})
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/ids"
 )
 
@@ -19,7 +20,7 @@ func TestOrderStats(t *testing.T) {
 		bob := h.enabled("bob@example.com", nil)["id"].(string)
 		stats := func(id string) map[string]any {
 			t.Helper()
-			return h.must(200, http.MethodGet, "/api/v1/customers/"+id, nil, "admin").data()
+			return h.Must(200, http.MethodGet, "/api/v1/customers/"+id, nil, "admin").Data()
 		}
 		check := func(id string, count float64, spent, avg string, lastID any, lastName any) {
 			t.Helper()
@@ -59,7 +60,7 @@ func TestOrderStats(t *testing.T) {
 			}
 		}
 		check(ada, 0, "0.00", "0.00", o2, "#1002")
-		if n := count(t, h.db, "customers_order_stats", "1 = 1"); n != 2 {
+		if n := h.Count("customers_order_stats", "1 = 1"); n != 2 {
 			t.Fatalf("order facts: %d", n)
 		}
 		// The module subscribes to the order events on the bus.
@@ -82,29 +83,29 @@ func TestOrderHistory(t *testing.T) {
 		h.orders.orders[ada] = []ports_OrderSummary{orderSummary("o3", "1003"), orderSummary("o2", "1002"), orderSummary("o1", "1001")}
 		base := "/api/v1/customers/" + ada + "/orders"
 
-		r := h.must(200, http.MethodGet, base+"?per_page=2&status=open&financial_status=paid", nil, "cust:"+ada)
-		list := r.list()
-		if len(list) != 2 || list[0]["order_number"] != "1003" || r.pagination()["total"] != float64(3) || r.pagination()["has_next"] != true {
+		r := h.Must(200, http.MethodGet, base+"?per_page=2&status=open&financial_status=paid", nil, "cust:"+ada)
+		list := r.List()
+		if len(list) != 2 || list[0]["order_number"] != "1003" || r.Pagination()["total"] != float64(3) || r.Pagination()["has_next"] != true {
 			t.Fatalf("history: %s", r.Raw)
 		}
-		if keys(list[0]) != "created_at,currency,email,financial_status,fulfillment_status,id,order_number,status,total_price,updated_at" || list[0]["total_price"] != "25.50" {
+		if httpxtest.Keys(list[0]) != "created_at,currency,email,financial_status,fulfillment_status,id,order_number,status,total_price,updated_at" || list[0]["total_price"] != "25.50" {
 			t.Fatalf("order summary %v", list[0])
 		}
 		if h.orders.lastFilter.Status != "open" || h.orders.lastFilter.FinancialStatus != "paid" {
 			t.Fatalf("filters passed to the port: %+v", h.orders.lastFilter)
 		}
-		if r := h.must(200, http.MethodGet, "/api/v1/customers/"+bob+"/orders", nil, "reader"); len(r.list()) != 0 || r.pagination()["total"] != float64(0) {
+		if r := h.Must(200, http.MethodGet, "/api/v1/customers/"+bob+"/orders", nil, "reader"); len(r.List()) != 0 || r.Pagination()["total"] != float64(0) {
 			t.Fatalf("no orders: %s", r.Raw)
 		}
 		for q, field := range map[string]string{"status=shipped": "status", "financial_status=free": "financial_status", "page=0": "page"} {
-			r := h.do(http.MethodGet, base+"?"+q, nil, "admin")
-			if assertError(t, r, 400, 400, "validation"); fields(r)[field] == nil {
+			r := h.Do(http.MethodGet, base+"?"+q, nil, "admin")
+			if assertError(t, r, 400, 400, "validation"); r.Fields()[field] == nil {
 				t.Errorf("?%s: %s", q, r.Raw)
 			}
 		}
-		assertError(t, h.do(http.MethodGet, base, nil, "cust:"+bob), 404, "CUSTOMER_NOT_FOUND", "not_found")
-		assertError(t, h.do(http.MethodGet, "/api/v1/customers/"+ids.New()+"/orders", nil, "admin"), 404, "CUSTOMER_NOT_FOUND", "not_found")
-		assertError(t, h.do(http.MethodGet, base, nil, "orders"), 403, 403, "auth")
+		assertError(t, h.Do(http.MethodGet, base, nil, "cust:"+bob), 404, "CUSTOMER_NOT_FOUND", "not_found")
+		assertError(t, h.Do(http.MethodGet, "/api/v1/customers/"+ids.New()+"/orders", nil, "admin"), 404, "CUSTOMER_NOT_FOUND", "not_found")
+		assertError(t, h.Do(http.MethodGet, base, nil, "orders"), 403, 403, "auth")
 	})
 }
 
@@ -118,30 +119,30 @@ func TestDeleteCustomer(t *testing.T) {
 
 		// Customers with orders (known to the orders module, or from order events) are refused...
 		for _, id := range []string{withStats, withOrders} {
-			assertError(t, h.do(http.MethodDelete, "/api/v1/customers/"+id, nil, "admin"), 409, "CUSTOMER_HAS_ORDERS", "conflict")
-			assertError(t, h.do(http.MethodDelete, "/api/v1/customers/"+id+"?anonymize_orders=false", nil, "admin"), 409, "CUSTOMER_HAS_ORDERS", "conflict")
+			assertError(t, h.Do(http.MethodDelete, "/api/v1/customers/"+id, nil, "admin"), 409, "CUSTOMER_HAS_ORDERS", "conflict")
+			assertError(t, h.Do(http.MethodDelete, "/api/v1/customers/"+id+"?anonymize_orders=false", nil, "admin"), 409, "CUSTOMER_HAS_ORDERS", "conflict")
 		}
 		if _, ok := h.creds.get(t, withOrders); !ok {
 			t.Fatal("a refused delete removed the login")
 		}
 		// ...unless anonymize_orders is given: the orders module anonymizes them.
-		h.must(204, http.MethodDelete, "/api/v1/customers/"+withOrders+"?anonymize_orders=true", nil, "staff")
+		h.Must(204, http.MethodDelete, "/api/v1/customers/"+withOrders+"?anonymize_orders=true", nil, "staff")
 		if len(h.orders.anonymized) != 1 || h.orders.anonymized[0] != withOrders {
 			t.Fatalf("orders anonymized: %v", h.orders.anonymized)
 		}
-		h.must(204, http.MethodDelete, "/api/v1/customers/"+withStats+"?anonymize_orders=1", nil, "writer")
-		if n := count(t, h.db, "customers_order_stats", "customer_id = ?", withStats); n != 0 {
+		h.Must(204, http.MethodDelete, "/api/v1/customers/"+withStats+"?anonymize_orders=1", nil, "writer")
+		if n := h.Count("customers_order_stats", "customer_id = ?", withStats); n != 0 {
 			t.Errorf("order facts left: %d", n)
 		}
-		if evs := h.eventsFor("customer.deleted", withOrders); len(evs) != 1 || evs[0]["anonymize_orders"] != true || evs[0]["id"] != withOrders || keys(evs[0]) != "anonymize_orders,deleted_at,id" {
+		if evs := h.Payloads("customer.deleted", withOrders); len(evs) != 1 || evs[0]["anonymize_orders"] != true || evs[0]["id"] != withOrders || httpxtest.Keys(evs[0]) != "anonymize_orders,deleted_at,id" {
 			t.Fatalf("customer.deleted: %v", evs)
 		}
 
 		// A customer without orders goes with everything it owns.
 		h.createCustomer(map[string]any{"email": "x@example.com"}) // unrelated
-		h.must(204, http.MethodDelete, "/api/v1/customers/"+plain, nil, "admin")
+		h.Must(204, http.MethodDelete, "/api/v1/customers/"+plain, nil, "admin")
 		for table, col := range map[string]string{"customers": "id", "customer_addresses": "customer_id", "customer_tags": "customer_id", "customers_account_tokens": "customer_id"} {
-			if n := count(t, h.db, table, col+" = ?", plain); n != 0 {
+			if n := h.Count(table, col+" = ?", plain); n != 0 {
 				t.Errorf("%s rows left: %d", table, n)
 			}
 		}
@@ -155,18 +156,18 @@ func TestDeleteCustomer(t *testing.T) {
 		if len(audit) != 1 || audit[0].Action != "delete" || audit[0].Actor != "key:AdMiN123" || audit[0].ActorKind != "api_key" {
 			t.Fatalf("audit %+v", audit)
 		}
-		if evs := h.eventsFor("customer.deleted", plain); len(evs) != 1 || evs[0]["anonymize_orders"] != false {
+		if evs := h.Payloads("customer.deleted", plain); len(evs) != 1 || evs[0]["anonymize_orders"] != false {
 			t.Fatalf("customer.deleted: %v", evs)
 		}
-		assertError(t, h.do(http.MethodGet, "/api/v1/customers/"+plain, nil, "admin"), 404, "CUSTOMER_NOT_FOUND", "not_found")
-		assertError(t, h.do(http.MethodDelete, "/api/v1/customers/"+plain, nil, "admin"), 404, "CUSTOMER_NOT_FOUND", "not_found")
+		assertError(t, h.Do(http.MethodGet, "/api/v1/customers/"+plain, nil, "admin"), 404, "CUSTOMER_NOT_FOUND", "not_found")
+		assertError(t, h.Do(http.MethodDelete, "/api/v1/customers/"+plain, nil, "admin"), 404, "CUSTOMER_NOT_FOUND", "not_found")
 
 		// Only staff and keys delete; bad flag.
 		other := h.enabled("other@example.com", nil)["id"].(string)
-		assertError(t, h.do(http.MethodDelete, "/api/v1/customers/"+other, nil, "cust:"+other), 403, 403, "auth")
-		assertError(t, h.do(http.MethodDelete, "/api/v1/customers/"+other, nil, "reader"), 403, 403, "auth")
-		r := h.do(http.MethodDelete, "/api/v1/customers/"+other+"?anonymize_orders=perhaps", nil, "admin")
-		if assertError(t, r, 400, 400, "validation"); fields(r)["anonymize_orders"] == nil {
+		assertError(t, h.Do(http.MethodDelete, "/api/v1/customers/"+other, nil, "cust:"+other), 403, 403, "auth")
+		assertError(t, h.Do(http.MethodDelete, "/api/v1/customers/"+other, nil, "reader"), 403, 403, "auth")
+		r := h.Do(http.MethodDelete, "/api/v1/customers/"+other+"?anonymize_orders=perhaps", nil, "admin")
+		if assertError(t, r, 400, 400, "validation"); r.Fields()["anonymize_orders"] == nil {
 			t.Errorf("bad flag: %s", r.Raw)
 		}
 	})

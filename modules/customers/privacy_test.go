@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/ids"
 )
 
@@ -17,17 +18,17 @@ func TestExport(t *testing.T) {
 		bob := h.enabled("bob@example.com", nil)["id"].(string)
 		h.order("order.created", orderData("o1", id, "1001", "12.50", "open", "paid", t0, t0))
 		h.orders.orders[id] = []ports_OrderSummary{orderSummary("o1", "1001")}
-		h.must(202, http.MethodPost, "/api/v1/customers/recover", map[string]any{"email": "ada@example.com"}, "")
+		h.Must(202, http.MethodPost, "/api/v1/customers/recover", map[string]any{"email": "ada@example.com"}, "")
 		h.clock.Advance(time.Minute)
 
 		// The customer exports its own data.
-		r := h.must(200, http.MethodPost, "/api/v1/customers/"+id+"/export", nil, "cust:"+id)
-		d := r.data()
-		if keys(d) != "account,addresses,carts,consents,customer,exported_at,notifications,order_stats,orders,privacy_audit,subscriptions" {
-			t.Fatalf("export members %s", keys(d))
+		r := h.Must(200, http.MethodPost, "/api/v1/customers/"+id+"/export", nil, "cust:"+id)
+		d := r.Data()
+		if httpxtest.Keys(d) != "account,addresses,carts,consents,customer,exported_at,notifications,order_stats,orders,privacy_audit,subscriptions" {
+			t.Fatalf("export members %s", httpxtest.Keys(d))
 		}
 		c := d["customer"].(map[string]any)
-		if keys(c) != customerKeys || c["email"] != "ada@example.com" || c["metafields"].(map[string]any)["k"] != "v" || c["orders_count"] != float64(1) {
+		if httpxtest.Keys(c) != customerKeys || c["email"] != "ada@example.com" || c["metafields"].(map[string]any)["k"] != "v" || c["orders_count"] != float64(1) {
 			t.Fatalf("export customer %v", c)
 		}
 		if a := d["addresses"].([]any); len(a) != 1 || a[0].(map[string]any)["city"] != "Boston" {
@@ -40,7 +41,7 @@ func TestExport(t *testing.T) {
 		if acc["state"] != "enabled" || acc["has_password"] != true || acc["anonymized_at"] != nil {
 			t.Fatalf("account %v", acc)
 		}
-		if tok := acc["pending_tokens"].([]any); len(tok) != 1 || keys(tok[0].(map[string]any)) != "created_at,expires_at,purpose" || tok[0].(map[string]any)["purpose"] != "password_reset" {
+		if tok := acc["pending_tokens"].([]any); len(tok) != 1 || httpxtest.Keys(tok[0].(map[string]any)) != "created_at,expires_at,purpose" || tok[0].(map[string]any)["purpose"] != "password_reset" {
 			t.Fatalf("pending tokens %v", tok)
 		}
 		if st := d["order_stats"].([]any); len(st) != 1 || st[0].(map[string]any)["total_price"] != "12.50" || st[0].(map[string]any)["order_number"] != "1001" {
@@ -59,17 +60,17 @@ func TestExport(t *testing.T) {
 			audit[0].(map[string]any)["created_at"] != "2026-03-01T10:01:00Z" {
 			t.Fatalf("audit %v", audit)
 		}
-		if evs := h.eventsFor("customer.exported", id); len(evs) != 1 || evs[0]["actor"] != "customer:"+id || keys(evs[0]) != "actor,customer_id,exported_at" {
+		if evs := h.Payloads("customer.exported", id); len(evs) != 1 || evs[0]["actor"] != "customer:"+id || httpxtest.Keys(evs[0]) != "actor,customer_id,exported_at" {
 			t.Fatalf("customer.exported %v", evs)
 		}
 		// Staff exports any customer; the trail grows; others' records are not found.
-		d = h.must(200, http.MethodPost, "/api/v1/customers/"+id+"/export", nil, "staff").data()
+		d = h.Must(200, http.MethodPost, "/api/v1/customers/"+id+"/export", nil, "staff").Data()
 		if a := d["privacy_audit"].([]any); len(a) != 2 || a[1].(map[string]any)["actor"] != "staff:s1" {
 			t.Fatalf("audit after staff export %v", a)
 		}
-		assertError(t, h.do(http.MethodPost, "/api/v1/customers/"+bob+"/export", nil, "cust:"+id), 404, "CUSTOMER_NOT_FOUND", "not_found")
-		assertError(t, h.do(http.MethodPost, "/api/v1/customers/"+ids.New()+"/export", nil, "admin"), 404, "CUSTOMER_NOT_FOUND", "not_found")
-		assertError(t, h.do(http.MethodPost, "/api/v1/customers/"+id+"/export", nil, "reader"), 403, 403, "auth")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/customers/"+bob+"/export", nil, "cust:"+id), 404, "CUSTOMER_NOT_FOUND", "not_found")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/customers/"+ids.New()+"/export", nil, "admin"), 404, "CUSTOMER_NOT_FOUND", "not_found")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/customers/"+id+"/export", nil, "reader"), 403, 403, "auth")
 	})
 }
 
@@ -79,13 +80,13 @@ func TestAnonymize(t *testing.T) {
 			"accepts_marketing": true, "tags": []string{"vip"}, "metafields": map[string]any{"dob": "1815-12-10"},
 			"addresses": []map[string]any{{"address1": "1 Main", "city": "Boston", "country": "US", "first_name": "Ada"}}})["id"].(string)
 		h.order("order.created", orderData("o1", id, "1001", "12.50", "open", "paid", t0, t0))
-		h.must(202, http.MethodPost, "/api/v1/customers/recover", map[string]any{"email": "ada@example.com"}, "")
+		h.Must(202, http.MethodPost, "/api/v1/customers/recover", map[string]any{"email": "ada@example.com"}, "")
 
-		assertError(t, h.do(http.MethodPost, "/api/v1/customers/"+id+"/anonymize", nil, "cust:"+id), 403, 403, "auth")
-		assertError(t, h.do(http.MethodPost, "/api/v1/customers/"+id+"/anonymize", nil, "reader"), 403, 403, "auth")
-		assertError(t, h.do(http.MethodPost, "/api/v1/customers/"+ids.New()+"/anonymize", nil, "admin"), 404, "CUSTOMER_NOT_FOUND", "not_found")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/customers/"+id+"/anonymize", nil, "cust:"+id), 403, 403, "auth")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/customers/"+id+"/anonymize", nil, "reader"), 403, 403, "auth")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/customers/"+ids.New()+"/anonymize", nil, "admin"), 404, "CUSTOMER_NOT_FOUND", "not_found")
 
-		d := h.must(200, http.MethodPost, "/api/v1/customers/"+id+"/anonymize", nil, "admin").data()
+		d := h.Must(200, http.MethodPost, "/api/v1/customers/"+id+"/anonymize", nil, "admin").Data()
 		if !regexp.MustCompile(`^anonymized-[0-9a-f]{24}@invalid$`).MatchString(d["email"].(string)) {
 			t.Fatalf("email %v", d["email"])
 		}
@@ -114,22 +115,22 @@ func TestAnonymize(t *testing.T) {
 				}
 			}
 		}
-		if n := count(t, h.db, "customer_tags", "customer_id = ?", id); n != 0 {
+		if n := h.Count("customer_tags", "customer_id = ?", id); n != 0 {
 			t.Errorf("tag rows %d", n)
 		}
 		if _, ok := h.creds.get(t, id); ok {
 			t.Error("login kept")
 		}
-		if n := count(t, h.db, "customers_account_tokens", "customer_id = ?", id); n != 0 {
+		if n := h.Count("customers_account_tokens", "customer_id = ?", id); n != 0 {
 			t.Errorf("tokens kept: %d", n)
 		}
-		if n := count(t, h.db, "customers_order_stats", "customer_id = ?", id); n != 1 {
+		if n := h.Count("customers_order_stats", "customer_id = ?", id); n != 1 {
 			t.Errorf("order history not kept: %d", n)
 		}
-		if evs := h.eventsFor("customer.anonymized", id); len(evs) != 1 || evs[0]["email"] != d["email"] {
+		if evs := h.Payloads("customer.anonymized", id); len(evs) != 1 || evs[0]["email"] != d["email"] {
 			t.Fatalf("customer.anonymized %v", evs)
 		}
-		if evs := h.eventsFor("customer.disabled", id); len(evs) != 1 {
+		if evs := h.Payloads("customer.disabled", id); len(evs) != 1 {
 			t.Fatalf("customer.disabled %v", evs)
 		}
 		var audit []struct{ Action, Actor string }
@@ -137,12 +138,12 @@ func TestAnonymize(t *testing.T) {
 			t.Fatalf("audit %+v %v", audit, err)
 		}
 		// The old email is free again and finds nobody; the record cannot be re-enabled or re-invited.
-		assertError(t, h.do(http.MethodGet, "/api/v1/customers/ada@example.com", nil, "admin"), 404, "CUSTOMER_NOT_FOUND", "not_found")
+		assertError(t, h.Do(http.MethodGet, "/api/v1/customers/ada@example.com", nil, "admin"), 404, "CUSTOMER_NOT_FOUND", "not_found")
 		h.enabled("ada@example.com", nil)
-		assertError(t, h.do(http.MethodPost, "/api/v1/customers/"+id+"/send_invite", nil, "admin"), 400, "INVALID_STATE_TRANSITION", "validation")
-		assertError(t, h.do(http.MethodPut, "/api/v1/customers/"+id, map[string]any{"state": "enabled"}, "admin"), 400, "INVALID_STATE_TRANSITION", "validation")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/customers/"+id+"/send_invite", nil, "admin"), 400, "INVALID_STATE_TRANSITION", "validation")
+		assertError(t, h.Do(http.MethodPut, "/api/v1/customers/"+id, map[string]any{"state": "enabled"}, "admin"), 400, "INVALID_STATE_TRANSITION", "validation")
 		// The export shows the anonymized record.
-		exp := h.must(200, http.MethodPost, "/api/v1/customers/"+id+"/export", nil, "admin").data()
+		exp := h.Must(200, http.MethodPost, "/api/v1/customers/"+id+"/export", nil, "admin").Data()
 		if acc := exp["account"].(map[string]any); acc["anonymized_at"] == nil || acc["has_password"] != false {
 			t.Fatalf("export after anonymize %v", acc)
 		}

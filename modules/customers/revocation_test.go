@@ -13,7 +13,7 @@ func TestTokensRevokedWhenCustomerLosesAccess(t *testing.T) {
 	eachEngine(t, func(t *testing.T, h *harness) {
 		put := func(id string, body map[string]any, status int) {
 			t.Helper()
-			h.must(status, http.MethodPut, "/api/v1/customers/"+id, body, "admin")
+			h.Must(status, http.MethodPut, "/api/v1/customers/"+id, body, "admin")
 		}
 		want := func(id string, n int64) {
 			t.Helper()
@@ -36,11 +36,11 @@ func TestTokensRevokedWhenCustomerLosesAccess(t *testing.T) {
 		want(id, 2)
 
 		anon := h.enabled("grace@example.com", nil)["id"].(string)
-		h.must(http.StatusOK, http.MethodPost, "/api/v1/customers/"+anon+"/anonymize", nil, "admin")
+		h.Must(http.StatusOK, http.MethodPost, "/api/v1/customers/"+anon+"/anonymize", nil, "admin")
 		want(anon, 1)
 
 		gone := h.enabled("alan@example.com", nil)["id"].(string)
-		h.must(http.StatusNoContent, http.MethodDelete, "/api/v1/customers/"+gone, nil, "admin")
+		h.Must(http.StatusNoContent, http.MethodDelete, "/api/v1/customers/"+gone, nil, "admin")
 		want(gone, 1)
 
 		// A refused delete (the customer has orders) revokes nothing.
@@ -48,7 +48,7 @@ func TestTokensRevokedWhenCustomerLosesAccess(t *testing.T) {
 		h.orders.mu.Lock()
 		h.orders.has[kept] = true
 		h.orders.mu.Unlock()
-		h.do(http.MethodDelete, "/api/v1/customers/"+kept, nil, "admin")
+		h.Do(http.MethodDelete, "/api/v1/customers/"+kept, nil, "admin")
 		want(kept, 0)
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/commerce/modules/customers/api"
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/ids"
 )
 
@@ -22,21 +23,21 @@ func TestSegments(t *testing.T) {
 
 		mkSegment := func(name string, query map[string]any) string {
 			t.Helper()
-			r := h.must(201, http.MethodPost, "/api/v1/customers/segments", map[string]any{"name": name, "query": query}, "admin")
-			d := r.data()
-			if keys(d) != "created_at,id,name,query,updated_at" || d["name"] != name {
+			r := h.Must(201, http.MethodPost, "/api/v1/customers/segments", map[string]any{"name": name, "query": query}, "admin")
+			d := r.Data()
+			if httpxtest.Keys(d) != "created_at,id,name,query,updated_at" || d["name"] != name {
 				t.Fatalf("segment %s", r.Raw)
 			}
 			return d["id"].(string)
 		}
 		members := func(id, query string, want ...string) {
 			t.Helper()
-			r := h.must(200, http.MethodGet, "/api/v1/customers/segments/"+id+"/customers"+query, nil, "reader")
-			if got := strings.Join(ids_(r.list()), ","); got != strings.Join(want, ",") {
+			r := h.Must(200, http.MethodGet, "/api/v1/customers/segments/"+id+"/customers"+query, nil, "reader")
+			if got := strings.Join(httpxtest.IDs(r.List()), ","); got != strings.Join(want, ",") {
 				t.Errorf("segment %s%s: got %s, want %s", id, query, got, strings.Join(want, ","))
 			}
-			if r.pagination()["total"] != float64(len(want)) && !strings.Contains(query, "per_page") {
-				t.Errorf("total %v", r.pagination()["total"])
+			if r.Pagination()["total"] != float64(len(want)) && !strings.Contains(query, "per_page") {
+				t.Errorf("total %v", r.Pagination()["total"])
 			}
 		}
 		cases := []struct {
@@ -77,14 +78,14 @@ func TestSegments(t *testing.T) {
 			id := mkSegment(fmt.Sprintf("segment %02d", i), c.query)
 			members(id, "", c.want...)
 		}
-		if n := count(t, h.db, "customers", "1 = 1"); n != 4 {
+		if n := h.Count("customers", "1 = 1"); n != 4 {
 			t.Fatalf("customers table: %d rows", n)
 		}
 
 		vip := mkSegment("VIPs", map[string]any{"tags": map[string]any{"contains": "vip"}})
 		members(vip, "?sort=total_spent&order=asc", ada, bob)
 		members(vip, "?per_page=1&page=2", ada)
-		assertError(t, h.do(http.MethodGet, "/api/v1/customers/segments/"+vip+"/customers?sort=name", nil, "admin"), 400, 400, "validation")
+		assertError(t, h.Do(http.MethodGet, "/api/v1/customers/segments/"+vip+"/customers?sort=name", nil, "admin"), 400, 400, "validation")
 
 		// api.Segments answers membership now.
 		var segs api.Segments = h.svc
@@ -99,22 +100,22 @@ func TestSegments(t *testing.T) {
 		}
 
 		// Get, list (by name), delete.
-		d := h.must(200, http.MethodGet, "/api/v1/customers/segments/"+vip, nil, "reader").data()
+		d := h.Must(200, http.MethodGet, "/api/v1/customers/segments/"+vip, nil, "reader").Data()
 		if d["name"] != "VIPs" || d["query"].(map[string]any)["tags"].(map[string]any)["contains"] != "vip" {
 			t.Fatalf("get %v", d)
 		}
-		r := h.must(200, http.MethodGet, "/api/v1/customers/segments?per_page=2", nil, "reader")
-		if r.pagination()["total"] != float64(len(cases)+1) || len(r.list()) != 2 || r.list()[0]["name"] != "segment 00" {
+		r := h.Must(200, http.MethodGet, "/api/v1/customers/segments?per_page=2", nil, "reader")
+		if r.Pagination()["total"] != float64(len(cases)+1) || len(r.List()) != 2 || r.List()[0]["name"] != "segment 00" {
 			t.Fatalf("list %s", r.Raw)
 		}
-		h.must(204, http.MethodDelete, "/api/v1/customers/segments/"+vip, nil, "writer")
-		assertError(t, h.do(http.MethodGet, "/api/v1/customers/segments/"+vip, nil, "admin"), 404, "SEGMENT_NOT_FOUND", "not_found")
-		assertError(t, h.do(http.MethodDelete, "/api/v1/customers/segments/"+vip, nil, "admin"), 404, "SEGMENT_NOT_FOUND", "not_found")
-		assertError(t, h.do(http.MethodGet, "/api/v1/customers/segments/"+vip+"/customers", nil, "admin"), 404, "SEGMENT_NOT_FOUND", "not_found")
-		assertError(t, h.do(http.MethodGet, "/api/v1/customers/segments/nope", nil, "admin"), 404, "SEGMENT_NOT_FOUND", "not_found")
+		h.Must(204, http.MethodDelete, "/api/v1/customers/segments/"+vip, nil, "writer")
+		assertError(t, h.Do(http.MethodGet, "/api/v1/customers/segments/"+vip, nil, "admin"), 404, "SEGMENT_NOT_FOUND", "not_found")
+		assertError(t, h.Do(http.MethodDelete, "/api/v1/customers/segments/"+vip, nil, "admin"), 404, "SEGMENT_NOT_FOUND", "not_found")
+		assertError(t, h.Do(http.MethodGet, "/api/v1/customers/segments/"+vip+"/customers", nil, "admin"), 404, "SEGMENT_NOT_FOUND", "not_found")
+		assertError(t, h.Do(http.MethodGet, "/api/v1/customers/segments/nope", nil, "admin"), 404, "SEGMENT_NOT_FOUND", "not_found")
 
 		// Validation: names are unique (any case); fields and operators are whitelisted.
-		assertError(t, h.do(http.MethodPost, "/api/v1/customers/segments", map[string]any{"name": "SEGMENT 01", "query": map[string]any{"orders_count": 1}}, "admin"), 409, "SEGMENT_NAME_TAKEN", "conflict")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/customers/segments", map[string]any{"name": "SEGMENT 01", "query": map[string]any{"orders_count": 1}}, "admin"), 409, "SEGMENT_NAME_TAKEN", "conflict")
 		for field, body := range map[string]map[string]any{
 			"name":                         {"query": map[string]any{"orders_count": 1}},
 			"query":                        {"name": "q", "query": map[string]any{}},
@@ -130,17 +131,17 @@ func TestSegments(t *testing.T) {
 			"query.tags.contains":          {"name": "q", "query": map[string]any{"tags": map[string]any{"contains": 5}}},
 			"query.last_order_at.contains": {"name": "q", "query": map[string]any{"last_order_at": map[string]any{"contains": "x"}}},
 		} {
-			r := h.do(http.MethodPost, "/api/v1/customers/segments", body, "admin")
-			if assertError(t, r, 400, 400, "validation"); fields(r)[field] == nil {
-				t.Errorf("%s: fields %v", field, fields(r))
+			r := h.Do(http.MethodPost, "/api/v1/customers/segments", body, "admin")
+			if assertError(t, r, 400, 400, "validation"); r.Fields()[field] == nil {
+				t.Errorf("%s: fields %v", field, r.Fields())
 			}
 		}
 
 		// Segments are staff work.
 		me := "cust:" + ada
-		assertError(t, h.do(http.MethodGet, "/api/v1/customers/segments", nil, me), 403, 403, "auth")
-		assertError(t, h.do(http.MethodPost, "/api/v1/customers/segments", map[string]any{"name": "mine", "query": map[string]any{"orders_count": 1}}, me), 403, 403, "auth")
-		assertError(t, h.do(http.MethodPost, "/api/v1/customers/segments", map[string]any{"name": "mine", "query": map[string]any{"orders_count": 1}}, "reader"), 403, 403, "auth")
-		assertError(t, h.do(http.MethodGet, "/api/v1/customers/segments", nil, "orders"), 403, 403, "auth")
+		assertError(t, h.Do(http.MethodGet, "/api/v1/customers/segments", nil, me), 403, 403, "auth")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/customers/segments", map[string]any{"name": "mine", "query": map[string]any{"orders_count": 1}}, me), 403, 403, "auth")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/customers/segments", map[string]any{"name": "mine", "query": map[string]any{"orders_count": 1}}, "reader"), 403, 403, "auth")
+		assertError(t, h.Do(http.MethodGet, "/api/v1/customers/segments", nil, "orders"), 403, 403, "auth")
 	})
 }

@@ -1,6 +1,7 @@
 package customers_test
 
 import (
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"strconv"
 	"testing"
@@ -22,12 +23,12 @@ func TestStateMovesOverHTTP(t *testing.T) {
 			case "enabled", "disabled+pw":
 				id = h.enabled(email, nil)["id"].(string)
 				if state == "disabled+pw" {
-					h.must(200, http.MethodPut, "/api/v1/customers/"+id, map[string]any{"state": "disabled"}, "admin")
+					h.Must(200, http.MethodPut, "/api/v1/customers/"+id, map[string]any{"state": "disabled"}, "admin")
 				}
 			case "invited", "declined":
 				id = h.createCustomer(map[string]any{"email": email})["id"].(string)
 				if state == "declined" {
-					h.must(200, http.MethodPut, "/api/v1/customers/"+id, map[string]any{"state": "declined"}, "admin")
+					h.Must(200, http.MethodPut, "/api/v1/customers/"+id, map[string]any{"state": "declined"}, "admin")
 				}
 			case "disabled":
 				id = h.createCustomer(map[string]any{"email": email, "send_email_invite": false})["id"].(string)
@@ -35,18 +36,18 @@ func TestStateMovesOverHTTP(t *testing.T) {
 			return id
 		}
 		stateOf := func(id string) string {
-			return h.must(200, http.MethodGet, "/api/v1/customers/"+id, nil, "admin").data()["state"].(string)
+			return h.Must(200, http.MethodGet, "/api/v1/customers/"+id, nil, "admin").Data()["state"].(string)
 		}
-		update := func(id, to string) response {
-			return h.do(http.MethodPut, "/api/v1/customers/"+id, map[string]any{"state": to}, "admin")
+		update := func(id, to string) httpxtest.Response {
+			return h.Do(http.MethodPut, "/api/v1/customers/"+id, map[string]any{"state": to}, "admin")
 		}
-		invite := func(id, _ string) response {
-			return h.do(http.MethodPost, "/api/v1/customers/"+id+"/send_invite", nil, "admin")
+		invite := func(id, _ string) httpxtest.Response {
+			return h.Do(http.MethodPost, "/api/v1/customers/"+id+"/send_invite", nil, "admin")
 		}
 
 		cases := []struct {
 			from, to string
-			via      func(id, to string) response
+			via      func(id, to string) httpxtest.Response
 			ok       bool
 			event    string // state event expected on success
 		}{
@@ -71,7 +72,7 @@ func TestStateMovesOverHTTP(t *testing.T) {
 		}
 		for _, c := range cases {
 			id := mk(c.from)
-			before := len(h.eventsFor("customer.enabled", id)) + len(h.eventsFor("customer.disabled", id))
+			before := len(h.Payloads("customer.enabled", id)) + len(h.Payloads("customer.disabled", id))
 			r := c.via(id, c.to)
 			if !c.ok {
 				assertError(t, r, 400, "INVALID_STATE_TRANSITION", "validation")
@@ -84,35 +85,35 @@ func TestStateMovesOverHTTP(t *testing.T) {
 				}
 				continue
 			}
-			if r.Code != 200 || r.data()["state"] != c.to || stateOf(id) != c.to {
+			if r.Code != 200 || r.Data()["state"] != c.to || stateOf(id) != c.to {
 				t.Errorf("%s→%s: %d %s", c.from, c.to, r.Code, r.Raw)
 				continue
 			}
-			after := len(h.eventsFor("customer.enabled", id)) + len(h.eventsFor("customer.disabled", id))
-			if c.event != "" && len(h.eventsFor(c.event, id)) == 0 || c.event == "" && after != before {
+			after := len(h.Payloads("customer.enabled", id)) + len(h.Payloads("customer.disabled", id))
+			if c.event != "" && len(h.Payloads(c.event, id)) == 0 || c.event == "" && after != before {
 				t.Errorf("%s→%s: state events %d→%d, want %q", c.from, c.to, before, after, c.event)
 			}
-			if c.to == "invited" && len(h.eventsFor("customer.invited", id)) == 0 {
+			if c.to == "invited" && len(h.Payloads("customer.invited", id)) == 0 {
 				t.Errorf("%s→invited: no customer.invited", c.from)
 			}
 		}
 		// Same state by update is no move and no state event; withdrawing an invite kills its token.
 		id := mk("enabled")
-		h.must(200, http.MethodPut, "/api/v1/customers/"+id, map[string]any{"state": "enabled"}, "admin")
-		if len(h.eventsFor("customer.enabled", id)) != 0 {
+		h.Must(200, http.MethodPut, "/api/v1/customers/"+id, map[string]any{"state": "enabled"}, "admin")
+		if len(h.Payloads("customer.enabled", id)) != 0 {
 			t.Error("no-op update published customer.enabled")
 		}
 		inv := mk("invited")
-		if n := count(t, h.db, "customers_account_tokens", "customer_id = ?", inv); n != 1 {
+		if n := h.Count("customers_account_tokens", "customer_id = ?", inv); n != 1 {
 			t.Fatalf("invite token rows %d", n)
 		}
-		h.must(200, http.MethodPut, "/api/v1/customers/"+inv, map[string]any{"state": "declined"}, "admin")
-		if n := count(t, h.db, "customers_account_tokens", "customer_id = ?", inv); n != 0 {
+		h.Must(200, http.MethodPut, "/api/v1/customers/"+inv, map[string]any{"state": "declined"}, "admin")
+		if n := h.Count("customers_account_tokens", "customer_id = ?", inv); n != 0 {
 			t.Errorf("declined invite kept its token: %d", n)
 		}
 		// Invites are staff work; unknown customers are not found.
-		assertError(t, h.do(http.MethodPost, "/api/v1/customers/"+inv+"/send_invite", nil, "cust:"+inv), 403, 403, "auth")
-		assertError(t, h.do(http.MethodPost, "/api/v1/customers/"+inv+"/send_invite", nil, "reader"), 403, 403, "auth")
-		assertError(t, h.do(http.MethodPost, "/api/v1/customers/00000000-0000-0000-0000-000000000000/send_invite", nil, "admin"), 404, "CUSTOMER_NOT_FOUND", "not_found")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/customers/"+inv+"/send_invite", nil, "cust:"+inv), 403, 403, "auth")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/customers/"+inv+"/send_invite", nil, "reader"), 403, 403, "auth")
+		assertError(t, h.Do(http.MethodPost, "/api/v1/customers/00000000-0000-0000-0000-000000000000/send_invite", nil, "admin"), 404, "CUSTOMER_NOT_FOUND", "not_found")
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gocommerce/commerce/modules/identity/domain"
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/ids"
 )
 
@@ -31,11 +32,11 @@ func TestAdmin(t *testing.T) {
 		}
 
 		r := s.do(http.MethodPost, "/api/v1/admin/auth/login", map[string]string{"email": "root@example.com", "password": "admin-pass-1"}, "")
-		if r.Code != 200 || keys(r.Body) != "access_token,expires_in,refresh_token,token_type,user" {
+		if r.Code != 200 || httpxtest.Keys(r.Body) != "access_token,expires_in,refresh_token,token_type,user" {
 			t.Fatalf("admin login: %d %s", r.Code, r.Raw)
 		}
 		user := r.Body["user"].(map[string]any)
-		if keys(user) != "email,id,role" || user["id"] != u.ID || user["email"] != "root@example.com" || user["role"] != "admin" {
+		if httpxtest.Keys(user) != "email,id,role" || user["id"] != u.ID || user["email"] != "root@example.com" || user["role"] != "admin" {
 			t.Errorf("user: %v", user)
 		}
 		if r.Body["token_type"] != "Bearer" || r.Body["expires_in"] != float64(86400) {
@@ -56,7 +57,7 @@ func TestAdmin(t *testing.T) {
 
 		// Staff refresh through /api/v1/auth/refresh keeps the staff identity.
 		ref := s.do(http.MethodPost, "/api/v1/auth/refresh", map[string]string{"refresh_token": r.Body["refresh_token"].(string)}, "")
-		if ref.Code != 200 || keys(ref.Body) != "access_token,expires_in,token_type" {
+		if ref.Code != 200 || httpxtest.Keys(ref.Body) != "access_token,expires_in,token_type" {
 			t.Fatalf("staff refresh: %d %s", ref.Code, ref.Raw)
 		}
 		me = s.do(http.MethodGet, "/api/v1/test/me", nil, "Bearer "+ref.Body["access_token"].(string))

@@ -186,7 +186,7 @@ func TestAPIKeyRevocationAcrossProcesses(t *testing.T) {
 		t.Run(engine+"/redis", func(t *testing.T) {
 			rdb := testRedis(t)
 			noRecheck := func(s *app.Settings) { s.KeyRecheckInterval = 0 }
-			d := testdb.Open(t, engine, events.Migrations(), identity.Migrations()).DB
+			d := testdb.Open(t, engine, events.Migrations(), identity.Migrations(), testTables).DB
 			subsBefore := numSub(t, rdb)
 			a := newStackWith(t, engine, stackOptions{db: d, redis: rdb, settings: noRecheck})
 			b := newStackWith(t, engine, stackOptions{db: d, redis: rdb, settings: noRecheck})

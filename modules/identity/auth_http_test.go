@@ -10,6 +10,7 @@ import (
 	gojwt "github.com/golang-jwt/jwt/v5"
 
 	customersapi "github.com/gocommerce/commerce/modules/customers/api"
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/ids"
 )
 
@@ -19,7 +20,7 @@ func TestRegister(t *testing.T) {
 		if r.Code != http.StatusCreated {
 			t.Fatalf("register: %d %s", r.Code, r.Raw)
 		}
-		if got := keys(r.Body); got != "access_token,customer,expires_in,refresh_token,token_type" {
+		if got := httpxtest.Keys(r.Body); got != "access_token,customer,expires_in,refresh_token,token_type" {
 			t.Fatalf("token response members: %s", got)
 		}
 		if r.Body["token_type"] != "Bearer" || r.Body["expires_in"] != float64(86400) {
@@ -31,13 +32,13 @@ func TestRegister(t *testing.T) {
 			}
 		}
 		cust := r.Body["customer"].(map[string]any)
-		if got := keys(cust); got != "email,first_name,id,last_name" {
+		if got := httpxtest.Keys(cust); got != "email,first_name,id,last_name" {
 			t.Fatalf("customer members: %s", got)
 		}
 		if !ids.Valid(cust["id"].(string)) || cust["email"] != "ada@example.com" || cust["first_name"] != "Ada" || cust["last_name"] != "Lovelace" {
 			t.Errorf("customer: %v", cust)
 		}
-		if n := countEvents(t, s.db, customersapi.EventCustomerCreated); n != 1 {
+		if n := s.Count("outbox_events", "type = ?", customersapi.EventCustomerCreated); n != 1 {
 			t.Errorf("customer.created events: %d, want 1", n)
 		}
 
@@ -54,41 +55,41 @@ func TestRegister(t *testing.T) {
 		// Duplicate email, in any case: 409 EMAIL_TAKEN, and no second event.
 		dup := s.register("ADA@example.com", "analytical-engine-2", "Ada", "Again")
 		assertError(t, dup, http.StatusConflict, "", "EMAIL_TAKEN", "conflict")
-		if got := keys(dup.err()); got != "category,code,message,request_id,status" {
+		if got := httpxtest.Keys(dup.Err()); got != "category,code,message,request_id,status" {
 			t.Errorf("conflict envelope members: %s", got)
 		}
-		if n := countEvents(t, s.db, customersapi.EventCustomerCreated); n != 1 {
+		if n := s.Count("outbox_events", "type = ?", customersapi.EventCustomerCreated); n != 1 {
 			t.Errorf("customer.created events after duplicate: %d, want 1", n)
 		}
 
 		for _, bad := range []string{"not-an-email", "a@localhost", "Ada <ada2@example.com>", strings.Repeat("x", 250) + "@example.com"} {
 			r := s.register(bad, "analytical-engine-1", "A", "B")
 			assertError(t, r, http.StatusBadRequest, "", "INVALID_EMAIL", "validation")
-			if f, _ := r.err()["fields"].(map[string]any); f["email"] == nil { // CONTRACT §5: fields name the bad field
+			if f, _ := r.Err()["fields"].(map[string]any); f["email"] == nil { // CONTRACT §5: fields name the bad field
 				t.Errorf("INVALID_EMAIL without fields.email: %s", r.Raw)
 			}
 		}
 		for _, bad := range []string{"short1", "nodigitshere", "1234567890", strings.Repeat("a1", 37)} {
 			r := s.register("pw@example.com", bad, "A", "B")
 			assertError(t, r, http.StatusBadRequest, "Password must be 8 to 72 bytes long and contain at least one letter and one digit", "INVALID_PASSWORD", "validation")
-			if f, _ := r.err()["fields"].(map[string]any); f["password"] == nil {
+			if f, _ := r.Err()["fields"].(map[string]any); f["password"] == nil {
 				t.Errorf("INVALID_PASSWORD without fields.password: %s", r.Raw)
 			}
 		}
 
 		missing := s.do(http.MethodPost, "/api/v1/auth/register", map[string]string{}, "")
 		assertError(t, missing, http.StatusBadRequest, "", 400, "validation")
-		fields, _ := missing.err()["fields"].(map[string]any)
-		if keys(fields) != "email,first_name,last_name,password" || fields["email"] != "is required" {
+		fields, _ := missing.Err()["fields"].(map[string]any)
+		if httpxtest.Keys(fields) != "email,first_name,last_name,password" || fields["email"] != "is required" {
 			t.Errorf("fields: %v", fields)
 		}
 		partial := s.do(http.MethodPost, "/api/v1/auth/register", map[string]string{"email": "x@example.com", "password": "abcdefg12"}, "")
-		if f, _ := partial.err()["fields"].(map[string]any); partial.Code != 400 || keys(f) != "first_name,last_name" {
+		if f, _ := partial.Err()["fields"].(map[string]any); partial.Code != 400 || httpxtest.Keys(f) != "first_name,last_name" {
 			t.Errorf("partial body: %d %s", partial.Code, partial.Raw)
 		}
-		notJSON := s.do(http.MethodPost, "/api/v1/auth/register", "just a string", "")
+		notJSON := s.do(http.MethodPost, "/api/v1/auth/register", `"just a string"`, "")
 		assertError(t, notJSON, http.StatusBadRequest, "", 400, "validation")
-		if n := countEvents(t, s.db, customersapi.EventCustomerCreated); n != 1 {
+		if n := s.Count("outbox_events", "type = ?", customersapi.EventCustomerCreated); n != 1 {
 			t.Errorf("customer.created events after failures: %d, want 1", n)
 		}
 	})
@@ -110,7 +111,7 @@ func TestRegisterRollsBackCustomerAndEvent(t *testing.T) {
 		if err := s.db.Gorm().Table("test_customers").Where("email = ?", "orphan@example.com").Count(&n).Error; err != nil || n != 0 {
 			t.Fatalf("customer rows after failed register: %d %v", n, err)
 		}
-		if n := countEvents(t, s.db, customersapi.EventCustomerCreated); n != 0 {
+		if n := s.Count("outbox_events", "type = ?", customersapi.EventCustomerCreated); n != 0 {
 			t.Fatalf("customer.created events after failed register: %d, want 0", n)
 		}
 	})
@@ -120,7 +121,7 @@ func TestLogin(t *testing.T) {
 	eachEngine(t, func(t *testing.T, s *stack) {
 		_, _, id := s.mustRegister("grace@example.com")
 		ok := s.do(http.MethodPost, "/api/v1/auth/login", map[string]string{"email": "Grace@Example.com", "password": "correct-horse-1"}, "")
-		if ok.Code != 200 || keys(ok.Body) != "access_token,customer,expires_in,refresh_token,token_type" {
+		if ok.Code != 200 || httpxtest.Keys(ok.Body) != "access_token,customer,expires_in,refresh_token,token_type" {
 			t.Fatalf("login: %d %s", ok.Code, ok.Raw)
 		}
 		if c := ok.Body["customer"].(map[string]any); c["id"] != id || c["email"] != "grace@example.com" || c["first_name"] != "Test" {
@@ -133,13 +134,13 @@ func TestLogin(t *testing.T) {
 		wrongPw := s.do(http.MethodPost, "/api/v1/auth/login", map[string]string{"email": "grace@example.com", "password": "wrong-horse-1"}, "")
 		unknown := s.do(http.MethodPost, "/api/v1/auth/login", map[string]string{"email": "nobody@example.com", "password": "correct-horse-1"}, "")
 		malformed := s.do(http.MethodPost, "/api/v1/auth/login", map[string]string{"email": "nobody", "password": "x"}, "")
-		for _, r := range []response{wrongPw, unknown, malformed} {
+		for _, r := range []httpxtest.Response{wrongPw, unknown, malformed} {
 			assertError(t, r, http.StatusUnauthorized, "Unauthorized: Invalid email or password", 401, "auth")
 		}
-		a, b := wrongPw.err(), unknown.err()
+		a, b := wrongPw.Err(), unknown.Err()
 		delete(a, "request_id")
 		delete(b, "request_id")
-		if keys(a) != keys(b) || a["message"] != b["message"] || a["code"] != b["code"] || a["category"] != b["category"] {
+		if httpxtest.Keys(a) != httpxtest.Keys(b) || a["message"] != b["message"] || a["code"] != b["code"] || a["category"] != b["category"] {
 			t.Errorf("wrong password and unknown email differ: %v vs %v", a, b)
 		}
 
@@ -160,7 +161,7 @@ func TestRefresh(t *testing.T) {
 	eachEngine(t, func(t *testing.T, s *stack) {
 		access, refresh, id := s.mustRegister("linus@example.com")
 		r := s.do(http.MethodPost, "/api/v1/auth/refresh", map[string]string{"refresh_token": refresh}, "")
-		if r.Code != 200 || keys(r.Body) != "access_token,expires_in,token_type" {
+		if r.Code != 200 || httpxtest.Keys(r.Body) != "access_token,expires_in,token_type" {
 			t.Fatalf("refresh: %d %s", r.Code, r.Raw)
 		}
 		if r.Body["token_type"] != "Bearer" || r.Body["expires_in"] != float64(86400) {
@@ -179,7 +180,7 @@ func TestRefresh(t *testing.T) {
 
 		for _, bad := range []string{"garbage", "a.b.c", forge(t, testSecret, "refresh", -time.Hour, id)} {
 			r = s.do(http.MethodPost, "/api/v1/auth/refresh", map[string]string{"refresh_token": bad}, "")
-			if r.Code != http.StatusUnauthorized || r.err()["category"] != "auth" {
+			if r.Code != http.StatusUnauthorized || r.Err()["category"] != "auth" {
 				t.Errorf("refresh with %q: %d %s", bad, r.Code, r.Raw)
 			}
 		}

@@ -55,7 +55,7 @@ type fixture struct {
 
 func newFixture(tb testing.TB, engine string) *fixture {
 	tb.Helper()
-	e := testdb.Open(tb, engine, events.Migrations(), identitypg.Migrations())
+	e := testdb.Open(tb, engine, events.Migrations(), identitypg.Migrations(), testTables)
 	cfg := config.Default()
 	cfg.Security.JWT.Secret = "fixture-secret-0123456789-abcdefghijk"
 	cfg.Security.BcryptCost = 4
@@ -82,82 +82,76 @@ func newFixture(tb testing.TB, engine string) *fixture {
 }
 
 func TestAuthenticatorCachesVerifiedKeys(t *testing.T) {
-	for _, engine := range testdb.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			t.Parallel()
-			f := newFixture(t, engine)
-			ctx := context.Background()
-			rec, key, err := f.svc.CreateAPIKey(ctx, api.CreateAPIKeyCommand{Name: "svc", Scopes: []string{"orders:write"}, RateLimitMultiplier: "1.5"})
+	testdb.EachEngine(t, func(t *testing.T, engine string) {
+		f := newFixture(t, engine)
+		ctx := context.Background()
+		rec, key, err := f.svc.CreateAPIKey(ctx, api.CreateAPIKeyCommand{Name: "svc", Scopes: []string{"orders:write"}, RateLimitMultiplier: "1.5"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 100; i++ {
+			p, err := f.authn.Authenticate(ctx, key, "10.0.0.1")
 			if err != nil {
 				t.Fatal(err)
 			}
-			for i := 0; i < 100; i++ {
-				p, err := f.authn.Authenticate(ctx, key, "10.0.0.1")
-				if err != nil {
-					t.Fatal(err)
-				}
-				if p.Kind != auth.APIKey || p.ID != rec.ID || p.KeyPrefix != rec.Prefix || p.RateLimitMultiplier != 1.5 || !p.Can("orders:read") {
-					t.Fatalf("principal %+v", p)
-				}
-				p.Scopes = nil // callers cannot corrupt the cache
+			if p.Kind != auth.APIKey || p.ID != rec.ID || p.KeyPrefix != rec.Prefix || p.RateLimitMultiplier != 1.5 || !p.Can("orders:read") {
+				t.Fatalf("principal %+v", p)
 			}
-			if n := f.keys.gets.Load(); n != 1 {
-				t.Fatalf("database lookups for 100 requests: %d, want 1", n)
-			}
-			// A wrong secret never rides on the cached entry.
-			if _, err := f.authn.Authenticate(ctx, rec.Prefix+".wrongwrongwrongwrongwrongwrongwr", ""); !errors.Is(err, domain.ErrInvalidAPIKey) {
-				t.Fatalf("wrong secret: %v", err)
-			}
-			// The TTL bounds the cache.
-			f.clock.Advance(31 * time.Second)
-			if _, err := f.authn.Authenticate(ctx, key, "10.0.0.1"); err != nil {
-				t.Fatal(err)
-			}
-			if n := f.keys.gets.Load(); n != 3 {
-				t.Fatalf("lookups after TTL: %d, want 3", n)
-			}
-		})
-	}
+			p.Scopes = nil // callers cannot corrupt the cache
+		}
+		if n := f.keys.gets.Load(); n != 1 {
+			t.Fatalf("database lookups for 100 requests: %d, want 1", n)
+		}
+		// A wrong secret never rides on the cached entry.
+		if _, err := f.authn.Authenticate(ctx, rec.Prefix+".wrongwrongwrongwrongwrongwrongwr", ""); !errors.Is(err, domain.ErrInvalidAPIKey) {
+			t.Fatalf("wrong secret: %v", err)
+		}
+		// The TTL bounds the cache.
+		f.clock.Advance(31 * time.Second)
+		if _, err := f.authn.Authenticate(ctx, key, "10.0.0.1"); err != nil {
+			t.Fatal(err)
+		}
+		if n := f.keys.gets.Load(); n != 3 {
+			t.Fatalf("lookups after TTL: %d, want 3", n)
+		}
+	})
 }
 
 func TestLastUsedWrittenAtMostOncePerMinute(t *testing.T) {
-	for _, engine := range testdb.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			t.Parallel()
-			f := newFixture(t, engine)
-			ctx := context.Background()
-			rec, key, err := f.svc.CreateAPIKey(ctx, api.CreateAPIKeyCommand{Name: "svc", Scopes: []string{"read"}})
-			if err != nil {
+	testdb.EachEngine(t, func(t *testing.T, engine string) {
+		f := newFixture(t, engine)
+		ctx := context.Background()
+		rec, key, err := f.svc.CreateAPIKey(ctx, api.CreateAPIKeyCommand{Name: "svc", Scopes: []string{"read"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		use := func(ip string) {
+			t.Helper()
+			if _, err := f.authn.Authenticate(ctx, key, ip); err != nil {
 				t.Fatal(err)
 			}
-			use := func(ip string) {
-				t.Helper()
-				if _, err := f.authn.Authenticate(ctx, key, ip); err != nil {
-					t.Fatal(err)
-				}
-				if err := f.authn.Flush(ctx); err != nil {
-					t.Fatal(err)
-				}
+			if err := f.authn.Flush(ctx); err != nil {
+				t.Fatal(err)
 			}
-			use("10.0.0.1")
-			first := f.clock.Now()
-			f.clock.Advance(30 * time.Second)
-			use("10.0.0.2")
-			got, err := f.svc.GetAPIKey(ctx, rec.Prefix)
-			if err != nil || got.LastUsedAt == nil || !got.LastUsedAt.Equal(first) || got.LastUsedIP != "10.0.0.1" {
-				t.Fatalf("after two uses within a minute: %+v %v", got, err)
-			}
-			if n := f.keys.touches.Load(); n != 1 {
-				t.Fatalf("writes: %d, want 1", n)
-			}
-			f.clock.Advance(31 * time.Second)
-			use("10.0.0.3")
-			got, _ = f.svc.GetAPIKey(ctx, rec.Prefix)
-			if got.LastUsedAt == nil || !got.LastUsedAt.Equal(f.clock.Now()) || got.LastUsedIP != "10.0.0.3" {
-				t.Fatalf("after a minute: %+v", got)
-			}
-		})
-	}
+		}
+		use("10.0.0.1")
+		first := f.clock.Now()
+		f.clock.Advance(30 * time.Second)
+		use("10.0.0.2")
+		got, err := f.svc.GetAPIKey(ctx, rec.Prefix)
+		if err != nil || got.LastUsedAt == nil || !got.LastUsedAt.Equal(first) || got.LastUsedIP != "10.0.0.1" {
+			t.Fatalf("after two uses within a minute: %+v %v", got, err)
+		}
+		if n := f.keys.touches.Load(); n != 1 {
+			t.Fatalf("writes: %d, want 1", n)
+		}
+		f.clock.Advance(31 * time.Second)
+		use("10.0.0.3")
+		got, _ = f.svc.GetAPIKey(ctx, rec.Prefix)
+		if got.LastUsedAt == nil || !got.LastUsedAt.Equal(f.clock.Now()) || got.LastUsedIP != "10.0.0.3" {
+			t.Fatalf("after a minute: %+v", got)
+		}
+	})
 }
 
 func TestJWTPrincipal(t *testing.T) {

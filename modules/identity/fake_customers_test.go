@@ -11,6 +11,7 @@ import (
 	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/ids"
+	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 // fakeCustomers implements customers/api.Customers for identity's tests (modules meet
@@ -35,11 +36,13 @@ type fakeCustomerRow struct {
 
 func (fakeCustomerRow) TableName() string { return "test_customers" }
 
+// testTables is the fake's table (fakeCustomerRow), in every test database.
+var testTables = testdb.Tables("identity_test",
+	"CREATE TABLE test_customers (id {{.Text}} PRIMARY KEY, email {{.Text}}, first_name {{.Text}}, last_name {{.Text}}, state {{.Text}}, created_at {{.Time}}, updated_at {{.Time}})",
+	"CREATE UNIQUE INDEX idx_test_customers_email ON test_customers (email)")
+
 func newFakeCustomers(t testing.TB, d *db.DB) *fakeCustomers {
 	t.Helper()
-	if err := d.Gorm().AutoMigrate(&fakeCustomerRow{}); err != nil {
-		t.Fatal(err)
-	}
 	return &fakeCustomers{db: d, events: events.NewOutbox(d)}
 }
 

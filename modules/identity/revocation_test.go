@@ -15,6 +15,7 @@ import (
 	"github.com/gocommerce/commerce/modules/identity/app"
 	"github.com/gocommerce/commerce/modules/identity/domain"
 	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
@@ -36,12 +37,12 @@ func (s *stack) login(email string) (access, refresh string) {
 	return r.Body["access_token"].(string), r.Body["refresh_token"].(string)
 }
 
-func (s *stack) me(access string) response {
+func (s *stack) me(access string) httpxtest.Response {
 	s.t.Helper()
 	return s.do(http.MethodGet, "/api/v1/test/me", nil, "Bearer "+access)
 }
 
-func (s *stack) refresh(refresh string) response {
+func (s *stack) refresh(refresh string) httpxtest.Response {
 	s.t.Helper()
 	return s.do(http.MethodPost, "/api/v1/auth/refresh", map[string]string{"refresh_token": refresh}, "")
 }
@@ -170,7 +171,7 @@ func TestCustomerRevocationAcrossProcesses(t *testing.T) {
 		// Not parallel: subscriber counts on the shared channel must be this test's own.
 		t.Run(engine+"/redis", func(t *testing.T) {
 			rdb := testRedis(t)
-			d := testdb.Open(t, engine, events.Migrations(), identity.Migrations()).DB
+			d := testdb.Open(t, engine, events.Migrations(), identity.Migrations(), testTables).DB
 			subsBefore := numSub(t, rdb)
 			a := newStackWith(t, engine, stackOptions{db: d, redis: rdb, settings: noPoll})
 			b := newStackWith(t, engine, stackOptions{db: d, redis: rdb, settings: noPoll})
@@ -184,40 +185,37 @@ func TestCustomerRevocationAcrossProcesses(t *testing.T) {
 // issued before it can live (the longest token lifetime); a signal that is not a
 // revocation is an API key prefix.
 func TestRevocationsForgetExpiredTokens(t *testing.T) {
-	for _, engine := range testdb.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			t.Parallel()
-			f := newFixture(t, engine)
-			e, settings := f.db, f.settings
-			revs := app.NewRevocations(settings, identitypg.NewTokenRevocationRepository(e), e, identityredis.NewInvalidations(nil, zap.NewNop()), f.clock, zap.NewNop())
-			ctx := context.Background()
-			if err := revs.Revoke(ctx, "0190c8a2-0000-7000-8000-00000000a11c"); err != nil {
-				t.Fatal(err)
-			}
-			if revs.Len() != 1 || !revs.Refused("0190c8a2-0000-7000-8000-00000000a11c", 0) || revs.Refused("0190c8a2-0000-7000-8000-00000000a11c", 1) {
-				t.Fatalf("after revoke: %d entries", revs.Len())
-			}
-			f.clock.Advance(settings.TokenLifetime() - time.Minute)
-			if err := revs.Poll(ctx); err != nil {
-				t.Fatal(err)
-			}
-			if revs.Len() != 1 {
-				t.Fatalf("dropped while a token of the old generation can live: %d", revs.Len())
-			}
-			f.clock.Advance(2 * time.Minute)
-			if err := revs.Poll(ctx); err != nil {
-				t.Fatal(err)
-			}
-			if revs.Len() != 0 {
-				t.Fatalf("kept after every old token expired: %d", revs.Len())
-			}
-			// A fresh process loads only the revocations that can still refuse a token.
-			fresh := app.NewRevocations(settings, identitypg.NewTokenRevocationRepository(e), e, identityredis.NewInvalidations(nil, zap.NewNop()), f.clock, zap.NewNop())
-			if err := fresh.Poll(ctx); err != nil || fresh.Len() != 0 {
-				t.Fatalf("fresh load: %d %v", fresh.Len(), err)
-			}
-		})
-	}
+	testdb.EachEngine(t, func(t *testing.T, engine string) {
+		f := newFixture(t, engine)
+		e, settings := f.db, f.settings
+		revs := app.NewRevocations(settings, identitypg.NewTokenRevocationRepository(e), e, identityredis.NewInvalidations(nil, zap.NewNop()), f.clock, zap.NewNop())
+		ctx := context.Background()
+		if err := revs.Revoke(ctx, "0190c8a2-0000-7000-8000-00000000a11c"); err != nil {
+			t.Fatal(err)
+		}
+		if revs.Len() != 1 || !revs.Refused("0190c8a2-0000-7000-8000-00000000a11c", 0) || revs.Refused("0190c8a2-0000-7000-8000-00000000a11c", 1) {
+			t.Fatalf("after revoke: %d entries", revs.Len())
+		}
+		f.clock.Advance(settings.TokenLifetime() - time.Minute)
+		if err := revs.Poll(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if revs.Len() != 1 {
+			t.Fatalf("dropped while a token of the old generation can live: %d", revs.Len())
+		}
+		f.clock.Advance(2 * time.Minute)
+		if err := revs.Poll(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if revs.Len() != 0 {
+			t.Fatalf("kept after every old token expired: %d", revs.Len())
+		}
+		// A fresh process loads only the revocations that can still refuse a token.
+		fresh := app.NewRevocations(settings, identitypg.NewTokenRevocationRepository(e), e, identityredis.NewInvalidations(nil, zap.NewNop()), f.clock, zap.NewNop())
+		if err := fresh.Poll(ctx); err != nil || fresh.Len() != 0 {
+			t.Fatalf("fresh load: %d %v", fresh.Len(), err)
+		}
+	})
 }
 
 func TestRevocationSignal(t *testing.T) {

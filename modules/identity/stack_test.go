@@ -1,12 +1,7 @@
 package identity_test
 
 import (
-	"bytes"
-	"encoding/json"
 	"net/http"
-	"net/http/httptest"
-	"sort"
-	"strings"
 	"testing"
 
 	"github.com/gin-gonic/gin"
@@ -24,6 +19,7 @@ import (
 	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/testdb"
 	"github.com/gocommerce/commerce/platform/testredis"
 )
@@ -34,10 +30,10 @@ const testSecret = "test-secret-0123456789-abcdefghijklmnop"
 // a fake of customers/api.Customers) plus a test-only protected module, behind the real
 // router.
 type stack struct {
+	*httpxtest.Harness
 	t        *testing.T
 	cfg      config.Config
 	db       *db.DB
-	srv      *httpx.Server
 	identity *app.Service
 	authn    *app.Authenticator
 	cache    *app.KeyCache
@@ -61,7 +57,7 @@ func newStackWith(t *testing.T, engine string, o stackOptions) *stack {
 	t.Helper()
 	d := o.db
 	if d == nil {
-		d = testdb.Open(t, engine, events.Migrations(), identity.Migrations()).DB
+		d = testdb.Open(t, engine, events.Migrations(), identity.Migrations(), testTables).DB
 	}
 	cfg := config.Default()
 	cfg.Security.JWT.Secret = testSecret
@@ -96,14 +92,8 @@ func newStackWith(t *testing.T, engine string, o stackOptions) *stack {
 	}
 	t.Cleanup(cleanup)
 
-	srv, err := httpx.NewServer(&cfg, log, authn, nil, nil, nil, []httpx.Module{
-		identity.NewModule(identityhttp.NewHandler(svc)),
-		protectedModule{},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &stack{t: t, cfg: cfg, db: d, srv: srv, identity: svc, authn: authn, cache: cache, revs: revs,
+	srv := httpxtest.NewServer(t, &cfg, log, authn, identity.NewModule(identityhttp.NewHandler(svc)), protectedModule{})
+	return &stack{Harness: httpxtest.New(t, srv, d), t: t, cfg: cfg, db: d, identity: svc, authn: authn, cache: cache, revs: revs,
 		creds: app.NewCredentialService(settings, credRepo, revs, clk)}
 }
 
@@ -122,48 +112,16 @@ func (protectedModule) RegisterRoutes(r *httpx.Routes) {
 	r.API.GET("/test/me", httpx.RequireAuth(), whoami)
 }
 
-type response struct {
-	Code int
-	Body map[string]any
-	Raw  string
-}
-
-func (s *stack) do(method, path string, body any, authorization string) response {
+// do sends a request with the Authorization header value authorization ("" for none).
+func (s *stack) do(method, path string, body any, authorization string) httpxtest.Response {
 	s.t.Helper()
-	var rd *bytes.Reader
-	if body != nil {
-		raw, err := json.Marshal(body)
-		if err != nil {
-			s.t.Fatal(err)
-		}
-		rd = bytes.NewReader(raw)
-	} else {
-		rd = bytes.NewReader(nil)
-	}
-	req := httptest.NewRequest(method, path, rd)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
 	if authorization != "" {
-		req.Header.Set("Authorization", authorization)
+		authorization = "Authorization: " + authorization
 	}
-	w := httptest.NewRecorder()
-	s.srv.ServeHTTP(w, req)
-	out := response{Code: w.Code, Raw: w.Body.String()}
-	if w.Body.Len() > 0 {
-		if err := json.Unmarshal(w.Body.Bytes(), &out.Body); err != nil {
-			s.t.Fatalf("%s %s: body is not JSON: %q", method, path, w.Body.String())
-		}
-	}
-	return out
+	return s.Do(method, path, body, authorization)
 }
 
-func (r response) err() map[string]any {
-	e, _ := r.Body["error"].(map[string]any)
-	return e
-}
-
-func (s *stack) register(email, password, first, last string) response {
+func (s *stack) register(email, password, first, last string) httpxtest.Response {
 	s.t.Helper()
 	return s.do(http.MethodPost, "/api/v1/auth/register", map[string]string{
 		"email": email, "password": password, "first_name": first, "last_name": last,
@@ -180,63 +138,19 @@ func (s *stack) mustRegister(email string) (access, refresh, id string) {
 	return r.Body["access_token"].(string), r.Body["refresh_token"].(string), r.Body["customer"].(map[string]any)["id"].(string)
 }
 
-func keys(m map[string]any) string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return strings.Join(out, ",")
-}
-
 // assertError checks an error envelope: status, message, code (string or the status),
 // category and a request id.
-func assertError(t *testing.T, r response, status int, message string, code any, category string) {
+func assertError(t *testing.T, r httpxtest.Response, status int, message string, code any, category string) {
 	t.Helper()
-	e := r.err()
-	if r.Code != status || e == nil {
-		t.Fatalf("status %d, want %d: %s", r.Code, status, r.Raw)
+	httpxtest.AssertError(t, r, status, code, category)
+	if message != "" && r.Err()["message"] != message {
+		t.Errorf("message %q, want %q", r.Err()["message"], message)
 	}
-	if message != "" && e["message"] != message {
-		t.Errorf("message %q, want %q", e["message"], message)
-	}
-	if c, ok := code.(int); ok {
-		code = float64(c)
-	}
-	if e["code"] != code {
-		t.Errorf("code %v, want %v (%s)", e["code"], code, r.Raw)
-	}
-	if e["category"] != category {
-		t.Errorf("category %v, want %s", e["category"], category)
-	}
-	if id, _ := e["request_id"].(string); id == "" {
-		t.Errorf("no request_id: %s", r.Raw)
-	}
-	if _, isString := code.(string); isString {
-		if e["status"] != float64(status) {
-			t.Errorf("status member %v, want %d", e["status"], status)
-		}
-	}
-}
-
-func countEvents(t *testing.T, d *db.DB, eventType string) int64 {
-	t.Helper()
-	var n int64
-	if err := d.Gorm().Table("outbox_events").Where("type = ?", eventType).Count(&n).Error; err != nil {
-		t.Fatal(err)
-	}
-	return n
 }
 
 // eachEngine runs fn on a fresh stack per engine (postgres and sqlite).
 func eachEngine(t *testing.T, fn func(t *testing.T, s *stack)) {
-	t.Helper()
-	for _, engine := range testdb.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			t.Parallel()
-			fn(t, newStack(t, engine))
-		})
-	}
+	testdb.EachEngine(t, func(t *testing.T, engine string) { fn(t, newStack(t, engine)) })
 }
 
 func testRedis(t *testing.T) *goredis.Client {

@@ -36,108 +36,102 @@ func parallel(n int, fn func(i int) error) []error {
 // exactly 10, and available never goes negative (issue 3), on PostgreSQL with real
 // parallel transactions and on SQLite.
 func TestConcurrentReservations(t *testing.T) {
-	for _, engine := range testdb.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			t.Parallel()
-			s := newStack(t, engine)
-			ctx := context.Background()
-			p := s.catalog.add("Last units", 2, domain.PolicyDeny, 1)
-			if _, err := s.svc.Set(ctx, api.SetCommand{ProductID: p.ID, LocationID: defaultLoc, Quantity: 10}); err != nil {
-				t.Fatal(err)
-			}
-			errs := parallel(50, func(i int) error {
-				_, err := s.svc.Reserve(ctx, api.ReserveCommand{ProductID: p.ID, LocationID: defaultLoc, OrderID: fmt.Sprintf("order-%d", i), Quantity: 1})
-				return err
-			})
-			ok, refused := 0, 0
-			for _, err := range errs {
-				switch {
-				case err == nil:
-					ok++
-				case errors.Is(err, api.ErrInsufficientInventory):
-					refused++
-				default:
-					t.Errorf("unexpected error: %v", err)
-				}
-			}
-			if ok != 10 || refused != 40 {
-				t.Fatalf("%d reserved, %d refused; want 10 and 40", ok, refused)
-			}
-			if a, r, _ := s.level(p.variant(0), defaultLoc); a != 0 || r != 10 {
-				t.Fatalf("available %d reserved %d, want 0 and 10", a, r)
-			}
-			var negatives int64
-			s.db.Gorm().Table("inventory_movements").Where("quantity_after < 0").Count(&negatives)
-			if negatives != 0 {
-				t.Fatalf("%d movements went below zero", negatives)
-			}
-			if n := len(s.outbox(api.EventReserved)); n != 10 {
-				t.Fatalf("%d reserved events, want 10", n)
-			}
-			s.checkLedger(p.variant(0))
-
-			// the same reservation released by many at once: exactly one wins.
-			var active []string
-			s.db.Gorm().Table("inventory_reservations").Where("status = 'active'").Order("id").Limit(1).Pluck("id", &active)
-			errs = parallel(10, func(int) error {
-				_, err := s.svc.Release(ctx, active[0], api.ReleaseOrderCancelled)
-				return err
-			})
-			won := 0
-			for _, err := range errs {
-				switch {
-				case err == nil:
-					won++
-				case errors.Is(err, api.ErrReservationAlreadyReleased):
-				default:
-					t.Errorf("unexpected release error: %v", err)
-				}
-			}
-			if a, r, _ := s.level(p.variant(0), defaultLoc); won != 1 || a != 1 || r != 9 {
-				t.Fatalf("%d releases won; available %d reserved %d", won, a, r)
-			}
-			s.checkLedger(p.variant(0))
+	testdb.EachEngine(t, func(t *testing.T, engine string) {
+		s := newStack(t, engine)
+		ctx := context.Background()
+		p := s.catalog.add("Last units", 2, domain.PolicyDeny, 1)
+		if _, err := s.svc.Set(ctx, api.SetCommand{ProductID: p.ID, LocationID: defaultLoc, Quantity: 10}); err != nil {
+			t.Fatal(err)
+		}
+		errs := parallel(50, func(i int) error {
+			_, err := s.svc.Reserve(ctx, api.ReserveCommand{ProductID: p.ID, LocationID: defaultLoc, OrderID: fmt.Sprintf("order-%d", i), Quantity: 1})
+			return err
 		})
-	}
+		ok, refused := 0, 0
+		for _, err := range errs {
+			switch {
+			case err == nil:
+				ok++
+			case errors.Is(err, api.ErrInsufficientInventory):
+				refused++
+			default:
+				t.Errorf("unexpected error: %v", err)
+			}
+		}
+		if ok != 10 || refused != 40 {
+			t.Fatalf("%d reserved, %d refused; want 10 and 40", ok, refused)
+		}
+		if a, r, _ := s.level(p.variant(0), defaultLoc); a != 0 || r != 10 {
+			t.Fatalf("available %d reserved %d, want 0 and 10", a, r)
+		}
+		var negatives int64
+		s.db.Gorm().Table("inventory_movements").Where("quantity_after < 0").Count(&negatives)
+		if negatives != 0 {
+			t.Fatalf("%d movements went below zero", negatives)
+		}
+		if n := len(s.Payloads(api.EventReserved, "")); n != 10 {
+			t.Fatalf("%d reserved events, want 10", n)
+		}
+		s.checkLedger(p.variant(0))
+
+		// the same reservation released by many at once: exactly one wins.
+		var active []string
+		s.db.Gorm().Table("inventory_reservations").Where("status = 'active'").Order("id").Limit(1).Pluck("id", &active)
+		errs = parallel(10, func(int) error {
+			_, err := s.svc.Release(ctx, active[0], api.ReleaseOrderCancelled)
+			return err
+		})
+		won := 0
+		for _, err := range errs {
+			switch {
+			case err == nil:
+				won++
+			case errors.Is(err, api.ErrReservationAlreadyReleased):
+			default:
+				t.Errorf("unexpected release error: %v", err)
+			}
+		}
+		if a, r, _ := s.level(p.variant(0), defaultLoc); won != 1 || a != 1 || r != 9 {
+			t.Fatalf("%d releases won; available %d reserved %d", won, a, r)
+		}
+		s.checkLedger(p.variant(0))
+	})
 }
 
 // TestConcurrentChangesKeepTotals: concurrent adjustments of one variant at two
 // locations are serialised per product, so the total the catalog was told last is
 // the true sum.
 func TestConcurrentChangesKeepTotals(t *testing.T) {
-	for _, engine := range testdb.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			t.Parallel()
-			s := newStack(t, engine)
-			ctx := context.Background()
-			loc, err := s.svc.CreateLocation(ctx, api.CreateLocationCommand{Name: "Second"})
+	testdb.EachEngine(t, func(t *testing.T, engine string) {
+		s := newStack(t, engine)
+		ctx := context.Background()
+		loc, err := s.svc.CreateLocation(ctx, api.CreateLocationCommand{Name: "Second"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := s.catalog.add("Busy", 2, domain.PolicyDeny, 2)
+		errs := parallel(30, func(i int) error {
+			where := defaultLoc
+			if i%2 == 1 {
+				where = loc.ID
+			}
+			_, err := s.svc.Adjust(ctx, api.AdjustCommand{ProductID: p.ID, VariantID: p.variant(i % 2), LocationID: where, Adjustment: 2, Reason: "found"})
+			if err != nil {
+				return err
+			}
+			_, err = s.svc.Transfer(ctx, api.TransferCommand{ProductID: p.ID, VariantID: p.variant(i % 2), FromLocationID: where, ToLocationID: map[bool]string{true: loc.ID, false: defaultLoc}[where == defaultLoc], Quantity: 1})
+			return err
+		})
+		for _, err := range errs {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p := s.catalog.add("Busy", 2, domain.PolicyDeny, 2)
-			errs := parallel(30, func(i int) error {
-				where := defaultLoc
-				if i%2 == 1 {
-					where = loc.ID
-				}
-				_, err := s.svc.Adjust(ctx, api.AdjustCommand{ProductID: p.ID, VariantID: p.variant(i % 2), LocationID: where, Adjustment: 2, Reason: "found"})
-				if err != nil {
-					return err
-				}
-				_, err = s.svc.Transfer(ctx, api.TransferCommand{ProductID: p.ID, VariantID: p.variant(i % 2), FromLocationID: where, ToLocationID: map[bool]string{true: loc.ID, false: defaultLoc}[where == defaultLoc], Quantity: 1})
-				return err
-			})
-			for _, err := range errs {
-				if err != nil {
-					t.Fatal(err)
-				}
+		}
+		for i := range 2 {
+			if got, _ := s.catalog.total(p.variant(i)); got != 30 {
+				t.Fatalf("variant %d: catalog total %d, want 30", i, got)
 			}
-			for i := range 2 {
-				if got, _ := s.catalog.total(p.variant(i)); got != 30 {
-					t.Fatalf("variant %d: catalog total %d, want 30", i, got)
-				}
-				s.checkLedger(p.variant(i))
-			}
-		})
-	}
+			s.checkLedger(p.variant(i))
+		}
+	})
 }

@@ -1,20 +1,12 @@
 package inventory_test
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"sort"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/getkin/kin-openapi/openapi3filter"
-	"github.com/getkin/kin-openapi/routers"
-	"github.com/getkin/kin-openapi/routers/gorillamux"
 	"go.uber.org/zap"
 
 	"github.com/gocommerce/commerce/modules/inventory"
@@ -25,13 +17,11 @@ import (
 	"github.com/gocommerce/commerce/modules/inventory/app"
 	"github.com/gocommerce/commerce/modules/inventory/domain"
 	"github.com/gocommerce/commerce/modules/inventory/ports"
-	"github.com/gocommerce/commerce/platform/apperr"
-	"github.com/gocommerce/commerce/platform/auth"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/events"
-	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/ids"
 	"github.com/gocommerce/commerce/platform/openapi"
 	"github.com/gocommerce/commerce/platform/testdb"
@@ -51,11 +41,12 @@ type fakeProduct struct {
 	variants []ports.Variant // the default first
 }
 
+// testTables is the fake catalog's table of reported totals.
+var testTables = testdb.Tables("inventory_test",
+	"CREATE TABLE test_catalog_totals (variant_id text PRIMARY KEY, product_id text NOT NULL, quantity integer NOT NULL)")
+
 func newFakeCatalog(t *testing.T, d *db.DB) *fakeCatalog {
 	t.Helper()
-	if err := d.Gorm().Exec("CREATE TABLE test_catalog_totals (variant_id text PRIMARY KEY, product_id text NOT NULL, quantity integer NOT NULL)").Error; err != nil {
-		t.Fatal(err)
-	}
 	return &fakeCatalog{db: d, products: map[string]*fakeProduct{}}
 }
 
@@ -137,25 +128,19 @@ func (f *fakeCatalog) total(variantID string) (int, bool) {
 	return rows[0], true
 }
 
-// fakeAuth maps bearer credentials to principals.
-type fakeAuth map[string]*auth.Principal
-
-func (f fakeAuth) Authenticate(_ context.Context, cred, _ string) (*auth.Principal, error) {
-	if p, ok := f[cred]; ok {
-		return p, nil
-	}
-	return nil, apperr.Unauthorized("Unauthorized: Invalid token")
+var principals = httpxtest.Principals{
+	"writer": httpxtest.APIKey("wr1", "inventory:read", "inventory:write"),
+	"reader": httpxtest.APIKey("rd1", "inventory:read"),
+	"staff":  httpxtest.Staff("s1", "ops@example.com"),
+	"other":  httpxtest.APIKey("ot1", "products:write"),
 }
 
-var principals = fakeAuth{
-	"writer": {Kind: auth.APIKey, ID: "k1", KeyPrefix: "wr1", Scopes: []string{"inventory:read", "inventory:write"}},
-	"reader": {Kind: auth.APIKey, ID: "k2", KeyPrefix: "rd1", Scopes: []string{"inventory:read"}},
-	"staff":  {Kind: auth.Staff, ID: "s1", Email: "ops@example.com", Scopes: []string{"admin"}},
-	"other":  {Kind: auth.APIKey, ID: "k3", KeyPrefix: "ot1", Scopes: []string{"products:write"}},
-}
+// docs checks every response against the module's OpenAPI fragment.
+var docs = httpxtest.NewValidator(func() openapi.Fragment { return inventory.NewModule(nil, nil, nil).OpenAPI() })
 
 // stack is the module built by hand on a fresh database.
 type stack struct {
+	*httpxtest.Harness
 	t       *testing.T
 	engine  string
 	db      *db.DB
@@ -163,15 +148,13 @@ type stack struct {
 	catalog *fakeCatalog
 	svc     *app.Service
 	module  *inventory.Module
-	server  *httpx.Server
-	router  routers.Router
 }
 
 var t0 = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 
 func newStack(t *testing.T, engine string) *stack {
 	t.Helper()
-	e := testdb.Open(t, engine, events.Migrations(), inventory.Migrations())
+	e := testdb.Open(t, engine, events.Migrations(), inventory.Migrations(), testTables)
 	clk := clock.NewFake(t0)
 	cat := newFakeCatalog(t, e.DB)
 	svc := app.NewService(e.DB, app.Repositories{
@@ -183,91 +166,15 @@ func newStack(t *testing.T, engine string) *stack {
 	}, cat, events.NewOutbox(e.DB), clk, app.Settings{ReservationTimeout: 30 * time.Minute})
 	mod := inventory.NewModule(inventoryhttp.NewHandler(svc), inventoryevents.NewSubscriber(svc, zap.NewNop()), inventoryjobs.NewJobs(svc, zap.NewNop()))
 	cfg := config.Default()
-	srv, err := httpx.NewServer(&cfg, zap.NewNop(), principals, nil, nil, nil, []httpx.Module{mod})
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := openapi.Build([]openapi.Fragment{mod.OpenAPI()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	router, err := gorillamux.NewRouter(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &stack{t: t, engine: engine, db: e.DB, clock: clk, catalog: cat, svc: svc, module: mod, server: srv, router: router}
+	srv := httpxtest.NewServer(t, &cfg, nil, principals, mod)
+	return &stack{Harness: httpxtest.New(t, docs.Wrap(t, srv), e.DB), t: t, engine: engine, db: e.DB, clock: clk, catalog: cat, svc: svc, module: mod}
 }
 
-// do sends a request and validates the answer against the module's OpenAPI fragment.
+// do sends a request as cred and returns the status and the decoded body.
 func (s *stack) do(method, path, cred string, body any) (int, map[string]any) {
 	s.t.Helper()
-	var rd io.Reader
-	if body != nil {
-		raw, err := json.Marshal(body)
-		if err != nil {
-			s.t.Fatal(err)
-		}
-		rd = bytes.NewReader(raw)
-	}
-	req := httptest.NewRequest(method, "http://example.test"+path, rd)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if cred != "" {
-		req.Header.Set("Authorization", "Bearer "+cred)
-	}
-	w := httptest.NewRecorder()
-	s.server.ServeHTTP(w, req)
-	s.validate(req, w)
-	var out map[string]any
-	if err := json.Unmarshal(w.Body.Bytes(), &out); err != nil {
-		s.t.Fatalf("%s %s: body %q", method, path, w.Body.String())
-	}
-	return w.Code, out
-}
-
-func (s *stack) validate(req *http.Request, w *httptest.ResponseRecorder) {
-	s.t.Helper()
-	route, params, err := s.router.FindRoute(req)
-	if err != nil {
-		s.t.Errorf("%s %s is not documented: %v", req.Method, req.URL.Path, err)
-		return
-	}
-	in := &openapi3filter.ResponseValidationInput{
-		RequestValidationInput: &openapi3filter.RequestValidationInput{
-			Request: req, PathParams: params, Route: route,
-			Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc},
-		},
-		Status: w.Code, Header: w.Header(), Body: io.NopCloser(bytes.NewReader(w.Body.Bytes())),
-		Options: &openapi3filter.Options{IncludeResponseStatus: true},
-	}
-	if err := openapi3filter.ValidateResponse(context.Background(), in); err != nil {
-		s.t.Errorf("%s %s → %d does not match the OpenAPI document: %v\nbody: %s", req.Method, req.URL.Path, w.Code, err, w.Body.String())
-	}
-}
-
-type outboxEvent struct {
-	Type        string
-	AggregateID string
-	Payload     string
-}
-
-// outbox returns the stored events of a type, oldest first, with decoded payloads.
-func (s *stack) outbox(eventType string) []map[string]any {
-	s.t.Helper()
-	var rows []outboxEvent
-	if err := s.db.Gorm().Table("outbox_events").Select("type", "aggregate_id", "payload").
-		Where("type = ?", eventType).Order("occurred_at, id").Find(&rows).Error; err != nil {
-		s.t.Fatal(err)
-	}
-	out := make([]map[string]any, len(rows))
-	for i, r := range rows {
-		if err := json.Unmarshal([]byte(r.Payload), &out[i]); err != nil {
-			s.t.Fatal(err)
-		}
-		out[i]["_aggregate_id"] = r.AggregateID
-	}
-	return out
+	r := s.Do(method, path, body, cred)
+	return r.Code, r.Body
 }
 
 // level reads a variant's quantities at a location straight from the table.
@@ -342,33 +249,14 @@ func (s *stack) checkLedger(variantID string) {
 	}
 }
 
-func errCode(body map[string]any) any {
-	e, _ := body["error"].(map[string]any)
-	return e["code"]
-}
+func errCode(body map[string]any) any { return httpxtest.Response{Body: body}.Err()["code"] }
 
-func data(body map[string]any) map[string]any {
-	d, _ := body["data"].(map[string]any)
-	return d
-}
+func data(body map[string]any) map[string]any { return httpxtest.Response{Body: body}.Data() }
 
-func list(body map[string]any) []map[string]any {
-	raw, _ := body["data"].([]any)
-	out := make([]map[string]any, len(raw))
-	for i, r := range raw {
-		out[i], _ = r.(map[string]any)
-	}
-	return out
-}
+func list(body map[string]any) []map[string]any { return httpxtest.Response{Body: body}.List() }
 
 func pagination(body map[string]any) map[string]any {
-	meta, _ := body["meta"].(map[string]any)
-	p, _ := meta["pagination"].(map[string]any)
-	return p
+	return httpxtest.Response{Body: body}.Pagination()
 }
 
-// num reads a JSON number as an int.
-func num(v any) int {
-	f, _ := v.(float64)
-	return int(f)
-}
+var num = httpxtest.Num

@@ -14,137 +14,134 @@ import (
 )
 
 func TestReservations(t *testing.T) {
-	for _, engine := range testdb.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			t.Parallel()
-			s := newStack(t, engine)
-			ctx := context.Background()
-			p := s.catalog.add("Lamp", 2, domain.PolicyDeny, 1)
-			if _, err := s.svc.Set(ctx, api.SetCommand{ProductID: p.ID, LocationID: defaultLoc, Quantity: 5}); err != nil {
-				t.Fatal(err)
-			}
-			v := p.variant(0)
+	testdb.EachEngine(t, func(t *testing.T, engine string) {
+		s := newStack(t, engine)
+		ctx := context.Background()
+		p := s.catalog.add("Lamp", 2, domain.PolicyDeny, 1)
+		if _, err := s.svc.Set(ctx, api.SetCommand{ProductID: p.ID, LocationID: defaultLoc, Quantity: 5}); err != nil {
+			t.Fatal(err)
+		}
+		v := p.variant(0)
 
-			code, body := s.do("POST", "/api/v1/inventory/reserve", "writer", map[string]any{
-				"product_id": p.ID, "location_id": defaultLoc, "order_id": "order-1001", "quantity": 3,
-			})
-			r := data(body)
-			rid, _ := r["reservation_id"].(string)
-			if code != 201 || !ids.Valid(rid) || r["product_id"] != p.ID || r["variant_id"] != v || r["location_id"] != defaultLoc ||
-				r["order_id"] != "order-1001" || num(r["quantity"]) != 3 || r["status"] != "active" ||
-				r["expires_at"] != "2026-11-22T10:30:00Z" || r["created_at"] != "2026-11-22T10:00:00Z" ||
-				r["released_at"] != nil || r["reason"] != nil {
-				t.Fatalf("reserve: %d %v", code, body)
-			}
-			if a, res, _ := s.level(v, defaultLoc); a != 2 || res != 3 {
-				t.Fatalf("after reserve: available %d reserved %d", a, res)
-			}
-			if got, _ := s.catalog.total(v); got != 2 {
-				t.Fatalf("catalog total %d, want 2", got)
-			}
-			reserved := s.outbox(api.EventReserved)
-			if len(reserved) != 1 || reserved[0]["reservation_id"] != rid || reserved[0]["status"] != "active" || reserved[0]["_aggregate_id"] != rid {
-				t.Fatalf("inventory.reserved events %v", reserved)
-			}
-
-			// not enough: 400 INSUFFICIENT_INVENTORY, nothing changes.
-			code, body = s.do("POST", "/api/v1/inventory/reserve", "writer", map[string]any{
-				"product_id": p.ID, "variant_id": v, "location_id": defaultLoc, "order_id": "order-1002", "quantity": 3,
-			})
-			if e, _ := body["error"].(map[string]any); code != 400 || errCode(body) != "INSUFFICIENT_INVENTORY" || num(e["status"]) != 400 {
-				t.Fatalf("insufficient: %d %v", code, body)
-			}
-			for name, b := range map[string]map[string]any{
-				"zero quantity":    {"product_id": p.ID, "location_id": defaultLoc, "order_id": "o", "quantity": 0},
-				"negative":         {"product_id": p.ID, "location_id": defaultLoc, "order_id": "o", "quantity": -1},
-				"no order":         {"product_id": p.ID, "location_id": defaultLoc, "quantity": 1},
-				"no location":      {"product_id": p.ID, "order_id": "o", "quantity": 1},
-				"unknown product":  {"product_id": ids.New(), "location_id": defaultLoc, "order_id": "o", "quantity": 1},
-				"unknown location": {"product_id": p.ID, "location_id": ids.New(), "order_id": "o", "quantity": 1},
-			} {
-				code, body := s.do("POST", "/api/v1/inventory/reserve", "writer", b)
-				want := map[string]any{
-					"zero quantity": "INVALID_QUANTITY", "negative": "INVALID_QUANTITY", "no order": float64(400), "no location": float64(400),
-					"unknown product": "PRODUCT_NOT_FOUND", "unknown location": "LOCATION_NOT_FOUND",
-				}[name]
-				if errCode(body) != want || (code != 400 && code != 404) {
-					t.Errorf("reserve %s: %d %v", name, code, body)
-				}
-			}
-			_, body = s.do("POST", "/api/v1/inventory/locations", "writer", map[string]any{"name": "Closed shop", "is_active": false})
-			closed := data(body)["id"].(string)
-			if code, body := s.do("POST", "/api/v1/inventory/reserve", "writer", map[string]any{"product_id": p.ID, "location_id": closed, "order_id": "o", "quantity": 1}); code != 400 || errCode(body) != "LOCATION_INACTIVE" {
-				t.Fatalf("inactive location: %d %v", code, body)
-			}
-			if a, res, _ := s.level(v, defaultLoc); a != 2 || res != 3 || len(s.outbox(api.EventReserved)) != 1 {
-				t.Fatalf("after refusals: available %d reserved %d", a, res)
-			}
-
-			// release returns the stock; a second release is 409; an unknown one 404.
-			s.clock.Advance(time.Minute)
-			code, body = s.do("POST", "/api/v1/inventory/release", "writer", map[string]any{"reservation_id": rid, "reason": "order_cancelled"})
-			if d := data(body); code != 200 || d["reservation_id"] != rid || d["status"] != "released" ||
-				d["released_at"] != "2026-11-22T10:01:00Z" || d["reason"] != "order_cancelled" || len(d) != 4 {
-				t.Fatalf("release: %d %v", code, body)
-			}
-			if a, res, _ := s.level(v, defaultLoc); a != 5 || res != 0 {
-				t.Fatalf("after release: available %d reserved %d", a, res)
-			}
-			if got, _ := s.catalog.total(v); got != 5 {
-				t.Fatalf("catalog total %d, want 5", got)
-			}
-			code, body = s.do("POST", "/api/v1/inventory/release", "writer", map[string]any{"reservation_id": rid, "reason": "manual_release"})
-			if e, _ := body["error"].(map[string]any); code != 409 || errCode(body) != "RESERVATION_ALREADY_RELEASED" || e["category"] != "conflict" {
-				t.Fatalf("second release: %d %v", code, body)
-			}
-			for _, id := range []string{ids.New(), "nope"} {
-				if code, body := s.do("POST", "/api/v1/inventory/release", "writer", map[string]any{"reservation_id": id, "reason": "manual_release"}); code != 404 || errCode(body) != "RESERVATION_NOT_FOUND" {
-					t.Fatalf("unknown reservation: %d %v", code, body)
-				}
-			}
-			if code, body := s.do("POST", "/api/v1/inventory/release", "writer", map[string]any{"reservation_id": rid, "reason": "changed_mind"}); code != 400 || errCode(body) != float64(400) {
-				t.Fatalf("bad reason: %d %v", code, body)
-			}
-			released := s.outbox(api.EventReleased)
-			if len(released) != 1 || released[0]["reason"] != "order_cancelled" || released[0]["status"] != "released" || released[0]["released_at"] != "2026-11-22T10:01:00Z" {
-				t.Fatalf("inventory.released events %v", released)
-			}
-
-			// order_completed commits: reserved goes, available stays down, no movement.
-			_, body = s.do("POST", "/api/v1/inventory/reserve", "writer", map[string]any{"product_id": p.ID, "location_id": defaultLoc, "order_id": "order-1003", "quantity": 4})
-			rid2 := data(body)["reservation_id"].(string)
-			before := len(s.movements(v))
-			code, body = s.do("POST", "/api/v1/inventory/release", "writer", map[string]any{"reservation_id": rid2, "reason": "order_completed"})
-			if code != 200 || data(body)["reason"] != "order_completed" {
-				t.Fatalf("commit: %d %v", code, body)
-			}
-			if a, res, _ := s.level(v, defaultLoc); a != 1 || res != 0 || len(s.movements(v)) != before {
-				t.Fatalf("after commit: available %d reserved %d, %d movements (had %d)", a, res, len(s.movements(v)), before)
-			}
-
-			// movements of the reservation cycle: out (reserved), in (order_cancelled), out (reserved).
-			ms := s.movements(v)
-			if len(ms) != 4 || ms[1].MovementType != "out" || ms[1].Reason != "reserved" || ms[1].Reference != "order-1001" ||
-				ms[1].ReservationID == nil || *ms[1].ReservationID != rid || ms[2].MovementType != "in" || ms[2].Reason != "order_cancelled" ||
-				ms[2].Quantity != 3 || ms[3].Quantity != -4 {
-				t.Fatalf("movements %+v", ms)
-			}
-			s.checkLedger(v)
-
-			// backorders: policy continue reserves past zero.
-			bo := s.catalog.add("Preorder", 0, domain.PolicyContinue, 1)
-			code, body = s.do("POST", "/api/v1/inventory/reserve", "writer", map[string]any{"product_id": bo.ID, "location_id": defaultLoc, "order_id": "o-9", "quantity": 2})
-			if code != 201 {
-				t.Fatalf("backorder reserve: %d %v", code, body)
-			}
-			if a, res, _ := s.level(bo.variant(0), defaultLoc); a != -2 || res != 2 {
-				t.Fatalf("backorder level: %d %d", a, res)
-			}
-			if code, _ := s.do("POST", "/api/v1/inventory/release", "reader", map[string]any{"reservation_id": rid2, "reason": "manual_release"}); code != 403 {
-				t.Fatalf("reader releasing: %d", code)
-			}
+		code, body := s.do("POST", "/api/v1/inventory/reserve", "writer", map[string]any{
+			"product_id": p.ID, "location_id": defaultLoc, "order_id": "order-1001", "quantity": 3,
 		})
-	}
+		r := data(body)
+		rid, _ := r["reservation_id"].(string)
+		if code != 201 || !ids.Valid(rid) || r["product_id"] != p.ID || r["variant_id"] != v || r["location_id"] != defaultLoc ||
+			r["order_id"] != "order-1001" || num(r["quantity"]) != 3 || r["status"] != "active" ||
+			r["expires_at"] != "2026-11-22T10:30:00Z" || r["created_at"] != "2026-11-22T10:00:00Z" ||
+			r["released_at"] != nil || r["reason"] != nil {
+			t.Fatalf("reserve: %d %v", code, body)
+		}
+		if a, res, _ := s.level(v, defaultLoc); a != 2 || res != 3 {
+			t.Fatalf("after reserve: available %d reserved %d", a, res)
+		}
+		if got, _ := s.catalog.total(v); got != 2 {
+			t.Fatalf("catalog total %d, want 2", got)
+		}
+		reserved := s.Events(api.EventReserved)
+		if len(reserved) != 1 || reserved[0].Data["reservation_id"] != rid || reserved[0].Data["status"] != "active" || reserved[0].AggregateID != rid {
+			t.Fatalf("inventory.reserved events %v", reserved)
+		}
+
+		// not enough: 400 INSUFFICIENT_INVENTORY, nothing changes.
+		code, body = s.do("POST", "/api/v1/inventory/reserve", "writer", map[string]any{
+			"product_id": p.ID, "variant_id": v, "location_id": defaultLoc, "order_id": "order-1002", "quantity": 3,
+		})
+		if e, _ := body["error"].(map[string]any); code != 400 || errCode(body) != "INSUFFICIENT_INVENTORY" || num(e["status"]) != 400 {
+			t.Fatalf("insufficient: %d %v", code, body)
+		}
+		for name, b := range map[string]map[string]any{
+			"zero quantity":    {"product_id": p.ID, "location_id": defaultLoc, "order_id": "o", "quantity": 0},
+			"negative":         {"product_id": p.ID, "location_id": defaultLoc, "order_id": "o", "quantity": -1},
+			"no order":         {"product_id": p.ID, "location_id": defaultLoc, "quantity": 1},
+			"no location":      {"product_id": p.ID, "order_id": "o", "quantity": 1},
+			"unknown product":  {"product_id": ids.New(), "location_id": defaultLoc, "order_id": "o", "quantity": 1},
+			"unknown location": {"product_id": p.ID, "location_id": ids.New(), "order_id": "o", "quantity": 1},
+		} {
+			code, body := s.do("POST", "/api/v1/inventory/reserve", "writer", b)
+			want := map[string]any{
+				"zero quantity": "INVALID_QUANTITY", "negative": "INVALID_QUANTITY", "no order": float64(400), "no location": float64(400),
+				"unknown product": "PRODUCT_NOT_FOUND", "unknown location": "LOCATION_NOT_FOUND",
+			}[name]
+			if errCode(body) != want || (code != 400 && code != 404) {
+				t.Errorf("reserve %s: %d %v", name, code, body)
+			}
+		}
+		_, body = s.do("POST", "/api/v1/inventory/locations", "writer", map[string]any{"name": "Closed shop", "is_active": false})
+		closed := data(body)["id"].(string)
+		if code, body := s.do("POST", "/api/v1/inventory/reserve", "writer", map[string]any{"product_id": p.ID, "location_id": closed, "order_id": "o", "quantity": 1}); code != 400 || errCode(body) != "LOCATION_INACTIVE" {
+			t.Fatalf("inactive location: %d %v", code, body)
+		}
+		if a, res, _ := s.level(v, defaultLoc); a != 2 || res != 3 || len(s.Payloads(api.EventReserved, "")) != 1 {
+			t.Fatalf("after refusals: available %d reserved %d", a, res)
+		}
+
+		// release returns the stock; a second release is 409; an unknown one 404.
+		s.clock.Advance(time.Minute)
+		code, body = s.do("POST", "/api/v1/inventory/release", "writer", map[string]any{"reservation_id": rid, "reason": "order_cancelled"})
+		if d := data(body); code != 200 || d["reservation_id"] != rid || d["status"] != "released" ||
+			d["released_at"] != "2026-11-22T10:01:00Z" || d["reason"] != "order_cancelled" || len(d) != 4 {
+			t.Fatalf("release: %d %v", code, body)
+		}
+		if a, res, _ := s.level(v, defaultLoc); a != 5 || res != 0 {
+			t.Fatalf("after release: available %d reserved %d", a, res)
+		}
+		if got, _ := s.catalog.total(v); got != 5 {
+			t.Fatalf("catalog total %d, want 5", got)
+		}
+		code, body = s.do("POST", "/api/v1/inventory/release", "writer", map[string]any{"reservation_id": rid, "reason": "manual_release"})
+		if e, _ := body["error"].(map[string]any); code != 409 || errCode(body) != "RESERVATION_ALREADY_RELEASED" || e["category"] != "conflict" {
+			t.Fatalf("second release: %d %v", code, body)
+		}
+		for _, id := range []string{ids.New(), "nope"} {
+			if code, body := s.do("POST", "/api/v1/inventory/release", "writer", map[string]any{"reservation_id": id, "reason": "manual_release"}); code != 404 || errCode(body) != "RESERVATION_NOT_FOUND" {
+				t.Fatalf("unknown reservation: %d %v", code, body)
+			}
+		}
+		if code, body := s.do("POST", "/api/v1/inventory/release", "writer", map[string]any{"reservation_id": rid, "reason": "changed_mind"}); code != 400 || errCode(body) != float64(400) {
+			t.Fatalf("bad reason: %d %v", code, body)
+		}
+		released := s.Payloads(api.EventReleased, "")
+		if len(released) != 1 || released[0]["reason"] != "order_cancelled" || released[0]["status"] != "released" || released[0]["released_at"] != "2026-11-22T10:01:00Z" {
+			t.Fatalf("inventory.released events %v", released)
+		}
+
+		// order_completed commits: reserved goes, available stays down, no movement.
+		_, body = s.do("POST", "/api/v1/inventory/reserve", "writer", map[string]any{"product_id": p.ID, "location_id": defaultLoc, "order_id": "order-1003", "quantity": 4})
+		rid2 := data(body)["reservation_id"].(string)
+		before := len(s.movements(v))
+		code, body = s.do("POST", "/api/v1/inventory/release", "writer", map[string]any{"reservation_id": rid2, "reason": "order_completed"})
+		if code != 200 || data(body)["reason"] != "order_completed" {
+			t.Fatalf("commit: %d %v", code, body)
+		}
+		if a, res, _ := s.level(v, defaultLoc); a != 1 || res != 0 || len(s.movements(v)) != before {
+			t.Fatalf("after commit: available %d reserved %d, %d movements (had %d)", a, res, len(s.movements(v)), before)
+		}
+
+		// movements of the reservation cycle: out (reserved), in (order_cancelled), out (reserved).
+		ms := s.movements(v)
+		if len(ms) != 4 || ms[1].MovementType != "out" || ms[1].Reason != "reserved" || ms[1].Reference != "order-1001" ||
+			ms[1].ReservationID == nil || *ms[1].ReservationID != rid || ms[2].MovementType != "in" || ms[2].Reason != "order_cancelled" ||
+			ms[2].Quantity != 3 || ms[3].Quantity != -4 {
+			t.Fatalf("movements %+v", ms)
+		}
+		s.checkLedger(v)
+
+		// backorders: policy continue reserves past zero.
+		bo := s.catalog.add("Preorder", 0, domain.PolicyContinue, 1)
+		code, body = s.do("POST", "/api/v1/inventory/reserve", "writer", map[string]any{"product_id": bo.ID, "location_id": defaultLoc, "order_id": "o-9", "quantity": 2})
+		if code != 201 {
+			t.Fatalf("backorder reserve: %d %v", code, body)
+		}
+		if a, res, _ := s.level(bo.variant(0), defaultLoc); a != -2 || res != 2 {
+			t.Fatalf("backorder level: %d %d", a, res)
+		}
+		if code, _ := s.do("POST", "/api/v1/inventory/release", "reader", map[string]any{"reservation_id": rid2, "reason": "manual_release"}); code != 403 {
+			t.Fatalf("reader releasing: %d", code)
+		}
+	})
 }
 
 // fakeRegistry records what a module registers with the jobs port.
@@ -157,89 +154,86 @@ func (r *fakeRegistry) Handle(taskType string, h jobs.Handler) { r.handlers[task
 func (r *fakeRegistry) Every(taskType string, d time.Duration) { r.every[taskType] = d }
 
 func TestReservationExpiry(t *testing.T) {
-	for _, engine := range testdb.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			t.Parallel()
-			s := newStack(t, engine)
-			ctx := context.Background()
-			p := s.catalog.add("Lamp", 2, domain.PolicyDeny, 1)
-			v := p.variant(0)
-			if _, err := s.svc.Set(ctx, api.SetCommand{ProductID: p.ID, LocationID: defaultLoc, Quantity: 10}); err != nil {
-				t.Fatal(err)
-			}
-			early, err := s.svc.Reserve(ctx, api.ReserveCommand{ProductID: p.ID, OrderID: "o-1", Quantity: 2})
-			if err != nil {
-				t.Fatal(err)
-			}
-			s.clock.Advance(10 * time.Minute)
-			late, err := s.svc.Reserve(ctx, api.ReserveCommand{ProductID: p.ID, OrderID: "o-2", Quantity: 3})
-			if err != nil {
-				t.Fatal(err)
-			}
-			short, err := s.svc.Reserve(ctx, api.ReserveCommand{ProductID: p.ID, OrderID: "o-3", Quantity: 1, TTL: time.Minute})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !early.ExpiresAt.Equal(t0.Add(30*time.Minute)) || !short.ExpiresAt.Equal(t0.Add(11*time.Minute)) {
-				t.Fatalf("expires_at %v / %v", early.ExpiresAt, short.ExpiresAt)
-			}
+	testdb.EachEngine(t, func(t *testing.T, engine string) {
+		s := newStack(t, engine)
+		ctx := context.Background()
+		p := s.catalog.add("Lamp", 2, domain.PolicyDeny, 1)
+		v := p.variant(0)
+		if _, err := s.svc.Set(ctx, api.SetCommand{ProductID: p.ID, LocationID: defaultLoc, Quantity: 10}); err != nil {
+			t.Fatal(err)
+		}
+		early, err := s.svc.Reserve(ctx, api.ReserveCommand{ProductID: p.ID, OrderID: "o-1", Quantity: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.clock.Advance(10 * time.Minute)
+		late, err := s.svc.Reserve(ctx, api.ReserveCommand{ProductID: p.ID, OrderID: "o-2", Quantity: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		short, err := s.svc.Reserve(ctx, api.ReserveCommand{ProductID: p.ID, OrderID: "o-3", Quantity: 1, TTL: time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !early.ExpiresAt.Equal(t0.Add(30*time.Minute)) || !short.ExpiresAt.Equal(t0.Add(11*time.Minute)) {
+			t.Fatalf("expires_at %v / %v", early.ExpiresAt, short.ExpiresAt)
+		}
 
-			reg := &fakeRegistry{handlers: map[string]jobs.Handler{}, every: map[string]time.Duration{}}
-			s.module.RegisterJobs(reg)
-			handle := reg.handlers["inventory:expire_reservations"]
-			if handle == nil || reg.every["inventory:expire_reservations"] != time.Minute {
-				t.Fatalf("jobs registered: %v %v", reg.handlers, reg.every)
-			}
+		reg := &fakeRegistry{handlers: map[string]jobs.Handler{}, every: map[string]time.Duration{}}
+		s.module.RegisterJobs(reg)
+		handle := reg.handlers["inventory:expire_reservations"]
+		if handle == nil || reg.every["inventory:expire_reservations"] != time.Minute {
+			t.Fatalf("jobs registered: %v %v", reg.handlers, reg.every)
+		}
 
-			// nothing is due yet
-			if err := handle(ctx, nil); err != nil {
-				t.Fatal(err)
+		// nothing is due yet
+		if err := handle(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		if a, r, _ := s.level(v, defaultLoc); a != 4 || r != 6 {
+			t.Fatalf("before expiry: %d %d", a, r)
+		}
+		// at exactly expires_at the short one goes
+		s.clock.Advance(time.Minute)
+		if n, err := s.svc.ExpireReservations(ctx); err != nil || n != 1 {
+			t.Fatalf("ExpireReservations = %d, %v", n, err)
+		}
+		if a, r, _ := s.level(v, defaultLoc); a != 5 || r != 5 {
+			t.Fatalf("after first expiry: %d %d", a, r)
+		}
+		// past the early one's expiry, through the job
+		s.clock.Advance(20 * time.Minute)
+		if err := handle(ctx, []byte("{}")); err != nil {
+			t.Fatal(err)
+		}
+		if a, r, _ := s.level(v, defaultLoc); a != 7 || r != 3 {
+			t.Fatalf("after second expiry: %d %d", a, r)
+		}
+		if _, err := s.svc.Release(ctx, early.ID, api.ReleaseManual); !errors.Is(err, api.ErrReservationAlreadyReleased) {
+			t.Fatalf("expired reservation released again: %v", err)
+		}
+		s.clock.Advance(20 * time.Minute)
+		if n, err := s.svc.ExpireReservations(ctx); err != nil || n != 1 {
+			t.Fatalf("third sweep = %d, %v", n, err)
+		}
+		if n, err := s.svc.ExpireReservations(ctx); err != nil || n != 0 {
+			t.Fatalf("idle sweep = %d, %v", n, err)
+		}
+		if a, r, _ := s.level(v, defaultLoc); a != 10 || r != 0 {
+			t.Fatalf("all expired: %d %d", a, r)
+		}
+		released := s.Payloads(api.EventReleased, "")
+		if len(released) != 3 {
+			t.Fatalf("released events %d", len(released))
+		}
+		for _, e := range released {
+			if e["reason"] != "order_expired" {
+				t.Fatalf("released event %v", e)
 			}
-			if a, r, _ := s.level(v, defaultLoc); a != 4 || r != 6 {
-				t.Fatalf("before expiry: %d %d", a, r)
-			}
-			// at exactly expires_at the short one goes
-			s.clock.Advance(time.Minute)
-			if n, err := s.svc.ExpireReservations(ctx); err != nil || n != 1 {
-				t.Fatalf("ExpireReservations = %d, %v", n, err)
-			}
-			if a, r, _ := s.level(v, defaultLoc); a != 5 || r != 5 {
-				t.Fatalf("after first expiry: %d %d", a, r)
-			}
-			// past the early one's expiry, through the job
-			s.clock.Advance(20 * time.Minute)
-			if err := handle(ctx, []byte("{}")); err != nil {
-				t.Fatal(err)
-			}
-			if a, r, _ := s.level(v, defaultLoc); a != 7 || r != 3 {
-				t.Fatalf("after second expiry: %d %d", a, r)
-			}
-			if _, err := s.svc.Release(ctx, early.ID, api.ReleaseManual); !errors.Is(err, api.ErrReservationAlreadyReleased) {
-				t.Fatalf("expired reservation released again: %v", err)
-			}
-			s.clock.Advance(20 * time.Minute)
-			if n, err := s.svc.ExpireReservations(ctx); err != nil || n != 1 {
-				t.Fatalf("third sweep = %d, %v", n, err)
-			}
-			if n, err := s.svc.ExpireReservations(ctx); err != nil || n != 0 {
-				t.Fatalf("idle sweep = %d, %v", n, err)
-			}
-			if a, r, _ := s.level(v, defaultLoc); a != 10 || r != 0 {
-				t.Fatalf("all expired: %d %d", a, r)
-			}
-			released := s.outbox(api.EventReleased)
-			if len(released) != 3 {
-				t.Fatalf("released events %d", len(released))
-			}
-			for _, e := range released {
-				if e["reason"] != "order_expired" {
-					t.Fatalf("released event %v", e)
-				}
-			}
-			if released[2]["reservation_id"] != late.ID {
-				t.Fatalf("last expired %v, want %s", released[2]["reservation_id"], late.ID)
-			}
-			s.checkLedger(v)
-		})
-	}
+		}
+		if released[2]["reservation_id"] != late.ID {
+			t.Fatalf("last expired %v, want %s", released[2]["reservation_id"], late.ID)
+		}
+		s.checkLedger(v)
+	})
 }

@@ -1,6 +1,7 @@
 package orders_test
 
 import (
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"testing"
 )
@@ -23,8 +24,8 @@ func TestCreateOrder(t *testing.T) {
 			"metafields": map[string]any{"erp_id": 42}, "source_name": "pos", "send_receipt": true,
 			"client_details": map[string]any{"browser_ip": "203.0.113.9", "user_agent": "test"},
 		}
-		r := h.must(http.StatusCreated, http.MethodPost, "/api/v1/orders", body, "admin")
-		o := r.data()
+		r := h.Must(http.StatusCreated, http.MethodPost, "/api/v1/orders", body, "admin")
+		o := r.Data()
 		// subtotal 2 × 19.99 + 7.50 + 5.00 = 52.48; discount 4.75; taxable lines 47.48 less
 		// their share of the discount round(4.75 × 47.48 / 52.48) = 4.30 → 43.18 × 0.19 = 8.20;
 		// tax 8.20 + 0.50; total 52.48 - 4.75 + 8.70 + 4.99 = 61.42.
@@ -43,8 +44,8 @@ func TestCreateOrder(t *testing.T) {
 				t.Errorf("%s = %#v, want %#v", k, o[k], v)
 			}
 		}
-		if keys(o) != "applied_coupons,billing_address,cancel_reason,cancelled_at,cart_token,checkout_token,client_details,closed_at,coupon_code,created_at,currency,customer_id,discount_codes,discount_total,email,financial_status,fulfillment_status,id,inventory_behaviour,landing_site,line_items,metafields,name,note,note_attributes,order_number,phone,processed_at,referring_site,shipping_address,shipping_lines,source_name,status,subtotal,subtotal_price,tags,tax_lines,total_discounts,total_items,total_outstanding,total_price,total_refunded,total_shipping,total_tax,total_weight,updated_at" {
-			t.Errorf("order keys: %s", keys(o))
+		if httpxtest.Keys(o) != "applied_coupons,billing_address,cancel_reason,cancelled_at,cart_token,checkout_token,client_details,closed_at,coupon_code,created_at,currency,customer_id,discount_codes,discount_total,email,financial_status,fulfillment_status,id,inventory_behaviour,landing_site,line_items,metafields,name,note,note_attributes,order_number,phone,processed_at,referring_site,shipping_address,shipping_lines,source_name,status,subtotal,subtotal_price,tags,tax_lines,total_discounts,total_items,total_outstanding,total_price,total_refunded,total_shipping,total_tax,total_weight,updated_at" {
+			t.Errorf("order keys: %s", httpxtest.Keys(o))
 		}
 		lines := items(o, "line_items")
 		if len(lines) != 3 {
@@ -56,14 +57,14 @@ func TestCreateOrder(t *testing.T) {
 			l0["fulfillable_quantity"] != float64(2) || l0["fulfilled_quantity"] != float64(0) || l0["refunded_quantity"] != float64(0) {
 			t.Errorf("line 0: %v", l0)
 		}
-		if keys(l0) != "fulfillable_quantity,fulfilled_quantity,id,is_gift_card,price,product_id,quantity,refunded_quantity,requires_shipping,sku,taxable,title,total,variant_id,variant_title" {
-			t.Errorf("line keys %s", keys(l0))
+		if httpxtest.Keys(l0) != "fulfillable_quantity,fulfilled_quantity,id,is_gift_card,price,product_id,quantity,refunded_quantity,requires_shipping,sku,taxable,title,total,variant_id,variant_title" {
+			t.Errorf("line keys %s", httpxtest.Keys(l0))
 		}
 		if lines[1]["variant_id"] != varMug || lines[1]["variant_title"] != "" || lines[1]["price"] != "7.50" || lines[2]["requires_shipping"] != false || lines[2]["taxable"] != false {
 			t.Errorf("lines 1, 2: %v %v", lines[1], lines[2])
 		}
 		ship, _ := o["shipping_address"].(map[string]any)
-		if ship["state"] != "BE" || ship["country"] != "DE" || ship["zip"] != "10115" || keys(ship) != "address1,address2,city,company,country,first_name,last_name,phone,state,zip" {
+		if ship["state"] != "BE" || ship["country"] != "DE" || ship["zip"] != "10115" || httpxtest.Keys(ship) != "address1,address2,city,company,country,first_name,last_name,phone,state,zip" {
 			t.Errorf("shipping address %v", ship)
 		}
 		sl := items(o, "shipping_lines")
@@ -82,7 +83,7 @@ func TestCreateOrder(t *testing.T) {
 			t.Errorf("tags %v", o["tags"])
 		}
 		// order.created carries the order resource, send_receipt, and what coupons reads.
-		evs := h.eventsFor("order.created", o["id"].(string))
+		evs := h.Payloads("order.created", o["id"].(string))
 		if len(evs) != 1 {
 			t.Fatalf("order.created events: %d", len(evs))
 		}
@@ -108,8 +109,8 @@ func TestCreateOrder(t *testing.T) {
 			t.Errorf("guest order %v %v %v", o3["customer_id"], o3["email"], o3["coupon_code"])
 		}
 		// Admin-only: staff and orders:admin may create.
-		h.must(http.StatusCreated, http.MethodPost, "/api/v1/orders", map[string]any{"email": guestEmail, "line_items": []any{map[string]any{"product_id": prodMug, "quantity": 1}}}, "staff")
-		h.must(http.StatusCreated, http.MethodPost, "/api/v1/orders", map[string]any{"email": guestEmail, "line_items": []any{map[string]any{"product_id": prodMug, "quantity": 1}}}, "ordersadmin")
+		h.Must(http.StatusCreated, http.MethodPost, "/api/v1/orders", map[string]any{"email": guestEmail, "line_items": []any{map[string]any{"product_id": prodMug, "quantity": 1}}}, "staff")
+		h.Must(http.StatusCreated, http.MethodPost, "/api/v1/orders", map[string]any{"email": guestEmail, "line_items": []any{map[string]any{"product_id": prodMug, "quantity": 1}}}, "ordersadmin")
 	})
 }
 
@@ -136,43 +137,43 @@ func TestCreateOrderErrors(t *testing.T) {
 			}
 			return b
 		}
-		post := func(status int, code any, category string, body any, cred string) response {
+		post := func(status int, code any, category string, body any, cred string) httpxtest.Response {
 			t.Helper()
 			return h.expectError(status, code, category, http.MethodPost, "/api/v1/orders", body, cred)
 		}
 		// Authentication and the admin-only rule.
 		post(401, 401, "auth", order(nil), "")
 		r := post(403, 403, "auth", order(nil), "writer")
-		if r.err()["message"] != "Forbidden: Insufficient permissions. Required: admin or orders:admin" {
-			t.Errorf("403 message %v", r.err()["message"])
+		if r.Err()["message"] != "Forbidden: Insufficient permissions. Required: admin or orders:admin" {
+			t.Errorf("403 message %v", r.Err()["message"])
 		}
 		post(403, 403, "auth", order(nil), "cust:"+custAda)
 		post(403, 403, "auth", order(nil), "custw:"+custAda)
 		// Validation.
 		r = post(400, 400, "validation", map[string]any{"email": guestEmail}, "admin")
-		if _, ok := fields(r)["line_items"]; !ok {
-			t.Errorf("fields %v", fields(r))
+		if _, ok := r.Fields()["line_items"]; !ok {
+			t.Errorf("fields %v", r.Fields())
 		}
 		r = post(400, 400, "validation", order(nil, map[string]any{"quantity": 1}), "admin")
-		if _, ok := fields(r)["line_items[0].variant_id"]; !ok {
-			t.Errorf("fields %v", fields(r))
+		if _, ok := r.Fields()["line_items[0].variant_id"]; !ok {
+			t.Errorf("fields %v", r.Fields())
 		}
 		r = post(400, 400, "validation", order(nil, map[string]any{"product_id": prodMug}), "admin")
-		if _, ok := fields(r)["line_items[0].quantity"]; !ok {
-			t.Errorf("fields %v", fields(r))
+		if _, ok := r.Fields()["line_items[0].quantity"]; !ok {
+			t.Errorf("fields %v", r.Fields())
 		}
 		post(400, "INVALID_QUANTITY", "validation", order(nil, line(map[string]any{"quantity": 0})), "admin")
 		post(400, "INVALID_QUANTITY", "validation", order(nil, line(map[string]any{"quantity": 10000})), "admin")
 		post(404, "PRODUCT_NOT_FOUND", "not_found", order(nil, line(map[string]any{"product_id": unknownID})), "admin")
 		r = post(404, "VARIANT_NOT_FOUND", "not_found", order(nil, line(map[string]any{"product_id": prodShirt})), "admin")
-		if _, ok := fields(r)["line_items[0].variant_id"]; !ok {
-			t.Errorf("fields %v", fields(r))
+		if _, ok := r.Fields()["line_items[0].variant_id"]; !ok {
+			t.Errorf("fields %v", r.Fields())
 		}
 		post(404, "VARIANT_NOT_FOUND", "not_found", order(nil, line(map[string]any{"product_id": prodShirt, "variant_id": varMug})), "admin")
 		post(400, "INVALID_PRICE", "validation", order(nil, line(map[string]any{"price": "1.999"})), "admin")
 		post(400, "INVALID_PRICE", "validation", order(nil, line(map[string]any{"price": "-1"})), "admin")
 		r = post(400, 400, "validation", order(nil, line(map[string]any{"price": 1.5})), "admin")
-		if len(fields(r)) == 0 {
+		if len(r.Fields()) == 0 {
 			t.Errorf("a JSON number price names no field: %s", r.Raw)
 		}
 		post(400, "INVALID_CURRENCY", "validation", order(map[string]any{"currency": "XYZ"}), "admin")
@@ -189,10 +190,10 @@ func TestCreateOrderErrors(t *testing.T) {
 		post(400, 400, "validation", order(map[string]any{"discount_codes": []any{map[string]any{"code": "X", "amount": "1.00", "type": "magic"}}}), "admin")
 		post(400, 400, "validation", "{not json", "admin")
 		// Nothing was created, no number was used, no event was written.
-		if n := h.count("orders", "1 = 1"); n != 0 {
+		if n := h.Count("orders", "1 = 1"); n != 0 {
 			t.Errorf("%d orders created by refused requests", n)
 		}
-		if n := len(h.events("")); n != 0 {
+		if n := len(h.Events()); n != 0 {
 			t.Errorf("%d events written by refused requests", n)
 		}
 		if o := h.simple(1, nil); o["order_number"] != "1001" {

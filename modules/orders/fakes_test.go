@@ -13,6 +13,7 @@ import (
 	inventory "github.com/gocommerce/commerce/modules/inventory/api"
 	payments "github.com/gocommerce/commerce/modules/payments/api"
 	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 // stockRow is the fake inventory's level of one variant (default location only). Rows
@@ -25,6 +26,10 @@ type stockRow struct {
 }
 
 func (stockRow) TableName() string { return "test_stock" }
+
+// testTables is the fake inventory's table (stockRow).
+var testTables = testdb.Tables("orders_test",
+	"CREATE TABLE test_stock (variant_id {{.Text}} PRIMARY KEY, product_id {{.Text}}, available {{.BigInt}}, policy {{.Text}})")
 
 // fakeInventory is inventory/api.Inventory on the test_stock table: Adjust refuses to
 // go below zero under policy deny (INVENTORY_NEGATIVE), like the real module.

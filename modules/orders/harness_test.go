@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
@@ -23,14 +22,11 @@ import (
 	"github.com/gocommerce/commerce/modules/orders/adapters/paymentsapi"
 	orderspg "github.com/gocommerce/commerce/modules/orders/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/orders/app"
-	"github.com/gocommerce/commerce/platform/apperr"
-	"github.com/gocommerce/commerce/platform/auth"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/events"
-	"github.com/gocommerce/commerce/platform/httpx"
 	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/ids"
 	"github.com/gocommerce/commerce/platform/openapi"
@@ -56,42 +52,27 @@ const (
 	guestEmail = "guest@example.com"
 )
 
-// fakeAuth maps bearer credentials to principals: fixed API keys and staff, and
-// "cust:<id>" for a customer token with the default customer scopes ("custw:<id>" also
-// holds orders:write).
-type fakeAuth struct{ customerScopes []string }
-
-func (f fakeAuth) Authenticate(_ context.Context, cred, _ string) (*auth.Principal, error) {
-	switch cred {
-	case "admin":
-		return &auth.Principal{Kind: auth.APIKey, ID: "k1", KeyPrefix: "AdMiN123", Scopes: []string{"admin"}}, nil
-	case "staff":
-		return &auth.Principal{Kind: auth.Staff, ID: "s1", Email: "staff@example.com", Scopes: []string{"admin"}}, nil
-	case "ordersadmin":
-		return &auth.Principal{Kind: auth.APIKey, ID: "k2", KeyPrefix: "OrDaDm12", Scopes: []string{"orders:admin"}}, nil
-	case "writer":
-		return &auth.Principal{Kind: auth.APIKey, ID: "k3", KeyPrefix: "WrItEr12", Scopes: []string{"orders:write"}}, nil
-	case "reader":
-		return &auth.Principal{Kind: auth.APIKey, ID: "k4", KeyPrefix: "ReAdEr12", Scopes: []string{"orders:read"}}, nil
-	case "products":
-		return &auth.Principal{Kind: auth.APIKey, ID: "k5", KeyPrefix: "PrOdUc12", Scopes: []string{"products:write"}}, nil
-	}
-	if id, ok := strings.CutPrefix(cred, "cust:"); ok {
-		return &auth.Principal{Kind: auth.Customer, ID: id, Email: "x@example.com", Scopes: f.customerScopes}, nil
-	}
-	if id, ok := strings.CutPrefix(cred, "custw:"); ok {
-		return &auth.Principal{Kind: auth.Customer, ID: id, Scopes: append([]string{"orders:write"}, f.customerScopes...)}, nil
-	}
-	return nil, apperr.Unauthorized("Unauthorized: Invalid token")
+// principals: fixed API keys and staff, and "cust:<id>" for a customer token with the
+// default customer scopes ("custw:<id>" also holds orders:write).
+var principals = httpxtest.Principals{
+	"admin":       httpxtest.APIKey("AdMiN123", "admin"),
+	"staff":       httpxtest.Staff("s1", "staff@example.com"),
+	"ordersadmin": httpxtest.APIKey("OrDaDm12", "orders:admin"),
+	"writer":      httpxtest.APIKey("WrItEr12", "orders:write"),
+	"reader":      httpxtest.APIKey("ReAdEr12", "orders:read"),
+	"products":    httpxtest.APIKey("PrOdUc12", "products:write"),
+	"cust:":       httpxtest.Customer("", "x@example.com"),
+	"custw:":      httpxtest.Customer("", "", "orders:write"),
 }
 
+// harness is the orders module on a fresh database with fake collaborators.
 type harness struct {
+	*httpxtest.Harness
 	t         *testing.T
 	engine    string
 	db        *db.DB
 	svc       *app.Service
 	queries   *app.QueryService
-	srv       http.Handler
 	catalog   *catalogtest.Fake
 	inventory *fakeInventory
 	payments  *fakePayments
@@ -106,10 +87,7 @@ func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 
 func newHarness(t *testing.T, engine string) *harness {
 	t.Helper()
-	e := testdb.Open(t, engine, events.Migrations(), orders.Migrations())
-	if err := e.DB.Gorm().AutoMigrate(&stockRow{}); err != nil {
-		t.Fatal(err)
-	}
+	e := testdb.Open(t, engine, events.Migrations(), orders.Migrations(), testTables)
 	cfg := config.Default()
 	clk := clock.NewFake(t0)
 	cat := catalogtest.New()
@@ -154,125 +132,30 @@ func newHarness(t *testing.T, engine string) *harness {
 	svc := app.NewService(settings, e.DB, stores, others, pub, clk)
 	queries := app.NewQueryService(settings, e.DB, stores, clk)
 	sub := ordersevents.NewSubscriber(svc, zap.NewNop())
-	srv, err := httpx.NewServer(&cfg, zap.NewNop(), fakeAuth{customerScopes: cfg.Security.CustomerScopes}, nil, nil, nil,
-		[]httpx.Module{orders.NewModule(ordershttp.NewHandler(svc, queries), sub)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &harness{t: t, engine: engine, db: e.DB, svc: svc, queries: queries, srv: docs.Wrap(t, srv), catalog: cat, inventory: inv, payments: pay, customers: cus, clock: clk, sub: sub}
+	srv := httpxtest.NewServer(t, &cfg, nil, principals, orders.NewModule(ordershttp.NewHandler(svc, queries), sub))
+	return &harness{Harness: httpxtest.New(t, docs.Wrap(t, srv), e.DB), t: t, engine: engine, db: e.DB, svc: svc, queries: queries,
+		catalog: cat, inventory: inv, payments: pay, customers: cus, clock: clk, sub: sub}
 }
 
 // eachEngine runs fn on a fresh harness per engine, in parallel.
 func eachEngine(t *testing.T, fn func(t *testing.T, h *harness)) {
-	t.Helper()
-	for _, engine := range testdb.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			t.Parallel()
-			fn(t, newHarness(t, engine))
-		})
-	}
+	testdb.EachEngine(t, func(t *testing.T, engine string) { fn(t, newHarness(t, engine)) })
 }
 
-type response httpxtest.Response
-
-func (r response) data() map[string]any { return httpxtest.Response(r).Data() }
-
-func (r response) list() []map[string]any { return httpxtest.Response(r).List() }
-
-func (r response) pagination() map[string]any { return httpxtest.Response(r).Pagination() }
-
-func (r response) err() map[string]any { return httpxtest.Response(r).Err() }
-
-// do sends a request; body is JSON-encoded unless it is a string (sent raw).
-func (h *harness) do(method, path string, body any, cred string) response {
-	h.t.Helper()
-	return response(httpxtest.Do(h.t, h.srv, method, path, body, cred))
-}
-
-// must sends a request and fails unless the status matches.
-func (h *harness) must(status int, method, path string, body any, cred string) response {
-	h.t.Helper()
-	return response(httpxtest.Must(h.t, h.srv, status, method, path, body, cred))
-}
-
-// assertError checks the envelope: status, code (spec string or the status), category
-// and a request id.
-func assertError(t *testing.T, r response, status int, code any, category string) {
-	t.Helper()
-	httpxtest.AssertError(t, httpxtest.Response(r), status, code, category)
-	httpxtest.AssertRequestID(t, httpxtest.Response(r))
-}
+var assertError = httpxtest.AssertError
 
 // expectError sends a request and checks the error envelope.
-func (h *harness) expectError(status int, code any, category, method, path string, body any, cred string) response {
+func (h *harness) expectError(status int, code any, category, method, path string, body any, cred string) httpxtest.Response {
 	h.t.Helper()
-	r := h.do(method, path, body, cred)
+	r := h.Do(method, path, body, cred)
 	assertError(h.t, r, status, code, category)
 	return r
-}
-
-func fields(r response) map[string]any { return httpxtest.Response(r).Fields() }
-
-type outboxEvent struct {
-	Type        string
-	AggregateID string
-	Payload     string
-}
-
-// events returns the outbox events of a type (all types when empty), oldest first.
-func (h *harness) events(eventType string) []outboxEvent {
-	h.t.Helper()
-	q := h.db.Gorm().Table("outbox_events").Select("type", "aggregate_id", "payload").Order("occurred_at, id")
-	if eventType != "" {
-		q = q.Where("type = ?", eventType)
-	}
-	var rows []outboxEvent
-	if err := q.Find(&rows).Error; err != nil {
-		h.t.Fatal(err)
-	}
-	return rows
-}
-
-// eventsFor returns the decoded payloads of a type for one order.
-func (h *harness) eventsFor(eventType, orderID string) []map[string]any {
-	h.t.Helper()
-	var out []map[string]any
-	for _, e := range h.events(eventType) {
-		if e.AggregateID != orderID {
-			continue
-		}
-		var m map[string]any
-		if err := json.Unmarshal([]byte(e.Payload), &m); err != nil {
-			h.t.Fatal(err)
-		}
-		out = append(out, m)
-	}
-	return out
-}
-
-// lastEvent returns the latest payload of a type for an order, failing when none.
-func (h *harness) lastEvent(eventType, orderID string) map[string]any {
-	h.t.Helper()
-	evs := h.eventsFor(eventType, orderID)
-	if len(evs) == 0 {
-		h.t.Fatalf("no %s event for %s", eventType, orderID)
-	}
-	return evs[len(evs)-1]
-}
-
-func (h *harness) count(table, where string, args ...any) int64 {
-	h.t.Helper()
-	var n int64
-	if err := h.db.Gorm().Table(table).Where(where, args...).Count(&n).Error; err != nil {
-		h.t.Fatal(err)
-	}
-	return n
 }
 
 // create creates an order as the admin key and returns it.
 func (h *harness) create(body map[string]any) map[string]any {
 	h.t.Helper()
-	return h.must(http.StatusCreated, http.MethodPost, "/api/v1/orders", body, "admin").data()
+	return h.Must(http.StatusCreated, http.MethodPost, "/api/v1/orders", body, "admin").Data()
 }
 
 // simple creates a guest order of n mugs (8.50 each) with 5.00 shipping.
@@ -318,10 +201,8 @@ func (h *harness) paymentEvent(eventType string, data map[string]any) {
 
 func (h *harness) get(id string) map[string]any {
 	h.t.Helper()
-	return h.must(http.StatusOK, http.MethodGet, "/api/v1/orders/"+id+"?include=fulfillments,refunds,transactions", nil, "admin").data()
+	return h.Must(http.StatusOK, http.MethodGet, "/api/v1/orders/"+id+"?include=fulfillments,refunds,transactions", nil, "admin").Data()
 }
-
-func keys(m map[string]any) string { return httpxtest.Keys(m) }
 
 func items(m map[string]any, key string) []map[string]any { return httpxtest.Objects(m[key]) }
 

@@ -1,6 +1,7 @@
 package orders_test
 
 import (
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"net/url"
 	"strings"
@@ -13,26 +14,26 @@ func TestGetOrder(t *testing.T) {
 		o := h.simple(2, nil)
 		id := o["id"].(string)
 		for _, key := range []string{id, "1001", url.PathEscape("#1001"), strings.ToUpper(id)} {
-			r := h.must(http.StatusOK, http.MethodGet, "/api/v1/orders/"+key, nil, "reader")
-			if r.data()["id"] != id || r.data()["order_number"] != "1001" {
-				t.Errorf("GET %s: %v", key, r.data()["id"])
+			r := h.Must(http.StatusOK, http.MethodGet, "/api/v1/orders/"+key, nil, "reader")
+			if r.Data()["id"] != id || r.Data()["order_number"] != "1001" {
+				t.Errorf("GET %s: %v", key, r.Data()["id"])
 			}
-			if _, ok := r.data()["fulfillments"]; ok {
+			if _, ok := r.Data()["fulfillments"]; ok {
 				t.Errorf("GET %s without include shows fulfillments", key)
 			}
 		}
 		for _, key := range []string{unknownID, "9999", "abc", "0"} {
 			h.expectError(404, "ORDER_NOT_FOUND", "not_found", http.MethodGet, "/api/v1/orders/"+key, nil, "reader")
 		}
-		h.must(http.StatusCreated, http.MethodPost, "/api/v1/orders/"+id+"/notes", map[string]any{"body": "hello"}, "staff")
-		r := h.must(http.StatusOK, http.MethodGet, "/api/v1/orders/1001?include=fulfillments,refunds,transactions,notes", nil, "reader")
+		h.Must(http.StatusCreated, http.MethodPost, "/api/v1/orders/"+id+"/notes", map[string]any{"body": "hello"}, "staff")
+		r := h.Must(http.StatusOK, http.MethodGet, "/api/v1/orders/1001?include=fulfillments,refunds,transactions,notes", nil, "reader")
 		for _, k := range []string{"fulfillments", "refunds", "transactions"} {
-			if list, ok := r.data()[k].([]any); !ok || len(list) != 0 {
-				t.Errorf("include %s: %v", k, r.data()[k])
+			if list, ok := r.Data()[k].([]any); !ok || len(list) != 0 {
+				t.Errorf("include %s: %v", k, r.Data()[k])
 			}
 		}
-		if notes := items(r.data(), "notes"); len(notes) != 1 || notes[0]["body"] != "hello" || notes[0]["author"] != "staff@example.com" {
-			t.Errorf("include notes: %v", r.data()["notes"])
+		if notes := items(r.Data(), "notes"); len(notes) != 1 || notes[0]["body"] != "hello" || notes[0]["author"] != "staff@example.com" {
+			t.Errorf("include notes: %v", r.Data()["notes"])
 		}
 		h.expectError(400, 400, "validation", http.MethodGet, "/api/v1/orders/1001?include=everything", nil, "reader")
 		h.expectError(401, 401, "auth", http.MethodGet, "/api/v1/orders/1001", nil, "")
@@ -54,13 +55,13 @@ func TestListOrders(t *testing.T) {
 		o4 := h.simple(10, map[string]any{"customer_id": custAda})
 		h.clock.Advance(time.Hour)
 		h.pay(o1["id"].(string), "pay_1", "13.50")
-		h.must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+o2["id"].(string)+"/cancel", nil, "admin")
-		h.must(http.StatusCreated, http.MethodPost, "/api/v1/orders/"+o3["id"].(string)+"/fulfillments", nil, "admin")
+		h.Must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+o2["id"].(string)+"/cancel", nil, "admin")
+		h.Must(http.StatusCreated, http.MethodPost, "/api/v1/orders/"+o3["id"].(string)+"/fulfillments", nil, "admin")
 		numbers := func(q string) string {
 			t.Helper()
-			r := h.must(http.StatusOK, http.MethodGet, "/api/v1/orders"+q, nil, "reader")
+			r := h.Must(http.StatusOK, http.MethodGet, "/api/v1/orders"+q, nil, "reader")
 			var out []string
-			for _, o := range r.list() {
+			for _, o := range r.List() {
 				out = append(out, o["order_number"].(string))
 			}
 			return strings.Join(out, ",")
@@ -97,14 +98,14 @@ func TestListOrders(t *testing.T) {
 				t.Errorf("GET /orders%s = %s, want %s", q, got, want)
 			}
 		}
-		r := h.must(http.StatusOK, http.MethodGet, "/api/v1/orders?per_page=3&page=2", nil, "reader")
-		p := r.pagination()
-		if len(r.list()) != 1 || p["total"] != float64(4) || p["per_page"] != float64(3) || p["current_page"] != float64(2) ||
+		r := h.Must(http.StatusOK, http.MethodGet, "/api/v1/orders?per_page=3&page=2", nil, "reader")
+		p := r.Pagination()
+		if len(r.List()) != 1 || p["total"] != float64(4) || p["per_page"] != float64(3) || p["current_page"] != float64(2) ||
 			p["total_pages"] != float64(2) || p["has_next"] != false || p["has_prev"] != true {
-			t.Errorf("page 2: %v %v", len(r.list()), p)
+			t.Errorf("page 2: %v %v", len(r.List()), p)
 		}
-		s := h.must(http.StatusOK, http.MethodGet, "/api/v1/orders?order_number=1004", nil, "reader").list()[0]
-		if keys(s) != "created_at,currency,email,financial_status,fulfillment_status,id,order_number,status,total_price,updated_at" ||
+		s := h.Must(http.StatusOK, http.MethodGet, "/api/v1/orders?order_number=1004", nil, "reader").List()[0]
+		if httpxtest.Keys(s) != "created_at,currency,email,financial_status,fulfillment_status,id,order_number,status,total_price,updated_at" ||
 			s["id"] != o4["id"] || s["email"] != guestEmail || s["total_price"] != "90.00" || s["currency"] != "USD" || s["status"] != "open" ||
 			s["financial_status"] != "pending" || s["fulfillment_status"] != "unfulfilled" || s["created_at"] != "2026-03-01T13:00:00Z" {
 			t.Errorf("summary %v", s)
@@ -113,16 +114,16 @@ func TestListOrders(t *testing.T) {
 			"min_total=-1", "max_total=x", "min_total=1e30", "max_total=99999999999999999999", "created_after=yesterday", "created_before=1/2/2026", "updated_after=x", "sort=email", "order=up", "page=0", "per_page=x"} {
 			r := h.expectError(400, 400, "validation", http.MethodGet, "/api/v1/orders?"+q, nil, "reader")
 			name, _, _ := strings.Cut(q, "=")
-			if _, ok := fields(r)[name]; !ok {
-				t.Errorf("?%s: fields %v", q, fields(r))
+			if _, ok := r.Fields()[name]; !ok {
+				t.Errorf("?%s: fields %v", q, r.Fields())
 			}
 		}
 		// A customer lists only its own orders, whatever customer_id says.
 		if got := numbers(""); got == "" {
 			t.Fatal("no orders")
 		}
-		r = h.must(http.StatusOK, http.MethodGet, "/api/v1/orders?customer_id="+custBob, nil, "cust:"+custAda)
-		if len(r.list()) != 2 || r.list()[0]["order_number"] != "1004" || r.pagination()["total"] != float64(2) {
+		r = h.Must(http.StatusOK, http.MethodGet, "/api/v1/orders?customer_id="+custBob, nil, "cust:"+custAda)
+		if len(r.List()) != 2 || r.List()[0]["order_number"] != "1004" || r.Pagination()["total"] != float64(2) {
 			t.Errorf("customer list %s", r.Raw)
 		}
 		h.expectError(401, 401, "auth", http.MethodGet, "/api/v1/orders", nil, "")
@@ -135,10 +136,10 @@ func TestCustomerAccess(t *testing.T) {
 		mine := h.simple(1, map[string]any{"customer_id": custAda})["id"].(string)
 		theirs := h.simple(1, map[string]any{"customer_id": custBob})["id"].(string)
 		ada := "cust:" + custAda
-		h.must(http.StatusOK, http.MethodGet, "/api/v1/orders/"+mine+"?include=fulfillments,refunds,transactions", nil, ada)
-		h.must(http.StatusOK, http.MethodGet, "/api/v1/orders/1001/fulfillments", nil, ada)
-		h.must(http.StatusOK, http.MethodGet, "/api/v1/orders/1001/refunds", nil, ada)
-		h.must(http.StatusOK, http.MethodGet, "/api/v1/orders/1001/transactions", nil, ada)
+		h.Must(http.StatusOK, http.MethodGet, "/api/v1/orders/"+mine+"?include=fulfillments,refunds,transactions", nil, ada)
+		h.Must(http.StatusOK, http.MethodGet, "/api/v1/orders/1001/fulfillments", nil, ada)
+		h.Must(http.StatusOK, http.MethodGet, "/api/v1/orders/1001/refunds", nil, ada)
+		h.Must(http.StatusOK, http.MethodGet, "/api/v1/orders/1001/transactions", nil, ada)
 		for _, p := range []string{"", "/fulfillments", "/refunds", "/transactions"} {
 			h.expectError(404, "ORDER_NOT_FOUND", "not_found", http.MethodGet, "/api/v1/orders/"+theirs+p, nil, ada)
 		}
@@ -163,7 +164,7 @@ func TestCustomerAccess(t *testing.T) {
 		}
 		// reader keys read but do not write.
 		h.expectError(403, 403, "auth", http.MethodPost, "/api/v1/orders/"+mine+"/cancel", nil, "reader")
-		if n := len(h.events("")); n != 2 {
+		if n := len(h.Events()); n != 2 {
 			t.Errorf("%d events (only the two order.created expected)", n)
 		}
 	})

@@ -37,10 +37,10 @@ func TestPaymentEvents(t *testing.T) {
 		if o["financial_status"] != "paid" || o["total_outstanding"] != "0.00" || txKinds(o) != "sale:failure:22.00 sale:success:10.00 sale:success:12.00 " {
 			t.Fatalf("paid %v %s", o["financial_status"], txKinds(o))
 		}
-		if n := len(h.eventsFor("order.payment_received", id)); n != 2 {
+		if n := len(h.Payloads("order.payment_received", id)); n != 2 {
 			t.Errorf("order.payment_received %d, want 2", n)
 		}
-		if ev := h.lastEvent("order.payment_received", id); ev["financial_status"] != "paid" || ev["customer_id"] != custAda || ev["total_price"] != "22.00" {
+		if ev := h.LastEvent("order.payment_received", id); ev["financial_status"] != "paid" || ev["customer_id"] != custAda || ev["total_price"] != "22.00" {
 			t.Errorf("payment_received data %v", ev)
 		}
 		// Payments for unknown orders, other currencies or without order are ignored.
@@ -58,7 +58,7 @@ func TestPaymentEvents(t *testing.T) {
 		if o["financial_status"] != "partially_refunded" || o["total_refunded"] != "2.00" {
 			t.Errorf("external refund %v %v %s", o["financial_status"], o["total_refunded"], txKinds(o))
 		}
-		if ev := h.lastEvent("order.updated", id); ev["financial_status"] != "partially_refunded" {
+		if ev := h.LastEvent("order.updated", id); ev["financial_status"] != "partially_refunded" {
 			t.Errorf("order.updated after refund %v", ev["financial_status"])
 		}
 	})
@@ -93,8 +93,8 @@ func TestAuthorizationCaptureVoid(t *testing.T) {
 		h.expectError(400, "INVALID_PRICE", "validation", http.MethodPost, base, map[string]any{"kind": "capture", "parent_id": auth["id"], "amount": "30.00"}, "writer")
 		// Capture through the payments port: the capture is recorded, and the later
 		// payment.succeeded event of the capture changes nothing.
-		r := h.must(http.StatusCreated, http.MethodPost, base, map[string]any{"kind": "capture", "parent_id": auth["id"]}, "writer")
-		if c := r.data(); c["kind"] != "capture" || c["status"] != "success" || c["amount"] != "22.00" || c["parent_id"] != auth["id"] || c["payment_id"] != "pay_a" {
+		r := h.Must(http.StatusCreated, http.MethodPost, base, map[string]any{"kind": "capture", "parent_id": auth["id"]}, "writer")
+		if c := r.Data(); c["kind"] != "capture" || c["status"] != "success" || c["amount"] != "22.00" || c["parent_id"] != auth["id"] || c["payment_id"] != "pay_a" {
 			t.Errorf("capture %v", c)
 		}
 		if len(h.payments.captures) != 1 || h.payments.captures[0].PaymentID != "pay_a" {
@@ -105,37 +105,37 @@ func TestAuthorizationCaptureVoid(t *testing.T) {
 		if o["financial_status"] != "paid" || txKinds(o) != "authorization:success:22.00 capture:success:22.00 " {
 			t.Errorf("captured %v %s", o["financial_status"], txKinds(o))
 		}
-		if n := len(h.eventsFor("order.payment_received", id)); n != 1 {
+		if n := len(h.Payloads("order.payment_received", id)); n != 1 {
 			t.Errorf("order.payment_received %d", n)
 		}
 		h.expectError(400, "INVALID_STATUS_TRANSITION", "validation", http.MethodPost, base, map[string]any{"kind": "capture", "parent_id": auth["id"]}, "writer")
 		// Void the other order's authorization (by its payment id).
-		r = h.must(http.StatusCreated, http.MethodPost, "/api/v1/orders/"+id2+"/transactions", map[string]any{"kind": "void", "parent_id": "pay_b"}, "writer")
-		if r.data()["kind"] != "void" || len(h.payments.cancels) != 1 {
-			t.Errorf("void %v %v", r.data(), h.payments.cancels)
+		r = h.Must(http.StatusCreated, http.MethodPost, "/api/v1/orders/"+id2+"/transactions", map[string]any{"kind": "void", "parent_id": "pay_b"}, "writer")
+		if r.Data()["kind"] != "void" || len(h.payments.cancels) != 1 {
+			t.Errorf("void %v %v", r.Data(), h.payments.cancels)
 		}
 		h.paymentEvent("payment.canceled", map[string]any{"payment_id": "pay_b", "status": "canceled", "amount": "13.50", "currency": "USD", "order_id": id2})
 		o2 := h.get(id2)
 		if o2["financial_status"] != "voided" || txKinds(o2) != "authorization:success:13.50 void:success:13.50 " {
 			t.Errorf("voided %v %s", o2["financial_status"], txKinds(o2))
 		}
-		if ev := h.lastEvent("order.updated", id2); ev["financial_status"] != "voided" {
+		if ev := h.LastEvent("order.updated", id2); ev["financial_status"] != "voided" {
 			t.Errorf("order.updated %v", ev["financial_status"])
 		}
 		// Mark as paid: a manual sale of the outstanding amount.
 		id3 := h.simple(1, nil)["id"].(string)
 		h.expectError(400, 400, "validation", http.MethodPost, "/api/v1/orders/"+id3+"/transactions", map[string]any{"kind": "sale", "gateway": "stripe"}, "writer")
 		h.expectError(400, "INVALID_PRICE", "validation", http.MethodPost, "/api/v1/orders/"+id3+"/transactions", map[string]any{"kind": "sale", "amount": "99.00"}, "writer")
-		r = h.must(http.StatusCreated, http.MethodPost, "/api/v1/orders/"+id3+"/transactions", map[string]any{"kind": "sale", "amount": "3.50"}, "writer")
-		if r.data()["gateway"] != "manual" || r.data()["amount"] != "3.50" || r.data()["payment_id"] != nil {
-			t.Errorf("manual sale %v", r.data())
+		r = h.Must(http.StatusCreated, http.MethodPost, "/api/v1/orders/"+id3+"/transactions", map[string]any{"kind": "sale", "amount": "3.50"}, "writer")
+		if r.Data()["gateway"] != "manual" || r.Data()["amount"] != "3.50" || r.Data()["payment_id"] != nil {
+			t.Errorf("manual sale %v", r.Data())
 		}
-		h.must(http.StatusCreated, http.MethodPost, "/api/v1/orders/"+id3+"/transactions", map[string]any{"kind": "sale"}, "writer")
-		l := h.must(http.StatusOK, http.MethodGet, "/api/v1/orders/"+id3+"/transactions", nil, "reader")
-		if len(l.list()) != 2 || l.list()[1]["amount"] != "10.00" || h.get(id3)["financial_status"] != "paid" {
+		h.Must(http.StatusCreated, http.MethodPost, "/api/v1/orders/"+id3+"/transactions", map[string]any{"kind": "sale"}, "writer")
+		l := h.Must(http.StatusOK, http.MethodGet, "/api/v1/orders/"+id3+"/transactions", nil, "reader")
+		if len(l.List()) != 2 || l.List()[1]["amount"] != "10.00" || h.get(id3)["financial_status"] != "paid" {
 			t.Errorf("transactions %s", l.Raw)
 		}
-		if n := len(h.eventsFor("order.payment_received", id3)); n != 2 {
+		if n := len(h.Payloads("order.payment_received", id3)); n != 2 {
 			t.Errorf("order.payment_received %d", n)
 		}
 	})
@@ -165,7 +165,7 @@ func TestRefunds(t *testing.T) {
 		h.pay(id, "pay_1", "57.13")
 		// Calculate: the shirt 19.99 less its discount share round(2.00 × 19.99 / 48.48) =
 		// 0.82 → 19.17; tax 4.65 × 19.17 / 46.48 = 1.92; shipping 6.00; total 27.09.
-		c := h.must(http.StatusOK, http.MethodPost, base+"/calculate", one, "writer").data()
+		c := h.Must(http.StatusOK, http.MethodPost, base+"/calculate", one, "writer").Data()
 		want := map[string]any{"order_id": id, "currency": "USD", "subtotal": "19.17", "total_tax": "1.92", "amount": "27.09", "maximum_refundable": "57.13"}
 		for k, v := range want {
 			if c[k] != v {
@@ -182,7 +182,7 @@ func TestRefunds(t *testing.T) {
 		if len(sugg) != 1 || sugg[0]["kind"] != "suggested_refund" || sugg[0]["amount"] != "27.09" || sugg[0]["maximum_refundable"] != "57.13" || sugg[0]["payment_id"] != "pay_1" {
 			t.Errorf("suggested %v", sugg)
 		}
-		if len(h.payments.refunds) != 0 || len(h.events("order.refund_created")) != 0 {
+		if len(h.payments.refunds) != 0 || len(h.Events("order.refund_created")) != 0 {
 			t.Fatal("calculate changed something")
 		}
 		// Errors.
@@ -197,9 +197,9 @@ func TestRefunds(t *testing.T) {
 		h.expectError(400, 400, "validation", http.MethodPost, base, map[string]any{}, "writer")
 		h.expectError(400, "INVALID_PRICE", "validation", http.MethodPost, base, map[string]any{"transactions": []any{map[string]any{"parent_id": parent, "amount": "1.001"}}}, "writer")
 		// Create: money back at the gateway, the shirt restocked, partially_refunded.
-		r := h.must(http.StatusCreated, http.MethodPost, base, map[string]any{
+		r := h.Must(http.StatusCreated, http.MethodPost, base, map[string]any{
 			"note": "damaged", "notify_customer": true, "refund_line_items": one["refund_line_items"], "shipping": one["shipping"],
-		}, "writer").data()
+		}, "writer").Data()
 		if r["status"] != "success" || r["amount"] != "27.09" || r["note"] != "damaged" || r["notify_customer"] != true || r["processed_at"] == nil {
 			t.Errorf("refund %v", r)
 		}
@@ -221,17 +221,17 @@ func TestRefunds(t *testing.T) {
 		if refunds := items(got, "refunds"); len(refunds) != 1 || refunds[0]["id"] != r["id"] {
 			t.Errorf("include refunds %v", got["refunds"])
 		}
-		ev := h.lastEvent("order.refund_created", id)
+		ev := h.LastEvent("order.refund_created", id)
 		if ev["id"] != r["id"] || ev["amount"] != "27.09" || ev["order_number"] != "1001" {
 			t.Errorf("order.refund_created %v", ev)
 		}
-		if ev := h.lastEvent("order.updated", id); ev["financial_status"] != "partially_refunded" {
+		if ev := h.LastEvent("order.updated", id); ev["financial_status"] != "partially_refunded" {
 			t.Errorf("order.updated %v", ev["financial_status"])
 		}
 		// The payments module's refund.succeeded for this refund changes nothing more.
 		h.paymentEvent("refund.succeeded", map[string]any{"refund_id": "ref_1", "payment_id": "pay_1", "amount": "27.09", "currency": "USD",
 			"metadata": map[string]any{"order_id": id, "order_transaction_id": rtx[0]["id"]}})
-		if got := h.get(id); got["total_refunded"] != "27.09" || len(h.eventsFor("order.refund_created", id)) != 1 {
+		if got := h.get(id); got["total_refunded"] != "27.09" || len(h.Payloads("order.refund_created", id)) != 1 {
 			t.Errorf("re-delivered refund counted: %v", got["total_refunded"])
 		}
 		// Shipping was refunded in full already.
@@ -249,28 +249,28 @@ func TestRefunds(t *testing.T) {
 		}
 		// A refund the provider settles later stays pending until refund.succeeded.
 		h.payments.refundStatus = "pending"
-		p := h.must(http.StatusCreated, http.MethodPost, base, two, "writer").data()
-		if p["status"] != "pending" || h.inventory.level(varMug) != 4 || len(h.eventsFor("order.refund_created", id)) != 1 {
+		p := h.Must(http.StatusCreated, http.MethodPost, base, two, "writer").Data()
+		if p["status"] != "pending" || h.inventory.level(varMug) != 4 || len(h.Payloads("order.refund_created", id)) != 1 {
 			t.Fatalf("pending refund %v", p)
 		}
 		ptx := items(p, "transactions")[0]
 		h.paymentEvent("refund.succeeded", map[string]any{"refund_id": ptx["payment_refund_id"], "payment_id": "pay_1", "amount": ptx["amount"], "currency": "USD",
 			"metadata": map[string]any{"order_id": id, "order_transaction_id": ptx["id"]}})
 		got = h.get(id)
-		if refunds := items(got, "refunds"); refunds[2]["status"] != "success" || h.inventory.level(varMug) != 5 || len(h.eventsFor("order.refund_created", id)) != 2 {
+		if refunds := items(got, "refunds"); refunds[2]["status"] != "success" || h.inventory.level(varMug) != 5 || len(h.Payloads("order.refund_created", id)) != 2 {
 			t.Errorf("settled later: %v mug %d", refunds[2], h.inventory.level(varMug))
 		}
 		// Refund the rest with an explicit transaction: refunded.
 		h.payments.refundStatus = payments.StatusSucceeded
 		rest := decimal.RequireFromString("57.13").Sub(decimal.RequireFromString(got["total_refunded"].(string))).StringFixed(2)
-		h.must(http.StatusCreated, http.MethodPost, base, map[string]any{"transactions": []any{map[string]any{"parent_id": parent, "amount": rest, "kind": "refund", "gateway": "test"}}}, "writer")
+		h.Must(http.StatusCreated, http.MethodPost, base, map[string]any{"transactions": []any{map[string]any{"parent_id": parent, "amount": rest, "kind": "refund", "gateway": "test"}}}, "writer")
 		if got := h.get(id); got["financial_status"] != "refunded" || got["total_refunded"] != "57.13" {
 			t.Errorf("fully refunded %v %v", got["financial_status"], got["total_refunded"])
 		}
 		h.expectError(400, "REFUND_EXCEEDS_TOTAL", "validation", http.MethodPost, base, map[string]any{"transactions": []any{map[string]any{"parent_id": parent, "amount": "0.01"}}}, "writer")
-		l := h.must(http.StatusOK, http.MethodGet, base, nil, "reader")
-		if len(l.list()) != 4 || l.pagination()["total"] != float64(4) {
-			t.Errorf("list %d", len(l.list()))
+		l := h.Must(http.StatusOK, http.MethodGet, base, nil, "reader")
+		if len(l.List()) != 4 || l.Pagination()["total"] != float64(4) {
+			t.Errorf("list %d", len(l.List()))
 		}
 		h.expectError(404, "ORDER_NOT_FOUND", "not_found", http.MethodPost, "/api/v1/orders/"+unknownID+"/refunds", one, "writer")
 	})
@@ -279,8 +279,8 @@ func TestRefunds(t *testing.T) {
 func TestManualRefund(t *testing.T) {
 	eachEngine(t, func(t *testing.T, h *harness) {
 		id := h.simple(1, nil)["id"].(string)
-		h.must(http.StatusCreated, http.MethodPost, "/api/v1/orders/"+id+"/transactions", map[string]any{"kind": "sale"}, "writer")
-		r := h.must(http.StatusCreated, http.MethodPost, "/api/v1/orders/"+id+"/refunds", map[string]any{"shipping": map[string]any{"full_refund": true}}, "writer").data()
+		h.Must(http.StatusCreated, http.MethodPost, "/api/v1/orders/"+id+"/transactions", map[string]any{"kind": "sale"}, "writer")
+		r := h.Must(http.StatusCreated, http.MethodPost, "/api/v1/orders/"+id+"/refunds", map[string]any{"shipping": map[string]any{"full_refund": true}}, "writer").Data()
 		if r["status"] != "success" || r["amount"] != "5.00" || items(r, "transactions")[0]["gateway"] != "manual" || len(h.payments.refunds) != 0 {
 			t.Errorf("manual refund %v", r)
 		}
@@ -288,9 +288,9 @@ func TestManualRefund(t *testing.T) {
 			t.Errorf("status %v", got["financial_status"])
 		}
 		// An items-only refund (no money) succeeds at once and restocks nothing unclaimed.
-		r = h.must(http.StatusCreated, http.MethodPost, "/api/v1/orders/"+id+"/refunds", map[string]any{
+		r = h.Must(http.StatusCreated, http.MethodPost, "/api/v1/orders/"+id+"/refunds", map[string]any{
 			"refund_line_items": []any{map[string]any{"line_item_id": items(h.get(id), "line_items")[0]["id"], "quantity": 1, "restock": true}}, "transactions": []any{},
-		}, "writer").data()
+		}, "writer").Data()
 		if r["status"] != "success" || r["amount"] != "0.00" || h.inventory.level(varMug) != 5 {
 			t.Errorf("items-only refund %v mug %d", r, h.inventory.level(varMug))
 		}

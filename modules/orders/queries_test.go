@@ -8,15 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"go.uber.org/zap"
-
 	"github.com/gocommerce/commerce/modules/orders"
 	ordershttp "github.com/gocommerce/commerce/modules/orders/adapters/http"
 	"github.com/gocommerce/commerce/modules/orders/api"
 	"github.com/gocommerce/commerce/platform/apperr"
-	"github.com/gocommerce/commerce/platform/config"
-	"github.com/gocommerce/commerce/platform/httpx"
-	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/httpxtest"
 )
 
 // TestQueries exercises api.Queries, which the catalog and customers adapters use.
@@ -91,7 +87,7 @@ func TestQueries(t *testing.T) {
 func TestRisks(t *testing.T) {
 	eachEngine(t, func(t *testing.T, h *harness) {
 		clean := h.simple(1, map[string]any{"billing_address": map[string]any{"country": "DE"}, "shipping_address": map[string]any{"country": "DE"}})["id"].(string)
-		r := h.must(http.StatusOK, http.MethodGet, "/api/v1/orders/"+clean+"/risks", nil, "reader").data()
+		r := h.Must(http.StatusOK, http.MethodGet, "/api/v1/orders/"+clean+"/risks", nil, "reader").Data()
 		if r["order_id"] != clean || r["score"] != float64(0) || r["recommendation"] != "accept" || len(items(r, "reasons")) != 0 || r["assessed_at"] != "2026-03-01T10:00:00Z" {
 			t.Errorf("clean %v", r)
 		}
@@ -100,7 +96,7 @@ func TestRisks(t *testing.T) {
 		for i := range 3 {
 			h.paymentEvent("payment.failed", map[string]any{"payment_id": fmt.Sprint("pay_", i), "amount": "13.50", "currency": "USD", "order_id": risky})
 		}
-		r = h.must(http.StatusOK, http.MethodGet, "/api/v1/orders/"+risky+"/risks", nil, "reader").data()
+		r = h.Must(http.StatusOK, http.MethodGet, "/api/v1/orders/"+risky+"/risks", nil, "reader").Data()
 		var codes []string
 		for _, x := range items(r, "reasons") {
 			codes = append(codes, x["code"].(string))
@@ -110,11 +106,11 @@ func TestRisks(t *testing.T) {
 		}
 		// Large: at least 1000.00 while the store has fewer than 10 orders.
 		large := h.simple(117, nil)["id"].(string) // 117 × 8.50 + 5.00 = 999.50
-		if r := h.must(http.StatusOK, http.MethodGet, "/api/v1/orders/"+large+"/risks", nil, "reader").data(); r["score"] != float64(0) {
+		if r := h.Must(http.StatusOK, http.MethodGet, "/api/v1/orders/"+large+"/risks", nil, "reader").Data(); r["score"] != float64(0) {
 			t.Errorf("999.50 is large: %v", r)
 		}
 		large = h.simple(118, nil)["id"].(string) // 1008.00
-		if r := h.must(http.StatusOK, http.MethodGet, "/api/v1/orders/"+large+"/risks", nil, "reader").data(); r["score"] != float64(25) || items(r, "reasons")[0]["code"] != "unusually_large_order" {
+		if r := h.Must(http.StatusOK, http.MethodGet, "/api/v1/orders/"+large+"/risks", nil, "reader").Data(); r["score"] != float64(25) || items(r, "reasons")[0]["code"] != "unusually_large_order" {
 			t.Errorf("1008.00 is not large: %v", r)
 		}
 		h.expectError(404, "ORDER_NOT_FOUND", "not_found", http.MethodGet, "/api/v1/orders/"+unknownID+"/risks", nil, "reader")
@@ -127,20 +123,20 @@ func TestEveryOrderEvent(t *testing.T) {
 	eachEngine(t, func(t *testing.T, h *harness) {
 		id := h.simple(1, nil)["id"].(string)
 		base := "/api/v1/orders/" + id
-		h.must(http.StatusOK, http.MethodPut, base, map[string]any{"note": "x"}, "admin")
-		h.must(http.StatusOK, http.MethodPost, base+"/cancel", nil, "admin")
-		h.must(http.StatusOK, http.MethodPost, base+"/reopen", nil, "admin")
+		h.Must(http.StatusOK, http.MethodPut, base, map[string]any{"note": "x"}, "admin")
+		h.Must(http.StatusOK, http.MethodPost, base+"/cancel", nil, "admin")
+		h.Must(http.StatusOK, http.MethodPost, base+"/reopen", nil, "admin")
 		h.pay(id, "pay_1", "13.50")
-		f := h.must(http.StatusCreated, http.MethodPost, base+"/fulfillments", nil, "admin").data()["id"].(string)
-		h.must(http.StatusOK, http.MethodPut, base+"/fulfillments/"+f, map[string]any{"tracking_number": "1"}, "admin")
-		h.must(http.StatusOK, http.MethodPost, base+"/fulfillments/"+f+"/cancel", nil, "admin")
-		h.must(http.StatusCreated, http.MethodPost, base+"/fulfillments", nil, "admin")
-		h.must(http.StatusOK, http.MethodPost, base+"/close", nil, "admin")
-		h.must(http.StatusCreated, http.MethodPost, base+"/refunds", map[string]any{"shipping": map[string]any{"full_refund": true}}, "admin")
-		h.must(http.StatusCreated, http.MethodPost, base+"/notes", map[string]any{"body": "done"}, "admin")
+		f := h.Must(http.StatusCreated, http.MethodPost, base+"/fulfillments", nil, "admin").Data()["id"].(string)
+		h.Must(http.StatusOK, http.MethodPut, base+"/fulfillments/"+f, map[string]any{"tracking_number": "1"}, "admin")
+		h.Must(http.StatusOK, http.MethodPost, base+"/fulfillments/"+f+"/cancel", nil, "admin")
+		h.Must(http.StatusCreated, http.MethodPost, base+"/fulfillments", nil, "admin")
+		h.Must(http.StatusOK, http.MethodPost, base+"/close", nil, "admin")
+		h.Must(http.StatusCreated, http.MethodPost, base+"/refunds", map[string]any{"shipping": map[string]any{"full_refund": true}}, "admin")
+		h.Must(http.StatusCreated, http.MethodPost, base+"/notes", map[string]any{"body": "done"}, "admin")
 		for _, e := range []string{"order.created", "order.updated", "order.cancelled", "order.closed", "order.reopened", "order.payment_received",
 			"order.fulfillment_created", "order.fulfillment_updated", "order.fulfillment_cancelled", "order.refund_created", "order.note_created"} {
-			evs := h.eventsFor(e, id)
+			evs := h.Payloads(e, id)
 			if len(evs) == 0 {
 				t.Errorf("%s not written", e)
 				continue
@@ -161,28 +157,7 @@ func TestEveryOrderEvent(t *testing.T) {
 // documents every route the handler registers.
 func TestOpenAPIFragment(t *testing.T) {
 	t.Parallel()
-	doc, err := openapi.Build([]openapi.Fragment{orders.NewModule(nil, nil).OpenAPI()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := config.Default()
-	srv, err := httpx.NewServer(&cfg, zap.NewNop(), nil, nil, nil, nil, []httpx.Module{orders.NewModule(ordershttp.NewHandler(nil, nil), nil)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	names := strings.NewReplacer(":id", "{id}", ":line_item_id", "{line_item_id}", ":fulfillment_id", "{fulfillment_id}", ":note_id", "{note_id}")
-	n := 0
-	for _, r := range srv.Engine.Routes() {
-		if !strings.HasPrefix(r.Path, "/api/v1/orders") {
-			continue
-		}
-		n++
-		item := doc.Paths.Find(names.Replace(r.Path))
-		if item == nil || item.GetOperation(r.Method) == nil {
-			t.Errorf("%s %s is not documented", r.Method, r.Path)
-		}
-	}
-	if n != 27 {
+	if n := httpxtest.AssertRoutesDocumented(t, orders.NewModule(ordershttp.NewHandler(nil, nil), nil), "/api/v1/orders"); n != 27 {
 		t.Errorf("%d orders routes registered, want 27", n)
 	}
 	m := orders.NewModule(nil, nil)

@@ -1,6 +1,7 @@
 package orders_test
 
 import (
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"testing"
 )
@@ -41,7 +42,7 @@ func TestLineItemsByVariant(t *testing.T) {
 			t.Errorf("stock shirt M %d mug %d shirt S %d", h.inventory.level(varShirtM), h.inventory.level(varMug), h.inventory.level(varShirtS))
 		}
 
-		post := func(status int, code any, body any) response {
+		post := func(status int, code any, body any) httpxtest.Response {
 			t.Helper()
 			return h.expectError(status, code, map[int]string{400: "validation", 404: "not_found"}[status], http.MethodPost, "/api/v1/orders", body, "admin")
 		}
@@ -50,55 +51,55 @@ func TestLineItemsByVariant(t *testing.T) {
 		}
 		// An unknown variant: VARIANT_NOT_FOUND naming variant_id.
 		r := post(404, "VARIANT_NOT_FOUND", line(map[string]any{"variant_id": unknownID, "quantity": 1}))
-		if _, ok := fields(r)["line_items[0].variant_id"]; !ok {
-			t.Errorf("unknown variant fields %v", fields(r))
+		if _, ok := r.Fields()["line_items[0].variant_id"]; !ok {
+			t.Errorf("unknown variant fields %v", r.Fields())
 		}
 		// A malformed variant id, or neither id: validation naming variant_id.
 		r = post(400, 400, line(map[string]any{"variant_id": "nope", "quantity": 1}))
-		if _, ok := fields(r)["line_items[0].variant_id"]; !ok {
-			t.Errorf("malformed variant fields %v", fields(r))
+		if _, ok := r.Fields()["line_items[0].variant_id"]; !ok {
+			t.Errorf("malformed variant fields %v", r.Fields())
 		}
 		r = post(400, 400, line(map[string]any{"quantity": 1}))
-		if _, ok := fields(r)["line_items[0].variant_id"]; !ok {
-			t.Errorf("no ids fields %v", fields(r))
+		if _, ok := r.Fields()["line_items[0].variant_id"]; !ok {
+			t.Errorf("no ids fields %v", r.Fields())
 		}
 		r = post(400, 400, line(map[string]any{"product_id": "nope", "variant_id": varMug, "quantity": 1}))
-		if _, ok := fields(r)["line_items[0].product_id"]; !ok {
-			t.Errorf("malformed product fields %v", fields(r))
+		if _, ok := r.Fields()["line_items[0].product_id"]; !ok {
+			t.Errorf("malformed product fields %v", r.Fields())
 		}
 		// Both given, the variant of another product: today's VARIANT_NOT_FOUND.
 		r = post(404, "VARIANT_NOT_FOUND", line(map[string]any{"product_id": prodMug, "variant_id": varShirtS, "quantity": 1}))
-		if _, ok := fields(r)["line_items[0].variant_id"]; !ok {
-			t.Errorf("mismatch fields %v", fields(r))
+		if _, ok := r.Fields()["line_items[0].variant_id"]; !ok {
+			t.Errorf("mismatch fields %v", r.Fields())
 		}
 		post(400, "INVALID_QUANTITY", line(map[string]any{"variant_id": varMug, "quantity": 0}))
 		// A variant priced in another currency needs a price, as with product_id.
 		post(400, "INVALID_CURRENCY", map[string]any{"email": guestEmail, "line_items": []any{
 			map[string]any{"variant_id": varMug, "quantity": 1}, map[string]any{"variant_id": varYen, "quantity": 1},
 		}})
-		if n := h.count("orders", "1 = 1"); n != 1 {
+		if n := h.Count("orders", "1 = 1"); n != 1 {
 			t.Errorf("%d orders after refusals", n)
 		}
 
 		// POST /orders/{id}/line_items with variant_id alone.
 		id := h.simple(1, map[string]any{"inventory_behaviour": "decrement_obeying_policy"})["id"].(string)
 		base := "/api/v1/orders/" + id + "/line_items"
-		a := h.must(http.StatusCreated, http.MethodPost, base, map[string]any{"variant_id": varShirtS, "quantity": 2, "price": "18.00"}, "writer").data()
+		a := h.Must(http.StatusCreated, http.MethodPost, base, map[string]any{"variant_id": varShirtS, "quantity": 2, "price": "18.00"}, "writer").Data()
 		added := items(a, "line_items")
 		if len(added) != 2 || added[1]["product_id"] != prodShirt || added[1]["variant_id"] != varShirtS || added[1]["variant_title"] != "S" ||
 			added[1]["price"] != "18.00" || a["subtotal_price"] != "44.50" || h.inventory.level(varShirtS) != 7 {
 			t.Errorf("added by variant %v; shirt S stock %d", a["line_items"], h.inventory.level(varShirtS))
 		}
-		if ev := h.lastEvent("order.updated", id); ev["subtotal_price"] != "44.50" {
+		if ev := h.LastEvent("order.updated", id); ev["subtotal_price"] != "44.50" {
 			t.Errorf("order.updated %v", ev["subtotal_price"])
 		}
 		r = h.expectError(404, "VARIANT_NOT_FOUND", "not_found", http.MethodPost, base, map[string]any{"variant_id": unknownID, "quantity": 1}, "writer")
-		if _, ok := fields(r)["variant_id"]; !ok {
-			t.Errorf("add unknown variant fields %v", fields(r))
+		if _, ok := r.Fields()["variant_id"]; !ok {
+			t.Errorf("add unknown variant fields %v", r.Fields())
 		}
 		r = h.expectError(400, 400, "validation", http.MethodPost, base, map[string]any{"quantity": 1}, "writer")
-		if _, ok := fields(r)["variant_id"]; !ok {
-			t.Errorf("add without ids fields %v", fields(r))
+		if _, ok := r.Fields()["variant_id"]; !ok {
+			t.Errorf("add without ids fields %v", r.Fields())
 		}
 		h.expectError(400, 400, "validation", http.MethodPost, base, map[string]any{"variant_id": "x", "quantity": 1}, "writer")
 		h.expectError(404, "VARIANT_NOT_FOUND", "not_found", http.MethodPost, base, map[string]any{"product_id": prodMug, "variant_id": varShirtM, "quantity": 1}, "writer")
@@ -116,7 +117,7 @@ func TestRefundShippingFull(t *testing.T) {
 		h.pay(id, "pay_1", "22.00")
 		base := "/api/v1/orders/" + id + "/refunds"
 		for _, shipping := range []any{"full", map[string]any{"full_refund": true}, map[string]any{"full": true}} {
-			c := h.must(http.StatusOK, http.MethodPost, base+"/calculate", map[string]any{"shipping": shipping}, "writer").data()
+			c := h.Must(http.StatusOK, http.MethodPost, base+"/calculate", map[string]any{"shipping": shipping}, "writer").Data()
 			if sh, _ := c["shipping"].(map[string]any); sh["amount"] != "5.00" || c["amount"] != "5.00" {
 				t.Errorf("calculate shipping %v: %v %v", shipping, c["shipping"], c["amount"])
 			}
@@ -125,24 +126,24 @@ func TestRefundShippingFull(t *testing.T) {
 		for _, shipping := range []any{"half", "FULL", "", 5, true, []any{"full"}} {
 			for _, path := range []string{base + "/calculate", base} {
 				r := h.expectError(400, 400, "validation", http.MethodPost, path, map[string]any{"shipping": shipping}, "writer")
-				if _, ok := fields(r)["shipping"]; !ok {
-					t.Errorf("shipping %v at %s: fields %v", shipping, path, fields(r))
+				if _, ok := r.Fields()["shipping"]; !ok {
+					t.Errorf("shipping %v at %s: fields %v", shipping, path, r.Fields())
 				}
 			}
 		}
-		if len(h.payments.refunds) != 0 || h.count("orders_refunds", "order_id = ?", id) != 0 {
+		if len(h.payments.refunds) != 0 || h.Count("orders_refunds", "order_id = ?", id) != 0 {
 			t.Fatal("refused refunds left traces")
 		}
 		// Create with "full" and a line: money back for both.
 		line := items(h.get(id), "line_items")[0]["id"]
-		r := h.must(http.StatusCreated, http.MethodPost, base, map[string]any{
+		r := h.Must(http.StatusCreated, http.MethodPost, base, map[string]any{
 			"shipping": "full", "refund_line_items": []any{map[string]any{"line_item_id": line, "quantity": 1}},
-		}, "writer").data()
+		}, "writer").Data()
 		if r["status"] != "success" || r["amount"] != "13.50" || len(h.payments.refunds) != 1 || h.payments.refunds[0].Amount != "13.50" {
 			t.Errorf("refund %v; gateway %+v", r, h.payments.refunds)
 		}
 		// The shipping is refunded: "full" now means nothing is left of it.
-		c := h.must(http.StatusOK, http.MethodPost, base+"/calculate", map[string]any{"shipping": "full"}, "writer").data()
+		c := h.Must(http.StatusOK, http.MethodPost, base+"/calculate", map[string]any{"shipping": "full"}, "writer").Data()
 		if sh, _ := c["shipping"].(map[string]any); sh["amount"] != "0.00" || sh["maximum_refundable"] != "0.00" {
 			t.Errorf("calculate after refund %v", c["shipping"])
 		}
@@ -154,29 +155,29 @@ func TestRefundShippingFull(t *testing.T) {
 // INVALID_EMAIL, with a fields object naming email (as the customers module answers).
 func TestInvalidEmail(t *testing.T) {
 	eachEngine(t, func(t *testing.T, h *harness) {
-		check := func(r response) {
+		check := func(r httpxtest.Response) {
 			t.Helper()
 			assertError(t, r, 400, "INVALID_EMAIL", "validation")
-			if _, ok := fields(r)["email"]; !ok {
+			if _, ok := r.Fields()["email"]; !ok {
 				t.Errorf("INVALID_EMAIL names no field: %s", r.Raw)
 			}
 		}
 		for _, email := range []string{"nope", "a@b", "Ada <ada@example.com>", "a b@example.com"} {
-			check(h.do(http.MethodPost, "/api/v1/orders", map[string]any{"email": email, "line_items": []any{map[string]any{"variant_id": varMug, "quantity": 1}}}, "admin"))
+			check(h.Do(http.MethodPost, "/api/v1/orders", map[string]any{"email": email, "line_items": []any{map[string]any{"variant_id": varMug, "quantity": 1}}}, "admin"))
 		}
-		if n := h.count("orders", "1 = 1"); n != 0 {
+		if n := h.Count("orders", "1 = 1"); n != 0 {
 			t.Errorf("%d orders created with a bad email", n)
 		}
 		id := h.simple(1, nil)["id"].(string)
-		check(h.do(http.MethodPut, "/api/v1/orders/"+id, map[string]any{"email": "bad"}, "admin"))
-		check(h.do(http.MethodPatch, "/api/v1/orders/"+id, map[string]any{"email": "bad@", "note": "x"}, "admin"))
+		check(h.Do(http.MethodPut, "/api/v1/orders/"+id, map[string]any{"email": "bad"}, "admin"))
+		check(h.Do(http.MethodPatch, "/api/v1/orders/"+id, map[string]any{"email": "bad@", "note": "x"}, "admin"))
 		if got := h.get(id); got["email"] != guestEmail || got["note"] != nil && got["note"] != "" {
 			t.Errorf("refused update changed the order: %v %v", got["email"], got["note"])
 		}
 		// A missing email is still the plain validation error of a guest order.
 		r := h.expectError(400, 400, "validation", http.MethodPost, "/api/v1/orders", map[string]any{"line_items": []any{map[string]any{"variant_id": varMug, "quantity": 1}}}, "admin")
-		if _, ok := fields(r)["email"]; !ok {
-			t.Errorf("missing email fields %v", fields(r))
+		if _, ok := r.Fields()["email"]; !ok {
+			t.Errorf("missing email fields %v", r.Fields())
 		}
 	})
 }
@@ -197,37 +198,37 @@ func TestCancelWithFulfillments(t *testing.T) {
 			t.Fatalf("claimed: mug %d shirt %d", h.inventory.level(varMug), h.inventory.level(varShirtS))
 		}
 		// Ship 1 mug and both shirts.
-		f := h.must(http.StatusCreated, http.MethodPost, "/api/v1/orders/"+id+"/fulfillments", map[string]any{"line_items": []any{
+		f := h.Must(http.StatusCreated, http.MethodPost, "/api/v1/orders/"+id+"/fulfillments", map[string]any{"line_items": []any{
 			map[string]any{"id": mug, "quantity": 1}, map[string]any{"id": shirt, "quantity": 2},
-		}}, "admin").data()
+		}}, "admin").Data()
 		// open with fulfillments → cancelled; only the 2 unshipped mugs go back.
-		c := h.must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+id+"/cancel", map[string]any{"reason": "customer_request", "restock": true}, "admin").data()
+		c := h.Must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+id+"/cancel", map[string]any{"reason": "customer_request", "restock": true}, "admin").Data()
 		if c["status"] != "cancelled" || c["cancel_reason"] != "customer_request" || c["fulfillment_status"] != "partial" {
 			t.Errorf("cancelled %v %v %v", c["status"], c["cancel_reason"], c["fulfillment_status"])
 		}
 		if h.inventory.level(varMug) != 4 || h.inventory.level(varShirtS) != 8 {
 			t.Errorf("restock: mug %d (want 4) shirt %d (want 8)", h.inventory.level(varMug), h.inventory.level(varShirtS))
 		}
-		if ev := h.lastEvent("order.cancelled", id); ev["status"] != "cancelled" || ev["restock"] != true {
+		if ev := h.LastEvent("order.cancelled", id); ev["status"] != "cancelled" || ev["restock"] != true {
 			t.Errorf("order.cancelled %v", ev)
 		}
 		h.expectError(409, "ORDER_ALREADY_CANCELLED", "conflict", http.MethodPost, "/api/v1/orders/"+id+"/cancel", map[string]any{"restock": true}, "admin")
 		// Reopened and cancelled again: nothing more goes back.
-		h.must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+id+"/reopen", nil, "admin")
-		h.must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+id+"/cancel", map[string]any{"restock": true}, "admin")
+		h.Must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+id+"/reopen", nil, "admin")
+		h.Must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+id+"/cancel", map[string]any{"restock": true}, "admin")
 		if h.inventory.level(varMug) != 4 || h.inventory.level(varShirtS) != 8 {
 			t.Errorf("second restock: mug %d shirt %d", h.inventory.level(varMug), h.inventory.level(varShirtS))
 		}
 		// The fulfillment cancelled after all: its units are back in the warehouse, so a
 		// later cancel with restock returns them, and never more than was claimed.
-		h.must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+id+"/reopen", nil, "admin")
-		h.must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+id+"/fulfillments/"+f["id"].(string)+"/cancel", nil, "admin")
-		h.must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+id+"/cancel", map[string]any{"restock": true}, "admin")
+		h.Must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+id+"/reopen", nil, "admin")
+		h.Must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+id+"/fulfillments/"+f["id"].(string)+"/cancel", nil, "admin")
+		h.Must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+id+"/cancel", map[string]any{"restock": true}, "admin")
 		if h.inventory.level(varMug) != 5 || h.inventory.level(varShirtS) != 10 {
 			t.Errorf("after fulfillment cancel: mug %d (want 5) shirt %d (want 10)", h.inventory.level(varMug), h.inventory.level(varShirtS))
 		}
-		h.must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+id+"/reopen", nil, "admin")
-		h.must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+id+"/cancel", map[string]any{"restock": true}, "admin")
+		h.Must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+id+"/reopen", nil, "admin")
+		h.Must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+id+"/cancel", map[string]any{"restock": true}, "admin")
 		if h.inventory.level(varMug) != 5 || h.inventory.level(varShirtS) != 10 {
 			t.Errorf("more than claimed: mug %d shirt %d", h.inventory.level(varMug), h.inventory.level(varShirtS))
 		}
@@ -235,15 +236,15 @@ func TestCancelWithFulfillments(t *testing.T) {
 		// A fully fulfilled open order may be cancelled (nothing to restock); once
 		// closed it may not.
 		full := h.simple(2, map[string]any{"inventory_behaviour": "decrement_obeying_policy"})["id"].(string)
-		h.must(http.StatusCreated, http.MethodPost, "/api/v1/orders/"+full+"/fulfillments", map[string]any{}, "admin")
+		h.Must(http.StatusCreated, http.MethodPost, "/api/v1/orders/"+full+"/fulfillments", map[string]any{}, "admin")
 		before := h.inventory.level(varMug)
-		c = h.must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+full+"/cancel", map[string]any{"restock": true}, "admin").data()
+		c = h.Must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+full+"/cancel", map[string]any{"restock": true}, "admin").Data()
 		if c["status"] != "cancelled" || c["fulfillment_status"] != "fulfilled" || h.inventory.level(varMug) != before {
 			t.Errorf("fulfilled cancel %v %v; mug %d, want %d", c["status"], c["fulfillment_status"], h.inventory.level(varMug), before)
 		}
-		h.must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+full+"/reopen", nil, "admin")
-		h.must(http.StatusCreated, http.MethodPost, "/api/v1/orders/"+full+"/transactions", map[string]any{"kind": "sale"}, "admin")
-		h.must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+full+"/close", nil, "admin")
+		h.Must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+full+"/reopen", nil, "admin")
+		h.Must(http.StatusCreated, http.MethodPost, "/api/v1/orders/"+full+"/transactions", map[string]any{"kind": "sale"}, "admin")
+		h.Must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+full+"/close", nil, "admin")
 		h.expectError(400, "INVALID_STATUS_TRANSITION", "validation", http.MethodPost, "/api/v1/orders/"+full+"/cancel", map[string]any{"restock": true}, "admin")
 		if got := h.get(full); got["status"] != "closed" || h.inventory.level(varMug) != before {
 			t.Errorf("closed cancel changed %v; mug %d", got["status"], h.inventory.level(varMug))

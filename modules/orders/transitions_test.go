@@ -1,6 +1,7 @@
 package orders_test
 
 import (
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"testing"
 	"time"
@@ -11,13 +12,13 @@ func TestUpdateOrder(t *testing.T) {
 		o := h.simple(1, map[string]any{"shipping_address": map[string]any{"city": "Berlin", "country": "DE"}})
 		id := o["id"].(string)
 		h.clock.Advance(time.Minute)
-		r := h.must(http.StatusOK, http.MethodPut, "/api/v1/orders/"+id, map[string]any{
+		r := h.Must(http.StatusOK, http.MethodPut, "/api/v1/orders/"+id, map[string]any{
 			"email": "new@example.com", "note": "leave at door", "tags": []string{"rush", " Rush ", "b2b"}, "phone": "+1555",
 			"shipping_address": map[string]any{"first_name": "Ada", "city": "Paris", "country": "fr"},
 			"metafields":       map[string]any{"k": "v"}, "note_attributes": map[string]any{"gift": true},
 			"status": "closed", "total_price": "0.01", // read-only members are ignored
 		}, "writer")
-		u := r.data()
+		u := r.Data()
 		ship, _ := u["shipping_address"].(map[string]any)
 		if u["email"] != "new@example.com" || u["note"] != "leave at door" || u["phone"] != "+1555" || ship["city"] != "Paris" || ship["country"] != "FR" ||
 			u["status"] != "open" || u["total_price"] != "13.50" || u["updated_at"] != "2026-03-01T10:01:00Z" || u["created_at"] != "2026-03-01T10:00:00Z" {
@@ -29,19 +30,19 @@ func TestUpdateOrder(t *testing.T) {
 		if m, _ := u["metafields"].(map[string]any); m["k"] != "v" {
 			t.Errorf("metafields %v", u["metafields"])
 		}
-		ev := h.lastEvent("order.updated", id)
+		ev := h.LastEvent("order.updated", id)
 		if ev["email"] != "new@example.com" || ev["updated_at"] != "2026-03-01T10:01:00Z" {
 			t.Errorf("order.updated %v", ev)
 		}
 		// PATCH with null clears the address; by number works too.
-		r = h.must(http.StatusOK, http.MethodPatch, "/api/v1/orders/1001", map[string]any{"shipping_address": nil}, "admin")
-		if r.data()["shipping_address"] != nil || r.data()["email"] != "new@example.com" {
-			t.Errorf("patch %v", r.data())
+		r = h.Must(http.StatusOK, http.MethodPatch, "/api/v1/orders/1001", map[string]any{"shipping_address": nil}, "admin")
+		if r.Data()["shipping_address"] != nil || r.Data()["email"] != "new@example.com" {
+			t.Errorf("patch %v", r.Data())
 		}
 		// Nothing changed: no event.
-		before := len(h.eventsFor("order.updated", id))
-		h.must(http.StatusOK, http.MethodPut, "/api/v1/orders/"+id, map[string]any{"note": "leave at door"}, "admin")
-		if len(h.eventsFor("order.updated", id)) != before {
+		before := len(h.Payloads("order.updated", id))
+		h.Must(http.StatusOK, http.MethodPut, "/api/v1/orders/"+id, map[string]any{"note": "leave at door"}, "admin")
+		if len(h.Payloads("order.updated", id)) != before {
 			t.Error("an unchanged update wrote order.updated")
 		}
 		h.expectError(400, "INVALID_EMAIL", "validation", http.MethodPut, "/api/v1/orders/"+id, map[string]any{"email": "bad"}, "admin")
@@ -55,16 +56,16 @@ func TestUpdateOrder(t *testing.T) {
 func TestStatusTransitions(t *testing.T) {
 	eachEngine(t, func(t *testing.T, h *harness) {
 		id := h.simple(2, nil)["id"].(string)
-		post := func(path string, body any) response {
+		post := func(path string, body any) httpxtest.Response {
 			t.Helper()
-			return h.do(http.MethodPost, "/api/v1/orders/"+id+path, body, "admin")
+			return h.Do(http.MethodPost, "/api/v1/orders/"+id+path, body, "admin")
 		}
-		status := func(r response, want string) map[string]any {
+		status := func(r httpxtest.Response, want string) map[string]any {
 			t.Helper()
-			if r.Code != 200 || r.data()["status"] != want {
-				t.Fatalf("status %d %v, want 200 %s: %s", r.Code, r.data()["status"], want, r.Raw)
+			if r.Code != 200 || r.Data()["status"] != want {
+				t.Fatalf("status %d %v, want 200 %s: %s", r.Code, r.Data()["status"], want, r.Raw)
 			}
-			return r.data()
+			return r.Data()
 		}
 		// open: reopen refused, close refused (not fulfilled).
 		assertError(t, post("/reopen", nil), 400, "INVALID_STATUS_TRANSITION", "validation")
@@ -76,7 +77,7 @@ func TestStatusTransitions(t *testing.T) {
 		if c["cancel_reason"] != "fraudulent" || c["cancelled_at"] != "2026-03-01T10:01:00Z" {
 			t.Errorf("cancelled %v", c)
 		}
-		ev := h.lastEvent("order.cancelled", id)
+		ev := h.LastEvent("order.cancelled", id)
 		if ev["status"] != "cancelled" || ev["notify_customer"] != true || ev["restock"] != false || ev["cancel_reason"] != "fraudulent" {
 			t.Errorf("order.cancelled %v", ev)
 		}
@@ -88,7 +89,7 @@ func TestStatusTransitions(t *testing.T) {
 		if r["cancelled_at"] != nil || r["cancel_reason"] != nil {
 			t.Errorf("reopened %v", r)
 		}
-		h.lastEvent("order.reopened", id)
+		h.LastEvent("order.reopened", id)
 		// Default reason is other.
 		if c := status(post("/cancel", nil), "cancelled"); c["cancel_reason"] != "other" {
 			t.Errorf("default reason %v", c["cancel_reason"])
@@ -96,15 +97,15 @@ func TestStatusTransitions(t *testing.T) {
 		status(post("/reopen", nil), "open")
 		// Fulfilled but unpaid: PAYMENT_REQUIRED (cancelling with fulfillments:
 		// TestCancelWithFulfillments).
-		h.must(http.StatusCreated, http.MethodPost, "/api/v1/orders/"+id+"/fulfillments", map[string]any{}, "admin")
+		h.Must(http.StatusCreated, http.MethodPost, "/api/v1/orders/"+id+"/fulfillments", map[string]any{}, "admin")
 		assertError(t, post("/close", nil), 402, "PAYMENT_REQUIRED", "payment")
-		h.must(http.StatusCreated, http.MethodPost, "/api/v1/orders/"+id+"/transactions", map[string]any{"kind": "sale"}, "admin")
+		h.Must(http.StatusCreated, http.MethodPost, "/api/v1/orders/"+id+"/transactions", map[string]any{"kind": "sale"}, "admin")
 		h.clock.Advance(time.Minute)
 		cl := status(post("/close", nil), "closed")
 		if cl["closed_at"] != "2026-03-01T10:02:00Z" || cl["financial_status"] != "paid" || cl["fulfillment_status"] != "fulfilled" {
 			t.Errorf("closed %v", cl)
 		}
-		h.lastEvent("order.closed", id)
+		h.LastEvent("order.closed", id)
 		assertError(t, post("/close", nil), 409, "ORDER_ALREADY_CLOSED", "conflict")
 		assertError(t, post("/cancel", nil), 400, "INVALID_STATUS_TRANSITION", "validation")
 		assertError(t, post("/line_items", map[string]any{"product_id": prodMug, "quantity": 1}), 409, "ORDER_ALREADY_CLOSED", "conflict")
@@ -112,7 +113,7 @@ func TestStatusTransitions(t *testing.T) {
 		if r := status(post("/reopen", nil), "open"); r["closed_at"] != nil {
 			t.Errorf("reopened closed %v", r)
 		}
-		if n := len(h.eventsFor("order.reopened", id)); n != 3 {
+		if n := len(h.Payloads("order.reopened", id)); n != 3 {
 			t.Errorf("order.reopened written %d times, want 3", n)
 		}
 		for _, p := range []string{"/cancel", "/close", "/reopen"} {

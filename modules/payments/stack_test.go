@@ -1,12 +1,7 @@
 package payments_test
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
 	"net/http"
-	"net/http/httptest"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -21,13 +16,12 @@ import (
 	"github.com/gocommerce/commerce/modules/payments/adapters/testgateway"
 	"github.com/gocommerce/commerce/modules/payments/app"
 	"github.com/gocommerce/commerce/modules/payments/ports"
-	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/auth"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/events"
-	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
@@ -37,23 +31,13 @@ const (
 	webhookSecret = "whsec_test_secret"
 )
 
-// fakeAuth maps bearer credentials to principals.
-type fakeAuth map[string]*auth.Principal
-
-func (f fakeAuth) Authenticate(_ context.Context, cred, _ string) (*auth.Principal, error) {
-	if p, ok := f[cred]; ok {
-		return p, nil
-	}
-	return nil, apperr.Unauthorized("Unauthorized: Invalid token")
-}
-
-var principals = fakeAuth{
+var principals = httpxtest.Principals{
 	"merchant": {Kind: auth.APIKey, ID: "key-merchant", KeyPrefix: "merchant", Scopes: []string{"payments:write"}},
 	"reader":   {Kind: auth.APIKey, ID: "key-reader", KeyPrefix: "reader", Scopes: []string{"payments:read"}},
 	"orders":   {Kind: auth.APIKey, ID: "key-orders", KeyPrefix: "orders", Scopes: []string{"orders:read"}},
-	"admin":    {Kind: auth.Staff, ID: "staff-1", Scopes: []string{"admin"}},
-	"alice":    {Kind: auth.Customer, ID: aliceID, Scopes: config.Default().Security.CustomerScopes},
-	"bob":      {Kind: auth.Customer, ID: bobID, Scopes: config.Default().Security.CustomerScopes},
+	"admin":    httpxtest.Staff("staff-1", ""),
+	"alice":    httpxtest.Customer(aliceID, ""),
+	"bob":      httpxtest.Customer(bobID, ""),
 }
 
 type stackOptions struct {
@@ -65,9 +49,9 @@ type stackOptions struct {
 // stack is the payments module wired by hand the way payments.ProviderSet wires it,
 // with the test gateway, behind the real router and an observed logger.
 type stack struct {
+	*httpxtest.Harness
 	t    *testing.T
 	db   *db.DB
-	srv  *httpx.Server
 	svc  *app.Service
 	sub  *paymentsevents.Subscriber
 	gw   *testgateway.Gateway
@@ -88,56 +72,18 @@ func newStack(t *testing.T, engine string, o stackOptions) *stack {
 	reg := gateways.New("test", append([]ports.Gateway{gw}, o.extra...)...)
 	svc := payments.NewService(payments.NewSettings(&cfg), e.DB, reg, e.DB, events.NewOutbox(e.DB), clk, log)
 	sub := paymentsevents.NewSubscriber(svc, log)
-	srv, err := httpx.NewServer(&cfg, log, principals, nil, nil, nil, []httpx.Module{payments.NewModule(paymentshttp.NewHandler(svc), sub)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &stack{t: t, db: e.DB, srv: srv, svc: svc, sub: sub, gw: gw, logs: logs}
+	srv := httpxtest.NewServer(t, &cfg, log, principals, payments.NewModule(paymentshttp.NewHandler(svc), sub))
+	return &stack{Harness: httpxtest.New(t, srv, e.DB), t: t, db: e.DB, svc: svc, sub: sub, gw: gw, logs: logs}
 }
 
-type response struct {
-	Code   int
-	Body   map[string]any
-	Raw    string
-	Header http.Header
-}
-
-func (s *stack) do(method, path, cred string, body any, headers ...string) response {
+// do sends a request as cred; headers are name, value pairs.
+func (s *stack) do(method, path, cred string, body any, headers ...string) httpxtest.Response {
 	s.t.Helper()
-	var rd *bytes.Reader
-	switch b := body.(type) {
-	case nil:
-		rd = bytes.NewReader(nil)
-	case string:
-		rd = bytes.NewReader([]byte(b))
-	case []byte:
-		rd = bytes.NewReader(b)
-	default:
-		raw, err := json.Marshal(b)
-		if err != nil {
-			s.t.Fatal(err)
-		}
-		rd = bytes.NewReader(raw)
-	}
-	req := httptest.NewRequest(method, path, rd)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	if cred != "" {
-		req.Header.Set("Authorization", "Bearer "+cred)
-	}
+	hs := []string{cred}
 	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
+		hs = append(hs, headers[i]+": "+headers[i+1])
 	}
-	w := httptest.NewRecorder()
-	s.srv.ServeHTTP(w, req)
-	r := response{Code: w.Code, Raw: w.Body.String(), Header: w.Header()}
-	if strings.HasPrefix(w.Header().Get("Content-Type"), "application/json") {
-		if err := json.Unmarshal(w.Body.Bytes(), &r.Body); err != nil {
-			s.t.Fatalf("%s %s: body %q", method, path, w.Body.String())
-		}
-	}
-	return r
+	return s.Do(method, path, body, hs...)
 }
 
 func card(number string) map[string]any {
@@ -150,84 +96,19 @@ func payBody(amount, number string) map[string]any {
 	return map[string]any{"amount": amount, "currency": "USD", "payment_method": card(number), "return_url": "https://shop.example/return"}
 }
 
-func (s *stack) pay(cred, amount, number string) response {
+func (s *stack) pay(cred, amount, number string) httpxtest.Response {
 	s.t.Helper()
 	return s.do(http.MethodPost, "/api/v1/payments", cred, payBody(amount, number))
 }
 
-func errCode(r response) any {
-	e, _ := r.Body["error"].(map[string]any)
-	return e["code"]
-}
+func errCode(r httpxtest.Response) any { return r.Err()["code"] }
 
-func keys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
+// keys returns the sorted keys of an object.
+func keys(m map[string]any) []string { return strings.Split(httpxtest.Keys(m), ",") }
 
 func sub(m map[string]any, k string) map[string]any {
 	v, _ := m[k].(map[string]any)
 	return v
-}
-
-type outboxEvent struct {
-	Type        string
-	AggregateID string
-	Payload     string
-}
-
-// outbox returns the stored events of a type for an aggregate ("" for any).
-func (s *stack) outbox(eventType, aggregateID string) []outboxEvent {
-	s.t.Helper()
-	var rows []outboxEvent
-	q := s.db.Gorm().Table("outbox_events").Select("type", "aggregate_id", "payload").Where("type = ?", eventType)
-	if aggregateID != "" {
-		q = q.Where("aggregate_id = ?", aggregateID)
-	}
-	if err := q.Order("occurred_at").Find(&rows).Error; err != nil {
-		s.t.Fatal(err)
-	}
-	return rows
-}
-
-func (e outboxEvent) data(t *testing.T) map[string]any {
-	t.Helper()
-	var m map[string]any
-	if err := json.Unmarshal([]byte(e.Payload), &m); err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
-// eventTypes lists an aggregate's event types in order.
-func (s *stack) eventTypes(aggregateID string) []string {
-	s.t.Helper()
-	var rows []outboxEvent
-	if err := s.db.Gorm().Table("outbox_events").Select("type").Where("aggregate_id = ?", aggregateID).Order("occurred_at, id").Find(&rows).Error; err != nil {
-		s.t.Fatal(err)
-	}
-	out := make([]string, 0, len(rows))
-	for _, r := range rows {
-		out = append(out, r.Type)
-	}
-	return out
-}
-
-func (s *stack) count(table, where string, args ...any) int64 {
-	s.t.Helper()
-	var n int64
-	q := s.db.Gorm().Table(table)
-	if where != "" {
-		q = q.Where(where, args...)
-	}
-	if err := q.Count(&n).Error; err != nil {
-		s.t.Fatal(err)
-	}
-	return n
 }
 
 func mustTime(t *testing.T, v any) time.Time {
@@ -238,16 +119,4 @@ func mustTime(t *testing.T, v any) time.Time {
 		t.Fatalf("timestamp %q: %v", s, err)
 	}
 	return tm
-}
-
-func equal(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -154,56 +154,53 @@ func weChatPay(t *testing.T) (ports.Gateway, delivery) {
 // in the future, is 400 INVALID_SIGNATURE and stores nothing; within the tolerance,
 // either way, it is accepted.
 func TestWebhookTimestampTolerance(t *testing.T) {
-	for _, engine := range testdb.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			t.Parallel()
-			pp, ppDeliver := payPal(t)
-			ali, aliDeliver := aliPay(t)
-			wx, wxDeliver := weChatPay(t)
-			s := newStack(t, engine, stackOptions{extra: []ports.Gateway{
-				stripe.New(stripe.Config{APIKey: "sk_test_1", WebhookSecret: "whsec_stripe", BaseURL: "http://127.0.0.1:1"}), pp, ali, wx,
-			}})
-			gateways := []struct {
-				id      string
-				deliver delivery
+	testdb.EachEngine(t, func(t *testing.T, engine string) {
+		pp, ppDeliver := payPal(t)
+		ali, aliDeliver := aliPay(t)
+		wx, wxDeliver := weChatPay(t)
+		s := newStack(t, engine, stackOptions{extra: []ports.Gateway{
+			stripe.New(stripe.Config{APIKey: "sk_test_1", WebhookSecret: "whsec_stripe", BaseURL: "http://127.0.0.1:1"}), pp, ali, wx,
+		}})
+		gateways := []struct {
+			id      string
+			deliver delivery
+		}{
+			{"test", stripeScheme("Test-Signature", webhookSecret)},
+			{"stripe", stripeScheme("Stripe-Signature", "whsec_stripe")},
+			{"paypal", ppDeliver},
+			{"alipay", aliDeliver},
+			{"wechat_pay", wxDeliver},
+		}
+		const tolerance = 5 * time.Minute
+		for _, g := range gateways {
+			for _, c := range []struct {
+				name   string
+				offset time.Duration
+				want   int
 			}{
-				{"test", stripeScheme("Test-Signature", webhookSecret)},
-				{"stripe", stripeScheme("Stripe-Signature", "whsec_stripe")},
-				{"paypal", ppDeliver},
-				{"alipay", aliDeliver},
-				{"wechat_pay", wxDeliver},
-			}
-			const tolerance = 5 * time.Minute
-			for _, g := range gateways {
-				for _, c := range []struct {
-					name   string
-					offset time.Duration
-					want   int
-				}{
-					{"future beyond the tolerance", tolerance + time.Minute, http.StatusBadRequest},
-					{"past beyond the tolerance", -tolerance - time.Minute, http.StatusBadRequest},
-					{"future within the tolerance", tolerance - time.Minute, http.StatusOK},
-					{"past within the tolerance", -tolerance + time.Minute, http.StatusOK},
-				} {
-					id := fmt.Sprintf("evt_%s_%d", g.id, c.offset/time.Minute)
-					body, headers := g.deliver(t, id, time.Now().Add(c.offset))
-					got := s.do(http.MethodPost, "/api/v2/webhooks/"+g.id, "", body, headers...)
-					if got.Code != c.want {
-						t.Errorf("%s, %s: %d %s", g.id, c.name, got.Code, got.Raw)
-						continue
-					}
-					if c.want == http.StatusBadRequest && (errCode(got) != "INVALID_SIGNATURE" || sub(got.Body, "error")["category"] != "validation") {
-						t.Errorf("%s, %s: %s", g.id, c.name, got.Raw)
-					}
-					if c.want == http.StatusOK && got.Raw != `{"received":true}` {
-						t.Errorf("%s, %s: %s", g.id, c.name, got.Raw)
-					}
-					stored := s.count("payments_webhook_events", "gateway = ? AND provider_event_id = ?", g.id, id)
-					if want := map[bool]int64{true: 1, false: 0}[c.want == http.StatusOK]; stored != want {
-						t.Errorf("%s, %s: %d events stored, want %d", g.id, c.name, stored, want)
-					}
+				{"future beyond the tolerance", tolerance + time.Minute, http.StatusBadRequest},
+				{"past beyond the tolerance", -tolerance - time.Minute, http.StatusBadRequest},
+				{"future within the tolerance", tolerance - time.Minute, http.StatusOK},
+				{"past within the tolerance", -tolerance + time.Minute, http.StatusOK},
+			} {
+				id := fmt.Sprintf("evt_%s_%d", g.id, c.offset/time.Minute)
+				body, headers := g.deliver(t, id, time.Now().Add(c.offset))
+				got := s.do(http.MethodPost, "/api/v2/webhooks/"+g.id, "", body, headers...)
+				if got.Code != c.want {
+					t.Errorf("%s, %s: %d %s", g.id, c.name, got.Code, got.Raw)
+					continue
+				}
+				if c.want == http.StatusBadRequest && (errCode(got) != "INVALID_SIGNATURE" || sub(got.Body, "error")["category"] != "validation") {
+					t.Errorf("%s, %s: %s", g.id, c.name, got.Raw)
+				}
+				if c.want == http.StatusOK && got.Raw != `{"received":true}` {
+					t.Errorf("%s, %s: %s", g.id, c.name, got.Raw)
+				}
+				stored := s.Count("payments_webhook_events", "gateway = ? AND provider_event_id = ?", g.id, id)
+				if want := map[bool]int64{true: 1, false: 0}[c.want == http.StatusOK]; stored != want {
+					t.Errorf("%s, %s: %d events stored, want %d", g.id, c.name, stored, want)
 				}
 			}
-		})
-	}
+		}
+	})
 }

@@ -1,8 +1,10 @@
-// Package httpxtest holds the HTTP helpers the module test harnesses share: sending a
-// JSON request to a handler and decoding the answer, reading the response envelope
-// (data, list, pagination, error), asserting the error envelope, and checking every
-// response against a module's OpenAPI document. It is meant for _test.go files only;
-// module-specific wiring (services, fakes, credentials) stays in each module.
+// Package httpxtest is the test harness every module's HTTP tests share: a Harness
+// (the module's server and database) with callers that carry their credentials,
+// the response envelope (data, list, pagination, error) and typed decoding, error
+// envelope assertions, outbox event and row count assertions, a fake authenticator
+// (Principals), and a Validator checking every response against the module's OpenAPI
+// document. It is meant for _test.go files only; module-specific wiring (services,
+// fakes of other modules) stays in each module.
 package httpxtest
 
 import (
@@ -16,12 +18,13 @@ import (
 	"testing"
 )
 
-// Response is a recorded answer: the status, the decoded JSON body (nil when empty)
-// and the raw body.
+// Response is a recorded answer: the status, the decoded JSON body (nil when empty
+// or not JSON), the raw body and the headers.
 type Response struct {
-	Code int
-	Body map[string]any
-	Raw  string
+	Code   int
+	Body   map[string]any
+	Raw    string
+	Header http.Header
 }
 
 // Data returns the "data" member when it is an object.
@@ -52,8 +55,8 @@ func (r Response) Fields() map[string]any {
 	return f
 }
 
-// Encode returns a request body: nothing for nil, a string as is, anything else
-// JSON-encoded.
+// Encode returns a request body: nothing for nil, a string or bytes as they are,
+// anything else JSON-encoded.
 func Encode(t testing.TB, body any) []byte {
 	t.Helper()
 	switch b := body.(type) {
@@ -61,6 +64,8 @@ func Encode(t testing.TB, body any) []byte {
 		return nil
 	case string:
 		return []byte(b)
+	case []byte:
+		return b
 	default:
 		raw, err := json.Marshal(b)
 		if err != nil {
@@ -79,6 +84,13 @@ func NewRequest(t testing.TB, method, path string, body any, headers ...string) 
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	setHeaders(req, headers)
+	return req
+}
+
+// setHeaders sets "Name: value" headers; a bare value is a bearer credential and ""
+// is skipped.
+func setHeaders(req *http.Request, headers []string) {
 	for _, c := range headers {
 		if name, value, ok := strings.Cut(c, ": "); ok {
 			req.Header.Set(name, value)
@@ -86,22 +98,12 @@ func NewRequest(t testing.TB, method, path string, body any, headers ...string) 
 			req.Header.Set("Authorization", "Bearer "+c)
 		}
 	}
-	return req
 }
 
-// Do sends a request (see NewRequest) to h and decodes the JSON answer, failing when
-// a non-empty body is not JSON.
+// Do sends a request (see NewRequest) to h and decodes the answer (see Serve).
 func Do(t testing.TB, h http.Handler, method, path string, body any, headers ...string) Response {
 	t.Helper()
-	w := httptest.NewRecorder()
-	h.ServeHTTP(w, NewRequest(t, method, path, body, headers...))
-	out := Response{Code: w.Code, Raw: w.Body.String()}
-	if w.Body.Len() > 0 {
-		if err := json.Unmarshal(w.Body.Bytes(), &out.Body); err != nil {
-			t.Fatalf("%s %s: body is not JSON: %q", method, path, w.Body.String())
-		}
-	}
-	return out
+	return Serve(t, h, NewRequest(t, method, path, body, headers...))
 }
 
 // Must is Do that fails unless the status matches.
@@ -115,8 +117,8 @@ func Must(t testing.TB, h http.Handler, status int, method, path string, body an
 }
 
 // AssertError checks the error envelope: the status, the code (the spec's string
-// code, then with a matching "status" member, or the HTTP status as a number) and
-// the category.
+// code, then with a matching "status" member, or the HTTP status as a number), the
+// category and a request id.
 func AssertError(t testing.TB, r Response, status int, code any, category string) {
 	t.Helper()
 	e := r.Err()
@@ -132,12 +134,7 @@ func AssertError(t testing.TB, r Response, status int, code any, category string
 	if _, isString := code.(string); isString && e["status"] != float64(status) {
 		t.Errorf("status member %v, want %d", e["status"], status)
 	}
-}
-
-// AssertRequestID checks that the error envelope carries a request id.
-func AssertRequestID(t testing.TB, r Response) {
-	t.Helper()
-	if id, _ := r.Err()["request_id"].(string); id == "" {
+	if id, _ := e["request_id"].(string); id == "" {
 		t.Errorf("no request_id: %s", r.Raw)
 	}
 }
@@ -160,4 +157,19 @@ func Keys(m map[string]any) string {
 	}
 	sort.Strings(out)
 	return strings.Join(out, ",")
+}
+
+// IDs returns the "id" member of each object.
+func IDs(list []map[string]any) []string {
+	out := make([]string, len(list))
+	for i, m := range list {
+		out[i], _ = m["id"].(string)
+	}
+	return out
+}
+
+// Num reads a JSON number as an int.
+func Num(v any) int {
+	f, _ := v.(float64)
+	return int(f)
 }

@@ -6,7 +6,9 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -14,6 +16,8 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 
+	"github.com/gocommerce/commerce/platform/config"
+	"github.com/gocommerce/commerce/platform/httpx"
 	"github.com/gocommerce/commerce/platform/openapi"
 )
 
@@ -21,7 +25,7 @@ import (
 // fragment (merged the way platform/openapi serves it). The document is built once,
 // on first use, so a package-level Validator serves every test of a package.
 type Validator struct {
-	fragment       func() openapi.Fragment
+	fragments      func() []openapi.Fragment
 	undocumentedOK []int
 
 	once   sync.Once
@@ -32,13 +36,19 @@ type Validator struct {
 // NewValidator returns a Validator for the fragment; an answer to an undocumented
 // route is an error unless its status is one of undocumentedOK.
 func NewValidator(fragment func() openapi.Fragment, undocumentedOK ...int) *Validator {
-	return &Validator{fragment: fragment, undocumentedOK: undocumentedOK}
+	return NewDocValidator(func() []openapi.Fragment { return []openapi.Fragment{fragment()} }, undocumentedOK...)
+}
+
+// NewDocValidator is NewValidator for the document of several fragments (the whole
+// process's, say).
+func NewDocValidator(fragments func() []openapi.Fragment, undocumentedOK ...int) *Validator {
+	return &Validator{fragments: fragments, undocumentedOK: undocumentedOK}
 }
 
 func (v *Validator) load(t testing.TB) routers.Router {
 	t.Helper()
 	v.once.Do(func() {
-		doc, err := openapi.Build([]openapi.Fragment{v.fragment()})
+		doc, err := openapi.Build(v.fragments())
 		if err != nil {
 			v.err = err
 			return
@@ -85,4 +95,36 @@ func (v *Validator) Wrap(t testing.TB, next http.Handler) http.Handler {
 			t.Errorf("%s %s -> %d: response does not match the OpenAPI document: %v\nbody: %s", r.Method, r.URL.Path, rec.Code, err, rec.Body.String())
 		}
 	})
+}
+
+// DocumentedModule is a module with routes and an OpenAPI fragment.
+type DocumentedModule interface {
+	httpx.Module
+	OpenAPI() openapi.Fragment
+}
+
+var ginParam = regexp.MustCompile(`:([A-Za-z_]+)`)
+
+// AssertRoutesDocumented checks that m's fragment builds into a valid document and
+// documents, with its method, every route m registers under one of the prefixes; it
+// returns how many such routes there are.
+func AssertRoutesDocumented(t testing.TB, m DocumentedModule, prefixes ...string) int {
+	t.Helper()
+	doc, err := openapi.Build([]openapi.Fragment{m.OpenAPI()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	n := 0
+	for _, r := range NewServer(t, &cfg, nil, nil, m).Engine.Routes() {
+		if !slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(r.Path, p) }) {
+			continue
+		}
+		n++
+		item := doc.Paths.Find(ginParam.ReplaceAllString(r.Path, "{$1}"))
+		if item == nil || item.GetOperation(r.Method) == nil {
+			t.Errorf("%s %s is not documented", r.Method, r.Path)
+		}
+	}
+	return n
 }

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver for creating test databases
@@ -150,3 +151,24 @@ func Each(t testing.TB, sources ...db.MigrationSource) []*Engine {
 
 // String describes the engine.
 func (e *Engine) String() string { return fmt.Sprintf("%s(%s)", e.Name, e.URL) }
+
+// EachEngine runs fn as a parallel subtest per engine (see Engines), named after it;
+// fn usually opens its fresh database with Open.
+func EachEngine(t *testing.T, fn func(t *testing.T, engine string)) {
+	t.Helper()
+	for _, engine := range Engines() {
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			fn(t, engine)
+		})
+	}
+}
+
+// Tables is a migration of test-only tables (a fake's storage, say), to pass to Open
+// after the module's own migrations, so the tables are in the template database and
+// each test's copy has them for free. Statements are migration templates (see
+// db.MigrationSource) separated by ";".
+func Tables(name string, statements ...string) db.MigrationSource {
+	body := "-- +goose Up\n" + strings.Join(statements, ";\n") + ";\n"
+	return db.MigrationSource{Module: name, FS: fstest.MapFS{"9999123199_" + name + ".sql": {Data: []byte(body)}}}
+}
