@@ -63,6 +63,12 @@ import (
 	"github.com/gocommerce/commerce/modules/payments"
 	events4 "github.com/gocommerce/commerce/modules/payments/adapters/events"
 	http5 "github.com/gocommerce/commerce/modules/payments/adapters/http"
+	"github.com/gocommerce/commerce/modules/shipping"
+	http9 "github.com/gocommerce/commerce/modules/shipping/adapters/http"
+	jobs4 "github.com/gocommerce/commerce/modules/shipping/adapters/jobs"
+	ordersapi3 "github.com/gocommerce/commerce/modules/shipping/adapters/ordersapi"
+	postgres8 "github.com/gocommerce/commerce/modules/shipping/adapters/postgres"
+	app8 "github.com/gocommerce/commerce/modules/shipping/app"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
@@ -201,8 +207,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	service3 := app6.NewService(dbDB, repositories, catalogapiAdapter, outbox, clockClock, settings4)
 	handler3 := http4.NewHandler(service3)
 	eventsSubscriber := events3.NewSubscriber(service3, logger)
-	jobs4 := jobs2.NewJobs(service3, logger)
-	inventoryModule := inventory.NewModule(handler3, eventsSubscriber, jobs4)
+	jobs5 := jobs2.NewJobs(service3, logger)
+	inventoryModule := inventory.NewModule(handler3, eventsSubscriber, jobs5)
 	settings5 := payments.NewSettings(cfg)
 	registry, err := payments.NewGateways(cfg)
 	if err != nil {
@@ -231,21 +237,21 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	service5 := app7.NewService(settings7, dbDB, stores3, appCollaborators, outbox, clockClock)
 	couponsapiAdapter := couponsapi.NewAdapter(service5)
 	tax := none2.NewTax()
-	shipping := none2.NewShipping()
+	noneShipping := none2.NewShipping()
 	automaticDiscounts := none2.NewAutomaticDiscounts()
 	adapter5 := customersapi3.NewAdapter(service)
 	collaborators2 := app4.Collaborators{
 		Catalog:            adapter3,
 		Coupons:            couponsapiAdapter,
 		Tax:                tax,
-		Shipping:           shipping,
+		Shipping:           noneShipping,
 		AutomaticDiscounts: automaticDiscounts,
 		Addresses:          adapter5,
 	}
 	service6 := app4.NewService(settings6, dbDB, cartRepository, collaborators2, outbox, clockClock)
 	handler5 := http6.NewHandler(service6)
-	jobs5 := jobs3.NewJobs(service6, logger)
-	cartsModule := carts.NewModule(handler5, jobs5)
+	jobs6 := jobs3.NewJobs(service6, logger)
+	cartsModule := carts.NewModule(handler5, jobs6)
 	adapter6 := cartsapi2.NewAdapter(service6)
 	validator := app7.NewValidator(service5, adapter6)
 	handler6 := http7.NewHandler(service5, validator)
@@ -265,6 +271,14 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	handler7 := http8.NewHandler(service7, queryService)
 	subscriber4 := events6.NewSubscriber(service7, logger)
 	ordersModule := orders.NewModule(handler7, subscriber4)
+	shipmentRepository := postgres8.NewShipmentRepository(dbDB)
+	carriers := shipping.NewCarriers(cfg)
+	adapter9 := ordersapi3.NewAdapter(queryService)
+	settings8 := shipping.NewSettings(cfg)
+	service8 := app8.NewService(dbDB, shipmentRepository, carriers, imageStorage, adapter9, outbox, clockClock, settings8)
+	handler8 := http9.NewHandler(service8)
+	jobs7 := jobs4.NewJobs(service8, logger)
+	shippingModule := shipping.NewModule(handler8, jobs7)
 	metricsRegistry := metrics.New()
 	limiter, err := ratelimit.New(cfg, client, metricsRegistry, logger)
 	if err != nil {
@@ -275,7 +289,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	adminModule := ratelimit.NewAdminModule(limiter)
 	metricsModule := metrics.NewModule(metricsRegistry)
-	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, adminModule, metricsModule)
+	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, shippingModule, adminModule, metricsModule)
 	migrator := newMigrator(dbDB, v)
 	authenticator, cleanup4, err := app2.NewAuthenticator(settings, tokens, apiKeyRepository, keyCache, revocations, invalidations, clockClock, logger)
 	if err != nil {

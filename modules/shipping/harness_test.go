@@ -121,14 +121,15 @@ func (s *stubCarrier) Track(context.Context, string) ([]domain.TrackingEvent, er
 }
 
 type harness struct {
-	t       *testing.T
-	engine  string
-	db      *db.DB
-	svc     *app.Service
-	srv     http.Handler
-	clock   *clock.Fake
-	storage *memStorage
-	jobs    *shippingjobs.Jobs
+	t        *testing.T
+	engine   string
+	db       *db.DB
+	svc      *app.Service
+	srv      http.Handler
+	clock    *clock.Fake
+	storage  *memStorage
+	jobs     *shippingjobs.Jobs
+	carriers app.Carriers
 }
 
 // Wednesday, so business days are easy to count.
@@ -158,7 +159,7 @@ func newHarness(t *testing.T, engine string, carriers app.Carriers) *harness {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &harness{t: t, engine: engine, db: e.DB, svc: svc, srv: docs.Wrap(t, srv), clock: clk, storage: store, jobs: j}
+	return &harness{t: t, engine: engine, db: e.DB, svc: svc, srv: docs.Wrap(t, srv), clock: clk, storage: store, jobs: j, carriers: carriers}
 }
 
 // eachEngine runs fn on a fresh harness (built-in tables) per engine, in parallel.
@@ -197,4 +198,16 @@ func (h *harness) outbox() []string {
 		h.t.Fatal(err)
 	}
 	return types
+}
+
+// svcCarrier returns the harness's stub carrier of a code.
+func (h *harness) svcCarrier(code string) *stubCarrier {
+	h.t.Helper()
+	for _, c := range h.carriers {
+		if s, ok := c.(*stubCarrier); ok && s.code == code {
+			return s
+		}
+	}
+	h.t.Fatalf("no stub carrier %s", code)
+	return nil
 }

@@ -26,6 +26,7 @@ var apiImports = map[string][]string{
 	"inventory": {"catalog"},
 	"orders":    {"catalog", "customers", "inventory", "payments"},
 	"payments":  {"customers"},
+	"shipping":  {"orders"},
 }
 
 // moduleFolders lists the folders under modules/.

@@ -99,7 +99,7 @@ func init() {
 
 // NeedsCustoms reports a route that crosses a customs border.
 func NeedsCustoms(from, to string) bool {
-	return from != to && !(euCustomsUnion[from] && euCustomsUnion[to])
+	return from != to && (!euCustomsUnion[from] || !euCustomsUnion[to])
 }
 
 func oneOf(v string, list []string) string {
