@@ -5,13 +5,19 @@
 package shipping
 
 import (
+	"net/http"
+
 	"github.com/google/wire"
 
+	"github.com/gocommerce/commerce/modules/shipping/adapters/dhl"
+	"github.com/gocommerce/commerce/modules/shipping/adapters/fedex"
 	shippinghttp "github.com/gocommerce/commerce/modules/shipping/adapters/http"
 	shippingjobs "github.com/gocommerce/commerce/modules/shipping/adapters/jobs"
 	"github.com/gocommerce/commerce/modules/shipping/adapters/ordersapi"
 	shippingpg "github.com/gocommerce/commerce/modules/shipping/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/shipping/adapters/ratetable"
+	"github.com/gocommerce/commerce/modules/shipping/adapters/ups"
+	"github.com/gocommerce/commerce/modules/shipping/adapters/usps"
 	"github.com/gocommerce/commerce/modules/shipping/api"
 	"github.com/gocommerce/commerce/modules/shipping/app"
 	"github.com/gocommerce/commerce/modules/shipping/domain"
@@ -71,8 +77,26 @@ func NewCarriers(cfg *config.Config) app.Carriers {
 	return out
 }
 
-// liveCarrier returns the carrier's API adapter when it is configured, else nil.
-func liveCarrier(_ *config.Config, _ string) ports.Carrier { return nil }
+// liveCarrier returns the carrier's API adapter when its credentials are configured,
+// else nil.
+func liveCarrier(cfg *config.Config, code string) ports.Carrier {
+	c := map[string]config.Carrier{domain.UPS: cfg.Shipping.UPS, domain.FedEx: cfg.Shipping.FedEx, domain.USPS: cfg.Shipping.USPS,
+		domain.DHL: cfg.Shipping.DHL}[code]
+	if c.ClientID == "" || c.ClientSecret == "" {
+		return nil
+	}
+	client := &http.Client{Timeout: cfg.Shipping.LabelTimeout}
+	switch code {
+	case domain.UPS:
+		return ups.New(ups.Config{ClientID: c.ClientID, ClientSecret: c.ClientSecret, AccountNumber: c.AccountNumber, BaseURL: c.BaseURL, HTTPClient: client})
+	case domain.FedEx:
+		return fedex.New(fedex.Config{ClientID: c.ClientID, ClientSecret: c.ClientSecret, AccountNumber: c.AccountNumber, BaseURL: c.BaseURL, HTTPClient: client})
+	case domain.USPS:
+		return usps.New(usps.Config{ClientID: c.ClientID, ClientSecret: c.ClientSecret, AccountNumber: c.AccountNumber, BaseURL: c.BaseURL, HTTPClient: client})
+	default:
+		return dhl.New(dhl.Config{ClientID: c.ClientID, ClientSecret: c.ClientSecret, AccountNumber: c.AccountNumber, BaseURL: c.BaseURL, HTTPClient: client})
+	}
+}
 
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
 // tx.Manager, event.Publisher, clock.Clock, orders/api.Queries (orders.QuerySet) and

@@ -6,11 +6,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/gocommerce/commerce/modules/shipping/adapters/internal/carriertest"
 	"github.com/gocommerce/commerce/modules/shipping/adapters/ups"
 	"github.com/gocommerce/commerce/modules/shipping/domain"
 	"github.com/gocommerce/commerce/modules/shipping/ports"
-	"github.com/shopspring/decimal"
 )
 
 var shipDate = time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)

@@ -5,6 +5,7 @@
 package carriertest
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -51,6 +52,7 @@ func New(t testing.TB, tokenPath, user, password string) *Server {
 	s := &Server{t: t, routes: map[string]http.HandlerFunc{}, requests: map[string][]Request{}, basic: [2]string{user, password}}
 	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		raw, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(raw)) // handlers read it again
 		if tokenPath != "" && r.URL.Path == tokenPath {
 			s.mu.Lock()
 			s.tokenCalls++
