@@ -10,8 +10,10 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gocommerce/commerce/modules/shipping/adapters/ratetable"
+	"github.com/gocommerce/commerce/modules/shipping/api"
 	"github.com/gocommerce/commerce/modules/shipping/app"
 	"github.com/gocommerce/commerce/modules/shipping/domain"
+	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/httpxtest"
 )
 
@@ -250,5 +252,21 @@ func TestRatesCarrierFailureAndTimeout(t *testing.T) {
 		// Only failing carriers asked: 503 naming them.
 		r = h.do("GET", ratesPath(map[string]string{"carriers": "usps,dhl"}), nil, "reader")
 		httpxtest.AssertError(t, r, 503, "RATES_UNAVAILABLE", "unavailable")
+	})
+}
+
+// The api other modules (checkout) call: typed values, the same validation and quote.
+func TestRatesThroughTheAPI(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, func(t *testing.T, h *harness) {
+		q, err := h.svc.Rates(t.Context(), api.RateQuery{FromCountry: "US", FromZip: "10001", ToCountry: "US", ToZip: "94105",
+			Weight: decimal.RequireFromString("2000"), WeightUnit: "g", Carriers: []string{"ups"}, ServiceCode: "03"})
+		if err != nil || len(q.Rates) != 1 || q.Rates[0].Price.String() != "12.9" || q.Rates[0].Currency != "USD" || len(q.Failures) != 0 {
+			t.Fatalf("quote %+v %v", q, err)
+		}
+		_, err = h.svc.Rates(t.Context(), api.RateQuery{FromCountry: "US", FromZip: "10001", ToCountry: "US", ToZip: "94105"})
+		if e, ok := apperr.As(err); !ok || e.Fields["weight"] == "" {
+			t.Errorf("no weight: %v", err)
+		}
 	})
 }

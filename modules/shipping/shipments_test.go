@@ -154,6 +154,11 @@ func TestCreateShipmentInternationalAndUnits(t *testing.T) {
 		if item["hs_tariff_number"] != "610910" || item["origin_country"] != "US" || item["value"] != "25.00" || ci["restriction_type"] != "none" {
 			t.Errorf("customs %v", ci)
 		}
+		// Without an order, include=order is null.
+		g := h.must(200, "GET", "/api/v1/shipping/shipments/"+s["id"].(string)+"?include=order", nil, "reader").Data()
+		if o, present := g["order"]; !present || o != nil || g["order_id"] != nil {
+			t.Errorf("order %v (%v), order_id %v", o, present, g["order_id"])
+		}
 		// Within the EU no customs declaration is needed.
 		h.must(201, "POST", "/api/v1/shipping/shipments", shipmentBody(map[string]any{"carrier": "dhl", "service_code": "U",
 			"ship_from": address("DE", "10115"), "ship_to": address("FR", "75001")}), "writer")
