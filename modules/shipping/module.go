@@ -85,16 +85,17 @@ func liveCarrier(cfg *config.Config, code string) ports.Carrier {
 	if c.ClientID == "" || c.ClientSecret == "" {
 		return nil
 	}
-	client := &http.Client{Timeout: cfg.Shipping.LabelTimeout}
+	acct := ups.Config{ClientID: c.ClientID, ClientSecret: c.ClientSecret, AccountNumber: c.AccountNumber, BaseURL: c.BaseURL,
+		HTTPClient: &http.Client{Timeout: cfg.Shipping.LabelTimeout}} // the same account type for the four
 	switch code {
 	case domain.UPS:
-		return ups.New(ups.Config{ClientID: c.ClientID, ClientSecret: c.ClientSecret, AccountNumber: c.AccountNumber, BaseURL: c.BaseURL, HTTPClient: client})
+		return ups.New(acct)
 	case domain.FedEx:
-		return fedex.New(fedex.Config{ClientID: c.ClientID, ClientSecret: c.ClientSecret, AccountNumber: c.AccountNumber, BaseURL: c.BaseURL, HTTPClient: client})
+		return fedex.New(acct)
 	case domain.USPS:
-		return usps.New(usps.Config{ClientID: c.ClientID, ClientSecret: c.ClientSecret, AccountNumber: c.AccountNumber, BaseURL: c.BaseURL, HTTPClient: client})
+		return usps.New(acct)
 	default:
-		return dhl.New(dhl.Config{ClientID: c.ClientID, ClientSecret: c.ClientSecret, AccountNumber: c.AccountNumber, BaseURL: c.BaseURL, HTTPClient: client})
+		return dhl.New(acct)
 	}
 }
 

@@ -46,28 +46,13 @@ type rateQuery struct {
 func (s *Service) parseRates(in RatesInput) (rateQuery, error) {
 	p := domain.Problems{}
 	var q rateQuery
-	var msg string
 	set := func(field, m string) {
 		if m != "" {
 			p[field] = m
 		}
 	}
-	q.req.FromCountry, msg = domain.NormalizeCountry(in.FromCountry)
-	set("from_country", msg)
-	if msg == "" {
-		q.req.FromZip, msg = domain.NormalizeZip(q.req.FromCountry, in.FromZip)
-		set("from_zip", msg)
-	} else if strings.TrimSpace(in.FromZip) == "" {
-		set("from_zip", "is required")
-	}
-	q.req.ToCountry, msg = domain.NormalizeCountry(in.ToCountry)
-	set("to_country", msg)
-	if msg == "" {
-		q.req.ToZip, msg = domain.NormalizeZip(q.req.ToCountry, in.ToZip)
-		set("to_zip", msg)
-	} else if strings.TrimSpace(in.ToZip) == "" {
-		set("to_zip", "is required")
-	}
+	q.req.FromCountry, q.req.FromZip = place(p, "from_", in.FromCountry, in.FromZip)
+	q.req.ToCountry, q.req.ToZip = place(p, "to_", in.ToCountry, in.ToZip)
 	pkg := domain.ValidateParcel(p, domain.ParcelInput{Weight: in.Weight, WeightUnit: in.WeightUnit,
 		Length: in.Length, Width: in.Width, Height: in.Height, DimensionUnit: in.DimensionUnit})
 	q.weightUnit = pkg.WeightUnit
@@ -252,3 +237,20 @@ func (s *Service) present(r domain.Rate, q rateQuery) (api.Rate, bool) {
 
 // rateNamespace names the rate ids (UUID v5 of the quote).
 var rateNamespace = uuid.MustParse("6f1c2a7e-5b0d-4c1e-9a3f-2d8e7b6c5a41")
+
+// place reads a country and its postal code (<prefix>country, <prefix>zip).
+func place(p domain.Problems, prefix, country, zip string) (string, string) {
+	c, msg := domain.NormalizeCountry(country)
+	if msg != "" {
+		p[prefix+"country"] = msg
+		if strings.TrimSpace(zip) == "" {
+			p[prefix+"zip"] = "is required"
+		}
+		return c, ""
+	}
+	z, msg := domain.NormalizeZip(c, zip)
+	if msg != "" {
+		p[prefix+"zip"] = msg
+	}
+	return c, z
+}

@@ -27,14 +27,6 @@ const (
 	MaxItems    = 200
 )
 
-// AddressInput is an address as sent.
-type AddressInput struct {
-	Name, Company, Phone, Email string
-	Address1, Address2          string
-	City, State, Country, Zip   string
-	Residential                 bool
-}
-
 // PackageInput is a package as sent (measures "" when absent).
 type PackageInput struct {
 	Weight, WeightUnit                   string
@@ -69,7 +61,7 @@ type InsuranceInput struct {
 // ShipmentInput is POST /shipping/shipments as sent.
 type ShipmentInput struct {
 	Carrier, ServiceCode string
-	ShipFrom, ShipTo     *AddressInput
+	ShipFrom, ShipTo     *Address
 	Packages             []PackageInput
 	OrderID              string
 	CustomsInfo          *CustomsInput
@@ -123,7 +115,7 @@ func text(p Problems, field, v string, required bool) string {
 }
 
 // ValidateAddress checks an address: name, address1, city, country and zip required.
-func ValidateAddress(p Problems, field string, in *AddressInput) Address {
+func ValidateAddress(p Problems, field string, in *Address) Address {
 	if in == nil {
 		p.add(field, "is required")
 		return Address{}
@@ -298,13 +290,7 @@ func ValidateShipment(in ShipmentInput) (*Shipment, Problems) {
 
 func validateInsurance(p Problems, in *InsuranceInput) *Insurance {
 	ins := &Insurance{Provider: text(p, "insurance.provider", in.Provider, false)}
-	cur, ok := money.Normalize(in.Currency)
-	switch {
-	case in.Currency == "":
-		cur = "USD"
-	case !ok:
-		p.add("insurance.currency", "must be an ISO 4217 currency code")
-	}
+	cur := currency(p, "insurance.currency", in.Currency)
 	ins.Currency = cur
 	if in.Amount == "" {
 		p.add("insurance.amount", "is required")
@@ -353,13 +339,7 @@ func validateCustoms(p Problems, in *CustomsInput) *CustomsInfo {
 		if it.Quantity <= 0 {
 			p.add(f+"quantity", "must be greater than 0")
 		}
-		cur, ok := money.Normalize(it.Currency)
-		switch {
-		case it.Currency == "":
-			cur = "USD"
-		case !ok:
-			p.add(f+"currency", "must be an ISO 4217 currency code")
-		}
+		cur := currency(p, f+"currency", it.Currency)
 		ci.Currency = cur
 		if it.Value == "" {
 			p.add(f+"value", "is required")
@@ -377,6 +357,18 @@ func validateCustoms(p Problems, in *CustomsInput) *CustomsInfo {
 			p.add(f+"origin_country", msg)
 		}
 		c.Items = append(c.Items, ci)
+	}
+	return c
+}
+
+// currency reads an optional currency code (default USD).
+func currency(p Problems, field, v string) string {
+	if v == "" {
+		return "USD"
+	}
+	c, ok := money.Normalize(v)
+	if !ok {
+		p.add(field, "must be an ISO 4217 currency code")
 	}
 	return c
 }

@@ -20,25 +20,18 @@ import (
 
 // Config is shipping.dhl: the API key (client_id) and secret, the shipper account
 // number, the base URL.
-type Config struct {
-	ClientID, ClientSecret, AccountNumber, BaseURL string
-	HTTPClient                                     *http.Client
-}
+type Config = carrierhttp.Account
 
 // Carrier is the DHL Express adapter.
 type Carrier struct {
-	cfg    Config
-	client *carrierhttp.Client
+	carrierhttp.Base
 }
 
 var _ ports.Carrier = (*Carrier)(nil)
 
 // New builds the adapter.
 func New(cfg Config) *Carrier {
-	return &Carrier{cfg: cfg, client: carrierhttp.New(carrierhttp.Config{
-		Carrier: domain.DHL, BaseURL: cfg.BaseURL, ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret, HTTPClient: cfg.HTTPClient,
-		Message: message,
-	})}
+	return &Carrier{carrierhttp.NewBase(domain.DHL, cfg, nil, message)}
 }
 
 // message reads the problem document {"title", "detail", "status"}.
@@ -52,15 +45,6 @@ func message(body []byte) string {
 	}
 	return ""
 }
-
-// Code is "dhl".
-func (c *Carrier) Code() string { return domain.DHL }
-
-// Live is true.
-func (c *Carrier) Live() bool { return true }
-
-// TrackingURL is DHL's tracking page.
-func (c *Carrier) TrackingURL(n string) string { return domain.TrackingURL(domain.DHL, n) }
 
 type price struct {
 	CurrencyType, PriceCurrency string
@@ -83,7 +67,7 @@ func billed(prices []price) (price, bool) {
 // Rates asks the products DHL offers for the parcel on the route.
 func (c *Carrier) Rates(ctx context.Context, req domain.RateRequest) ([]domain.Rate, error) {
 	q := url.Values{
-		"accountNumber": {c.cfg.AccountNumber}, "originCountryCode": {req.FromCountry}, "originPostalCode": {req.FromZip},
+		"accountNumber": {c.Account.AccountNumber}, "originCountryCode": {req.FromCountry}, "originPostalCode": {req.FromZip},
 		"destinationCountryCode": {req.ToCountry}, "destinationPostalCode": {req.ToZip},
 		"weight": {carrierhttp.Up(req.Parcel.WeightKg, 3)}, "plannedShippingDate": {req.ShipDate.Format("2006-01-02")},
 		"isCustomsDeclarable": {strconv.FormatBool(domain.NeedsCustoms(req.FromCountry, req.ToCountry))},
@@ -105,7 +89,7 @@ func (c *Carrier) Rates(ctx context.Context, req domain.RateRequest) ([]domain.R
 			}
 		}
 	}
-	if err := c.client.Do(ctx, http.MethodGet, "/rates", q, nil, nil, &out); err != nil {
+	if err := c.Client.Do(ctx, http.MethodGet, "/rates", q, nil, nil, &out); err != nil {
 		return nil, err
 	}
 	var rates []domain.Rate
@@ -182,7 +166,7 @@ func (c *Carrier) CreateLabel(ctx context.Context, req ports.LabelRequest) (port
 		"plannedShippingDateAndTime": req.ShipDate.UTC().Format("2006-01-02T15:04:05") + " GMT+00:00",
 		"pickup":                     map[string]bool{"isRequested": false},
 		"productCode":                sh.ServiceCode,
-		"accounts":                   []map[string]string{{"typeCode": "shipper", "number": c.cfg.AccountNumber}},
+		"accounts":                   []map[string]string{{"typeCode": "shipper", "number": c.Account.AccountNumber}},
 		"outputImageProperties":      map[string]any{"encodingFormat": "pdf", "imageOptions": []map[string]string{{"typeCode": "label"}}},
 		"customerDetails":            map[string]any{"shipperDetails": details(sh.ShipFrom), "receiverDetails": details(sh.ShipTo)},
 		"content":                    content(sh),
@@ -199,7 +183,7 @@ func (c *Carrier) CreateLabel(ctx context.Context, req ports.LabelRequest) (port
 		Documents              []struct{ ImageFormat, Content, TypeCode string }
 		ShipmentCharges        []price
 	}
-	if err := c.client.Do(ctx, http.MethodPost, "/shipments", nil, body, nil, &out); err != nil {
+	if err := c.Client.Do(ctx, http.MethodPost, "/shipments", nil, body, nil, &out); err != nil {
 		return ports.Label{}, err
 	}
 	label := ports.Label{TrackingNumber: out.ShipmentTrackingNumber}
@@ -213,14 +197,14 @@ func (c *Carrier) CreateLabel(ctx context.Context, req ports.LabelRequest) (port
 		if d.TypeCode == "label" {
 			img, err := base64.StdEncoding.DecodeString(d.Content)
 			if err != nil {
-				return ports.Label{}, c.client.Unavailable("unreadable label")
+				return ports.Label{}, c.Client.Unavailable("unreadable label")
 			}
 			label.Image, label.ContentType = img, carrierhttp.LabelContentType(d.ImageFormat)
 			break
 		}
 	}
 	if label.TrackingNumber == "" || label.Image == nil {
-		return ports.Label{}, c.client.Unavailable("incomplete shipment answer")
+		return ports.Label{}, c.Client.Unavailable("incomplete shipment answer")
 	}
 	return label, nil
 }
@@ -245,7 +229,7 @@ func (c *Carrier) Track(ctx context.Context, trackingNumber string) ([]domain.Tr
 		}
 	}
 	q := url.Values{"trackingView": {"all-checkpoints"}, "levelOfDetail": {"all"}}
-	if err := c.client.Do(ctx, http.MethodGet, "/shipments/"+url.PathEscape(trackingNumber)+"/tracking", q, nil, nil, &out); err != nil {
+	if err := c.Client.Do(ctx, http.MethodGet, "/shipments/"+url.PathEscape(trackingNumber)+"/tracking", q, nil, nil, &out); err != nil {
 		return nil, err
 	}
 	var events []domain.TrackingEvent

@@ -83,17 +83,13 @@ func TestCreateLabel(t *testing.T) {
 		t.Fatalf("label %+v", label)
 	}
 	body := srv.Last("POST /shipments").Body
-	for path, want := range map[string]any{
+	carriertest.AssertBody(t, body, map[string]any{
 		"productCode": "P", "accounts.0.number": "123456789", "plannedShippingDateAndTime": "2026-11-25T10:00:00 GMT+00:00",
 		"customerDetails.receiverDetails.postalAddress.cityName": "Berlin", "customerDetails.receiverDetails.contactInformation.companyName": "Bea GmbH",
 		"content.packages.0.weight": 1.361, "content.isCustomsDeclarable": true, "content.declaredValue": 50.0,
 		"content.exportDeclaration.lineItems.0.commodityCodes.0.value": "610910", "valueAddedServices.0.serviceCode": "II",
 		"customerReferences.0.value": "PO-7",
-	} {
-		if got := carriertest.Get(body, path); got != want {
-			t.Errorf("%s = %v, want %v", path, got, want)
-		}
-	}
+	})
 	srv.AssertFailures("POST /shipments", `{"instance":"/expressapi/shipments","detail":"1001: The requested product(s) (P) not available","title":"Product not available","status":"400"}`,
 		"The requested product(s) (P) not available", func(ctx context.Context) error {
 			_, err := c.CreateLabel(ctx, ports.LabelRequest{Shipment: sh, ShipDate: shipDate})
@@ -113,15 +109,7 @@ func TestTrack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []domain.Status{domain.StatusInTransit, domain.StatusException, domain.StatusOutForDelivery, domain.StatusDelivered}
-	if len(events) != 4 {
-		t.Fatalf("events %+v", events)
-	}
-	for i, e := range events {
-		if e.Status != want[i] {
-			t.Errorf("event %d %s, want %s", i, e.Status, want[i])
-		}
-	}
+	carriertest.AssertStatuses(t, events, domain.StatusInTransit, domain.StatusException, domain.StatusOutForDelivery, domain.StatusDelivered)
 	if e := events[0]; !e.OccurredAt.Equal(time.Date(2026, 11, 25, 23, 10, 0, 0, time.UTC)) || e.Location != "New York - USA" {
 		t.Errorf("pickup %+v", e)
 	}

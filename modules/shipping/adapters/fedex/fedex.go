@@ -20,25 +20,18 @@ import (
 
 // Config is shipping.fedex: the OAuth client (API key and secret), the account number,
 // the base URL.
-type Config struct {
-	ClientID, ClientSecret, AccountNumber, BaseURL string
-	HTTPClient                                     *http.Client
-}
+type Config = carrierhttp.Account
 
 // Carrier is the FedEx adapter.
 type Carrier struct {
-	cfg    Config
-	client *carrierhttp.Client
+	carrierhttp.Base
 }
 
 var _ ports.Carrier = (*Carrier)(nil)
 
 // New builds the adapter.
 func New(cfg Config) *Carrier {
-	return &Carrier{cfg: cfg, client: carrierhttp.New(carrierhttp.Config{
-		Carrier: domain.FedEx, BaseURL: cfg.BaseURL, ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret, HTTPClient: cfg.HTTPClient,
-		OAuth: &carrierhttp.OAuth{Path: "/oauth/token", Style: "form"}, Message: message,
-	})}
+	return &Carrier{carrierhttp.NewBase(domain.FedEx, cfg, &carrierhttp.OAuth{Path: "/oauth/token", Style: "form"}, message)}
 }
 
 type apiError struct{ Code, Message string }
@@ -51,15 +44,6 @@ func message(body []byte) string {
 	}
 	return ""
 }
-
-// Code is "fedex".
-func (c *Carrier) Code() string { return domain.FedEx }
-
-// Live is true.
-func (c *Carrier) Live() bool { return true }
-
-// TrackingURL is FedEx's tracking page.
-func (c *Carrier) TrackingURL(n string) string { return domain.TrackingURL(domain.FedEx, n) }
 
 type (
 	address struct {
@@ -143,9 +127,9 @@ func (c *Carrier) Rates(ctx context.Context, req domain.RateRequest) ([]domain.R
 			}
 		}
 	}
-	body := map[string]any{"accountNumber": map[string]string{"value": c.cfg.AccountNumber},
+	body := map[string]any{"accountNumber": map[string]string{"value": c.Account.AccountNumber},
 		"rateRequestControlParameters": map[string]bool{"returnTransitTimes": true}, "requestedShipment": shipment}
-	if err := c.client.Do(ctx, http.MethodPost, "/rate/v1/rates/quotes", nil, body, nil, &out); err != nil {
+	if err := c.Client.Do(ctx, http.MethodPost, "/rate/v1/rates/quotes", nil, body, nil, &out); err != nil {
 		return nil, err
 	}
 	var rates []domain.Rate
@@ -239,13 +223,13 @@ func (c *Carrier) CreateLabel(ctx context.Context, req ports.LabelRequest) (port
 			}
 		}
 	}
-	body := map[string]any{"labelResponseOptions": "LABEL", "accountNumber": map[string]string{"value": c.cfg.AccountNumber},
+	body := map[string]any{"labelResponseOptions": "LABEL", "accountNumber": map[string]string{"value": c.Account.AccountNumber},
 		"requestedShipment": shipment}
-	if err := c.client.Do(ctx, http.MethodPost, "/ship/v1/shipments", nil, body, nil, &out); err != nil {
+	if err := c.Client.Do(ctx, http.MethodPost, "/ship/v1/shipments", nil, body, nil, &out); err != nil {
 		return ports.Label{}, err
 	}
 	if len(out.Output.TransactionShipments) == 0 || len(out.Output.TransactionShipments[0].PieceResponses) == 0 {
-		return ports.Label{}, c.client.Unavailable("incomplete shipment answer")
+		return ports.Label{}, c.Client.Unavailable("incomplete shipment answer")
 	}
 	ts := out.Output.TransactionShipments[0]
 	label := ports.Label{TrackingNumber: ts.MasterTrackingNumber, ServiceName: ts.ServiceName}
@@ -257,7 +241,7 @@ func (c *Carrier) CreateLabel(ctx context.Context, req ports.LabelRequest) (port
 		if i == 0 && len(p.PackageDocuments) > 0 {
 			img, err := base64.StdEncoding.DecodeString(p.PackageDocuments[0].EncodedLabel)
 			if err != nil {
-				return ports.Label{}, c.client.Unavailable("unreadable label")
+				return ports.Label{}, c.Client.Unavailable("unreadable label")
 			}
 			label.Image, label.ContentType = img, carrierhttp.LabelContentType(p.PackageDocuments[0].DocType)
 		}
@@ -293,14 +277,14 @@ func (c *Carrier) Track(ctx context.Context, trackingNumber string) ([]domain.Tr
 	}
 	body := map[string]any{"includeDetailedScans": true,
 		"trackingInfo": []any{map[string]any{"trackingNumberInfo": map[string]string{"trackingNumber": trackingNumber}}}}
-	if err := c.client.Do(ctx, http.MethodPost, "/track/v1/trackingnumbers", nil, body, nil, &out); err != nil {
+	if err := c.Client.Do(ctx, http.MethodPost, "/track/v1/trackingnumbers", nil, body, nil, &out); err != nil {
 		return nil, err
 	}
 	var events []domain.TrackingEvent
 	for _, ctr := range out.Output.CompleteTrackResults {
 		for _, tr := range ctr.TrackResults {
 			if tr.Error != nil {
-				return nil, c.client.Rejected("%s %s", tr.Error.Code, tr.Error.Message)
+				return nil, c.Client.Rejected("%s %s", tr.Error.Code, tr.Error.Message)
 			}
 			for i := len(tr.ScanEvents) - 1; i >= 0; i-- {
 				e := tr.ScanEvents[i]

@@ -43,15 +43,11 @@ func TestRates(t *testing.T) {
 		t.Fatalf("2day %+v", r)
 	}
 	body := srv.Last("POST /rate/v1/rates/quotes").Body
-	for path, want := range map[string]any{
+	carriertest.AssertBody(t, body, map[string]any{
 		"accountNumber.value": "740561073", "requestedShipment.recipient.address.postalCode": "94105",
 		"requestedShipment.requestedPackageLineItems.0.weight.value": 1.4, "requestedShipment.requestedPackageLineItems.0.weight.units": "KG",
 		"requestedShipment.rateRequestType.0": "ACCOUNT",
-	} {
-		if got := carriertest.Get(body, path); got != want {
-			t.Errorf("%s = %v, want %v", path, got, want)
-		}
-	}
+	})
 	srv.AssertFailures("POST /rate/v1/rates/quotes", `{"transactionId":"t2","errors":[{"code":"RATE.LOCATION.NOSERVICE","message":"FedEx does not serve this location."}]}`,
 		"FedEx does not serve this location", func(ctx context.Context) error {
 			_, err := c.Rates(ctx, req)
@@ -84,17 +80,13 @@ func TestCreateLabelInternational(t *testing.T) {
 		t.Fatalf("label %+v", label)
 	}
 	body := srv.Last("POST /ship/v1/shipments").Body
-	for path, want := range map[string]any{
+	carriertest.AssertBody(t, body, map[string]any{
 		"requestedShipment.serviceType": "INTERNATIONAL_PRIORITY", "requestedShipment.shipDatestamp": "2026-11-25",
 		"requestedShipment.recipients.0.address.city": "Berlin", "requestedShipment.shippingChargesPayment.paymentType": "SENDER",
 		"requestedShipment.customsClearanceDetail.commodities.0.harmonizedCode":      "610910",
 		"requestedShipment.customsClearanceDetail.commodities.0.customsValue.amount": 25.0,
 		"requestedShipment.shipmentSpecialServices.specialServiceTypes.0":            "SATURDAY_DELIVERY",
-	} {
-		if got := carriertest.Get(body, path); got != want {
-			t.Errorf("%s = %v, want %v", path, got, want)
-		}
-	}
+	})
 	srv.AssertFailures("POST /ship/v1/shipments", `{"errors":[{"code":"SHIPMENT.USER.UNAUTHORIZED","message":"Account is not authorized for this service."}]}`,
 		"Account is not authorized", func(ctx context.Context) error {
 			_, err := c.CreateLabel(ctx, ports.LabelRequest{Shipment: sh, ShipDate: shipDate})
@@ -114,15 +106,7 @@ func TestTrack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []domain.Status{domain.StatusLabelCreated, domain.StatusInTransit, domain.StatusOutForDelivery, domain.StatusDelivered}
-	if len(events) != len(want) {
-		t.Fatalf("events %+v", events)
-	}
-	for i, e := range events {
-		if e.Status != want[i] {
-			t.Errorf("event %d %s, want %s", i, e.Status, want[i])
-		}
-	}
+	carriertest.AssertStatuses(t, events, domain.StatusLabelCreated, domain.StatusInTransit, domain.StatusOutForDelivery, domain.StatusDelivered)
 	if e := events[3]; !e.OccurredAt.Equal(time.Date(2026, 11, 27, 22, 30, 0, 0, time.UTC)) || e.Location != "SAN FRANCISCO, CA, US" {
 		t.Errorf("delivered %+v", e)
 	}

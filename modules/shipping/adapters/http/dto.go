@@ -34,25 +34,12 @@ func (m *measure) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-type addressRequest struct {
-	Name        string `json:"name"`
-	Company     string `json:"company"`
-	Phone       string `json:"phone"`
-	Email       string `json:"email"`
-	Address1    string `json:"address1"`
-	Address2    string `json:"address2"`
-	City        string `json:"city"`
-	State       string `json:"state"`
-	Country     string `json:"country"`
-	Zip         string `json:"zip"`
-	Residential bool   `json:"residential"`
-}
-
-func (a *addressRequest) input() *domain.AddressInput {
+// address is an address as sent: the resource's shape.
+func address(a *api.Address) *domain.Address {
 	if a == nil {
 		return nil
 	}
-	in := domain.AddressInput(*a)
+	in := domain.Address(*a)
 	return &in
 }
 
@@ -99,8 +86,8 @@ type insuranceRequest struct {
 type createShipmentRequest struct {
 	Carrier        string            `json:"carrier"`
 	ServiceCode    string            `json:"service_code"`
-	ShipFrom       *addressRequest   `json:"ship_from"`
-	ShipTo         *addressRequest   `json:"ship_to"`
+	ShipFrom       *api.Address      `json:"ship_from"`
+	ShipTo         *api.Address      `json:"ship_to"`
 	Packages       []packageRequest  `json:"packages"`
 	OrderID        string            `json:"order_id"`
 	CustomsInfo    *customsRequest   `json:"customs_info"`
@@ -112,7 +99,7 @@ type createShipmentRequest struct {
 
 func (r *createShipmentRequest) input() domain.ShipmentInput {
 	in := domain.ShipmentInput{
-		Carrier: r.Carrier, ServiceCode: r.ServiceCode, ShipFrom: r.ShipFrom.input(), ShipTo: r.ShipTo.input(),
+		Carrier: r.Carrier, ServiceCode: r.ServiceCode, ShipFrom: address(r.ShipFrom), ShipTo: address(r.ShipTo),
 		OrderID: r.OrderID, Options: domain.Options(r.Options), Reference: r.Reference, NotifyCustomer: r.NotifyCustomer,
 	}
 	for _, p := range r.Packages {

@@ -33,7 +33,17 @@ func New(code string) *Carrier {
 	if !ok {
 		return nil
 	}
-	return &Carrier{code: code, services: t}
+	services := make([]service, len(t.services))
+	for i, s := range t.services {
+		if s.maxKg == "" {
+			s.maxKg, s.maxCm = t.maxKg, t.maxCm
+		}
+		if s.divisor == 0 {
+			s.divisor = t.divisor
+		}
+		services[i] = s
+	}
+	return &Carrier{code: code, services: services}
 }
 
 // Code is the carrier code.

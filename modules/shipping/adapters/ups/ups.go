@@ -19,26 +19,18 @@ import (
 )
 
 // Config is shipping.ups: the OAuth client, the shipper (account) number, the base URL.
-type Config struct {
-	ClientID, ClientSecret, AccountNumber, BaseURL string
-	HTTPClient                                     *http.Client
-}
+type Config = carrierhttp.Account
 
 // Carrier is the UPS adapter.
 type Carrier struct {
-	cfg    Config
-	client *carrierhttp.Client
+	carrierhttp.Base
 }
 
 var _ ports.Carrier = (*Carrier)(nil)
 
 // New builds the adapter.
 func New(cfg Config) *Carrier {
-	return &Carrier{cfg: cfg, client: carrierhttp.New(carrierhttp.Config{
-		Carrier: domain.UPS, BaseURL: cfg.BaseURL, ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret, HTTPClient: cfg.HTTPClient,
-		OAuth:   &carrierhttp.OAuth{Path: "/security/v1/oauth/token", Style: "basic", Headers: map[string]string{"x-merchant-id": cfg.AccountNumber}},
-		Message: message,
-	})}
+	return &Carrier{carrierhttp.NewBase(domain.UPS, cfg, &carrierhttp.OAuth{Path: "/security/v1/oauth/token", Style: "basic", Headers: map[string]string{"x-merchant-id": cfg.AccountNumber}}, message)}
 }
 
 // message reads {"response": {"errors": [{"code", "message"}]}}.
@@ -53,15 +45,6 @@ func message(body []byte) string {
 	}
 	return ""
 }
-
-// Code is "ups".
-func (c *Carrier) Code() string { return domain.UPS }
-
-// Live is true.
-func (c *Carrier) Live() bool { return true }
-
-// TrackingURL is UPS's tracking page.
-func (c *Carrier) TrackingURL(n string) string { return domain.TrackingURL(domain.UPS, n) }
 
 // Service names of the UPS service codes.
 var serviceNames = map[string]string{
@@ -119,7 +102,7 @@ func packageOf(p domain.Parcel, shipping bool) pkg {
 func (c *Carrier) Rates(ctx context.Context, req domain.RateRequest) ([]domain.Rate, error) {
 	option := "Shop"
 	shipment := map[string]any{
-		"Shipper":               party{ShipperNumber: c.cfg.AccountNumber, Address: address{PostalCode: req.FromZip, CountryCode: req.FromCountry}},
+		"Shipper":               party{ShipperNumber: c.Account.AccountNumber, Address: address{PostalCode: req.FromZip, CountryCode: req.FromCountry}},
 		"ShipFrom":              party{Address: address{PostalCode: req.FromZip, CountryCode: req.FromCountry}},
 		"ShipTo":                party{Address: address{PostalCode: req.ToZip, CountryCode: req.ToCountry}},
 		"Package":               []pkg{packageOf(req.Parcel, false)},
@@ -140,7 +123,7 @@ func (c *Carrier) Rates(ctx context.Context, req domain.RateRequest) ([]domain.R
 		}
 	}
 	body := map[string]any{"RateRequest": map[string]any{"Request": map[string]any{"RequestOption": option}, "Shipment": shipment}}
-	if err := c.client.Do(ctx, http.MethodPost, "/api/rating/v2403/"+option, nil, body, c.headers(), &out); err != nil {
+	if err := c.Client.Do(ctx, http.MethodPost, "/api/rating/v2403/"+option, nil, body, c.headers(), &out); err != nil {
 		return nil, err
 	}
 	rates := make([]domain.Rate, 0, len(out.RateResponse.RatedShipment))
@@ -151,7 +134,7 @@ func (c *Carrier) Rates(ctx context.Context, req domain.RateRequest) ([]domain.R
 		}
 		price, ok := carrierhttp.Amount(ch.MonetaryValue)
 		if !ok {
-			return nil, c.client.Unavailable("unreadable price %q", ch.MonetaryValue)
+			return nil, c.Client.Unavailable("unreadable price %q", ch.MonetaryValue)
 		}
 		r := domain.Rate{Carrier: domain.UPS, ServiceCode: rs.Service.Code, ServiceName: serviceNames[rs.Service.Code],
 			Price: price, Currency: ch.CurrencyCode, IsNegotiatedRate: negotiated}
@@ -195,9 +178,9 @@ func (c *Carrier) CreateLabel(ctx context.Context, req ports.LabelRequest) (port
 		pkgs[i] = packageOf(p.Parcel(), true)
 	}
 	shipment := map[string]any{
-		"Description": sh.Reference, "Shipper": partyOf(sh.ShipFrom, c.cfg.AccountNumber), "ShipFrom": partyOf(sh.ShipFrom, ""),
+		"Description": sh.Reference, "Shipper": partyOf(sh.ShipFrom, c.Account.AccountNumber), "ShipFrom": partyOf(sh.ShipFrom, ""),
 		"ShipTo": partyOf(sh.ShipTo, ""), "Service": code{sh.ServiceCode}, "Package": pkgs,
-		"PaymentInformation": map[string]any{"ShipmentCharge": map[string]any{"Type": "01", "BillShipper": map[string]string{"AccountNumber": c.cfg.AccountNumber}}},
+		"PaymentInformation": map[string]any{"ShipmentCharge": map[string]any{"Type": "01", "BillShipper": map[string]string{"AccountNumber": c.Account.AccountNumber}}},
 	}
 	if sh.Reference != "" {
 		shipment["ReferenceNumber"] = map[string]string{"Value": sh.Reference}
@@ -233,13 +216,13 @@ func (c *Carrier) CreateLabel(ctx context.Context, req ports.LabelRequest) (port
 		"Request": map[string]any{"RequestOption": "nonvalidate"}, "Shipment": shipment,
 		"LabelSpecification": map[string]any{"LabelImageFormat": code{"PNG"}},
 	}}
-	if err := c.client.Do(ctx, http.MethodPost, "/api/shipments/v2409/ship", nil, body, c.headers(), &out); err != nil {
+	if err := c.Client.Do(ctx, http.MethodPost, "/api/shipments/v2409/ship", nil, body, c.headers(), &out); err != nil {
 		return ports.Label{}, err
 	}
 	res := out.ShipmentResponse.ShipmentResults
 	price, ok := carrierhttp.Amount(res.ShipmentCharges.TotalCharges.MonetaryValue)
 	if !ok || len(res.PackageResults) == 0 {
-		return ports.Label{}, c.client.Unavailable("incomplete shipment answer")
+		return ports.Label{}, c.Client.Unavailable("incomplete shipment answer")
 	}
 	label := ports.Label{TrackingNumber: res.ShipmentIdentificationNumber, ServiceName: serviceNames[sh.ServiceCode], Price: price,
 		Currency: res.ShipmentCharges.TotalCharges.CurrencyCode}
@@ -248,7 +231,7 @@ func (c *Carrier) CreateLabel(ctx context.Context, req ports.LabelRequest) (port
 		if i == 0 {
 			img, err := base64.StdEncoding.DecodeString(p.ShippingLabel.GraphicImage)
 			if err != nil {
-				return ports.Label{}, c.client.Unavailable("unreadable label image")
+				return ports.Label{}, c.Client.Unavailable("unreadable label image")
 			}
 			label.Image, label.ContentType = img, carrierhttp.LabelContentType(p.ShippingLabel.ImageFormat.Code)
 		}
@@ -285,7 +268,7 @@ func (c *Carrier) Track(ctx context.Context, trackingNumber string) ([]domain.Tr
 		} `json:"trackResponse"`
 	}
 	q := url.Values{"locale": {"en_US"}, "returnSignature": {"false"}}
-	if err := c.client.Do(ctx, http.MethodGet, "/api/track/v1/details/"+url.PathEscape(trackingNumber), q, nil, c.headers(), &out); err != nil {
+	if err := c.Client.Do(ctx, http.MethodGet, "/api/track/v1/details/"+url.PathEscape(trackingNumber), q, nil, c.headers(), &out); err != nil {
 		return nil, err
 	}
 	var events []domain.TrackingEvent

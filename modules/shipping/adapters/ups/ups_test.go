@@ -54,7 +54,7 @@ func TestRates(t *testing.T) {
 		t.Fatalf("rates %+v", rates)
 	}
 	req := srv.Last("POST /api/rating/v2403/Rate")
-	for path, want := range map[string]any{
+	carriertest.AssertBody(t, req.Body, map[string]any{
 		"RateRequest.Request.RequestOption":                                   "Rate",
 		"RateRequest.Shipment.Service.Code":                                   "03",
 		"RateRequest.Shipment.Shipper.ShipperNumber":                          "A1B2C3",
@@ -62,11 +62,7 @@ func TestRates(t *testing.T) {
 		"RateRequest.Shipment.Package.0.PackageWeight.Weight":                 "2.1", // rounded up
 		"RateRequest.Shipment.Package.0.PackageWeight.UnitOfMeasurement.Code": "KGS",
 		"RateRequest.Shipment.Package.0.Dimensions.Length":                    "31",
-	} {
-		if got := carriertest.Get(req.Body, path); got != want {
-			t.Errorf("%s = %v, want %v", path, got, want)
-		}
-	}
+	})
 	if req.Header.Get("transId") == "" {
 		t.Errorf("no transId header")
 	}
@@ -109,18 +105,14 @@ func TestCreateLabel(t *testing.T) {
 		t.Fatalf("label %+v", label)
 	}
 	req := srv.Last("POST /api/shipments/v2409/ship")
-	for path, want := range map[string]any{
+	carriertest.AssertBody(t, req.Body, map[string]any{
 		"ShipmentRequest.Shipment.Shipper.ShipperNumber":                                       "A1B2C3",
 		"ShipmentRequest.Shipment.ShipTo.Address.City":                                         "San Francisco",
 		"ShipmentRequest.Shipment.PaymentInformation.ShipmentCharge.BillShipper.AccountNumber": "A1B2C3",
 		"ShipmentRequest.Shipment.Package.1.PackageWeight.Weight":                              "1.4", // 3 lb = 1.36077711 kg
 		"ShipmentRequest.Shipment.ShipmentServiceOptions.DeliveryConfirmation.DCISType":        "1",
 		"ShipmentRequest.Shipment.ReferenceNumber.Value":                                       "PO-7",
-	} {
-		if got := carriertest.Get(req.Body, path); got != want {
-			t.Errorf("%s = %v, want %v", path, got, want)
-		}
-	}
+	})
 	srv.AssertFailures("POST /api/shipments/v2409/ship", `{"response":{"errors":[{"code":"120100","message":"Missing or invalid shipper number"}]}}`,
 		"Missing or invalid shipper number", func(ctx context.Context) error {
 			_, err := c.CreateLabel(ctx, ports.LabelRequest{Shipment: shipment(), ShipDate: shipDate})
@@ -140,15 +132,7 @@ func TestTrack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []domain.Status{domain.StatusLabelCreated, domain.StatusInTransit, domain.StatusOutForDelivery, domain.StatusDelivered}
-	if len(events) != 4 {
-		t.Fatalf("events %+v", events)
-	}
-	for i, e := range events {
-		if e.Status != want[i] {
-			t.Errorf("event %d: %s, want %s", i, e.Status, want[i])
-		}
-	}
+	carriertest.AssertStatuses(t, events, domain.StatusLabelCreated, domain.StatusInTransit, domain.StatusOutForDelivery, domain.StatusDelivered)
 	if e := events[3]; e.Location != "San Francisco, CA, US" || e.OccurredAt != time.Date(2026, 11, 27, 14, 30, 0, 0, time.UTC) || e.Description != "DELIVERED" {
 		t.Errorf("delivered %+v", e)
 	}

@@ -26,25 +26,18 @@ import (
 
 // Config is shipping.usps: the OAuth client, the account (CRID:MID:EPS account number,
 // for the payment authorization labels need), the base URL.
-type Config struct {
-	ClientID, ClientSecret, AccountNumber, BaseURL string
-	HTTPClient                                     *http.Client
-}
+type Config = carrierhttp.Account
 
 // Carrier is the USPS adapter.
 type Carrier struct {
-	cfg    Config
-	client *carrierhttp.Client
+	carrierhttp.Base
 }
 
 var _ ports.Carrier = (*Carrier)(nil)
 
 // New builds the adapter.
 func New(cfg Config) *Carrier {
-	return &Carrier{cfg: cfg, client: carrierhttp.New(carrierhttp.Config{
-		Carrier: domain.USPS, BaseURL: cfg.BaseURL, ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret, HTTPClient: cfg.HTTPClient,
-		OAuth: &carrierhttp.OAuth{Path: "/oauth2/v3/token", Style: "json"}, Message: message,
-	})}
+	return &Carrier{carrierhttp.NewBase(domain.USPS, cfg, &carrierhttp.OAuth{Path: "/oauth2/v3/token", Style: "json"}, message)}
 }
 
 // message reads {"error": {"code", "message", "errors": [{"title", "detail"}]}}.
@@ -64,15 +57,6 @@ func message(body []byte) string {
 	}
 	return e.Error.Message
 }
-
-// Code is "usps".
-func (c *Carrier) Code() string { return domain.USPS }
-
-// Live is true.
-func (c *Carrier) Live() bool { return true }
-
-// TrackingURL is USPS's tracking page.
-func (c *Carrier) TrackingURL(n string) string { return domain.TrackingURL(domain.USPS, n) }
 
 type mailClass struct{ code, name string }
 
@@ -171,7 +155,7 @@ func (c *Carrier) Rates(ctx context.Context, req domain.RateRequest) ([]domain.R
 		go func() {
 			defer wg.Done()
 			var out priceAnswer
-			err := c.client.Do(ctx, http.MethodPost, path, nil, body, nil, &out)
+			err := c.Client.Do(ctx, http.MethodPost, path, nil, body, nil, &out)
 			mu.Lock()
 			defer mu.Unlock()
 			if err != nil {
@@ -201,7 +185,7 @@ func (c *Carrier) Rates(ctx context.Context, req domain.RateRequest) ([]domain.R
 
 // account splits CRID:MID:EPS.
 func (c *Carrier) account() (crid, mid, eps string) {
-	parts := strings.SplitN(c.cfg.AccountNumber+"::", ":", 3)
+	parts := strings.SplitN(c.Account.AccountNumber+"::", ":", 3)
 	return parts[0], parts[1], strings.TrimRight(parts[2], ":")
 }
 
@@ -213,11 +197,11 @@ func (c *Carrier) paymentToken(ctx context.Context) (string, error) {
 	}
 	var out struct{ PaymentAuthorizationToken string }
 	body := map[string]any{"roles": []any{role("PAYER"), role("LABEL_OWNER")}}
-	if err := c.client.Do(ctx, http.MethodPost, "/payments/v3/payment-authorization", nil, body, nil, &out); err != nil {
+	if err := c.Client.Do(ctx, http.MethodPost, "/payments/v3/payment-authorization", nil, body, nil, &out); err != nil {
 		return "", err
 	}
 	if out.PaymentAuthorizationToken == "" {
-		return "", c.client.Unavailable("no payment authorization token")
+		return "", c.Client.Unavailable("no payment authorization token")
 	}
 	return out.PaymentAuthorizationToken, nil
 }
@@ -291,7 +275,7 @@ func (c *Carrier) CreateLabel(ctx context.Context, req ports.LabelRequest) (port
 			body["customsForm"] = customsForm(sh.CustomsInfo, desc["weight"].(json.Number))
 		}
 		var out labelAnswer
-		if err := c.client.Do(ctx, http.MethodPost, path, nil, body, headers, &out); err != nil {
+		if err := c.Client.Do(ctx, http.MethodPost, path, nil, body, headers, &out); err != nil {
 			return ports.Label{}, err
 		}
 		label.PackageTrackingNumbers = append(label.PackageTrackingNumbers, out.LabelMetadata.TrackingNumber)
@@ -299,7 +283,7 @@ func (c *Carrier) CreateLabel(ctx context.Context, req ports.LabelRequest) (port
 		if i == 0 {
 			img, err := base64.StdEncoding.DecodeString(out.LabelImage)
 			if err != nil || out.LabelMetadata.TrackingNumber == "" {
-				return ports.Label{}, c.client.Unavailable("incomplete label answer")
+				return ports.Label{}, c.Client.Unavailable("incomplete label answer")
 			}
 			label.TrackingNumber, label.Image = out.LabelMetadata.TrackingNumber, img
 		}
@@ -323,7 +307,7 @@ func (c *Carrier) Track(ctx context.Context, trackingNumber string) ([]domain.Tr
 		}
 	}
 	q := url.Values{"expand": {"DETAIL"}}
-	if err := c.client.Do(ctx, http.MethodGet, "/tracking/v3/tracking/"+url.PathEscape(trackingNumber), q, nil, nil, &out); err != nil {
+	if err := c.Client.Do(ctx, http.MethodGet, "/tracking/v3/tracking/"+url.PathEscape(trackingNumber), q, nil, nil, &out); err != nil {
 		return nil, err
 	}
 	var events []domain.TrackingEvent

@@ -64,11 +64,7 @@ func TestRatesDomesticAndInternational(t *testing.T) {
 	}
 	body := reqs[0].Body
 	// 0.68038855 kg = 1.5 lb; 25.4 cm = 10 in.
-	for path, want := range map[string]any{"originZIPCode": "10001", "destinationZIPCode": "94105", "weight": 1.5, "length": 10.0, "width": 8.0, "mailingDate": "2026-11-25"} {
-		if g := carriertest.Get(body, path); g != want {
-			t.Errorf("%s = %v, want %v", path, g, want)
-		}
-	}
+	carriertest.AssertBody(t, body, map[string]any{"originZIPCode": "10001", "destinationZIPCode": "94105", "weight": 1.5, "length": 10.0, "width": 8.0, "mailingDate": "2026-11-25"})
 	prices(srv, "POST /international-prices/v3/base-rates/search", map[string]string{"PRIORITY_MAIL_INTERNATIONAL": "52.10"})
 	rates, err = c.Rates(context.Background(), request("DE", "10117", "PRIORITY_MAIL_INTERNATIONAL"))
 	if err != nil || len(rates) != 1 || rates[0].Price.String() != "52.1" || rates[0].ServiceName != "USPS Priority Mail International" {
@@ -119,12 +115,8 @@ func TestCreateLabel(t *testing.T) {
 		t.Errorf("payment body %v", pay)
 	}
 	body := srv.Requests("POST /labels/v3/label")[1].Body
-	for path, want := range map[string]any{"toAddress.ZIPCode": "94105", "toAddress.ZIPPlus4": "1234", "toAddress.lastName": "Smith",
-		"packageDescription.mailClass": "PRIORITY_MAIL", "packageDescription.weight": 1.25, "packageDescription.customerReference.0.referenceNumber": "PO-7"} {
-		if g := carriertest.Get(body, path); g != want {
-			t.Errorf("%s = %v, want %v", path, g, want)
-		}
-	}
+	carriertest.AssertBody(t, body, map[string]any{"toAddress.ZIPCode": "94105", "toAddress.ZIPPlus4": "1234", "toAddress.lastName": "Smith",
+		"packageDescription.mailClass": "PRIORITY_MAIL", "packageDescription.weight": 1.25, "packageDescription.customerReference.0.referenceNumber": "PO-7"})
 	srv.AssertFailures("POST /labels/v3/label", `{"error":{"code":"400","message":"Invalid address","errors":[{"title":"Address Not Found","detail":"The address is not deliverable."}]}}`,
 		"The address is not deliverable", func(ctx context.Context) error {
 			_, err := c.CreateLabel(ctx, ports.LabelRequest{Shipment: sh, ShipDate: shipDate})
@@ -144,15 +136,7 @@ func TestTrack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []domain.Status{domain.StatusLabelCreated, domain.StatusInTransit, domain.StatusOutForDelivery, domain.StatusDelivered}
-	if len(events) != 4 {
-		t.Fatalf("events %+v", events)
-	}
-	for i, e := range events {
-		if e.Status != want[i] {
-			t.Errorf("event %d %s, want %s", i, e.Status, want[i])
-		}
-	}
+	carriertest.AssertStatuses(t, events, domain.StatusLabelCreated, domain.StatusInTransit, domain.StatusOutForDelivery, domain.StatusDelivered)
 	if q := srv.Last("GET /tracking/v3/tracking/9400100000000000000001").Query["expand"]; len(q) != 1 || q[0] != "DETAIL" {
 		t.Errorf("expand %v", q)
 	}

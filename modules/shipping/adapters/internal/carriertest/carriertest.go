@@ -197,3 +197,26 @@ func (s *Server) AssertFailures(route, errorBody, wantMessage string, call func(
 		s.t.Errorf("timeout: %v after %s, want CARRIER_UNAVAILABLE at the deadline", err, time.Since(start))
 	}
 }
+
+// AssertBody checks members of a decoded JSON body by path (see Get).
+func AssertBody(t testing.TB, body map[string]any, want map[string]any) {
+	t.Helper()
+	for path, w := range want {
+		if got := Get(body, path); got != w {
+			t.Errorf("%s = %v (%T), want %v (%T)", path, got, got, w, w)
+		}
+	}
+}
+
+// AssertStatuses checks the statuses of tracking events, in order.
+func AssertStatuses(t testing.TB, events []domain.TrackingEvent, want ...domain.Status) {
+	t.Helper()
+	if len(events) != len(want) {
+		t.Fatalf("%d events, want %d: %+v", len(events), len(want), events)
+	}
+	for i, e := range events {
+		if e.Status != want[i] {
+			t.Errorf("event %d: %s, want %s", i, e.Status, want[i])
+		}
+	}
+}
