@@ -75,8 +75,9 @@ type (
 		Units  string      `json:"units"`
 	}
 	lineItem struct {
-		Weight     weight      `json:"weight"`
-		Dimensions *dimensions `json:"dimensions,omitempty"`
+		Weight        weight      `json:"weight"`
+		Dimensions    *dimensions `json:"dimensions,omitempty"`
+		DeclaredValue *amount     `json:"declaredValue,omitempty"`
 	}
 	amount struct {
 		Amount   json.Number `json:"amount"`
@@ -180,6 +181,9 @@ func (c *Carrier) CreateLabel(ctx context.Context, req ports.LabelRequest) (port
 	items := make([]lineItem, len(sh.Packages))
 	for i, p := range sh.Packages {
 		items[i] = item(p.Parcel())
+	}
+	if in := sh.Insurance; in != nil {
+		items[0].DeclaredValue = &amount{Amount: json.Number(in.Amount.String()), Currency: in.Currency}
 	}
 	shipment := map[string]any{
 		"shipper": partyOf(sh.ShipFrom), "recipients": []party{partyOf(sh.ShipTo)}, "shipDatestamp": req.ShipDate.Format("2006-01-02"),

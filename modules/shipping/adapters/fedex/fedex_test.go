@@ -66,10 +66,11 @@ func TestCreateLabelInternational(t *testing.T) {
 		"pieceResponses":[{"trackingNumber":"794953535000","packageDocuments":[{"contentType":"LABEL","docType":"PDF","encodedLabel":"`+pdf+`"}]}],
 		"completedShipmentDetail":{"shipmentRating":{"shipmentRateDetails":[{"totalNetCharge":88.12,"currency":"USD"}]}}}]}}`)
 	sh := &domain.Shipment{ServiceCode: "INTERNATIONAL_PRIORITY",
-		ShipFrom: domain.Address{Name: "Ada", Address1: "1 Main St", City: "New York", State: "NY", Country: "US", Zip: "10001"},
-		ShipTo:   domain.Address{Name: "Bea", Address1: "Unter den Linden 1", City: "Berlin", Country: "DE", Zip: "10117"},
-		Packages: []domain.Package{{Weight: decimal.NewFromInt(1), WeightUnit: domain.Kilogram}},
-		Options:  domain.Options{SaturdayDelivery: true},
+		ShipFrom:  domain.Address{Name: "Ada", Address1: "1 Main St", City: "New York", State: "NY", Country: "US", Zip: "10001"},
+		ShipTo:    domain.Address{Name: "Bea", Address1: "Unter den Linden 1", City: "Berlin", Country: "DE", Zip: "10117"},
+		Packages:  []domain.Package{{Weight: decimal.NewFromInt(1), WeightUnit: domain.Kilogram}},
+		Options:   domain.Options{SaturdayDelivery: true},
+		Insurance: &domain.Insurance{Amount: decimal.RequireFromString("50"), Currency: "USD"},
 		CustomsInfo: &domain.CustomsInfo{ContentsType: "merchandise", Items: []domain.CustomsItem{
 			{Description: "T-shirt", Quantity: 2, Value: decimal.RequireFromString("25"), Currency: "USD", HSTariffNumber: "610910", OriginCountry: "US"}}}}
 	label, err := c.CreateLabel(context.Background(), ports.LabelRequest{Shipment: sh, ShipDate: shipDate})

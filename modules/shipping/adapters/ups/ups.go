@@ -9,6 +9,7 @@ import (
 	"encoding/base64"
 	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -76,10 +77,11 @@ type (
 		Height            string `json:",omitempty"`
 	}
 	pkg struct {
-		PackagingType *code    `json:",omitempty"`
-		Packaging     *code    `json:",omitempty"`
-		Dimensions    *measure `json:",omitempty"`
-		PackageWeight measure
+		PackagingType         *code    `json:",omitempty"`
+		Packaging             *code    `json:",omitempty"`
+		Dimensions            *measure `json:",omitempty"`
+		PackageWeight         measure
+		PackageServiceOptions *struct{ DeclaredValue charge } `json:",omitempty"`
 	}
 	charge struct{ CurrencyCode, MonetaryValue string }
 )
@@ -185,8 +187,14 @@ func (c *Carrier) CreateLabel(ctx context.Context, req ports.LabelRequest) (port
 	if sh.Reference != "" {
 		shipment["ReferenceNumber"] = map[string]string{"Value": sh.Reference}
 	}
+	if in := sh.Insurance; in != nil {
+		pkgs[0].PackageServiceOptions = &struct{ DeclaredValue charge }{charge{in.Currency, in.Amount.String()}}
+	}
+	opts := map[string]any{}
+	if ci := sh.CustomsInfo; ci != nil {
+		opts["InternationalForms"] = internationalForms(ci, req.ShipDate)
+	}
 	if sh.Options.SaturdayDelivery || sh.Options.SignatureRequired || sh.Options.AdultSignatureRequired {
-		opts := map[string]any{}
 		if sh.Options.SaturdayDelivery {
 			opts["SaturdayDeliveryIndicator"] = ""
 		}
@@ -195,6 +203,8 @@ func (c *Carrier) CreateLabel(ctx context.Context, req ports.LabelRequest) (port
 		} else if sh.Options.SignatureRequired {
 			opts["DeliveryConfirmation"] = map[string]string{"DCISType": "1"}
 		}
+	}
+	if len(opts) > 0 {
 		shipment["ShipmentServiceOptions"] = opts
 	}
 	var out struct {
@@ -240,6 +250,24 @@ func (c *Carrier) CreateLabel(ctx context.Context, req ports.LabelRequest) (port
 		label.TrackingNumber = label.PackageTrackingNumbers[0]
 	}
 	return label, nil
+}
+
+// internationalForms is the commercial invoice (form 01) of a customs declaration.
+func internationalForms(ci *domain.CustomsInfo, date time.Time) map[string]any {
+	products := make([]map[string]any, len(ci.Items))
+	currency := "USD"
+	for i, it := range ci.Items {
+		currency = it.Currency
+		products[i] = map[string]any{"Description": []string{it.Description}, "CommodityCode": it.HSTariffNumber,
+			"OriginCountryCode": it.OriginCountry, "Unit": map[string]any{"Number": strconv.Itoa(it.Quantity), "Value": it.Value.String(),
+				"UnitOfMeasurement": code{"PCS"}}}
+	}
+	reason := map[string]string{"gift": "GIFT", "sample": "SAMPLE", "returned_goods": "RETURN"}[ci.ContentsType]
+	if reason == "" {
+		reason = "SALE"
+	}
+	return map[string]any{"FormType": "01", "InvoiceDate": date.Format("20060102"), "ReasonForExport": reason,
+		"CurrencyCode": currency, "Product": products}
 }
 
 // statuses maps UPS activity status types.

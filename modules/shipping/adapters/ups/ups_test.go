@@ -27,7 +27,10 @@ func shipment() *domain.Shipment {
 	a := domain.Address{Name: "Ada", Address1: "1 Main St", City: "New York", State: "NY", Country: "US", Zip: "10001", Phone: "5550100"}
 	b := domain.Address{Name: "Bob", Address1: "2 Market St", City: "San Francisco", State: "CA", Country: "US", Zip: "94105"}
 	return &domain.Shipment{ID: "s1", Carrier: "ups", ServiceCode: "03", ShipFrom: a, ShipTo: b, Reference: "PO-7",
-		Options: domain.Options{SignatureRequired: true},
+		Options:   domain.Options{SignatureRequired: true},
+		Insurance: &domain.Insurance{Amount: decimal.RequireFromString("150.00"), Currency: "USD"},
+		CustomsInfo: &domain.CustomsInfo{ContentsType: "gift", Items: []domain.CustomsItem{
+			{Description: "Mug", Quantity: 3, Value: decimal.RequireFromString("12.5"), Currency: "USD", HSTariffNumber: "691200", OriginCountry: "US"}}},
 		Packages: []domain.Package{
 			{Weight: decimal.NewFromInt(2), WeightUnit: domain.Kilogram},
 			{Weight: decimal.NewFromInt(3), WeightUnit: domain.Pound},
