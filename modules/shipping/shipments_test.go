@@ -323,3 +323,57 @@ func TestTrackingJobPollsLiveCarriers(t *testing.T) {
 		}
 	})
 }
+
+// A carrier that refuses the label is a 400 with its message; one that is down is a
+// 503; nothing is stored either way.
+func TestCreateShipmentCarrierFailures(t *testing.T) {
+	t.Parallel()
+	carriers := func() app.Carriers {
+		return app.Carriers{
+			&stubCarrier{code: domain.UPS, err: domain.ErrCarrierRejected.WithMessage("ups: 120100 Missing or invalid shipper number")},
+			&stubCarrier{code: domain.FedEx, err: domain.ErrCarrierUnavailable.WithMessage("fedex: 503 Service Unavailable")},
+		}
+	}
+	eachEngineWith(t, carriers, func(t *testing.T, h *harness) {
+		r := h.do("POST", "/api/v1/shipping/shipments", shipmentBody(nil), "writer")
+		httpxtest.AssertError(t, r, 400, "CARRIER_REJECTED", "validation")
+		if !strings.Contains(r.Err()["message"].(string), "Missing or invalid shipper number") {
+			t.Errorf("message %v", r.Err()["message"])
+		}
+		r = h.do("POST", "/api/v1/shipping/shipments", shipmentBody(map[string]any{"carrier": "fedex", "service_code": "FEDEX_GROUND"}), "writer")
+		if r.Code != 503 || r.Err()["code"] != "CARRIER_UNAVAILABLE" {
+			t.Errorf("unavailable: %d %s", r.Code, r.Raw)
+		}
+		// USPS is not configured in this set.
+		r = h.do("POST", "/api/v1/shipping/shipments", shipmentBody(map[string]any{"carrier": "usps", "service_code": "PRIORITY_MAIL"}), "writer")
+		httpxtest.AssertError(t, r, 400, "INVALID_CARRIER", "validation")
+		if got := h.outbox(); len(got) != 0 || len(h.storage.files) != 0 {
+			t.Errorf("stored after failures: %v %d", got, len(h.storage.files))
+		}
+	})
+}
+
+// Two carrier reports about one shipment at once: both are recorded, the newest wins.
+func TestConcurrentTrackingUpdates(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, func(t *testing.T, h *harness) {
+		s := h.must(201, "POST", "/api/v1/shipping/shipments", shipmentBody(nil), "writer").Data()
+		tn := s["tracking_number"].(string)
+		done := make(chan int, 2)
+		for i, st := range []string{"in_transit", "out_for_delivery"} {
+			go func() {
+				body := map[string]any{"tracking_number": tn, "status": st, "occurred_at": t0.Add(time.Duration(i+1) * time.Hour).Format(time.RFC3339)}
+				done <- h.webhook("ups", body, "").Code
+			}()
+		}
+		for range 2 {
+			if code := <-done; code != 200 {
+				t.Errorf("status %d", code)
+			}
+		}
+		g := h.must(200, "GET", "/api/v1/shipping/shipments/"+s["id"].(string)+"?include=tracking_history", nil, "reader").Data()
+		if g["status"] != "out_for_delivery" || len(httpxtest.Objects(g["tracking_history"])) != 3 {
+			t.Errorf("after concurrent updates %v %v", g["status"], g["tracking_history"])
+		}
+	})
+}
