@@ -99,6 +99,12 @@ func (s *Service) parseRates(in RatesInput) (rateQuery, error) {
 	return q, nil
 }
 
+// ValidateRates checks a rates query without asking any carrier.
+func (s *Service) ValidateRates(in RatesInput) error {
+	_, err := s.parseRates(in)
+	return err
+}
+
 // QuoteInput answers GET /shipping/rates: the validated query's echo and the quote.
 func (s *Service) QuoteInput(ctx context.Context, in RatesInput) (api.Quote, RatesEcho, error) {
 	q, err := s.parseRates(in)
