@@ -91,6 +91,15 @@ type stubCarrier struct {
 	mu     sync.Mutex
 	events []domain.TrackingEvent
 	calls  int
+	// push reads the carrier's own webhook body (nil: the carrier pushes none).
+	push func(body []byte) (string, []domain.TrackingEvent, error)
+}
+
+func (s *stubCarrier) ParsePush(body []byte) (string, []domain.TrackingEvent, error) {
+	if s.push == nil {
+		return "", nil, domain.ErrInvalidCarrier
+	}
+	return s.push(body)
 }
 
 func (s *stubCarrier) Code() string                { return s.code }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gocommerce/commerce/modules/shipping/adapters/ups"
 	"github.com/gocommerce/commerce/modules/shipping/app"
 	"github.com/gocommerce/commerce/modules/shipping/domain"
 	"github.com/gocommerce/commerce/platform/httpxtest"
@@ -374,6 +375,38 @@ func TestConcurrentTrackingUpdates(t *testing.T) {
 		g := h.must(200, "GET", "/api/v1/shipping/shipments/"+s["id"].(string)+"?include=tracking_history", nil, "reader").Data()
 		if g["status"] != "out_for_delivery" || len(httpxtest.Objects(g["tracking_history"])) != 3 {
 			t.Errorf("after concurrent updates %v %v", g["status"], g["tracking_history"])
+		}
+	})
+}
+
+// UPS Track Alert pushes its own body with the subscription's credential header.
+func TestCarrierNativePush(t *testing.T) {
+	t.Parallel()
+	carriers := func() app.Carriers {
+		return app.Carriers{&stubCarrier{code: domain.UPS, push: ups.New(ups.Config{}).ParsePush}, tables()[1]}
+	}
+	eachEngineWith(t, carriers, func(t *testing.T, h *harness) {
+		s := h.must(201, "POST", "/api/v1/shipping/shipments", shipmentBody(nil), "writer").Data()
+		push := func(carrier, credential string, body string) httpxtest.Response {
+			return httpxtest.Do(t, h.srv, "POST", "/api/v1/shipping/webhooks/"+carrier, body, "Credential: "+credential)
+		}
+		body := `{"trackingNumber":"` + s["tracking_number"].(string) + `","localActivityDate":"20261127","localActivityTime":"093000",
+			"gmtActivityDate":"20261127","gmtActivityTime":"143000","activityLocation":{"city":"San Francisco","stateProvince":"CA","postalCode":"94105","country":"US"},
+			"activityStatus":{"type":"D","code":"KB","description":"DELIVERED"}}`
+		httpxtest.AssertError(t, push("ups", "wrong", body), 400, "INVALID_SIGNATURE", "validation")
+		r := push("ups", secret, body)
+		if r.Code != 200 || r.Body["status"] != "delivered" {
+			t.Fatalf("push %d %s", r.Code, r.Raw)
+		}
+		g := h.must(200, "GET", "/api/v1/shipping/shipments/"+s["id"].(string), nil, "reader").Data()
+		if g["delivered_at"] != "2026-11-27T14:30:00Z" {
+			t.Errorf("delivered_at %v", g["delivered_at"])
+		}
+		// FedEx runs on its table here: it pushes nothing native.
+		httpxtest.AssertError(t, push("fedex", secret, body), 400, "INVALID_CARRIER", "validation")
+		r = push("ups", secret, `{"activityStatus":{}}`)
+		if r.Code != 400 {
+			t.Errorf("bad push %d %s", r.Code, r.Raw)
 		}
 	})
 }

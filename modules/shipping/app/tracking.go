@@ -61,6 +61,24 @@ func (s *Service) ApplyTracking(ctx context.Context, u TrackingUpdate) (api.Ship
 	return out, err
 }
 
+// PushTracking applies an update a carrier pushed in its own format; a carrier without
+// one (or in table mode) is INVALID_CARRIER.
+func (s *Service) PushTracking(ctx context.Context, carrier string, body []byte) (api.Shipment, error) {
+	c, ok := s.carriers.get(carrier)
+	p, native := c.(ports.TrackingPush)
+	if !ok || !native {
+		return api.Shipment{}, domain.ErrInvalidCarrier.WithMessage("%s pushes no native tracking updates here", carrier)
+	}
+	number, events, err := p.ParsePush(body)
+	if err != nil {
+		return api.Shipment{}, err
+	}
+	for i := range events {
+		events[i].Source = "webhook"
+	}
+	return s.ApplyTracking(ctx, TrackingUpdate{Carrier: carrier, TrackingNumber: number, Events: events})
+}
+
 // apply stores new events, runs the status machine over the whole history and writes
 // the shipment (with next, the next poll, when not nil; a zero next stops polling)
 // inside ctx's transaction.

@@ -32,6 +32,13 @@ type Carrier interface {
 	TrackingURL(trackingNumber string) string
 }
 
+// TrackingPush is implemented by a carrier adapter whose API pushes tracking updates
+// in the carrier's own format (UPS Track Alert).
+type TrackingPush interface {
+	// ParsePush reads a pushed body: the tracking number and its events.
+	ParsePush(body []byte) (trackingNumber string, events []domain.TrackingEvent, err error)
+}
+
 // LabelRequest is a shipment to label.
 type LabelRequest struct {
 	Shipment *domain.Shipment

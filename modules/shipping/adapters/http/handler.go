@@ -6,6 +6,7 @@ package http
 import (
 	"crypto/hmac"
 	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/hex"
 	"io"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/gocommerce/commerce/modules/shipping/api"
 	"github.com/gocommerce/commerce/modules/shipping/app"
 	"github.com/gocommerce/commerce/modules/shipping/domain"
 	"github.com/gocommerce/commerce/platform/apperr"
@@ -25,8 +27,12 @@ const (
 	ScopeWrite = "shipping:write"
 )
 
-// SignatureHeader carries the webhook's HMAC-SHA256 (hex) of the raw body.
-const SignatureHeader = "X-Shipping-Signature"
+// SignatureHeader carries the webhook's HMAC-SHA256 (hex) of the raw body (the house
+// format); CredentialHeader the credential of a carrier's own push (UPS Track Alert).
+const (
+	SignatureHeader  = "X-Shipping-Signature"
+	CredentialHeader = "Credential"
+)
 
 // Handler serves the shipping endpoints.
 type Handler struct {
@@ -123,19 +129,30 @@ func (h *Handler) webhook(c *gin.Context) {
 		return
 	}
 	secret := h.svc.Settings().WebhookSecret
-	mac := hmac.New(sha256.New, []byte(secret))
-	mac.Write(body)
-	got, _ := hex.DecodeString(strings.TrimPrefix(c.GetHeader(SignatureHeader), "sha256="))
-	if secret == "" || !hmac.Equal(got, mac.Sum(nil)) {
-		httpx.Error(c, domain.ErrWebhookSignature)
-		return
+	var out api.Shipment
+	if cred := c.GetHeader(CredentialHeader); cred != "" {
+		// A carrier's own push (UPS Track Alert) carries the credential chosen at
+		// subscription: the webhook secret.
+		if secret == "" || subtle.ConstantTimeCompare([]byte(cred), []byte(secret)) != 1 {
+			httpx.Error(c, domain.ErrWebhookSignature)
+			return
+		}
+		out, err = h.svc.PushTracking(c.Request.Context(), carrier, body)
+	} else {
+		mac := hmac.New(sha256.New, []byte(secret))
+		mac.Write(body)
+		got, _ := hex.DecodeString(strings.TrimPrefix(c.GetHeader(SignatureHeader), "sha256="))
+		if secret == "" || !hmac.Equal(got, mac.Sum(nil)) {
+			httpx.Error(c, domain.ErrWebhookSignature)
+			return
+		}
+		update, perr := parseWebhook(carrier, body)
+		if perr != nil {
+			httpx.Error(c, perr)
+			return
+		}
+		out, err = h.svc.ApplyTracking(c.Request.Context(), update)
 	}
-	update, err := parseWebhook(carrier, body)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	out, err := h.svc.ApplyTracking(c.Request.Context(), update)
 	if err != nil {
 		httpx.Error(c, err)
 		return

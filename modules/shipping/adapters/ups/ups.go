@@ -27,7 +27,10 @@ type Carrier struct {
 	carrierhttp.Base
 }
 
-var _ ports.Carrier = (*Carrier)(nil)
+var (
+	_ ports.Carrier      = (*Carrier)(nil)
+	_ ports.TrackingPush = (*Carrier)(nil)
+)
 
 // New builds the adapter.
 func New(cfg Config) *Carrier {
@@ -275,6 +278,31 @@ var statuses = map[string]domain.Status{
 	"M": domain.StatusLabelCreated, "MV": domain.StatusLabelCreated, "P": domain.StatusInTransit, "I": domain.StatusInTransit,
 	"O": domain.StatusOutForDelivery, "D": domain.StatusDelivered, "X": domain.StatusException, "RS": domain.StatusException,
 	"NA": domain.StatusException, "DO": domain.StatusInTransit, "DD": domain.StatusInTransit, "W": domain.StatusInTransit,
+}
+
+// ParsePush reads a Track Alert push: one activity of one tracking number.
+func (c *Carrier) ParsePush(body []byte) (string, []domain.TrackingEvent, error) {
+	var push struct {
+		TrackingNumber   string
+		GMTActivityDate  string `json:"gmtActivityDate"`
+		GMTActivityTime  string `json:"gmtActivityTime"`
+		ActivityLocation struct{ City, StateProvince, Country string }
+		ActivityStatus   struct{ Type, Code, Description string }
+	}
+	if !carrierhttp.Decode(body, &push) || push.TrackingNumber == "" {
+		return "", nil, domain.ErrCarrierRejected.WithMessage("ups: not a Track Alert body").WithField("trackingNumber", "is required")
+	}
+	at, ok := carrierhttp.ParseTime(push.GMTActivityDate + " " + push.GMTActivityTime)
+	if !ok {
+		return "", nil, domain.ErrCarrierRejected.WithMessage("ups: bad activity time").WithField("gmtActivityDate", "must be YYYYMMDD with gmtActivityTime HHMMSS")
+	}
+	st, known := statuses[push.ActivityStatus.Type]
+	if !known {
+		st = domain.StatusInTransit
+	}
+	loc := push.ActivityLocation
+	return push.TrackingNumber, []domain.TrackingEvent{carrierhttp.Event(st, push.ActivityStatus.Type+":"+push.ActivityStatus.Code,
+		push.ActivityStatus.Description, carrierhttp.Join(loc.City, loc.StateProvince, loc.Country), at)}, nil
 }
 
 // Track reads the package's activities (UPS lists the newest first).
