@@ -55,6 +55,9 @@ func (s *Service) CreateShipment(ctx context.Context, in domain.ShipmentInput) (
 	sh.TrackingNumber, sh.ServiceName = label.TrackingNumber, label.ServiceName
 	sh.TrackingURL = carrier.TrackingURL(label.TrackingNumber)
 	sh.Price, sh.Currency = label.Price, label.Currency
+	if sh.Currency == "" {
+		sh.Currency = domain.TableCurrency // the carrier billed without naming it: USD
+	}
 	sh.EstimatedDelivery = label.EstimatedDelivery
 	for i := range sh.Packages {
 		sh.Packages[i].ID = s.newID()
