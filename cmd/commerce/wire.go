@@ -7,12 +7,15 @@ import (
 
 	"github.com/gocommerce/commerce/modules/carts"
 	"github.com/gocommerce/commerce/modules/catalog"
+	catalogports "github.com/gocommerce/commerce/modules/catalog/ports"
 	"github.com/gocommerce/commerce/modules/coupons"
 	"github.com/gocommerce/commerce/modules/customers"
 	"github.com/gocommerce/commerce/modules/identity"
 	"github.com/gocommerce/commerce/modules/inventory"
 	"github.com/gocommerce/commerce/modules/orders"
 	"github.com/gocommerce/commerce/modules/payments"
+	"github.com/gocommerce/commerce/modules/shipping"
+	shippingports "github.com/gocommerce/commerce/modules/shipping/ports"
 	"github.com/gocommerce/commerce/modules/tax"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
@@ -62,6 +65,9 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		coupons.ProviderSet,
 		orders.ProviderSet,
 		tax.ProviderSet,
+		shipping.ProviderSet,
+		// Labels are stored where product images are (decision 0155).
+		wire.Bind(new(shippingports.LabelStorage), new(catalogports.ImageStorage)),
 		newModules,
 		newSeeders,
 		newApp,

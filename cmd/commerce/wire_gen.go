@@ -63,6 +63,12 @@ import (
 	"github.com/gocommerce/commerce/modules/payments"
 	events4 "github.com/gocommerce/commerce/modules/payments/adapters/events"
 	http5 "github.com/gocommerce/commerce/modules/payments/adapters/http"
+	"github.com/gocommerce/commerce/modules/shipping"
+	http10 "github.com/gocommerce/commerce/modules/shipping/adapters/http"
+	jobs4 "github.com/gocommerce/commerce/modules/shipping/adapters/jobs"
+	ordersapi3 "github.com/gocommerce/commerce/modules/shipping/adapters/ordersapi"
+	postgres9 "github.com/gocommerce/commerce/modules/shipping/adapters/postgres"
+	app9 "github.com/gocommerce/commerce/modules/shipping/app"
 	"github.com/gocommerce/commerce/modules/tax"
 	events7 "github.com/gocommerce/commerce/modules/tax/adapters/events"
 	http9 "github.com/gocommerce/commerce/modules/tax/adapters/http"
@@ -207,8 +213,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	service3 := app6.NewService(dbDB, repositories, catalogapiAdapter, outbox, clockClock, settings4)
 	handler3 := http4.NewHandler(service3)
 	eventsSubscriber := events3.NewSubscriber(service3, logger)
-	jobs4 := jobs2.NewJobs(service3, logger)
-	inventoryModule := inventory.NewModule(handler3, eventsSubscriber, jobs4)
+	jobs5 := jobs2.NewJobs(service3, logger)
+	inventoryModule := inventory.NewModule(handler3, eventsSubscriber, jobs5)
 	settings5 := payments.NewSettings(cfg)
 	registry, err := payments.NewGateways(cfg)
 	if err != nil {
@@ -237,21 +243,21 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	service5 := app7.NewService(settings7, dbDB, stores3, appCollaborators, outbox, clockClock)
 	couponsapiAdapter := couponsapi.NewAdapter(service5)
 	noneTax := none2.NewTax()
-	shipping := none2.NewShipping()
+	noneShipping := none2.NewShipping()
 	automaticDiscounts := none2.NewAutomaticDiscounts()
 	adapter5 := customersapi3.NewAdapter(service)
 	collaborators2 := app4.Collaborators{
 		Catalog:            adapter3,
 		Coupons:            couponsapiAdapter,
 		Tax:                noneTax,
-		Shipping:           shipping,
+		Shipping:           noneShipping,
 		AutomaticDiscounts: automaticDiscounts,
 		Addresses:          adapter5,
 	}
 	service6 := app4.NewService(settings6, dbDB, cartRepository, collaborators2, outbox, clockClock)
 	handler5 := http6.NewHandler(service6)
-	jobs5 := jobs3.NewJobs(service6, logger)
-	cartsModule := carts.NewModule(handler5, jobs5)
+	jobs6 := jobs3.NewJobs(service6, logger)
+	cartsModule := carts.NewModule(handler5, jobs6)
 	adapter6 := cartsapi2.NewAdapter(service6)
 	validator := app7.NewValidator(service5, adapter6)
 	handler6 := http7.NewHandler(service5, validator)
@@ -290,6 +296,14 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	handler8 := http9.NewHandler(service8)
 	subscriber5 := events7.NewSubscriber(service8, logger)
 	taxModule := tax.NewModule(handler8, subscriber5)
+	shipmentRepository := postgres9.NewShipmentRepository(dbDB)
+	carriers := shipping.NewCarriers(cfg)
+	adapter9 := ordersapi3.NewAdapter(queryService)
+	settings9 := shipping.NewSettings(cfg)
+	service9 := app9.NewService(dbDB, shipmentRepository, carriers, imageStorage, adapter9, outbox, clockClock, settings9)
+	handler9 := http10.NewHandler(service9)
+	jobs7 := jobs4.NewJobs(service9, logger)
+	shippingModule := shipping.NewModule(handler9, jobs7)
 	metricsRegistry := metrics.New()
 	limiter, err := ratelimit.New(cfg, client, metricsRegistry, logger)
 	if err != nil {
@@ -300,7 +314,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	adminModule := ratelimit.NewAdminModule(limiter)
 	metricsModule := metrics.NewModule(metricsRegistry)
-	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, taxModule, adminModule, metricsModule)
+	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, taxModule, shippingModule, adminModule, metricsModule)
 	migrator := newMigrator(dbDB, v)
 	authenticator, cleanup4, err := app2.NewAuthenticator(settings, tokens, apiKeyRepository, keyCache, revocations, invalidations, clockClock, logger)
 	if err != nil {

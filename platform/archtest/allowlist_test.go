@@ -27,6 +27,7 @@ var apiImports = map[string][]string{
 	"orders":    {"catalog", "customers", "inventory", "payments"},
 	"payments":  {"customers"},
 	"tax":       {},
+	"shipping":  {"orders"},
 }
 
 // moduleFolders lists the folders under modules/.

@@ -40,6 +40,7 @@ type Config struct {
 	Customers     Customers     `koanf:"customers"`
 	Notifications Notifications `koanf:"notifications"`
 	Jobs          Jobs          `koanf:"jobs"`
+	Shipping      Shipping      `koanf:"shipping"`
 }
 
 // HTTP configures the API server.
@@ -238,6 +239,28 @@ type Notifications struct {
 	MaxAttempts  int             `koanf:"max_attempts"`
 }
 
+// Shipping configures the carriers (credentials switch a carrier from its built-in rate
+// table to its API), the rate and label deadlines, tracking and the carrier webhooks.
+type Shipping struct {
+	RatesTimeout     time.Duration `koanf:"rates_timeout"`
+	LabelTimeout     time.Duration `koanf:"label_timeout"`
+	TrackingInterval time.Duration `koanf:"tracking_interval"`
+	WebhookSecret    string        `koanf:"webhook_secret"`
+	UPS              Carrier       `koanf:"ups"`
+	FedEx            Carrier       `koanf:"fedex"`
+	USPS             Carrier       `koanf:"usps"`
+	DHL              Carrier       `koanf:"dhl"`
+}
+
+// Carrier is one carrier's credentials (OAuth client, or DHL's API key and secret)
+// and API base URL.
+type Carrier struct {
+	ClientID      string `koanf:"client_id"`
+	ClientSecret  string `koanf:"client_secret"`
+	AccountNumber string `koanf:"account_number"`
+	BaseURL       string `koanf:"base_url"`
+}
+
 // Jobs configures background work.
 type Jobs struct {
 	Concurrency int `koanf:"concurrency"`
@@ -312,6 +335,13 @@ func Default() Config {
 		Customers:     Customers{InviteTTL: 7 * 24 * time.Hour, ResetTTL: 24 * time.Hour},
 		Notifications: Notifications{RetryBackoff: []time.Duration{30 * time.Second, 2 * time.Minute, 10 * time.Minute}, MaxAttempts: 4},
 		Jobs:          Jobs{Concurrency: 10},
+		Shipping: Shipping{
+			RatesTimeout: 10 * time.Second, LabelTimeout: 30 * time.Second, TrackingInterval: time.Hour,
+			UPS:   Carrier{BaseURL: "https://onlinetools.ups.com"},
+			FedEx: Carrier{BaseURL: "https://apis.fedex.com"},
+			USPS:  Carrier{BaseURL: "https://apis.usps.com"},
+			DHL:   Carrier{BaseURL: "https://express.api.dhl.com/mydhlapi"},
+		},
 	}
 }
 
@@ -530,6 +560,11 @@ func (c *Config) Validate() error {
 	}
 	if c.Jobs.Concurrency <= 0 {
 		bad("jobs.concurrency", "must be positive")
+	}
+	for key, d := range map[string]time.Duration{"rates_timeout": c.Shipping.RatesTimeout, "label_timeout": c.Shipping.LabelTimeout, "tracking_interval": c.Shipping.TrackingInterval} {
+		if d <= 0 {
+			bad("shipping."+key, "must be positive")
+		}
 	}
 	return errors.Join(errs...)
 }

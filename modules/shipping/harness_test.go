@@ -1,0 +1,222 @@
+package shipping_test
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"go.uber.org/zap"
+
+	orders "github.com/gocommerce/commerce/modules/orders/api"
+	"github.com/gocommerce/commerce/modules/shipping"
+	shippinghttp "github.com/gocommerce/commerce/modules/shipping/adapters/http"
+	shippingjobs "github.com/gocommerce/commerce/modules/shipping/adapters/jobs"
+	shippingpg "github.com/gocommerce/commerce/modules/shipping/adapters/postgres"
+	"github.com/gocommerce/commerce/modules/shipping/adapters/ratetable"
+	"github.com/gocommerce/commerce/modules/shipping/app"
+	"github.com/gocommerce/commerce/modules/shipping/domain"
+	"github.com/gocommerce/commerce/modules/shipping/ports"
+	"github.com/gocommerce/commerce/platform/apperr"
+	"github.com/gocommerce/commerce/platform/auth"
+	"github.com/gocommerce/commerce/platform/clock"
+	"github.com/gocommerce/commerce/platform/config"
+	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/httpxtest"
+	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/testdb"
+)
+
+const (
+	customer1 = "0190a000-0000-7000-8000-0000000000c1"
+	customer2 = "0190a000-0000-7000-8000-0000000000c2"
+	orderID   = "0190a000-0000-7000-8000-00000000d001"
+	secret    = "whsec-test"
+)
+
+type fakeAuth map[string]*auth.Principal
+
+func (f fakeAuth) Authenticate(_ context.Context, cred, _ string) (*auth.Principal, error) {
+	if p, ok := f[cred]; ok {
+		return p, nil
+	}
+	return nil, apperr.Unauthorized("Unauthorized: Invalid token")
+}
+
+var principals = fakeAuth{
+	"admin":     {Kind: auth.APIKey, ID: "k1", KeyPrefix: "k1", Scopes: []string{"admin"}},
+	"writer":    {Kind: auth.APIKey, ID: "k2", KeyPrefix: "k2", Scopes: []string{"shipping:write"}},
+	"reader":    {Kind: auth.APIKey, ID: "k3", KeyPrefix: "k3", Scopes: []string{"shipping:read"}},
+	"other":     {Kind: auth.APIKey, ID: "k4", KeyPrefix: "k4", Scopes: []string{"products:read"}},
+	"customer":  {Kind: auth.Customer, ID: customer1, Scopes: config.Default().Security.CustomerScopes},
+	"customer2": {Kind: auth.Customer, ID: customer2, Scopes: config.Default().Security.CustomerScopes},
+}
+
+// fakeOrders knows one order, of customer1.
+type fakeOrders struct{}
+
+func (fakeOrders) Order(_ context.Context, id string) (ports.Order, error) {
+	if id != orderID {
+		return ports.Order{}, orders.ErrOrderNotFound
+	}
+	c := customer1
+	return ports.Order{ID: id, CustomerID: customer1, Resource: orders.Order{ID: id, OrderNumber: "1001", CustomerID: &c}}, nil
+}
+
+// memStorage keeps label files in memory.
+type memStorage struct {
+	mu    sync.Mutex
+	files map[string][]byte
+}
+
+func (m *memStorage) Put(_ context.Context, key, _ string, data []byte) (string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.files[key] = data
+	return "/uploads/" + key, nil
+}
+
+// stubCarrier is a programmable live carrier: fixed rates, an error, a delay, and
+// tracking events to report.
+type stubCarrier struct {
+	code  string
+	delay time.Duration
+	err   error
+	rates []domain.Rate
+
+	mu     sync.Mutex
+	events []domain.TrackingEvent
+	calls  int
+	// push reads the carrier's own webhook body (nil: the carrier pushes none).
+	push func(body []byte) (string, []domain.TrackingEvent, error)
+}
+
+func (s *stubCarrier) ParsePush(body []byte) (string, []domain.TrackingEvent, error) {
+	if s.push == nil {
+		return "", nil, domain.ErrInvalidCarrier
+	}
+	return s.push(body)
+}
+
+func (s *stubCarrier) Code() string                { return s.code }
+func (s *stubCarrier) Live() bool                  { return true }
+func (s *stubCarrier) TrackingURL(n string) string { return "https://track.example/" + n }
+func (s *stubCarrier) Rates(ctx context.Context, _ domain.RateRequest) ([]domain.Rate, error) {
+	if s.delay > 0 {
+		select {
+		case <-time.After(s.delay):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return s.rates, s.err
+}
+func (s *stubCarrier) CreateLabel(_ context.Context, req ports.LabelRequest) (ports.Label, error) {
+	if s.err != nil {
+		return ports.Label{}, s.err
+	}
+	return ports.Label{TrackingNumber: "STUB" + req.Shipment.ID[:8], ServiceName: "Stub", Price: decimal.RequireFromString("12.34"),
+		Currency: "USD", Image: []byte("label"), ContentType: "image/png"}, nil
+}
+func (s *stubCarrier) Track(context.Context, string) ([]domain.TrackingEvent, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls++
+	return append([]domain.TrackingEvent(nil), s.events...), s.err
+}
+
+type harness struct {
+	t        *testing.T
+	engine   string
+	db       *db.DB
+	svc      *app.Service
+	srv      http.Handler
+	clock    *clock.Fake
+	storage  *memStorage
+	jobs     *shippingjobs.Jobs
+	carriers app.Carriers
+}
+
+// Wednesday, so business days are easy to count.
+var t0 = time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
+
+func tables() app.Carriers {
+	out := app.Carriers{}
+	for _, c := range domain.Carriers {
+		out = append(out, ratetable.New(c))
+	}
+	return out
+}
+
+func newHarness(t *testing.T, engine string, carriers app.Carriers) *harness {
+	t.Helper()
+	e := testdb.Open(t, engine, events.Migrations(), shipping.Migrations())
+	cfg := config.Default()
+	clk := clock.NewFake(t0)
+	store := &memStorage{files: map[string][]byte{}}
+	settings := app.SettingsFrom(&cfg)
+	settings.RatesTimeout = 300 * time.Millisecond
+	settings.WebhookSecret = secret
+	svc := app.NewService(e.DB, shippingpg.NewShipmentRepository(e.DB), carriers, store, fakeOrders{}, events.NewOutbox(e.DB), clk, settings)
+	j := shippingjobs.NewJobs(svc, zap.NewNop())
+	mod := shipping.NewModule(shippinghttp.NewHandler(svc), j)
+	srv, err := httpx.NewServer(&cfg, zap.NewNop(), principals, nil, nil, nil, []httpx.Module{mod})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &harness{t: t, engine: engine, db: e.DB, svc: svc, srv: docs.Wrap(t, srv), clock: clk, storage: store, jobs: j, carriers: carriers}
+}
+
+// eachEngine runs fn on a fresh harness (built-in tables) per engine, in parallel.
+func eachEngine(t *testing.T, fn func(t *testing.T, h *harness)) {
+	t.Helper()
+	eachEngineWith(t, tables, fn)
+}
+
+func eachEngineWith(t *testing.T, carriers func() app.Carriers, fn func(t *testing.T, h *harness)) {
+	t.Helper()
+	for _, engine := range testdb.Engines() {
+		t.Run(engine, func(t *testing.T) {
+			t.Parallel()
+			fn(t, newHarness(t, engine, carriers()))
+		})
+	}
+}
+
+var docs = httpxtest.NewValidator(func() openapi.Fragment { return shipping.NewModule(nil, nil).OpenAPI() })
+
+func (h *harness) do(method, path string, body any, creds ...string) httpxtest.Response {
+	h.t.Helper()
+	return httpxtest.Do(h.t, h.srv, method, path, body, creds...)
+}
+
+func (h *harness) must(status int, method, path string, body any, creds ...string) httpxtest.Response {
+	h.t.Helper()
+	return httpxtest.Must(h.t, h.srv, status, method, path, body, creds...)
+}
+
+// outbox returns the types of the stored events, oldest first.
+func (h *harness) outbox() []string {
+	h.t.Helper()
+	var types []string
+	if err := h.db.Gorm().Table("outbox_events").Order("occurred_at, id").Pluck("type", &types).Error; err != nil {
+		h.t.Fatal(err)
+	}
+	return types
+}
+
+// svcCarrier returns the harness's stub carrier of a code.
+func (h *harness) svcCarrier(code string) *stubCarrier {
+	h.t.Helper()
+	for _, c := range h.carriers {
+		if s, ok := c.(*stubCarrier); ok && s.code == code {
+			return s
+		}
+	}
+	h.t.Fatalf("no stub carrier %s", code)
+	return nil
+}

@@ -1,0 +1,118 @@
+// Package shipping owns carriers, rates, shipments and tracking. It is the module's
+// composition root: ProviderSet wires the carriers (each carrier's API adapter when
+// its credentials are configured, else its built-in rate table), the repository, the
+// orders adapter, the service (api.Shipping), the HTTP handler and the tracking job.
+package shipping
+
+import (
+	"net/http"
+
+	"github.com/google/wire"
+
+	"github.com/gocommerce/commerce/modules/shipping/adapters/dhl"
+	"github.com/gocommerce/commerce/modules/shipping/adapters/fedex"
+	shippinghttp "github.com/gocommerce/commerce/modules/shipping/adapters/http"
+	shippingjobs "github.com/gocommerce/commerce/modules/shipping/adapters/jobs"
+	"github.com/gocommerce/commerce/modules/shipping/adapters/ordersapi"
+	shippingpg "github.com/gocommerce/commerce/modules/shipping/adapters/postgres"
+	"github.com/gocommerce/commerce/modules/shipping/adapters/ratetable"
+	"github.com/gocommerce/commerce/modules/shipping/adapters/ups"
+	"github.com/gocommerce/commerce/modules/shipping/adapters/usps"
+	"github.com/gocommerce/commerce/modules/shipping/api"
+	"github.com/gocommerce/commerce/modules/shipping/app"
+	"github.com/gocommerce/commerce/modules/shipping/domain"
+	"github.com/gocommerce/commerce/modules/shipping/ports"
+	"github.com/gocommerce/commerce/platform/config"
+	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/jobs"
+	"github.com/gocommerce/commerce/platform/openapi"
+)
+
+// Module is the shipping module: routes, migrations and jobs.
+type Module struct {
+	handler *shippinghttp.Handler
+	jobs    *shippingjobs.Jobs
+}
+
+// NewModule builds the module.
+func NewModule(h *shippinghttp.Handler, j *shippingjobs.Jobs) *Module {
+	return &Module{handler: h, jobs: j}
+}
+
+// Name names the module.
+func (m *Module) Name() string { return "shipping" }
+
+// RegisterRoutes mounts the shipping endpoints.
+func (m *Module) RegisterRoutes(r *httpx.Routes) { m.handler.RegisterRoutes(r) }
+
+// Migrations returns the module's table migrations.
+func (m *Module) Migrations() db.MigrationSource { return shippingpg.Migrations() }
+
+// OpenAPI returns the module's OpenAPI fragment (openapi.Documented).
+func (m *Module) OpenAPI() openapi.Fragment {
+	return openapi.Fragment{Module: "shipping", Data: shippinghttp.OpenAPI()}
+}
+
+// RegisterJobs registers shipping:poll_tracking.
+func (m *Module) RegisterJobs(r jobs.Registry) { m.jobs.Register(r) }
+
+// Migrations returns the module's migrations without building the module (tests, tools).
+func Migrations() db.MigrationSource { return shippingpg.Migrations() }
+
+// NewSettings takes shipping's slice of the configuration.
+func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }
+
+// NewCarriers builds one carrier per code: its API adapter when client_id and
+// client_secret are set under shipping.<carrier>, else its built-in rate table.
+func NewCarriers(cfg *config.Config) app.Carriers {
+	out := make(app.Carriers, 0, len(domain.Carriers))
+	for _, code := range domain.Carriers {
+		if c := liveCarrier(cfg, code); c != nil {
+			out = append(out, c)
+			continue
+		}
+		out = append(out, ratetable.New(code))
+	}
+	return out
+}
+
+// liveCarrier returns the carrier's API adapter when its credentials are configured,
+// else nil.
+func liveCarrier(cfg *config.Config, code string) ports.Carrier {
+	c := map[string]config.Carrier{domain.UPS: cfg.Shipping.UPS, domain.FedEx: cfg.Shipping.FedEx, domain.USPS: cfg.Shipping.USPS,
+		domain.DHL: cfg.Shipping.DHL}[code]
+	if c.ClientID == "" || c.ClientSecret == "" {
+		return nil
+	}
+	acct := ups.Config{ClientID: c.ClientID, ClientSecret: c.ClientSecret, AccountNumber: c.AccountNumber, BaseURL: c.BaseURL,
+		HTTPClient: &http.Client{Timeout: cfg.Shipping.LabelTimeout}} // the same account type for the four
+	switch code {
+	case domain.UPS:
+		return ups.New(acct)
+	case domain.FedEx:
+		return fedex.New(acct)
+	case domain.USPS:
+		return usps.New(acct)
+	default:
+		return dhl.New(acct)
+	}
+}
+
+// ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
+// tx.Manager, event.Publisher, clock.Clock, orders/api.Queries (orders.QuerySet) and
+// ports.LabelStorage (bound in cmd to the catalog's image storage). Outputs: *Module,
+// *app.Service and api.Shipping.
+var ProviderSet = wire.NewSet(
+	NewSettings,
+	NewCarriers,
+	shippingpg.NewShipmentRepository,
+	wire.Bind(new(ports.ShipmentRepository), new(*shippingpg.ShipmentRepository)),
+	ordersapi.NewAdapter,
+	wire.Bind(new(ports.Orders), new(*ordersapi.Adapter)),
+	app.NewService,
+	wire.Bind(new(api.Shipping), new(*app.Service)),
+	shippinghttp.NewHandler,
+	shippingjobs.NewJobs,
+	NewModule,
+)
