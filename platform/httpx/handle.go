@@ -4,6 +4,8 @@ import (
 	"net/http"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/gocommerce/commerce/platform/patch"
 )
 
 // The typed handler adapters: a handler is the call between reading the request and
@@ -13,6 +15,8 @@ import (
 //
 //	g.GET("/:id", read, httpx.Handle(http.StatusOK, h.get))          // func(*gin.Context) (T, error)
 //	g.POST("", write, httpx.HandleJSON(http.StatusCreated, h.create)) // func(*gin.Context, B) (T, error): body bound first
+//	g.POST("/login", httpx.HandleJSONBare(http.StatusOK, h.login))   // as HandleJSON, v written without {"data": ...}
+//	g.PATCH("/:id", write, httpx.HandlePatch(http.StatusOK, widgetInput, h.update)) // func(*gin.Context, In) (T, error): platform/patch body
 //	g.GET("", read, httpx.HandleList(h.list))                        // func(*gin.Context, Page) ([]T, int64, error)
 //	g.DELETE("/:id", write, httpx.HandleNoContent(h.delete))         // func(*gin.Context) error: 204
 
@@ -35,6 +39,49 @@ func HandleJSON[B, T any](status int, fn func(c *gin.Context, body B) (T, error)
 		v, err := fn(c, body)
 		Reply(c, status, v, err)
 	}
+}
+
+// HandleJSONBare is HandleJSON for the few answers the spec shows without the data
+// envelope (token responses, a validation verdict): fn's value is the whole body.
+func HandleJSONBare[B, T any](status int, fn func(c *gin.Context, body B) (T, error)) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		body, ok := Bind[B](c)
+		if !ok {
+			return
+		}
+		v, err := fn(c, body)
+		if err != nil {
+			Error(c, err)
+			return
+		}
+		c.JSON(status, v)
+	}
+}
+
+// HandlePatch reads the body with platform/patch (ReadPatch: a 400 naming every bad
+// member before fn runs), then serves fn's value as {"data": v} with status.
+func HandlePatch[In, T any](status int, read func(*patch.Body) In, fn func(c *gin.Context, in In) (T, error), opts ...patch.Option) gin.HandlerFunc {
+	return Handle(status, func(c *gin.Context) (T, error) {
+		in, err := ReadPatch(c, read, opts...)
+		if err != nil {
+			var zero T
+			return zero, err
+		}
+		return fn(c, in)
+	})
+}
+
+// ReadPatch reads a write body with platform/patch (each member absent, null or a
+// value; opts as patch.Read takes them), then its members with read; the error is
+// patch.Read's, or one 400 naming every member of the wrong type.
+func ReadPatch[In any](c *gin.Context, read func(*patch.Body) In, opts ...patch.Option) (In, error) {
+	b, err := patch.Read(c.Request, opts...)
+	if err != nil {
+		var zero In
+		return zero, err
+	}
+	in := read(b)
+	return in, b.Err()
 }
 
 // HandleList parses page and per_page (ParsePage: a 400 before fn runs), then serves
@@ -84,4 +131,17 @@ func Reply(c *gin.Context, status int, v any, err error) {
 		return
 	}
 	c.JSON(status, Data(v))
+}
+
+// Map converts each item with f (a use case's values to their response shape); nil
+// stays nil, which List writes as [].
+func Map[T, U any](items []T, f func(T) U) []U {
+	if items == nil {
+		return nil
+	}
+	out := make([]U, len(items))
+	for i, it := range items {
+		out[i] = f(it)
+	}
+	return out
 }

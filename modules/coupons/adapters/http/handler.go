@@ -43,7 +43,7 @@ func (h *Handler) RegisterRoutes(r *httpx.Routes) {
 	g := r.API.Group("/coupons")
 	g.GET("", httpx.Optional(), h.list)
 	g.POST("", admin, h.write(http.StatusCreated, h.create))
-	g.POST("/validate", httpx.Optional(), h.validate)
+	g.POST("/validate", httpx.Optional(), httpx.HandleJSONBare(ok, h.validate))
 	g.GET("/:id", httpx.Optional(), httpx.Handle(ok, h.get))
 	g.PUT("/:id", admin, h.write(ok, h.update))
 	g.DELETE("/:id", admin, httpx.HandleNoContent(h.delete))
@@ -129,11 +129,7 @@ func (h *Handler) usage(c *gin.Context) (usageResponse, error) {
 	return toUsage(st), nil
 }
 
-func (h *Handler) validate(c *gin.Context) {
-	req, ok := httpx.Bind[validateRequest](c)
-	if !ok {
-		return
-	}
+func (h *Handler) validate(c *gin.Context, req validateRequest) (any, error) {
 	v, err := h.validator.Validate(c.Request.Context(), app.ValidateQuery{
 		Code: strings.TrimSpace(req.CouponCode),
 		Access: ports.CartAccess{
@@ -141,8 +137,7 @@ func (h *Handler) validate(c *gin.Context) {
 		},
 	})
 	if err != nil {
-		httpx.Error(c, err)
-		return
+		return nil, err
 	}
-	c.JSON(http.StatusOK, toValidation(v))
+	return toValidation(v), nil
 }

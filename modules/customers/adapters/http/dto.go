@@ -227,8 +227,8 @@ type customerResponse struct {
 	OrdersCount       int                     `json:"orders_count"`
 	TotalSpent        string                  `json:"total_spent"`
 	AverageOrderValue string                  `json:"average_order_value"`
-	DefaultAddress    *addressResponse        `json:"default_address"`
-	Addresses         *[]addressResponse      `json:"addresses,omitempty"`
+	DefaultAddress    *api.Address            `json:"default_address"`
+	Addresses         *[]api.Address          `json:"addresses,omitempty"`
 	Orders            *[]orderSummaryResponse `json:"orders,omitempty"`
 	Metafields        *map[string]any         `json:"metafields,omitempty"`
 	CreatedAt         time.Time               `json:"created_at"`
@@ -252,14 +252,11 @@ func toCustomerResponse(c api.Customer, inc include, orders []ports.OrderSummary
 		AverageOrderValue: c.AverageOrderValue, CreatedAt: c.CreatedAt.UTC(), UpdatedAt: c.UpdatedAt.UTC(),
 	}
 	if c.DefaultAddress != nil {
-		d := toAddressResponse(*c.DefaultAddress)
+		d := *c.DefaultAddress
 		out.DefaultAddress = &d
 	}
 	if inc.addresses {
-		list := make([]addressResponse, 0, len(c.Addresses))
-		for _, a := range c.Addresses {
-			list = append(list, toAddressResponse(a))
-		}
+		list := append(make([]api.Address, 0, len(c.Addresses)), c.Addresses...)
 		out.Addresses = &list
 	}
 	if inc.metafields {
@@ -281,71 +278,37 @@ func toCustomerResponse(c api.Customer, inc include, orders []ports.OrderSummary
 
 // customerSummary is a customer in lists.
 type customerSummary struct {
-	ID                string           `json:"id"`
-	Email             string           `json:"email"`
-	Phone             string           `json:"phone"`
-	FirstName         string           `json:"first_name"`
-	LastName          string           `json:"last_name"`
-	State             string           `json:"state"`
-	AcceptsMarketing  bool             `json:"accepts_marketing"`
-	VerifiedEmail     bool             `json:"verified_email"`
-	Tags              []string         `json:"tags"`
-	Currency          string           `json:"currency"`
-	Language          string           `json:"language"`
-	OrdersCount       int              `json:"orders_count"`
-	TotalSpent        string           `json:"total_spent"`
-	AverageOrderValue string           `json:"average_order_value"`
-	LastOrderID       *string          `json:"last_order_id"`
-	LastOrderName     *string          `json:"last_order_name"`
-	DefaultAddress    *addressResponse `json:"default_address"`
-	CreatedAt         time.Time        `json:"created_at"`
-	UpdatedAt         time.Time        `json:"updated_at"`
+	ID                string       `json:"id"`
+	Email             string       `json:"email"`
+	Phone             string       `json:"phone"`
+	FirstName         string       `json:"first_name"`
+	LastName          string       `json:"last_name"`
+	State             string       `json:"state"`
+	AcceptsMarketing  bool         `json:"accepts_marketing"`
+	VerifiedEmail     bool         `json:"verified_email"`
+	Tags              []string     `json:"tags"`
+	Currency          string       `json:"currency"`
+	Language          string       `json:"language"`
+	OrdersCount       int          `json:"orders_count"`
+	TotalSpent        string       `json:"total_spent"`
+	AverageOrderValue string       `json:"average_order_value"`
+	LastOrderID       *string      `json:"last_order_id"`
+	LastOrderName     *string      `json:"last_order_name"`
+	DefaultAddress    *api.Address `json:"default_address"`
+	CreatedAt         time.Time    `json:"created_at"`
+	UpdatedAt         time.Time    `json:"updated_at"`
 }
 
-func toSummaries(list []api.Customer) []customerSummary {
-	out := make([]customerSummary, len(list))
-	for i, c := range list {
-		out[i] = customerSummary{
-			ID: c.ID, Email: c.Email, Phone: c.Phone, FirstName: c.FirstName, LastName: c.LastName, State: c.State,
-			AcceptsMarketing: c.AcceptsMarketing, VerifiedEmail: c.VerifiedEmail, Tags: nonNil(c.Tags), Currency: c.Currency,
-			Language: c.Language, OrdersCount: c.OrdersCount, TotalSpent: c.TotalSpent, AverageOrderValue: c.AverageOrderValue,
-			LastOrderID: c.LastOrderID, LastOrderName: c.LastOrderName, CreatedAt: c.CreatedAt.UTC(), UpdatedAt: c.UpdatedAt.UTC(),
-		}
-		if c.DefaultAddress != nil {
-			d := toAddressResponse(*c.DefaultAddress)
-			out[i].DefaultAddress = &d
-		}
+func toSummary(c api.Customer) customerSummary {
+	out := customerSummary{
+		ID: c.ID, Email: c.Email, Phone: c.Phone, FirstName: c.FirstName, LastName: c.LastName, State: c.State,
+		AcceptsMarketing: c.AcceptsMarketing, VerifiedEmail: c.VerifiedEmail, Tags: nonNil(c.Tags), Currency: c.Currency,
+		Language: c.Language, OrdersCount: c.OrdersCount, TotalSpent: c.TotalSpent, AverageOrderValue: c.AverageOrderValue,
+		LastOrderID: c.LastOrderID, LastOrderName: c.LastOrderName, CreatedAt: c.CreatedAt.UTC(), UpdatedAt: c.UpdatedAt.UTC(),
 	}
-	return out
-}
-
-type addressResponse struct {
-	ID                string    `json:"id"`
-	CustomerID        string    `json:"customer_id"`
-	FirstName         string    `json:"first_name"`
-	LastName          string    `json:"last_name"`
-	Company           string    `json:"company"`
-	Phone             string    `json:"phone"`
-	Address1          string    `json:"address1"`
-	Address2          string    `json:"address2"`
-	City              string    `json:"city"`
-	State             string    `json:"state"`
-	Country           string    `json:"country"`
-	Zip               string    `json:"zip"`
-	IsDefaultShipping bool      `json:"is_default_shipping"`
-	IsDefaultBilling  bool      `json:"is_default_billing"`
-	CreatedAt         time.Time `json:"created_at"`
-	UpdatedAt         time.Time `json:"updated_at"`
-}
-
-func toAddressResponse(a api.Address) addressResponse {
-	return addressResponse(a)
-}
-
-func toAddressResponses(list []api.Address) []addressResponse {
-	out := make([]addressResponse, len(list))
-	for i, a := range list {
-		out[i] = toAddressResponse(a)
+	if c.DefaultAddress != nil {
+		d := *c.DefaultAddress
+		out.DefaultAddress = &d
 	}
 	return out
 }
@@ -386,7 +349,7 @@ func toSegmentResponse(s app.Segment) segmentResponse {
 type exportResponse struct {
 	ExportedAt    time.Time           `json:"exported_at"`
 	Customer      customerResponse    `json:"customer"`
-	Addresses     []addressResponse   `json:"addresses"`
+	Addresses     []api.Address       `json:"addresses"`
 	Consents      consentsResponse    `json:"consents"`
 	Account       accountResponse     `json:"account"`
 	OrderStats    []orderFactResponse `json:"order_stats"`
@@ -438,7 +401,7 @@ func toExportResponse(e app.Export) exportResponse {
 	out := exportResponse{
 		ExportedAt: e.ExportedAt.UTC(),
 		Customer:   toCustomerResponse(e.Customer, includeAll, nil),
-		Addresses:  toAddressResponses(e.Customer.Addresses),
+		Addresses:  append(make([]api.Address, 0, len(e.Customer.Addresses)), e.Customer.Addresses...),
 		Consents:   consentsResponse{AcceptsMarketing: e.Consents.AcceptsMarketing, MarketingOptInAt: e.Consents.MarketingOptInAt},
 		Account: accountResponse{State: e.Account.State, HasPassword: e.Account.HasPassword, VerifiedEmail: e.Account.VerifiedEmail,
 			AnonymizedAt: e.Account.AnonymizedAt, PendingTokens: []tokenResponse{}},

@@ -41,7 +41,7 @@ func (h *Handler) RegisterRoutes(r *httpx.Routes) {
 	g.POST("/methods", read, httpx.HandleJSON(ok, h.methods))
 	g.POST("", write, result(h.initiate))
 	g.GET("/saved-methods", read, httpx.HandleList(h.listSaved))
-	g.POST("/saved-methods", write, h.saveMethod)
+	g.POST("/saved-methods", write, httpx.HandleJSONBare(http.StatusCreated, h.saveMethod))
 	g.DELETE("/saved-methods/:token", write, h.deleteSaved)
 	g.GET("/:payment_id", read, httpx.Handle(ok, h.get))
 	g.POST("/:payment_id/complete", write, result(h.complete))
@@ -172,19 +172,14 @@ func (h *Handler) cancel(c *gin.Context) (paymentResponse, error) {
 	return toPaymentResponse(p), err
 }
 
-func (h *Handler) saveMethod(c *gin.Context) {
-	req, ok := httpx.Bind[saveMethodRequest](c)
-	if !ok {
-		return
-	}
+func (h *Handler) saveMethod(c *gin.Context, req saveMethodRequest) (saveMethodResponse, error) {
 	m, err := h.svc.SaveMethod(c.Request.Context(), caller(c), app.SaveMethodCommand{
 		GatewayID: req.GatewayID, PaymentMethod: req.PaymentMethodData.toAPI(), SetAsDefault: req.SetAsDefault,
 	})
 	if err != nil {
-		httpx.Error(c, err)
-		return
+		return saveMethodResponse{}, err
 	}
-	c.JSON(http.StatusCreated, saveMethodResponse{Token: m.Token, ExpiresAt: m.ExpiresAt, PaymentMethod: toSavedMethodResponse(m).savedPaymentMethodResponse})
+	return saveMethodResponse{Token: m.Token, ExpiresAt: m.ExpiresAt, PaymentMethod: toSavedMethodResponse(m).savedPaymentMethodResponse}, nil
 }
 
 func (h *Handler) listSaved(c *gin.Context, p httpx.Page) ([]savedMethodResponse, int64, error) {
