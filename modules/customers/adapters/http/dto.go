@@ -1,51 +1,16 @@
 package http
 
 import (
-	"bytes"
 	"encoding/json"
-	"reflect"
-	"strings"
 	"time"
 
 	"github.com/gocommerce/commerce/modules/customers/api"
 	"github.com/gocommerce/commerce/modules/customers/app"
 	"github.com/gocommerce/commerce/modules/customers/domain"
 	"github.com/gocommerce/commerce/modules/customers/ports"
+	"github.com/gocommerce/commerce/platform/httpx"
 	"github.com/gocommerce/commerce/platform/patch"
 )
-
-// tagList reads tags as a JSON array of strings or, as Shopify sends them, one
-// comma-separated string.
-type tagList []string
-
-func (t *tagList) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) > 0 && b[0] == '"' {
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		*t = strings.Split(s, ",")
-		return nil
-	}
-	var list []string
-	if err := json.Unmarshal(b, &list); err != nil {
-		return &json.UnmarshalTypeError{Value: "tags", Type: reflect.TypeOf([]string{})}
-	}
-	*t = list
-	return nil
-}
-
-func (t *tagList) slice() *[]string {
-	if t == nil {
-		return nil
-	}
-	s := []string(*t)
-	if s == nil {
-		s = []string{}
-	}
-	return &s
-}
 
 type addressRequest struct {
 	FirstName         *string `json:"first_name"`
@@ -94,7 +59,7 @@ type createCustomerRequest struct {
 	Currency             *string          `json:"currency"`
 	Language             *string          `json:"language"`
 	Note                 *string          `json:"note"`
-	Tags                 *tagList         `json:"tags"`
+	Tags                 *httpx.Tags      `json:"tags"`
 	VerifiedEmail        *bool            `json:"verified_email"`
 	Metafields           *map[string]any  `json:"metafields"`
 	Password             *string          `json:"password"`
@@ -117,7 +82,7 @@ func (r createCustomerRequest) command() app.CreateCommand {
 		AcceptsMarketing: deref(r.AcceptsMarketing), TaxExempt: deref(r.TaxExempt), TaxExemptions: deref(r.TaxExemptions),
 		Currency: deref(r.Currency), Language: deref(r.Language), Note: deref(r.Note), Metafields: deref(r.Metafields),
 	}
-	if t := r.Tags.slice(); t != nil {
+	if t := r.Tags.Slice(); t != nil {
 		d.Tags = *t
 	}
 	cmd := app.CreateCommand{
@@ -146,14 +111,14 @@ func updateCommand(b *patch.Body) app.UpdateCommand {
 	return cmd
 }
 
-// tags reads tags as tagList does: an array of strings or one comma-separated string.
+// tags reads tags as httpx.Tags does: an array of strings or one comma-separated string.
 func tags(b *patch.Body) patch.Field[[]string] {
 	return patch.Get(b, "tags", "an array of strings or a comma-separated string", func(raw json.RawMessage) ([]string, bool) {
-		var t tagList
+		var t httpx.Tags
 		if t.UnmarshalJSON(raw) != nil {
 			return nil, false
 		}
-		return *t.slice(), true
+		return *t.Slice(), true
 	})
 }
 
@@ -180,16 +145,16 @@ type defaultAddressRequest struct {
 type searchRequest struct {
 	Query   string `json:"query"`
 	Filters struct {
-		AcceptsMarketing *bool    `json:"accepts_marketing"`
-		MinOrders        *int     `json:"min_orders"`
-		MinTotalSpent    *string  `json:"min_total_spent"`
-		Tags             *tagList `json:"tags"`
-		State            *string  `json:"state"`
-		Email            *string  `json:"email"`
-		Phone            *string  `json:"phone"`
-		CreatedAfter     *string  `json:"created_after"`
-		CreatedBefore    *string  `json:"created_before"`
-		UpdatedAfter     *string  `json:"updated_after"`
+		AcceptsMarketing *bool       `json:"accepts_marketing"`
+		MinOrders        *int        `json:"min_orders"`
+		MinTotalSpent    *string     `json:"min_total_spent"`
+		Tags             *httpx.Tags `json:"tags"`
+		State            *string     `json:"state"`
+		Email            *string     `json:"email"`
+		Phone            *string     `json:"phone"`
+		CreatedAfter     *string     `json:"created_after"`
+		CreatedBefore    *string     `json:"created_before"`
+		UpdatedAfter     *string     `json:"updated_after"`
 	} `json:"filters"`
 	Sort struct {
 		Field string `json:"field"`

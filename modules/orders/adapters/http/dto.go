@@ -14,29 +14,8 @@ import (
 	"github.com/gocommerce/commerce/modules/orders/app"
 	"github.com/gocommerce/commerce/modules/orders/domain"
 	"github.com/gocommerce/commerce/platform/apperr"
+	"github.com/gocommerce/commerce/platform/httpx"
 )
-
-// tagList reads tags as a JSON array of strings or, as Shopify sends them, one
-// comma-separated string.
-type tagList []string
-
-func (t *tagList) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) > 0 && b[0] == '"' {
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		*t = strings.Split(s, ",")
-		return nil
-	}
-	var list []string
-	if err := json.Unmarshal(b, &list); err != nil {
-		return &json.UnmarshalTypeError{Value: "tags", Type: reflect.TypeOf([]string{}), Field: "tags"}
-	}
-	*t = list
-	return nil
-}
 
 type addressRequest struct {
 	FirstName   string `json:"first_name"`
@@ -145,7 +124,7 @@ type createOrderRequest struct {
 	DiscountCodes      []discountCodeRequest `json:"discount_codes"`
 	Note               string                `json:"note"`
 	NoteAttributes     map[string]any        `json:"note_attributes"`
-	Tags               tagList               `json:"tags"`
+	Tags               httpx.Tags            `json:"tags"`
 	Metafields         map[string]any        `json:"metafields"`
 	SourceName         string                `json:"source_name"`
 	CartToken          string                `json:"cart_token"`
@@ -236,7 +215,7 @@ type updateOrderRequest struct {
 	Phone           *string         `json:"phone"`
 	Note            *string         `json:"note"`
 	NoteAttributes  *map[string]any `json:"note_attributes"`
-	Tags            *tagList        `json:"tags"`
+	Tags            *httpx.Tags     `json:"tags"`
 	ShippingAddress optAddress      `json:"shipping_address"`
 	BillingAddress  optAddress      `json:"billing_address"`
 	Metafields      *map[string]any `json:"metafields"`
