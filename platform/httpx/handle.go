@@ -31,30 +31,30 @@ func Handle[T any](status int, fn func(c *gin.Context) (T, error)) gin.HandlerFu
 // HandleJSON binds the JSON body to a B (BindJSON: a 400 or 413 before fn runs), then
 // serves fn's value as {"data": v} with status.
 func HandleJSON[B, T any](status int, fn func(c *gin.Context, body B) (T, error)) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		body, ok := Bind[B](c)
-		if !ok {
-			return
-		}
-		v, err := fn(c, body)
-		Reply(c, status, v, err)
-	}
+	return handleJSON(status, fn, true)
 }
 
 // HandleJSONBare is HandleJSON for the few answers the spec shows without the data
 // envelope (token responses, a validation verdict): fn's value is the whole body.
 func HandleJSONBare[B, T any](status int, fn func(c *gin.Context, body B) (T, error)) gin.HandlerFunc {
+	return handleJSON(status, fn, false)
+}
+
+func handleJSON[B, T any](status int, fn func(c *gin.Context, body B) (T, error), envelope bool) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		body, ok := Bind[B](c)
 		if !ok {
 			return
 		}
 		v, err := fn(c, body)
-		if err != nil {
+		switch {
+		case err != nil:
 			Error(c, err)
-			return
+		case envelope:
+			c.JSON(status, Data(v))
+		default:
+			c.JSON(status, v)
 		}
-		c.JSON(status, v)
 	}
 }
 

@@ -162,12 +162,12 @@ type successResponse struct {
 	ReceiptURL    string            `json:"receipt_url"`
 }
 
+// requiresActionResponse is a requires_action body: the action's members follow
+// type and payment_id.
 type requiresActionResponse struct {
-	Type       string         `json:"type"`
-	PaymentID  string         `json:"payment_id"`
-	ActionType string         `json:"action_type"`
-	ActionData map[string]any `json:"action_data"`
-	ExpiresAt  time.Time      `json:"expires_at"`
+	Type      string `json:"type"`
+	PaymentID string `json:"payment_id"`
+	api.Action
 }
 
 type failedResponse struct {
@@ -184,11 +184,11 @@ type failedResponse struct {
 func toResultResponse(r api.PaymentResult) (int, any) {
 	switch r.Type {
 	case api.ResultRequiresAction:
-		out := requiresActionResponse{Type: r.Type, PaymentID: r.PaymentID, ActionData: map[string]any{}}
+		out := requiresActionResponse{Type: r.Type, PaymentID: r.PaymentID, Action: api.Action{Data: map[string]any{}}}
 		if r.Action != nil {
-			out.ActionType, out.ExpiresAt = r.Action.Type, r.Action.ExpiresAt.UTC()
+			out.Action.Type, out.ExpiresAt = r.Action.Type, r.Action.ExpiresAt.UTC()
 			if r.Action.Data != nil {
-				out.ActionData = r.Action.Data
+				out.Data = r.Action.Data
 			}
 		}
 		return 200, out
