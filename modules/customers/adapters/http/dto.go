@@ -214,11 +214,7 @@ func toCustomerResponse(c api.Customer, inc include, orders []ports.OrderSummary
 		TaxExemptions: nonNil(c.TaxExemptions), Currency: c.Currency, Language: c.Language, Note: c.Note,
 		Tags: nonNil(c.Tags), VerifiedEmail: c.VerifiedEmail, State: c.State, LastOrderID: c.LastOrderID,
 		LastOrderName: c.LastOrderName, OrdersCount: c.OrdersCount, TotalSpent: c.TotalSpent,
-		AverageOrderValue: c.AverageOrderValue, CreatedAt: c.CreatedAt.UTC(), UpdatedAt: c.UpdatedAt.UTC(),
-	}
-	if c.DefaultAddress != nil {
-		d := *c.DefaultAddress
-		out.DefaultAddress = &d
+		AverageOrderValue: c.AverageOrderValue, DefaultAddress: c.DefaultAddress, CreatedAt: c.CreatedAt.UTC(), UpdatedAt: c.UpdatedAt.UTC(),
 	}
 	if inc.addresses {
 		list := append(make([]api.Address, 0, len(c.Addresses)), c.Addresses...)
@@ -265,17 +261,13 @@ type customerSummary struct {
 }
 
 func toSummary(c api.Customer) customerSummary {
-	out := customerSummary{
+	return customerSummary{
 		ID: c.ID, Email: c.Email, Phone: c.Phone, FirstName: c.FirstName, LastName: c.LastName, State: c.State,
 		AcceptsMarketing: c.AcceptsMarketing, VerifiedEmail: c.VerifiedEmail, Tags: nonNil(c.Tags), Currency: c.Currency,
 		Language: c.Language, OrdersCount: c.OrdersCount, TotalSpent: c.TotalSpent, AverageOrderValue: c.AverageOrderValue,
-		LastOrderID: c.LastOrderID, LastOrderName: c.LastOrderName, CreatedAt: c.CreatedAt.UTC(), UpdatedAt: c.UpdatedAt.UTC(),
+		LastOrderID: c.LastOrderID, LastOrderName: c.LastOrderName, DefaultAddress: c.DefaultAddress,
+		CreatedAt: c.CreatedAt.UTC(), UpdatedAt: c.UpdatedAt.UTC(),
 	}
-	if c.DefaultAddress != nil {
-		d := *c.DefaultAddress
-		out.DefaultAddress = &d
-	}
-	return out
 }
 
 type orderSummaryResponse struct {

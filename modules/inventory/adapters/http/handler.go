@@ -112,24 +112,18 @@ func (h *Handler) transfer(c *gin.Context, req transferRequest) (api.Transfer, e
 }
 
 func (h *Handler) productAdjust(c *gin.Context, req productAdjustRequest) (api.Adjustment, error) {
-	return h.svc.Adjust(c.Request.Context(), api.AdjustCommand{
-		ProductID: c.Param("id"), VariantID: req.VariantID, LocationID: req.LocationID, Adjustment: *req.Adjustment,
-		Reason: req.Reason, Notes: req.Notes, Reference: req.Reference, Actor: actor(c),
-	})
+	req.ProductID = c.Param("id")
+	return h.adjust(c, adjustRequest(req))
 }
 
 func (h *Handler) productSet(c *gin.Context, req productSetRequest) (api.Adjustment, error) {
-	return h.svc.Set(c.Request.Context(), api.SetCommand{
-		ProductID: c.Param("id"), VariantID: req.VariantID, LocationID: req.LocationID, Quantity: *req.Quantity,
-		Reason: req.Reason, Notes: req.Notes, Reference: req.Reference, Actor: actor(c),
-	})
+	req.ProductID = c.Param("id")
+	return h.set(c, setRequest(req))
 }
 
 func (h *Handler) productTransfer(c *gin.Context, req productTransferRequest) (api.Transfer, error) {
-	return h.svc.Transfer(c.Request.Context(), api.TransferCommand{
-		ProductID: c.Param("id"), VariantID: req.VariantID, FromLocationID: req.FromLocationID, ToLocationID: req.ToLocationID,
-		Quantity: *req.Quantity, Reason: req.Reason, Reference: req.Reference, Notes: req.Notes, Actor: actor(c),
-	})
+	req.ProductID = c.Param("id")
+	return h.transfer(c, transferRequest(req))
 }
 
 func (h *Handler) getLevel(c *gin.Context) (levelViewResponse, error) {
