@@ -15,6 +15,7 @@ import (
 //
 //	g.GET("/:id", read, httpx.Handle(http.StatusOK, h.get))          // func(*gin.Context) (T, error)
 //	g.POST("", write, httpx.HandleJSON(http.StatusCreated, h.create)) // func(*gin.Context, B) (T, error): body bound first
+//	g.POST("", write, httpx.HandleInput[createRequest](http.StatusCreated, h.create)) // B's Input() first: fn gets the command
 //	g.POST("/login", httpx.HandleJSONBare(http.StatusOK, h.login))   // as HandleJSON, v written without {"data": ...}
 //	g.PATCH("/:id", write, httpx.HandlePatch(http.StatusOK, widgetInput, h.update)) // func(*gin.Context, In) (T, error): platform/patch body
 //	g.GET("", read, httpx.HandleList(h.list))                        // func(*gin.Context, Page) ([]T, int64, error)
@@ -32,6 +33,26 @@ func Handle[T any](status int, fn func(c *gin.Context) (T, error)) gin.HandlerFu
 // serves fn's value as {"data": v} with status.
 func HandleJSON[B, T any](status int, fn func(c *gin.Context, body B) (T, error)) gin.HandlerFunc {
 	return handleJSON(status, fn, true)
+}
+
+// Input is a request body that converts itself to its use case's input, or fails
+// with the 400 that names what is wrong.
+type Input[In any] interface {
+	Input() (In, error)
+}
+
+// HandleInput binds the JSON body to a B (as HandleJSON), converts it with its Input
+// method (its error answered before fn runs), then serves fn's value as {"data": v}
+// with status. B is named, the rest inferred: HandleInput[createRequest](201, h.create).
+func HandleInput[B Input[In], In, T any](status int, fn func(c *gin.Context, in In) (T, error)) gin.HandlerFunc {
+	return HandleJSON(status, func(c *gin.Context, body B) (T, error) {
+		in, err := body.Input()
+		if err != nil {
+			var zero T
+			return zero, err
+		}
+		return fn(c, in)
+	})
 }
 
 // HandleJSONBare is HandleJSON for the few answers the spec shows without the data

@@ -156,7 +156,8 @@ func rate(raw json.RawMessage) (string, bool) {
 	return d.String(), true
 }
 
-func (r createOrderRequest) command() (api.CreateOrderCommand, error) {
+// Input converts the body to the create command (httpx.Input).
+func (r createOrderRequest) Input() (api.CreateOrderCommand, error) {
 	cmd := api.CreateOrderCommand{
 		CustomerID: strings.TrimSpace(r.CustomerID), Email: r.Email, Phone: r.Phone, Currency: r.Currency,
 		ShippingAddress: r.ShippingAddress.toAPI(), BillingAddress: r.BillingAddress.toAPI(),
@@ -262,7 +263,8 @@ func (r fulfillmentRequest) tracking() domain.Tracking {
 	return domain.Tracking{Number: r.TrackingNumber, Company: r.TrackingCompany, URL: r.TrackingURL, NotifyCustomer: r.NotifyCustomer}
 }
 
-func (r fulfillmentRequest) command() (app.FulfillCommand, error) {
+// Input converts the body to the fulfillment command (httpx.Input).
+func (r fulfillmentRequest) Input() (app.FulfillCommand, error) {
 	cmd := app.FulfillCommand{LocationID: strings.TrimSpace(r.LocationID), Tracking: r.tracking()}
 	for i, l := range r.LineItems {
 		if strings.TrimSpace(l.ID) == "" {
@@ -342,7 +344,8 @@ type refundRequest struct {
 }
 
 // input converts the body; amounts are read in the order's currency by the use case.
-func (r refundRequest) input() (app.RefundInput, error) {
+// Input converts the body to the refund input (httpx.Input).
+func (r refundRequest) Input() (app.RefundInput, error) {
 	out := app.RefundInput{Note: r.Note, NotifyCustomer: r.NotifyCustomer}
 	for i, l := range r.RefundLineItems {
 		if strings.TrimSpace(l.LineItemID) == "" {

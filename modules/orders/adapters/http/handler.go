@@ -36,7 +36,7 @@ func (h *Handler) RegisterRoutes(r *httpx.Routes) {
 	ok, created := http.StatusOK, http.StatusCreated
 	g := r.API.Group("/orders")
 	g.GET("", read, httpx.HandleList(h.list))
-	g.POST("", admin, httpx.HandleJSON(created, h.create))
+	g.POST("", admin, httpx.HandleInput[createOrderRequest](created, h.create))
 	g.GET("/:id", read, httpx.Handle(ok, h.get))
 	g.PUT("/:id", write, httpx.HandleJSON(ok, h.update))
 	g.PATCH("/:id", write, httpx.HandleJSON(ok, h.update))
@@ -48,7 +48,7 @@ func (h *Handler) RegisterRoutes(r *httpx.Routes) {
 	g.PATCH("/:id/line_items/:line_item_id", write, httpx.HandleJSON(ok, h.changeLineItem))
 	g.DELETE("/:id/line_items/:line_item_id", write, httpx.Handle(ok, h.removeLineItem))
 	g.GET("/:id/fulfillments", read, httpx.HandleList(h.listFulfillments))
-	g.POST("/:id/fulfillments", write, httpx.HandleJSON(created, h.createFulfillment))
+	g.POST("/:id/fulfillments", write, httpx.HandleInput[fulfillmentRequest](created, h.createFulfillment))
 	g.GET("/:id/fulfillments/:fulfillment_id", read, httpx.Handle(ok, h.getFulfillment))
 	g.PUT("/:id/fulfillments/:fulfillment_id", write, httpx.HandleJSON(ok, h.updateFulfillment))
 	g.PATCH("/:id/fulfillments/:fulfillment_id", write, httpx.HandleJSON(ok, h.updateFulfillment))
@@ -56,9 +56,9 @@ func (h *Handler) RegisterRoutes(r *httpx.Routes) {
 	g.GET("/:id/notes", read, httpx.HandleList(h.listNotes))
 	g.POST("/:id/notes", write, httpx.HandleJSON(created, h.addNote))
 	g.DELETE("/:id/notes/:note_id", write, httpx.HandleNoContent(h.deleteNote))
-	g.POST("/:id/refunds/calculate", write, httpx.HandleJSON(ok, h.calculateRefund))
+	g.POST("/:id/refunds/calculate", write, httpx.HandleInput[refundRequest](ok, h.calculateRefund))
 	g.GET("/:id/refunds", read, httpx.HandleList(h.listRefunds))
-	g.POST("/:id/refunds", write, httpx.HandleJSON(created, h.createRefund))
+	g.POST("/:id/refunds", write, httpx.HandleInput[refundRequest](created, h.createRefund))
 	g.GET("/:id/transactions", read, httpx.HandleList(h.listTransactions))
 	g.POST("/:id/transactions", write, httpx.HandleJSON(created, h.createTransaction))
 	g.GET("/:id/risks", read, httpx.Handle(ok, h.risks))
@@ -83,11 +83,7 @@ func (h *Handler) get(c *gin.Context) (api.Order, error) {
 	return h.queries.Get(c.Request.Context(), actor(c), c.Param("id"), inc)
 }
 
-func (h *Handler) create(c *gin.Context, req createOrderRequest) (api.Order, error) {
-	cmd, err := req.command()
-	if err != nil {
-		return api.Order{}, err
-	}
+func (h *Handler) create(c *gin.Context, cmd api.CreateOrderCommand) (api.Order, error) {
 	return h.app.Create(c.Request.Context(), actor(c), cmd)
 }
 

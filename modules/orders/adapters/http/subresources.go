@@ -42,11 +42,7 @@ func (h *Handler) getFulfillment(c *gin.Context) (api.Fulfillment, error) {
 	return h.queries.Fulfillment(c.Request.Context(), actor(c), c.Param("id"), c.Param("fulfillment_id"))
 }
 
-func (h *Handler) createFulfillment(c *gin.Context, req fulfillmentRequest) (api.Fulfillment, error) {
-	cmd, err := req.command()
-	if err != nil {
-		return api.Fulfillment{}, err
-	}
+func (h *Handler) createFulfillment(c *gin.Context, cmd app.FulfillCommand) (api.Fulfillment, error) {
 	return h.app.CreateFulfillment(c.Request.Context(), actor(c), c.Param("id"), cmd)
 }
 
@@ -70,19 +66,11 @@ func (h *Handler) deleteNote(c *gin.Context) error {
 	return h.app.DeleteNote(c.Request.Context(), actor(c), c.Param("id"), c.Param("note_id"))
 }
 
-func (h *Handler) calculateRefund(c *gin.Context, req refundRequest) (api.RefundCalculation, error) {
-	in, err := req.input()
-	if err != nil {
-		return api.RefundCalculation{}, err
-	}
+func (h *Handler) calculateRefund(c *gin.Context, in app.RefundInput) (api.RefundCalculation, error) {
 	return h.app.CalculateRefund(c.Request.Context(), actor(c), c.Param("id"), in)
 }
 
-func (h *Handler) createRefund(c *gin.Context, req refundRequest) (api.Refund, error) {
-	in, err := req.input()
-	if err != nil {
-		return api.Refund{}, err
-	}
+func (h *Handler) createRefund(c *gin.Context, in app.RefundInput) (api.Refund, error) {
 	return h.app.CreateRefund(c.Request.Context(), actor(c), c.Param("id"), in)
 }
 
