@@ -8,6 +8,7 @@ import (
 	"github.com/gocommerce/commerce/modules/customers/app"
 	"github.com/gocommerce/commerce/modules/customers/domain"
 	"github.com/gocommerce/commerce/modules/customers/ports"
+	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/httpx"
 	"github.com/gocommerce/commerce/platform/patch"
 )
@@ -74,6 +75,14 @@ func deref[T any](p *T) T {
 		return zero
 	}
 	return *p
+}
+
+// Input is the create command; email is required (httpx.Input).
+func (r createCustomerRequest) Input() (app.CreateCommand, error) {
+	if r.Email == nil {
+		return app.CreateCommand{}, apperr.Validation(map[string]string{"email": "is required"})
+	}
+	return r.command(), nil
 }
 
 func (r createCustomerRequest) command() app.CreateCommand {

@@ -35,7 +35,7 @@ func (h *Handler) RegisterRoutes(r *httpx.Routes) {
 	ok, created, optional := http.StatusOK, http.StatusCreated, httpx.Optional()
 	g := r.API.Group("/customers")
 	g.GET("", read, httpx.HandleList(h.list))
-	g.POST("", write, httpx.HandleJSON(created, h.create))
+	g.POST("", write, httpx.HandleInput[createCustomerRequest](created, h.create))
 	g.POST("/search", read, h.search)
 	g.POST("/recover", optional, httpx.HandleJSON(http.StatusAccepted, h.recover))
 	g.GET("/segments", read, httpx.HandleList(h.listSegments))
@@ -117,11 +117,8 @@ func (h *Handler) get(c *gin.Context) (customerResponse, error) {
 	return toCustomerResponse(d.Customer, inc, d.Orders), err
 }
 
-func (h *Handler) create(c *gin.Context, req createCustomerRequest) (customerResponse, error) {
-	if req.Email == nil {
-		return customerResponse{}, apperr.Validation(map[string]string{"email": "is required"})
-	}
-	return full(h.app.Create(c.Request.Context(), actor(c), req.command()))
+func (h *Handler) create(c *gin.Context, cmd app.CreateCommand) (customerResponse, error) {
+	return full(h.app.Create(c.Request.Context(), actor(c), cmd))
 }
 
 func (h *Handler) update(c *gin.Context) (customerResponse, error) {
