@@ -20,31 +20,21 @@ import (
 	"github.com/gocommerce/commerce/modules/catalog/ports"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
-	"github.com/gocommerce/commerce/platform/httpx"
-	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/modkit"
 )
 
 // Module is the catalog module: its name, routes and migrations.
 type Module struct {
-	handler *cataloghttp.Handler
+	modkit.Parts
 }
 
 // NewModule builds the module around its HTTP handler.
-func NewModule(h *cataloghttp.Handler) *Module { return &Module{handler: h} }
-
-// Name names the module.
-func (m *Module) Name() string { return "catalog" }
-
-// RegisterRoutes mounts the catalog endpoints (and the local uploads route).
-func (m *Module) RegisterRoutes(r *httpx.Routes) { m.handler.RegisterRoutes(r) }
+func NewModule(h *cataloghttp.Handler) *Module {
+	return &Module{Parts: modkit.NewParts("catalog", h, cataloghttp.OpenAPI())}
+}
 
 // Migrations returns the module's table migrations.
-func (m *Module) Migrations() db.MigrationSource { return catalogpg.Migrations() }
-
-// OpenAPI returns the module's OpenAPI fragment (openapi.Documented).
-func (m *Module) OpenAPI() openapi.Fragment {
-	return openapi.Fragment{Module: "catalog", Data: cataloghttp.OpenAPI()}
-}
+func (m *Module) Migrations() db.MigrationSource { return Migrations() }
 
 // Migrations returns the module's migrations without building the module (tests, tools).
 func Migrations() db.MigrationSource { return catalogpg.Migrations() }

@@ -17,38 +17,22 @@ import (
 	"github.com/gocommerce/commerce/modules/coupons/ports"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
-	"github.com/gocommerce/commerce/platform/event"
-	"github.com/gocommerce/commerce/platform/httpx"
-	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/modkit"
 )
 
 // Module is the coupons module: its name, routes, migrations and subscriptions.
 type Module struct {
-	handler    *couponshttp.Handler
-	subscriber *couponsevents.Subscriber
+	modkit.Parts
+	modkit.SubscribeFunc
 }
 
 // NewModule builds the module.
 func NewModule(h *couponshttp.Handler, s *couponsevents.Subscriber) *Module {
-	return &Module{handler: h, subscriber: s}
+	return &Module{Parts: modkit.NewParts("coupons", h, couponshttp.OpenAPI()), SubscribeFunc: s.Subscribe}
 }
-
-// Name names the module.
-func (m *Module) Name() string { return "coupons" }
-
-// RegisterRoutes mounts the coupon endpoints.
-func (m *Module) RegisterRoutes(r *httpx.Routes) { m.handler.RegisterRoutes(r) }
 
 // Migrations returns the module's table migrations.
-func (m *Module) Migrations() db.MigrationSource { return couponspg.Migrations() }
-
-// Subscribe records coupon usage from order.created.
-func (m *Module) Subscribe(s event.Subscriber) { m.subscriber.Subscribe(s) }
-
-// OpenAPI returns the module's OpenAPI fragment (openapi.Documented).
-func (m *Module) OpenAPI() openapi.Fragment {
-	return openapi.Fragment{Module: "coupons", Data: couponshttp.OpenAPI()}
-}
+func (m *Module) Migrations() db.MigrationSource { return Migrations() }
 
 // Migrations returns the module's migrations without building the module (tests, tools).
 func Migrations() db.MigrationSource { return couponspg.Migrations() }

@@ -21,44 +21,24 @@ import (
 	"github.com/gocommerce/commerce/modules/customers/ports"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
-	"github.com/gocommerce/commerce/platform/event"
-	"github.com/gocommerce/commerce/platform/httpx"
-	"github.com/gocommerce/commerce/platform/jobs"
-	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/modkit"
 )
 
 // Module is the customers module: its name, routes, migrations, event subscriptions
 // and jobs.
 type Module struct {
-	handler    *customershttp.Handler
-	subscriber *customersevents.Subscriber
-	jobs       *customersjobs.Jobs
+	modkit.Parts
+	modkit.SubscribeFunc
+	modkit.Work
 }
 
 // NewModule builds the module.
 func NewModule(h *customershttp.Handler, s *customersevents.Subscriber, j *customersjobs.Jobs) *Module {
-	return &Module{handler: h, subscriber: s, jobs: j}
+	return &Module{Parts: modkit.NewParts("customers", h, customershttp.OpenAPI()), SubscribeFunc: s.Subscribe, Work: modkit.Work{Jobs: j}}
 }
-
-// Name names the module.
-func (m *Module) Name() string { return "customers" }
-
-// RegisterRoutes mounts the module's endpoints.
-func (m *Module) RegisterRoutes(r *httpx.Routes) { m.handler.RegisterRoutes(r) }
 
 // Migrations returns the module's table migrations.
-func (m *Module) Migrations() db.MigrationSource { return customerspg.Migrations() }
-
-// Subscribe registers the order-event handlers that keep customer statistics current.
-func (m *Module) Subscribe(s event.Subscriber) { m.subscriber.Subscribe(s) }
-
-// RegisterJobs registers the expired-token sweep.
-func (m *Module) RegisterJobs(r jobs.Registry) { m.jobs.Register(r) }
-
-// OpenAPI returns the module's OpenAPI fragment (openapi.Documented).
-func (m *Module) OpenAPI() openapi.Fragment {
-	return openapi.Fragment{Module: "customers", Data: customershttp.OpenAPI()}
-}
+func (m *Module) Migrations() db.MigrationSource { return Migrations() }
 
 // Migrations returns the module's migrations without building the module (tests, tools).
 func Migrations() db.MigrationSource { return customerspg.Migrations() }

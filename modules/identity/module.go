@@ -22,31 +22,21 @@ import (
 	"github.com/gocommerce/commerce/platform/auth"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
-	"github.com/gocommerce/commerce/platform/httpx"
-	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/modkit"
 )
 
 // Module is the identity module: its name, routes and migrations.
 type Module struct {
-	handler *identityhttp.Handler
+	modkit.Parts
 }
 
 // NewModule builds the module around its HTTP handler.
-func NewModule(h *identityhttp.Handler) *Module { return &Module{handler: h} }
-
-// Name names the module.
-func (m *Module) Name() string { return "identity" }
-
-// RegisterRoutes mounts the authentication endpoints.
-func (m *Module) RegisterRoutes(r *httpx.Routes) { m.handler.RegisterRoutes(r) }
+func NewModule(h *identityhttp.Handler) *Module {
+	return &Module{Parts: modkit.NewParts("identity", h, identityhttp.OpenAPI())}
+}
 
 // Migrations returns the module's table migrations.
-func (m *Module) Migrations() db.MigrationSource { return identitypg.Migrations() }
-
-// OpenAPI returns the module's OpenAPI fragment (openapi.Documented).
-func (m *Module) OpenAPI() openapi.Fragment {
-	return openapi.Fragment{Module: "identity", Data: identityhttp.OpenAPI()}
-}
+func (m *Module) Migrations() db.MigrationSource { return Migrations() }
 
 // Migrations returns the module's migrations without building the module (tests, tools).
 func Migrations() db.MigrationSource { return identitypg.Migrations() }

@@ -17,44 +17,23 @@ import (
 	"github.com/gocommerce/commerce/modules/inventory/ports"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
-	"github.com/gocommerce/commerce/platform/event"
-	"github.com/gocommerce/commerce/platform/httpx"
-	"github.com/gocommerce/commerce/platform/jobs"
-	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/modkit"
 )
 
 // Module is the inventory module: routes, migrations, subscriptions and jobs.
 type Module struct {
-	handler    *inventoryhttp.Handler
-	subscriber *inventoryevents.Subscriber
-	jobs       *inventoryjobs.Jobs
+	modkit.Parts
+	modkit.SubscribeFunc
+	modkit.Work
 }
 
 // NewModule builds the module.
 func NewModule(h *inventoryhttp.Handler, s *inventoryevents.Subscriber, j *inventoryjobs.Jobs) *Module {
-	return &Module{handler: h, subscriber: s, jobs: j}
+	return &Module{Parts: modkit.NewParts("inventory", h, inventoryhttp.OpenAPI()), SubscribeFunc: s.Register, Work: modkit.Work{Jobs: j}}
 }
-
-// Name names the module.
-func (m *Module) Name() string { return "inventory" }
-
-// RegisterRoutes mounts the inventory endpoints and the product-level stock operations.
-func (m *Module) RegisterRoutes(r *httpx.Routes) { m.handler.RegisterRoutes(r) }
 
 // Migrations returns the module's table migrations.
-func (m *Module) Migrations() db.MigrationSource { return inventorypg.Migrations() }
-
-// OpenAPI returns the module's OpenAPI fragment (openapi.Documented).
-func (m *Module) OpenAPI() openapi.Fragment {
-	return openapi.Fragment{Module: "inventory", Data: inventoryhttp.OpenAPI()}
-}
-
-// Subscribe reacts to the catalog's events (catalog.stock_set, product.deleted,
-// variant.deleted, product.updated).
-func (m *Module) Subscribe(s event.Subscriber) { m.subscriber.Register(s) }
-
-// RegisterJobs registers inventory:expire_reservations, run every minute.
-func (m *Module) RegisterJobs(r jobs.Registry) { m.jobs.Register(r) }
+func (m *Module) Migrations() db.MigrationSource { return Migrations() }
 
 // Migrations returns the module's migrations without building the module (tests, tools).
 func Migrations() db.MigrationSource { return inventorypg.Migrations() }

@@ -21,38 +21,22 @@ import (
 	"github.com/gocommerce/commerce/modules/orders/ports"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
-	"github.com/gocommerce/commerce/platform/event"
-	"github.com/gocommerce/commerce/platform/httpx"
-	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/modkit"
 )
 
 // Module is the orders module: its name, routes, migrations and event subscriptions.
 type Module struct {
-	handler    *ordershttp.Handler
-	subscriber *ordersevents.Subscriber
+	modkit.Parts
+	modkit.SubscribeFunc
 }
 
 // NewModule builds the module.
 func NewModule(h *ordershttp.Handler, s *ordersevents.Subscriber) *Module {
-	return &Module{handler: h, subscriber: s}
+	return &Module{Parts: modkit.NewParts("orders", h, ordershttp.OpenAPI()), SubscribeFunc: s.Subscribe}
 }
-
-// Name names the module.
-func (m *Module) Name() string { return "orders" }
-
-// RegisterRoutes mounts /api/v1/orders/*.
-func (m *Module) RegisterRoutes(r *httpx.Routes) { m.handler.RegisterRoutes(r) }
 
 // Migrations returns the module's table migrations.
-func (m *Module) Migrations() db.MigrationSource { return orderspg.Migrations() }
-
-// Subscribe registers the payment-event handlers that move financial_status.
-func (m *Module) Subscribe(s event.Subscriber) { m.subscriber.Subscribe(s) }
-
-// OpenAPI returns the module's OpenAPI fragment (openapi.Documented).
-func (m *Module) OpenAPI() openapi.Fragment {
-	return openapi.Fragment{Module: "orders", Data: ordershttp.OpenAPI()}
-}
+func (m *Module) Migrations() db.MigrationSource { return Migrations() }
 
 // Migrations returns the module's migrations without building the module (tests, tools).
 func Migrations() db.MigrationSource { return orderspg.Migrations() }

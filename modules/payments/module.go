@@ -19,39 +19,23 @@ import (
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/event"
-	"github.com/gocommerce/commerce/platform/httpx"
-	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/modkit"
 	"github.com/gocommerce/commerce/platform/tx"
 )
 
 // Module is the payments module: its name, routes, migrations and subscriptions.
 type Module struct {
-	handler    *paymentshttp.Handler
-	subscriber *paymentsevents.Subscriber
+	modkit.Parts
+	modkit.SubscribeFunc
 }
 
 // NewModule builds the module around its HTTP handler and event subscriber.
 func NewModule(h *paymentshttp.Handler, s *paymentsevents.Subscriber) *Module {
-	return &Module{handler: h, subscriber: s}
+	return &Module{Parts: modkit.NewParts("payments", h, paymentshttp.OpenAPI()), SubscribeFunc: s.Subscribe}
 }
-
-// Name names the module.
-func (m *Module) Name() string { return "payments" }
-
-// RegisterRoutes mounts /api/v1/payments/* and /api/v2/webhooks/{gateway}.
-func (m *Module) RegisterRoutes(r *httpx.Routes) { m.handler.RegisterRoutes(r) }
 
 // Migrations returns the module's table migrations.
-func (m *Module) Migrations() db.MigrationSource { return paymentspg.Migrations() }
-
-// Subscribe removes a customer's saved methods on customer.deleted and
-// customer.anonymized.
-func (m *Module) Subscribe(s event.Subscriber) { m.subscriber.Subscribe(s) }
-
-// OpenAPI returns the module's OpenAPI fragment (openapi.Documented).
-func (m *Module) OpenAPI() openapi.Fragment {
-	return openapi.Fragment{Module: "payments", Data: paymentshttp.OpenAPI()}
-}
+func (m *Module) Migrations() db.MigrationSource { return Migrations() }
 
 // Migrations returns the module's migrations without building the module (tests, tools).
 func Migrations() db.MigrationSource { return paymentspg.Migrations() }

@@ -319,15 +319,29 @@ func (s *jsonScanner) object(depth int) error {
 		}
 		s.i++
 		s.skipSpace()
-		s.stack = append(s.stack, pathElem{key: key})
-		if err := s.value(depth + 1); err != nil {
-			return err
-		}
-		s.stack = s.stack[:len(s.stack)-1]
-		if done, err := s.next('}'); done || err != nil {
+		if done, err := s.item(pathElem{key: key}, depth, '}'); done || err != nil {
 			return err
 		}
 	}
+}
+
+// item scans a member's value or an element at e, then what follows it (next).
+func (s *jsonScanner) item(e pathElem, depth int, closing byte) (done bool, err error) {
+	s.stack = append(s.stack, e)
+	if err := s.value(depth + 1); err != nil {
+		return false, err
+	}
+	s.stack = s.stack[:len(s.stack)-1]
+	return s.next(closing)
+}
+
+// digits skips a run of digits and reports whether there was one.
+func (s *jsonScanner) digits() bool {
+	n := s.i
+	for s.i < len(s.data) && s.data[s.i] >= '0' && s.data[s.i] <= '9' {
+		s.i++
+	}
+	return s.i > n
 }
 
 // next reads what follows a member or an element: a comma (more to come) or the
@@ -357,12 +371,7 @@ func (s *jsonScanner) array(depth int) error {
 		return nil
 	}
 	for n := 0; ; n++ {
-		s.stack = append(s.stack, pathElem{index: n})
-		if err := s.value(depth + 1); err != nil {
-			return err
-		}
-		s.stack = s.stack[:len(s.stack)-1]
-		if done, err := s.next(']'); done || err != nil {
+		if done, err := s.item(pathElem{index: n}, depth, ']'); done || err != nil {
 			return err
 		}
 	}
@@ -477,9 +486,7 @@ func (s *jsonScanner) number() error {
 	case s.data[s.i] == '0':
 		s.i++
 	case s.data[s.i] >= '1' && s.data[s.i] <= '9':
-		for s.i < len(s.data) && s.data[s.i] >= '0' && s.data[s.i] <= '9' {
-			s.i++
-		}
+		s.digits()
 	default:
 		return errSyntax
 	}
@@ -488,11 +495,7 @@ func (s *jsonScanner) number() error {
 	if s.i < len(s.data) && s.data[s.i] == '.' {
 		plain = false
 		s.i++
-		n := s.i
-		for s.i < len(s.data) && s.data[s.i] >= '0' && s.data[s.i] <= '9' {
-			s.i++
-		}
-		if s.i == n {
+		if !s.digits() {
 			return errSyntax
 		}
 	}
@@ -502,11 +505,7 @@ func (s *jsonScanner) number() error {
 		if s.i < len(s.data) && (s.data[s.i] == '+' || s.data[s.i] == '-') {
 			s.i++
 		}
-		n := s.i
-		for s.i < len(s.data) && s.data[s.i] >= '0' && s.data[s.i] <= '9' {
-			s.i++
-		}
-		if s.i == n {
+		if !s.digits() {
 			return errSyntax
 		}
 	}

@@ -4,11 +4,17 @@
 package modkit
 
 import (
+	"context"
+	"time"
+
+	"go.uber.org/zap"
+
 	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/httpx"
 	"github.com/gocommerce/commerce/platform/jobs"
+	"github.com/gocommerce/commerce/platform/openapi"
 )
 
 // Module is a business module.
@@ -75,4 +81,83 @@ func RegisterJobs(mods []Module, r jobs.Registry) {
 			j.RegisterJobs(r)
 		}
 	}
+}
+
+// Parts gives a module the methods cmd calls from what the module is made of, so a
+// module's Module type is a struct of parts and its constructor (decision 0123):
+//
+//	type Module struct {
+//		modkit.Parts                // Name, RegisterRoutes, OpenAPI
+//		modkit.SubscribeFunc        // Subscribe (only modules that react to events)
+//		modkit.Work                 // RegisterJobs (only modules with background work)
+//	}
+//
+//	func NewModule(h *widgetshttp.Handler, s *widgetsevents.Subscriber) *Module {
+//		return &Module{Parts: modkit.NewParts("widgets", h, widgetshttp.OpenAPI()), SubscribeFunc: s.Subscribe}
+//	}
+//
+// Migrations stays the module's own method (it reads no part, so a zero Module answers it).
+type Parts struct {
+	name     string
+	routes   httpx.Module
+	fragment []byte
+}
+
+// NewParts names the module, its routes and its OpenAPI fragment.
+func NewParts(name string, routes httpx.Module, fragment []byte) Parts {
+	return Parts{name: name, routes: routes, fragment: fragment}
+}
+
+// Name names the module.
+func (p Parts) Name() string { return p.name }
+
+// RegisterRoutes mounts the module's endpoints.
+func (p Parts) RegisterRoutes(r *httpx.Routes) { p.routes.RegisterRoutes(r) }
+
+// OpenAPI returns the module's OpenAPI fragment (openapi.Documented).
+func (p Parts) OpenAPI() openapi.Fragment { return openapi.Fragment{Module: p.name, Data: p.fragment} }
+
+// SubscribeFunc makes a module's subscriber registration its Subscribe (Subscriptions).
+type SubscribeFunc func(s event.Subscriber)
+
+// Subscribe registers the module's event handlers.
+func (f SubscribeFunc) Subscribe(s event.Subscriber) { f(s) }
+
+// Work gives a module RegisterJobs (Jobs) from its jobs adapter, anything with a
+// Register(jobs.Registry) such as a Sweep.
+type Work struct {
+	Jobs interface{ Register(r jobs.Registry) }
+}
+
+// RegisterJobs registers the module's background work.
+func (w Work) RegisterJobs(r jobs.Registry) { w.Jobs.Register(r) }
+
+// Sweep is a periodic background task: every Every it runs Run, a use case that reads
+// what is due from the database and answers how many rows it changed, and logs the
+// count when there were any. A module's jobs adapter builds one per sweep:
+//
+//	j := &Jobs{Sweep: modkit.Sweep{Task: "widgets:expire", Every: time.Hour,
+//		Run: svc.ExpireWidgets, Log: log.Named("widgets.jobs"), Done: "widgets expired"}}
+type Sweep struct {
+	Task  string
+	Every time.Duration
+	Run   func(ctx context.Context) (int64, error)
+	Log   *zap.Logger
+	// Done is the log message of a run that changed rows.
+	Done string
+}
+
+// Register declares the task's handler and its schedule.
+func (s Sweep) Register(r jobs.Registry) {
+	r.Handle(s.Task, s.Handle)
+	r.Every(s.Task, s.Every)
+}
+
+// Handle runs the sweep (the payload is ignored: the database says what is due).
+func (s Sweep) Handle(ctx context.Context, _ []byte) error {
+	n, err := s.Run(ctx)
+	if n > 0 {
+		s.Log.Info(s.Done, zap.Int64("count", n))
+	}
+	return err
 }

@@ -12,22 +12,12 @@ import (
 	"github.com/gocommerce/commerce/platform/patch"
 )
 
-// bind reads a write body (platform/patch: each member absent, null or a value, every
-// member of the wrong type named, unknown members ignored) into a domain input with
-// read. A JSON number for an amount is INVALID_PRICE (docs/decisions/0022). On a bad
-// body it answers the error and returns false.
-func bind[T any](c *gin.Context, read func(*patch.Body) T) (T, bool) {
-	var in T
-	b, err := patch.Read(c.Request, patch.AmountCode(domain.ErrInvalidPrice))
-	if err == nil {
-		in = read(b)
-		err = b.Err()
-	}
-	if err != nil {
-		httpx.Error(c, err)
-		return in, false
-	}
-	return in, true
+// writeBody serves a write whose body platform/patch reads (each member absent, null or
+// a value, every member of the wrong type named, unknown members ignored) into a
+// domain input with read. A JSON number for an amount is INVALID_PRICE
+// (docs/decisions/0022).
+func writeBody[In, T any](status int, read func(*patch.Body) In, fn func(c *gin.Context, in In) (T, error)) gin.HandlerFunc {
+	return httpx.HandlePatch(status, read, fn, patch.AmountCode(domain.ErrInvalidPrice))
 }
 
 // productInput reads every product member.

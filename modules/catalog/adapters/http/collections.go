@@ -1,11 +1,11 @@
 package http
 
 import (
-	"net/http"
 	"strconv"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/gocommerce/commerce/modules/catalog/api"
 	"github.com/gocommerce/commerce/modules/catalog/app"
 	"github.com/gocommerce/commerce/modules/catalog/domain"
 	"github.com/gocommerce/commerce/platform/apperr"
@@ -15,12 +15,7 @@ import (
 
 // listCollections answers GET /api/v1/collections (filters is_active, collection_type;
 // sort title|created_at|updated_at, order asc|desc, default created_at desc).
-func (h *Handler) listCollections(c *gin.Context) {
-	page, err := httpx.ParsePage(c)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
+func (h *Handler) listCollections(c *gin.Context, page httpx.Page) ([]api.CollectionResource, int64, error) {
 	q := app.ListCollectionsQuery{ActiveOnly: collectionsActiveOnly(c)}
 	q.Offset, q.Limit, q.Desc = page.Offset(), page.Limit(), true
 	bad := map[string]string{}
@@ -51,97 +46,55 @@ func (h *Handler) listCollections(c *gin.Context) {
 		bad["order"] = "must be one of: asc, desc"
 	}
 	if len(bad) > 0 {
-		httpx.Error(c, apperr.Validation(bad))
-		return
+		return nil, 0, apperr.Validation(bad)
 	}
-	items, total, err := h.svc.ListCollections(c.Request.Context(), q)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, httpx.NewList(items, page, total))
+	return h.svc.ListCollections(c.Request.Context(), q)
 }
 
 // getCollection answers GET /api/v1/collections/{id_or_slug}.
-func (h *Handler) getCollection(c *gin.Context) {
-	col, err := h.svc.GetCollection(c.Request.Context(), c.Param("id"), collectionsActiveOnly(c))
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, httpx.Data(col))
+func (h *Handler) getCollection(c *gin.Context) (api.CollectionResource, error) {
+	return h.svc.GetCollection(c.Request.Context(), c.Param("id"), collectionsActiveOnly(c))
 }
 
 // createCollection answers POST /api/v1/collections: 201 {data: collection}.
-func (h *Handler) createCollection(c *gin.Context) {
-	in, ok := bind(c, collectionInput)
-	if !ok {
-		return
-	}
-	col, err := h.svc.CreateCollection(c.Request.Context(), in)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusCreated, httpx.Data(col))
+func (h *Handler) createCollection(c *gin.Context, in domain.CollectionInput) (api.CollectionResource, error) {
+	return h.svc.CreateCollection(c.Request.Context(), in)
 }
 
 // updateCollection answers PATCH /api/v1/collections/{id}.
-func (h *Handler) updateCollection(c *gin.Context) {
-	in, ok := bind(c, collectionInput)
-	if !ok {
-		return
-	}
-	col, err := h.svc.UpdateCollection(c.Request.Context(), c.Param("id"), in)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, httpx.Data(col))
+func (h *Handler) updateCollection(c *gin.Context, in domain.CollectionInput) (api.CollectionResource, error) {
+	return h.svc.UpdateCollection(c.Request.Context(), c.Param("id"), in)
 }
 
 // deleteCollection answers DELETE /api/v1/collections/{id}: 204.
-func (h *Handler) deleteCollection(c *gin.Context) {
-	if err := h.svc.DeleteCollection(c.Request.Context(), c.Param("id")); err != nil {
-		httpx.Error(c, err)
-		return
+func (h *Handler) deleteCollection(c *gin.Context) error {
+	return h.svc.DeleteCollection(c.Request.Context(), c.Param("id"))
+}
+
+// member is the body of POST /api/v1/collections/{id}/products.
+type member struct {
+	productID patch.Field[string]
+	position  patch.Field[int]
+}
+
+func memberInput(b *patch.Body) member {
+	m := member{productID: b.String("product_id"), position: b.Int("position")}
+	if !m.productID.HasValue() {
+		b.Fail("product_id", "is required")
 	}
-	c.Status(http.StatusNoContent)
+	if m.position.Set && (m.position.Null || m.position.Value < 1) {
+		b.Fail("position", "must be an integer of at least 1")
+	}
+	return m
 }
 
 // addCollectionProduct answers POST /api/v1/collections/{id}/products {product_id,
 // position}: 201 {data: {collection_id, product_id, position, created_at}}.
-func (h *Handler) addCollectionProduct(c *gin.Context) {
-	type member struct {
-		productID patch.Field[string]
-		position  patch.Field[int]
-	}
-	in, ok := bind(c, func(b *patch.Body) member {
-		m := member{productID: b.String("product_id"), position: b.Int("position")}
-		if !m.productID.HasValue() {
-			b.Fail("product_id", "is required")
-		}
-		if m.position.Set && (m.position.Null || m.position.Value < 1) {
-			b.Fail("position", "must be an integer of at least 1")
-		}
-		return m
-	})
-	if !ok {
-		return
-	}
-	m, err := h.svc.AddProductToCollection(c.Request.Context(), c.Param("id"), in.productID.Value, in.position.Value)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusCreated, httpx.Data(m))
+func (h *Handler) addCollectionProduct(c *gin.Context, in member) (api.CollectionProduct, error) {
+	return h.svc.AddProductToCollection(c.Request.Context(), c.Param("id"), in.productID.Value, in.position.Value)
 }
 
 // removeCollectionProduct answers DELETE /api/v1/collections/{id}/products/{product_id}: 204.
-func (h *Handler) removeCollectionProduct(c *gin.Context) {
-	if err := h.svc.RemoveProductFromCollection(c.Request.Context(), c.Param("id"), c.Param("product_id")); err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.Status(http.StatusNoContent)
+func (h *Handler) removeCollectionProduct(c *gin.Context) error {
+	return h.svc.RemoveProductFromCollection(c.Request.Context(), c.Param("id"), c.Param("product_id"))
 }

@@ -3,6 +3,8 @@
 package http
 
 import (
+	"net/http"
+
 	"github.com/gin-gonic/gin"
 
 	"github.com/gocommerce/commerce/modules/catalog/app"
@@ -42,37 +44,38 @@ func NewHandler(svc *app.Service, settings Settings) *Handler {
 // /products/:id/inventory/* routes fit the same tree.
 func (h *Handler) RegisterRoutes(r *httpx.Routes) {
 	read, write := httpx.Require("products:read"), httpx.Require("products:write")
+	ok, created := http.StatusOK, http.StatusCreated
 	p := r.API.Group("/products")
 	p.GET("", read, h.listProducts)
-	p.POST("", write, h.createProduct)
+	p.POST("", write, writeBody(created, productInput, h.createProduct))
 	p.GET("/:id", read, h.getProduct)
-	p.PUT("/:id", write, h.replaceProduct)
-	p.PATCH("/:id", write, h.updateProduct)
-	p.DELETE("/:id", write, h.deleteProduct)
+	p.PUT("/:id", write, writeBody(ok, productInput, h.replaceProduct))
+	p.PATCH("/:id", write, writeBody(ok, productInput, h.updateProduct))
+	p.DELETE("/:id", write, httpx.HandleNoContent(h.deleteProduct))
 
-	p.GET("/:id/variants", read, h.listVariants)
-	p.POST("/:id/variants", write, h.createVariant)
-	p.GET("/:id/variants/:variant_id", read, h.getVariant)
-	p.PUT("/:id/variants/:variant_id", write, h.updateVariant)
-	p.PATCH("/:id/variants/:variant_id", write, h.updateVariant)
-	p.DELETE("/:id/variants/:variant_id", write, h.deleteVariant)
+	p.GET("/:id/variants", read, httpx.HandleList(h.listVariants))
+	p.POST("/:id/variants", write, writeBody(created, variantInput, h.createVariant))
+	p.GET("/:id/variants/:variant_id", read, httpx.Handle(ok, h.getVariant))
+	p.PUT("/:id/variants/:variant_id", write, writeBody(ok, variantInput, h.updateVariant))
+	p.PATCH("/:id/variants/:variant_id", write, writeBody(ok, variantInput, h.updateVariant))
+	p.DELETE("/:id/variants/:variant_id", write, httpx.HandleNoContent(h.deleteVariant))
 
-	p.GET("/:id/images", read, h.listImages)
+	p.GET("/:id/images", read, httpx.HandleList(h.listImages))
 	p.POST("/:id/images", write, h.uploadImage)
 	r.AllowBody("POST", "/api/v1/products/:id/images", "multipart/form-data",
 		httpx.BodyRule{Limit: h.settings.MaxImageBytes + multipartOverhead, TooLarge: domain.ErrImageTooLarge})
-	p.PUT("/:id/images/:image_id", write, h.updateImage)
-	p.DELETE("/:id/images/:image_id", write, h.deleteImage)
+	p.PUT("/:id/images/:image_id", write, writeBody(ok, imageInput, h.updateImage))
+	p.DELETE("/:id/images/:image_id", write, httpx.HandleNoContent(h.deleteImage))
 
 	cread, cwrite := httpx.Require("collections:read"), httpx.Require("collections:write")
 	c := r.API.Group("/collections")
-	c.GET("", cread, h.listCollections)
-	c.POST("", cwrite, h.createCollection)
-	c.GET("/:id", cread, h.getCollection)
-	c.PATCH("/:id", cwrite, h.updateCollection)
-	c.DELETE("/:id", cwrite, h.deleteCollection)
-	c.POST("/:id/products", cwrite, h.addCollectionProduct)
-	c.DELETE("/:id/products/:product_id", cwrite, h.removeCollectionProduct)
+	c.GET("", cread, httpx.HandleList(h.listCollections))
+	c.POST("", cwrite, writeBody(created, collectionInput, h.createCollection))
+	c.GET("/:id", cread, httpx.Handle(ok, h.getCollection))
+	c.PATCH("/:id", cwrite, writeBody(ok, collectionInput, h.updateCollection))
+	c.DELETE("/:id", cwrite, httpx.HandleNoContent(h.deleteCollection))
+	c.POST("/:id/products", cwrite, writeBody(created, memberInput, h.addCollectionProduct))
+	c.DELETE("/:id/products/:product_id", cwrite, httpx.HandleNoContent(h.removeCollectionProduct))
 
 	if h.settings.UploadsPath != "" && h.settings.UploadsDir != "" {
 		r.Root.GET(h.settings.UploadsPath+"/*filepath", h.serveUpload)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/gocommerce/commerce/modules/catalog/api"
 	"github.com/gocommerce/commerce/modules/catalog/app"
 	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/httpx"
@@ -20,18 +21,8 @@ import (
 const maxFormField = 4 << 10
 
 // listImages answers GET /api/v1/products/{id}/images (by position).
-func (h *Handler) listImages(c *gin.Context) {
-	page, err := httpx.ParsePage(c)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	items, total, err := h.svc.ListImages(c.Request.Context(), c.Param("id"), productsActiveOnly(c), page.Offset(), page.Limit())
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, httpx.NewList(items, page, total))
+func (h *Handler) listImages(c *gin.Context, page httpx.Page) ([]api.ImageResource, int64, error) {
+	return h.svc.ListImages(c.Request.Context(), c.Param("id"), productsActiveOnly(c), page.Offset(), page.Limit())
 }
 
 // uploadImage answers POST /api/v1/products/{id}/images (multipart/form-data: file,
@@ -124,28 +115,17 @@ func (h *Handler) formError(err error) error {
 	return apperr.Validation(map[string]string{"body": "is not a valid multipart/form-data body"})
 }
 
+func imageInput(b *patch.Body) app.ImageInput {
+	return app.ImageInput{AltText: b.String("alt_text"), Position: b.Int("position")}
+}
+
 // updateImage answers PUT /api/v1/products/{id}/images/{image_id} (alt_text, position).
-func (h *Handler) updateImage(c *gin.Context) {
-	in, ok := bind(c, func(b *patch.Body) app.ImageInput {
-		return app.ImageInput{AltText: b.String("alt_text"), Position: b.Int("position")}
-	})
-	if !ok {
-		return
-	}
-	img, err := h.svc.UpdateImage(c.Request.Context(), c.Param("id"), c.Param("image_id"), in)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, httpx.Data(img))
+func (h *Handler) updateImage(c *gin.Context, in app.ImageInput) (api.ImageResource, error) {
+	return h.svc.UpdateImage(c.Request.Context(), c.Param("id"), c.Param("image_id"), in)
 }
 
 // deleteImage answers DELETE /api/v1/products/{id}/images/{image_id}: 204; the stored
 // file is removed too.
-func (h *Handler) deleteImage(c *gin.Context) {
-	if err := h.svc.DeleteImage(c.Request.Context(), c.Param("id"), c.Param("image_id")); err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.Status(http.StatusNoContent)
+func (h *Handler) deleteImage(c *gin.Context) error {
+	return h.svc.DeleteImage(c.Request.Context(), c.Param("id"), c.Param("image_id"))
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 	"github.com/shopspring/decimal"
 
+	"github.com/gocommerce/commerce/modules/catalog/api"
 	"github.com/gocommerce/commerce/modules/catalog/app"
 	"github.com/gocommerce/commerce/modules/catalog/domain"
 	"github.com/gocommerce/commerce/modules/catalog/ports"
@@ -174,61 +175,30 @@ func (h *Handler) getProduct(c *gin.Context) {
 }
 
 // createProduct answers POST /api/v1/products: 201 {data: product} with its variants.
-func (h *Handler) createProduct(c *gin.Context) {
-	in, ok := bind(c, productInput)
-	if !ok {
-		return
-	}
-	p, err := h.svc.CreateProduct(c.Request.Context(), in)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusCreated, httpx.Data(p))
+func (h *Handler) createProduct(c *gin.Context, in domain.ProductInput) (api.ProductResource, error) {
+	return h.svc.CreateProduct(c.Request.Context(), in)
 }
 
 // replaceProduct answers PUT /api/v1/products/{id} (every writable field required).
-func (h *Handler) replaceProduct(c *gin.Context) { h.writeProduct(c, true) }
+func (h *Handler) replaceProduct(c *gin.Context, in domain.ProductInput) (api.ProductResource, error) {
+	return h.svc.ReplaceProduct(c.Request.Context(), c.Param("id"), in)
+}
 
 // updateProduct answers PATCH /api/v1/products/{id} (any subset of fields).
-func (h *Handler) updateProduct(c *gin.Context) { h.writeProduct(c, false) }
-
-func (h *Handler) writeProduct(c *gin.Context, replace bool) {
-	in, ok := bind(c, productInput)
-	if !ok {
-		return
-	}
-	var (
-		p   any
-		err error
-	)
-	if replace {
-		p, err = h.svc.ReplaceProduct(c.Request.Context(), c.Param("id"), in)
-	} else {
-		p, err = h.svc.UpdateProduct(c.Request.Context(), c.Param("id"), in)
-	}
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, httpx.Data(p))
+func (h *Handler) updateProduct(c *gin.Context, in domain.ProductInput) (api.ProductResource, error) {
+	return h.svc.UpdateProduct(c.Request.Context(), c.Param("id"), in)
 }
 
 // deleteProduct answers DELETE /api/v1/products/{id}?force=: 204 when deleted; a
 // product with orders is 409 PRODUCT_HAS_ORDERS unless force=true, which deletes it.
-func (h *Handler) deleteProduct(c *gin.Context) {
+func (h *Handler) deleteProduct(c *gin.Context) error {
 	force := false
 	if v := c.Query("force"); v != "" {
 		b, err := strconv.ParseBool(v)
 		if err != nil {
-			httpx.Error(c, apperr.Validation(map[string]string{"force": "must be true or false"}))
-			return
+			return apperr.Validation(map[string]string{"force": "must be true or false"})
 		}
 		force = b
 	}
-	if err := h.svc.DeleteProduct(c.Request.Context(), c.Param("id"), force); err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.Status(http.StatusNoContent)
+	return h.svc.DeleteProduct(c.Request.Context(), c.Param("id"), force)
 }

@@ -39,14 +39,15 @@ const HeaderSessionToken = "X-Session-Token"
 // RegisterRoutes mounts the coupon routes on /api/v1 (gin needs one parameter name
 // per segment, so {code_or_id} and {id} are both :id).
 func (h *Handler) RegisterRoutes(r *httpx.Routes) {
+	admin, ok := httpx.Require(scopeAdmin), http.StatusOK
 	g := r.API.Group("/coupons")
 	g.GET("", httpx.Optional(), h.list)
-	g.POST("", httpx.Require(scopeAdmin), h.create)
-	g.POST("/validate", httpx.Optional(), h.validate)
-	g.GET("/:id", httpx.Optional(), h.get)
-	g.PUT("/:id", httpx.Require(scopeAdmin), h.update)
-	g.DELETE("/:id", httpx.Require(scopeAdmin), h.delete)
-	g.GET("/:id/usage", httpx.Require(scopeAdmin), h.usage)
+	g.POST("", admin, h.write(http.StatusCreated, h.create))
+	g.POST("/validate", httpx.Optional(), httpx.HandleJSONBare(ok, h.validate))
+	g.GET("/:id", httpx.Optional(), httpx.Handle(ok, h.get))
+	g.PUT("/:id", admin, h.write(ok, h.update))
+	g.DELETE("/:id", admin, httpx.HandleNoContent(h.delete))
+	g.GET("/:id/usage", admin, httpx.Handle(ok, h.usage))
 }
 
 // manager reports a caller who manages coupons (sees every coupon and every field).
@@ -79,80 +80,56 @@ func (h *Handler) list(c *gin.Context) {
 	c.JSON(http.StatusOK, httpx.NewFlatList(out, p, total))
 }
 
-func (h *Handler) get(c *gin.Context) {
+func (h *Handler) get(c *gin.Context) (any, error) {
 	full := manager(c)
 	cp, err := h.app.Get(c.Request.Context(), c.Param("id"), full)
 	if err != nil {
-		httpx.Error(c, err)
-		return
+		return nil, err
 	}
-	c.JSON(http.StatusOK, httpx.Data(toResponse(cp, full)))
+	return toResponse(cp, full), nil
 }
 
-// bind reads a coupon write body; on a bad body it answers the error and returns false.
-func bind(c *gin.Context) (domain.Patch, bool) {
-	b, err := patch.Read(c.Request)
-	var p domain.Patch
-	if err == nil {
-		p = parsePatch(b)
-		err = b.Err()
-	}
-	if err != nil {
-		httpx.Error(c, err)
-		return p, false
-	}
-	return p, true
+// write serves a coupon write: the body read with platform/patch, then the admin view
+// of fn's coupon.
+func (h *Handler) write(status int, fn func(c *gin.Context, p domain.Patch) (*domain.Coupon, error)) gin.HandlerFunc {
+	return httpx.Handle(status, func(c *gin.Context) (any, error) {
+		b, err := patch.Read(c.Request)
+		if err != nil {
+			return nil, err
+		}
+		p := parsePatch(b)
+		if err := b.Err(); err != nil {
+			return nil, err
+		}
+		cp, err := fn(c, p)
+		if err != nil {
+			return nil, err
+		}
+		return toResponse(cp, true), nil
+	})
 }
 
-func (h *Handler) create(c *gin.Context) {
-	p, ok := bind(c)
-	if !ok {
-		return
-	}
-	cp, err := h.app.Create(c.Request.Context(), p)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusCreated, httpx.Data(toResponse(cp, true)))
+func (h *Handler) create(c *gin.Context, p domain.Patch) (*domain.Coupon, error) {
+	return h.app.Create(c.Request.Context(), p)
 }
 
-func (h *Handler) update(c *gin.Context) {
-	p, ok := bind(c)
-	if !ok {
-		return
-	}
-	cp, err := h.app.Update(c.Request.Context(), c.Param("id"), p)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, httpx.Data(toResponse(cp, true)))
+func (h *Handler) update(c *gin.Context, p domain.Patch) (*domain.Coupon, error) {
+	return h.app.Update(c.Request.Context(), c.Param("id"), p)
 }
 
-func (h *Handler) delete(c *gin.Context) {
-	if err := h.app.Delete(c.Request.Context(), c.Param("id")); err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.Status(http.StatusNoContent)
+func (h *Handler) delete(c *gin.Context) error {
+	return h.app.Delete(c.Request.Context(), c.Param("id"))
 }
 
-func (h *Handler) usage(c *gin.Context) {
+func (h *Handler) usage(c *gin.Context) (usageResponse, error) {
 	st, err := h.app.Usage(c.Request.Context(), c.Param("id"))
 	if err != nil {
-		httpx.Error(c, err)
-		return
+		return usageResponse{}, err
 	}
-	c.JSON(http.StatusOK, httpx.Data(toUsage(st)))
+	return toUsage(st), nil
 }
 
-func (h *Handler) validate(c *gin.Context) {
-	var req validateRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
+func (h *Handler) validate(c *gin.Context, req validateRequest) (any, error) {
 	v, err := h.validator.Validate(c.Request.Context(), app.ValidateQuery{
 		Code: strings.TrimSpace(req.CouponCode),
 		Access: ports.CartAccess{
@@ -160,8 +137,7 @@ func (h *Handler) validate(c *gin.Context) {
 		},
 	})
 	if err != nil {
-		httpx.Error(c, err)
-		return
+		return nil, err
 	}
-	c.JSON(http.StatusOK, toValidation(v))
+	return toValidation(v), nil
 }

@@ -1,51 +1,17 @@
 package http
 
 import (
-	"bytes"
 	"encoding/json"
-	"reflect"
-	"strings"
 	"time"
 
 	"github.com/gocommerce/commerce/modules/customers/api"
 	"github.com/gocommerce/commerce/modules/customers/app"
 	"github.com/gocommerce/commerce/modules/customers/domain"
 	"github.com/gocommerce/commerce/modules/customers/ports"
+	"github.com/gocommerce/commerce/platform/apperr"
+	"github.com/gocommerce/commerce/platform/httpx"
 	"github.com/gocommerce/commerce/platform/patch"
 )
-
-// tagList reads tags as a JSON array of strings or, as Shopify sends them, one
-// comma-separated string.
-type tagList []string
-
-func (t *tagList) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) > 0 && b[0] == '"' {
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		*t = strings.Split(s, ",")
-		return nil
-	}
-	var list []string
-	if err := json.Unmarshal(b, &list); err != nil {
-		return &json.UnmarshalTypeError{Value: "tags", Type: reflect.TypeOf([]string{})}
-	}
-	*t = list
-	return nil
-}
-
-func (t *tagList) slice() *[]string {
-	if t == nil {
-		return nil
-	}
-	s := []string(*t)
-	if s == nil {
-		s = []string{}
-	}
-	return &s
-}
 
 type addressRequest struct {
 	FirstName         *string `json:"first_name"`
@@ -94,7 +60,7 @@ type createCustomerRequest struct {
 	Currency             *string          `json:"currency"`
 	Language             *string          `json:"language"`
 	Note                 *string          `json:"note"`
-	Tags                 *tagList         `json:"tags"`
+	Tags                 *httpx.Tags      `json:"tags"`
 	VerifiedEmail        *bool            `json:"verified_email"`
 	Metafields           *map[string]any  `json:"metafields"`
 	Password             *string          `json:"password"`
@@ -111,13 +77,21 @@ func deref[T any](p *T) T {
 	return *p
 }
 
+// Input is the create command; email is required (httpx.Input).
+func (r createCustomerRequest) Input() (app.CreateCommand, error) {
+	if r.Email == nil {
+		return app.CreateCommand{}, apperr.Validation(map[string]string{"email": "is required"})
+	}
+	return r.command(), nil
+}
+
 func (r createCustomerRequest) command() app.CreateCommand {
 	d := domain.Draft{
 		Email: deref(r.Email), Phone: deref(r.Phone), FirstName: deref(r.FirstName), LastName: deref(r.LastName),
 		AcceptsMarketing: deref(r.AcceptsMarketing), TaxExempt: deref(r.TaxExempt), TaxExemptions: deref(r.TaxExemptions),
 		Currency: deref(r.Currency), Language: deref(r.Language), Note: deref(r.Note), Metafields: deref(r.Metafields),
 	}
-	if t := r.Tags.slice(); t != nil {
+	if t := r.Tags.Slice(); t != nil {
 		d.Tags = *t
 	}
 	cmd := app.CreateCommand{
@@ -146,14 +120,14 @@ func updateCommand(b *patch.Body) app.UpdateCommand {
 	return cmd
 }
 
-// tags reads tags as tagList does: an array of strings or one comma-separated string.
+// tags reads tags as httpx.Tags does: an array of strings or one comma-separated string.
 func tags(b *patch.Body) patch.Field[[]string] {
 	return patch.Get(b, "tags", "an array of strings or a comma-separated string", func(raw json.RawMessage) ([]string, bool) {
-		var t tagList
+		var t httpx.Tags
 		if t.UnmarshalJSON(raw) != nil {
 			return nil, false
 		}
-		return *t.slice(), true
+		return *t.Slice(), true
 	})
 }
 
@@ -180,16 +154,16 @@ type defaultAddressRequest struct {
 type searchRequest struct {
 	Query   string `json:"query"`
 	Filters struct {
-		AcceptsMarketing *bool    `json:"accepts_marketing"`
-		MinOrders        *int     `json:"min_orders"`
-		MinTotalSpent    *string  `json:"min_total_spent"`
-		Tags             *tagList `json:"tags"`
-		State            *string  `json:"state"`
-		Email            *string  `json:"email"`
-		Phone            *string  `json:"phone"`
-		CreatedAfter     *string  `json:"created_after"`
-		CreatedBefore    *string  `json:"created_before"`
-		UpdatedAfter     *string  `json:"updated_after"`
+		AcceptsMarketing *bool       `json:"accepts_marketing"`
+		MinOrders        *int        `json:"min_orders"`
+		MinTotalSpent    *string     `json:"min_total_spent"`
+		Tags             *httpx.Tags `json:"tags"`
+		State            *string     `json:"state"`
+		Email            *string     `json:"email"`
+		Phone            *string     `json:"phone"`
+		CreatedAfter     *string     `json:"created_after"`
+		CreatedBefore    *string     `json:"created_before"`
+		UpdatedAfter     *string     `json:"updated_after"`
 	} `json:"filters"`
 	Sort struct {
 		Field string `json:"field"`
@@ -227,8 +201,8 @@ type customerResponse struct {
 	OrdersCount       int                     `json:"orders_count"`
 	TotalSpent        string                  `json:"total_spent"`
 	AverageOrderValue string                  `json:"average_order_value"`
-	DefaultAddress    *addressResponse        `json:"default_address"`
-	Addresses         *[]addressResponse      `json:"addresses,omitempty"`
+	DefaultAddress    *api.Address            `json:"default_address"`
+	Addresses         *[]api.Address          `json:"addresses,omitempty"`
 	Orders            *[]orderSummaryResponse `json:"orders,omitempty"`
 	Metafields        *map[string]any         `json:"metafields,omitempty"`
 	CreatedAt         time.Time               `json:"created_at"`
@@ -249,17 +223,10 @@ func toCustomerResponse(c api.Customer, inc include, orders []ports.OrderSummary
 		TaxExemptions: nonNil(c.TaxExemptions), Currency: c.Currency, Language: c.Language, Note: c.Note,
 		Tags: nonNil(c.Tags), VerifiedEmail: c.VerifiedEmail, State: c.State, LastOrderID: c.LastOrderID,
 		LastOrderName: c.LastOrderName, OrdersCount: c.OrdersCount, TotalSpent: c.TotalSpent,
-		AverageOrderValue: c.AverageOrderValue, CreatedAt: c.CreatedAt.UTC(), UpdatedAt: c.UpdatedAt.UTC(),
-	}
-	if c.DefaultAddress != nil {
-		d := toAddressResponse(*c.DefaultAddress)
-		out.DefaultAddress = &d
+		AverageOrderValue: c.AverageOrderValue, DefaultAddress: c.DefaultAddress, CreatedAt: c.CreatedAt.UTC(), UpdatedAt: c.UpdatedAt.UTC(),
 	}
 	if inc.addresses {
-		list := make([]addressResponse, 0, len(c.Addresses))
-		for _, a := range c.Addresses {
-			list = append(list, toAddressResponse(a))
-		}
+		list := append(make([]api.Address, 0, len(c.Addresses)), c.Addresses...)
 		out.Addresses = &list
 	}
 	if inc.metafields {
@@ -281,73 +248,35 @@ func toCustomerResponse(c api.Customer, inc include, orders []ports.OrderSummary
 
 // customerSummary is a customer in lists.
 type customerSummary struct {
-	ID                string           `json:"id"`
-	Email             string           `json:"email"`
-	Phone             string           `json:"phone"`
-	FirstName         string           `json:"first_name"`
-	LastName          string           `json:"last_name"`
-	State             string           `json:"state"`
-	AcceptsMarketing  bool             `json:"accepts_marketing"`
-	VerifiedEmail     bool             `json:"verified_email"`
-	Tags              []string         `json:"tags"`
-	Currency          string           `json:"currency"`
-	Language          string           `json:"language"`
-	OrdersCount       int              `json:"orders_count"`
-	TotalSpent        string           `json:"total_spent"`
-	AverageOrderValue string           `json:"average_order_value"`
-	LastOrderID       *string          `json:"last_order_id"`
-	LastOrderName     *string          `json:"last_order_name"`
-	DefaultAddress    *addressResponse `json:"default_address"`
-	CreatedAt         time.Time        `json:"created_at"`
-	UpdatedAt         time.Time        `json:"updated_at"`
+	ID                string       `json:"id"`
+	Email             string       `json:"email"`
+	Phone             string       `json:"phone"`
+	FirstName         string       `json:"first_name"`
+	LastName          string       `json:"last_name"`
+	State             string       `json:"state"`
+	AcceptsMarketing  bool         `json:"accepts_marketing"`
+	VerifiedEmail     bool         `json:"verified_email"`
+	Tags              []string     `json:"tags"`
+	Currency          string       `json:"currency"`
+	Language          string       `json:"language"`
+	OrdersCount       int          `json:"orders_count"`
+	TotalSpent        string       `json:"total_spent"`
+	AverageOrderValue string       `json:"average_order_value"`
+	LastOrderID       *string      `json:"last_order_id"`
+	LastOrderName     *string      `json:"last_order_name"`
+	DefaultAddress    *api.Address `json:"default_address"`
+	CreatedAt         time.Time    `json:"created_at"`
+	UpdatedAt         time.Time    `json:"updated_at"`
 }
 
-func toSummaries(list []api.Customer) []customerSummary {
-	out := make([]customerSummary, len(list))
-	for i, c := range list {
-		out[i] = customerSummary{
-			ID: c.ID, Email: c.Email, Phone: c.Phone, FirstName: c.FirstName, LastName: c.LastName, State: c.State,
-			AcceptsMarketing: c.AcceptsMarketing, VerifiedEmail: c.VerifiedEmail, Tags: nonNil(c.Tags), Currency: c.Currency,
-			Language: c.Language, OrdersCount: c.OrdersCount, TotalSpent: c.TotalSpent, AverageOrderValue: c.AverageOrderValue,
-			LastOrderID: c.LastOrderID, LastOrderName: c.LastOrderName, CreatedAt: c.CreatedAt.UTC(), UpdatedAt: c.UpdatedAt.UTC(),
-		}
-		if c.DefaultAddress != nil {
-			d := toAddressResponse(*c.DefaultAddress)
-			out[i].DefaultAddress = &d
-		}
+func toSummary(c api.Customer) customerSummary {
+	return customerSummary{
+		ID: c.ID, Email: c.Email, Phone: c.Phone, FirstName: c.FirstName, LastName: c.LastName, State: c.State,
+		AcceptsMarketing: c.AcceptsMarketing, VerifiedEmail: c.VerifiedEmail, Tags: nonNil(c.Tags), Currency: c.Currency,
+		Language: c.Language, OrdersCount: c.OrdersCount, TotalSpent: c.TotalSpent, AverageOrderValue: c.AverageOrderValue,
+		LastOrderID: c.LastOrderID, LastOrderName: c.LastOrderName, DefaultAddress: c.DefaultAddress,
+		CreatedAt: c.CreatedAt.UTC(), UpdatedAt: c.UpdatedAt.UTC(),
 	}
-	return out
-}
-
-type addressResponse struct {
-	ID                string    `json:"id"`
-	CustomerID        string    `json:"customer_id"`
-	FirstName         string    `json:"first_name"`
-	LastName          string    `json:"last_name"`
-	Company           string    `json:"company"`
-	Phone             string    `json:"phone"`
-	Address1          string    `json:"address1"`
-	Address2          string    `json:"address2"`
-	City              string    `json:"city"`
-	State             string    `json:"state"`
-	Country           string    `json:"country"`
-	Zip               string    `json:"zip"`
-	IsDefaultShipping bool      `json:"is_default_shipping"`
-	IsDefaultBilling  bool      `json:"is_default_billing"`
-	CreatedAt         time.Time `json:"created_at"`
-	UpdatedAt         time.Time `json:"updated_at"`
-}
-
-func toAddressResponse(a api.Address) addressResponse {
-	return addressResponse(a)
-}
-
-func toAddressResponses(list []api.Address) []addressResponse {
-	out := make([]addressResponse, len(list))
-	for i, a := range list {
-		out[i] = toAddressResponse(a)
-	}
-	return out
 }
 
 type orderSummaryResponse struct {
@@ -386,7 +315,7 @@ func toSegmentResponse(s app.Segment) segmentResponse {
 type exportResponse struct {
 	ExportedAt    time.Time           `json:"exported_at"`
 	Customer      customerResponse    `json:"customer"`
-	Addresses     []addressResponse   `json:"addresses"`
+	Addresses     []api.Address       `json:"addresses"`
 	Consents      consentsResponse    `json:"consents"`
 	Account       accountResponse     `json:"account"`
 	OrderStats    []orderFactResponse `json:"order_stats"`
@@ -438,7 +367,7 @@ func toExportResponse(e app.Export) exportResponse {
 	out := exportResponse{
 		ExportedAt: e.ExportedAt.UTC(),
 		Customer:   toCustomerResponse(e.Customer, includeAll, nil),
-		Addresses:  toAddressResponses(e.Customer.Addresses),
+		Addresses:  append(make([]api.Address, 0, len(e.Customer.Addresses)), e.Customer.Addresses...),
 		Consents:   consentsResponse{AcceptsMarketing: e.Consents.AcceptsMarketing, MarketingOptInAt: e.Consents.MarketingOptInAt},
 		Account: accountResponse{State: e.Account.State, HasPassword: e.Account.HasPassword, VerifiedEmail: e.Account.VerifiedEmail,
 			AnonymizedAt: e.Account.AnonymizedAt, PendingTokens: []tokenResponse{}},

@@ -231,7 +231,7 @@ func parseSearch(req searchRequest, p httpx.Page) (app.SearchQuery, httpx.Page, 
 		}
 		f.MinOrders = fl.MinOrders
 	}
-	if t := fl.Tags.slice(); t != nil {
+	if t := fl.Tags.Slice(); t != nil {
 		for _, tag := range *t {
 			if k := domain.TagKey(tag); k != "" {
 				f.Tags = append(f.Tags, k)

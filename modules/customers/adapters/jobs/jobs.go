@@ -7,7 +7,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/gocommerce/commerce/platform/jobs"
+	"github.com/gocommerce/commerce/platform/modkit"
 )
 
 // TaskPurgeExpiredTokens deletes expired invite and password reset tokens.
@@ -21,31 +21,21 @@ type TokenPurger interface {
 	PurgeExpiredTokens(ctx context.Context) (int64, error)
 }
 
-// Jobs registers the customers tasks.
+// Jobs registers the customers tasks (Register).
 type Jobs struct {
-	app TokenPurger
-	log *zap.Logger
+	modkit.Sweep
 }
 
 // NewJobs builds the task handlers.
 func NewJobs(app TokenPurger, log *zap.Logger) *Jobs {
-	return &Jobs{app: app, log: log.Named("customers.jobs")}
-}
-
-// Register declares the handler and its schedule.
-func (j *Jobs) Register(r jobs.Registry) {
-	r.Handle(TaskPurgeExpiredTokens, j.HandlePurgeExpiredTokens)
-	r.Every(TaskPurgeExpiredTokens, PurgeInterval)
+	purge := func(ctx context.Context) (int64, error) { return app.PurgeExpiredTokens(ctx) }
+	return &Jobs{modkit.Sweep{
+		Task: TaskPurgeExpiredTokens, Every: PurgeInterval, Run: purge,
+		Log: log.Named("customers.jobs"), Done: "expired account tokens purged",
+	}}
 }
 
 // HandlePurgeExpiredTokens runs the sweep.
-func (j *Jobs) HandlePurgeExpiredTokens(ctx context.Context, _ []byte) error {
-	n, err := j.app.PurgeExpiredTokens(ctx)
-	if err != nil {
-		return err
-	}
-	if n > 0 {
-		j.log.Info("expired account tokens purged", zap.Int64("count", n))
-	}
-	return nil
+func (j *Jobs) HandlePurgeExpiredTokens(ctx context.Context, payload []byte) error {
+	return j.Handle(ctx, payload)
 }

@@ -21,67 +21,32 @@ func NewHandler(svc *app.Service) *Handler { return &Handler{svc: svc} }
 // RegisterRoutes mounts POST /api/v1/auth/{register,login,refresh} and
 // POST /api/v1/admin/auth/login.
 func (h *Handler) RegisterRoutes(r *httpx.Routes) {
+	ok := http.StatusOK
 	g := r.API.Group("/auth")
-	g.POST("/register", h.register)
-	g.POST("/login", h.login)
-	g.POST("/refresh", h.refresh)
-	r.API.POST("/admin/auth/login", h.adminLogin)
+	g.POST("/register", httpx.HandleJSONBare(http.StatusCreated, h.register))
+	g.POST("/login", httpx.HandleJSONBare(ok, h.login))
+	g.POST("/refresh", httpx.HandleJSONBare(ok, h.refresh))
+	r.API.POST("/admin/auth/login", httpx.HandleJSONBare(ok, h.adminLogin))
 }
 
-func (h *Handler) register(c *gin.Context) {
-	var req registerRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
+func (h *Handler) register(c *gin.Context, req registerRequest) (tokenResponse, error) {
 	out, err := h.svc.Register(c.Request.Context(), app.RegisterCommand{
 		Email: req.Email, Password: req.Password, FirstName: req.FirstName, LastName: req.LastName,
 	})
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusCreated, toCustomerTokenResponse(out))
+	return toCustomerTokenResponse(out), err
 }
 
-func (h *Handler) login(c *gin.Context) {
-	var req loginRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
+func (h *Handler) login(c *gin.Context, req loginRequest) (tokenResponse, error) {
 	out, err := h.svc.Login(c.Request.Context(), app.LoginCommand{Email: req.Email, Password: req.Password})
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, toCustomerTokenResponse(out))
+	return toCustomerTokenResponse(out), err
 }
 
-func (h *Handler) refresh(c *gin.Context) {
-	var req refreshRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
+func (h *Handler) refresh(c *gin.Context, req refreshRequest) (accessTokenResponse, error) {
 	out, err := h.svc.Refresh(c.Request.Context(), req.RefreshToken)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, accessTokenResponse{AccessToken: out.AccessToken, TokenType: app.TokenType, ExpiresIn: out.ExpiresIn})
+	return accessTokenResponse{AccessToken: out.AccessToken, TokenType: app.TokenType, ExpiresIn: out.ExpiresIn}, err
 }
 
-func (h *Handler) adminLogin(c *gin.Context) {
-	var req loginRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
+func (h *Handler) adminLogin(c *gin.Context, req loginRequest) (tokenResponse, error) {
 	out, err := h.svc.AdminLogin(c.Request.Context(), app.LoginCommand{Email: req.Email, Password: req.Password})
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, toStaffTokenResponse(out))
+	return toStaffTokenResponse(out), err
 }

@@ -8,6 +8,9 @@ import (
 )
 
 // Requests. Integers the client must send are pointers so that 0 and absent differ.
+// A product-level request (/products/{id}/inventory/...) has its operation's fields,
+// the product id taken from the path, and its own rules; it converts to the
+// operation's request.
 
 type adjustRequest struct {
 	ProductID  string `json:"product_id" binding:"required,uuid"`
@@ -64,6 +67,7 @@ type transferRequest struct {
 }
 
 type productAdjustRequest struct {
+	ProductID  string `json:"-"` // from the path
 	VariantID  string `json:"variant_id" binding:"omitempty,uuid"`
 	LocationID string `json:"location_id" binding:"omitempty,uuid"`
 	Adjustment *int   `json:"adjustment" binding:"required"`
@@ -73,6 +77,7 @@ type productAdjustRequest struct {
 }
 
 type productSetRequest struct {
+	ProductID  string `json:"-"` // from the path
 	VariantID  string `json:"variant_id" binding:"omitempty,uuid"`
 	LocationID string `json:"location_id" binding:"omitempty,uuid"`
 	Quantity   *int   `json:"quantity" binding:"required"`
@@ -82,6 +87,7 @@ type productSetRequest struct {
 }
 
 type productTransferRequest struct {
+	ProductID      string `json:"-"` // from the path
 	VariantID      string `json:"variant_id" binding:"omitempty,uuid"`
 	FromLocationID string `json:"from_location_id" binding:"required,uuid"`
 	ToLocationID   string `json:"to_location_id" binding:"required,uuid"`

@@ -38,20 +38,21 @@ func NewHandler(svc *app.Service) *Handler { return &Handler{svc: svc} }
 // parameter name :id, like every other /products/:id/... route.
 func (h *Handler) RegisterRoutes(r *httpx.Routes) {
 	read, write := httpx.Require(ScopeRead), httpx.Require(ScopeWrite)
-	r.API.GET("/inventory", read, h.listLevels)
-	r.API.GET("/inventory/movements", read, h.listMovements)
-	r.API.GET("/inventory/locations", read, h.listLocations)
-	r.API.POST("/inventory/locations", write, h.createLocation)
-	r.API.GET("/inventory/:product_id", read, h.getLevel)
-	r.API.POST("/inventory/adjust", write, h.adjust)
-	r.API.POST("/inventory/set", write, h.set)
-	r.API.POST("/inventory/receive", write, h.receive)
-	r.API.POST("/inventory/reserve", write, h.reserve)
-	r.API.POST("/inventory/release", write, h.release)
-	r.API.POST("/inventory/transfer", write, h.transfer)
-	r.API.POST("/products/:id/inventory/adjust", write, h.productAdjust)
-	r.API.POST("/products/:id/inventory/set", write, h.productSet)
-	r.API.POST("/products/:id/inventory/transfer", write, h.productTransfer)
+	ok, created := http.StatusOK, http.StatusCreated
+	r.API.GET("/inventory", read, httpx.HandleList(h.listLevels))
+	r.API.GET("/inventory/movements", read, httpx.HandleList(h.listMovements))
+	r.API.GET("/inventory/locations", read, httpx.HandleList(h.listLocations))
+	r.API.POST("/inventory/locations", write, httpx.HandleJSON(created, h.createLocation))
+	r.API.GET("/inventory/:product_id", read, httpx.Handle(ok, h.getLevel))
+	r.API.POST("/inventory/adjust", write, httpx.HandleJSON(ok, h.adjust))
+	r.API.POST("/inventory/set", write, httpx.HandleJSON(ok, h.set))
+	r.API.POST("/inventory/receive", write, httpx.HandleJSON(ok, h.receive))
+	r.API.POST("/inventory/reserve", write, httpx.HandleJSON(created, h.reserve))
+	r.API.POST("/inventory/release", write, httpx.HandleJSON(ok, h.release))
+	r.API.POST("/inventory/transfer", write, httpx.HandleJSON(ok, h.transfer))
+	r.API.POST("/products/:id/inventory/adjust", write, httpx.HandleJSON(ok, h.productAdjust))
+	r.API.POST("/products/:id/inventory/set", write, httpx.HandleJSON(ok, h.productSet))
+	r.API.POST("/products/:id/inventory/transfer", write, httpx.HandleJSON(ok, h.productTransfer))
 }
 
 // actor names the caller for adjusted_by: the principal's email when known, else its
@@ -67,159 +68,81 @@ func actor(c *gin.Context) string {
 	return p.ClientID()
 }
 
-func (h *Handler) adjust(c *gin.Context) {
-	var req adjustRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	out, err := h.svc.Adjust(c.Request.Context(), api.AdjustCommand{
+func (h *Handler) adjust(c *gin.Context, req adjustRequest) (api.Adjustment, error) {
+	return h.svc.Adjust(c.Request.Context(), api.AdjustCommand{
 		ProductID: req.ProductID, VariantID: req.VariantID, LocationID: req.LocationID, Adjustment: *req.Adjustment,
 		Reason: req.Reason, Notes: req.Notes, Reference: req.Reference, Actor: actor(c),
 	})
-	respond(c, http.StatusOK, out, err)
 }
 
-func (h *Handler) set(c *gin.Context) {
-	var req setRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	out, err := h.svc.Set(c.Request.Context(), api.SetCommand{
+func (h *Handler) set(c *gin.Context, req setRequest) (api.Adjustment, error) {
+	return h.svc.Set(c.Request.Context(), api.SetCommand{
 		ProductID: req.ProductID, VariantID: req.VariantID, LocationID: req.LocationID, Quantity: *req.Quantity,
 		Reason: req.Reason, Notes: req.Notes, Reference: req.Reference, Actor: actor(c),
 	})
-	respond(c, http.StatusOK, out, err)
 }
 
-func (h *Handler) receive(c *gin.Context) {
-	var req receiveRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	out, err := h.svc.Receive(c.Request.Context(), api.ReceiveCommand{
+func (h *Handler) receive(c *gin.Context, req receiveRequest) (api.Receipt, error) {
+	return h.svc.Receive(c.Request.Context(), api.ReceiveCommand{
 		ProductID: req.ProductID, VariantID: req.VariantID, LocationID: req.LocationID, Quantity: *req.Quantity,
 		CostPerUnit: req.CostPerUnit, Reference: req.Reference, Notes: req.Notes, Actor: actor(c),
 	})
-	respond(c, http.StatusOK, out, err)
 }
 
-func (h *Handler) reserve(c *gin.Context) {
-	var req reserveRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	out, err := h.svc.Reserve(c.Request.Context(), api.ReserveCommand{
+func (h *Handler) reserve(c *gin.Context, req reserveRequest) (api.Reservation, error) {
+	return h.svc.Reserve(c.Request.Context(), api.ReserveCommand{
 		ProductID: req.ProductID, VariantID: req.VariantID, LocationID: req.LocationID, OrderID: req.OrderID, Quantity: *req.Quantity,
 	})
-	respond(c, http.StatusCreated, out, err)
 }
 
-func (h *Handler) release(c *gin.Context) {
-	var req releaseRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
+func (h *Handler) release(c *gin.Context, req releaseRequest) (releaseResponse, error) {
 	out, err := h.svc.Release(c.Request.Context(), req.ReservationID, req.Reason)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
 	var at time.Time
 	if out.ReleasedAt != nil {
 		at = out.ReleasedAt.UTC()
 	}
-	c.JSON(http.StatusOK, httpx.Data(releaseResponse{ReservationID: out.ID, Status: out.Status, ReleasedAt: at, Reason: out.ReleaseReason}))
+	return releaseResponse{ReservationID: out.ID, Status: out.Status, ReleasedAt: at, Reason: out.ReleaseReason}, err
 }
 
-func (h *Handler) transfer(c *gin.Context) {
-	var req transferRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	out, err := h.svc.Transfer(c.Request.Context(), api.TransferCommand{
+func (h *Handler) transfer(c *gin.Context, req transferRequest) (api.Transfer, error) {
+	return h.svc.Transfer(c.Request.Context(), api.TransferCommand{
 		ProductID: req.ProductID, VariantID: req.VariantID, FromLocationID: req.FromLocationID, ToLocationID: req.ToLocationID,
 		Quantity: *req.Quantity, Reason: req.Reason, Reference: req.Reference, Notes: req.Notes, Actor: actor(c),
 	})
-	respond(c, http.StatusOK, out, err)
 }
 
-func (h *Handler) productAdjust(c *gin.Context) {
-	var req productAdjustRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	out, err := h.svc.Adjust(c.Request.Context(), api.AdjustCommand{
-		ProductID: c.Param("id"), VariantID: req.VariantID, LocationID: req.LocationID, Adjustment: *req.Adjustment,
-		Reason: req.Reason, Notes: req.Notes, Reference: req.Reference, Actor: actor(c),
-	})
-	respond(c, http.StatusOK, out, err)
+func (h *Handler) productAdjust(c *gin.Context, req productAdjustRequest) (api.Adjustment, error) {
+	req.ProductID = c.Param("id")
+	return h.adjust(c, adjustRequest(req))
 }
 
-func (h *Handler) productSet(c *gin.Context) {
-	var req productSetRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	out, err := h.svc.Set(c.Request.Context(), api.SetCommand{
-		ProductID: c.Param("id"), VariantID: req.VariantID, LocationID: req.LocationID, Quantity: *req.Quantity,
-		Reason: req.Reason, Notes: req.Notes, Reference: req.Reference, Actor: actor(c),
-	})
-	respond(c, http.StatusOK, out, err)
+func (h *Handler) productSet(c *gin.Context, req productSetRequest) (api.Adjustment, error) {
+	req.ProductID = c.Param("id")
+	return h.set(c, setRequest(req))
 }
 
-func (h *Handler) productTransfer(c *gin.Context) {
-	var req productTransferRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	out, err := h.svc.Transfer(c.Request.Context(), api.TransferCommand{
-		ProductID: c.Param("id"), VariantID: req.VariantID, FromLocationID: req.FromLocationID, ToLocationID: req.ToLocationID,
-		Quantity: *req.Quantity, Reason: req.Reason, Reference: req.Reference, Notes: req.Notes, Actor: actor(c),
-	})
-	respond(c, http.StatusOK, out, err)
+func (h *Handler) productTransfer(c *gin.Context, req productTransferRequest) (api.Transfer, error) {
+	req.ProductID = c.Param("id")
+	return h.transfer(c, transferRequest(req))
 }
 
-func respond(c *gin.Context, status int, out any, err error) {
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(status, httpx.Data(out))
-}
-
-func (h *Handler) getLevel(c *gin.Context) {
+func (h *Handler) getLevel(c *gin.Context) (levelViewResponse, error) {
 	fields := map[string]string{}
 	history := queryBool(c, "include_history", fields)
 	reservations := queryBool(c, "include_reservations", fields)
 	if len(fields) > 0 {
-		httpx.Error(c, apperr.Validation(fields))
-		return
+		return levelViewResponse{}, apperr.Validation(fields)
 	}
 	v, err := h.svc.GetLevel(c.Request.Context(), app.GetLevelQuery{
 		ProductID: c.Param("product_id"), IncludeHistory: history, IncludeReservations: reservations,
 	})
 	if err != nil {
-		httpx.Error(c, err)
-		return
+		return levelViewResponse{}, err
 	}
-	c.JSON(http.StatusOK, httpx.Data(toLevelViewResponse(v)))
+	return toLevelViewResponse(v), nil
 }
 
-func (h *Handler) listLevels(c *gin.Context) {
-	page, err := httpx.ParsePage(c)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
+func (h *Handler) listLevels(c *gin.Context, page httpx.Page) ([]levelResponse, int64, error) {
 	fields := map[string]string{}
 	f := ports.LevelFilter{
 		ProductID:       queryUUID(c, "product_id", fields),
@@ -244,27 +167,17 @@ func (h *Handler) listLevels(c *gin.Context) {
 		fields["sort"] = "must be one of: product_id, available, updated_at"
 	}
 	if len(fields) > 0 {
-		httpx.Error(c, apperr.Validation(fields))
-		return
+		return nil, 0, apperr.Validation(fields)
 	}
 	levels, total, err := h.svc.ListLevels(c.Request.Context(), f, ports.Page{Offset: page.Offset(), Limit: page.Limit()})
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
 	items := make([]levelResponse, len(levels))
 	for i, l := range levels {
 		items[i] = toLevelResponse(l, f.IncludeIncoming)
 	}
-	c.JSON(http.StatusOK, httpx.NewList(items, page, total))
+	return items, total, err
 }
 
-func (h *Handler) listMovements(c *gin.Context) {
-	page, err := httpx.ParsePage(c)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
+func (h *Handler) listMovements(c *gin.Context, page httpx.Page) ([]movementResponse, int64, error) {
 	fields := map[string]string{}
 	f := ports.MovementFilter{
 		ProductID:  queryUUID(c, "product_id", fields),
@@ -293,27 +206,17 @@ func (h *Handler) listMovements(c *gin.Context) {
 		fields["end_date"] = "must not be before start_date"
 	}
 	if len(fields) > 0 {
-		httpx.Error(c, apperr.Validation(fields))
-		return
+		return nil, 0, apperr.Validation(fields)
 	}
 	ms, total, err := h.svc.ListMovements(c.Request.Context(), f, ports.Page{Offset: page.Offset(), Limit: page.Limit()})
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
 	items := make([]movementResponse, len(ms))
 	for i, m := range ms {
 		items[i] = toMovementResponse(m)
 	}
-	c.JSON(http.StatusOK, httpx.NewList(items, page, total))
+	return items, total, err
 }
 
-func (h *Handler) listLocations(c *gin.Context) {
-	page, err := httpx.ParsePage(c)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
+func (h *Handler) listLocations(c *gin.Context, page httpx.Page) ([]locationResponse, int64, error) {
 	fields := map[string]string{}
 	var f ports.LocationFilter
 	if c.Query("is_active") != "" {
@@ -321,36 +224,25 @@ func (h *Handler) listLocations(c *gin.Context) {
 		f.IsActive = &v
 	}
 	if len(fields) > 0 {
-		httpx.Error(c, apperr.Validation(fields))
-		return
+		return nil, 0, apperr.Validation(fields)
 	}
 	ls, total, err := h.svc.ListLocations(c.Request.Context(), f, ports.Page{Offset: page.Offset(), Limit: page.Limit()})
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
 	items := make([]locationResponse, len(ls))
 	for i, l := range ls {
 		items[i] = toLocationResponse(l)
 	}
-	c.JSON(http.StatusOK, httpx.NewList(items, page, total))
+	return items, total, err
 }
 
-func (h *Handler) createLocation(c *gin.Context) {
-	var req createLocationRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
+func (h *Handler) createLocation(c *gin.Context, req createLocationRequest) (any, error) {
 	l, err := h.svc.AddLocation(c.Request.Context(), domain.NewLocationInput{
 		Name: req.Name, Code: req.Code, Address1: req.Address1, Address2: req.Address2, City: req.City,
 		Province: req.Province, Country: req.Country, Zip: req.Zip, Phone: req.Phone, IsActive: req.IsActive,
 	})
 	if err != nil {
-		httpx.Error(c, err)
-		return
+		return locationResponse{}, err
 	}
-	c.JSON(http.StatusCreated, httpx.Data(toLocationResponse(l)))
+	return toLocationResponse(l), nil
 }
 
 // Query helpers: each records a field message on a bad value.

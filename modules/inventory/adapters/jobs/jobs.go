@@ -9,7 +9,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gocommerce/commerce/modules/inventory/app"
-	"github.com/gocommerce/commerce/platform/jobs"
+	"github.com/gocommerce/commerce/platform/modkit"
 )
 
 // TaskExpireReservations is the periodic task releasing expired reservations.
@@ -18,29 +18,20 @@ const TaskExpireReservations = "inventory:expire_reservations"
 // ExpireInterval is how often the sweep runs.
 const ExpireInterval = time.Minute
 
-// Jobs registers and runs inventory's tasks.
+// Jobs registers and runs inventory's tasks (Register).
 type Jobs struct {
-	svc *app.Service
-	log *zap.Logger
+	modkit.Sweep
 }
 
-// NewJobs builds the task handlers.
+// NewJobs builds the task handlers: the sweep releases every reservation whose
+// expires_at has passed.
 func NewJobs(svc *app.Service, log *zap.Logger) *Jobs {
-	return &Jobs{svc: svc, log: log.Named("inventory.jobs")}
-}
-
-// Register declares the handler and its schedule.
-func (j *Jobs) Register(r jobs.Registry) {
-	r.Handle(TaskExpireReservations, j.HandleExpireReservations)
-	r.Every(TaskExpireReservations, ExpireInterval)
-}
-
-// HandleExpireReservations releases every reservation whose expires_at has passed
-// (the payload is ignored: the database says what is due).
-func (j *Jobs) HandleExpireReservations(ctx context.Context, _ []byte) error {
-	n, err := j.svc.ExpireReservations(ctx)
-	if n > 0 {
-		j.log.Info("expired reservations released", zap.Int("count", n))
+	expire := func(ctx context.Context) (int64, error) {
+		n, err := svc.ExpireReservations(ctx)
+		return int64(n), err
 	}
-	return err
+	return &Jobs{modkit.Sweep{
+		Task: TaskExpireReservations, Every: ExpireInterval, Run: expire,
+		Log: log.Named("inventory.jobs"), Done: "expired reservations released",
+	}}
 }

@@ -14,29 +14,8 @@ import (
 	"github.com/gocommerce/commerce/modules/orders/app"
 	"github.com/gocommerce/commerce/modules/orders/domain"
 	"github.com/gocommerce/commerce/platform/apperr"
+	"github.com/gocommerce/commerce/platform/httpx"
 )
-
-// tagList reads tags as a JSON array of strings or, as Shopify sends them, one
-// comma-separated string.
-type tagList []string
-
-func (t *tagList) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if len(b) > 0 && b[0] == '"' {
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-		*t = strings.Split(s, ",")
-		return nil
-	}
-	var list []string
-	if err := json.Unmarshal(b, &list); err != nil {
-		return &json.UnmarshalTypeError{Value: "tags", Type: reflect.TypeOf([]string{}), Field: "tags"}
-	}
-	*t = list
-	return nil
-}
 
 type addressRequest struct {
 	FirstName   string `json:"first_name"`
@@ -145,7 +124,7 @@ type createOrderRequest struct {
 	DiscountCodes      []discountCodeRequest `json:"discount_codes"`
 	Note               string                `json:"note"`
 	NoteAttributes     map[string]any        `json:"note_attributes"`
-	Tags               tagList               `json:"tags"`
+	Tags               httpx.Tags            `json:"tags"`
 	Metafields         map[string]any        `json:"metafields"`
 	SourceName         string                `json:"source_name"`
 	CartToken          string                `json:"cart_token"`
@@ -177,7 +156,8 @@ func rate(raw json.RawMessage) (string, bool) {
 	return d.String(), true
 }
 
-func (r createOrderRequest) command() (api.CreateOrderCommand, error) {
+// Input converts the body to the create command (httpx.Input).
+func (r createOrderRequest) Input() (api.CreateOrderCommand, error) {
 	cmd := api.CreateOrderCommand{
 		CustomerID: strings.TrimSpace(r.CustomerID), Email: r.Email, Phone: r.Phone, Currency: r.Currency,
 		ShippingAddress: r.ShippingAddress.toAPI(), BillingAddress: r.BillingAddress.toAPI(),
@@ -236,7 +216,7 @@ type updateOrderRequest struct {
 	Phone           *string         `json:"phone"`
 	Note            *string         `json:"note"`
 	NoteAttributes  *map[string]any `json:"note_attributes"`
-	Tags            *tagList        `json:"tags"`
+	Tags            *httpx.Tags     `json:"tags"`
 	ShippingAddress optAddress      `json:"shipping_address"`
 	BillingAddress  optAddress      `json:"billing_address"`
 	Metafields      *map[string]any `json:"metafields"`
@@ -283,7 +263,8 @@ func (r fulfillmentRequest) tracking() domain.Tracking {
 	return domain.Tracking{Number: r.TrackingNumber, Company: r.TrackingCompany, URL: r.TrackingURL, NotifyCustomer: r.NotifyCustomer}
 }
 
-func (r fulfillmentRequest) command() (app.FulfillCommand, error) {
+// Input converts the body to the fulfillment command (httpx.Input).
+func (r fulfillmentRequest) Input() (app.FulfillCommand, error) {
 	cmd := app.FulfillCommand{LocationID: strings.TrimSpace(r.LocationID), Tracking: r.tracking()}
 	for i, l := range r.LineItems {
 		if strings.TrimSpace(l.ID) == "" {
@@ -363,7 +344,8 @@ type refundRequest struct {
 }
 
 // input converts the body; amounts are read in the order's currency by the use case.
-func (r refundRequest) input() (app.RefundInput, error) {
+// Input converts the body to the refund input (httpx.Input).
+func (r refundRequest) Input() (app.RefundInput, error) {
 	out := app.RefundInput{Note: r.Note, NotifyCustomer: r.NotifyCustomer}
 	for i, l := range r.RefundLineItems {
 		if strings.TrimSpace(l.LineItemID) == "" {

@@ -153,31 +153,21 @@ type saveMethodRequest struct {
 
 // Responses.
 
-type methodDetailsResponse struct {
-	MethodType     string  `json:"method_type"`
-	LastFour       string  `json:"last_four"`
-	CardBrand      string  `json:"card_brand"`
-	ExpMonth       int     `json:"exp_month"`
-	ExpYear        int     `json:"exp_year"`
-	CardholderName string  `json:"cardholder_name"`
-	Token          *string `json:"token"`
-}
-
 type successResponse struct {
-	Type          string                `json:"type"`
-	PaymentID     string                `json:"payment_id"`
-	TransactionID string                `json:"transaction_id"`
-	PaymentStatus string                `json:"payment_status"`
-	PaymentMethod methodDetailsResponse `json:"payment_method"`
-	ReceiptURL    string                `json:"receipt_url"`
+	Type          string            `json:"type"`
+	PaymentID     string            `json:"payment_id"`
+	TransactionID string            `json:"transaction_id"`
+	PaymentStatus string            `json:"payment_status"`
+	PaymentMethod api.MethodDetails `json:"payment_method"`
+	ReceiptURL    string            `json:"receipt_url"`
 }
 
+// requiresActionResponse is a requires_action body: the action's members follow
+// type and payment_id.
 type requiresActionResponse struct {
-	Type       string         `json:"type"`
-	PaymentID  string         `json:"payment_id"`
-	ActionType string         `json:"action_type"`
-	ActionData map[string]any `json:"action_data"`
-	ExpiresAt  time.Time      `json:"expires_at"`
+	Type      string `json:"type"`
+	PaymentID string `json:"payment_id"`
+	api.Action
 }
 
 type failedResponse struct {
@@ -194,11 +184,11 @@ type failedResponse struct {
 func toResultResponse(r api.PaymentResult) (int, any) {
 	switch r.Type {
 	case api.ResultRequiresAction:
-		out := requiresActionResponse{Type: r.Type, PaymentID: r.PaymentID, ActionData: map[string]any{}}
+		out := requiresActionResponse{Type: r.Type, PaymentID: r.PaymentID, Action: api.Action{Data: map[string]any{}}}
 		if r.Action != nil {
-			out.ActionType, out.ExpiresAt = r.Action.Type, r.Action.ExpiresAt.UTC()
+			out.Action.Type, out.ExpiresAt = r.Action.Type, r.Action.ExpiresAt.UTC()
 			if r.Action.Data != nil {
-				out.ActionData = r.Action.Data
+				out.Data = r.Action.Data
 			}
 		}
 		return 200, out
@@ -207,35 +197,26 @@ func toResultResponse(r api.PaymentResult) (int, any) {
 	default:
 		out := successResponse{Type: api.ResultSuccess, PaymentID: r.PaymentID, TransactionID: r.TransactionID, PaymentStatus: r.PaymentStatus, ReceiptURL: r.ReceiptURL}
 		if m := r.PaymentMethod; m != nil {
-			out.PaymentMethod = methodDetailsResponse{
-				MethodType: m.MethodType, LastFour: m.LastFour, CardBrand: m.CardBrand, ExpMonth: m.ExpMonth, ExpYear: m.ExpYear,
-				CardholderName: m.CardholderName, Token: m.Token,
-			}
+			out.PaymentMethod = *m
 		}
 		return 200, out
 	}
 }
 
-type methodSummaryResponse struct {
-	MethodType string `json:"method_type"`
-	LastFour   string `json:"last_four"`
-	CardBrand  string `json:"card_brand"`
-}
-
 type paymentResponse struct {
-	PaymentID      string                `json:"payment_id"`
-	Status         string                `json:"status"`
-	Amount         string                `json:"amount"`
-	AmountRefunded string                `json:"amount_refunded"`
-	Currency       string                `json:"currency"`
-	Gateway        string                `json:"gateway"`
-	TransactionID  string                `json:"transaction_id"`
-	CaptureMethod  string                `json:"capture_method"`
-	PaymentMethod  methodSummaryResponse `json:"payment_method"`
-	OrderID        *string               `json:"order_id"`
-	CustomerID     *string               `json:"customer_id"`
-	CreatedAt      time.Time             `json:"created_at"`
-	CompletedAt    *time.Time            `json:"completed_at"`
+	PaymentID      string            `json:"payment_id"`
+	Status         string            `json:"status"`
+	Amount         string            `json:"amount"`
+	AmountRefunded string            `json:"amount_refunded"`
+	Currency       string            `json:"currency"`
+	Gateway        string            `json:"gateway"`
+	TransactionID  string            `json:"transaction_id"`
+	CaptureMethod  string            `json:"capture_method"`
+	PaymentMethod  api.MethodSummary `json:"payment_method"`
+	OrderID        *string           `json:"order_id"`
+	CustomerID     *string           `json:"customer_id"`
+	CreatedAt      time.Time         `json:"created_at"`
+	CompletedAt    *time.Time        `json:"completed_at"`
 }
 
 func optional(s string) *string {
@@ -250,7 +231,7 @@ func toPaymentResponse(p api.Payment) paymentResponse {
 	return paymentResponse{
 		PaymentID: p.ID, Status: p.Status, Amount: domain.FormatAmount(p.Amount, c), AmountRefunded: domain.FormatAmount(p.AmountRefunded, c),
 		Currency: p.Currency, Gateway: p.Gateway, TransactionID: p.TransactionID, CaptureMethod: p.CaptureMethod,
-		PaymentMethod: methodSummaryResponse(p.PaymentMethod), OrderID: optional(p.OrderID), CustomerID: optional(p.CustomerID),
+		PaymentMethod: p.PaymentMethod, OrderID: optional(p.OrderID), CustomerID: optional(p.CustomerID),
 		CreatedAt: p.CreatedAt.UTC(), CompletedAt: p.CompletedAt,
 	}
 }
@@ -277,25 +258,23 @@ func toRefundResponse(r api.Refund) refundResponse {
 	}
 }
 
+// savedMethodResponse is a saved method in lists; its method fields are the
+// payment_method of a save's answer.
 type savedMethodResponse struct {
-	Token          string     `json:"token"`
-	GatewayID      string     `json:"gateway_id"`
-	MethodType     string     `json:"method_type"`
-	LastFour       string     `json:"last_four"`
-	CardBrand      string     `json:"card_brand"`
-	ExpMonth       string     `json:"exp_month"`
-	ExpYear        string     `json:"exp_year"`
-	CardholderName string     `json:"cardholder_name"`
-	IsDefault      bool       `json:"is_default"`
-	ExpiresAt      *time.Time `json:"expires_at"`
-	CreatedAt      time.Time  `json:"created_at"`
+	Token     string `json:"token"`
+	GatewayID string `json:"gateway_id"`
+	savedPaymentMethodResponse
+	ExpiresAt *time.Time `json:"expires_at"`
+	CreatedAt time.Time  `json:"created_at"`
 }
 
 func toSavedMethodResponse(m *domain.SavedMethod) savedMethodResponse {
 	return savedMethodResponse{
-		Token: m.Token, GatewayID: m.Gateway, MethodType: m.MethodType, LastFour: m.Card.LastFour, CardBrand: m.Card.Brand,
-		ExpMonth: fmt.Sprintf("%02d", m.Card.ExpMonth), ExpYear: strconv.Itoa(m.Card.ExpYear), CardholderName: m.Card.Name,
-		IsDefault: m.IsDefault, ExpiresAt: m.ExpiresAt, CreatedAt: m.CreatedAt.UTC(),
+		Token: m.Token, GatewayID: m.Gateway, ExpiresAt: m.ExpiresAt, CreatedAt: m.CreatedAt.UTC(),
+		savedPaymentMethodResponse: savedPaymentMethodResponse{
+			MethodType: m.MethodType, LastFour: m.Card.LastFour, CardBrand: m.Card.Brand, ExpMonth: fmt.Sprintf("%02d", m.Card.ExpMonth),
+			ExpYear: strconv.Itoa(m.Card.ExpYear), CardholderName: m.Card.Name, IsDefault: m.IsDefault,
+		},
 	}
 }
 

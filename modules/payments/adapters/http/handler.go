@@ -37,16 +37,17 @@ func NewHandler(svc *app.Service) *Handler { return &Handler{svc: svc} }
 func (h *Handler) RegisterRoutes(r *httpx.Routes) {
 	read, write := httpx.Require("payments:read"), httpx.Require("payments:write")
 	g := r.API.Group("/payments")
-	g.POST("/methods", read, h.methods)
-	g.POST("", write, h.initiate)
-	g.GET("/saved-methods", read, h.listSaved)
-	g.POST("/saved-methods", write, h.saveMethod)
+	ok := http.StatusOK
+	g.POST("/methods", read, httpx.HandleJSON(ok, h.methods))
+	g.POST("", write, result(h.initiate))
+	g.GET("/saved-methods", read, httpx.HandleList(h.listSaved))
+	g.POST("/saved-methods", write, httpx.HandleJSONBare(http.StatusCreated, h.saveMethod))
 	g.DELETE("/saved-methods/:token", write, h.deleteSaved)
-	g.GET("/:payment_id", read, h.get)
-	g.POST("/:payment_id/complete", write, h.complete)
-	g.POST("/:payment_id/refund", write, h.refund)
-	g.POST("/:payment_id/capture", write, h.capture)
-	g.POST("/:payment_id/cancel", write, h.cancel)
+	g.GET("/:payment_id", read, httpx.Handle(ok, h.get))
+	g.POST("/:payment_id/complete", write, result(h.complete))
+	g.POST("/:payment_id/refund", write, httpx.HandleJSON(ok, h.refund))
+	g.POST("/:payment_id/capture", write, result(h.capture))
+	g.POST("/:payment_id/cancel", write, httpx.Handle(ok, h.cancel))
 	g.GET("/:payment_id/3ds", h.threeDS)
 	r.Root.POST("/api/v2/webhooks/:gateway", h.webhook)
 	// Alipay posts its notifications as forms.
@@ -66,39 +67,40 @@ func baseURL(c *gin.Context) string {
 
 func caller(c *gin.Context) app.Caller { return app.CallerFrom(httpx.Principal(c), baseURL(c)) }
 
-func (h *Handler) methods(c *gin.Context) {
-	var req methodsRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
+// result serves a payment result as the spec's body for its type, with its status
+// (toResultResponse), after binding the JSON body to a B.
+func result[B any](fn func(c *gin.Context, req B) (api.PaymentResult, error)) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		req, ok := httpx.Bind[B](c)
+		if !ok {
+			return
+		}
+		res, err := fn(c, req)
+		if err != nil {
+			httpx.Error(c, err)
+			return
+		}
+		c.JSON(toResultResponse(res))
 	}
+}
+
+func (h *Handler) methods(c *gin.Context, req methodsRequest) ([]gatewayDescriptor, error) {
 	gws, err := h.svc.ListMethods(c.Request.Context(), req.Currency, req.Amount.text())
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
 	out := make([]gatewayDescriptor, 0, len(gws))
 	for _, g := range gws {
 		out = append(out, toGatewayDescriptor(g))
 	}
-	c.JSON(http.StatusOK, httpx.Data(out))
+	return out, err
 }
 
-func (h *Handler) initiate(c *gin.Context) {
-	var req initiateRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
+func (h *Handler) initiate(c *gin.Context, req initiateRequest) (api.PaymentResult, error) {
 	key, err := idempotencyKey(c, req.IdempotencyKey)
 	if err != nil {
-		httpx.Error(c, err)
-		return
+		return api.PaymentResult{}, err
 	}
 	if req.CustomerEmail != "" {
 		if _, err := mail.ParseAddress(req.CustomerEmail); err != nil {
-			httpx.Error(c, apperr.Validation(map[string]string{"customer_email": "must be a valid email address"}))
-			return
+			return api.PaymentResult{}, apperr.Validation(map[string]string{"customer_email": "must be a valid email address"})
 		}
 	}
 	cmd := api.InitiateCommand{
@@ -106,30 +108,15 @@ func (h *Handler) initiate(c *gin.Context) {
 		OrderID: req.OrderID, CustomerEmail: req.CustomerEmail, CustomerID: req.CustomerID, Description: req.Description,
 		Metadata: req.Metadata, ReturnURL: req.ReturnURL, IdempotencyKey: key, SavePaymentMethod: req.SavePaymentMethod,
 	}
-	res, err := h.svc.InitiatePayment(c.Request.Context(), caller(c), cmd)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	status, body := toResultResponse(res)
-	c.JSON(status, body)
+	return h.svc.InitiatePayment(c.Request.Context(), caller(c), cmd)
 }
 
-func (h *Handler) get(c *gin.Context) {
+func (h *Handler) get(c *gin.Context) (paymentResponse, error) {
 	p, err := h.svc.GetPayment(c.Request.Context(), caller(c), c.Param("payment_id"))
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, httpx.Data(toPaymentResponse(p)))
+	return toPaymentResponse(p), err
 }
 
-func (h *Handler) complete(c *gin.Context) {
-	var req completeRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
+func (h *Handler) complete(c *gin.Context, req completeRequest) (api.PaymentResult, error) {
 	data := map[string]string{}
 	bad := map[string]string{}
 	for k, v := range req.ActionData {
@@ -141,18 +128,11 @@ func (h *Handler) complete(c *gin.Context) {
 		data[k] = s
 	}
 	if len(bad) > 0 {
-		httpx.Error(c, apperr.Validation(bad))
-		return
+		return api.PaymentResult{}, apperr.Validation(bad)
 	}
-	res, err := h.svc.CompletePayment(c.Request.Context(), caller(c), app.CompleteCommand{
+	return h.svc.CompletePayment(c.Request.Context(), caller(c), app.CompleteCommand{
 		PaymentID: c.Param("payment_id"), ActionType: req.ActionType, ActionData: data,
 	})
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	status, body := toResultResponse(res)
-	c.JSON(status, body)
 }
 
 // idempotencyKey is the request's idempotency key: the Idempotency-Key header or the
@@ -168,94 +148,47 @@ func idempotencyKey(c *gin.Context, fromBody string) (string, error) {
 	return key, nil
 }
 
-func (h *Handler) refund(c *gin.Context) {
-	var req refundRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
+func (h *Handler) refund(c *gin.Context, req refundRequest) (refundResponse, error) {
 	amount := req.Amount.text()
 	if req.Amount.set && strings.TrimSpace(amount) == "" {
 		amount = "not-a-decimal-string"
 	}
 	key, err := idempotencyKey(c, req.IdempotencyKey)
 	if err != nil {
-		httpx.Error(c, err)
-		return
+		return refundResponse{}, err
 	}
 	r, err := h.svc.RefundPayment(c.Request.Context(), caller(c), api.RefundCommand{
 		PaymentID: c.Param("payment_id"), Amount: amount, Reason: req.Reason, Metadata: req.Metadata, IdempotencyKey: key,
 	})
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, httpx.Data(toRefundResponse(r)))
+	return toRefundResponse(r), err
 }
 
-func (h *Handler) capture(c *gin.Context) {
-	var req captureRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	res, err := h.svc.CapturePayment(c.Request.Context(), caller(c), api.CaptureCommand{PaymentID: c.Param("payment_id"), Amount: req.Amount.text()})
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	status, body := toResultResponse(res)
-	c.JSON(status, body)
+func (h *Handler) capture(c *gin.Context, req captureRequest) (api.PaymentResult, error) {
+	return h.svc.CapturePayment(c.Request.Context(), caller(c), api.CaptureCommand{PaymentID: c.Param("payment_id"), Amount: req.Amount.text()})
 }
 
-func (h *Handler) cancel(c *gin.Context) {
+func (h *Handler) cancel(c *gin.Context) (paymentResponse, error) {
 	p, err := h.svc.CancelPayment(c.Request.Context(), caller(c), c.Param("payment_id"))
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, httpx.Data(toPaymentResponse(p)))
+	return toPaymentResponse(p), err
 }
 
-func (h *Handler) saveMethod(c *gin.Context) {
-	var req saveMethodRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
+func (h *Handler) saveMethod(c *gin.Context, req saveMethodRequest) (saveMethodResponse, error) {
 	m, err := h.svc.SaveMethod(c.Request.Context(), caller(c), app.SaveMethodCommand{
 		GatewayID: req.GatewayID, PaymentMethod: req.PaymentMethodData.toAPI(), SetAsDefault: req.SetAsDefault,
 	})
 	if err != nil {
-		httpx.Error(c, err)
-		return
+		return saveMethodResponse{}, err
 	}
-	r := toSavedMethodResponse(m)
-	c.JSON(http.StatusCreated, saveMethodResponse{
-		Token: m.Token, ExpiresAt: m.ExpiresAt,
-		PaymentMethod: savedPaymentMethodResponse{
-			MethodType: r.MethodType, LastFour: r.LastFour, CardBrand: r.CardBrand, ExpMonth: r.ExpMonth, ExpYear: r.ExpYear,
-			CardholderName: r.CardholderName, IsDefault: r.IsDefault,
-		},
-	})
+	return saveMethodResponse{Token: m.Token, ExpiresAt: m.ExpiresAt, PaymentMethod: toSavedMethodResponse(m).savedPaymentMethodResponse}, nil
 }
 
-func (h *Handler) listSaved(c *gin.Context) {
-	page, err := httpx.ParsePage(c)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	ms, total, err := h.svc.ListSavedMethods(c.Request.Context(), caller(c), page.Offset(), page.Limit())
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
+func (h *Handler) listSaved(c *gin.Context, p httpx.Page) ([]savedMethodResponse, int64, error) {
+	ms, total, err := h.svc.ListSavedMethods(c.Request.Context(), caller(c), p.Offset(), p.Limit())
 	out := make([]savedMethodResponse, 0, len(ms))
 	for _, m := range ms {
 		out = append(out, toSavedMethodResponse(m))
 	}
-	c.JSON(http.StatusOK, httpx.NewList(out, page, total))
+	return out, total, err
 }
 
 func (h *Handler) deleteSaved(c *gin.Context) {
