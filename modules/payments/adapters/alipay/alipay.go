@@ -22,6 +22,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/gocommerce/commerce/modules/payments/adapters/internal/gatewaykit"
 	"github.com/gocommerce/commerce/modules/payments/adapters/internal/rsakeys"
 	"github.com/gocommerce/commerce/modules/payments/adapters/internal/signedtime"
 	"github.com/gocommerce/commerce/modules/payments/domain"
@@ -45,6 +46,7 @@ var beijing = time.FixedZone("CST", 8*3600)
 
 // Gateway is the Alipay adapter.
 type Gateway struct {
+	gatewaykit.NoSavedMethods
 	cfg  Config
 	key  *rsa.PrivateKey
 	pub  *rsa.PublicKey
@@ -70,7 +72,7 @@ func New(cfg Config) (*Gateway, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Gateway{cfg: cfg, key: key, pub: pub, now: cfg.Now, base: strings.TrimRight(cfg.BaseURL, "/")}, nil
+	return &Gateway{NoSavedMethods: gatewaykit.NoSavedMethods{Provider: "Alipay"}, cfg: cfg, key: key, pub: pub, now: cfg.Now, base: strings.TrimRight(cfg.BaseURL, "/")}, nil
 }
 
 // ParsePrivateKey reads an RSA private key (PKCS#1 or PKCS#8, PEM or bare base64).
@@ -134,9 +136,7 @@ func (g *Gateway) CaptureMethod() string { return domain.CaptureAutomatic }
 
 // Methods offers the Alipay wallet in CNY.
 func (g *Gateway) Methods() []ports.MethodSpec {
-	return []ports.MethodSpec{{
-		MethodType: "alipay", DisplayName: "Alipay", RequiresRedirect: true, Currencies: []string{"CNY"}, MinMinor: 1, MaxMinor: 10000000000,
-	}}
+	return gatewaykit.RedirectWallet("alipay", "Alipay", []string{"CNY"}, 10000000000)
 }
 
 // outTradeNo is the merchant order number: letters, digits and underscores only.
@@ -304,14 +304,6 @@ func (g *Gateway) Refund(ctx context.Context, req ports.RefundRequest) (ports.Re
 	}
 	return ports.RefundResult{ProviderRefundID: outTradeNo(req.RefundID), Status: domain.RefundSucceeded}, nil
 }
-
-// SaveMethod is not offered.
-func (g *Gateway) SaveMethod(context.Context, ports.SaveMethodRequest) (ports.SavedMethodResult, error) {
-	return ports.SavedMethodResult{}, domain.ErrInvalidPaymentMethod.WithMessage("Alipay cannot save cards")
-}
-
-// DeleteMethod has nothing to forget.
-func (g *Gateway) DeleteMethod(context.Context, string, string) error { return nil }
 
 // ParseWebhook verifies an asynchronous notification (form parameters; sign over the
 // sorted parameters without sign and sign_type, with the Alipay public key; the signed

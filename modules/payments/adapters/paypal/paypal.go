@@ -20,6 +20,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/gocommerce/commerce/modules/payments/adapters/internal/gatewaykit"
 	"github.com/gocommerce/commerce/modules/payments/adapters/internal/signedtime"
 	"github.com/gocommerce/commerce/modules/payments/domain"
 	"github.com/gocommerce/commerce/modules/payments/ports"
@@ -46,7 +47,8 @@ var Currencies = []string{
 
 // Gateway is the PayPal adapter.
 type Gateway struct {
-	cfg Config
+	gatewaykit.NoSavedMethods // PayPal vaulting needs the buyer's approval
+	cfg                       Config
 
 	mu      sync.Mutex
 	token   string
@@ -64,7 +66,7 @@ func New(cfg Config) *Gateway {
 		cfg.Now = time.Now
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	return &Gateway{cfg: cfg}
+	return &Gateway{NoSavedMethods: gatewaykit.NoSavedMethods{Provider: "PayPal"}, cfg: cfg}
 }
 
 // ID is "paypal".
@@ -74,18 +76,11 @@ func (g *Gateway) ID() string { return "paypal" }
 func (g *Gateway) Name() string { return "PayPal" }
 
 // CaptureMethod is the configured capture method.
-func (g *Gateway) CaptureMethod() string {
-	if g.cfg.CaptureMethod == domain.CaptureManual {
-		return domain.CaptureManual
-	}
-	return domain.CaptureAutomatic
-}
+func (g *Gateway) CaptureMethod() string { return gatewaykit.CaptureMethod(g.cfg.CaptureMethod) }
 
 // Methods offers the PayPal wallet (a redirect to PayPal's approval page).
 func (g *Gateway) Methods() []ports.MethodSpec {
-	return []ports.MethodSpec{{
-		MethodType: "paypal", DisplayName: "PayPal", RequiresRedirect: true, Currencies: Currencies, MinMinor: 1, MaxMinor: 1000000000,
-	}}
+	return gatewaykit.RedirectWallet("paypal", "PayPal", Currencies, 1000000000)
 }
 
 // apiError is a PayPal error answer.
@@ -363,24 +358,10 @@ func (g *Gateway) Refund(ctx context.Context, req ports.RefundRequest) (ports.Re
 	return ports.RefundResult{ProviderRefundID: r.ID, Status: refundStatus(r.Status)}, nil
 }
 
-func refundStatus(s string) domain.RefundStatus {
-	switch s {
-	case "COMPLETED":
-		return domain.RefundSucceeded
-	case "FAILED", "CANCELLED":
-		return domain.RefundFailed
-	default:
-		return domain.RefundPending
-	}
-}
+// refundStates are the final refund states.
+var refundStates = gatewaykit.RefundStates{Succeeded: []string{"COMPLETED"}, Failed: []string{"FAILED", "CANCELLED"}}
 
-// SaveMethod is not offered (PayPal vaulting needs the buyer's approval).
-func (g *Gateway) SaveMethod(context.Context, ports.SaveMethodRequest) (ports.SavedMethodResult, error) {
-	return ports.SavedMethodResult{}, domain.ErrInvalidPaymentMethod.WithMessage("PayPal cannot save cards")
-}
-
-// DeleteMethod has nothing to forget.
-func (g *Gateway) DeleteMethod(context.Context, string, string) error { return nil }
+func refundStatus(s string) domain.RefundStatus { return refundStates.Of(s) }
 
 // Webhook headers PayPal signs its deliveries with.
 const (
