@@ -127,11 +127,8 @@ func (s *Service) CreateAddress(ctx context.Context, a Actor, customer string, i
 				}
 			}
 		}
-		if err := s.addrs.Save(ctx, ad); err != nil {
-			return err
-		}
-		out = toAPIAddress(ad)
-		return s.events.Publish(ctx, api.EventCustomerAddressCreated, string(ad.ID), out)
+		out, err = s.saveAddress(ctx, ad, api.EventCustomerAddressCreated)
+		return err
 	})
 	return out, err
 }
@@ -168,11 +165,8 @@ func (s *Service) UpdateAddress(ctx context.Context, a Actor, customer, address 
 			}
 		}
 		ad.UpdatedAt = now
-		if err := s.addrs.Save(ctx, ad); err != nil {
-			return err
-		}
-		out = toAPIAddress(ad)
-		return s.events.Publish(ctx, api.EventCustomerAddressUpdated, string(ad.ID), out)
+		out, err = s.saveAddress(ctx, ad, api.EventCustomerAddressUpdated)
+		return err
 	})
 	return out, err
 }
@@ -236,11 +230,18 @@ func (s *Service) SetDefaultAddress(ctx context.Context, a Actor, customer, addr
 		if err := s.makeDefault(ctx, ad, kind); err != nil {
 			return err
 		}
-		if err := s.addrs.Save(ctx, ad); err != nil {
-			return err
-		}
-		out = toAPIAddress(ad)
-		return s.events.Publish(ctx, api.EventCustomerAddressUpdated, string(ad.ID), out)
+		out, err = s.saveAddress(ctx, ad, api.EventCustomerAddressUpdated)
+		return err
 	})
 	return out, err
+}
+
+// saveAddress stores ad and publishes eventType with the stored address, which it
+// returns.
+func (s *Service) saveAddress(ctx context.Context, ad *domain.Address, eventType string) (api.Address, error) {
+	if err := s.addrs.Save(ctx, ad); err != nil {
+		return api.Address{}, err
+	}
+	out := toAPIAddress(ad)
+	return out, s.events.Publish(ctx, eventType, string(ad.ID), out)
 }

@@ -169,6 +169,15 @@ func customerID(id string) (domain.CustomerID, error) {
 	return domain.CustomerID(id), nil
 }
 
+// staffTarget checks that a may change customers (staff and keys only) and parses
+// the target's id.
+func staffTarget(a Actor, id string) (domain.CustomerID, error) {
+	if err := a.staffWrite(); err != nil {
+		return "", err
+	}
+	return customerID(id)
+}
+
 // load reads a customer by id with the access rule applied.
 func (s *Service) load(ctx context.Context, a Actor, id string) (*domain.Customer, error) {
 	if err := a.own(id); err != nil {
