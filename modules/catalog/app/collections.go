@@ -76,38 +76,18 @@ func (s *Service) CreateCollection(ctx context.Context, in domain.CollectionInpu
 	if err != nil {
 		return api.CollectionResource{}, err
 	}
-	generated := !in.Slug.Set
 	var out api.CollectionResource
-	for attempt := 1; ; attempt++ {
-		err = s.writeCollectionTx(ctx, func(ctx context.Context) error {
-			if generated {
-				base := domain.Slugify(c.Title, "collection")
-				if attempt < slugAttempts {
-					taken, err := s.collections.SlugsLike(ctx, base)
-					if err != nil {
-						return err
-					}
-					c.Slug = domain.UniqueSlug(base, taken)
-				} else {
-					// Still racing after several rounds: a random suffix guarantees progress.
-					c.Slug = base + "-" + s.newID()[30:]
-				}
-			}
-			if err := s.collections.Create(ctx, c); err != nil {
-				return err
-			}
-			out = toCollectionResource(c)
-			return s.publish(ctx, api.EventCollectionCreated, c.ID, out)
-		})
-		if generated && attempt < slugAttempts && errors.Is(err, domain.ErrCollectionSlugTaken) {
-			continue
+	err = s.createWithSlug(ctx, s.writeCollectionTx, slugRule{
+		generated: !in.Slug.Set, title: c.Title, kind: "collection", slug: &c.Slug,
+		like: s.collections.SlugsLike, taken: domain.ErrCollectionSlugTaken,
+	}, func(ctx context.Context) error {
+		if err := s.collections.Create(ctx, c); err != nil {
+			return err
 		}
-		break
-	}
-	if err != nil {
-		return api.CollectionResource{}, err
-	}
-	return out, nil
+		out = toCollectionResource(c)
+		return s.publish(ctx, api.EventCollectionCreated, c.ID, out)
+	})
+	return result(out, err)
 }
 
 // UpdateCollection changes the present fields. Event collection.updated.
@@ -130,10 +110,7 @@ func (s *Service) UpdateCollection(ctx context.Context, id string, in domain.Col
 		out = toCollectionResource(c)
 		return s.publish(ctx, api.EventCollectionUpdated, c.ID, out)
 	})
-	if err != nil {
-		return api.CollectionResource{}, err
-	}
-	return out, nil
+	return result(out, err)
 }
 
 // DeleteCollection removes a collection and its memberships (the products stay).
@@ -198,10 +175,7 @@ func (s *Service) AddProductToCollection(ctx context.Context, collectionID, prod
 		out = toMembershipResource(m)
 		return s.publish(ctx, api.EventCollectionProductAdded, c.ID, out)
 	})
-	if err != nil {
-		return api.CollectionProduct{}, err
-	}
-	return out, nil
+	return result(out, err)
 }
 
 // RemoveProductFromCollection takes a product out of a manual collection (the members
