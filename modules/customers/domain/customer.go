@@ -5,7 +5,7 @@ package domain
 import (
 	"encoding/json"
 	"fmt"
-	"net/mail"
+	"github.com/gocommerce/commerce/platform/email"
 	"regexp"
 	"strings"
 	"time"
@@ -20,7 +20,7 @@ type CustomerID string
 // Field limits.
 const (
 	// MaxEmailLength is the longest accepted email address (RFC 5321 path limit).
-	MaxEmailLength = 254
+	MaxEmailLength = email.MaxLength
 	// MaxNameLength is the longest accepted first or last name, in characters.
 	MaxNameLength = 255
 	// MaxNoteLength is the longest internal note, in characters.
@@ -95,21 +95,10 @@ type Patch struct {
 	Metafields       patch.Field[map[string]any]
 }
 
-// NormalizeEmail trims and lower-cases an email address and checks it: a single
-// addr-spec (no display name) accepted by net/mail, at most 254 characters, with a
-// dot in the domain.
+// NormalizeEmail trims and lower-cases an email address and checks it (platform/email).
 func NormalizeEmail(s string) (string, error) {
-	e := strings.ToLower(strings.TrimSpace(s))
-	if e == "" || len(e) > MaxEmailLength {
-		return "", ErrInvalidEmail
-	}
-	a, err := mail.ParseAddress(e)
-	if err != nil || a.Name != "" || a.Address != e {
-		return "", ErrInvalidEmail
-	}
-	at := strings.LastIndexByte(e, '@')
-	domain := e[at+1:]
-	if !strings.Contains(domain, ".") || strings.HasPrefix(domain, ".") || strings.HasSuffix(domain, ".") || strings.Contains(domain, "..") {
+	e, ok := email.Normalize(s)
+	if !ok {
 		return "", ErrInvalidEmail
 	}
 	return e, nil
