@@ -13,7 +13,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"sort"
@@ -58,17 +57,11 @@ var _ ports.Gateway = (*Gateway)(nil)
 
 // New parses the keys and builds the adapter.
 func New(cfg Config) (*Gateway, error) {
-	key, err := ParsePrivateKey(cfg.PrivateKeyPEM)
+	key, pub, err := rsakeys.ParsePair(cfg.PrivateKeyPEM, cfg.AlipayPublicKeyPEM)
 	if err != nil {
-		return nil, fmt.Errorf("private_key: %w", err)
+		return nil, err
 	}
-	pub, err := ParsePublicKey(cfg.AlipayPublicKeyPEM)
-	if err != nil {
-		return nil, fmt.Errorf("public_key: %w", err)
-	}
-	if cfg.HTTPClient == nil {
-		cfg.HTTPClient = &http.Client{Timeout: 30 * time.Second}
-	}
+	cfg.HTTPClient = gatewaykit.HTTPClient(cfg.HTTPClient)
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -182,12 +175,10 @@ func (g *Gateway) call(ctx context.Context, method string, biz map[string]any) (
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded;charset=utf-8")
-	resp, err := g.cfg.HTTPClient.Do(req)
+	resp, body, err := gatewaykit.Do(g.cfg.HTTPClient, req, 1<<20, "alipay: "+method)
 	if err != nil {
-		return nil, fmt.Errorf("alipay: %s: %w", method, err)
+		return nil, err
 	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if resp.StatusCode != http.StatusOK {
 		return nil, fmt.Errorf("alipay: %s: status %d", method, resp.StatusCode)
 	}

@@ -59,9 +59,7 @@ var _ ports.Gateway = (*Gateway)(nil)
 
 // New builds the adapter.
 func New(cfg Config) *Gateway {
-	if cfg.HTTPClient == nil {
-		cfg.HTTPClient = &http.Client{Timeout: 30 * time.Second}
-	}
+	cfg.HTTPClient = gatewaykit.HTTPClient(cfg.HTTPClient)
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -120,12 +118,10 @@ func (g *Gateway) accessToken(ctx context.Context) (string, error) {
 	req.SetBasicAuth(g.cfg.ClientID, g.cfg.Secret)
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
-	resp, err := g.cfg.HTTPClient.Do(req)
+	resp, body, err := gatewaykit.Do(g.cfg.HTTPClient, req, 1<<20, "paypal: token")
 	if err != nil {
-		return "", fmt.Errorf("paypal: token: %w", err)
+		return "", err
 	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if resp.StatusCode != http.StatusOK {
 		return "", fmt.Errorf("paypal: token: status %d", resp.StatusCode)
 	}
@@ -167,12 +163,10 @@ func (g *Gateway) call(ctx context.Context, method, path, requestID string, in, 
 	if requestID != "" {
 		req.Header.Set("PayPal-Request-Id", requestID)
 	}
-	resp, err := g.cfg.HTTPClient.Do(req)
+	resp, raw, err := gatewaykit.Do(g.cfg.HTTPClient, req, 4<<20, "paypal: "+method+" "+path)
 	if err != nil {
-		return fmt.Errorf("paypal: %s %s: %w", method, path, err)
+		return err
 	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
 	if resp.StatusCode >= 300 {
 		e := &apiError{Status: resp.StatusCode}
 		_ = json.Unmarshal(raw, e)

@@ -52,9 +52,7 @@ func New(cfg Config) *Gateway {
 	if cfg.BaseURL == "" {
 		cfg.BaseURL = stripego.APIURL
 	}
-	if cfg.HTTPClient == nil {
-		cfg.HTTPClient = &http.Client{Timeout: 30 * time.Second}
-	}
+	cfg.HTTPClient = gatewaykit.HTTPClient(cfg.HTTPClient)
 	if len(cfg.Currencies) == 0 {
 		cfg.Currencies = DefaultCurrencies
 	}

@@ -65,20 +65,14 @@ const Tolerance = signedtime.Tolerance
 
 // New parses the keys and builds the adapter.
 func New(cfg Config) (*Gateway, error) {
-	key, err := rsakeys.ParsePrivate(cfg.PrivateKeyPEM)
+	key, pub, err := rsakeys.ParsePair(cfg.PrivateKeyPEM, cfg.PlatformPublicKeyPEM)
 	if err != nil {
-		return nil, fmt.Errorf("private_key: %w", err)
-	}
-	pub, err := rsakeys.ParsePublic(cfg.PlatformPublicKeyPEM)
-	if err != nil {
-		return nil, fmt.Errorf("public_key: %w", err)
+		return nil, err
 	}
 	if cfg.APIv3Key != "" && len(cfg.APIv3Key) != 32 {
 		return nil, errors.New("webhook_secret: the APIv3 key must be 32 bytes")
 	}
-	if cfg.HTTPClient == nil {
-		cfg.HTTPClient = &http.Client{Timeout: 30 * time.Second}
-	}
+	cfg.HTTPClient = gatewaykit.HTTPClient(cfg.HTTPClient)
 	return &Gateway{NoSavedMethods: gatewaykit.NoSavedMethods{Provider: "WeChat Pay"}, cfg: cfg, key: key, pub: pub, now: time.Now, base: strings.TrimRight(cfg.BaseURL, "/")}, nil
 }
 
@@ -191,12 +185,10 @@ func (g *Gateway) call(ctx context.Context, method, path string, in, out any) er
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	resp, err := g.cfg.HTTPClient.Do(req)
+	resp, answer, err := gatewaykit.Do(g.cfg.HTTPClient, req, 1<<20, "wechat_pay: "+method+" "+path)
 	if err != nil {
-		return fmt.Errorf("wechat_pay: %s %s: %w", method, path, err)
+		return err
 	}
-	defer resp.Body.Close()
-	answer, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if resp.StatusCode >= 300 {
 		e := &apiError{Status: resp.StatusCode}
 		_ = json.Unmarshal(answer, e)

@@ -4,7 +4,11 @@ package gatewaykit
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"net/http"
 	"slices"
+	"time"
 
 	"github.com/gocommerce/commerce/modules/payments/domain"
 	"github.com/gocommerce/commerce/modules/payments/ports"
@@ -56,4 +60,24 @@ func RedirectWallet(methodType, displayName string, currencies []string, maxMino
 	return []ports.MethodSpec{{
 		MethodType: methodType, DisplayName: displayName, RequiresRedirect: true, Currencies: currencies, MinMinor: 1, MaxMinor: maxMinor,
 	}}
+}
+
+// HTTPClient is client, or one with the gateways' 30 s timeout when it is nil.
+func HTTPClient(client *http.Client) *http.Client {
+	if client == nil {
+		return &http.Client{Timeout: 30 * time.Second}
+	}
+	return client
+}
+
+// Do sends req with client and reads at most limit bytes of the answer. A transport
+// failure is wrapped as "what: err" (what names the provider and the call).
+func Do(client *http.Client, req *http.Request, limit int64, what string) (*http.Response, []byte, error) {
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", what, err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, limit))
+	return resp, body, nil
 }
