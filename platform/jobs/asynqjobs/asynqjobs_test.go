@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -21,6 +20,7 @@ import (
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/jobs"
 	"github.com/gocommerce/commerce/platform/jobs/jobstest"
+	"github.com/gocommerce/commerce/platform/testredis"
 )
 
 const waitLimit = 10 * time.Second
@@ -30,14 +30,7 @@ const waitLimit = 10 * time.Second
 // runs never flush or share one another's data.
 func redisURL(t *testing.T) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("needs Redis")
-	}
-	raw := os.Getenv("TEST_REDIS_URL")
-	if raw == "" {
-		raw = "redis://127.0.0.1:6379/9"
-	}
-	u, err := url.Parse(raw)
+	u, err := url.Parse(testredis.URL(t))
 	if err != nil {
 		t.Fatalf("TEST_REDIS_URL: %v", err)
 	}
