@@ -86,31 +86,24 @@ func TestEnqueueBeforeRunRunsOnceRunStarts(t *testing.T) {
 	}
 }
 
-func TestRetryBudgetExhausted(t *testing.T) {
-	j, logs := newJobs(t, 1)
-	var calls atomic.Int32
-	j.Handle("t", func(context.Context, []byte) error { calls.Add(1); return errors.New("down") })
-	jobstest.Start(t, j, waitLimit)
-	if err := j.Enqueue(context.Background(), "t", nil, jobs.MaxRetry(2)); err != nil {
-		t.Fatal(err)
-	}
-	jobstest.WaitFor(t, waitLimit, "drop log", jobstest.Logged(logs, "task failed; dropped", 1))
-	if n := calls.Load(); n != 3 {
-		t.Fatalf("%d attempts, want 3 (1 + MaxRetry 2)", n)
-	}
-}
-
-func TestDefaultMaxRetry(t *testing.T) {
-	j, logs := newJobs(t, 1)
-	var calls atomic.Int32
-	j.Handle("t", func(context.Context, []byte) error { calls.Add(1); return errors.New("down") })
-	jobstest.Start(t, j, waitLimit)
-	if err := j.Enqueue(context.Background(), "t", nil); err != nil {
-		t.Fatal(err)
-	}
-	jobstest.WaitFor(t, waitLimit, "drop log", jobstest.Logged(logs, "task failed; dropped", 1))
-	if n := calls.Load(); n != DefaultMaxRetry+1 {
-		t.Fatalf("%d attempts, want %d", n, DefaultMaxRetry+1)
+// A failing task runs 1 + its retry budget times (MaxRetry, or DefaultMaxRetry), then
+// is dropped.
+func TestRetryBudget(t *testing.T) {
+	for _, c := range []struct {
+		opts []jobs.Option
+		want int32
+	}{{[]jobs.Option{jobs.MaxRetry(2)}, 3}, {nil, DefaultMaxRetry + 1}} {
+		j, logs := newJobs(t, 1)
+		var calls atomic.Int32
+		j.Handle("t", func(context.Context, []byte) error { calls.Add(1); return errors.New("down") })
+		jobstest.Start(t, j, waitLimit)
+		if err := j.Enqueue(context.Background(), "t", nil, c.opts...); err != nil {
+			t.Fatal(err)
+		}
+		jobstest.WaitFor(t, waitLimit, "drop log", jobstest.Logged(logs, "task failed; dropped", 1))
+		if n := calls.Load(); n != c.want {
+			t.Fatalf("%d attempts with %d options, want %d", n, len(c.opts), c.want)
+		}
 	}
 }
 
