@@ -26,10 +26,8 @@ func toAddress(a *domain.Address) *api.Address {
 	if a == nil {
 		return nil
 	}
-	return &api.Address{
-		FirstName: a.FirstName, LastName: a.LastName, Company: a.Company, Phone: a.Phone, Address1: a.Address1,
-		Address2: a.Address2, City: a.City, State: a.State, Country: a.Country, Zip: a.Zip,
-	}
+	out := api.Address(*a) // the same fields
+	return &out
 }
 
 // FromAddress converts an API address.
@@ -37,10 +35,8 @@ func FromAddress(a *api.Address) *domain.Address {
 	if a == nil {
 		return nil
 	}
-	return &domain.Address{
-		FirstName: a.FirstName, LastName: a.LastName, Company: a.Company, Phone: a.Phone, Address1: a.Address1,
-		Address2: a.Address2, City: a.City, State: a.State, Country: a.Country, Zip: a.Zip,
-	}
+	out := domain.Address(*a) // the same fields
+	return &out
 }
 
 // ToOrder maps an order to its resource (without the optional includes).
