@@ -22,19 +22,7 @@ import (
 var errBoom = errors.New("boom")
 
 // row is the outbox row as stored.
-type row struct {
-	ID            string
-	Type          string
-	AggregateID   string
-	Payload       string
-	OccurredAt    time.Time
-	PublishedAt   *time.Time
-	NextAttemptAt time.Time
-	Claim         string
-	LockedUntil   *time.Time
-	Attempts      int
-	LastError     string
-}
+type row = events.OutboxRow
 
 func rows(t *testing.T, d *db.DB) []row {
 	t.Helper()
