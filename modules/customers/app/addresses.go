@@ -38,11 +38,7 @@ func (s *Service) GetAddress(ctx context.Context, a Actor, customer, address str
 	if err != nil {
 		return api.Address{}, err
 	}
-	aid, err := addressID(address)
-	if err != nil {
-		return api.Address{}, err
-	}
-	ad, err := s.addrs.Get(ctx, c.ID, aid)
+	ad, err := s.address(ctx, c.ID, address)
 	if err != nil {
 		return api.Address{}, err
 	}
@@ -138,11 +134,7 @@ func (s *Service) CreateAddress(ctx context.Context, a Actor, customer string, i
 func (s *Service) UpdateAddress(ctx context.Context, a Actor, customer, address string, in AddressInput) (api.Address, error) {
 	var out api.Address
 	err := s.addressTx(ctx, a, customer, func(ctx context.Context, cid domain.CustomerID) error {
-		aid, err := addressID(address)
-		if err != nil {
-			return err
-		}
-		ad, err := s.addrs.Get(ctx, cid, aid)
+		ad, err := s.address(ctx, cid, address)
 		if err != nil {
 			return err
 		}
@@ -175,15 +167,11 @@ func (s *Service) UpdateAddress(ctx context.Context, a Actor, customer, address 
 // remaining address takes that default (customer.address_updated).
 func (s *Service) DeleteAddress(ctx context.Context, a Actor, customer, address string) error {
 	return s.addressTx(ctx, a, customer, func(ctx context.Context, cid domain.CustomerID) error {
-		aid, err := addressID(address)
+		ad, err := s.address(ctx, cid, address)
 		if err != nil {
 			return err
 		}
-		ad, err := s.addrs.Get(ctx, cid, aid)
-		if err != nil {
-			return err
-		}
-		if err := s.addrs.Delete(ctx, cid, aid); err != nil {
+		if err := s.addrs.Delete(ctx, cid, ad.ID); err != nil {
 			return err
 		}
 		if err := s.events.Publish(ctx, api.EventCustomerAddressDeleted, string(ad.ID), toAPIAddress(ad)); err != nil {
@@ -215,11 +203,7 @@ func (s *Service) DeleteAddress(ctx context.Context, a Actor, customer, address 
 func (s *Service) SetDefaultAddress(ctx context.Context, a Actor, customer, address string, kind domain.AddressKind) (api.Address, error) {
 	var out api.Address
 	err := s.addressTx(ctx, a, customer, func(ctx context.Context, cid domain.CustomerID) error {
-		aid, err := addressID(address)
-		if err != nil {
-			return err
-		}
-		ad, err := s.addrs.Get(ctx, cid, aid)
+		ad, err := s.address(ctx, cid, address)
 		if err != nil {
 			return err
 		}
@@ -244,4 +228,14 @@ func (s *Service) saveAddress(ctx context.Context, ad *domain.Address, eventType
 	}
 	out := toAPIAddress(ad)
 	return out, s.events.Publish(ctx, eventType, string(ad.ID), out)
+}
+
+// address reads the customer's address with the given id (ADDRESS_NOT_FOUND for one
+// that is not an id).
+func (s *Service) address(ctx context.Context, cid domain.CustomerID, id string) (*domain.Address, error) {
+	aid, err := addressID(id)
+	if err != nil {
+		return nil, err
+	}
+	return s.addrs.Get(ctx, cid, aid)
 }
