@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/gocommerce/commerce/platform/patch"
+	"github.com/gocommerce/commerce/platform/tags"
 )
 
 // CustomerID identifies a customer (a UUID).
@@ -26,8 +27,8 @@ const (
 	// MaxNoteLength is the longest internal note, in characters.
 	MaxNoteLength = 5000
 	// MaxTags is the most tags a customer may carry; MaxTagLength the longest tag.
-	MaxTags      = 250
-	MaxTagLength = 255
+	MaxTags      = tags.MaxCount
+	MaxTagLength = tags.MaxLength
 	// MaxTaxExemptions is the most tax exemption codes.
 	MaxTaxExemptions = 50
 	// MaxMetafieldsBytes is the largest metafields object, encoded as JSON.
@@ -259,27 +260,13 @@ func (c *Customer) applyFlags(p Patch, emailChanged, wasAccepting bool, now time
 // NormalizeTags trims tags, drops empty ones and duplicates (case-insensitively,
 // keeping the first spelling) and checks the limits; the message is empty when valid.
 func NormalizeTags(in []string) ([]string, string) {
-	out := make([]string, 0, len(in))
-	seen := map[string]bool{}
-	for _, t := range in {
-		t = strings.TrimSpace(t)
-		if t == "" {
-			continue
-		}
-		if utf8.RuneCountInString(t) > MaxTagLength {
-			return out, fmt.Sprintf("each tag must be at most %d characters", MaxTagLength)
-		}
-		if strings.Contains(t, ",") {
-			return out, "tags must not contain commas"
-		}
-		k := strings.ToLower(t)
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		out = append(out, t)
-	}
-	if len(out) > MaxTags {
+	out, p := tags.Normalize(in, tags.Comma|tags.TooLong)
+	switch {
+	case p&tags.TooLong != 0:
+		return out, fmt.Sprintf("each tag must be at most %d characters", MaxTagLength)
+	case p&tags.Comma != 0:
+		return out, "tags must not contain commas"
+	case p == tags.TooMany:
 		return out, fmt.Sprintf("must have at most %d tags", MaxTags)
 	}
 	return out, ""
