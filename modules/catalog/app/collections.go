@@ -92,12 +92,9 @@ func (s *Service) CreateCollection(ctx context.Context, in domain.CollectionInpu
 
 // UpdateCollection changes the present fields. Event collection.updated.
 func (s *Service) UpdateCollection(ctx context.Context, id string, in domain.CollectionInput) (api.CollectionResource, error) {
-	if !ids.Valid(id) {
-		return api.CollectionResource{}, domain.ErrCollectionNotFound
-	}
 	var out api.CollectionResource
 	err := s.writeCollectionTx(ctx, func(ctx context.Context) error {
-		c, err := s.collections.GetForUpdate(ctx, id)
+		c, err := s.lockCollection(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -116,11 +113,8 @@ func (s *Service) UpdateCollection(ctx context.Context, id string, in domain.Col
 // DeleteCollection removes a collection and its memberships (the products stay).
 // Event collection.deleted.
 func (s *Service) DeleteCollection(ctx context.Context, id string) error {
-	if !ids.Valid(id) {
-		return domain.ErrCollectionNotFound
-	}
 	return s.writeCollectionTx(ctx, func(ctx context.Context) error {
-		c, err := s.collections.GetForUpdate(ctx, id)
+		c, err := s.lockCollection(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -135,12 +129,9 @@ func (s *Service) DeleteCollection(ctx context.Context, id string) error {
 // (0 or past the end: last); members at and after it move down one place. A smart
 // collection refuses (its rules choose). Event collection.product_added.
 func (s *Service) AddProductToCollection(ctx context.Context, collectionID, productID string, position int) (api.CollectionProduct, error) {
-	if !ids.Valid(collectionID) {
-		return api.CollectionProduct{}, domain.ErrCollectionNotFound
-	}
 	var out api.CollectionProduct
 	err := s.writeTx(ctx, func(ctx context.Context) error {
-		c, err := s.collections.GetForUpdate(ctx, collectionID)
+		c, err := s.lockCollection(ctx, collectionID)
 		if err != nil {
 			return err
 		}
@@ -182,11 +173,8 @@ func (s *Service) AddProductToCollection(ctx context.Context, collectionID, prod
 // after it move up). PRODUCT_NOT_FOUND when it is not a member. Event
 // collection.product_removed.
 func (s *Service) RemoveProductFromCollection(ctx context.Context, collectionID, productID string) error {
-	if !ids.Valid(collectionID) {
-		return domain.ErrCollectionNotFound
-	}
 	return s.writeTx(ctx, func(ctx context.Context) error {
-		c, err := s.collections.GetForUpdate(ctx, collectionID)
+		c, err := s.lockCollection(ctx, collectionID)
 		if err != nil {
 			return err
 		}
@@ -264,4 +252,13 @@ func (s *Service) writeCollectionTx(ctx context.Context, fn func(ctx context.Con
 		s.tx.AfterCommit(ctx, s.smart.invalidate)
 		return fn(ctx)
 	})
+}
+
+// lockCollection locks the collection with the given id (COLLECTION_NOT_FOUND for one
+// that is not an id).
+func (s *Service) lockCollection(ctx context.Context, id string) (*domain.Collection, error) {
+	if !ids.Valid(id) {
+		return nil, domain.ErrCollectionNotFound
+	}
+	return s.collections.GetForUpdate(ctx, id)
 }
