@@ -119,7 +119,7 @@ func TestRedisOutageLimitsInMemory(t *testing.T) {
 // warning.
 func TestRedisDownLimitsInMemory(t *testing.T) {
 	t.Parallel()
-	rdb := deadRedis(t)
+	rdb := testredis.Down(t)
 
 	core, logs := observer.New(zapcore.WarnLevel)
 	e := newEnvWith(t, testConfig(), rdb, options{prefix: "test:down:"}, nil, zap.New(core))
@@ -234,7 +234,7 @@ func TestRedisHungAddsNoSeconds(t *testing.T) {
 // nothing, and are not counted as requests decided in memory.
 func TestRedisDownProbesReportFromMemory(t *testing.T) {
 	t.Parallel()
-	rdb := deadRedis(t)
+	rdb := testredis.Down(t)
 	e := newEnvWith(t, testConfig(), rdb, options{prefix: "test:down-probe:"}, nil, zap.NewNop())
 
 	w := e.get("/health", ipA, "")
@@ -253,18 +253,4 @@ func TestRedisDownProbesReportFromMemory(t *testing.T) {
 	if v, _ := metricValue(t, e.reg, "commerce_rate_limit_hits_total", "client_type", "anonymous"); v != 4 {
 		t.Fatalf("hits = %v, want 4 (probes are not hits)", v)
 	}
-}
-
-// deadRedis is a client of a closed port: every command is refused (no Redis needed).
-func deadRedis(t *testing.T) *redis.Client {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	_ = ln.Close()
-	rdb := redis.NewClient(&redis.Options{Addr: addr})
-	t.Cleanup(func() { _ = rdb.Close() })
-	return rdb
 }
