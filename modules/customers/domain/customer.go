@@ -5,12 +5,12 @@ package domain
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/gocommerce/commerce/platform/email"
 	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/gocommerce/commerce/platform/email"
 	"github.com/gocommerce/commerce/platform/patch"
 	"github.com/gocommerce/commerce/platform/tags"
 )

@@ -3,9 +3,10 @@
 package domain
 
 import (
+	"slices"
+
 	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/limits"
-	"slices"
 )
 
 // MaxStock bounds every stock quantity, as in the catalog (limits.MaxStock): available

@@ -47,10 +47,10 @@ func NormalizeEmail(s string) (string, error) {
 // keeping the first spelling), and checks their number and length.
 func NormalizeTags(in []string) ([]string, error) {
 	out, p := tags.Normalize(in, tags.TooLong) // commas are allowed
-	switch p {
-	case tags.TooLong:
+	if p == tags.TooLong {
 		return nil, apperr.Validation(map[string]string{"tags": "each tag must be at most 255 characters"})
-	case tags.TooMany:
+	}
+	if p == tags.TooMany {
 		return nil, apperr.Validation(map[string]string{"tags": "must have at most 250 tags"})
 	}
 	return out, nil

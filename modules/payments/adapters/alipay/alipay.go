@@ -175,12 +175,13 @@ func (g *Gateway) call(ctx context.Context, method string, biz map[string]any) (
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded;charset=utf-8")
-	resp, body, err := gatewaykit.Do(g.cfg.HTTPClient, req, 1<<20, "alipay: "+method)
+	resp, err := gatewaykit.Do(g.cfg.HTTPClient, req, 1<<20, "alipay: "+method)
 	if err != nil {
 		return nil, err
 	}
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("alipay: %s: status %d", method, resp.StatusCode)
+	body := resp.Body
+	if resp.Status != http.StatusOK {
+		return nil, fmt.Errorf("alipay: %s: status %d", method, resp.Status)
 	}
 	var env map[string]json.RawMessage
 	if err := json.Unmarshal(body, &env); err != nil {

@@ -118,12 +118,13 @@ func (g *Gateway) accessToken(ctx context.Context) (string, error) {
 	req.SetBasicAuth(g.cfg.ClientID, g.cfg.Secret)
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
-	resp, body, err := gatewaykit.Do(g.cfg.HTTPClient, req, 1<<20, "paypal: token")
+	resp, err := gatewaykit.Do(g.cfg.HTTPClient, req, 1<<20, "paypal: token")
 	if err != nil {
 		return "", err
 	}
-	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("paypal: token: status %d", resp.StatusCode)
+	body := resp.Body
+	if resp.Status != http.StatusOK {
+		return "", fmt.Errorf("paypal: token: status %d", resp.Status)
 	}
 	var t struct {
 		AccessToken string `json:"access_token"`
@@ -163,12 +164,13 @@ func (g *Gateway) call(ctx context.Context, method, path, requestID string, in, 
 	if requestID != "" {
 		req.Header.Set("PayPal-Request-Id", requestID)
 	}
-	resp, raw, err := gatewaykit.Do(g.cfg.HTTPClient, req, 4<<20, "paypal: "+method+" "+path)
+	resp, err := gatewaykit.Do(g.cfg.HTTPClient, req, 4<<20, "paypal: "+method+" "+path)
 	if err != nil {
 		return err
 	}
-	if resp.StatusCode >= 300 {
-		e := &apiError{Status: resp.StatusCode}
+	raw := resp.Body
+	if resp.Status >= 300 {
+		e := &apiError{Status: resp.Status}
 		_ = json.Unmarshal(raw, e)
 		return e
 	}

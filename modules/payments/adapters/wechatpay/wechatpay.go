@@ -185,12 +185,13 @@ func (g *Gateway) call(ctx context.Context, method, path string, in, out any) er
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	resp, answer, err := gatewaykit.Do(g.cfg.HTTPClient, req, 1<<20, "wechat_pay: "+method+" "+path)
+	resp, err := gatewaykit.Do(g.cfg.HTTPClient, req, 1<<20, "wechat_pay: "+method+" "+path)
 	if err != nil {
 		return err
 	}
-	if resp.StatusCode >= 300 {
-		e := &apiError{Status: resp.StatusCode}
+	answer := resp.Body
+	if resp.Status >= 300 {
+		e := &apiError{Status: resp.Status}
 		_ = json.Unmarshal(answer, e)
 		return e
 	}

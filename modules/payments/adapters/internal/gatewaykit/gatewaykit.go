@@ -70,14 +70,21 @@ func HTTPClient(client *http.Client) *http.Client {
 	return client
 }
 
+// Answer is a provider's HTTP answer, read in full.
+type Answer struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
 // Do sends req with client and reads at most limit bytes of the answer. A transport
 // failure is wrapped as "what: err" (what names the provider and the call).
-func Do(client *http.Client, req *http.Request, limit int64, what string) (*http.Response, []byte, error) {
-	resp, err := client.Do(req)
+func Do(client *http.Client, req *http.Request, limit int64, what string) (Answer, error) {
+	resp, err := client.Do(req) //nolint:gosec // req goes to the configured provider's base URL
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", what, err)
+		return Answer{}, fmt.Errorf("%s: %w", what, err)
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, limit))
-	return resp, body, nil
+	return Answer{Status: resp.StatusCode, Header: resp.Header, Body: body}, nil
 }
