@@ -7,6 +7,7 @@ import (
 	"github.com/gocommerce/commerce/modules/customers/api"
 	"github.com/gocommerce/commerce/modules/customers/domain"
 	"github.com/gocommerce/commerce/modules/customers/ports"
+	"github.com/gocommerce/commerce/platform/clock"
 )
 
 // Export is every piece of data the service holds on a customer (data portability).
@@ -55,8 +56,8 @@ func (s *Service) Export(ctx context.Context, a Actor, id string) (Export, error
 		if err := s.events.Publish(ctx, api.EventCustomerExported, string(c.ID), api.CustomerExported{CustomerID: string(c.ID), Actor: a.ClientID, ExportedAt: now.UTC()}); err != nil {
 			return err
 		}
-		out = Export{ExportedAt: now.UTC(), Consents: Consents{AcceptsMarketing: c.AcceptsMarketing, MarketingOptInAt: utcPtr(c.MarketingOptInAt)},
-			Account: Account{State: string(c.State), HasPassword: c.HasPassword, VerifiedEmail: c.VerifiedEmail, AnonymizedAt: utcPtr(c.AnonymizedAt)}}
+		out = Export{ExportedAt: now.UTC(), Consents: Consents{AcceptsMarketing: c.AcceptsMarketing, MarketingOptInAt: clock.UTCPtr(c.MarketingOptInAt)},
+			Account: Account{State: string(c.State), HasPassword: c.HasPassword, VerifiedEmail: c.VerifiedEmail, AnonymizedAt: clock.UTCPtr(c.AnonymizedAt)}}
 		if out.Customer, err = s.view(ctx, c); err != nil {
 			return err
 		}
