@@ -112,13 +112,8 @@ func (s *Service) Anonymize(ctx context.Context, a Actor, id string) (api.Custom
 		if err := s.recordAudit(ctx, a, cid, ports.ActionAnonymize, now); err != nil {
 			return err
 		}
-		if out, err = s.publishCustomer(ctx, api.EventCustomerAnonymized, c); err != nil {
-			return err
-		}
-		if disabled {
-			return s.publishStateEvent(ctx, c, out)
-		}
-		return nil
+		out, err = s.publishChange(ctx, api.EventCustomerAnonymized, c, disabled)
+		return err
 	})
 	return out, err
 }
