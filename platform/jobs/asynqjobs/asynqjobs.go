@@ -116,18 +116,12 @@ func New(cfg *config.Config, log *zap.Logger) (*Jobs, func(), error) {
 	if !ok {
 		return nil, nil, fmt.Errorf("jobs: unsupported redis connection %T", opt)
 	}
-	if log == nil {
-		log = zap.NewNop()
-	}
-	n := cfg.Jobs.Concurrency
-	if n <= 0 {
-		n = 1
-	}
+	n, log := core.Workers(cfg, log)
 	j := &Jobs{
 		DefaultQueue:    DefaultQueue,
 		DefaultMaxRetry: DefaultMaxRetry,
 		ShutdownTimeout: DefaultShutdownTimeout,
-		log:             log.Named("jobs"),
+		log:             log,
 		concurrency:     n,
 		rdb:             rdb,
 		client:          asynq.NewClientFromRedisClient(rdb),

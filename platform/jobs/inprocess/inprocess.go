@@ -84,18 +84,12 @@ var (
 
 // New returns an in-process runner with cfg.Jobs.Concurrency workers.
 func New(cfg *config.Config, log *zap.Logger) *Jobs {
-	n := cfg.Jobs.Concurrency
-	if n <= 0 {
-		n = 1
-	}
-	if log == nil {
-		log = zap.NewNop()
-	}
+	n, log := core.Workers(cfg, log)
 	j := &Jobs{
 		Backoff:         DefaultBackoff,
 		DefaultMaxRetry: DefaultMaxRetry,
 		ShutdownTimeout: DefaultShutdownTimeout,
-		log:             log.Named("jobs"),
+		log:             log,
 		concurrency:     n,
 		unique:          map[string]struct{}{},
 		wake:            make(chan struct{}, 1),

@@ -13,6 +13,7 @@ import (
 
 	"go.uber.org/zap"
 
+	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/jobs"
 )
 
@@ -109,6 +110,15 @@ func (r *Registry) startLocked(p Periodic) {
 		defer wg.Done()
 		r.loop(ctx, p)
 	}()
+}
+
+// Workers is the adapters' worker count (cfg.Jobs.Concurrency, at least 1) and their
+// logger, named "jobs" (a no-op one when log is nil).
+func Workers(cfg *config.Config, log *zap.Logger) (int, *zap.Logger) {
+	if log == nil {
+		log = zap.NewNop()
+	}
+	return max(cfg.Jobs.Concurrency, 1), log.Named("jobs")
 }
 
 // Prepare reads the options of one Enqueue and marshals its payload. maxRetry is
