@@ -448,9 +448,7 @@ func cmdRun(args []string) error {
 	fs := flag.NewFlagSet("run", flag.ExitOnError)
 	server := fs.String("server", "127.0.0.1:8080", "commerce host:port")
 	reference := fs.String("reference", "127.0.0.1:8099", "reference host:port")
-	key := fs.String("key", "", "admin API key")
-	catalogPath := fs.String("catalog", "catalog.json", "seed-catalog output")
-	statePath := fs.String("state", "state.json", "seed-http output")
+	key, catalogPath, statePath := seedFlags(fs)
 	pid := fs.Int("pid", 0, "server process id (RSS, CPU)")
 	refPid := fs.Int("ref-pid", 0, "reference process id (RSS, CPU)")
 	o := runOptions{}

@@ -258,9 +258,7 @@ func cmdQueries(args []string) error {
 	fs := flag.NewFlagSet("queries", flag.ExitOnError)
 	server := fs.String("server", "127.0.0.1:8081", "commerce host:port (connected through pgproxy)")
 	admin := fs.String("proxy-admin", "127.0.0.1:54330", "pgproxy counts address")
-	key := fs.String("key", "", "admin API key")
-	catalogPath := fs.String("catalog", "catalog.json", "seed-catalog output")
-	statePath := fs.String("state", "state.json", "seed-http output")
+	key, catalogPath, statePath := seedFlags(fs)
 	iterations := fs.Int("iterations", 200, "measured iterations per scenario")
 	warm := fs.Int("warmup", 20, "iterations before counting")
 	only := fs.String("only", "", "comma-separated scenario keys")
@@ -317,4 +315,12 @@ func cmdQueries(args []string) error {
 		qf.Results = append(qf.Results, q)
 	}
 	return writeJSON(*out, qf)
+}
+
+// seedFlags declares the admin key and the seed outputs a measuring command reads.
+func seedFlags(fs *flag.FlagSet) (key, catalogPath, statePath *string) {
+	key = fs.String("key", "", "admin API key")
+	catalogPath = fs.String("catalog", "catalog.json", "seed-catalog output")
+	statePath = fs.String("state", "state.json", "seed-http output")
+	return key, catalogPath, statePath
 }

@@ -154,34 +154,22 @@ func cmdSeedHTTP(args []string) error {
 			c.Items = append(c.Items, it)
 		}
 	}
-	var next atomic.Int64
-	g := new(errgroup.Group)
-	for w := 0; w < *concurrency; w++ {
-		g.Go(func() error {
-			k := newConn(*server)
-			defer k.close()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(st.Customers) {
-					return nil
-				}
-				c := &st.Customers[i]
-				body := map[string]any{"email": c.Email, "password": "benchpass1", "first_name": "Bench", "last_name": fmt.Sprintf("Customer %d", i)}
-				if _, err := k.doJSON("POST", "/api/v1/auth/register", body, nil); err != nil {
-					return err
-				}
-				var tok map[string]any
-				if _, err := k.doJSON("POST", "/api/v1/auth/login", map[string]any{"email": c.Email, "password": "benchpass1"}, &tok); err != nil {
-					return err
-				}
-				c.Token = accessToken(tok)
-				if c.Token == "" {
-					return errors.New("seed-http: login answered no access_token")
-				}
-			}
-		})
-	}
-	if err := g.Wait(); err != nil {
+	if err := inParallel(*concurrency, len(st.Customers), *server, func(k *conn, i int) error {
+		c := &st.Customers[i]
+		body := map[string]any{"email": c.Email, "password": "benchpass1", "first_name": "Bench", "last_name": fmt.Sprintf("Customer %d", i)}
+		if _, err := k.doJSON("POST", "/api/v1/auth/register", body, nil); err != nil {
+			return err
+		}
+		var tok map[string]any
+		if _, err := k.doJSON("POST", "/api/v1/auth/login", map[string]any{"email": c.Email, "password": "benchpass1"}, &tok); err != nil {
+			return err
+		}
+		c.Token = accessToken(tok)
+		if c.Token == "" {
+			return errors.New("seed-http: login answered no access_token")
+		}
+		return nil
+	}); err != nil {
 		return err
 	}
 
@@ -193,40 +181,28 @@ func cmdSeedHTTP(args []string) error {
 	if routeMissing(r) {
 		st.CartsMissing = "endpoint missing (GET /api/v1/carts/me)"
 	} else {
-		next.Store(0)
 		var mu sync.Mutex
-		g := new(errgroup.Group)
-		for w := 0; w < *concurrency; w++ {
-			g.Go(func() error {
-				k := newConn(*server)
-				defer k.close()
-				for {
-					i := int(next.Add(1)) - 1
-					if i >= len(st.Customers) {
-						return nil
-					}
-					c := &st.Customers[i]
-					auth := bearer(c.Token)
-					var cart struct {
-						Data struct {
-							ID string `json:"id"`
-						} `json:"data"`
-					}
-					if _, err := k.doJSON("GET", "/api/v1/carts/me?currency="+url.QueryEscape(cat.Currency), nil, &cart, auth); err != nil {
-						return err
-					}
-					for _, it := range c.Items[:2] {
-						if _, err := k.doJSON("POST", "/api/v1/carts/"+cart.Data.ID+"/items", addItemBody(it), nil, auth); err != nil {
-							return err
-						}
-					}
-					mu.Lock()
-					c.Cart = cart.Data.ID
-					mu.Unlock()
+		if err := inParallel(*concurrency, len(st.Customers), *server, func(k *conn, i int) error {
+			c := &st.Customers[i]
+			auth := bearer(c.Token)
+			var cart struct {
+				Data struct {
+					ID string `json:"id"`
+				} `json:"data"`
+			}
+			if _, err := k.doJSON("GET", "/api/v1/carts/me?currency="+url.QueryEscape(cat.Currency), nil, &cart, auth); err != nil {
+				return err
+			}
+			for _, it := range c.Items[:2] {
+				if _, err := k.doJSON("POST", "/api/v1/carts/"+cart.Data.ID+"/items", addItemBody(it), nil, auth); err != nil {
+					return err
 				}
-			})
-		}
-		if err := g.Wait(); err != nil {
+			}
+			mu.Lock()
+			c.Cart = cart.Data.ID
+			mu.Unlock()
+			return nil
+		}); err != nil {
 			return err
 		}
 	}
@@ -262,4 +238,27 @@ func orDefault(s, def string) string {
 		return def
 	}
 	return s
+}
+
+// inParallel runs fn for 0..n-1 on workers connections to server, each index once; a
+// worker stops at its first error, which inParallel returns.
+func inParallel(workers, n int, server string, fn func(k *conn, i int) error) error {
+	var next atomic.Int64
+	g := new(errgroup.Group)
+	for range workers {
+		g.Go(func() error {
+			k := newConn(server)
+			defer k.close()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return nil
+				}
+				if err := fn(k, i); err != nil {
+					return err
+				}
+			}
+		})
+	}
+	return g.Wait()
 }

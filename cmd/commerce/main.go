@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"runtime/debug"
@@ -61,19 +62,39 @@ func (o *rootOpts) load() (*App, func(), error) {
 // withApp runs fn with an assembled app, migrating first in embedded mode so that the
 // CLI works on a fresh machine too.
 func (o *rootOpts) withApp(fn func(ctx context.Context, a *App) error) error {
+	return o.run(shortCtx, func(ctx context.Context, a *App) error {
+		if a.Cfg.Embedded() {
+			if err := a.Migrate(ctx); err != nil {
+				return err
+			}
+		}
+		return fn(ctx, a)
+	})
+}
+
+// run assembles the app and runs fn with it and a context from newCtx, then cleans up.
+func (o *rootOpts) run(newCtx func() (context.Context, context.CancelFunc), fn func(ctx context.Context, a *App) error) error {
 	a, cleanup, err := o.load()
 	if err != nil {
 		return err
 	}
 	defer cleanup()
-	ctx, cancel := shortCtx()
+	ctx, cancel := newCtx()
 	defer cancel()
-	if a.Cfg.Embedded() {
-		if err := a.Migrate(ctx); err != nil {
-			return err
-		}
-	}
 	return fn(ctx, a)
+}
+
+// appCmd is a command that runs fn with an assembled app (see withApp), writing to the
+// command's output.
+func (o *rootOpts) appCmd(use, short string, args cobra.PositionalArgs, fn func(ctx context.Context, a *App, w io.Writer, args []string) error) *cobra.Command {
+	return &cobra.Command{
+		Use:   use,
+		Short: short,
+		Args:  args,
+		RunE: func(c *cobra.Command, args []string) error {
+			return o.withApp(func(ctx context.Context, a *App) error { return fn(ctx, a, c.OutOrStdout(), args) })
+		},
+	}
 }
 
 // signalContext ends on SIGINT or SIGTERM, or with parent (the command's context: tests
@@ -82,38 +103,25 @@ func signalContext(parent context.Context) (context.Context, context.CancelFunc)
 	return signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
 }
 
-func newServeCmd(o *rootOpts) *cobra.Command {
+// untilSignal is a command that runs one long-lived part of the app until SIGINT or
+// SIGTERM.
+func (o *rootOpts) untilSignal(use, short string, run func(a *App, ctx context.Context) error) *cobra.Command {
 	return &cobra.Command{
-		Use:   "serve",
-		Short: "Serve the HTTP API (in embedded mode also runs background jobs)",
+		Use:   use,
+		Short: short,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, cleanup, err := o.load()
-			if err != nil {
-				return err
-			}
-			defer cleanup()
-			ctx, cancel := signalContext(cmd.Context())
-			defer cancel()
-			return a.Serve(ctx)
+			untilSignal := func() (context.Context, context.CancelFunc) { return signalContext(cmd.Context()) }
+			return o.run(untilSignal, func(ctx context.Context, a *App) error { return run(a, ctx) })
 		},
 	}
 }
 
+func newServeCmd(o *rootOpts) *cobra.Command {
+	return o.untilSignal("serve", "Serve the HTTP API (in embedded mode also runs background jobs)", (*App).Serve)
+}
+
 func newWorkerCmd(o *rootOpts) *cobra.Command {
-	return &cobra.Command{
-		Use:   "worker",
-		Short: "Run the Asynq workers, the periodic scheduler and the outbox relay (needs Redis)",
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			a, cleanup, err := o.load()
-			if err != nil {
-				return err
-			}
-			defer cleanup()
-			ctx, cancel := signalContext(cmd.Context())
-			defer cancel()
-			return a.Work(ctx)
-		},
-	}
+	return o.untilSignal("worker", "Run the Asynq workers, the periodic scheduler and the outbox relay (needs Redis)", (*App).Work)
 }
 
 func newMigrateCmd(o *rootOpts) *cobra.Command {
@@ -124,21 +132,16 @@ func newMigrateCmd(o *rootOpts) *cobra.Command {
 			Short: map[string]string{"up": "Apply all pending migrations", "down": "Roll back the latest migration", "status": "List migrations and their state"}[name],
 			Args:  cobra.NoArgs,
 			RunE: func(c *cobra.Command, _ []string) error {
-				a, cleanup, err := o.load()
-				if err != nil {
+				return o.run(shortCtx, func(ctx context.Context, a *App) error {
+					lines, err := f(ctx, a)
+					for _, l := range lines {
+						fmt.Fprintln(c.OutOrStdout(), l)
+					}
+					if err == nil && len(lines) == 0 && name != "status" {
+						fmt.Fprintln(c.OutOrStdout(), "nothing to do")
+					}
 					return err
-				}
-				defer cleanup()
-				ctx, cancel := shortCtx()
-				defer cancel()
-				lines, err := f(ctx, a)
-				for _, l := range lines {
-					fmt.Fprintln(c.OutOrStdout(), l)
-				}
-				if err == nil && len(lines) == 0 && name != "status" {
-					fmt.Fprintln(c.OutOrStdout(), "nothing to do")
-				}
-				return err
+				})
 			},
 		}
 	}
@@ -151,15 +154,9 @@ func newMigrateCmd(o *rootOpts) *cobra.Command {
 }
 
 func newSeedCmd(o *rootOpts) *cobra.Command {
-	return &cobra.Command{
-		Use:   "seed",
-		Short: "Load demo data",
-		RunE: func(c *cobra.Command, _ []string) error {
-			return o.withApp(func(ctx context.Context, a *App) error {
-				return seed(ctx, a, c.OutOrStdout())
-			})
-		},
-	}
+	return o.appCmd("seed", "Load demo data", nil, func(ctx context.Context, a *App, w io.Writer, _ []string) error {
+		return seed(ctx, a, w)
+	})
 }
 
 // tuneRuntime sets GOGC=200 and a soft memory limit (GOMEMLIMIT=128MiB) where the

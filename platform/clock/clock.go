@@ -32,3 +32,12 @@ func (f *Fake) Now() time.Time { f.mu.Lock(); defer f.mu.Unlock(); return f.t }
 
 // Advance moves the fake time forward.
 func (f *Fake) Advance(d time.Duration) { f.mu.Lock(); f.t = f.t.Add(d); f.mu.Unlock() }
+
+// UTCPtr returns *t in UTC, or nil for nil (an optional time on its way to the wire).
+func UTCPtr(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	u := t.UTC()
+	return &u
+}

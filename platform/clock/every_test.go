@@ -36,3 +36,13 @@ func TestEvery(t *testing.T) {
 		t.Fatal("Every called f after ctx ended")
 	}
 }
+
+func TestUTCPtr(t *testing.T) {
+	if clock.UTCPtr(nil) != nil {
+		t.Fatal("UTCPtr(nil) is not nil")
+	}
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.FixedZone("X", 3600))
+	if got := clock.UTCPtr(&at); got == nil || !got.Equal(at) || got.Location() != time.UTC {
+		t.Fatalf("UTCPtr = %v", got)
+	}
+}

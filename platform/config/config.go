@@ -449,6 +449,21 @@ func (c *Config) Validate() error {
 	bad := func(key, format string, args ...any) {
 		errs = append(errs, fmt.Errorf("config: %s: %s", key, fmt.Sprintf(format, args...)))
 	}
+	positive := func(key string, v int64) {
+		if v <= 0 {
+			bad(key, "must be positive")
+		}
+	}
+	nonNegative := func(key string, v int64) {
+		if v < 0 {
+			bad(key, "must not be negative")
+		}
+	}
+	between := func(key string, v, lo, hi int64) {
+		if v < lo || v > hi {
+			bad(key, "must be between %d and %d", lo, hi)
+		}
+	}
 	if c.Env != "development" && c.Env != "production" && c.Env != "test" {
 		bad("env", "must be development, test or production, got %q", c.Env)
 	}
@@ -461,15 +476,9 @@ func (c *Config) Validate() error {
 	if c.HTTP.Addr == "" {
 		bad("http.addr", "must not be empty")
 	}
-	if c.HTTP.BodyLimitBytes <= 0 {
-		bad("http.body_limit_bytes", "must be positive")
-	}
-	if c.HTTP.RequestTimeout <= 0 {
-		bad("http.request_timeout", "must be positive")
-	}
-	if c.Database.AcquireTimeout <= 0 {
-		bad("database.acquire_timeout", "must be positive")
-	}
+	positive("http.body_limit_bytes", c.HTTP.BodyLimitBytes)
+	positive("http.request_timeout", int64(c.HTTP.RequestTimeout))
+	positive("database.acquire_timeout", int64(c.Database.AcquireTimeout))
 	if c.Log.Format != "" && c.Log.Format != "json" && c.Log.Format != "console" {
 		bad("log.format", "must be json or console")
 	}
@@ -481,36 +490,18 @@ func (c *Config) Validate() error {
 	if len(c.Security.JWT.Secret) < 32 && !c.devMode() {
 		bad("security.jwt.secret", "must be at least 32 characters (only the embedded development mode may run without one)")
 	}
-	if c.Security.JWT.ExpiryHours <= 0 {
-		bad("security.jwt.expiry_hours", "must be positive")
-	}
-	if c.Security.JWT.RefreshExpiryHours <= 0 {
-		bad("security.jwt.refresh_expiry_hours", "must be positive")
-	}
-	if c.Security.APIKeyPrefixLength < 4 || c.Security.APIKeyPrefixLength > 32 {
-		bad("security.api_key_prefix_length", "must be between 4 and 32")
-	}
-	if c.Security.APIKeySecretLength < 16 || c.Security.APIKeySecretLength > 128 {
-		bad("security.api_key_secret_length", "must be between 16 and 128")
-	}
-	if c.Security.BcryptCost < 4 || c.Security.BcryptCost > 31 {
-		bad("security.bcrypt_cost", "must be between 4 and 31")
-	}
+	positive("security.jwt.expiry_hours", int64(c.Security.JWT.ExpiryHours))
+	positive("security.jwt.refresh_expiry_hours", int64(c.Security.JWT.RefreshExpiryHours))
+	between("security.api_key_prefix_length", int64(c.Security.APIKeyPrefixLength), 4, 32)
+	between("security.api_key_secret_length", int64(c.Security.APIKeySecretLength), 16, 128)
+	between("security.bcrypt_cost", int64(c.Security.BcryptCost), 4, 31)
 	for name, l := range map[string]Limit{"default": c.RateLimiting.Default, "jwt": c.RateLimiting.JWT, "anonymous": c.RateLimiting.Anonymous} {
-		if l.RequestsPerMinute <= 0 {
-			bad("rate_limiting."+name+".requests_per_minute", "must be positive")
-		}
-		if l.BurstCapacity < 0 {
-			bad("rate_limiting."+name+".burst_capacity", "must not be negative")
-		}
-		if l.RequestsPerHour < 0 {
-			bad("rate_limiting."+name+".requests_per_hour", "must not be negative")
-		}
+		positive("rate_limiting."+name+".requests_per_minute", int64(l.RequestsPerMinute))
+		nonNegative("rate_limiting."+name+".burst_capacity", int64(l.BurstCapacity))
+		nonNegative("rate_limiting."+name+".requests_per_hour", int64(l.RequestsPerHour))
 	}
 	for path, l := range c.RateLimiting.Endpoints {
-		if l.RequestsPerMinute <= 0 {
-			bad("rate_limiting.endpoints."+path+".requests_per_minute", "must be positive")
-		}
+		positive("rate_limiting.endpoints."+path+".requests_per_minute", int64(l.RequestsPerMinute))
 	}
 	gateways := map[string]Gateway{"test": c.Payment.Test, "stripe": c.Payment.Stripe, "paypal": c.Payment.PayPal, "alipay": c.Payment.Alipay, "wechat_pay": c.Payment.WeChatPay}
 	for name, g := range gateways {
@@ -526,21 +517,11 @@ func (c *Config) Validate() error {
 			bad("payment.default_gateway", "gateway %q is not enabled", c.Payment.DefaultGateway)
 		}
 	}
-	if c.Tax.VATCacheDays < 0 {
-		bad("tax.vat_cache_days", "must not be negative")
-	}
-	if c.Tax.VIESTimeout <= 0 {
-		bad("tax.vies_timeout", "must be positive")
-	}
-	if c.Inventory.ReservationTimeout <= 0 {
-		bad("inventory.reservation_timeout", "must be positive")
-	}
-	if c.Carts.ExpiryDays <= 0 {
-		bad("carts.expiry_days", "must be positive")
-	}
-	if c.Uploads.MaxSizeBytes <= 0 {
-		bad("uploads.max_size_bytes", "must be positive")
-	}
+	nonNegative("tax.vat_cache_days", int64(c.Tax.VATCacheDays))
+	positive("tax.vies_timeout", int64(c.Tax.VIESTimeout))
+	positive("inventory.reservation_timeout", int64(c.Inventory.ReservationTimeout))
+	positive("carts.expiry_days", int64(c.Carts.ExpiryDays))
+	positive("uploads.max_size_bytes", c.Uploads.MaxSizeBytes)
 	switch c.Uploads.Driver {
 	case "", "local":
 	case "s3":
@@ -552,20 +533,12 @@ func (c *Config) Validate() error {
 	default:
 		bad("uploads.driver", "must be local or s3")
 	}
-	if c.Customers.InviteTTL <= 0 {
-		bad("customers.invite_ttl", "must be positive")
-	}
-	if c.Customers.ResetTTL <= 0 {
-		bad("customers.reset_ttl", "must be positive")
-	}
-	if c.Jobs.Concurrency <= 0 {
-		bad("jobs.concurrency", "must be positive")
-	}
-	for key, d := range map[string]time.Duration{"rates_timeout": c.Shipping.RatesTimeout, "label_timeout": c.Shipping.LabelTimeout, "tracking_interval": c.Shipping.TrackingInterval} {
-		if d <= 0 {
-			bad("shipping."+key, "must be positive")
-		}
-	}
+	positive("customers.invite_ttl", int64(c.Customers.InviteTTL))
+	positive("customers.reset_ttl", int64(c.Customers.ResetTTL))
+	positive("jobs.concurrency", int64(c.Jobs.Concurrency))
+	positive("shipping.rates_timeout", int64(c.Shipping.RatesTimeout))
+	positive("shipping.label_timeout", int64(c.Shipping.LabelTimeout))
+	positive("shipping.tracking_interval", int64(c.Shipping.TrackingInterval))
 	return errors.Join(errs...)
 }
 

@@ -84,127 +84,119 @@ func (b *blockingBus) waitEntered(t *testing.T) {
 // delivering it. Another process's relay delivers the batch once its lease has run out,
 // about 10 seconds later, not a minute. The clock is a fake one, so nothing sleeps.
 func TestKilledRelaysRowsAreTakenOver(t *testing.T) {
-	for _, engine := range testdb.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			t.Parallel()
-			e := testdb.Open(t, engine, events.Migrations())
-			const total = 5
-			publishTicks(t, e.DB, total)
-			clk := clock.NewFake(time.Now().Add(time.Second))
+	onEngines(t, func(t *testing.T, f fixture) {
+		e, ctx := f.e, context.Background()
+		const total = 5
+		publishTicks(t, e.DB, total)
+		clk := clock.NewFake(time.Now().Add(time.Second))
 
-			// Process A claims the batch; its handler hangs, then the process dies.
-			dying, kill := killableProcess(t, e)
-			busA := newBlockingBus()
-			t.Cleanup(func() { close(busA.release) })
-			relayA := events.NewRelay(dying, busA.Bus, zap.NewNop())
-			relayA.Clock = clk
-			ctxA, cancelA := context.WithCancel(context.Background())
-			go func() { _, _ = relayA.Drain(ctxA) }()
-			busA.waitEntered(t)
-			cancelA()
-			kill()
+		// Process A claims the batch; its handler hangs, then the process dies.
+		dying, kill := killableProcess(t, e)
+		busA := newBlockingBus()
+		t.Cleanup(func() { close(busA.release) })
+		relayA := events.NewRelay(dying, busA.Bus, zap.NewNop())
+		relayA.Clock = clk
+		ctxA, cancelA := context.WithCancel(context.Background())
+		go func() { _, _ = relayA.Drain(ctxA) }()
+		busA.waitEntered(t)
+		cancelA()
+		kill()
 
-			// Process B: nothing to take while A's lease holds.
-			busB := events.NewBus()
-			var delivered sync.Map
-			var callsB atomic.Int64
-			busB.Subscribe("tick", func(_ context.Context, ev event.Event) error {
-				callsB.Add(1)
-				delivered.Store(ev.ID, true)
-				return nil
-			})
-			relayB := events.NewRelay(e.DB, busB, zap.NewNop())
-			relayB.Clock = clk
-			ctx := context.Background()
-			const takeover = 11 * time.Second // the lease (about 10 s) and a poll
-			if events.DefaultLease >= takeover {
-				t.Fatalf("DefaultLease = %s: a killed process's events would wait that long", events.DefaultLease)
-			}
-			clk.Advance(events.DefaultLease - time.Second)
-			if n, err := relayB.Drain(ctx); err != nil || n != 0 {
-				t.Fatalf("relay B before the lease ran out: delivered %d, %v", n, err)
-			}
-			// 11 seconds after the claim, B delivers every event of the dead batch.
-			clk.Advance(takeover - (events.DefaultLease - time.Second))
-			if n, err := relayB.Drain(ctx); err != nil || n != total || callsB.Load() != total {
-				t.Fatalf("relay B after the lease ran out: published %d (calls %d), %v; want %d", n, callsB.Load(), err, total)
-			}
-			for _, r := range rows(t, e.DB) {
-				if r.PublishedAt == nil || r.Claim != "" || r.LockedUntil != nil {
-					t.Fatalf("row after the takeover = %+v", r)
-				}
-				if _, ok := delivered.Load("evt_" + r.ID); !ok {
-					t.Fatalf("event %s not delivered by B", r.ID)
-				}
-			}
+		// Process B: nothing to take while A's lease holds.
+		busB := events.NewBus()
+		var delivered sync.Map
+		var callsB atomic.Int64
+		busB.Subscribe("tick", func(_ context.Context, ev event.Event) error {
+			callsB.Add(1)
+			delivered.Store(ev.ID, true)
+			return nil
 		})
-	}
+		relayB := events.NewRelay(e.DB, busB, zap.NewNop())
+		relayB.Clock = clk
+		const takeover = 11 * time.Second // the lease (about 10 s) and a poll
+		if events.DefaultLease >= takeover {
+			t.Fatalf("DefaultLease = %s: a killed process's events would wait that long", events.DefaultLease)
+		}
+		clk.Advance(events.DefaultLease - time.Second)
+		if n, err := relayB.Drain(ctx); err != nil || n != 0 {
+			t.Fatalf("relay B before the lease ran out: delivered %d, %v", n, err)
+		}
+		// 11 seconds after the claim, B delivers every event of the dead batch.
+		clk.Advance(takeover - (events.DefaultLease - time.Second))
+		if n, err := relayB.Drain(ctx); err != nil || n != total || callsB.Load() != total {
+			t.Fatalf("relay B after the lease ran out: published %d (calls %d), %v; want %d", n, callsB.Load(), err, total)
+		}
+		for _, r := range rows(t, e.DB) {
+			if r.PublishedAt == nil || r.Claim != "" || r.LockedUntil != nil {
+				t.Fatalf("row after the takeover = %+v", r)
+			}
+			if _, ok := delivered.Load("evt_" + r.ID); !ok {
+				t.Fatalf("event %s not delivered by B", r.ID)
+			}
+		}
+	})
 }
 
 // TestLiveRelayRenewsItsLease: a handler that takes longer than the lease does not
 // lose its batch to another relay: the live owner keeps renewing the lease, so every
 // event is delivered once.
 func TestLiveRelayRenewsItsLease(t *testing.T) {
-	for _, engine := range testdb.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			t.Parallel()
-			e := testdb.Open(t, engine, events.Migrations())
-			const total = 5
-			publishTicks(t, e.DB, total)
-			clk := clock.NewFake(time.Now().Add(time.Second))
-			ctx := context.Background()
+	onEngines(t, func(t *testing.T, f fixture) {
+		e, ctx := f.e, context.Background()
+		const total = 5
+		publishTicks(t, e.DB, total)
+		clk := clock.NewFake(time.Now().Add(time.Second))
 
-			busA := newBlockingBus()
-			relayA := events.NewRelay(e.DB, busA.Bus, zap.NewNop())
-			relayA.Clock, relayA.Renew = clk, 5*time.Millisecond
-			type result struct {
-				n   int
-				err error
-			}
-			doneA := make(chan result, 1)
-			go func() { n, err := relayA.Drain(ctx); doneA <- result{n, err} }()
-			busA.waitEntered(t)
+		busA := newBlockingBus()
+		relayA := events.NewRelay(e.DB, busA.Bus, zap.NewNop())
+		relayA.Clock, relayA.Renew = clk, 5*time.Millisecond
+		type result struct {
+			n   int
+			err error
+		}
+		doneA := make(chan result, 1)
+		go func() { n, err := relayA.Drain(ctx); doneA <- result{n, err} }()
+		busA.waitEntered(t)
 
-			other := secondProcess(t, e)
-			var callsB atomic.Int64
-			busB := events.NewBus()
-			busB.Subscribe("tick", func(context.Context, event.Event) error { callsB.Add(1); return nil })
-			relayB := events.NewRelay(other, busB, zap.NewNop())
-			relayB.Clock = clk
+		other := secondProcess(t, e)
+		var callsB atomic.Int64
+		busB := events.NewBus()
+		busB.Subscribe("tick", func(context.Context, event.Event) error { callsB.Add(1); return nil })
+		relayB := events.NewRelay(other, busB, zap.NewNop())
+		relayB.Clock = clk
 
-			// Twice the lease goes by in steps while A's handler is still busy; after each
-			// step A's next renewal moves the lease (nothing waits on wall-clock timing:
-			// the test waits for the renewal itself), and B finds nothing to claim.
-			step := events.DefaultLease / 2
-			for elapsed := step; elapsed <= 2*events.DefaultLease; elapsed += step {
-				clk.Advance(step)
-				want := clk.Now().Add(events.DefaultLease)
-				deadline := time.Now().Add(20 * time.Second)
-				for !leasedUntil(t, e.DB, want, total) {
-					if time.Now().After(deadline) {
-						t.Fatalf("after %s the lease was not renewed to %s: %+v", elapsed, want, rows(t, e.DB))
-					}
-					time.Sleep(2 * time.Millisecond)
+		// Twice the lease goes by in steps while A's handler is still busy; after each
+		// step A's next renewal moves the lease (nothing waits on wall-clock timing:
+		// the test waits for the renewal itself), and B finds nothing to claim.
+		step := events.DefaultLease / 2
+		for elapsed := step; elapsed <= 2*events.DefaultLease; elapsed += step {
+			clk.Advance(step)
+			want := clk.Now().Add(events.DefaultLease)
+			deadline := time.Now().Add(20 * time.Second)
+			for !leasedUntil(t, e.DB, want, total) {
+				if time.Now().After(deadline) {
+					t.Fatalf("after %s the lease was not renewed to %s: %+v", elapsed, want, rows(t, e.DB))
 				}
-				if n, err := relayB.Drain(ctx); err != nil || n != 0 || callsB.Load() != 0 {
-					t.Fatalf("after %s relay B took a live relay's rows: published %d (calls %d), %v", elapsed, n, callsB.Load(), err)
-				}
-			}
-
-			close(busA.release)
-			if r := <-doneA; r.err != nil || r.n != total || busA.calls.Load() != total {
-				t.Fatalf("relay A: published %d (calls %d), %v", r.n, busA.calls.Load(), r.err)
+				time.Sleep(2 * time.Millisecond)
 			}
 			if n, err := relayB.Drain(ctx); err != nil || n != 0 || callsB.Load() != 0 {
-				t.Fatalf("relay B after A finished: %d, %v", n, err)
+				t.Fatalf("after %s relay B took a live relay's rows: published %d (calls %d), %v", elapsed, n, callsB.Load(), err)
 			}
-			for _, r := range rows(t, e.DB) {
-				if r.PublishedAt == nil || r.Attempts != 1 || r.Claim != "" || r.LockedUntil != nil {
-					t.Fatalf("row after delivery = %+v", r)
-				}
+		}
+
+		close(busA.release)
+		if r := <-doneA; r.err != nil || r.n != total || busA.calls.Load() != total {
+			t.Fatalf("relay A: published %d (calls %d), %v", r.n, busA.calls.Load(), r.err)
+		}
+		if n, err := relayB.Drain(ctx); err != nil || n != 0 || callsB.Load() != 0 {
+			t.Fatalf("relay B after A finished: %d, %v", n, err)
+		}
+		for _, r := range rows(t, e.DB) {
+			if r.PublishedAt == nil || r.Attempts != 1 || r.Claim != "" || r.LockedUntil != nil {
+				t.Fatalf("row after delivery = %+v", r)
 			}
-		})
-	}
+		}
+	})
 }
 
 // leasedUntil reports whether all n rows are claimed with a lease reaching at least

@@ -35,213 +35,198 @@ func secondProcess(t *testing.T, e *testdb.Engine) *db.DB {
 // TestTwoRelaysDeliverExactlyOnce runs two processes' relays (two goroutines each) on one
 // outbox table at once: the lease claim must hand every event to exactly one of them.
 func TestTwoRelaysDeliverExactlyOnce(t *testing.T) {
-	for _, engine := range testdb.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			t.Parallel()
-			e := testdb.Open(t, engine, events.Migrations())
-			handles := []*db.DB{e.DB, secondProcess(t, e)}
-			ctx := context.Background()
+	onEngines(t, func(t *testing.T, f fixture) {
+		e, ob, ctx := f.e, f.ob, context.Background()
+		handles := []*db.DB{e.DB, secondProcess(t, e)}
 
-			const total = 300
-			ob := events.NewOutbox(e.DB)
-			if err := e.DB.InTx(ctx, func(ctx context.Context) error {
-				for i := range total {
-					if err := ob.Publish(ctx, "tick", fmt.Sprint(i), map[string]int{"i": i}); err != nil {
-						return err
-					}
+		const total = 300
+		if err := e.DB.InTx(ctx, func(ctx context.Context) error {
+			for i := range total {
+				if err := ob.Publish(ctx, "tick", fmt.Sprint(i), map[string]int{"i": i}); err != nil {
+					return err
 				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+
+		var (
+			mu        sync.Mutex
+			delivered = map[string]int{}
+			byProcess [2]int
+			done      atomic.Int64
+		)
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		errs := make(chan error, 4)
+		for p, h := range handles {
+			bus := events.NewBus()
+			bus.Subscribe("tick", func(_ context.Context, ev event.Event) error {
+				mu.Lock()
+				delivered[ev.ID]++
+				byProcess[p]++
+				mu.Unlock()
+				done.Add(1)
 				return nil
-			}); err != nil {
-				t.Fatal(err)
-			}
-
-			var (
-				mu        sync.Mutex
-				delivered = map[string]int{}
-				byProcess [2]int
-				done      atomic.Int64
-			)
-			start := make(chan struct{})
-			var wg sync.WaitGroup
-			errs := make(chan error, 4)
-			for p, h := range handles {
-				bus := events.NewBus()
-				bus.Subscribe("tick", func(_ context.Context, ev event.Event) error {
-					mu.Lock()
-					delivered[ev.ID]++
-					byProcess[p]++
-					mu.Unlock()
-					done.Add(1)
-					return nil
-				})
-				relay := events.NewRelay(h, bus, zap.NewNop())
-				relay.Batch = 7
-				for range 2 {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						<-start
-						deadline := time.Now().Add(15 * time.Second)
-						for done.Load() < total && time.Now().Before(deadline) {
-							if _, err := relay.Drain(ctx); err != nil {
-								errs <- err
-								return
-							}
+			})
+			relay := events.NewRelay(h, bus, zap.NewNop())
+			relay.Batch = 7
+			for range 2 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					<-start
+					deadline := time.Now().Add(15 * time.Second)
+					for done.Load() < total && time.Now().Before(deadline) {
+						if _, err := relay.Drain(ctx); err != nil {
+							errs <- err
+							return
 						}
-					}()
-				}
+					}
+				}()
 			}
-			close(start)
-			wg.Wait()
-			close(errs)
-			for err := range errs {
-				t.Fatalf("Drain: %v", err)
-			}
+		}
+		close(start)
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatalf("Drain: %v", err)
+		}
 
-			if len(delivered) != total {
-				t.Fatalf("%d distinct events delivered, want %d", len(delivered), total)
+		if len(delivered) != total {
+			t.Fatalf("%d distinct events delivered, want %d", len(delivered), total)
+		}
+		for id, n := range delivered {
+			if n != 1 {
+				t.Fatalf("event %s delivered %d times", id, n)
 			}
-			for id, n := range delivered {
-				if n != 1 {
-					t.Fatalf("event %s delivered %d times", id, n)
-				}
+		}
+		t.Logf("process 1 delivered %d, process 2 delivered %d", byProcess[0], byProcess[1])
+		for _, r := range rows(t, e.DB) {
+			if r.PublishedAt == nil || r.Attempts != 1 || r.Claim != "" || r.LockedUntil != nil {
+				t.Fatalf("row after concurrent drain = %+v", r)
 			}
-			t.Logf("process 1 delivered %d, process 2 delivered %d", byProcess[0], byProcess[1])
-			for _, r := range rows(t, e.DB) {
-				if r.PublishedAt == nil || r.Attempts != 1 || r.Claim != "" || r.LockedUntil != nil {
-					t.Fatalf("row after concurrent drain = %+v", r)
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 // TestStaleCandidateIsNotClaimed: a relay whose candidate list went stale while another
 // process failed the event must not claim it again before its backoff has passed.
 func TestStaleCandidateIsNotClaimed(t *testing.T) {
-	for _, engine := range testdb.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			t.Parallel()
-			e := testdb.Open(t, engine, events.Migrations())
-			other := secondProcess(t, e)
-			ctx := context.Background()
-			if err := events.NewOutbox(e.DB).Publish(ctx, "flaky", "x", nil); err != nil {
-				t.Fatal(err)
-			}
+	onEngines(t, func(t *testing.T, f fixture) {
+		e, ctx := f.e, context.Background()
+		other := secondProcess(t, e)
+		if err := events.NewOutbox(e.DB).Publish(ctx, "flaky", "x", nil); err != nil {
+			t.Fatal(err)
+		}
 
-			// Process A: its handler fails.
-			busA := events.NewBus()
-			var callsA, callsB atomic.Int64
-			busA.Subscribe("flaky", func(context.Context, event.Event) error { callsA.Add(1); return errBoom })
-			relayA := events.NewRelay(e.DB, busA, zap.NewNop())
+		// Process A: its handler fails.
+		busA := events.NewBus()
+		var callsA, callsB atomic.Int64
+		busA.Subscribe("flaky", func(context.Context, event.Event) error { callsA.Add(1); return errBoom })
+		relayA := events.NewRelay(e.DB, busA, zap.NewNop())
 
-			// Process B: pauses right before its claim statement.
-			busB := events.NewBus()
-			busB.Subscribe("flaky", func(context.Context, event.Event) error { callsB.Add(1); return nil })
-			relayB := events.NewRelay(other, busB, zap.NewNop())
-			paused, resume := make(chan struct{}), make(chan struct{})
-			var once sync.Once
-			if err := other.Gorm().Callback().Row().Before("gorm:row").Register("test:pause", func(*gorm.DB) {
-				once.Do(func() { close(paused); <-resume })
-			}); err != nil {
-				t.Fatal(err)
-			}
+		// Process B: pauses right before its claim statement.
+		busB := events.NewBus()
+		busB.Subscribe("flaky", func(context.Context, event.Event) error { callsB.Add(1); return nil })
+		relayB := events.NewRelay(other, busB, zap.NewNop())
+		paused, resume := make(chan struct{}), make(chan struct{})
+		var once sync.Once
+		if err := other.Gorm().Callback().Row().Before("gorm:row").Register("test:pause", func(*gorm.DB) {
+			once.Do(func() { close(paused); <-resume })
+		}); err != nil {
+			t.Fatal(err)
+		}
 
-			resB := make(chan int, 1)
-			go func() {
-				n, err := relayB.Drain(ctx)
-				if err != nil {
-					t.Errorf("relay B: %v", err)
-				}
-				resB <- n
-			}()
-			select {
-			case <-paused:
-			case <-time.After(10 * time.Second):
-				t.Fatal("relay B never tried to claim")
+		resB := make(chan int, 1)
+		go func() {
+			n, err := relayB.Drain(ctx)
+			if err != nil {
+				t.Errorf("relay B: %v", err)
 			}
-			// While B holds a stale candidate list, A delivers and fails the event.
-			if n, err := relayA.Drain(ctx); err != nil || n != 0 || callsA.Load() != 1 {
-				t.Fatalf("relay A Drain = %d, %v (calls %d)", n, err, callsA.Load())
-			}
-			close(resume)
-			if n := <-resB; n != 0 || callsB.Load() != 0 {
-				t.Fatalf("relay B redelivered a failed event before its backoff (published %d, calls %d)", n, callsB.Load())
-			}
-			if r := rowOf(t, e.DB, "flaky"); r.Attempts != 1 || r.PublishedAt != nil || r.Claim != "" || r.LockedUntil != nil {
-				t.Fatalf("row = %+v", r)
-			}
-		})
-	}
+			resB <- n
+		}()
+		select {
+		case <-paused:
+		case <-time.After(10 * time.Second):
+			t.Fatal("relay B never tried to claim")
+		}
+		// While B holds a stale candidate list, A delivers and fails the event.
+		if n, err := relayA.Drain(ctx); err != nil || n != 0 || callsA.Load() != 1 {
+			t.Fatalf("relay A Drain = %d, %v (calls %d)", n, err, callsA.Load())
+		}
+		close(resume)
+		if n := <-resB; n != 0 || callsB.Load() != 0 {
+			t.Fatalf("relay B redelivered a failed event before its backoff (published %d, calls %d)", n, callsB.Load())
+		}
+		if r := rowOf(t, e.DB, "flaky"); r.Attempts != 1 || r.PublishedAt != nil || r.Claim != "" || r.LockedUntil != nil {
+			t.Fatalf("row = %+v", r)
+		}
+	})
 }
 
 // TestRunWakesOnCommit: with a one-hour poll interval, an event committed while Run
 // is idle is still delivered at once, because the commit hook wakes the relay.
 func TestRunWakesOnCommit(t *testing.T) {
-	for _, engine := range testdb.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			t.Parallel()
-			d := testdb.Open(t, engine, events.Migrations()).DB
-			ob := events.NewOutbox(d)
-			bus := events.NewBus()
-			got := make(chan event.Event, 10)
-			bus.Subscribe("*", func(_ context.Context, e event.Event) error { got <- e; return nil })
-			relay := events.NewRelay(d, bus, zap.NewNop())
-			relay.Interval = time.Hour
+	onEngines(t, func(t *testing.T, f fixture) {
+		d, ob, bus, relay := f.d, f.ob, f.bus, f.relay
+		got := make(chan event.Event, 10)
+		bus.Subscribe("*", func(_ context.Context, e event.Event) error { got <- e; return nil })
+		relay.Interval = time.Hour
 
-			bg := context.Background()
-			// Stored without a transaction, so no commit hook: only Run's first drain sees it.
-			if err := ob.Publish(bg, "ready", "", nil); err != nil {
-				t.Fatal(err)
-			}
-			ctx, cancel := context.WithCancel(bg)
-			defer cancel()
-			stopped := make(chan struct{})
-			go func() { relay.Run(ctx); close(stopped) }()
+		bg := context.Background()
+		// Stored without a transaction, so no commit hook: only Run's first drain sees it.
+		if err := ob.Publish(bg, "ready", "", nil); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(bg)
+		defer cancel()
+		stopped := make(chan struct{})
+		go func() { relay.Run(ctx); close(stopped) }()
 
-			expect := func(typ string) {
-				t.Helper()
-				select {
-				case e := <-got:
-					if e.Type != typ {
-						t.Fatalf("delivered %s, want %s", e.Type, typ)
-					}
-				case <-time.After(5 * time.Second):
-					t.Fatalf("%s not delivered within 5s (poll interval is 1h)", typ)
-				}
-			}
-			expect("ready")
-
-			for _, typ := range []string{"order.created", "order.paid"} {
-				// Commits only wake the relay after the outermost transaction.
-				if err := d.InTx(bg, func(ctx context.Context) error {
-					return d.InTx(ctx, func(ctx context.Context) error { return ob.Publish(ctx, typ, "o1", map[string]string{"id": "o1"}) })
-				}); err != nil {
-					t.Fatal(err)
-				}
-				expect(typ)
-			}
-			// A rolled-back event never arrives; the next commit's does.
-			_ = d.InTx(bg, func(ctx context.Context) error {
-				_ = ob.Publish(ctx, "rolled.back", "o1", nil)
-				return errBoom
-			})
-			if err := d.InTx(bg, func(ctx context.Context) error { return ob.Publish(ctx, "after", "o1", nil) }); err != nil {
-				t.Fatal(err)
-			}
-			expect("after")
-
-			cancel()
-			select {
-			case <-stopped:
-			case <-time.After(5 * time.Second):
-				t.Fatal("Run did not return after cancel")
-			}
+		expect := func(typ string) {
+			t.Helper()
 			select {
 			case e := <-got:
-				t.Fatalf("unexpected extra delivery %s", e.Type)
-			default:
+				if e.Type != typ {
+					t.Fatalf("delivered %s, want %s", e.Type, typ)
+				}
+			case <-time.After(5 * time.Second):
+				t.Fatalf("%s not delivered within 5s (poll interval is 1h)", typ)
 			}
+		}
+		expect("ready")
+
+		for _, typ := range []string{"order.created", "order.paid"} {
+			// Commits only wake the relay after the outermost transaction.
+			if err := d.InTx(bg, func(ctx context.Context) error {
+				return d.InTx(ctx, func(ctx context.Context) error { return ob.Publish(ctx, typ, "o1", map[string]string{"id": "o1"}) })
+			}); err != nil {
+				t.Fatal(err)
+			}
+			expect(typ)
+		}
+		// A rolled-back event never arrives; the next commit's does.
+		_ = d.InTx(bg, func(ctx context.Context) error {
+			_ = ob.Publish(ctx, "rolled.back", "o1", nil)
+			return errBoom
 		})
-	}
+		if err := d.InTx(bg, func(ctx context.Context) error { return ob.Publish(ctx, "after", "o1", nil) }); err != nil {
+			t.Fatal(err)
+		}
+		expect("after")
+
+		cancel()
+		select {
+		case <-stopped:
+		case <-time.After(5 * time.Second):
+			t.Fatal("Run did not return after cancel")
+		}
+		select {
+		case e := <-got:
+			t.Fatalf("unexpected extra delivery %s", e.Type)
+		default:
+		}
+	})
 }

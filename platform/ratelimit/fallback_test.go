@@ -119,14 +119,7 @@ func TestRedisOutageLimitsInMemory(t *testing.T) {
 // warning.
 func TestRedisDownLimitsInMemory(t *testing.T) {
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	_ = ln.Close()
-	rdb := redis.NewClient(&redis.Options{Addr: addr})
-	t.Cleanup(func() { _ = rdb.Close() })
+	rdb := testredis.Down(t)
 
 	core, logs := observer.New(zapcore.WarnLevel)
 	e := newEnvWith(t, testConfig(), rdb, options{prefix: "test:down:"}, nil, zap.New(core))
@@ -241,14 +234,7 @@ func TestRedisHungAddsNoSeconds(t *testing.T) {
 // nothing, and are not counted as requests decided in memory.
 func TestRedisDownProbesReportFromMemory(t *testing.T) {
 	t.Parallel()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	_ = ln.Close()
-	rdb := redis.NewClient(&redis.Options{Addr: addr})
-	t.Cleanup(func() { _ = rdb.Close() })
+	rdb := testredis.Down(t)
 	e := newEnvWith(t, testConfig(), rdb, options{prefix: "test:down-probe:"}, nil, zap.NewNop())
 
 	w := e.get("/health", ipA, "")

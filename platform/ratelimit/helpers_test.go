@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"reflect"
 	"strconv"
 	"testing"
@@ -23,6 +22,7 @@ import (
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/httpx"
 	"github.com/gocommerce/commerce/platform/metrics"
+	"github.com/gocommerce/commerce/platform/testredis"
 )
 
 // t0 is a whole second, so Reset values are exact in memory-store tests.
@@ -200,14 +200,7 @@ func requireExceeded(t *testing.T, w *httptest.ResponseRecorder, retry int) {
 // under it are removed at the end. Redis tests are skipped only under -short.
 func redisClient(t *testing.T) (*redis.Client, string) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("needs Redis; skipped with -short")
-	}
-	url := os.Getenv("TEST_REDIS_URL")
-	if url == "" {
-		url = "redis://127.0.0.1:6379/0"
-	}
-	opts, err := redis.ParseURL(url)
+	opts, err := redis.ParseURL(testredis.URL(t))
 	if err != nil {
 		t.Fatalf("TEST_REDIS_URL: %v", err)
 	}

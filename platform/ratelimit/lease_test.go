@@ -34,12 +34,7 @@ func (c *scriptCounter) ProcessPipelineHook(next redis.ProcessPipelineHook) redi
 // Remaining still drops by one per request.
 func TestRedisLeasesSkipRoundTrips(t *testing.T) {
 	t.Parallel()
-	rdb, prefix := redisClient(t)
-	counter := &scriptCounter{}
-	rdb.AddHook(counter)
-	cfg := testConfig()
-	cfg.RateLimiting.Anonymous = config.Limit{RequestsPerMinute: 1_000_000, BurstCapacity: 1_000_000, RequestsPerHour: 10_000}
-	e := newRedisEnv(t, cfg, rdb, prefix)
+	e, counter := busyRedisEnv(t)
 
 	const n = 500
 	last := 10_000
@@ -199,4 +194,16 @@ func TestLeaseTableBounded(t *testing.T) {
 	later := now.Add(leaseSweepEvery)
 	tab.get("e", later)
 	eq(t, len(tab.m), 1, "entries after the sweep")
+}
+
+// busyRedisEnv is a Redis env whose anonymous limits a busy client never reaches
+// (10,000 an hour), with its Redis scripts counted.
+func busyRedisEnv(t *testing.T) (*env, *scriptCounter) {
+	t.Helper()
+	rdb, prefix := redisClient(t)
+	counter := &scriptCounter{}
+	rdb.AddHook(counter)
+	cfg := testConfig()
+	cfg.RateLimiting.Anonymous = config.Limit{RequestsPerMinute: 1_000_000, BurstCapacity: 1_000_000, RequestsPerHour: 10_000}
+	return newRedisEnv(t, cfg, rdb, prefix), counter
 }

@@ -295,12 +295,7 @@ func TestRedisExemptPathsPeek(t *testing.T) {
 // never charge it.
 func TestRedisExemptPathsPeekWithLeases(t *testing.T) {
 	t.Parallel()
-	rdb, prefix := redisClient(t)
-	counter := &scriptCounter{}
-	rdb.AddHook(counter)
-	cfg := testConfig()
-	cfg.RateLimiting.Anonymous = config.Limit{RequestsPerMinute: 1_000_000, BurstCapacity: 1_000_000, RequestsPerHour: 10_000}
-	e := newRedisEnv(t, cfg, rdb, prefix)
+	e, counter := busyRedisEnv(t)
 
 	const n = 200
 	var last int

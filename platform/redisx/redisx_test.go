@@ -2,12 +2,13 @@ package redisx
 
 import (
 	"context"
-	"os"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/gocommerce/commerce/platform/testredis"
 )
 
 func TestOptionsTimeouts(t *testing.T) {
@@ -40,14 +41,7 @@ func TestOptionsTimeouts(t *testing.T) {
 // messages: the short read timeout must not break it.
 func TestSubscriptionOutlivesTimeout(t *testing.T) {
 	t.Parallel()
-	if testing.Short() {
-		t.Skip("needs Redis; skipped with -short")
-	}
-	u := os.Getenv("TEST_REDIS_URL")
-	if u == "" {
-		u = "redis://127.0.0.1:6379/0"
-	}
-	opt, err := Options(u)
+	opt, err := Options(testredis.URL(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +49,7 @@ func TestSubscriptionOutlivesTimeout(t *testing.T) {
 	defer func() { _ = c.Close() }()
 	ctx := context.Background()
 	if err := c.Ping(ctx).Err(); err != nil {
-		t.Fatalf("Redis at %s: %v", u, err)
+		t.Fatalf("Redis at %s: %v", opt.Addr, err)
 	}
 	channel := "test:redisx:" + strconv.FormatInt(time.Now().UnixNano(), 36)
 	ps := c.Subscribe(ctx, channel)

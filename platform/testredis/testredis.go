@@ -133,6 +133,15 @@ func (s *Server) Stop() {
 	}
 }
 
+// Down returns a client of a free port nothing listens on: every command is refused,
+// as by a Redis that is down (no Redis needed). It is closed when the test ends.
+func Down(t testing.TB) *redis.Client {
+	t.Helper()
+	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:" + strconv.Itoa(freePort(t))})
+	t.Cleanup(func() { _ = c.Close() })
+	return c
+}
+
 // freePort asks the kernel for a free port (it stays free unless another process takes
 // it in the meantime).
 func freePort(t testing.TB) int {

@@ -76,48 +76,25 @@ func (s *Service) CreateCollection(ctx context.Context, in domain.CollectionInpu
 	if err != nil {
 		return api.CollectionResource{}, err
 	}
-	generated := !in.Slug.Set
 	var out api.CollectionResource
-	for attempt := 1; ; attempt++ {
-		err = s.writeCollectionTx(ctx, func(ctx context.Context) error {
-			if generated {
-				base := domain.Slugify(c.Title, "collection")
-				if attempt < slugAttempts {
-					taken, err := s.collections.SlugsLike(ctx, base)
-					if err != nil {
-						return err
-					}
-					c.Slug = domain.UniqueSlug(base, taken)
-				} else {
-					// Still racing after several rounds: a random suffix guarantees progress.
-					c.Slug = base + "-" + s.newID()[30:]
-				}
-			}
-			if err := s.collections.Create(ctx, c); err != nil {
-				return err
-			}
-			out = toCollectionResource(c)
-			return s.publish(ctx, api.EventCollectionCreated, c.ID, out)
-		})
-		if generated && attempt < slugAttempts && errors.Is(err, domain.ErrCollectionSlugTaken) {
-			continue
+	err = s.createWithSlug(ctx, s.writeCollectionTx, slugRule{
+		generated: !in.Slug.Set, title: c.Title, kind: "collection", slug: &c.Slug,
+		like: s.collections.SlugsLike, taken: domain.ErrCollectionSlugTaken,
+	}, func(ctx context.Context) error {
+		if err := s.collections.Create(ctx, c); err != nil {
+			return err
 		}
-		break
-	}
-	if err != nil {
-		return api.CollectionResource{}, err
-	}
-	return out, nil
+		out = toCollectionResource(c)
+		return s.publish(ctx, api.EventCollectionCreated, c.ID, out)
+	})
+	return result(out, err)
 }
 
 // UpdateCollection changes the present fields. Event collection.updated.
 func (s *Service) UpdateCollection(ctx context.Context, id string, in domain.CollectionInput) (api.CollectionResource, error) {
-	if !ids.Valid(id) {
-		return api.CollectionResource{}, domain.ErrCollectionNotFound
-	}
 	var out api.CollectionResource
 	err := s.writeCollectionTx(ctx, func(ctx context.Context) error {
-		c, err := s.collections.GetForUpdate(ctx, id)
+		c, err := s.lockCollection(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -130,20 +107,14 @@ func (s *Service) UpdateCollection(ctx context.Context, id string, in domain.Col
 		out = toCollectionResource(c)
 		return s.publish(ctx, api.EventCollectionUpdated, c.ID, out)
 	})
-	if err != nil {
-		return api.CollectionResource{}, err
-	}
-	return out, nil
+	return result(out, err)
 }
 
 // DeleteCollection removes a collection and its memberships (the products stay).
 // Event collection.deleted.
 func (s *Service) DeleteCollection(ctx context.Context, id string) error {
-	if !ids.Valid(id) {
-		return domain.ErrCollectionNotFound
-	}
 	return s.writeCollectionTx(ctx, func(ctx context.Context) error {
-		c, err := s.collections.GetForUpdate(ctx, id)
+		c, err := s.lockCollection(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -158,12 +129,9 @@ func (s *Service) DeleteCollection(ctx context.Context, id string) error {
 // (0 or past the end: last); members at and after it move down one place. A smart
 // collection refuses (its rules choose). Event collection.product_added.
 func (s *Service) AddProductToCollection(ctx context.Context, collectionID, productID string, position int) (api.CollectionProduct, error) {
-	if !ids.Valid(collectionID) {
-		return api.CollectionProduct{}, domain.ErrCollectionNotFound
-	}
 	var out api.CollectionProduct
 	err := s.writeTx(ctx, func(ctx context.Context) error {
-		c, err := s.collections.GetForUpdate(ctx, collectionID)
+		c, err := s.lockCollection(ctx, collectionID)
 		if err != nil {
 			return err
 		}
@@ -198,21 +166,15 @@ func (s *Service) AddProductToCollection(ctx context.Context, collectionID, prod
 		out = toMembershipResource(m)
 		return s.publish(ctx, api.EventCollectionProductAdded, c.ID, out)
 	})
-	if err != nil {
-		return api.CollectionProduct{}, err
-	}
-	return out, nil
+	return result(out, err)
 }
 
 // RemoveProductFromCollection takes a product out of a manual collection (the members
 // after it move up). PRODUCT_NOT_FOUND when it is not a member. Event
 // collection.product_removed.
 func (s *Service) RemoveProductFromCollection(ctx context.Context, collectionID, productID string) error {
-	if !ids.Valid(collectionID) {
-		return domain.ErrCollectionNotFound
-	}
 	return s.writeTx(ctx, func(ctx context.Context) error {
-		c, err := s.collections.GetForUpdate(ctx, collectionID)
+		c, err := s.lockCollection(ctx, collectionID)
 		if err != nil {
 			return err
 		}
@@ -290,4 +252,13 @@ func (s *Service) writeCollectionTx(ctx context.Context, fn func(ctx context.Con
 		s.tx.AfterCommit(ctx, s.smart.invalidate)
 		return fn(ctx)
 	})
+}
+
+// lockCollection locks the collection with the given id (COLLECTION_NOT_FOUND for one
+// that is not an id).
+func (s *Service) lockCollection(ctx context.Context, id string) (*domain.Collection, error) {
+	if !ids.Valid(id) {
+		return nil, domain.ErrCollectionNotFound
+	}
+	return s.collections.GetForUpdate(ctx, id)
 }

@@ -134,10 +134,7 @@ func (s *Service) UpdateImage(ctx context.Context, productID, imageID string, in
 	}
 	var out api.ImageResource
 	err := s.tx.InTx(ctx, func(ctx context.Context) error {
-		if _, err := s.products.GetForUpdate(ctx, productID); err != nil {
-			return err
-		}
-		img, err := s.images.Get(ctx, productID, imageID)
+		img, err := s.lockImage(ctx, productID, imageID)
 		if err != nil {
 			return err
 		}
@@ -167,10 +164,7 @@ func (s *Service) UpdateImage(ctx context.Context, productID, imageID string, in
 		out = toImageResource(img)
 		return nil
 	})
-	if err != nil {
-		return api.ImageResource{}, err
-	}
-	return out, nil
+	return result(out, err)
 }
 
 // DeleteImage removes an image record (the images after it move up) and, after commit,
@@ -184,10 +178,7 @@ func (s *Service) DeleteImage(ctx context.Context, productID, imageID string) er
 	}
 	var key string
 	err := s.tx.InTx(ctx, func(ctx context.Context) error {
-		if _, err := s.products.GetForUpdate(ctx, productID); err != nil {
-			return err
-		}
-		img, err := s.images.Get(ctx, productID, imageID)
+		img, err := s.lockImage(ctx, productID, imageID)
 		if err != nil {
 			return err
 		}
@@ -202,4 +193,12 @@ func (s *Service) DeleteImage(ctx context.Context, productID, imageID string) er
 	}
 	s.removeFiles(ctx, []string{key})
 	return nil
+}
+
+// lockImage locks the product and reads its image.
+func (s *Service) lockImage(ctx context.Context, productID, imageID string) (*domain.Image, error) {
+	if _, err := s.products.GetForUpdate(ctx, productID); err != nil {
+		return nil, err
+	}
+	return s.images.Get(ctx, productID, imageID)
 }

@@ -19,6 +19,44 @@ import (
 // slugAttempts bounds retries when a generated slug is taken concurrently.
 const slugAttempts = 5
 
+// slugRule is how a create use case names what it stores: generated (no slug given)
+// means a free slug derived from title (kind names an untitled one), read with like,
+// and a retry when a concurrent create took it (the taken error).
+type slugRule struct {
+	generated   bool
+	title, kind string
+	slug        *string
+	like        func(ctx context.Context, base string) ([]string, error)
+	taken       error
+}
+
+// createWithSlug runs create in the write transaction write, first setting a
+// generated slug to a free one; a slug taken concurrently retries, up to slugAttempts,
+// the last attempt with a random suffix that guarantees progress.
+func (s *Service) createWithSlug(ctx context.Context, write func(context.Context, func(context.Context) error) error, r slugRule, create func(ctx context.Context) error) error {
+	for attempt := 1; ; attempt++ {
+		err := write(ctx, func(ctx context.Context) error {
+			if r.generated {
+				base := domain.Slugify(r.title, r.kind)
+				if attempt < slugAttempts {
+					taken, err := r.like(ctx, base)
+					if err != nil {
+						return err
+					}
+					*r.slug = domain.UniqueSlug(base, taken)
+				} else {
+					*r.slug = base + "-" + s.newID()[30:]
+				}
+			}
+			return create(ctx)
+		})
+		if r.generated && attempt < slugAttempts && errors.Is(err, r.taken) {
+			continue
+		}
+		return err
+	}
+}
+
 // Include names the related resources a product read adds.
 type Include struct {
 	Variants    bool
@@ -57,56 +95,36 @@ func (s *Service) CreateProduct(ctx context.Context, in domain.ProductInput) (ap
 	if err != nil {
 		return api.ProductResource{}, err
 	}
-	generated := !in.Slug.Set
 	var out api.ProductResource
-	for attempt := 1; ; attempt++ {
-		err = s.writeTx(ctx, func(ctx context.Context) error {
-			if generated {
-				base := domain.Slugify(p.Title, "product")
-				if attempt < slugAttempts {
-					taken, err := s.products.SlugsLike(ctx, base)
-					if err != nil {
-						return err
-					}
-					p.Slug = domain.UniqueSlug(base, taken)
-				} else {
-					// Still racing after several rounds: a random suffix guarantees progress.
-					p.Slug = base + "-" + s.newID()[30:]
-				}
-			}
-			if err := s.products.Create(ctx, p); err != nil {
-				return err
-			}
-			v := domain.NewDefaultVariant(s.newID(), p, in.SKU.Value, in.Barcode.Value, now)
-			if err := s.variants.Create(ctx, v); err != nil {
-				return err
-			}
-			out = withVariants(p, []*domain.Variant{v})
-			if err := s.publish(ctx, api.EventProductCreated, p.ID, out); err != nil {
-				return err
-			}
-			if err := s.publish(ctx, api.EventVariantCreated, v.ID, toVariantResource(v, p.Currency)); err != nil {
-				return err
-			}
-			if p.Status == domain.StatusActive {
-				if err := s.publish(ctx, api.EventProductPublished, p.ID, out); err != nil {
-					return err
-				}
-			}
-			if in.InventoryQuantity.Set {
-				return s.publish(ctx, api.EventStockSet, p.ID, api.StockSet{ProductID: p.ID, VariantID: v.ID, Quantity: v.InventoryQuantity})
-			}
-			return nil
-		})
-		if generated && attempt < slugAttempts && errors.Is(err, domain.ErrProductSlugTaken) {
-			continue
+	err = s.createWithSlug(ctx, s.writeTx, slugRule{
+		generated: !in.Slug.Set, title: p.Title, kind: "product", slug: &p.Slug,
+		like: s.products.SlugsLike, taken: domain.ErrProductSlugTaken,
+	}, func(ctx context.Context) error {
+		if err := s.products.Create(ctx, p); err != nil {
+			return err
 		}
-		break
-	}
-	if err != nil {
-		return api.ProductResource{}, err
-	}
-	return out, nil
+		v := domain.NewDefaultVariant(s.newID(), p, in.SKU.Value, in.Barcode.Value, now)
+		if err := s.variants.Create(ctx, v); err != nil {
+			return err
+		}
+		out = withVariants(p, []*domain.Variant{v})
+		if err := s.publish(ctx, api.EventProductCreated, p.ID, out); err != nil {
+			return err
+		}
+		if err := s.publish(ctx, api.EventVariantCreated, v.ID, toVariantResource(v, p.Currency)); err != nil {
+			return err
+		}
+		if p.Status == domain.StatusActive {
+			if err := s.publish(ctx, api.EventProductPublished, p.ID, out); err != nil {
+				return err
+			}
+		}
+		if in.InventoryQuantity.Set {
+			return s.publish(ctx, api.EventStockSet, p.ID, api.StockSet{ProductID: p.ID, VariantID: v.ID, Quantity: v.InventoryQuantity})
+		}
+		return nil
+	})
+	return result(out, err)
 }
 
 // ReplaceProduct is PUT: every writable field must be present (domain.ReplaceFields).
@@ -218,10 +236,7 @@ func (s *Service) UpdateProduct(ctx context.Context, id string, in domain.Produc
 		}
 		return s.stockEvents(ctx, before.InventoryQuantity, p.InventoryQuantity, p.LowStockThreshold, out)
 	})
-	if err != nil {
-		return api.ProductResource{}, err
-	}
-	return out, nil
+	return result(out, err)
 }
 
 // DeleteProduct deletes a product with its variants, images (files included, after

@@ -98,6 +98,16 @@ func (s *Service) writeTx(ctx context.Context, fn func(ctx context.Context) erro
 	})
 }
 
+// result is what a use case returns after its transaction: out, or T's zero value
+// with the error.
+func result[T any](out T, err error) (T, error) {
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return out, nil
+}
+
 // Settings returns the service's settings.
 func (s *Service) Settings() Settings { return s.settings }
 

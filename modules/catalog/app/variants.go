@@ -96,17 +96,9 @@ func (s *Service) CreateVariant(ctx context.Context, productID string, in domain
 		if err := s.publish(ctx, api.EventProductUpdated, p.ID, res); err != nil {
 			return err
 		}
-		if in.InventoryQuantity.Set {
-			if err := s.publish(ctx, api.EventStockSet, p.ID, api.StockSet{ProductID: p.ID, VariantID: v.ID, Quantity: v.InventoryQuantity}); err != nil {
-				return err
-			}
-		}
-		return s.stockEvents(ctx, before, p.InventoryQuantity, p.LowStockThreshold, res)
+		return s.variantStockEvents(ctx, in.InventoryQuantity.Set, p, v, before, res)
 	})
-	if err != nil {
-		return api.VariantResource{}, err
-	}
-	return out, nil
+	return result(out, err)
 }
 
 // UpdateVariant changes the present fields of a variant (PUT with partial semantics, as
@@ -115,20 +107,13 @@ func (s *Service) CreateVariant(ctx context.Context, productID string, in domain
 // product. Events: variant.updated, product.updated when the product changed,
 // catalog.stock_set when inventory_quantity is given, stock events.
 func (s *Service) UpdateVariant(ctx context.Context, productID, variantID string, in domain.VariantInput) (api.VariantResource, error) {
-	if !ids.Valid(productID) {
-		return api.VariantResource{}, domain.ErrProductNotFound
-	}
-	if !ids.Valid(variantID) {
-		return api.VariantResource{}, domain.ErrVariantNotFound
+	if err := variantIDs(productID, variantID); err != nil {
+		return api.VariantResource{}, err
 	}
 	var out api.VariantResource
 	err := s.writeTx(ctx, func(ctx context.Context) error {
 		now := s.clock.Now()
-		p, err := s.products.GetForUpdate(ctx, productID)
-		if err != nil {
-			return err
-		}
-		v, err := s.variants.Get(ctx, p.ID, variantID)
+		p, v, err := s.lockVariant(ctx, productID, variantID)
 		if err != nil {
 			return err
 		}
@@ -174,17 +159,9 @@ func (s *Service) UpdateVariant(ctx context.Context, productID, variantID string
 				return err
 			}
 		}
-		if in.InventoryQuantity.Set {
-			if err := s.publish(ctx, api.EventStockSet, p.ID, api.StockSet{ProductID: p.ID, VariantID: v.ID, Quantity: v.InventoryQuantity}); err != nil {
-				return err
-			}
-		}
-		return s.stockEvents(ctx, before, p.InventoryQuantity, p.LowStockThreshold, res)
+		return s.variantStockEvents(ctx, in.InventoryQuantity.Set, p, v, before, res)
 	})
-	if err != nil {
-		return api.VariantResource{}, err
-	}
-	return out, nil
+	return result(out, err)
 }
 
 // DeleteVariant removes an explicit variant. Deleting the last explicit variant
@@ -193,19 +170,12 @@ func (s *Service) UpdateVariant(ctx context.Context, productID, variantID string
 // (DEFAULT_VARIANT_REQUIRED). Events: variant.deleted, variant.created (recreated
 // default), product.updated, stock events.
 func (s *Service) DeleteVariant(ctx context.Context, productID, variantID string) error {
-	if !ids.Valid(productID) {
-		return domain.ErrProductNotFound
-	}
-	if !ids.Valid(variantID) {
-		return domain.ErrVariantNotFound
+	if err := variantIDs(productID, variantID); err != nil {
+		return err
 	}
 	return s.writeTx(ctx, func(ctx context.Context) error {
 		now := s.clock.Now()
-		p, err := s.products.GetForUpdate(ctx, productID)
-		if err != nil {
-			return err
-		}
-		v, err := s.variants.Get(ctx, p.ID, variantID)
+		p, v, err := s.lockVariant(ctx, productID, variantID)
 		if err != nil {
 			return err
 		}
@@ -254,6 +224,38 @@ func (s *Service) DeleteVariant(ctx context.Context, productID, variantID string
 		}
 		return s.stockEvents(ctx, before, p.InventoryQuantity, p.LowStockThreshold, res)
 	})
+}
+
+// lockVariant locks the product and reads its variant.
+func (s *Service) lockVariant(ctx context.Context, productID, variantID string) (*domain.Product, *domain.Variant, error) {
+	p, err := s.products.GetForUpdate(ctx, productID)
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := s.variants.Get(ctx, p.ID, variantID)
+	return p, v, err
+}
+
+// variantIDs refuses ids that cannot name a product or a variant.
+func variantIDs(productID, variantID string) error {
+	if !ids.Valid(productID) {
+		return domain.ErrProductNotFound
+	}
+	if !ids.Valid(variantID) {
+		return domain.ErrVariantNotFound
+	}
+	return nil
+}
+
+// variantStockEvents publishes catalog.stock_set when the request set v's stock,
+// then the product's stock events (before is its stock before the change).
+func (s *Service) variantStockEvents(ctx context.Context, stockSet bool, p *domain.Product, v *domain.Variant, before int, res api.ProductResource) error {
+	if stockSet {
+		if err := s.publish(ctx, api.EventStockSet, p.ID, api.StockSet{ProductID: p.ID, VariantID: v.ID, Quantity: v.InventoryQuantity}); err != nil {
+			return err
+		}
+	}
+	return s.stockEvents(ctx, before, p.InventoryQuantity, p.LowStockThreshold, res)
 }
 
 func sumQuantities(vs []*domain.Variant) int {

@@ -14,6 +14,7 @@ import (
 	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/limits"
 	"github.com/gocommerce/commerce/platform/patch"
+	"github.com/gocommerce/commerce/platform/tags"
 )
 
 // Product types.
@@ -52,8 +53,8 @@ const (
 	MaxShortDescLength   = 1000
 	MaxSEOTitleLength    = 255
 	MaxSEODescLength     = 1000
-	MaxTagLength         = 255
-	MaxTags              = 250
+	MaxTagLength         = tags.MaxLength
+	MaxTags              = tags.MaxCount
 	MaxMetaFields        = 100
 	MaxMetaKeyLength     = 255
 	MaxInventoryQuantity = limits.MaxStock // shared with inventory (docs/decisions/0094)
@@ -410,27 +411,13 @@ func (p *Product) publish(was *Product, now time.Time) ProductChange {
 // NormalizeTags trims tags, drops empty ones and case-insensitive duplicates (the first
 // spelling wins). A tag may not contain a comma (the list filter is a comma list).
 func NormalizeTags(in []string) ([]string, string) {
-	out := make([]string, 0, len(in))
-	seen := map[string]bool{}
-	for _, t := range in {
-		t = strings.TrimSpace(t)
-		if t == "" {
-			continue
-		}
-		if strings.Contains(t, ",") {
-			return nil, "a tag must not contain a comma"
-		}
-		if utf8.RuneCountInString(t) > MaxTagLength {
-			return nil, "a tag must be at most 255 characters"
-		}
-		k := strings.ToLower(t)
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		out = append(out, t)
-	}
-	if len(out) > MaxTags {
+	out, p := tags.Normalize(in, tags.Comma|tags.TooLong)
+	switch {
+	case p&tags.Comma != 0:
+		return nil, "a tag must not contain a comma"
+	case p&tags.TooLong != 0:
+		return nil, "a tag must be at most 255 characters"
+	case p == tags.TooMany:
 		return nil, "at most 250 tags"
 	}
 	return out, ""

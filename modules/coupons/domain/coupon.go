@@ -5,6 +5,7 @@ package domain
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -31,11 +32,7 @@ const (
 
 // Valid reports a known type.
 func (t Type) Valid() bool {
-	switch t {
-	case Percentage, FixedAmount, FreeShipping, BuyXGetY:
-		return true
-	}
-	return false
+	return slices.Contains([]Type{Percentage, FixedAmount, FreeShipping, BuyXGetY}, t)
 }
 
 // GetDiscountPercentage is the only get_discount_type of buy_x_get_y coupons.

@@ -38,11 +38,7 @@ func (s *Service) GetAddress(ctx context.Context, a Actor, customer, address str
 	if err != nil {
 		return api.Address{}, err
 	}
-	aid, err := addressID(address)
-	if err != nil {
-		return api.Address{}, err
-	}
-	ad, err := s.addrs.Get(ctx, c.ID, aid)
+	ad, err := s.address(ctx, c.ID, address)
 	if err != nil {
 		return api.Address{}, err
 	}
@@ -127,11 +123,8 @@ func (s *Service) CreateAddress(ctx context.Context, a Actor, customer string, i
 				}
 			}
 		}
-		if err := s.addrs.Save(ctx, ad); err != nil {
-			return err
-		}
-		out = toAPIAddress(ad)
-		return s.events.Publish(ctx, api.EventCustomerAddressCreated, string(ad.ID), out)
+		out, err = s.saveAddress(ctx, ad, api.EventCustomerAddressCreated)
+		return err
 	})
 	return out, err
 }
@@ -141,11 +134,7 @@ func (s *Service) CreateAddress(ctx context.Context, a Actor, customer string, i
 func (s *Service) UpdateAddress(ctx context.Context, a Actor, customer, address string, in AddressInput) (api.Address, error) {
 	var out api.Address
 	err := s.addressTx(ctx, a, customer, func(ctx context.Context, cid domain.CustomerID) error {
-		aid, err := addressID(address)
-		if err != nil {
-			return err
-		}
-		ad, err := s.addrs.Get(ctx, cid, aid)
+		ad, err := s.address(ctx, cid, address)
 		if err != nil {
 			return err
 		}
@@ -168,11 +157,8 @@ func (s *Service) UpdateAddress(ctx context.Context, a Actor, customer, address 
 			}
 		}
 		ad.UpdatedAt = now
-		if err := s.addrs.Save(ctx, ad); err != nil {
-			return err
-		}
-		out = toAPIAddress(ad)
-		return s.events.Publish(ctx, api.EventCustomerAddressUpdated, string(ad.ID), out)
+		out, err = s.saveAddress(ctx, ad, api.EventCustomerAddressUpdated)
+		return err
 	})
 	return out, err
 }
@@ -181,15 +167,11 @@ func (s *Service) UpdateAddress(ctx context.Context, a Actor, customer, address 
 // remaining address takes that default (customer.address_updated).
 func (s *Service) DeleteAddress(ctx context.Context, a Actor, customer, address string) error {
 	return s.addressTx(ctx, a, customer, func(ctx context.Context, cid domain.CustomerID) error {
-		aid, err := addressID(address)
+		ad, err := s.address(ctx, cid, address)
 		if err != nil {
 			return err
 		}
-		ad, err := s.addrs.Get(ctx, cid, aid)
-		if err != nil {
-			return err
-		}
-		if err := s.addrs.Delete(ctx, cid, aid); err != nil {
+		if err := s.addrs.Delete(ctx, cid, ad.ID); err != nil {
 			return err
 		}
 		if err := s.events.Publish(ctx, api.EventCustomerAddressDeleted, string(ad.ID), toAPIAddress(ad)); err != nil {
@@ -221,11 +203,7 @@ func (s *Service) DeleteAddress(ctx context.Context, a Actor, customer, address 
 func (s *Service) SetDefaultAddress(ctx context.Context, a Actor, customer, address string, kind domain.AddressKind) (api.Address, error) {
 	var out api.Address
 	err := s.addressTx(ctx, a, customer, func(ctx context.Context, cid domain.CustomerID) error {
-		aid, err := addressID(address)
-		if err != nil {
-			return err
-		}
-		ad, err := s.addrs.Get(ctx, cid, aid)
+		ad, err := s.address(ctx, cid, address)
 		if err != nil {
 			return err
 		}
@@ -236,11 +214,28 @@ func (s *Service) SetDefaultAddress(ctx context.Context, a Actor, customer, addr
 		if err := s.makeDefault(ctx, ad, kind); err != nil {
 			return err
 		}
-		if err := s.addrs.Save(ctx, ad); err != nil {
-			return err
-		}
-		out = toAPIAddress(ad)
-		return s.events.Publish(ctx, api.EventCustomerAddressUpdated, string(ad.ID), out)
+		out, err = s.saveAddress(ctx, ad, api.EventCustomerAddressUpdated)
+		return err
 	})
 	return out, err
+}
+
+// saveAddress stores ad and publishes eventType with the stored address, which it
+// returns.
+func (s *Service) saveAddress(ctx context.Context, ad *domain.Address, eventType string) (api.Address, error) {
+	if err := s.addrs.Save(ctx, ad); err != nil {
+		return api.Address{}, err
+	}
+	out := toAPIAddress(ad)
+	return out, s.events.Publish(ctx, eventType, string(ad.ID), out)
+}
+
+// address reads the customer's address with the given id (ADDRESS_NOT_FOUND for one
+// that is not an id).
+func (s *Service) address(ctx context.Context, cid domain.CustomerID, id string) (*domain.Address, error) {
+	aid, err := addressID(id)
+	if err != nil {
+		return nil, err
+	}
+	return s.addrs.Get(ctx, cid, aid)
 }

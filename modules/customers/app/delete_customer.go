@@ -26,10 +26,7 @@ func (s *Service) hasOrders(ctx context.Context, id domain.CustomerID) (bool, er
 // module to strip the customer's personal data from its orders in the same
 // transaction. Audited; publishes customer.deleted.
 func (s *Service) Delete(ctx context.Context, a Actor, id string, anonymizeOrders bool) error {
-	if err := a.staffWrite(); err != nil {
-		return err
-	}
-	cid, err := customerID(id)
+	cid, err := staffTarget(a, id)
 	if err != nil {
 		return err
 	}
@@ -49,16 +46,7 @@ func (s *Service) Delete(ctx context.Context, a Actor, id string, anonymizeOrder
 				return err
 			}
 		}
-		if err := s.creds.DeleteCredentials(ctx, id); err != nil {
-			return err
-		}
-		if err := s.creds.RevokeTokens(ctx, id); err != nil {
-			return err
-		}
-		if err := s.tokens.DeleteForCustomer(ctx, cid); err != nil {
-			return err
-		}
-		if err := s.addrs.DeleteAll(ctx, cid); err != nil {
+		if err := s.forgetAccess(ctx, cid); err != nil {
 			return err
 		}
 		if err := s.stats.DeleteForCustomer(ctx, cid); err != nil {
@@ -68,7 +56,7 @@ func (s *Service) Delete(ctx context.Context, a Actor, id string, anonymizeOrder
 			return err
 		}
 		now := s.clock.Now()
-		if err := s.audit.Record(ctx, ports.AuditEntry{ID: s.newID(), CustomerID: cid, Action: ports.ActionDelete, Actor: a.ClientID, ActorKind: a.Kind, CreatedAt: now}); err != nil {
+		if err := s.recordAudit(ctx, a, cid, ports.ActionDelete, now); err != nil {
 			return err
 		}
 		return s.events.Publish(ctx, api.EventCustomerDeleted, id, api.CustomerDeleted{ID: id, AnonymizeOrders: anonymizeOrders, DeletedAt: now.UTC()})

@@ -24,10 +24,7 @@ func (s *Service) issueInvite(ctx context.Context, c *domain.Customer, v api.Cus
 // from invited (re-send), declined and disabled; an enabled customer answers
 // INVALID_STATE_TRANSITION.
 func (s *Service) SendInvite(ctx context.Context, a Actor, id string) (api.Customer, error) {
-	if err := a.staffWrite(); err != nil {
-		return api.Customer{}, err
-	}
-	cid, err := customerID(id)
+	cid, err := staffTarget(a, id)
 	if err != nil {
 		return api.Customer{}, err
 	}

@@ -1,10 +1,9 @@
 package app
 
 import (
-	"time"
-
 	"github.com/gocommerce/commerce/modules/customers/api"
 	"github.com/gocommerce/commerce/modules/customers/domain"
+	"github.com/gocommerce/commerce/platform/clock"
 )
 
 // toAPI maps a customer (with its addresses, nil when not loaded, and its default
@@ -21,7 +20,7 @@ func toAPI(c *domain.Customer, addrs []*domain.Address, def *domain.Address) api
 		FirstName:         c.FirstName,
 		LastName:          c.LastName,
 		AcceptsMarketing:  c.AcceptsMarketing,
-		MarketingOptInAt:  utcPtr(c.MarketingOptInAt),
+		MarketingOptInAt:  clock.UTCPtr(c.MarketingOptInAt),
 		TaxExempt:         c.TaxExempt,
 		TaxExemptions:     nonNil(c.TaxExemptions),
 		Currency:          c.Currency,
@@ -83,12 +82,4 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
-}
-
-func utcPtr(t *time.Time) *time.Time {
-	if t == nil {
-		return nil
-	}
-	u := t.UTC()
-	return &u
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/gocommerce/commerce/modules/customers/api"
 	"github.com/gocommerce/commerce/modules/customers/domain"
 	"github.com/gocommerce/commerce/modules/customers/ports"
+	"github.com/gocommerce/commerce/platform/clock"
 )
 
 // Export is every piece of data the service holds on a customer (data portability).
@@ -49,14 +50,14 @@ func (s *Service) Export(ctx context.Context, a Actor, id string) (Export, error
 			return err
 		}
 		now := s.clock.Now()
-		if err := s.audit.Record(ctx, ports.AuditEntry{ID: s.newID(), CustomerID: c.ID, Action: ports.ActionExport, Actor: a.ClientID, ActorKind: a.Kind, CreatedAt: now}); err != nil {
+		if err := s.recordAudit(ctx, a, c.ID, ports.ActionExport, now); err != nil {
 			return err
 		}
 		if err := s.events.Publish(ctx, api.EventCustomerExported, string(c.ID), api.CustomerExported{CustomerID: string(c.ID), Actor: a.ClientID, ExportedAt: now.UTC()}); err != nil {
 			return err
 		}
-		out = Export{ExportedAt: now.UTC(), Consents: Consents{AcceptsMarketing: c.AcceptsMarketing, MarketingOptInAt: utcPtr(c.MarketingOptInAt)},
-			Account: Account{State: string(c.State), HasPassword: c.HasPassword, VerifiedEmail: c.VerifiedEmail, AnonymizedAt: utcPtr(c.AnonymizedAt)}}
+		out = Export{ExportedAt: now.UTC(), Consents: Consents{AcceptsMarketing: c.AcceptsMarketing, MarketingOptInAt: clock.UTCPtr(c.MarketingOptInAt)},
+			Account: Account{State: string(c.State), HasPassword: c.HasPassword, VerifiedEmail: c.VerifiedEmail, AnonymizedAt: clock.UTCPtr(c.AnonymizedAt)}}
 		if out.Customer, err = s.view(ctx, c); err != nil {
 			return err
 		}
@@ -90,10 +91,7 @@ func (s *Service) Export(ctx context.Context, a Actor, id string) (Export, error
 // statistics (staff and keys only). Audited; publishes customer.anonymized (and
 // customer.disabled when it was not disabled yet).
 func (s *Service) Anonymize(ctx context.Context, a Actor, id string) (api.Customer, error) {
-	if err := a.staffWrite(); err != nil {
-		return api.Customer{}, err
-	}
-	cid, err := customerID(id)
+	cid, err := staffTarget(a, id)
 	if err != nil {
 		return api.Customer{}, err
 	}
@@ -108,28 +106,36 @@ func (s *Service) Anonymize(ctx context.Context, a Actor, id string) (api.Custom
 		if err != nil {
 			return err
 		}
-		if err := s.addrs.DeleteAll(ctx, cid); err != nil {
+		if err := s.forgetAccess(ctx, cid); err != nil {
 			return err
 		}
-		if err := s.creds.DeleteCredentials(ctx, id); err != nil {
+		if err := s.recordAudit(ctx, a, cid, ports.ActionAnonymize, now); err != nil {
 			return err
 		}
-		if err := s.creds.RevokeTokens(ctx, id); err != nil {
-			return err
-		}
-		if err := s.tokens.DeleteForCustomer(ctx, cid); err != nil {
-			return err
-		}
-		if err := s.audit.Record(ctx, ports.AuditEntry{ID: s.newID(), CustomerID: cid, Action: ports.ActionAnonymize, Actor: a.ClientID, ActorKind: a.Kind, CreatedAt: now}); err != nil {
-			return err
-		}
-		if out, err = s.publishCustomer(ctx, api.EventCustomerAnonymized, c); err != nil {
-			return err
-		}
-		if disabled {
-			return s.publishStateEvent(ctx, c, out)
-		}
-		return nil
+		out, err = s.publishChange(ctx, api.EventCustomerAnonymized, c, disabled)
+		return err
 	})
 	return out, err
+}
+
+// forgetAccess deletes the customer's addresses, login and account tokens and revokes
+// its access and refresh tokens (docs/decisions/0096): what Delete and Anonymize both
+// erase.
+func (s *Service) forgetAccess(ctx context.Context, cid domain.CustomerID) error {
+	id := string(cid)
+	if err := s.addrs.DeleteAll(ctx, cid); err != nil {
+		return err
+	}
+	if err := s.creds.DeleteCredentials(ctx, id); err != nil {
+		return err
+	}
+	if err := s.creds.RevokeTokens(ctx, id); err != nil {
+		return err
+	}
+	return s.tokens.DeleteForCustomer(ctx, cid)
+}
+
+// recordAudit writes the privacy audit entry of a's action on cid.
+func (s *Service) recordAudit(ctx context.Context, a Actor, cid domain.CustomerID, action ports.PrivacyAction, at time.Time) error {
+	return s.audit.Record(ctx, ports.AuditEntry{ID: s.newID(), CustomerID: cid, Action: action, Actor: a.ClientID, ActorKind: a.Kind, CreatedAt: at})
 }

@@ -169,6 +169,15 @@ func customerID(id string) (domain.CustomerID, error) {
 	return domain.CustomerID(id), nil
 }
 
+// staffTarget checks that a may change customers (staff and keys only) and parses
+// the target's id.
+func staffTarget(a Actor, id string) (domain.CustomerID, error) {
+	if err := a.staffWrite(); err != nil {
+		return "", err
+	}
+	return customerID(id)
+}
+
 // load reads a customer by id with the access rule applied.
 func (s *Service) load(ctx context.Context, a Actor, id string) (*domain.Customer, error) {
 	if err := a.own(id); err != nil {
@@ -212,6 +221,16 @@ func (s *Service) publishCustomer(ctx context.Context, eventType string, c *doma
 }
 
 // publishStateEvent writes customer.enabled or customer.disabled after a state move.
+// publishChange publishes eventType with the customer and, when its state moved, the
+// event of the new state; it returns the published view.
+func (s *Service) publishChange(ctx context.Context, eventType string, c *domain.Customer, moved bool) (api.Customer, error) {
+	out, err := s.publishCustomer(ctx, eventType, c)
+	if err != nil || !moved {
+		return out, err
+	}
+	return out, s.publishStateEvent(ctx, c, out)
+}
+
 func (s *Service) publishStateEvent(ctx context.Context, c *domain.Customer, v api.Customer) error {
 	switch c.State {
 	case domain.StateEnabled:

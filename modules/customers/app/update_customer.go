@@ -79,13 +79,8 @@ func (s *Service) Update(ctx context.Context, a Actor, id string, cmd UpdateComm
 				return err
 			}
 		}
-		if out, err = s.publishCustomer(ctx, api.EventCustomerUpdated, c); err != nil {
-			return err
-		}
-		if moved {
-			return s.publishStateEvent(ctx, c, out)
-		}
-		return nil
+		out, err = s.publishChange(ctx, api.EventCustomerUpdated, c, moved)
+		return err
 	})
 	return out, err
 }

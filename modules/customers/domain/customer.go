@@ -5,13 +5,14 @@ package domain
 import (
 	"encoding/json"
 	"fmt"
-	"net/mail"
 	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/gocommerce/commerce/platform/email"
 	"github.com/gocommerce/commerce/platform/patch"
+	"github.com/gocommerce/commerce/platform/tags"
 )
 
 // CustomerID identifies a customer (a UUID).
@@ -20,14 +21,14 @@ type CustomerID string
 // Field limits.
 const (
 	// MaxEmailLength is the longest accepted email address (RFC 5321 path limit).
-	MaxEmailLength = 254
+	MaxEmailLength = email.MaxLength
 	// MaxNameLength is the longest accepted first or last name, in characters.
 	MaxNameLength = 255
 	// MaxNoteLength is the longest internal note, in characters.
 	MaxNoteLength = 5000
 	// MaxTags is the most tags a customer may carry; MaxTagLength the longest tag.
-	MaxTags      = 250
-	MaxTagLength = 255
+	MaxTags      = tags.MaxCount
+	MaxTagLength = tags.MaxLength
 	// MaxTaxExemptions is the most tax exemption codes.
 	MaxTaxExemptions = 50
 	// MaxMetafieldsBytes is the largest metafields object, encoded as JSON.
@@ -95,21 +96,10 @@ type Patch struct {
 	Metafields       patch.Field[map[string]any]
 }
 
-// NormalizeEmail trims and lower-cases an email address and checks it: a single
-// addr-spec (no display name) accepted by net/mail, at most 254 characters, with a
-// dot in the domain.
+// NormalizeEmail trims and lower-cases an email address and checks it (platform/email).
 func NormalizeEmail(s string) (string, error) {
-	e := strings.ToLower(strings.TrimSpace(s))
-	if e == "" || len(e) > MaxEmailLength {
-		return "", ErrInvalidEmail
-	}
-	a, err := mail.ParseAddress(e)
-	if err != nil || a.Name != "" || a.Address != e {
-		return "", ErrInvalidEmail
-	}
-	at := strings.LastIndexByte(e, '@')
-	domain := e[at+1:]
-	if !strings.Contains(domain, ".") || strings.HasPrefix(domain, ".") || strings.HasSuffix(domain, ".") || strings.Contains(domain, "..") {
+	e, ok := email.Normalize(s)
+	if !ok {
 		return "", ErrInvalidEmail
 	}
 	return e, nil
@@ -270,27 +260,13 @@ func (c *Customer) applyFlags(p Patch, emailChanged, wasAccepting bool, now time
 // NormalizeTags trims tags, drops empty ones and duplicates (case-insensitively,
 // keeping the first spelling) and checks the limits; the message is empty when valid.
 func NormalizeTags(in []string) ([]string, string) {
-	out := make([]string, 0, len(in))
-	seen := map[string]bool{}
-	for _, t := range in {
-		t = strings.TrimSpace(t)
-		if t == "" {
-			continue
-		}
-		if utf8.RuneCountInString(t) > MaxTagLength {
-			return out, fmt.Sprintf("each tag must be at most %d characters", MaxTagLength)
-		}
-		if strings.Contains(t, ",") {
-			return out, "tags must not contain commas"
-		}
-		k := strings.ToLower(t)
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		out = append(out, t)
-	}
-	if len(out) > MaxTags {
+	out, p := tags.Normalize(in, tags.Comma|tags.TooLong)
+	switch {
+	case p&tags.TooLong != 0:
+		return out, fmt.Sprintf("each tag must be at most %d characters", MaxTagLength)
+	case p&tags.Comma != 0:
+		return out, "tags must not contain commas"
+	case p == tags.TooMany:
 		return out, fmt.Sprintf("must have at most %d tags", MaxTags)
 	}
 	return out, ""

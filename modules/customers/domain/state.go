@@ -1,6 +1,9 @@
 package domain
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // State is a customer's account state.
 type State string
@@ -18,11 +21,7 @@ var States = []State{StateEnabled, StateDisabled, StateInvited, StateDeclined}
 
 // Valid reports whether s is a known state.
 func (s State) Valid() bool {
-	switch s {
-	case StateEnabled, StateDisabled, StateInvited, StateDeclined:
-		return true
-	}
-	return false
+	return slices.Contains([]State{StateEnabled, StateDisabled, StateInvited, StateDeclined}, s)
 }
 
 // Trigger is the operation that asks for a state move.

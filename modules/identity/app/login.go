@@ -6,6 +6,7 @@ import (
 
 	"github.com/gocommerce/commerce/modules/identity/api"
 	"github.com/gocommerce/commerce/modules/identity/domain"
+	"github.com/gocommerce/commerce/modules/identity/ports"
 )
 
 // LoginCommand is an email and password login.
@@ -21,27 +22,17 @@ func (s *Service) Login(ctx context.Context, cmd LoginCommand) (CustomerLogin, e
 	if err != nil {
 		return CustomerLogin{}, err
 	}
-	hash := s.dummyHash()
-	if found {
-		hash = cred.PasswordHash
-	}
-	if !passwordMatches(hash, cmd.Password) || !found {
-		return CustomerLogin{}, domain.ErrInvalidCredentials
+	if err := s.verifyPassword(found, cred.PasswordHash, cmd.Password); err != nil {
+		return CustomerLogin{}, err
 	}
 	// The token generation is read before the customer's state (see Refresh).
 	gen, err := s.revocations.Generation(ctx, cred.CustomerID)
 	if err != nil {
 		return CustomerLogin{}, err
 	}
-	cust, err := s.customers.Get(ctx, cred.CustomerID)
+	cust, err := s.signingIn(ctx, cred.CustomerID, domain.ErrInvalidCredentials)
 	if err != nil {
-		if errors.Is(err, domain.ErrCustomerNotFound) {
-			return CustomerLogin{}, domain.ErrInvalidCredentials
-		}
 		return CustomerLogin{}, err
-	}
-	if !cust.CanSignIn {
-		return CustomerLogin{}, domain.ErrInvalidCredentials
 	}
 	tokens, err := s.issuePair(domain.SubjectCustomer, cust.ID, cust.Email, s.customerScopes(), gen)
 	if err != nil {
@@ -87,12 +78,8 @@ func (s *Service) AdminLogin(ctx context.Context, cmd LoginCommand) (StaffLogin,
 			return StaffLogin{}, err
 		}
 	}
-	hash := s.dummyHash()
-	if found {
-		hash = u.PasswordHash
-	}
-	if !passwordMatches(hash, cmd.Password) || !found {
-		return StaffLogin{}, domain.ErrInvalidCredentials
+	if err := s.verifyPassword(found, u.PasswordHash, cmd.Password); err != nil {
+		return StaffLogin{}, err
 	}
 	tokens, err := s.issuePair(domain.SubjectStaff, u.ID, u.Email, domain.StaffScopes(u.Role), 0)
 	if err != nil {
@@ -103,4 +90,34 @@ func (s *Service) AdminLogin(ctx context.Context, cmd LoginCommand) (StaffLogin,
 
 func toStaffUser(u domain.StaffUser) api.StaffUser {
 	return api.StaffUser{ID: u.ID, Email: u.Email, Role: u.Role, CreatedAt: u.CreatedAt.UTC()}
+}
+
+// verifyPassword checks password against hash, the found account's; bcrypt runs on a
+// dummy hash when no account was found, so every failure takes as long and answers the
+// same INVALID_CREDENTIALS.
+func (s *Service) verifyPassword(found bool, hash, password string) error {
+	dummy := s.dummyHash()
+	if !found {
+		hash = dummy
+	}
+	if !passwordMatches(hash, password) || !found {
+		return domain.ErrInvalidCredentials
+	}
+	return nil
+}
+
+// signingIn reads a customer who may sign in; refused answers an unknown or disabled
+// one.
+func (s *Service) signingIn(ctx context.Context, id string, refused error) (ports.Customer, error) {
+	cust, err := s.customers.Get(ctx, id)
+	if err != nil {
+		if errors.Is(err, domain.ErrCustomerNotFound) {
+			return ports.Customer{}, refused
+		}
+		return ports.Customer{}, err
+	}
+	if !cust.CanSignIn {
+		return ports.Customer{}, refused
+	}
+	return cust, nil
 }

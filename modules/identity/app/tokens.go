@@ -81,15 +81,9 @@ func (s *Service) Refresh(ctx context.Context, refreshToken string) (AccessToken
 		if c.Generation < gen {
 			return AccessTokenResult{}, domain.ErrInvalidToken
 		}
-		cust, err := s.customers.Get(ctx, c.Subject)
+		cust, err := s.signingIn(ctx, c.Subject, domain.ErrInvalidToken)
 		if err != nil {
-			if errors.Is(err, domain.ErrCustomerNotFound) {
-				return AccessTokenResult{}, domain.ErrInvalidToken
-			}
 			return AccessTokenResult{}, err
-		}
-		if !cust.CanSignIn {
-			return AccessTokenResult{}, domain.ErrInvalidToken
 		}
 		access, err = s.issueAccess(domain.SubjectCustomer, cust.ID, cust.Email, s.customerScopes(), gen)
 		if err != nil {

@@ -26,46 +26,43 @@ func checkTexts(fields map[string]string, texts map[string]string) {
 // Adjust changes a variant's available stock at a location by a signed amount and
 // records the movement (its type from the reason and sign, MovementTypeFor).
 func (s *Service) Adjust(ctx context.Context, cmd api.AdjustCommand) (api.Adjustment, error) {
-	reason := strings.TrimSpace(cmd.Reason)
-	if reason == "" {
-		reason = string(domain.ReasonOther)
-	}
 	fields := map[string]string{}
 	if cmd.Adjustment == 0 {
 		fields["adjustment"] = "must not be zero"
 	}
-	checkTexts(fields, map[string]string{"reason": reason, "notes": cmd.Notes, "reference": cmd.Reference})
-	if len(fields) > 0 {
-		return api.Adjustment{}, apperr.Validation(fields)
-	}
-	out, err := s.change(ctx, changeInput{
+	return s.adjust(ctx, fields, string(domain.ReasonOther), "adjustment", changeInput{
 		productID: cmd.ProductID, variantID: cmd.VariantID, locationID: locationOrDefault(cmd.LocationID),
-		reason: reason, notes: cmd.Notes, reference: cmd.Reference, actor: cmd.Actor,
+		reason: cmd.Reason, notes: cmd.Notes, reference: cmd.Reference, actor: cmd.Actor,
 		op: func(q domain.Quantities, p domain.Policy) (domain.Quantities, error) {
 			return q.Adjust(cmd.Adjustment, p)
 		},
 	})
-	return out, domain.StockLimitField(err, "adjustment")
 }
 
 // Set makes a variant's available stock at a location equal to the quantity (a stock
 // count) and records the difference as a movement, even when it is zero.
 func (s *Service) Set(ctx context.Context, cmd api.SetCommand) (api.Adjustment, error) {
-	reason := strings.TrimSpace(cmd.Reason)
-	if reason == "" {
-		reason = string(domain.ReasonCount)
+	return s.adjust(ctx, map[string]string{}, string(domain.ReasonCount), "quantity", changeInput{
+		productID: cmd.ProductID, variantID: cmd.VariantID, locationID: locationOrDefault(cmd.LocationID),
+		reason: cmd.Reason, notes: cmd.Notes, reference: cmd.Reference, actor: cmd.Actor,
+		op: func(q domain.Quantities, p domain.Policy) (domain.Quantities, error) { return q.Set(cmd.Quantity, p) },
+	})
+}
+
+// adjust checks an adjustment's texts (the reason trimmed, defaultReason when empty)
+// into fields, which may already hold problems, and runs the change; a stock limit
+// error names limitField.
+func (s *Service) adjust(ctx context.Context, fields map[string]string, defaultReason, limitField string, in changeInput) (api.Adjustment, error) {
+	in.reason = strings.TrimSpace(in.reason)
+	if in.reason == "" {
+		in.reason = defaultReason
 	}
-	fields := map[string]string{}
-	checkTexts(fields, map[string]string{"reason": reason, "notes": cmd.Notes, "reference": cmd.Reference})
+	checkTexts(fields, map[string]string{"reason": in.reason, "notes": in.notes, "reference": in.reference})
 	if len(fields) > 0 {
 		return api.Adjustment{}, apperr.Validation(fields)
 	}
-	out, err := s.change(ctx, changeInput{
-		productID: cmd.ProductID, variantID: cmd.VariantID, locationID: locationOrDefault(cmd.LocationID),
-		reason: reason, notes: cmd.Notes, reference: cmd.Reference, actor: cmd.Actor,
-		op: func(q domain.Quantities, p domain.Policy) (domain.Quantities, error) { return q.Set(cmd.Quantity, p) },
-	})
-	return out, domain.StockLimitField(err, "quantity")
+	out, err := s.change(ctx, in)
+	return out, domain.StockLimitField(err, limitField)
 }
 
 type changeInput struct {

@@ -33,13 +33,8 @@ func (s *Service) Receive(ctx context.Context, cmd api.ReceiveCommand) (api.Rece
 	}
 	var out api.Receipt
 	err := s.variantChange(ctx, cmd.ProductID, cmd.VariantID, func(ctx context.Context, v ports.Variant, now time.Time) error {
-		loc, err := s.location(ctx, locationOrDefault(cmd.LocationID), true)
-		if err != nil {
-			return err
-		}
-		before, after, err := s.apply(ctx, levelChange{
-			key: ports.LevelKey{ProductID: v.ProductID, VariantID: v.VariantID, LocationID: loc.ID},
-			op:  func(q domain.Quantities) (domain.Quantities, error) { return q.Receive(cmd.Quantity) },
+		loc, before, after, err := s.applyAt(ctx, v, locationOrDefault(cmd.LocationID), levelChange{
+			op: func(q domain.Quantities) (domain.Quantities, error) { return q.Receive(cmd.Quantity) },
 		}, now)
 		if err != nil {
 			return err

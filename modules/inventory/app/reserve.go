@@ -37,12 +37,7 @@ func (s *Service) Reserve(ctx context.Context, cmd api.ReserveCommand) (api.Rese
 	}
 	var out api.Reservation
 	err := s.variantChange(ctx, cmd.ProductID, cmd.VariantID, func(ctx context.Context, v ports.Variant, now time.Time) error {
-		loc, err := s.location(ctx, locationOrDefault(cmd.LocationID), true)
-		if err != nil {
-			return err
-		}
-		before, after, err := s.apply(ctx, levelChange{
-			key:    ports.LevelKey{ProductID: v.ProductID, VariantID: v.VariantID, LocationID: loc.ID},
+		loc, before, after, err := s.applyAt(ctx, v, locationOrDefault(cmd.LocationID), levelChange{
 			op:     func(q domain.Quantities) (domain.Quantities, error) { return q.Reserve(cmd.Quantity, v.Policy) },
 			guard:  ports.Guard{NonNegativeAvailable: !v.Policy.AllowsBackorder()},
 			refuse: domain.ErrInsufficientInventory,

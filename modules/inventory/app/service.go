@@ -135,6 +135,18 @@ type levelChange struct {
 	refuse error // returned when the database guard refuses the change
 }
 
+// applyAt applies c at the active location locationID to v's level there (c.key is
+// set here) and returns the location with the quantities before and after.
+func (s *Service) applyAt(ctx context.Context, v ports.Variant, locationID string, c levelChange, now time.Time) (loc *domain.Location, before, after domain.Quantities, err error) {
+	loc, err = s.location(ctx, locationID, true)
+	if err != nil {
+		return nil, before, after, err
+	}
+	c.key = ports.LevelKey{ProductID: v.ProductID, VariantID: v.VariantID, LocationID: loc.ID}
+	before, after, err = s.apply(ctx, c, now)
+	return loc, before, after, err
+}
+
 // apply reads the level (creating it at zero), lets the domain compute the new
 // quantities and writes them with a conditional update. It returns the quantities
 // before and after.

@@ -1,6 +1,9 @@
 package domain
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // ReservationStatus is the state of a reservation.
 type ReservationStatus string
@@ -24,11 +27,7 @@ const (
 
 // Valid reports whether r is one of the spec's release reasons.
 func (r ReleaseReason) Valid() bool {
-	switch r {
-	case ReleaseOrderCancelled, ReleaseOrderExpired, ReleaseManual, ReleaseOrderCompleted:
-		return true
-	}
-	return false
+	return slices.Contains([]ReleaseReason{ReleaseOrderCancelled, ReleaseOrderExpired, ReleaseManual, ReleaseOrderCompleted}, r)
 }
 
 // Commits reports whether the release consumes the stock (the order completed) rather

@@ -3,6 +3,8 @@
 package domain
 
 import (
+	"slices"
+
 	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/limits"
 )
@@ -41,11 +43,7 @@ const (
 
 // Valid reports whether t is one of the spec's movement types.
 func (t MovementType) Valid() bool {
-	switch t {
-	case MovementIn, MovementOut, MovementReturn, MovementLost, MovementFound, MovementTransfer:
-		return true
-	}
-	return false
+	return slices.Contains([]MovementType{MovementIn, MovementOut, MovementReturn, MovementLost, MovementFound, MovementTransfer}, t)
 }
 
 // AdjustReason is the reason of an adjustment through POST /inventory/adjust.
@@ -63,11 +61,7 @@ const (
 
 // Valid reports whether r is one of the spec's adjustment reasons.
 func (r AdjustReason) Valid() bool {
-	switch r {
-	case ReasonDamaged, ReasonLost, ReasonFound, ReasonCount, ReasonReturn, ReasonOther:
-		return true
-	}
-	return false
+	return slices.Contains([]AdjustReason{ReasonDamaged, ReasonLost, ReasonFound, ReasonCount, ReasonReturn, ReasonOther}, r)
 }
 
 // Reasons recorded on movements that are not adjustments.
@@ -133,11 +127,7 @@ const (
 
 // Valid reports whether s is a known stock status.
 func (s StockStatus) Valid() bool {
-	switch s {
-	case InStock, LowStock, OutOfStock:
-		return true
-	}
-	return false
+	return slices.Contains([]StockStatus{InStock, LowStock, OutOfStock}, s)
 }
 
 // StatusOf derives the stock status: out_of_stock at or below zero, low_stock at or

@@ -25,18 +25,9 @@ func (s *Service) CreateFulfillment(ctx context.Context, a Actor, key string, cm
 	if cmd.LocationID != "" && !ids.Valid(cmd.LocationID) {
 		return api.Fulfillment{}, apperr.Validation(map[string]string{"location_id": "must be a UUID"})
 	}
-	var f *domain.Fulfillment
-	o, err := s.change(ctx, key, func(_ context.Context, o *domain.Order) error {
-		var err error
-		f, err = o.Fulfill(s.newID(), cmd.LocationID, cmd.Lines, cmd.Tracking, s.clock.Now())
-		return err
-	}, func(ctx context.Context, o *domain.Order) error {
-		return s.publishFulfillment(ctx, api.EventOrderFulfillmentCreated, o, f, true)
+	return s.changeFulfillment(ctx, key, api.EventOrderFulfillmentCreated, true, func(o *domain.Order) (*domain.Fulfillment, error) {
+		return o.Fulfill(s.newID(), cmd.LocationID, cmd.Lines, cmd.Tracking, s.clock.Now())
 	})
-	if err != nil {
-		return api.Fulfillment{}, err
-	}
-	return ToFulfillment(o, f), nil
 }
 
 // UpdateFulfillment changes a fulfillment's tracking: order.fulfillment_updated.
@@ -44,18 +35,9 @@ func (s *Service) UpdateFulfillment(ctx context.Context, a Actor, key, fulfillme
 	if err := a.write(); err != nil {
 		return api.Fulfillment{}, err
 	}
-	var f *domain.Fulfillment
-	o, err := s.change(ctx, key, func(_ context.Context, o *domain.Order) error {
-		var err error
-		f, err = o.UpdateTracking(fulfillmentID, t, s.clock.Now())
-		return err
-	}, func(ctx context.Context, o *domain.Order) error {
-		return s.publishFulfillment(ctx, api.EventOrderFulfillmentUpdated, o, f, false)
+	return s.changeFulfillment(ctx, key, api.EventOrderFulfillmentUpdated, false, func(o *domain.Order) (*domain.Fulfillment, error) {
+		return o.UpdateTracking(fulfillmentID, t, s.clock.Now())
 	})
-	if err != nil {
-		return api.Fulfillment{}, err
-	}
-	return ToFulfillment(o, f), nil
 }
 
 // CancelFulfillment cancels a fulfillment: order.fulfillment_cancelled and order.updated.
@@ -63,13 +45,21 @@ func (s *Service) CancelFulfillment(ctx context.Context, a Actor, key, fulfillme
 	if err := a.write(); err != nil {
 		return api.Fulfillment{}, err
 	}
+	return s.changeFulfillment(ctx, key, api.EventOrderFulfillmentCancelled, true, func(o *domain.Order) (*domain.Fulfillment, error) {
+		return o.CancelFulfillment(fulfillmentID, s.clock.Now())
+	})
+}
+
+// changeFulfillment applies change to the order under key and publishes eventType
+// with the fulfillment it returns (and order.updated when orderChanged).
+func (s *Service) changeFulfillment(ctx context.Context, key, eventType string, orderChanged bool, change func(o *domain.Order) (*domain.Fulfillment, error)) (api.Fulfillment, error) {
 	var f *domain.Fulfillment
 	o, err := s.change(ctx, key, func(_ context.Context, o *domain.Order) error {
 		var err error
-		f, err = o.CancelFulfillment(fulfillmentID, s.clock.Now())
+		f, err = change(o)
 		return err
 	}, func(ctx context.Context, o *domain.Order) error {
-		return s.publishFulfillment(ctx, api.EventOrderFulfillmentCancelled, o, f, true)
+		return s.publishFulfillment(ctx, eventType, o, f, orderChanged)
 	})
 	if err != nil {
 		return api.Fulfillment{}, err

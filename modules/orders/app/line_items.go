@@ -23,7 +23,7 @@ func (s *Service) AddLineItem(ctx context.Context, a Actor, key string, in api.L
 	if err := domain.CheckQuantity(in.Quantity); err != nil {
 		return api.Order{}, err
 	}
-	o, err := s.change(ctx, key, func(ctx context.Context, o *domain.Order) error {
+	return s.updateOrder(ctx, key, func(ctx context.Context, o *domain.Order) error {
 		now := s.clock.Now()
 		li, err := s.lineItem(ctx, o, in, "line_item", now)
 		if err != nil {
@@ -33,11 +33,7 @@ func (s *Service) AddLineItem(ctx context.Context, a Actor, key string, in api.L
 			return err
 		}
 		return s.claim(ctx, o, []*domain.LineItem{li})
-	}, func(ctx context.Context, o *domain.Order) error { return s.publishOrder(ctx, api.EventOrderUpdated, o) })
-	if err != nil {
-		return api.Order{}, err
-	}
-	return ToOrder(o), nil
+	})
 }
 
 // unprefix drops the "line_item." prefix of field names (the body is the line item).
@@ -73,7 +69,7 @@ func (s *Service) ChangeLineItem(ctx context.Context, a Actor, key, lineID strin
 			return api.Order{}, err
 		}
 	}
-	o, err := s.change(ctx, key, func(ctx context.Context, o *domain.Order) error {
+	return s.updateOrder(ctx, key, func(ctx context.Context, o *domain.Order) error {
 		var price *decimal.Decimal
 		if cmd.Price != nil {
 			p, err := domain.ParseMoney(*cmd.Price, o.Currency, "price")
@@ -95,11 +91,7 @@ func (s *Service) ChangeLineItem(ctx context.Context, a Actor, key, lineID strin
 			}
 		}
 		return nil
-	}, func(ctx context.Context, o *domain.Order) error { return s.publishOrder(ctx, api.EventOrderUpdated, o) })
-	if err != nil {
-		return api.Order{}, err
-	}
-	return ToOrder(o), nil
+	})
 }
 
 // RemoveLineItem removes a line of an open unfulfilled order and gives its claimed stock
@@ -108,7 +100,7 @@ func (s *Service) RemoveLineItem(ctx context.Context, a Actor, key, lineID strin
 	if err := a.write(); err != nil {
 		return api.Order{}, err
 	}
-	o, err := s.change(ctx, key, func(ctx context.Context, o *domain.Order) error {
+	return s.updateOrder(ctx, key, func(ctx context.Context, o *domain.Order) error {
 		li, err := o.RemoveLineItem(lineID, s.clock.Now())
 		if err != nil {
 			return err
@@ -117,7 +109,12 @@ func (s *Service) RemoveLineItem(ctx context.Context, a Actor, key, lineID strin
 			return s.restock(ctx, o, []domain.Restock{rs})
 		}
 		return nil
-	}, func(ctx context.Context, o *domain.Order) error { return s.publishOrder(ctx, api.EventOrderUpdated, o) })
+	})
+}
+
+// updateOrder applies change to the order under key and publishes order.updated.
+func (s *Service) updateOrder(ctx context.Context, key string, change func(ctx context.Context, o *domain.Order) error) (api.Order, error) {
+	o, err := s.change(ctx, key, change, func(ctx context.Context, o *domain.Order) error { return s.publishOrder(ctx, api.EventOrderUpdated, o) })
 	if err != nil {
 		return api.Order{}, err
 	}

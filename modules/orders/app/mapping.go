@@ -1,10 +1,9 @@
 package app
 
 import (
-	"time"
-
 	"github.com/gocommerce/commerce/modules/orders/api"
 	"github.com/gocommerce/commerce/modules/orders/domain"
+	"github.com/gocommerce/commerce/platform/clock"
 )
 
 func optString(s string) *string {
@@ -14,22 +13,12 @@ func optString(s string) *string {
 	return &s
 }
 
-func utcPtr(t *time.Time) *time.Time {
-	if t == nil {
-		return nil
-	}
-	u := t.UTC()
-	return &u
-}
-
 func toAddress(a *domain.Address) *api.Address {
 	if a == nil {
 		return nil
 	}
-	return &api.Address{
-		FirstName: a.FirstName, LastName: a.LastName, Company: a.Company, Phone: a.Phone, Address1: a.Address1,
-		Address2: a.Address2, City: a.City, State: a.State, Country: a.Country, Zip: a.Zip,
-	}
+	out := api.Address(*a) // the same fields
+	return &out
 }
 
 // FromAddress converts an API address.
@@ -37,10 +26,8 @@ func FromAddress(a *api.Address) *domain.Address {
 	if a == nil {
 		return nil
 	}
-	return &domain.Address{
-		FirstName: a.FirstName, LastName: a.LastName, Company: a.Company, Phone: a.Phone, Address1: a.Address1,
-		Address2: a.Address2, City: a.City, State: a.State, Country: a.Country, Zip: a.Zip,
-	}
+	out := domain.Address(*a) // the same fields
+	return &out
 }
 
 // ToOrder maps an order to its resource (without the optional includes).
@@ -63,7 +50,7 @@ func ToOrder(o *domain.Order) api.Order {
 		CartToken: o.CartToken, CheckoutToken: o.CheckoutToken, ReferringSite: o.ReferringSite, LandingSite: o.LandingSite,
 		SourceName: o.SourceName, InventoryBehaviour: string(o.InventoryBehaviour), CancelReason: optString(string(o.CancelReason)),
 		CreatedAt: o.CreatedAt.UTC(), UpdatedAt: o.UpdatedAt.UTC(), ProcessedAt: o.ProcessedAt.UTC(),
-		ClosedAt: utcPtr(o.ClosedAt), CancelledAt: utcPtr(o.CancelledAt),
+		ClosedAt: clock.UTCPtr(o.ClosedAt), CancelledAt: clock.UTCPtr(o.CancelledAt),
 	}
 	if out.NoteAttributes == nil {
 		out.NoteAttributes = map[string]any{}
@@ -115,7 +102,7 @@ func ToFulfillment(o *domain.Order, f *domain.Fulfillment) api.Fulfillment {
 	out := api.Fulfillment{
 		ID: f.ID, OrderID: o.ID, Status: f.Status, LocationID: optString(f.LocationID), TrackingNumber: f.TrackingNumber,
 		TrackingCompany: f.TrackingCompany, TrackingURL: f.TrackingURL, NotifyCustomer: f.NotifyCustomer,
-		LineItems: make([]api.FulfillmentLine, 0, len(f.Lines)), CreatedAt: f.CreatedAt.UTC(), UpdatedAt: f.UpdatedAt.UTC(), CancelledAt: utcPtr(f.CancelledAt),
+		LineItems: make([]api.FulfillmentLine, 0, len(f.Lines)), CreatedAt: f.CreatedAt.UTC(), UpdatedAt: f.UpdatedAt.UTC(), CancelledAt: clock.UTCPtr(f.CancelledAt),
 	}
 	for _, l := range f.Lines {
 		fl := api.FulfillmentLine{ID: l.LineItemID, Quantity: l.Quantity}
@@ -133,7 +120,7 @@ func ToTransaction(o *domain.Order, t *domain.Transaction) api.Transaction {
 		ID: t.ID, OrderID: o.ID, Kind: string(t.Kind), Status: string(t.Status), Amount: domain.FormatMoney(t.Amount, t.Currency),
 		Currency: t.Currency, Gateway: t.Gateway, PaymentID: optString(t.PaymentID), ParentID: optString(t.ParentID),
 		RefundID: optString(t.RefundID), PaymentRefundID: optString(t.GatewayRefundID), ErrorCode: optString(t.ErrorCode),
-		Message: t.Message, CreatedAt: t.CreatedAt.UTC(), ProcessedAt: utcPtr(t.ProcessedAt),
+		Message: t.Message, CreatedAt: t.CreatedAt.UTC(), ProcessedAt: clock.UTCPtr(t.ProcessedAt),
 	}
 }
 
@@ -144,7 +131,7 @@ func ToRefund(o *domain.Order, r *domain.Refund) api.Refund {
 		ID: r.ID, OrderID: o.ID, Status: r.Status, Note: r.Note, NotifyCustomer: r.NotifyCustomer,
 		RefundLineItems: make([]api.RefundLineItem, 0, len(r.Lines)), Shipping: api.RefundShipping{Amount: domain.FormatMoney(r.Shipping, c)},
 		Amount: domain.FormatMoney(r.Amount, c), Currency: c, Transactions: []api.Transaction{},
-		CreatedAt: r.CreatedAt.UTC(), ProcessedAt: utcPtr(r.ProcessedAt),
+		CreatedAt: r.CreatedAt.UTC(), ProcessedAt: clock.UTCPtr(r.ProcessedAt),
 	}
 	for _, l := range r.Lines {
 		out.RefundLineItems = append(out.RefundLineItems, api.RefundLineItem{

@@ -147,12 +147,7 @@ func page[T any](all []T, offset, limit int) []T {
 
 // Fulfillments returns a page of an order's fulfillments, oldest first.
 func (q *QueryService) Fulfillments(ctx context.Context, a Actor, key string, offset, limit int) ([]api.Fulfillment, int64, error) {
-	o, err := q.visible(ctx, a, key)
-	if err != nil {
-		return nil, 0, err
-	}
-	all := fulfillments(o)
-	return page(all, offset, limit), int64(len(all)), nil
+	return pageOfOrder(ctx, q, a, key, offset, limit, fulfillments)
 }
 
 // Fulfillment returns one fulfillment of an order (FULFILLMENT_NOT_FOUND).
@@ -170,22 +165,12 @@ func (q *QueryService) Fulfillment(ctx context.Context, a Actor, key, id string)
 
 // Refunds returns a page of an order's refunds, oldest first.
 func (q *QueryService) Refunds(ctx context.Context, a Actor, key string, offset, limit int) ([]api.Refund, int64, error) {
-	o, err := q.visible(ctx, a, key)
-	if err != nil {
-		return nil, 0, err
-	}
-	all := refunds(o)
-	return page(all, offset, limit), int64(len(all)), nil
+	return pageOfOrder(ctx, q, a, key, offset, limit, refunds)
 }
 
 // Transactions returns a page of an order's transactions, oldest first.
 func (q *QueryService) Transactions(ctx context.Context, a Actor, key string, offset, limit int) ([]api.Transaction, int64, error) {
-	o, err := q.visible(ctx, a, key)
-	if err != nil {
-		return nil, 0, err
-	}
-	all := transactions(o)
-	return page(all, offset, limit), int64(len(all)), nil
+	return pageOfOrder(ctx, q, a, key, offset, limit, transactions)
 }
 
 // Notes returns a page of an order's notes (staff only).
@@ -315,3 +300,14 @@ func (q *QueryService) AnonymizeCustomerOrders(ctx context.Context, customerID s
 
 // isNotFound reports an ORDER_NOT_FOUND.
 func isNotFound(err error) bool { return errors.Is(err, domain.ErrOrderNotFound) }
+
+// pageOfOrder reads the order under key as a may see it and returns a page of the
+// records list takes from it, with their total.
+func pageOfOrder[T any](ctx context.Context, q *QueryService, a Actor, key string, offset, limit int, list func(*domain.Order) []T) ([]T, int64, error) {
+	o, err := q.visible(ctx, a, key)
+	if err != nil {
+		return nil, 0, err
+	}
+	all := list(o)
+	return page(all, offset, limit), int64(len(all)), nil
+}

@@ -9,13 +9,14 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gocommerce/commerce/platform/apperr"
+	"github.com/gocommerce/commerce/platform/tags"
 )
 
 // Limits of an order's contents.
 const (
 	MaxQuantity  = 9999 // per line item, as for cart items
 	MaxLineItems = 250
-	MaxTags      = 250
+	MaxTags      = tags.MaxCount
 	MaxNote      = 5000
 	MaxText      = 255
 )
@@ -44,22 +45,12 @@ func NormalizeEmail(s string) (string, error) {
 
 // NormalizeTags trims tags, drops empty ones and duplicates (case-insensitively,
 // keeping the first spelling), and checks their number and length.
-func NormalizeTags(tags []string) ([]string, error) {
-	out := []string{}
-	seen := map[string]bool{}
-	for _, t := range tags {
-		t = strings.TrimSpace(t)
-		k := strings.ToLower(t)
-		if t == "" || seen[k] {
-			continue
-		}
-		if utf8.RuneCountInString(t) > MaxText {
-			return nil, apperr.Validation(map[string]string{"tags": "each tag must be at most 255 characters"})
-		}
-		seen[k] = true
-		out = append(out, t)
+func NormalizeTags(in []string) ([]string, error) {
+	out, p := tags.Normalize(in, tags.TooLong) // commas are allowed
+	if p == tags.TooLong {
+		return nil, apperr.Validation(map[string]string{"tags": "each tag must be at most 255 characters"})
 	}
-	if len(out) > MaxTags {
+	if p == tags.TooMany {
 		return nil, apperr.Validation(map[string]string{"tags": "must have at most 250 tags"})
 	}
 	return out, nil

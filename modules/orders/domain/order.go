@@ -5,6 +5,7 @@
 package domain
 
 import (
+	"slices"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -39,11 +40,7 @@ const (
 
 // Valid reports a known financial status.
 func (s FinancialStatus) Valid() bool {
-	switch s {
-	case FinancialPending, FinancialAuthorized, FinancialPaid, FinancialPartiallyPaid, FinancialRefunded, FinancialPartiallyRefunded, FinancialVoided:
-		return true
-	}
-	return false
+	return slices.Contains([]FinancialStatus{FinancialPending, FinancialAuthorized, FinancialPaid, FinancialPartiallyPaid, FinancialRefunded, FinancialPartiallyRefunded, FinancialVoided}, s)
 }
 
 // Settled reports a status in which the order's money has been received (paid, or paid

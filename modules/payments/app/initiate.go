@@ -365,15 +365,7 @@ func (s *Service) recordCharge(ctx context.Context, id string, res ports.ChargeR
 			p.Status = domain.StatusProcessing
 			p.UpdatedAt = now
 		default:
-			code := res.DeclineCode
-			if code == "" {
-				code = "card_declined"
-			}
-			msg := res.DeclineMessage
-			if msg == "" {
-				msg = domain.DeclineError(code).Message
-			}
-			p.Fail(code, msg, now)
+			p.Decline(res.DeclineCode, res.DeclineMessage, now)
 			evs = append(evs, api.EventPaymentFailed)
 		}
 		if p.SaveRequested && p.SavedMethodToken == "" && p.ProviderMethod != "" &&

@@ -1,10 +1,9 @@
 package app
 
 import (
-	"time"
-
 	"github.com/gocommerce/commerce/modules/payments/api"
 	"github.com/gocommerce/commerce/modules/payments/domain"
+	"github.com/gocommerce/commerce/platform/clock"
 )
 
 func methodSummary(p *domain.Payment) api.MethodSummary {
@@ -18,7 +17,7 @@ func ToAPIPayment(p *domain.Payment) api.Payment {
 		Currency: string(p.Currency), Gateway: p.Gateway, TransactionID: p.TransactionID, CaptureMethod: p.CaptureMethod,
 		PaymentMethod: methodSummary(p), OrderID: p.OrderID, CustomerID: p.CustomerID, CustomerEmail: p.CustomerEmail,
 		Metadata: p.Metadata, ErrorCode: p.ErrorCode, ErrorMessage: p.ErrorMessage,
-		CreatedAt: p.CreatedAt.UTC(), CompletedAt: utcPtr(p.CompletedAt),
+		CreatedAt: p.CreatedAt.UTC(), CompletedAt: clock.UTCPtr(p.CompletedAt),
 	}
 }
 
@@ -28,7 +27,7 @@ func toPaymentEvent(p *domain.Payment, subscription map[string]string) api.Payme
 		AmountRefunded: domain.FormatAmount(p.AmountRefunded, p.Currency), Currency: string(p.Currency), Gateway: p.Gateway,
 		TransactionID: p.TransactionID, CaptureMethod: p.CaptureMethod, PaymentMethod: methodSummary(p), OrderID: p.OrderID,
 		CustomerID: p.CustomerID, CustomerEmail: p.CustomerEmail, Metadata: p.Metadata, ErrorCode: p.ErrorCode,
-		ErrorMessage: p.ErrorMessage, Subscription: subscription, CreatedAt: p.CreatedAt.UTC(), CompletedAt: utcPtr(p.CompletedAt),
+		ErrorMessage: p.ErrorMessage, Subscription: subscription, CreatedAt: p.CreatedAt.UTC(), CompletedAt: clock.UTCPtr(p.CompletedAt),
 	}
 	if p.Action != nil {
 		e.ActionType = p.Action.Type
@@ -84,12 +83,4 @@ func toResult(p *domain.Payment) api.PaymentResult {
 			ReceiptURL: p.ReceiptURL,
 		}
 	}
-}
-
-func utcPtr(t *time.Time) *time.Time {
-	if t == nil {
-		return nil
-	}
-	u := t.UTC()
-	return &u
 }

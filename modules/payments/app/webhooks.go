@@ -150,15 +150,7 @@ func (s *Service) applyPaymentEvent(ctx context.Context, id string, ev ports.Web
 			if p.Status.Paid() || p.Status == domain.StatusFailed || p.Status == domain.StatusCanceled {
 				return nil
 			}
-			code := ev.DeclineCode
-			if code == "" {
-				code = "card_declined"
-			}
-			msg := ev.DeclineMessage
-			if msg == "" {
-				msg = domain.DeclineError(code).Message
-			}
-			p.Fail(code, msg, now)
+			p.Decline(ev.DeclineCode, ev.DeclineMessage, now)
 			evs = append(evs, api.EventPaymentFailed)
 		case ports.EventPaymentCanceled:
 			if p.CanCancel() != nil {

@@ -167,3 +167,16 @@ func TestDeclineCodes(t *testing.T) {
 		t.Error("retry_allowed")
 	}
 }
+
+func TestDeclineDefaults(t *testing.T) {
+	now := time.Now()
+	var p Payment
+	p.Decline("", "", now)
+	if p.Status != StatusFailed || p.ErrorCode != "card_declined" || p.ErrorMessage != DeclineError("card_declined").Message {
+		t.Fatalf("decline without details: %+v", p)
+	}
+	p.Decline("insufficient_funds", "Not enough", now)
+	if p.ErrorCode != "insufficient_funds" || p.ErrorMessage != "Not enough" {
+		t.Fatalf("decline with details: %+v", p)
+	}
+}

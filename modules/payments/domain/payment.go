@@ -133,6 +133,18 @@ func (p *Payment) Fail(code, message string, now time.Time) {
 	p.UpdatedAt = now
 }
 
+// Decline fails the payment with a provider's decline: the code (card_declined when
+// the provider gave none) and its message (the code's own when none was given).
+func (p *Payment) Decline(code, message string, now time.Time) {
+	if code == "" {
+		code = "card_declined"
+	}
+	if message == "" {
+		message = DeclineError(code).Message
+	}
+	p.Fail(code, message, now)
+}
+
 // CanCapture checks a manual capture: ALREADY_CAPTURED once money was captured,
 // a state conflict for anything but requires_capture.
 func (p *Payment) CanCapture() error {

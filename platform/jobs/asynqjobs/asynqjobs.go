@@ -24,7 +24,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -34,8 +33,10 @@ import (
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
+	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/jobs"
+	"github.com/gocommerce/commerce/platform/jobs/internal/core"
 	clog "github.com/gocommerce/commerce/platform/log"
 )
 
@@ -87,18 +88,10 @@ type Jobs struct {
 	rdb         redis.UniversalClient
 	client      *asynq.Client
 	inspector   *asynq.Inspector
+	reg         *core.Registry
 
-	mu       sync.Mutex
-	handlers map[string]jobs.Handler
-	periodic []periodic
-	running  bool
-	runCtx   context.Context // non-nil while Run processes tasks
-	loops    *sync.WaitGroup // periodic loops of the active Run
-}
-
-type periodic struct {
-	taskType string
-	interval time.Duration
+	mu      sync.Mutex
+	running bool
 }
 
 var (
@@ -123,60 +116,31 @@ func New(cfg *config.Config, log *zap.Logger) (*Jobs, func(), error) {
 	if !ok {
 		return nil, nil, fmt.Errorf("jobs: unsupported redis connection %T", opt)
 	}
-	if log == nil {
-		log = zap.NewNop()
-	}
-	n := cfg.Jobs.Concurrency
-	if n <= 0 {
-		n = 1
-	}
+	n, log := core.Workers(cfg, log)
 	j := &Jobs{
 		DefaultQueue:    DefaultQueue,
 		DefaultMaxRetry: DefaultMaxRetry,
 		ShutdownTimeout: DefaultShutdownTimeout,
-		log:             log.Named("jobs"),
+		log:             log,
 		concurrency:     n,
 		rdb:             rdb,
 		client:          asynq.NewClientFromRedisClient(rdb),
 		inspector:       asynq.NewInspectorFromRedisClient(rdb),
-		handlers:        map[string]jobs.Handler{},
 	}
+	j.reg = core.NewRegistry(j.log, j.loop)
 	// The client and inspector share rdb: closing rdb closes them.
 	return j, func() { _ = rdb.Close() }, nil
 }
 
 // Handle registers the handler of taskType (matched exactly, unlike asynq.ServeMux's
 // prefix patterns). Registering a type twice panics.
-func (j *Jobs) Handle(taskType string, h jobs.Handler) {
-	if taskType == "" || h == nil {
-		panic("jobs: Handle needs a task type and a handler")
-	}
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if _, dup := j.handlers[taskType]; dup {
-		panic(fmt.Sprintf("jobs: handler for %q registered twice", taskType))
-	}
-	j.handlers[taskType] = h
-}
+func (j *Jobs) Handle(taskType string, h jobs.Handler) { j.reg.Handle(taskType, h) }
 
 // Every enqueues taskType with the payload jobs.Marshal(nil) ("{}") once per interval
 // across all workers while Run is active (see the package doc for the guarantees).
 // The first run comes at the middle of the first interval-long bucket that starts
 // after Run, so within one interval. Intervals under one second are for tests.
-func (j *Jobs) Every(taskType string, interval time.Duration) {
-	if interval <= 0 {
-		j.log.Error("periodic task ignored: interval must be positive",
-			zap.String("task", taskType), zap.Duration("interval", interval))
-		return
-	}
-	p := periodic{taskType: taskType, interval: interval}
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	j.periodic = append(j.periodic, p)
-	if j.runCtx != nil {
-		j.startLoop(j.runCtx, j.loops, p)
-	}
-}
+func (j *Jobs) Every(taskType string, interval time.Duration) { j.reg.Every(taskType, interval) }
 
 // Enqueue queues a task in Redis; it works without Run (the `serve` process only
 // enqueues). A delayed task runs at the first whole second after its delay (asynq's
@@ -184,24 +148,13 @@ func (j *Jobs) Every(taskType string, interval time.Duration) {
 // running or waiting for a retry is dropped and Enqueue returns nil. Unknown task
 // types are not rejected here: the worker that has their handler runs them.
 func (j *Jobs) Enqueue(ctx context.Context, taskType string, payload any, opts ...jobs.Option) error {
-	var o jobs.Options
-	for _, opt := range opts {
-		opt(&o)
-	}
-	b, err := jobs.Marshal(payload)
+	o, b, maxRetry, err := core.Prepare(taskType, payload, opts, j.DefaultMaxRetry)
 	if err != nil {
-		return fmt.Errorf("jobs: marshal %s payload: %w", taskType, err)
+		return err
 	}
 	queue := o.Queue
 	if queue == "" {
 		queue = j.DefaultQueue
-	}
-	maxRetry := o.MaxRetry
-	switch {
-	case maxRetry == 0:
-		maxRetry = j.DefaultMaxRetry
-	case maxRetry < 0:
-		maxRetry = 0
 	}
 	aopts := []asynq.Option{asynq.Queue(queue), asynq.MaxRetry(maxRetry)}
 	if o.Delay > 0 {
@@ -303,43 +256,29 @@ func (j *Jobs) Run(ctx context.Context) error {
 	if err := srv.Start(asynq.HandlerFunc(j.process)); err != nil {
 		return fmt.Errorf("jobs: start asynq server: %w", err)
 	}
-	loops := &sync.WaitGroup{}
-	j.mu.Lock()
-	j.runCtx, j.loops = ctx, loops // from here Every starts its loop itself
-	for _, p := range j.periodic {
-		j.startLoop(ctx, loops, p)
-	}
-	j.mu.Unlock()
+	stopSchedule, _ := j.reg.StartSchedule(ctx) // only one Run gets here: see running
 	j.log.Info("asynq jobs runner started", zap.Int("concurrency", j.concurrency), zap.Any("queues", queues))
 
 	<-ctx.Done()
-	j.mu.Lock()
-	j.runCtx, j.loops = nil, nil // Every no longer starts loops on this group
-	j.mu.Unlock()
-	loops.Wait()
+	stopSchedule()
 	srv.Shutdown()
 	j.log.Info("asynq jobs runner stopped")
 	return nil
 }
 
-// startLoop enqueues one periodic task at the middle of every bucket until ctx is
-// done. j.mu must be held.
-func (j *Jobs) startLoop(ctx context.Context, wg *sync.WaitGroup, p periodic) {
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		timer := time.NewTimer(time.Until(nextTick(time.Now(), p.interval)))
-		defer timer.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case now := <-timer.C:
-				j.enqueuePeriodic(ctx, p, now)
-				timer.Reset(time.Until(nextTick(time.Now(), p.interval)))
-			}
+// loop enqueues one periodic task at the middle of every bucket until ctx is done.
+func (j *Jobs) loop(ctx context.Context, p core.Periodic) {
+	timer := time.NewTimer(time.Until(nextTick(time.Now(), p.Interval)))
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-timer.C:
+			j.enqueuePeriodic(ctx, p, now)
+			timer.Reset(time.Until(nextTick(time.Now(), p.Interval)))
 		}
-	}()
+	}
 }
 
 // bucket numbers the interval-long slices of time since the Unix epoch.
@@ -362,25 +301,25 @@ func periodicID(taskType string, now time.Time, interval time.Duration) string {
 	return fmt.Sprintf("%s%s:%d", periodicPrefix, taskType, bucket(now, interval))
 }
 
-func (j *Jobs) enqueuePeriodic(ctx context.Context, p periodic, now time.Time) {
-	id := periodicID(p.taskType, now, p.interval)
+func (j *Jobs) enqueuePeriodic(ctx context.Context, p core.Periodic, now time.Time) {
+	id := periodicID(p.TaskType, now, p.Interval)
 	payload, _ := jobs.Marshal(nil)
-	_, err := j.client.EnqueueContext(ctx, asynq.NewTask(p.taskType, payload),
+	_, err := j.client.EnqueueContext(ctx, asynq.NewTask(p.TaskType, payload),
 		asynq.Queue(j.DefaultQueue),
 		asynq.TaskID(id),
 		asynq.MaxRetry(0),
 		// Keep the ID after success past the end of the bucket, so that a worker
 		// whose tick comes later in the same bucket is dropped.
-		asynq.Retention(p.interval+time.Second),
+		asynq.Retention(p.Interval+time.Second),
 	)
 	switch {
 	case err == nil:
-		j.log.Debug("periodic task enqueued", zap.String("task", p.taskType), zap.String("task_id", id))
+		j.log.Debug("periodic task enqueued", zap.String("task", p.TaskType), zap.String("task_id", id))
 	case errors.Is(err, asynq.ErrTaskIDConflict):
-		j.log.Debug("periodic task already enqueued by another worker", zap.String("task", p.taskType), zap.String("task_id", id))
+		j.log.Debug("periodic task already enqueued by another worker", zap.String("task", p.TaskType), zap.String("task_id", id))
 	case ctx.Err() != nil:
 	default:
-		j.log.Error("periodic task not enqueued", zap.String("task", p.taskType), zap.Error(err))
+		j.log.Error("periodic task not enqueued", zap.String("task", p.TaskType), zap.Error(err))
 	}
 }
 
@@ -405,9 +344,7 @@ func (j *Jobs) process(ctx context.Context, t *asynq.Task) (err error) {
 		}
 	}()
 
-	j.mu.Lock()
-	h := j.handlers[t.Type()]
-	j.mu.Unlock()
+	h := j.reg.Handler(t.Type())
 	if h == nil {
 		// Retried: a worker of a newer release may know the type.
 		return fmt.Errorf("jobs: no handler registered for task type %q", t.Type())
@@ -424,23 +361,13 @@ func (j *Jobs) process(ctx context.Context, t *asynq.Task) (err error) {
 		}
 		defer unlock()
 	}
-	if err := call(ctx, h, t.Payload()); err != nil {
+	if err := core.Call(ctx, h, t.Payload()); err != nil {
 		if errors.Is(err, jobs.ErrSkipRetry) {
 			return fmt.Errorf("%w (%w)", err, asynq.SkipRetry)
 		}
 		return err
 	}
 	return nil
-}
-
-// call runs h, turning a panic into an error.
-func call(ctx context.Context, h jobs.Handler, payload []byte) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("jobs: handler panic: %v\n%s", r, debug.Stack())
-		}
-	}()
-	return h(ctx, payload)
 }
 
 var (
@@ -461,26 +388,19 @@ func (j *Jobs) lockPeriodic(ctx context.Context, queue, taskType, token string) 
 	if !ok {
 		return nil, true, nil
 	}
-	stop := make(chan struct{})
+	renewCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		tick := time.NewTicker(lockTTL / 3)
-		defer tick.Stop()
-		for {
-			select {
-			case <-stop:
-				return
-			case <-tick.C:
-				if err := renewScript.Run(context.WithoutCancel(ctx), j.rdb, []string{key}, token, lockTTL.Milliseconds()).Err(); err != nil {
-					j.log.Warn("periodic lock not renewed", zap.String("lock", key), zap.Error(err))
-				}
+		clock.Every(renewCtx, lockTTL/3, func(ctx context.Context) {
+			if err := renewScript.Run(ctx, j.rdb, []string{key}, token, lockTTL.Milliseconds()).Err(); err != nil {
+				j.log.Warn("periodic lock not renewed", zap.String("lock", key), zap.Error(err))
 			}
-		}
+		})
 	}()
 	return func() {
-		close(stop)
+		stop()
 		wg.Wait()
 		if err := releaseScript.Run(context.WithoutCancel(ctx), j.rdb, []string{key}, token).Err(); err != nil {
 			j.log.Warn("periodic lock not released; it expires by itself", zap.String("lock", key), zap.Error(err))

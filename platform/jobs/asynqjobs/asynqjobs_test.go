@@ -4,11 +4,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
-	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -21,7 +19,8 @@ import (
 
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/jobs"
-	clog "github.com/gocommerce/commerce/platform/log"
+	"github.com/gocommerce/commerce/platform/jobs/jobstest"
+	"github.com/gocommerce/commerce/platform/testredis"
 )
 
 const waitLimit = 10 * time.Second
@@ -31,14 +30,7 @@ const waitLimit = 10 * time.Second
 // runs never flush or share one another's data.
 func redisURL(t *testing.T) string {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("needs Redis")
-	}
-	raw := os.Getenv("TEST_REDIS_URL")
-	if raw == "" {
-		raw = "redis://127.0.0.1:6379/9"
-	}
-	u, err := url.Parse(raw)
+	u, err := url.Parse(testredis.URL(t))
 	if err != nil {
 		t.Fatalf("TEST_REDIS_URL: %v", err)
 	}
@@ -94,54 +86,6 @@ func newJobs(t *testing.T, queue string) *harness {
 	return &harness{Jobs: j, logs: logs, queue: queue}
 }
 
-// start runs j until stop (or the end of the test) and returns stop, which cancels
-// Run and waits for it.
-func start(t *testing.T, j *harness) (stop func()) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- j.Run(ctx) }()
-	var once sync.Once
-	stop = func() {
-		once.Do(func() {
-			cancel()
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Errorf("Run: %v", err)
-				}
-			case <-time.After(waitLimit):
-				t.Errorf("Run did not return after cancel")
-			}
-		})
-	}
-	t.Cleanup(stop)
-	return stop
-}
-
-func recv[T any](t *testing.T, ch <-chan T, what string) T {
-	t.Helper()
-	select {
-	case v := <-ch:
-		return v
-	case <-time.After(waitLimit):
-		t.Fatalf("timed out waiting for %s", what)
-		var zero T
-		return zero
-	}
-}
-
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(waitLimit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 // state returns the asynq state of task id in j's queue, or "gone".
 func (j *harness) state(t *testing.T, id string) string {
 	t.Helper()
@@ -155,35 +99,23 @@ func (j *harness) state(t *testing.T, id string) string {
 	return info.State.String()
 }
 
-func TestEnqueueBeforeRunThenHandlerRuns(t *testing.T) {
-	t.Parallel()
-	j := newJobs(t, "")
-	type payload struct {
-		OrderID string `json:"order_id"`
-	}
-	got := make(chan payload, 1)
-	hasLogger := make(chan bool, 1)
-	j.Handle("orders:notify", func(ctx context.Context, b []byte) error {
-		var p payload
-		if err := json.Unmarshal(b, &p); err != nil {
-			return err
-		}
-		hasLogger <- clog.FromContext(ctx, nil) != nil
-		got <- p
-		return nil
+func TestConformance(t *testing.T) {
+	jobstest.Conformance(t, jobstest.Adapter{
+		New: func(t *testing.T, backoff func(int) time.Duration) (jobstest.Backend, *observer.ObservedLogs) {
+			j := newJobs(t, "")
+			j.Backoff = backoff
+			return j.Jobs, j.logs
+		},
+		Wait:   waitLimit,
+		Delay:  700 * time.Millisecond,
+		Failed: "task failed; archived",
+		KeyFree: func(t *testing.T, b jobstest.Backend, _ *observer.ObservedLogs, key string) bool {
+			j := b.(*Jobs)
+			_, err := j.inspector.GetTaskInfo(j.DefaultQueue, uniquePrefix+key)
+			return errors.Is(err, asynq.ErrTaskNotFound)
+		},
+		Parallel: true,
 	})
-	// serve only enqueues: no Run needed for that.
-	if err := j.Enqueue(context.Background(), "orders:notify", payload{OrderID: "o-1"}); err != nil {
-		t.Fatalf("Enqueue: %v", err)
-	}
-	start(t, j)
-	if p := recv(t, got, "handler"); p.OrderID != "o-1" {
-		t.Fatalf("payload = %+v", p)
-	}
-	if !recv(t, hasLogger, "logger") {
-		t.Fatal("task context carries no logger")
-	}
-	waitFor(t, "success log", func() bool { return j.logs.FilterMessage("task done").Len() == 1 })
 }
 
 func TestHandlersMatchExactly(t *testing.T) {
@@ -192,75 +124,23 @@ func TestHandlersMatchExactly(t *testing.T) {
 	ran := make(chan string, 2)
 	j.Handle("email", func(context.Context, []byte) error { ran <- "email"; return nil })
 	j.Handle("email:welcome", func(context.Context, []byte) error { ran <- "email:welcome"; return nil })
-	start(t, j)
+	jobstest.Start(t, j, waitLimit)
 	ctx := context.Background()
 	if err := j.Enqueue(ctx, "email:welcome", nil); err != nil {
 		t.Fatal(err)
 	}
-	if got := recv(t, ran, "handler"); got != "email:welcome" {
+	if got := jobstest.Recv(t, ran, waitLimit, "handler"); got != "email:welcome" {
 		t.Fatalf("ran %s", got)
 	}
 	// An unknown type that starts like a known one is not handed to it (asynq.ServeMux would).
 	if err := j.Enqueue(ctx, "email:unknown", nil, jobs.MaxRetry(-1)); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "unknown type failure", func() bool { return j.logs.FilterMessage("task failed; archived").Len() == 1 })
+	jobstest.WaitFor(t, waitLimit, "unknown type failure", func() bool { return j.logs.FilterMessage("task failed; archived").Len() == 1 })
 	select {
 	case got := <-ran:
 		t.Fatalf("unknown type ran the %s handler", got)
 	default:
-	}
-}
-
-func TestDelay(t *testing.T) {
-	t.Parallel()
-	j := newJobs(t, "")
-	ran := make(chan time.Time, 1)
-	j.Handle("t", func(context.Context, []byte) error { ran <- time.Now(); return nil })
-	start(t, j)
-	const delay = 700 * time.Millisecond
-	at := time.Now()
-	if err := j.Enqueue(context.Background(), "t", nil, jobs.Delay(delay)); err != nil {
-		t.Fatal(err)
-	}
-	if got := recv(t, ran, "delayed task").Sub(at); got < delay {
-		t.Fatalf("ran after %v, want >= %v", got, delay)
-	}
-}
-
-func TestRetryThenSuccess(t *testing.T) {
-	t.Parallel()
-	j := newJobs(t, "")
-	var mu sync.Mutex
-	var asked []int
-	j.Backoff = func(n int) time.Duration {
-		mu.Lock()
-		asked = append(asked, n)
-		mu.Unlock()
-		return 50 * time.Millisecond
-	}
-	var calls atomic.Int32
-	done := make(chan struct{})
-	j.Handle("t", func(ctx context.Context, _ []byte) error {
-		if calls.Add(1) < 3 {
-			return errors.New("temporary")
-		}
-		close(done)
-		return nil
-	})
-	start(t, j)
-	if err := j.Enqueue(context.Background(), "t", nil, jobs.MaxRetry(3)); err != nil {
-		t.Fatal(err)
-	}
-	recv(t, done, "third attempt")
-	waitFor(t, "success log", func() bool { return j.logs.FilterMessage("task done").Len() == 1 })
-	if n := j.logs.FilterMessage("task failed; will retry").Len(); n != 2 {
-		t.Errorf("%d retry log lines, want 2", n)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if fmt.Sprint(asked) != "[1 2]" {
-		t.Errorf("backoff asked for %v, want [1 2]", asked)
 	}
 }
 
@@ -274,13 +154,13 @@ func TestSkipRetryArchivesAndFreesUniqueKey(t *testing.T) {
 		ran <- struct{}{}
 		return fmt.Errorf("bad payload: %w", jobs.ErrSkipRetry)
 	})
-	start(t, j)
+	jobstest.Start(t, j, waitLimit)
 	ctx := context.Background()
 	if err := j.Enqueue(ctx, "t", nil, jobs.Unique("k"), jobs.MaxRetry(10)); err != nil {
 		t.Fatal(err)
 	}
-	recv(t, ran, "attempt")
-	waitFor(t, "archived", func() bool { return j.state(t, "u:k") == "archived" })
+	jobstest.Recv(t, ran, waitLimit, "attempt")
+	jobstest.WaitFor(t, waitLimit, "archived", func() bool { return j.state(t, "u:k") == "archived" })
 	if n := calls.Load(); n != 1 {
 		t.Fatalf("%d attempts, want 1", n)
 	}
@@ -292,46 +172,7 @@ func TestSkipRetryArchivesAndFreesUniqueKey(t *testing.T) {
 	if err := j.Enqueue(ctx, "t", nil, jobs.Unique("k")); err != nil {
 		t.Fatal(err)
 	}
-	recv(t, ran, "attempt after re-enqueue")
-}
-
-func TestUniqueDedupesPendingTasks(t *testing.T) {
-	t.Parallel()
-	j := newJobs(t, "")
-	ran := make(chan string, 10)
-	j.Handle("t", func(_ context.Context, b []byte) error { ran <- string(b); return nil })
-	ctx := context.Background()
-	if err := j.Enqueue(ctx, "t", "first", jobs.Unique("k")); err != nil {
-		t.Fatal(err)
-	}
-	if err := j.Enqueue(ctx, "t", "second", jobs.Unique("k")); err != nil {
-		t.Fatalf("duplicate Enqueue returned %v, want nil", err)
-	}
-	if err := j.Enqueue(ctx, "t", "delayed", jobs.Unique("d"), jobs.Delay(time.Hour)); err != nil {
-		t.Fatal(err)
-	}
-	if err := j.Enqueue(ctx, "t", "delayed again", jobs.Unique("d"), jobs.Delay(time.Hour)); err != nil {
-		t.Fatal(err)
-	}
-	info, err := j.inspector.GetQueueInfo(j.queue)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if info.Pending != 1 || info.Scheduled != 1 {
-		t.Fatalf("pending %d, scheduled %d; want 1 and 1", info.Pending, info.Scheduled)
-	}
-	start(t, j)
-	if v := recv(t, ran, "task"); v != `"first"` {
-		t.Fatalf("ran %s, want first", v)
-	}
-	// Done: the key is free again.
-	waitFor(t, "task removed", func() bool { return j.state(t, "u:k") == "gone" })
-	if err := j.Enqueue(ctx, "t", "third", jobs.Unique("k")); err != nil {
-		t.Fatal(err)
-	}
-	if v := recv(t, ran, "task after key release"); v != `"third"` {
-		t.Fatalf("ran %s, want third", v)
-	}
+	jobstest.Recv(t, ran, waitLimit, "attempt after re-enqueue")
 }
 
 func TestEveryRunsPeriodically(t *testing.T) {
@@ -348,8 +189,8 @@ func TestEveryRunsPeriodically(t *testing.T) {
 		return nil
 	})
 	j.Every("sweep", interval)
-	start(t, j)
-	a, b := recv(t, ran, "first run"), recv(t, ran, "second run")
+	jobstest.Start(t, j, waitLimit)
+	a, b := jobstest.Recv(t, ran, waitLimit, "first run"), jobstest.Recv(t, ran, waitLimit, "second run")
 	if a == b {
 		t.Fatalf("two runs with the same ID %s", a)
 	}
@@ -388,9 +229,9 @@ func TestEveryTwoWorkersRunEachTickOnce(t *testing.T) {
 		w.Every("sweep", interval)
 	}
 	began := time.Now()
-	stop1, stop2 := start(t, w1), start(t, w2)
+	stop1, stop2 := jobstest.Start(t, w1, waitLimit), jobstest.Start(t, w2, waitLimit)
 	for range 5 {
-		recv(t, ran, "periodic run")
+		jobstest.Recv(t, ran, waitLimit, "periodic run")
 	}
 	stop1()
 	stop2()
@@ -488,22 +329,25 @@ func TestLoggerAdapter(t *testing.T) {
 	}
 }
 
-func TestRunTwiceFailsAndEveryAfterRunStarts(t *testing.T) {
+func TestUniqueDedupesScheduledTasks(t *testing.T) {
 	t.Parallel()
 	j := newJobs(t, "")
-	ran := make(chan string, 10)
-	j.Handle("t", func(context.Context, []byte) error { ran <- "t"; return nil })
-	j.Handle("sweep", func(context.Context, []byte) error { ran <- "sweep"; return nil })
-	start(t, j)
-	if err := j.Enqueue(context.Background(), "t", nil); err != nil {
+	j.Handle("t", func(context.Context, []byte) error { return nil })
+	ctx := context.Background()
+	for _, key := range []string{"k", "k", "d", "d"} {
+		var opts []jobs.Option
+		if key == "d" {
+			opts = append(opts, jobs.Delay(time.Hour))
+		}
+		if err := j.Enqueue(ctx, "t", key, append(opts, jobs.Unique(key))...); err != nil {
+			t.Fatalf("Enqueue %s: %v", key, err)
+		}
+	}
+	info, err := j.inspector.GetQueueInfo(j.queue)
+	if err != nil {
 		t.Fatal(err)
 	}
-	recv(t, ran, "task") // Run is active
-	if err := j.Run(context.Background()); err == nil {
-		t.Fatal("second concurrent Run succeeded")
-	}
-	j.Every("sweep", 200*time.Millisecond)
-	if got := recv(t, ran, "periodic run"); got != "sweep" {
-		t.Fatalf("ran %s", got)
+	if info.Pending != 1 || info.Scheduled != 1 {
+		t.Fatalf("pending %d, scheduled %d; want 1 and 1", info.Pending, info.Scheduled)
 	}
 }

@@ -9,14 +9,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"sync"
 	"time"
 
 	"go.uber.org/zap"
 
+	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/jobs"
+	"github.com/gocommerce/commerce/platform/jobs/internal/core"
 	clog "github.com/gocommerce/commerce/platform/log"
 )
 
@@ -57,21 +58,13 @@ type Jobs struct {
 
 	log         *zap.Logger
 	concurrency int
+	reg         *core.Registry
 
-	mu       sync.Mutex
-	handlers map[string]jobs.Handler
-	periodic []periodic
-	ready    []*task             // due tasks waiting for a worker
-	unique   map[string]struct{} // keys of tasks queued, waiting or running
-	wake     chan struct{}       // signals the dispatcher that ready grew
-	runCtx   context.Context     // non-nil while Run is active
-	loops    *sync.WaitGroup     // periodic loops of the active Run
-	seq      uint64
-}
-
-type periodic struct {
-	taskType string
-	interval time.Duration
+	mu     sync.Mutex
+	ready  []*task             // due tasks waiting for a worker
+	unique map[string]struct{} // keys of tasks queued, waiting or running
+	wake   chan struct{}       // signals the dispatcher that ready grew
+	seq    uint64
 }
 
 type task struct {
@@ -91,83 +84,44 @@ var (
 
 // New returns an in-process runner with cfg.Jobs.Concurrency workers.
 func New(cfg *config.Config, log *zap.Logger) *Jobs {
-	n := cfg.Jobs.Concurrency
-	if n <= 0 {
-		n = 1
-	}
-	if log == nil {
-		log = zap.NewNop()
-	}
-	return &Jobs{
+	n, log := core.Workers(cfg, log)
+	j := &Jobs{
 		Backoff:         DefaultBackoff,
 		DefaultMaxRetry: DefaultMaxRetry,
 		ShutdownTimeout: DefaultShutdownTimeout,
-		log:             log.Named("jobs"),
+		log:             log,
 		concurrency:     n,
-		handlers:        map[string]jobs.Handler{},
 		unique:          map[string]struct{}{},
 		wake:            make(chan struct{}, 1),
 	}
+	j.reg = core.NewRegistry(j.log, j.loop)
+	return j
 }
 
 // Handle registers the handler of taskType. Registering a type twice panics, as it
 // does with the asynq adapter.
-func (j *Jobs) Handle(taskType string, h jobs.Handler) {
-	if taskType == "" || h == nil {
-		panic("jobs: Handle needs a task type and a handler")
-	}
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if _, dup := j.handlers[taskType]; dup {
-		panic(fmt.Sprintf("jobs: handler for %q registered twice", taskType))
-	}
-	j.handlers[taskType] = h
-}
+func (j *Jobs) Handle(taskType string, h jobs.Handler) { j.reg.Handle(taskType, h) }
 
 // Every runs taskType with the payload jobs.Marshal(nil) ("{}") every interval while
 // Run is active. The first run comes one interval after Run starts; a tick is
 // skipped while the previous run of the same task is still queued or running.
-func (j *Jobs) Every(taskType string, interval time.Duration) {
-	if interval <= 0 {
-		j.log.Error("periodic task ignored: interval must be positive",
-			zap.String("task", taskType), zap.Duration("interval", interval))
-		return
-	}
-	p := periodic{taskType: taskType, interval: interval}
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	j.periodic = append(j.periodic, p)
-	if j.runCtx != nil {
-		j.startLoop(j.runCtx, j.loops, p)
-	}
-}
+func (j *Jobs) Every(taskType string, interval time.Duration) { j.reg.Every(taskType, interval) }
 
 // Enqueue queues a task. It returns an error for a task type without a handler or a
 // payload that cannot be marshaled. A task whose unique key matches a task still
 // queued, waiting or running is dropped and Enqueue returns nil. Tasks enqueued before
 // Run are kept and run once Run starts.
 func (j *Jobs) Enqueue(_ context.Context, taskType string, payload any, opts ...jobs.Option) error {
-	var o jobs.Options
-	for _, opt := range opts {
-		opt(&o)
-	}
-	b, err := jobs.Marshal(payload)
+	o, b, maxRetry, err := core.Prepare(taskType, payload, opts, j.DefaultMaxRetry)
 	if err != nil {
-		return fmt.Errorf("jobs: marshal %s payload: %w", taskType, err)
+		return err
 	}
-	maxRetry := o.MaxRetry
-	switch {
-	case maxRetry == 0:
-		maxRetry = j.DefaultMaxRetry
-	case maxRetry < 0:
-		maxRetry = 0
+	if j.reg.Handler(taskType) == nil {
+		return fmt.Errorf("jobs: no handler registered for task type %q", taskType)
 	}
 
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if _, ok := j.handlers[taskType]; !ok {
-		return fmt.Errorf("jobs: no handler registered for task type %q", taskType)
-	}
 	if o.UniqueKey != "" {
 		if _, dup := j.unique[o.UniqueKey]; dup {
 			j.log.Debug("duplicate task dropped", zap.String("task", taskType), zap.String("unique_key", o.UniqueKey))
@@ -219,18 +173,10 @@ func (j *Jobs) Run(ctx context.Context) error {
 	// Task contexts outlive ctx so in-flight work can finish; hardStop cancels them.
 	taskCtx, hardStop := context.WithCancel(context.WithoutCancel(ctx))
 	defer hardStop()
-	loops := &sync.WaitGroup{}
-
-	j.mu.Lock()
-	if j.runCtx != nil {
-		j.mu.Unlock()
+	stopSchedule, ok := j.reg.StartSchedule(ctx)
+	if !ok {
 		return errors.New("jobs: in-process runner is already running")
 	}
-	j.runCtx, j.loops = ctx, loops
-	for _, p := range j.periodic {
-		j.startLoop(ctx, loops, p)
-	}
-	j.mu.Unlock()
 	j.log.Info("in-process jobs runner started", zap.Int("concurrency", j.concurrency))
 
 	var inflight sync.WaitGroup
@@ -259,10 +205,7 @@ dispatch:
 		}()
 	}
 
-	j.mu.Lock()
-	j.runCtx, j.loops = nil, nil // Every no longer starts loops on this group
-	j.mu.Unlock()
-	loops.Wait()
+	stopSchedule()
 
 	done := make(chan struct{})
 	go func() { inflight.Wait(); close(done) }()
@@ -279,32 +222,18 @@ dispatch:
 	return nil
 }
 
-// startLoop runs one periodic task until ctx is done. j.mu must be held.
-func (j *Jobs) startLoop(ctx context.Context, wg *sync.WaitGroup, p periodic) {
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		tick := time.NewTicker(p.interval)
-		defer tick.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-tick.C:
-				if err := j.Enqueue(ctx, p.taskType, nil, jobs.Unique(periodicPrefix+p.taskType), jobs.MaxRetry(-1)); err != nil {
-					j.log.Error("periodic task not enqueued", zap.String("task", p.taskType), zap.Error(err))
-				}
-			}
+// loop enqueues one periodic task every interval until ctx is done.
+func (j *Jobs) loop(ctx context.Context, p core.Periodic) {
+	clock.Every(ctx, p.Interval, func(ctx context.Context) {
+		if err := j.Enqueue(ctx, p.TaskType, nil, jobs.Unique(periodicPrefix+p.TaskType), jobs.MaxRetry(-1)); err != nil {
+			j.log.Error("periodic task not enqueued", zap.String("task", p.TaskType), zap.Error(err))
 		}
-	}()
+	})
 }
 
 // execute runs one attempt of t and schedules its retry or releases its unique key.
 func (j *Jobs) execute(ctx context.Context, t *task) {
-	j.mu.Lock()
-	h := j.handlers[t.taskType]
-	j.mu.Unlock()
-
+	h := j.reg.Handler(t.taskType)
 	attempt := t.retried + 1
 	log := j.log.With(zap.String("task", t.taskType), zap.Uint64("task_id", t.id), zap.Int("attempt", attempt))
 	start := time.Now()
@@ -312,7 +241,7 @@ func (j *Jobs) execute(ctx context.Context, t *task) {
 	if h == nil {
 		err = fmt.Errorf("jobs: no handler registered for task type %q: %w", t.taskType, jobs.ErrSkipRetry)
 	} else {
-		err = call(clog.WithContext(ctx, log), h, t.payload)
+		err = core.Call(clog.WithContext(ctx, log), h, t.payload)
 	}
 	elapsed := time.Since(start)
 
@@ -340,14 +269,4 @@ func (j *Jobs) release(t *task) {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	delete(j.unique, t.key)
-}
-
-// call runs h, turning a panic into an error.
-func call(ctx context.Context, h jobs.Handler, payload []byte) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("jobs: handler panic: %v\n%s", r, debug.Stack())
-		}
-	}()
-	return h(ctx, payload)
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -16,7 +14,7 @@ import (
 
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/jobs"
-	clog "github.com/gocommerce/commerce/platform/log"
+	"github.com/gocommerce/commerce/platform/jobs/jobstest"
 )
 
 const waitLimit = 5 * time.Second
@@ -32,94 +30,21 @@ func newJobs(t *testing.T, concurrency int) (*Jobs, *observer.ObservedLogs) {
 	return j, logs
 }
 
-// start runs j until the test ends (or stop is called) and returns stop, which
-// cancels Run and waits for it to return.
-func start(t *testing.T, j *Jobs) (stop func()) {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- j.Run(ctx) }()
-	var once sync.Once
-	stop = func() {
-		once.Do(func() {
-			cancel()
-			select {
-			case err := <-done:
-				if err != nil {
-					t.Errorf("Run: %v", err)
-				}
-			case <-time.After(waitLimit):
-				t.Errorf("Run did not return after cancel")
-			}
-		})
-	}
-	t.Cleanup(stop)
-	return stop
-}
-
-func recv[T any](t *testing.T, ch <-chan T, what string) T {
-	t.Helper()
-	select {
-	case v := <-ch:
-		return v
-	case <-time.After(waitLimit):
-		t.Fatalf("timed out waiting for %s", what)
-		var zero T
-		return zero
-	}
-}
-
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(waitLimit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
-// notePeak raises peak to n.
-func notePeak(peak *atomic.Int32, n int32) {
-	for {
-		p := peak.Load()
-		if n <= p || peak.CompareAndSwap(p, n) {
-			return
-		}
-	}
-}
-
-func logged(logs *observer.ObservedLogs, msg string) func() bool {
-	return func() bool { return logs.FilterMessage(msg).Len() > 0 }
-}
-
-func TestEnqueueRunsTaskWithPayloadAndLogger(t *testing.T) {
-	j, _ := newJobs(t, 2)
-	type payload struct {
-		OrderID string `json:"order_id"`
-	}
-	got := make(chan payload, 1)
-	hasLogger := make(chan bool, 1)
-	j.Handle("orders:notify", func(ctx context.Context, b []byte) error {
-		var p payload
-		if err := json.Unmarshal(b, &p); err != nil {
-			return err
-		}
-		hasLogger <- clog.FromContext(ctx, nil) != nil
-		got <- p
-		return nil
+func TestConformance(t *testing.T) {
+	jobstest.Conformance(t, jobstest.Adapter{
+		New: func(t *testing.T, backoff func(int) time.Duration) (jobstest.Backend, *observer.ObservedLogs) {
+			j, logs := newJobs(t, 2)
+			j.Backoff = backoff
+			return j, logs
+		},
+		Wait:         waitLimit,
+		Delay:        150 * time.Millisecond,
+		ExactBackoff: true,
+		Failed:       "task failed; dropped",
+		KeyFree: func(_ *testing.T, _ jobstest.Backend, logs *observer.ObservedLogs, _ string) bool {
+			return logs.FilterMessage("task done").Len() == 2
+		},
 	})
-	start(t, j)
-	if err := j.Enqueue(context.Background(), "orders:notify", payload{OrderID: "o-1"}); err != nil {
-		t.Fatalf("Enqueue: %v", err)
-	}
-	if p := recv(t, got, "handler"); p.OrderID != "o-1" {
-		t.Fatalf("payload = %+v", p)
-	}
-	if !recv(t, hasLogger, "logger") {
-		t.Fatal("task context carries no logger")
-	}
 }
 
 func TestEnqueueUnknownTypeFails(t *testing.T) {
@@ -151,120 +76,34 @@ func TestEnqueueBeforeRunRunsOnceRunStarts(t *testing.T) {
 		t.Fatal("task ran before Run")
 	case <-time.After(20 * time.Millisecond):
 	}
-	start(t, j)
+	jobstest.Start(t, j, waitLimit)
 	seen := map[int]bool{}
 	for range 5 {
-		seen[recv(t, ran, "queued task")] = true
+		seen[jobstest.Recv(t, ran, waitLimit, "queued task")] = true
 	}
 	if len(seen) != 5 {
 		t.Fatalf("ran %v, want 0..4", seen)
 	}
 }
 
-func TestDelay(t *testing.T) {
-	j, _ := newJobs(t, 1)
-	ran := make(chan time.Time, 1)
-	j.Handle("t", func(context.Context, []byte) error { ran <- time.Now(); return nil })
-	start(t, j)
-	const delay = 150 * time.Millisecond
-	at := time.Now()
-	if err := j.Enqueue(context.Background(), "t", nil, jobs.Delay(delay)); err != nil {
-		t.Fatal(err)
-	}
-	if got := recv(t, ran, "delayed task").Sub(at); got < delay {
-		t.Fatalf("ran after %v, want >= %v", got, delay)
-	}
-}
-
-func TestRetryWithBackoffThenSuccess(t *testing.T) {
-	j, logs := newJobs(t, 1)
-	var mu sync.Mutex
-	var asked []int
-	j.Backoff = func(n int) time.Duration {
-		mu.Lock()
-		asked = append(asked, n)
-		mu.Unlock()
-		return time.Duration(n) * 20 * time.Millisecond
-	}
-	attempts := make(chan time.Time, 10)
-	var calls atomic.Int32
-	j.Handle("t", func(context.Context, []byte) error {
-		attempts <- time.Now()
-		if calls.Add(1) < 3 {
-			return errors.New("temporary")
+// A failing task runs 1 + its retry budget times (MaxRetry, or DefaultMaxRetry), then
+// is dropped.
+func TestRetryBudget(t *testing.T) {
+	for _, c := range []struct {
+		opts []jobs.Option
+		want int32
+	}{{[]jobs.Option{jobs.MaxRetry(2)}, 3}, {nil, DefaultMaxRetry + 1}} {
+		j, logs := newJobs(t, 1)
+		var calls atomic.Int32
+		j.Handle("t", func(context.Context, []byte) error { calls.Add(1); return errors.New("down") })
+		jobstest.Start(t, j, waitLimit)
+		if err := j.Enqueue(context.Background(), "t", nil, c.opts...); err != nil {
+			t.Fatal(err)
 		}
-		return nil
-	})
-	start(t, j)
-	if err := j.Enqueue(context.Background(), "t", nil); err != nil {
-		t.Fatal(err)
-	}
-	a1 := recv(t, attempts, "attempt 1")
-	a2 := recv(t, attempts, "attempt 2")
-	a3 := recv(t, attempts, "attempt 3")
-	if d := a2.Sub(a1); d < 20*time.Millisecond {
-		t.Errorf("first retry after %v, want >= 20ms", d)
-	}
-	if d := a3.Sub(a2); d < 40*time.Millisecond {
-		t.Errorf("second retry after %v, want >= 40ms", d)
-	}
-	waitFor(t, "success log", logged(logs, "task done"))
-	mu.Lock()
-	defer mu.Unlock()
-	if fmt.Sprint(asked) != "[1 2]" {
-		t.Errorf("backoff asked for %v, want [1 2]", asked)
-	}
-	if n := logs.FilterMessage("task failed; will retry").Len(); n != 2 {
-		t.Errorf("%d retry log lines, want 2", n)
-	}
-}
-
-func TestRetryBudgetExhausted(t *testing.T) {
-	j, logs := newJobs(t, 1)
-	var calls atomic.Int32
-	j.Handle("t", func(context.Context, []byte) error { calls.Add(1); return errors.New("down") })
-	start(t, j)
-	if err := j.Enqueue(context.Background(), "t", nil, jobs.MaxRetry(2)); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, "drop log", logged(logs, "task failed; dropped"))
-	if n := calls.Load(); n != 3 {
-		t.Fatalf("%d attempts, want 3 (1 + MaxRetry 2)", n)
-	}
-}
-
-func TestDefaultMaxRetry(t *testing.T) {
-	j, logs := newJobs(t, 1)
-	var calls atomic.Int32
-	j.Handle("t", func(context.Context, []byte) error { calls.Add(1); return errors.New("down") })
-	start(t, j)
-	if err := j.Enqueue(context.Background(), "t", nil); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, "drop log", logged(logs, "task failed; dropped"))
-	if n := calls.Load(); n != DefaultMaxRetry+1 {
-		t.Fatalf("%d attempts, want %d", n, DefaultMaxRetry+1)
-	}
-}
-
-func TestSkipRetry(t *testing.T) {
-	j, logs := newJobs(t, 1)
-	var calls atomic.Int32
-	j.Handle("t", func(context.Context, []byte) error {
-		calls.Add(1)
-		return fmt.Errorf("bad payload: %w", jobs.ErrSkipRetry)
-	})
-	start(t, j)
-	if err := j.Enqueue(context.Background(), "t", nil); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, "drop log", logged(logs, "task failed; dropped"))
-	if n := calls.Load(); n != 1 {
-		t.Fatalf("%d attempts, want 1", n)
-	}
-	e := logs.FilterMessage("task failed; dropped").All()[0]
-	if e.ContextMap()["task"] != "t" || e.ContextMap()["error"] == nil || e.ContextMap()["skip_retry"] != true {
-		t.Fatalf("drop log fields = %v", e.ContextMap())
+		jobstest.WaitFor(t, waitLimit, "drop log", jobstest.Logged(logs, "task failed; dropped", 1))
+		if n := calls.Load(); n != c.want {
+			t.Fatalf("%d attempts with %d options, want %d", n, len(c.opts), c.want)
+		}
 	}
 }
 
@@ -279,47 +118,11 @@ func TestPanicIsRetried(t *testing.T) {
 		close(done)
 		return nil
 	})
-	start(t, j)
+	jobstest.Start(t, j, waitLimit)
 	if err := j.Enqueue(context.Background(), "t", nil); err != nil {
 		t.Fatal(err)
 	}
-	recv(t, done, "retry after panic")
-}
-
-func TestUniqueDedupesPendingTasks(t *testing.T) {
-	j, logs := newJobs(t, 2)
-	ran := make(chan string, 10)
-	j.Handle("t", func(_ context.Context, b []byte) error { ran <- string(b); return nil })
-	ctx := context.Background()
-	// Both before Run: the second is a duplicate of a queued task.
-	if err := j.Enqueue(ctx, "t", "first", jobs.Unique("k")); err != nil {
-		t.Fatal(err)
-	}
-	if err := j.Enqueue(ctx, "t", "second", jobs.Unique("k")); err != nil {
-		t.Fatalf("duplicate Enqueue returned %v, want nil", err)
-	}
-	// Another key is not a duplicate.
-	if err := j.Enqueue(ctx, "t", "other", jobs.Unique("k2")); err != nil {
-		t.Fatal(err)
-	}
-	start(t, j)
-	got := map[string]bool{recv(t, ran, "task"): true, recv(t, ran, "task"): true}
-	if !got[`"first"`] || !got[`"other"`] {
-		t.Fatalf("ran %v, want first and other", got)
-	}
-	// Once the task is done its key is free again.
-	waitFor(t, "two successes", func() bool { return logs.FilterMessage("task done").Len() == 2 })
-	if err := j.Enqueue(ctx, "t", "third", jobs.Unique("k")); err != nil {
-		t.Fatal(err)
-	}
-	if v := recv(t, ran, "task after key release"); v != `"third"` {
-		t.Fatalf("ran %s, want third", v)
-	}
-	select {
-	case v := <-ran:
-		t.Fatalf("unexpected run %s", v)
-	default:
-	}
+	jobstest.Recv(t, done, waitLimit, "retry after panic")
 }
 
 func TestUniqueHeldWhileDelayedOrRetrying(t *testing.T) {
@@ -332,7 +135,7 @@ func TestUniqueHeldWhileDelayedOrRetrying(t *testing.T) {
 		}
 		return nil
 	})
-	start(t, j)
+	jobstest.Start(t, j, waitLimit)
 	ctx := context.Background()
 	if err := j.Enqueue(ctx, "t", nil, jobs.Unique("k"), jobs.Delay(30*time.Millisecond)); err != nil {
 		t.Fatal(err)
@@ -340,11 +143,11 @@ func TestUniqueHeldWhileDelayedOrRetrying(t *testing.T) {
 	if err := j.Enqueue(ctx, "t", nil, jobs.Unique("k")); err != nil { // delayed: duplicate
 		t.Fatal(err)
 	}
-	waitFor(t, "first failure", logged(logs, "task failed; will retry"))
+	jobstest.WaitFor(t, waitLimit, "first failure", jobstest.Logged(logs, "task failed; will retry", 1))
 	if err := j.Enqueue(ctx, "t", nil, jobs.Unique("k")); err != nil { // waiting for retry: duplicate
 		t.Fatal(err)
 	}
-	waitFor(t, "success", logged(logs, "task done"))
+	jobstest.WaitFor(t, waitLimit, "success", jobstest.Logged(logs, "task done", 1))
 	if n := calls.Load(); n != 2 {
 		t.Fatalf("%d attempts, want 2 (duplicates dropped)", n)
 	}
@@ -356,20 +159,20 @@ func TestConcurrencyIsBounded(t *testing.T) {
 	release := make(chan struct{})
 	started := make(chan struct{}, 10)
 	j.Handle("t", func(context.Context, []byte) error {
-		notePeak(&peak, cur.Add(1))
+		jobstest.NotePeak(&peak, cur.Add(1))
 		started <- struct{}{}
 		<-release
 		cur.Add(-1)
 		return nil
 	})
-	start(t, j)
+	jobstest.Start(t, j, waitLimit)
 	for range 5 {
 		if err := j.Enqueue(context.Background(), "t", nil); err != nil {
 			t.Fatal(err)
 		}
 	}
-	recv(t, started, "first task")
-	recv(t, started, "second task")
+	jobstest.Recv(t, started, waitLimit, "first task")
+	jobstest.Recv(t, started, waitLimit, "second task")
 	select {
 	case <-started:
 		t.Fatal("a third task started while two are running with concurrency 2")
@@ -377,7 +180,7 @@ func TestConcurrencyIsBounded(t *testing.T) {
 	}
 	close(release)
 	for range 3 {
-		recv(t, started, "remaining tasks")
+		jobstest.Recv(t, started, waitLimit, "remaining tasks")
 	}
 	if p := peak.Load(); p != 2 {
 		t.Fatalf("peak concurrency %d, want 2", p)
@@ -393,7 +196,7 @@ func TestEveryRunsPeriodicallyWithoutOverlap(t *testing.T) {
 		if string(b) != "{}" {
 			t.Errorf("periodic payload %q, want {}", b)
 		}
-		notePeak(&peak, cur.Add(1))
+		jobstest.NotePeak(&peak, cur.Add(1))
 		defer cur.Add(-1)
 		if runs.Add(1) == 1 {
 			time.Sleep(3 * interval) // a slow run: the ticks meanwhile are skipped
@@ -403,26 +206,17 @@ func TestEveryRunsPeriodicallyWithoutOverlap(t *testing.T) {
 	})
 	j.Every("sweep", interval)
 	began := time.Now()
-	stop := start(t, j)
-	first := recv(t, ran, "first run")
+	stop := jobstest.Start(t, j, waitLimit)
+	first := jobstest.Recv(t, ran, waitLimit, "first run")
 	if d := first.Sub(began); d < interval {
 		t.Errorf("first run after %v, want >= one interval (%v)", d, interval)
 	}
-	recv(t, ran, "second run")
-	recv(t, ran, "third run")
+	jobstest.Recv(t, ran, waitLimit, "second run")
+	jobstest.Recv(t, ran, waitLimit, "third run")
 	stop()
 	if p := peak.Load(); p != 1 {
 		t.Fatalf("peak concurrent runs of one periodic task = %d, want 1", p)
 	}
-}
-
-func TestEveryAfterRunStarts(t *testing.T) {
-	j, _ := newJobs(t, 1)
-	ran := make(chan struct{}, 10)
-	j.Handle("sweep", func(context.Context, []byte) error { ran <- struct{}{}; return nil })
-	start(t, j)
-	j.Every("sweep", 20*time.Millisecond)
-	recv(t, ran, "periodic run")
 }
 
 func TestGracefulStopWaitsForInFlight(t *testing.T) {
@@ -439,11 +233,11 @@ func TestGracefulStopWaitsForInFlight(t *testing.T) {
 		finished.Store(true)
 		return nil
 	})
-	stop := start(t, j)
+	stop := jobstest.Start(t, j, waitLimit)
 	if err := j.Enqueue(context.Background(), "t", nil); err != nil {
 		t.Fatal(err)
 	}
-	recv(t, started, "task start")
+	jobstest.Recv(t, started, waitLimit, "task start")
 	stop()
 	if !finished.Load() {
 		t.Fatal("Run returned before the in-flight task finished")
@@ -464,34 +258,19 @@ func TestStopIsBoundedByShutdownTimeout(t *testing.T) {
 		close(canceled)
 		return ctx.Err()
 	})
-	stop := start(t, j)
+	stop := jobstest.Start(t, j, waitLimit)
 	if err := j.Enqueue(context.Background(), "t", nil); err != nil {
 		t.Fatal(err)
 	}
-	recv(t, started, "task start")
+	jobstest.Recv(t, started, waitLimit, "task start")
 	at := time.Now()
 	stop()
 	if d := time.Since(at); d > time.Second {
 		t.Fatalf("Run took %v to stop, want about the 50ms shutdown timeout", d)
 	}
-	recv(t, canceled, "task context cancel")
-	if !logged(logs, "in-process jobs runner stopped with tasks still running; their contexts were canceled")() {
+	jobstest.Recv(t, canceled, waitLimit, "task context cancel")
+	if !jobstest.Logged(logs, "in-process jobs runner stopped with tasks still running; their contexts were canceled", 1)() {
 		t.Error("no warning about the timed-out shutdown")
-	}
-}
-
-func TestRunTwiceFails(t *testing.T) {
-	j, _ := newJobs(t, 1)
-	ran := make(chan struct{}, 1)
-	j.Handle("t", func(context.Context, []byte) error { ran <- struct{}{}; return nil })
-	start(t, j)
-	// Wait until the first Run is active.
-	if err := j.Enqueue(context.Background(), "t", nil); err != nil {
-		t.Fatal(err)
-	}
-	recv(t, ran, "task")
-	if err := j.Run(context.Background()); err == nil {
-		t.Fatal("second concurrent Run succeeded")
 	}
 }
 
@@ -499,13 +278,13 @@ func TestRunAgainAfterStopRunsLeftoverTasks(t *testing.T) {
 	j, _ := newJobs(t, 1)
 	ran := make(chan struct{}, 1)
 	j.Handle("t", func(context.Context, []byte) error { ran <- struct{}{}; return nil })
-	stop := start(t, j)
+	stop := jobstest.Start(t, j, waitLimit)
 	stop()
 	if err := j.Enqueue(context.Background(), "t", nil); err != nil {
 		t.Fatal(err)
 	}
-	start(t, j)
-	recv(t, ran, "task queued between runs")
+	jobstest.Start(t, j, waitLimit)
+	jobstest.Recv(t, ran, waitLimit, "task queued between runs")
 }
 
 func TestDefaultBackoff(t *testing.T) {
@@ -518,16 +297,4 @@ func TestDefaultBackoff(t *testing.T) {
 	if got := DefaultBackoff(100); got != 10*time.Minute {
 		t.Errorf("DefaultBackoff(100) = %v, want the 10m cap", got)
 	}
-}
-
-func TestHandleTwicePanics(t *testing.T) {
-	j, _ := newJobs(t, 1)
-	h := func(context.Context, []byte) error { return nil }
-	j.Handle("t", h)
-	defer func() {
-		if recover() == nil {
-			t.Fatal("second Handle of the same type did not panic")
-		}
-	}()
-	j.Handle("t", h)
 }

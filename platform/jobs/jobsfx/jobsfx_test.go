@@ -1,6 +1,7 @@
 package jobsfx
 
 import (
+	"reflect"
 	"testing"
 
 	"go.uber.org/zap"
@@ -10,37 +11,29 @@ import (
 	"github.com/gocommerce/commerce/platform/jobs/inprocess"
 )
 
-func TestProvidePicksInProcessWithoutRedis(t *testing.T) {
-	cfg := config.Default()
-	b, cleanup, err := Provide(&cfg, zap.NewNop())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cleanup()
-	if b.Name != NameInProcess {
-		t.Fatalf("Name = %q", b.Name)
-	}
-	if _, ok := b.Runner.(*inprocess.Jobs); !ok {
-		t.Fatalf("Runner is %T", b.Runner)
-	}
-	if ProvideEnqueuer(b) != b.Enqueuer || ProvideRegistry(b) != b.Registry {
-		t.Fatal("providers do not expose the backend")
-	}
-}
-
-func TestProvidePicksAsynqWithRedis(t *testing.T) {
-	cfg := config.Default()
-	cfg.Redis.URL = "redis://127.0.0.1:6379/9" // New does not dial
-	b, cleanup, err := Provide(&cfg, zap.NewNop())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cleanup()
-	if b.Name != NameAsynq {
-		t.Fatalf("Name = %q", b.Name)
-	}
-	if _, ok := b.Enqueuer.(*asynqjobs.Jobs); !ok {
-		t.Fatalf("Enqueuer is %T", b.Enqueuer)
+// Without redis.url the in-process runner serves every port; with one, asynq does.
+func TestProvidePicksTheBackend(t *testing.T) {
+	for _, c := range []struct {
+		redisURL, name string
+		backend        any
+	}{
+		{"", NameInProcess, (*inprocess.Jobs)(nil)},
+		{"redis://127.0.0.1:6379/9", NameAsynq, (*asynqjobs.Jobs)(nil)}, // New does not dial
+	} {
+		cfg := config.Default()
+		cfg.Redis.URL = c.redisURL
+		b, cleanup, err := Provide(&cfg, zap.NewNop())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cleanup()
+		want := reflect.TypeOf(c.backend)
+		if b.Name != c.name || reflect.TypeOf(b.Runner) != want || reflect.TypeOf(b.Enqueuer) != want {
+			t.Fatalf("Name %q, Runner %T, Enqueuer %T; want %q and %v", b.Name, b.Runner, b.Enqueuer, c.name, want)
+		}
+		if ProvideEnqueuer(b) != b.Enqueuer || ProvideRegistry(b) != b.Registry {
+			t.Fatal("providers do not expose the backend")
+		}
 	}
 }
 

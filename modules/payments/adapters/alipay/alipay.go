@@ -13,7 +13,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"sort"
@@ -22,6 +21,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/gocommerce/commerce/modules/payments/adapters/internal/gatewaykit"
 	"github.com/gocommerce/commerce/modules/payments/adapters/internal/rsakeys"
 	"github.com/gocommerce/commerce/modules/payments/adapters/internal/signedtime"
 	"github.com/gocommerce/commerce/modules/payments/domain"
@@ -45,6 +45,7 @@ var beijing = time.FixedZone("CST", 8*3600)
 
 // Gateway is the Alipay adapter.
 type Gateway struct {
+	gatewaykit.NoSavedMethods
 	cfg  Config
 	key  *rsa.PrivateKey
 	pub  *rsa.PublicKey
@@ -56,21 +57,15 @@ var _ ports.Gateway = (*Gateway)(nil)
 
 // New parses the keys and builds the adapter.
 func New(cfg Config) (*Gateway, error) {
-	key, err := ParsePrivateKey(cfg.PrivateKeyPEM)
+	key, pub, err := rsakeys.ParsePair(cfg.PrivateKeyPEM, cfg.AlipayPublicKeyPEM)
 	if err != nil {
-		return nil, fmt.Errorf("private_key: %w", err)
+		return nil, err
 	}
-	pub, err := ParsePublicKey(cfg.AlipayPublicKeyPEM)
-	if err != nil {
-		return nil, fmt.Errorf("public_key: %w", err)
-	}
-	if cfg.HTTPClient == nil {
-		cfg.HTTPClient = &http.Client{Timeout: 30 * time.Second}
-	}
+	cfg.HTTPClient = gatewaykit.HTTPClient(cfg.HTTPClient)
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Gateway{cfg: cfg, key: key, pub: pub, now: cfg.Now, base: strings.TrimRight(cfg.BaseURL, "/")}, nil
+	return &Gateway{NoSavedMethods: gatewaykit.NoSavedMethods{Provider: "Alipay"}, cfg: cfg, key: key, pub: pub, now: cfg.Now, base: strings.TrimRight(cfg.BaseURL, "/")}, nil
 }
 
 // ParsePrivateKey reads an RSA private key (PKCS#1 or PKCS#8, PEM or bare base64).
@@ -134,9 +129,7 @@ func (g *Gateway) CaptureMethod() string { return domain.CaptureAutomatic }
 
 // Methods offers the Alipay wallet in CNY.
 func (g *Gateway) Methods() []ports.MethodSpec {
-	return []ports.MethodSpec{{
-		MethodType: "alipay", DisplayName: "Alipay", RequiresRedirect: true, Currencies: []string{"CNY"}, MinMinor: 1, MaxMinor: 10000000000,
-	}}
+	return gatewaykit.RedirectWallet("alipay", "Alipay", []string{"CNY"}, 10000000000)
 }
 
 // outTradeNo is the merchant order number: letters, digits and underscores only.
@@ -182,14 +175,13 @@ func (g *Gateway) call(ctx context.Context, method string, biz map[string]any) (
 		return nil, err
 	}
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded;charset=utf-8")
-	resp, err := g.cfg.HTTPClient.Do(req)
+	resp, err := gatewaykit.Do(g.cfg.HTTPClient, req, 1<<20, "alipay: "+method)
 	if err != nil {
-		return nil, fmt.Errorf("alipay: %s: %w", method, err)
+		return nil, err
 	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("alipay: %s: status %d", method, resp.StatusCode)
+	body := resp.Body
+	if resp.Status != http.StatusOK {
+		return nil, fmt.Errorf("alipay: %s: status %d", method, resp.Status)
 	}
 	var env map[string]json.RawMessage
 	if err := json.Unmarshal(body, &env); err != nil {
@@ -304,14 +296,6 @@ func (g *Gateway) Refund(ctx context.Context, req ports.RefundRequest) (ports.Re
 	}
 	return ports.RefundResult{ProviderRefundID: outTradeNo(req.RefundID), Status: domain.RefundSucceeded}, nil
 }
-
-// SaveMethod is not offered.
-func (g *Gateway) SaveMethod(context.Context, ports.SaveMethodRequest) (ports.SavedMethodResult, error) {
-	return ports.SavedMethodResult{}, domain.ErrInvalidPaymentMethod.WithMessage("Alipay cannot save cards")
-}
-
-// DeleteMethod has nothing to forget.
-func (g *Gateway) DeleteMethod(context.Context, string, string) error { return nil }
 
 // ParseWebhook verifies an asynchronous notification (form parameters; sign over the
 // sorted parameters without sign and sign_type, with the Alipay public key; the signed

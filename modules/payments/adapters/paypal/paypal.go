@@ -20,6 +20,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/gocommerce/commerce/modules/payments/adapters/internal/gatewaykit"
 	"github.com/gocommerce/commerce/modules/payments/adapters/internal/signedtime"
 	"github.com/gocommerce/commerce/modules/payments/domain"
 	"github.com/gocommerce/commerce/modules/payments/ports"
@@ -46,7 +47,8 @@ var Currencies = []string{
 
 // Gateway is the PayPal adapter.
 type Gateway struct {
-	cfg Config
+	gatewaykit.NoSavedMethods // PayPal vaulting needs the buyer's approval
+	cfg                       Config
 
 	mu      sync.Mutex
 	token   string
@@ -57,14 +59,12 @@ var _ ports.Gateway = (*Gateway)(nil)
 
 // New builds the adapter.
 func New(cfg Config) *Gateway {
-	if cfg.HTTPClient == nil {
-		cfg.HTTPClient = &http.Client{Timeout: 30 * time.Second}
-	}
+	cfg.HTTPClient = gatewaykit.HTTPClient(cfg.HTTPClient)
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	return &Gateway{cfg: cfg}
+	return &Gateway{NoSavedMethods: gatewaykit.NoSavedMethods{Provider: "PayPal"}, cfg: cfg}
 }
 
 // ID is "paypal".
@@ -74,18 +74,11 @@ func (g *Gateway) ID() string { return "paypal" }
 func (g *Gateway) Name() string { return "PayPal" }
 
 // CaptureMethod is the configured capture method.
-func (g *Gateway) CaptureMethod() string {
-	if g.cfg.CaptureMethod == domain.CaptureManual {
-		return domain.CaptureManual
-	}
-	return domain.CaptureAutomatic
-}
+func (g *Gateway) CaptureMethod() string { return gatewaykit.CaptureMethod(g.cfg.CaptureMethod) }
 
 // Methods offers the PayPal wallet (a redirect to PayPal's approval page).
 func (g *Gateway) Methods() []ports.MethodSpec {
-	return []ports.MethodSpec{{
-		MethodType: "paypal", DisplayName: "PayPal", RequiresRedirect: true, Currencies: Currencies, MinMinor: 1, MaxMinor: 1000000000,
-	}}
+	return gatewaykit.RedirectWallet("paypal", "PayPal", Currencies, 1000000000)
 }
 
 // apiError is a PayPal error answer.
@@ -125,14 +118,13 @@ func (g *Gateway) accessToken(ctx context.Context) (string, error) {
 	req.SetBasicAuth(g.cfg.ClientID, g.cfg.Secret)
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
-	resp, err := g.cfg.HTTPClient.Do(req)
+	resp, err := gatewaykit.Do(g.cfg.HTTPClient, req, 1<<20, "paypal: token")
 	if err != nil {
-		return "", fmt.Errorf("paypal: token: %w", err)
+		return "", err
 	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if resp.StatusCode != http.StatusOK {
-		return "", fmt.Errorf("paypal: token: status %d", resp.StatusCode)
+	body := resp.Body
+	if resp.Status != http.StatusOK {
+		return "", fmt.Errorf("paypal: token: status %d", resp.Status)
 	}
 	var t struct {
 		AccessToken string `json:"access_token"`
@@ -172,14 +164,13 @@ func (g *Gateway) call(ctx context.Context, method, path, requestID string, in, 
 	if requestID != "" {
 		req.Header.Set("PayPal-Request-Id", requestID)
 	}
-	resp, err := g.cfg.HTTPClient.Do(req)
+	resp, err := gatewaykit.Do(g.cfg.HTTPClient, req, 4<<20, "paypal: "+method+" "+path)
 	if err != nil {
-		return fmt.Errorf("paypal: %s %s: %w", method, path, err)
+		return err
 	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 4<<20))
-	if resp.StatusCode >= 300 {
-		e := &apiError{Status: resp.StatusCode}
+	raw := resp.Body
+	if resp.Status >= 300 {
+		e := &apiError{Status: resp.Status}
 		_ = json.Unmarshal(raw, e)
 		return e
 	}
@@ -363,24 +354,10 @@ func (g *Gateway) Refund(ctx context.Context, req ports.RefundRequest) (ports.Re
 	return ports.RefundResult{ProviderRefundID: r.ID, Status: refundStatus(r.Status)}, nil
 }
 
-func refundStatus(s string) domain.RefundStatus {
-	switch s {
-	case "COMPLETED":
-		return domain.RefundSucceeded
-	case "FAILED", "CANCELLED":
-		return domain.RefundFailed
-	default:
-		return domain.RefundPending
-	}
-}
+// refundStates are the final refund states.
+var refundStates = gatewaykit.RefundStates{Succeeded: []string{"COMPLETED"}, Failed: []string{"FAILED", "CANCELLED"}}
 
-// SaveMethod is not offered (PayPal vaulting needs the buyer's approval).
-func (g *Gateway) SaveMethod(context.Context, ports.SaveMethodRequest) (ports.SavedMethodResult, error) {
-	return ports.SavedMethodResult{}, domain.ErrInvalidPaymentMethod.WithMessage("PayPal cannot save cards")
-}
-
-// DeleteMethod has nothing to forget.
-func (g *Gateway) DeleteMethod(context.Context, string, string) error { return nil }
+func refundStatus(s string) domain.RefundStatus { return refundStates.Of(s) }
 
 // Webhook headers PayPal signs its deliveries with.
 const (

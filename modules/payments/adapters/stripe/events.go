@@ -7,6 +7,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/gocommerce/commerce/modules/payments/adapters/internal/gatewaykit"
 	"github.com/gocommerce/commerce/modules/payments/domain"
 	"github.com/gocommerce/commerce/modules/payments/ports"
 )
@@ -79,16 +80,10 @@ func idOf(raw json.RawMessage) string {
 	return ""
 }
 
-func refundStatus(s string) domain.RefundStatus {
-	switch s {
-	case "succeeded":
-		return domain.RefundSucceeded
-	case "failed", "canceled":
-		return domain.RefundFailed
-	default:
-		return domain.RefundPending
-	}
-}
+// refundStates are the final refund states.
+var refundStates = gatewaykit.RefundStates{Succeeded: []string{"succeeded"}, Failed: []string{"failed", "canceled"}}
+
+func refundStatus(s string) domain.RefundStatus { return refundStates.Of(s) }
 
 // MapEvent reads a verified Stripe event (or the test gateway's events, which use the
 // same shape) into neutral terms.

@@ -13,6 +13,7 @@ import (
 	stripego "github.com/stripe/stripe-go/v85"
 	"github.com/stripe/stripe-go/v85/webhook"
 
+	"github.com/gocommerce/commerce/modules/payments/adapters/internal/gatewaykit"
 	"github.com/gocommerce/commerce/modules/payments/adapters/internal/signedtime"
 	"github.com/gocommerce/commerce/modules/payments/domain"
 	"github.com/gocommerce/commerce/modules/payments/ports"
@@ -51,9 +52,7 @@ func New(cfg Config) *Gateway {
 	if cfg.BaseURL == "" {
 		cfg.BaseURL = stripego.APIURL
 	}
-	if cfg.HTTPClient == nil {
-		cfg.HTTPClient = &http.Client{Timeout: 30 * time.Second}
-	}
+	cfg.HTTPClient = gatewaykit.HTTPClient(cfg.HTTPClient)
 	if len(cfg.Currencies) == 0 {
 		cfg.Currencies = DefaultCurrencies
 	}
@@ -76,12 +75,7 @@ func (g *Gateway) ID() string { return "stripe" }
 func (g *Gateway) Name() string { return "Stripe" }
 
 // CaptureMethod is the configured capture method.
-func (g *Gateway) CaptureMethod() string {
-	if g.cfg.CaptureMethod == domain.CaptureManual {
-		return domain.CaptureManual
-	}
-	return domain.CaptureAutomatic
-}
+func (g *Gateway) CaptureMethod() string { return gatewaykit.CaptureMethod(g.cfg.CaptureMethod) }
 
 // Methods offers cards (3D Secure, tokenization, recurring).
 func (g *Gateway) Methods() []ports.MethodSpec {

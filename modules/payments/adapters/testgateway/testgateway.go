@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/gocommerce/commerce/modules/payments/adapters/internal/gatewaykit"
 	"github.com/gocommerce/commerce/modules/payments/adapters/stripe"
 	"github.com/gocommerce/commerce/modules/payments/domain"
 	"github.com/gocommerce/commerce/modules/payments/ports"
@@ -88,12 +89,7 @@ func (g *Gateway) ID() string { return "test" }
 func (g *Gateway) Name() string { return "Test Gateway" }
 
 // CaptureMethod is the configured capture method.
-func (g *Gateway) CaptureMethod() string {
-	if g.cfg.CaptureMethod == domain.CaptureManual {
-		return domain.CaptureManual
-	}
-	return domain.CaptureAutomatic
-}
+func (g *Gateway) CaptureMethod() string { return gatewaykit.CaptureMethod(g.cfg.CaptureMethod) }
 
 // Currencies are every ISO 4217 code the service knows.
 func Currencies() []string {

@@ -29,6 +29,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gocommerce/commerce/modules/payments/adapters/internal/gatewaykit"
 	"github.com/gocommerce/commerce/modules/payments/adapters/internal/rsakeys"
 	"github.com/gocommerce/commerce/modules/payments/adapters/internal/signedtime"
 	"github.com/gocommerce/commerce/modules/payments/domain"
@@ -49,6 +50,7 @@ type Config struct {
 
 // Gateway is the WeChat Pay adapter.
 type Gateway struct {
+	gatewaykit.NoSavedMethods
 	cfg  Config
 	key  *rsa.PrivateKey
 	pub  *rsa.PublicKey
@@ -63,21 +65,15 @@ const Tolerance = signedtime.Tolerance
 
 // New parses the keys and builds the adapter.
 func New(cfg Config) (*Gateway, error) {
-	key, err := rsakeys.ParsePrivate(cfg.PrivateKeyPEM)
+	key, pub, err := rsakeys.ParsePair(cfg.PrivateKeyPEM, cfg.PlatformPublicKeyPEM)
 	if err != nil {
-		return nil, fmt.Errorf("private_key: %w", err)
-	}
-	pub, err := rsakeys.ParsePublic(cfg.PlatformPublicKeyPEM)
-	if err != nil {
-		return nil, fmt.Errorf("public_key: %w", err)
+		return nil, err
 	}
 	if cfg.APIv3Key != "" && len(cfg.APIv3Key) != 32 {
 		return nil, errors.New("webhook_secret: the APIv3 key must be 32 bytes")
 	}
-	if cfg.HTTPClient == nil {
-		cfg.HTTPClient = &http.Client{Timeout: 30 * time.Second}
-	}
-	return &Gateway{cfg: cfg, key: key, pub: pub, now: time.Now, base: strings.TrimRight(cfg.BaseURL, "/")}, nil
+	cfg.HTTPClient = gatewaykit.HTTPClient(cfg.HTTPClient)
+	return &Gateway{NoSavedMethods: gatewaykit.NoSavedMethods{Provider: "WeChat Pay"}, cfg: cfg, key: key, pub: pub, now: time.Now, base: strings.TrimRight(cfg.BaseURL, "/")}, nil
 }
 
 // ID is "wechat_pay".
@@ -91,9 +87,7 @@ func (g *Gateway) CaptureMethod() string { return domain.CaptureAutomatic }
 
 // Methods offers WeChat Pay (Native: the customer scans a QR code) in CNY.
 func (g *Gateway) Methods() []ports.MethodSpec {
-	return []ports.MethodSpec{{
-		MethodType: "wechat_pay", DisplayName: "WeChat Pay", RequiresRedirect: true, Currencies: []string{"CNY"}, MinMinor: 1, MaxMinor: 10000000000,
-	}}
+	return gatewaykit.RedirectWallet("wechat_pay", "WeChat Pay", []string{"CNY"}, 10000000000)
 }
 
 // SignatureMessage is the documented request string to sign.
@@ -191,14 +185,13 @@ func (g *Gateway) call(ctx context.Context, method, path string, in, out any) er
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	resp, err := g.cfg.HTTPClient.Do(req)
+	resp, err := gatewaykit.Do(g.cfg.HTTPClient, req, 1<<20, "wechat_pay: "+method+" "+path)
 	if err != nil {
-		return fmt.Errorf("wechat_pay: %s %s: %w", method, path, err)
+		return err
 	}
-	defer resp.Body.Close()
-	answer, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if resp.StatusCode >= 300 {
-		e := &apiError{Status: resp.StatusCode}
+	answer := resp.Body
+	if resp.Status >= 300 {
+		e := &apiError{Status: resp.Status}
 		_ = json.Unmarshal(answer, e)
 		return e
 	}
@@ -318,24 +311,10 @@ func (g *Gateway) Refund(ctx context.Context, req ports.RefundRequest) (ports.Re
 	return ports.RefundResult{ProviderRefundID: outTradeNo(req.RefundID), Status: refundStatus(out.Status)}, nil
 }
 
-func refundStatus(s string) domain.RefundStatus {
-	switch s {
-	case "SUCCESS":
-		return domain.RefundSucceeded
-	case "ABNORMAL", "CLOSED":
-		return domain.RefundFailed
-	default:
-		return domain.RefundPending
-	}
-}
+// refundStates are the final refund states.
+var refundStates = gatewaykit.RefundStates{Succeeded: []string{"SUCCESS"}, Failed: []string{"ABNORMAL", "CLOSED"}}
 
-// SaveMethod is not offered.
-func (g *Gateway) SaveMethod(context.Context, ports.SaveMethodRequest) (ports.SavedMethodResult, error) {
-	return ports.SavedMethodResult{}, domain.ErrInvalidPaymentMethod.WithMessage("WeChat Pay cannot save cards")
-}
-
-// DeleteMethod has nothing to forget.
-func (g *Gateway) DeleteMethod(context.Context, string, string) error { return nil }
+func refundStatus(s string) domain.RefundStatus { return refundStates.Of(s) }
 
 // Decrypt opens a notification resource (AEAD_AES_256_GCM with the APIv3 key).
 func Decrypt(apiV3Key, nonce, associatedData, ciphertext string) ([]byte, error) {

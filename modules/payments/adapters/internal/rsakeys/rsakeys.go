@@ -7,6 +7,7 @@ import (
 	"crypto/x509"
 	"encoding/pem"
 	"errors"
+	"fmt"
 	"strings"
 )
 
@@ -56,4 +57,18 @@ func ParsePublic(s string) (*rsa.PublicKey, error) {
 		return rk, nil
 	}
 	return x509.ParsePKCS1PublicKey(der)
+}
+
+// ParsePair reads a gateway's own private key and its provider's public key; an error
+// names the one that is wrong (private_key or public_key).
+func ParsePair(private, public string) (*rsa.PrivateKey, *rsa.PublicKey, error) {
+	key, err := ParsePrivate(private)
+	if err != nil {
+		return nil, nil, fmt.Errorf("private_key: %w", err)
+	}
+	pub, err := ParsePublic(public)
+	if err != nil {
+		return nil, nil, fmt.Errorf("public_key: %w", err)
+	}
+	return key, pub, nil
 }

@@ -1,0 +1,90 @@
+// Package gatewaykit holds what the provider gateways answer alike: the capture method
+// they run, the refund states they report and the saved methods they do not offer.
+package gatewaykit
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/gocommerce/commerce/modules/payments/domain"
+	"github.com/gocommerce/commerce/modules/payments/ports"
+)
+
+// CaptureMethod is manual when the configuration says so, otherwise automatic.
+func CaptureMethod(configured string) string {
+	if configured == domain.CaptureManual {
+		return domain.CaptureManual
+	}
+	return domain.CaptureAutomatic
+}
+
+// RefundStates names a provider's refund states that are final.
+type RefundStates struct {
+	Succeeded []string
+	Failed    []string
+}
+
+// Of maps a provider's refund state: succeeded, failed, or (any other) pending.
+func (r RefundStates) Of(state string) domain.RefundStatus {
+	switch {
+	case slices.Contains(r.Succeeded, state):
+		return domain.RefundSucceeded
+	case slices.Contains(r.Failed, state):
+		return domain.RefundFailed
+	default:
+		return domain.RefundPending
+	}
+}
+
+// NoSavedMethods is embedded by a gateway that cannot save payment methods.
+type NoSavedMethods struct {
+	// Provider is the display name in the refusal.
+	Provider string
+}
+
+// SaveMethod refuses: the provider cannot save cards.
+func (n NoSavedMethods) SaveMethod(context.Context, ports.SaveMethodRequest) (ports.SavedMethodResult, error) {
+	return ports.SavedMethodResult{}, domain.ErrInvalidPaymentMethod.WithMessage("%s cannot save cards", n.Provider)
+}
+
+// DeleteMethod has nothing to forget.
+func (NoSavedMethods) DeleteMethod(context.Context, string, string) error { return nil }
+
+// RedirectWallet is the one method of a wallet the customer approves on the
+// provider's page: from one minor unit to maxMinor, in currencies.
+func RedirectWallet(methodType, displayName string, currencies []string, maxMinor int64) []ports.MethodSpec {
+	return []ports.MethodSpec{{
+		MethodType: methodType, DisplayName: displayName, RequiresRedirect: true, Currencies: currencies, MinMinor: 1, MaxMinor: maxMinor,
+	}}
+}
+
+// HTTPClient is client, or one with the gateways' 30 s timeout when it is nil.
+func HTTPClient(client *http.Client) *http.Client {
+	if client == nil {
+		return &http.Client{Timeout: 30 * time.Second}
+	}
+	return client
+}
+
+// Answer is a provider's HTTP answer, read in full.
+type Answer struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// Do sends req with client and reads at most limit bytes of the answer. A transport
+// failure is wrapped as "what: err" (what names the provider and the call).
+func Do(client *http.Client, req *http.Request, limit int64, what string) (Answer, error) {
+	resp, err := client.Do(req) //nolint:gosec // req goes to the configured provider's base URL
+	if err != nil {
+		return Answer{}, fmt.Errorf("%s: %w", what, err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, limit))
+	return Answer{Status: resp.StatusCode, Header: resp.Header, Body: body}, nil
+}

@@ -1,0 +1,33 @@
+package gatewaykit_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/gocommerce/commerce/modules/payments/adapters/internal/gatewaykit"
+	"github.com/gocommerce/commerce/modules/payments/domain"
+	"github.com/gocommerce/commerce/modules/payments/ports"
+)
+
+func TestRefundStatesAndCaptureMethod(t *testing.T) {
+	r := gatewaykit.RefundStates{Succeeded: []string{"OK"}, Failed: []string{"NO", "GONE"}}
+	for state, want := range map[string]domain.RefundStatus{"OK": domain.RefundSucceeded, "GONE": domain.RefundFailed, "WAIT": domain.RefundPending, "": domain.RefundPending} {
+		if got := r.Of(state); got != want {
+			t.Errorf("Of(%q) = %v, want %v", state, got, want)
+		}
+	}
+	if gatewaykit.CaptureMethod(domain.CaptureManual) != domain.CaptureManual || gatewaykit.CaptureMethod("") != domain.CaptureAutomatic {
+		t.Error("CaptureMethod does not keep manual and default to automatic")
+	}
+}
+
+func TestNoSavedMethods(t *testing.T) {
+	n := gatewaykit.NoSavedMethods{Provider: "Alipay"}
+	_, err := n.SaveMethod(context.Background(), ports.SaveMethodRequest{})
+	if err == nil || err.Error() == "" || !domain.ErrInvalidPaymentMethod.Is(err) {
+		t.Fatalf("SaveMethod = %v, want invalid payment method", err)
+	}
+	if err := n.DeleteMethod(context.Background(), "c", "m"); err != nil {
+		t.Fatalf("DeleteMethod = %v", err)
+	}
+}
