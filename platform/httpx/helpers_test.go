@@ -62,7 +62,13 @@ type address struct {
 	City string `json:"city" binding:"required"`
 }
 
+// stockKeeping is embedded in itemReq: its member is named as the body has it.
+type stockKeeping struct {
+	SKU string `json:"sku,omitempty" binding:"omitempty,max=8"`
+}
+
 type itemReq struct {
+	stockKeeping
 	Name     string   `json:"name" binding:"required,max=20"`
 	Email    string   `json:"email,omitempty" binding:"omitempty,email"`
 	Quantity int      `json:"quantity" binding:"gte=1"`

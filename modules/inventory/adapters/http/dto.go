@@ -3,51 +3,85 @@ package http
 import (
 	"time"
 
+	"github.com/gin-gonic/gin"
+
 	"github.com/gocommerce/commerce/modules/inventory/app"
 	"github.com/gocommerce/commerce/modules/inventory/domain"
 )
 
 // Requests. Integers the client must send are pointers so that 0 and absent differ.
-// A product-level request (/products/{id}/inventory/...) has its operation's fields,
-// the product id taken from the path, and its own rules; it converts to the
-// operation's request.
+// A product-level request (/products/{id}/inventory/...) has its operation's members
+// but the product, which the path names, and its own rules; it converts to the
+// operation's request. Shared members are embedded structs (httpx names their
+// members as the body has them).
 
-type adjustRequest struct {
+// stockTarget is what an /inventory operation moves stock of, and where.
+type stockTarget struct {
 	ProductID  string `json:"product_id" binding:"required,uuid"`
 	VariantID  string `json:"variant_id" binding:"omitempty,uuid"`
 	LocationID string `json:"location_id" binding:"required,uuid"`
+}
+
+// productTarget is the same on a product-level route: the location defaults to the
+// default location.
+type productTarget struct {
+	VariantID  string `json:"variant_id" binding:"omitempty,uuid"`
+	LocationID string `json:"location_id" binding:"omitempty,uuid"`
+}
+
+// of names the product of the route's path.
+func (t productTarget) of(c *gin.Context) stockTarget {
+	return stockTarget{ProductID: c.Param("id"), VariantID: t.VariantID, LocationID: t.LocationID}
+}
+
+// movementNotes are a movement's free text.
+type movementNotes struct {
+	Notes     string `json:"notes"`
+	Reference string `json:"reference"`
+}
+
+type adjustRequest struct {
+	stockTarget
 	Adjustment *int   `json:"adjustment" binding:"required"`
 	Reason     string `json:"reason" binding:"required,oneof=damaged lost found count return other"`
-	Notes      string `json:"notes"`
-	Reference  string `json:"reference"`
+	movementNotes
+}
+
+type productAdjustRequest struct {
+	productTarget
+	Adjustment *int   `json:"adjustment" binding:"required"`
+	Reason     string `json:"reason"`
+	movementNotes
+}
+
+// setCount is what a set request says besides where.
+type setCount struct {
+	Quantity *int   `json:"quantity" binding:"required"`
+	Reason   string `json:"reason"`
+	movementNotes
 }
 
 type setRequest struct {
-	ProductID  string `json:"product_id" binding:"required,uuid"`
-	VariantID  string `json:"variant_id" binding:"omitempty,uuid"`
-	LocationID string `json:"location_id" binding:"required,uuid"`
-	Quantity   *int   `json:"quantity" binding:"required"`
-	Reason     string `json:"reason"`
-	Notes      string `json:"notes"`
-	Reference  string `json:"reference"`
+	stockTarget
+	setCount
+}
+
+type productSetRequest struct {
+	productTarget
+	setCount
 }
 
 type receiveRequest struct {
-	ProductID   string `json:"product_id" binding:"required,uuid"`
-	VariantID   string `json:"variant_id" binding:"omitempty,uuid"`
-	LocationID  string `json:"location_id" binding:"required,uuid"`
+	stockTarget
 	Quantity    *int   `json:"quantity" binding:"required"`
 	CostPerUnit string `json:"cost_per_unit"`
-	Reference   string `json:"reference"`
-	Notes       string `json:"notes"`
+	movementNotes
 }
 
 type reserveRequest struct {
-	ProductID  string `json:"product_id" binding:"required,uuid"`
-	VariantID  string `json:"variant_id" binding:"omitempty,uuid"`
-	LocationID string `json:"location_id" binding:"required,uuid"`
-	OrderID    string `json:"order_id" binding:"required"`
-	Quantity   *int   `json:"quantity" binding:"required"`
+	stockTarget
+	OrderID  string `json:"order_id" binding:"required"`
+	Quantity *int   `json:"quantity" binding:"required"`
 }
 
 type releaseRequest struct {
@@ -55,46 +89,19 @@ type releaseRequest struct {
 	Reason        string `json:"reason" binding:"required,oneof=order_cancelled order_expired manual_release order_completed"`
 }
 
-type transferRequest struct {
-	ProductID      string `json:"product_id" binding:"required,uuid"`
-	VariantID      string `json:"variant_id" binding:"omitempty,uuid"`
-	FromLocationID string `json:"from_location_id" binding:"required,uuid"`
-	ToLocationID   string `json:"to_location_id" binding:"required,uuid"`
-	Quantity       *int   `json:"quantity" binding:"required"`
-	Reason         string `json:"reason"`
-	Reference      string `json:"reference"`
-	Notes          string `json:"notes"`
-}
-
-type productAdjustRequest struct {
-	ProductID  string `json:"-"` // from the path
-	VariantID  string `json:"variant_id" binding:"omitempty,uuid"`
-	LocationID string `json:"location_id" binding:"omitempty,uuid"`
-	Adjustment *int   `json:"adjustment" binding:"required"`
-	Reason     string `json:"reason"`
-	Notes      string `json:"notes"`
-	Reference  string `json:"reference"`
-}
-
-type productSetRequest struct {
-	ProductID  string `json:"-"` // from the path
-	VariantID  string `json:"variant_id" binding:"omitempty,uuid"`
-	LocationID string `json:"location_id" binding:"omitempty,uuid"`
-	Quantity   *int   `json:"quantity" binding:"required"`
-	Reason     string `json:"reason"`
-	Notes      string `json:"notes"`
-	Reference  string `json:"reference"`
-}
-
+// productTransferRequest is a transfer but its product (a product-level route's body).
 type productTransferRequest struct {
-	ProductID      string `json:"-"` // from the path
 	VariantID      string `json:"variant_id" binding:"omitempty,uuid"`
 	FromLocationID string `json:"from_location_id" binding:"required,uuid"`
 	ToLocationID   string `json:"to_location_id" binding:"required,uuid"`
 	Quantity       *int   `json:"quantity" binding:"required"`
 	Reason         string `json:"reason"`
-	Reference      string `json:"reference"`
-	Notes          string `json:"notes"`
+	movementNotes
+}
+
+type transferRequest struct {
+	ProductID string `json:"product_id" binding:"required,uuid"`
+	productTransferRequest
 }
 
 type createLocationRequest struct {
