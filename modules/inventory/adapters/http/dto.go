@@ -104,9 +104,8 @@ type transferRequest struct {
 	productTransferRequest
 }
 
-type createLocationRequest struct {
-	Name     string `json:"name" binding:"required"`
-	Code     string `json:"code"`
+// locationAddress is a location's address and phone, in its body and its resource.
+type locationAddress struct {
 	Address1 string `json:"address1"`
 	Address2 string `json:"address2"`
 	City     string `json:"city"`
@@ -114,7 +113,13 @@ type createLocationRequest struct {
 	Country  string `json:"country"`
 	Zip      string `json:"zip"`
 	Phone    string `json:"phone"`
-	IsActive *bool  `json:"is_active"`
+}
+
+type createLocationRequest struct {
+	Name string `json:"name" binding:"required"`
+	Code string `json:"code"`
+	locationAddress
+	IsActive *bool `json:"is_active"`
 }
 
 // Responses.
@@ -250,16 +255,10 @@ func toMovementResponse(m *domain.Movement) movementResponse {
 }
 
 type locationResponse struct {
-	ID        string    `json:"id"`
-	Name      string    `json:"name"`
-	Code      *string   `json:"code"`
-	Address1  string    `json:"address1"`
-	Address2  string    `json:"address2"`
-	City      string    `json:"city"`
-	Province  string    `json:"province"`
-	Country   string    `json:"country"`
-	Zip       string    `json:"zip"`
-	Phone     string    `json:"phone"`
+	ID   string  `json:"id"`
+	Name string  `json:"name"`
+	Code *string `json:"code"`
+	locationAddress
 	IsActive  bool      `json:"is_active"`
 	IsDefault bool      `json:"is_default"`
 	CreatedAt time.Time `json:"created_at"`
@@ -268,8 +267,8 @@ type locationResponse struct {
 
 func toLocationResponse(l *domain.Location) locationResponse {
 	return locationResponse{
-		ID: l.ID, Name: l.Name, Code: nullable(l.Code), Address1: l.Address1, Address2: l.Address2,
-		City: l.City, Province: l.Province, Country: l.Country, Zip: l.Zip, Phone: l.Phone,
+		ID: l.ID, Name: l.Name, Code: nullable(l.Code), locationAddress: locationAddress{Address1: l.Address1, Address2: l.Address2,
+			City: l.City, Province: l.Province, Country: l.Country, Zip: l.Zip, Phone: l.Phone},
 		IsActive: l.IsActive, IsDefault: l.IsDefault, CreatedAt: l.CreatedAt.UTC(), UpdatedAt: l.UpdatedAt.UTC(),
 	}
 }
