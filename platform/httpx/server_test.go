@@ -488,3 +488,18 @@ func TestServeReportsListenerFailure(t *testing.T) {
 		t.Fatal("Serve on a closed listener did not return")
 	}
 }
+
+// Route names a matched request by its template and any other as "unmatched".
+func TestRoute(t *testing.T) {
+	t.Parallel()
+	r := gin.New()
+	var got []string
+	r.Use(func(c *gin.Context) { c.Next(); got = append(got, httpx.Route(c)) })
+	r.GET("/items/:id", func(c *gin.Context) { c.Status(http.StatusNoContent) })
+	for _, p := range []string{"/items/7", "/nope"} {
+		r.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, p, nil))
+	}
+	if fmt.Sprint(got) != "[/items/:id unmatched]" {
+		t.Fatalf("routes = %v", got)
+	}
+}
