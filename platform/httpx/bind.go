@@ -18,12 +18,20 @@ import (
 
 var errTrailingData = errors.New("data after the JSON value")
 
+// inline stands in a field's name for a struct embedded without a JSON name, so a body
+// type can share members through embedding and its errors still name the members as
+// the body has them ("product_id", not "target.product_id").
+const inline = "(inline)"
+
 func init() {
 	if v, ok := binding.Validator.Engine().(*validator.Validate); ok {
 		v.RegisterTagNameFunc(func(f reflect.StructField) string {
 			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 			if name == "-" {
 				return ""
+			}
+			if name == "" && f.Anonymous {
+				return inline // encoding/json promotes its members: name them alone
 			}
 			if name == "" {
 				return f.Name
@@ -108,7 +116,7 @@ func validationError(err error) error {
 	}
 	fields := map[string]string{}
 	for _, fe := range verrs {
-		ns := fe.Namespace()
+		ns := strings.ReplaceAll(fe.Namespace(), inline+".", "")
 		if i := strings.Index(ns, "."); i >= 0 {
 			ns = ns[i+1:]
 		}

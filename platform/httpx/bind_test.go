@@ -42,6 +42,7 @@ func TestBindJSON(t *testing.T) {
 		{"rules by json name", `{"name":"` + strings.Repeat("n", 21) + `","quantity":1,"email":"nope","kind":"other","address":{}}`,
 			validation("name", "must be at most 20", "email", "must be a valid email address",
 				"kind", "must be one of: simple, bundle", "address.city", "is required")},
+		{"embedded struct's member", `{"name":"Mug","quantity":1,"sku":"123456789"}`, validation("sku", "must be at most 8")},
 		{"malformed", `{"name":`, invalidJSON},
 		{"not json", `name=Mug`, invalidJSON},
 		{"trailing garbage", `{"name":"Mug","quantity":1} xyz`, invalidJSON},

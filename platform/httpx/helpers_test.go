@@ -62,7 +62,31 @@ type address struct {
 	City string `json:"city" binding:"required"`
 }
 
+// seen collects what a test's middleware records, from the server's goroutines.
+type seen[T any] struct {
+	mu   sync.Mutex
+	vals []T
+}
+
+func (s *seen[T]) add(v T) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.vals = append(s.vals, v)
+}
+
+func (s *seen[T]) list() []T {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]T(nil), s.vals...)
+}
+
+// stockKeeping is embedded in itemReq: its member is named as the body has it.
+type stockKeeping struct {
+	SKU string `json:"sku,omitempty" binding:"omitempty,max=8"`
+}
+
 type itemReq struct {
+	stockKeeping
 	Name     string   `json:"name" binding:"required,max=20"`
 	Email    string   `json:"email,omitempty" binding:"omitempty,email"`
 	Quantity int      `json:"quantity" binding:"gte=1"`

@@ -61,16 +61,22 @@ func requestContext(logger *zap.Logger, timeout time.Duration) gin.HandlerFunc {
 	}
 }
 
+// Route names the request's route for logs and metrics: its template (e.g.
+// /api/v1/products/:id), or "unmatched" when no route matched.
+func Route(c *gin.Context) string {
+	if r := c.FullPath(); r != "" {
+		return r
+	}
+	return "unmatched"
+}
+
 // accessLog logs every request once, after it completes. No headers, bodies or
 // query strings are logged (they may carry tokens or card data).
 func accessLog(logger *zap.Logger) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		start := time.Now()
 		c.Next()
-		route := c.FullPath()
-		if route == "" {
-			route = "unmatched"
-		}
+		route := Route(c)
 		status := c.Writer.Status()
 		fields := []zap.Field{
 			zap.String("request_id", RequestID(c)),

@@ -32,6 +32,12 @@ type Routes struct {
 	uploads uploadRoutes
 }
 
+// Update is PUT and PATCH, for an update route that serves both with one handler
+// (platform/patch reads a whole body and a partial one alike):
+//
+//	g.Match(httpx.Update, "/:id", write, httpx.HandleJSON(ok, h.update))
+var Update = []string{http.MethodPut, http.MethodPatch}
+
 // AllowMultipart lets "METHOD /full/path" take multipart/form-data up to limit bytes.
 func (r *Routes) AllowMultipart(method, fullPath string, limit int64) {
 	r.AllowBody(method, fullPath, "multipart/form-data", BodyRule{Limit: limit})

@@ -10,7 +10,6 @@ import (
 	"net/http/httptest"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -60,15 +59,10 @@ func TestRequestID(t *testing.T) {
 
 func TestPanicRecovery(t *testing.T) {
 	t.Parallel()
-	var (
-		mu       sync.Mutex
-		statuses []int
-	)
+	var statuses seen[int]
 	metrics := func(c *gin.Context) {
 		c.Next()
-		mu.Lock()
-		statuses = append(statuses, c.Writer.Status())
-		mu.Unlock()
+		statuses.add(c.Writer.Status())
 	}
 	core, logs := observer.New(zapcore.DebugLevel)
 	s, _ := newServer(t, serverOpts{metrics: metrics, logger: zap.New(core)})
@@ -108,10 +102,8 @@ func TestPanicRecovery(t *testing.T) {
 	if len(panics) != 2 || panics[0].ContextMap()["request_id"] == "" || !strings.Contains(fmt.Sprint(panics[0].ContextMap()["panic"]), "kaboom") {
 		t.Fatalf("panic log entries = %+v", panics)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if fmt.Sprint(statuses) != "[500 200 500 200]" {
-		t.Fatalf("metrics saw statuses %v, want [500 200 500 200]", statuses)
+	if got := fmt.Sprint(statuses.list()); got != "[500 200 500 200]" {
+		t.Fatalf("metrics saw statuses %s, want [500 200 500 200]", got)
 	}
 	var accessed []string
 	for _, e := range logs.FilterMessage("request").All() {
@@ -291,14 +283,9 @@ func TestAuthentication(t *testing.T) {
 
 func TestRateLimitHook(t *testing.T) {
 	t.Parallel()
-	var (
-		mu      sync.Mutex
-		clients []string
-	)
+	var seenClients seen[string]
 	limiter := func(c *gin.Context) {
-		mu.Lock()
-		clients = append(clients, httpx.ClientID(c))
-		mu.Unlock()
+		seenClients.add(httpx.ClientID(c))
 		c.Header("X-RateLimit-Limit", "10")
 		if c.GetHeader("X-Test-Over") != "" {
 			httpx.Abort(c, apperr.New(apperr.RateLimited, "", "Rate limit exceeded"))
@@ -314,10 +301,8 @@ func TestRateLimitHook(t *testing.T) {
 	w := do(t, s, request{method: http.MethodPut, path: "/api/v1/products/p1", body: strings.NewReader("x"), contentType: "text/plain",
 		header: map[string]string{"X-Test-Over": "1"}})
 	expectError(t, w, http.StatusTooManyRequests, map[string]any{"code": 429, "message": "Rate limit exceeded", "category": "rate_limit"})
-	mu.Lock()
-	defer mu.Unlock()
 	// It runs after authentication: it sees the principal.
-	if len(clients) != 2 || clients[0] != "key:abcd1234" || clients[1] != "ip:192.0.2.1" {
+	if clients := seenClients.list(); len(clients) != 2 || clients[0] != "key:abcd1234" || clients[1] != "ip:192.0.2.1" {
 		t.Fatalf("limiter saw clients %v", clients)
 	}
 }
@@ -486,5 +471,20 @@ func TestServeReportsListenerFailure(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Serve on a closed listener did not return")
+	}
+}
+
+// Route names a matched request by its template and any other as "unmatched".
+func TestRoute(t *testing.T) {
+	t.Parallel()
+	r := gin.New()
+	var got []string
+	r.Use(func(c *gin.Context) { c.Next(); got = append(got, httpx.Route(c)) })
+	r.GET("/items/:id", func(c *gin.Context) { c.Status(http.StatusNoContent) })
+	for _, p := range []string{"/items/7", "/nope"} {
+		r.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, p, nil))
+	}
+	if fmt.Sprint(got) != "[/items/:id unmatched]" {
+		t.Fatalf("routes = %v", got)
 	}
 }

@@ -56,8 +56,7 @@ func (h *Handler) RegisterRoutes(r *httpx.Routes) {
 	p.GET("/:id/variants", read, httpx.HandleList(h.listVariants))
 	p.POST("/:id/variants", write, writeBody(created, variantInput, h.createVariant))
 	p.GET("/:id/variants/:variant_id", read, httpx.Handle(ok, h.getVariant))
-	p.PUT("/:id/variants/:variant_id", write, writeBody(ok, variantInput, h.updateVariant))
-	p.PATCH("/:id/variants/:variant_id", write, writeBody(ok, variantInput, h.updateVariant))
+	p.Match(httpx.Update, "/:id/variants/:variant_id", write, writeBody(ok, variantInput, h.updateVariant))
 	p.DELETE("/:id/variants/:variant_id", write, httpx.HandleNoContent(h.deleteVariant))
 
 	p.GET("/:id/images", read, httpx.HandleList(h.listImages))

@@ -178,35 +178,16 @@ type segmentRequest struct {
 	Query map[string]any `json:"query" binding:"required"`
 }
 
-// customerResponse is the customer resource; addresses, orders and metafields appear
-// on request (include) and in write responses.
+// customerResponse is the customer resource: api.Customer, whose addresses, orders
+// and metafields appear on request (include) and in write responses. Its timestamps
+// are declared again so that they stay the last members, in UTC.
 type customerResponse struct {
-	ID                string                  `json:"id"`
-	Email             string                  `json:"email"`
-	Phone             string                  `json:"phone"`
-	FirstName         string                  `json:"first_name"`
-	LastName          string                  `json:"last_name"`
-	AcceptsMarketing  bool                    `json:"accepts_marketing"`
-	MarketingOptInAt  *time.Time              `json:"marketing_opt_in_at"`
-	TaxExempt         bool                    `json:"tax_exempt"`
-	TaxExemptions     []string                `json:"tax_exemptions"`
-	Currency          string                  `json:"currency"`
-	Language          string                  `json:"language"`
-	Note              string                  `json:"note"`
-	Tags              []string                `json:"tags"`
-	VerifiedEmail     bool                    `json:"verified_email"`
-	State             string                  `json:"state"`
-	LastOrderID       *string                 `json:"last_order_id"`
-	LastOrderName     *string                 `json:"last_order_name"`
-	OrdersCount       int                     `json:"orders_count"`
-	TotalSpent        string                  `json:"total_spent"`
-	AverageOrderValue string                  `json:"average_order_value"`
-	DefaultAddress    *api.Address            `json:"default_address"`
-	Addresses         *[]api.Address          `json:"addresses,omitempty"`
-	Orders            *[]orderSummaryResponse `json:"orders,omitempty"`
-	Metafields        *map[string]any         `json:"metafields,omitempty"`
-	CreatedAt         time.Time               `json:"created_at"`
-	UpdatedAt         time.Time               `json:"updated_at"`
+	api.Customer
+	Addresses  *[]api.Address          `json:"addresses,omitempty"`
+	Orders     *[]orderSummaryResponse `json:"orders,omitempty"`
+	Metafields *map[string]any         `json:"metafields,omitempty"`
+	CreatedAt  time.Time               `json:"created_at"`
+	UpdatedAt  time.Time               `json:"updated_at"`
 }
 
 // include names the optional members of a customer response.
@@ -217,14 +198,8 @@ type include struct {
 var includeAll = include{addresses: true, metafields: true}
 
 func toCustomerResponse(c api.Customer, inc include, orders []ports.OrderSummary) customerResponse {
-	out := customerResponse{
-		ID: c.ID, Email: c.Email, Phone: c.Phone, FirstName: c.FirstName, LastName: c.LastName,
-		AcceptsMarketing: c.AcceptsMarketing, MarketingOptInAt: c.MarketingOptInAt, TaxExempt: c.TaxExempt,
-		TaxExemptions: nonNil(c.TaxExemptions), Currency: c.Currency, Language: c.Language, Note: c.Note,
-		Tags: nonNil(c.Tags), VerifiedEmail: c.VerifiedEmail, State: c.State, LastOrderID: c.LastOrderID,
-		LastOrderName: c.LastOrderName, OrdersCount: c.OrdersCount, TotalSpent: c.TotalSpent,
-		AverageOrderValue: c.AverageOrderValue, DefaultAddress: c.DefaultAddress, CreatedAt: c.CreatedAt.UTC(), UpdatedAt: c.UpdatedAt.UTC(),
-	}
+	out := customerResponse{Customer: c, CreatedAt: c.CreatedAt.UTC(), UpdatedAt: c.UpdatedAt.UTC()}
+	out.TaxExemptions, out.Tags = nonNil(c.TaxExemptions), nonNil(c.Tags)
 	if inc.addresses {
 		list := append(make([]api.Address, 0, len(c.Addresses)), c.Addresses...)
 		out.Addresses = &list

@@ -3,51 +3,85 @@ package http
 import (
 	"time"
 
+	"github.com/gin-gonic/gin"
+
 	"github.com/gocommerce/commerce/modules/inventory/app"
 	"github.com/gocommerce/commerce/modules/inventory/domain"
 )
 
 // Requests. Integers the client must send are pointers so that 0 and absent differ.
-// A product-level request (/products/{id}/inventory/...) has its operation's fields,
-// the product id taken from the path, and its own rules; it converts to the
-// operation's request.
+// A product-level request (/products/{id}/inventory/...) has its operation's members
+// but the product, which the path names, and its own rules; it converts to the
+// operation's request. Shared members are embedded structs (httpx names their
+// members as the body has them).
 
-type adjustRequest struct {
+// stockTarget is what an /inventory operation moves stock of, and where.
+type stockTarget struct {
 	ProductID  string `json:"product_id" binding:"required,uuid"`
 	VariantID  string `json:"variant_id" binding:"omitempty,uuid"`
 	LocationID string `json:"location_id" binding:"required,uuid"`
+}
+
+// productTarget is the same on a product-level route: the location defaults to the
+// default location.
+type productTarget struct {
+	VariantID  string `json:"variant_id" binding:"omitempty,uuid"`
+	LocationID string `json:"location_id" binding:"omitempty,uuid"`
+}
+
+// of names the product of the route's path.
+func (t productTarget) of(c *gin.Context) stockTarget {
+	return stockTarget{ProductID: c.Param("id"), VariantID: t.VariantID, LocationID: t.LocationID}
+}
+
+// movementNotes are a movement's free text.
+type movementNotes struct {
+	Notes     string `json:"notes"`
+	Reference string `json:"reference"`
+}
+
+type adjustRequest struct {
+	stockTarget
 	Adjustment *int   `json:"adjustment" binding:"required"`
 	Reason     string `json:"reason" binding:"required,oneof=damaged lost found count return other"`
-	Notes      string `json:"notes"`
-	Reference  string `json:"reference"`
+	movementNotes
+}
+
+type productAdjustRequest struct {
+	productTarget
+	Adjustment *int   `json:"adjustment" binding:"required"`
+	Reason     string `json:"reason"`
+	movementNotes
+}
+
+// setCount is what a set request says besides where.
+type setCount struct {
+	Quantity *int   `json:"quantity" binding:"required"`
+	Reason   string `json:"reason"`
+	movementNotes
 }
 
 type setRequest struct {
-	ProductID  string `json:"product_id" binding:"required,uuid"`
-	VariantID  string `json:"variant_id" binding:"omitempty,uuid"`
-	LocationID string `json:"location_id" binding:"required,uuid"`
-	Quantity   *int   `json:"quantity" binding:"required"`
-	Reason     string `json:"reason"`
-	Notes      string `json:"notes"`
-	Reference  string `json:"reference"`
+	stockTarget
+	setCount
+}
+
+type productSetRequest struct {
+	productTarget
+	setCount
 }
 
 type receiveRequest struct {
-	ProductID   string `json:"product_id" binding:"required,uuid"`
-	VariantID   string `json:"variant_id" binding:"omitempty,uuid"`
-	LocationID  string `json:"location_id" binding:"required,uuid"`
+	stockTarget
 	Quantity    *int   `json:"quantity" binding:"required"`
 	CostPerUnit string `json:"cost_per_unit"`
-	Reference   string `json:"reference"`
-	Notes       string `json:"notes"`
+	movementNotes
 }
 
 type reserveRequest struct {
-	ProductID  string `json:"product_id" binding:"required,uuid"`
-	VariantID  string `json:"variant_id" binding:"omitempty,uuid"`
-	LocationID string `json:"location_id" binding:"required,uuid"`
-	OrderID    string `json:"order_id" binding:"required"`
-	Quantity   *int   `json:"quantity" binding:"required"`
+	stockTarget
+	OrderID  string `json:"order_id" binding:"required"`
+	Quantity *int   `json:"quantity" binding:"required"`
 }
 
 type releaseRequest struct {
@@ -55,51 +89,23 @@ type releaseRequest struct {
 	Reason        string `json:"reason" binding:"required,oneof=order_cancelled order_expired manual_release order_completed"`
 }
 
-type transferRequest struct {
-	ProductID      string `json:"product_id" binding:"required,uuid"`
-	VariantID      string `json:"variant_id" binding:"omitempty,uuid"`
-	FromLocationID string `json:"from_location_id" binding:"required,uuid"`
-	ToLocationID   string `json:"to_location_id" binding:"required,uuid"`
-	Quantity       *int   `json:"quantity" binding:"required"`
-	Reason         string `json:"reason"`
-	Reference      string `json:"reference"`
-	Notes          string `json:"notes"`
-}
-
-type productAdjustRequest struct {
-	ProductID  string `json:"-"` // from the path
-	VariantID  string `json:"variant_id" binding:"omitempty,uuid"`
-	LocationID string `json:"location_id" binding:"omitempty,uuid"`
-	Adjustment *int   `json:"adjustment" binding:"required"`
-	Reason     string `json:"reason"`
-	Notes      string `json:"notes"`
-	Reference  string `json:"reference"`
-}
-
-type productSetRequest struct {
-	ProductID  string `json:"-"` // from the path
-	VariantID  string `json:"variant_id" binding:"omitempty,uuid"`
-	LocationID string `json:"location_id" binding:"omitempty,uuid"`
-	Quantity   *int   `json:"quantity" binding:"required"`
-	Reason     string `json:"reason"`
-	Notes      string `json:"notes"`
-	Reference  string `json:"reference"`
-}
-
+// productTransferRequest is a transfer but its product (a product-level route's body).
 type productTransferRequest struct {
-	ProductID      string `json:"-"` // from the path
 	VariantID      string `json:"variant_id" binding:"omitempty,uuid"`
 	FromLocationID string `json:"from_location_id" binding:"required,uuid"`
 	ToLocationID   string `json:"to_location_id" binding:"required,uuid"`
 	Quantity       *int   `json:"quantity" binding:"required"`
 	Reason         string `json:"reason"`
-	Reference      string `json:"reference"`
-	Notes          string `json:"notes"`
+	movementNotes
 }
 
-type createLocationRequest struct {
-	Name     string `json:"name" binding:"required"`
-	Code     string `json:"code"`
+type transferRequest struct {
+	ProductID string `json:"product_id" binding:"required,uuid"`
+	productTransferRequest
+}
+
+// locationAddress is a location's address and phone, in its body and its resource.
+type locationAddress struct {
 	Address1 string `json:"address1"`
 	Address2 string `json:"address2"`
 	City     string `json:"city"`
@@ -107,7 +113,13 @@ type createLocationRequest struct {
 	Country  string `json:"country"`
 	Zip      string `json:"zip"`
 	Phone    string `json:"phone"`
-	IsActive *bool  `json:"is_active"`
+}
+
+type createLocationRequest struct {
+	Name string `json:"name" binding:"required"`
+	Code string `json:"code"`
+	locationAddress
+	IsActive *bool `json:"is_active"`
 }
 
 // Responses.
@@ -243,16 +255,10 @@ func toMovementResponse(m *domain.Movement) movementResponse {
 }
 
 type locationResponse struct {
-	ID        string    `json:"id"`
-	Name      string    `json:"name"`
-	Code      *string   `json:"code"`
-	Address1  string    `json:"address1"`
-	Address2  string    `json:"address2"`
-	City      string    `json:"city"`
-	Province  string    `json:"province"`
-	Country   string    `json:"country"`
-	Zip       string    `json:"zip"`
-	Phone     string    `json:"phone"`
+	ID   string  `json:"id"`
+	Name string  `json:"name"`
+	Code *string `json:"code"`
+	locationAddress
 	IsActive  bool      `json:"is_active"`
 	IsDefault bool      `json:"is_default"`
 	CreatedAt time.Time `json:"created_at"`
@@ -261,8 +267,8 @@ type locationResponse struct {
 
 func toLocationResponse(l *domain.Location) locationResponse {
 	return locationResponse{
-		ID: l.ID, Name: l.Name, Code: nullable(l.Code), Address1: l.Address1, Address2: l.Address2,
-		City: l.City, Province: l.Province, Country: l.Country, Zip: l.Zip, Phone: l.Phone,
+		ID: l.ID, Name: l.Name, Code: nullable(l.Code), locationAddress: locationAddress{Address1: l.Address1, Address2: l.Address2,
+			City: l.City, Province: l.Province, Country: l.Country, Zip: l.Zip, Phone: l.Phone},
 		IsActive: l.IsActive, IsDefault: l.IsDefault, CreatedAt: l.CreatedAt.UTC(), UpdatedAt: l.UpdatedAt.UTC(),
 	}
 }

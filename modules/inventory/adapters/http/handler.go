@@ -112,18 +112,15 @@ func (h *Handler) transfer(c *gin.Context, req transferRequest) (api.Transfer, e
 }
 
 func (h *Handler) productAdjust(c *gin.Context, req productAdjustRequest) (api.Adjustment, error) {
-	req.ProductID = c.Param("id")
-	return h.adjust(c, adjustRequest(req))
+	return h.adjust(c, adjustRequest{stockTarget: req.of(c), Adjustment: req.Adjustment, Reason: req.Reason, movementNotes: req.movementNotes})
 }
 
 func (h *Handler) productSet(c *gin.Context, req productSetRequest) (api.Adjustment, error) {
-	req.ProductID = c.Param("id")
-	return h.set(c, setRequest(req))
+	return h.set(c, setRequest{stockTarget: req.of(c), setCount: req.setCount})
 }
 
 func (h *Handler) productTransfer(c *gin.Context, req productTransferRequest) (api.Transfer, error) {
-	req.ProductID = c.Param("id")
-	return h.transfer(c, transferRequest(req))
+	return h.transfer(c, transferRequest{ProductID: c.Param("id"), productTransferRequest: req})
 }
 
 func (h *Handler) getLevel(c *gin.Context) (levelViewResponse, error) {

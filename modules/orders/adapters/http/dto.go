@@ -17,19 +17,11 @@ import (
 	"github.com/gocommerce/commerce/platform/httpx"
 )
 
+// addressRequest is Part 2's address shape plus the names other platforms use.
 type addressRequest struct {
-	FirstName   string `json:"first_name"`
-	LastName    string `json:"last_name"`
-	Company     string `json:"company"`
-	Phone       string `json:"phone"`
-	Address1    string `json:"address1"`
-	Address2    string `json:"address2"`
-	City        string `json:"city"`
-	State       string `json:"state"`
-	Province    string `json:"province"` // Shopify's name for state
-	Country     string `json:"country"`
+	api.Address
+	Province    string `json:"province"`     // Shopify's name for state
 	CountryCode string `json:"country_code"` // accepted for country
-	Zip         string `json:"zip"`
 }
 
 func (a *addressRequest) toAPI() *api.Address {
