@@ -22,6 +22,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gocommerce/commerce/modules/payments/adapters/alipay"
+	"github.com/gocommerce/commerce/modules/payments/adapters/internal/gatewaytest"
 	"github.com/gocommerce/commerce/modules/payments/domain"
 	"github.com/gocommerce/commerce/modules/payments/ports"
 )
@@ -167,15 +168,11 @@ func TestAlipayOpenAPI(t *testing.T) {
 		t.Fatalf("biz_content %v", biz)
 	}
 	// Query: still waiting, then paid; a trade not created yet is still waiting.
-	if r, err := g.Complete(ctx, ports.CompleteRequest{TransactionID: res.TransactionID}); err != nil || r.Status != domain.StatusRequiresAction {
-		t.Fatalf("query waiting: %+v %v", r, err)
-	}
-	f.mu.Lock()
-	f.status = "TRADE_SUCCESS"
-	f.mu.Unlock()
-	if r, err := g.Complete(ctx, ports.CompleteRequest{TransactionID: res.TransactionID}); err != nil || r.Status != domain.StatusSucceeded || r.ProviderReference != "2026112222001" {
-		t.Fatalf("query paid: %+v %v", r, err)
-	}
+	gatewaytest.AssertPaidOnQuery(ctx, t, g, res.TransactionID, func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		f.status = "TRADE_SUCCESS"
+	}, "2026112222001")
 	if r, err := g.Complete(ctx, ports.CompleteRequest{TransactionID: "missing"}); err != nil || r.Status != domain.StatusRequiresAction {
 		t.Fatalf("query missing: %+v %v", r, err)
 	}

@@ -26,6 +26,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/gocommerce/commerce/modules/payments/adapters/internal/gatewaytest"
 	"github.com/gocommerce/commerce/modules/payments/adapters/wechatpay"
 	"github.com/gocommerce/commerce/modules/payments/domain"
 	"github.com/gocommerce/commerce/modules/payments/ports"
@@ -182,15 +183,11 @@ func TestWeChatPayAPIv3(t *testing.T) {
 		amount["currency"] != "CNY" || b["notify_url"] != "https://api.example/api/v2/webhooks/wechat_pay" {
 		t.Fatalf("order body %v", b)
 	}
-	if r, err := g.Complete(ctx, ports.CompleteRequest{TransactionID: res.TransactionID}); err != nil || r.Status != domain.StatusRequiresAction {
-		t.Fatalf("query NOTPAY: %+v %v", r, err)
-	}
-	f.mu.Lock()
-	f.state = "SUCCESS"
-	f.mu.Unlock()
-	if r, err := g.Complete(ctx, ports.CompleteRequest{TransactionID: res.TransactionID}); err != nil || r.Status != domain.StatusSucceeded || r.ProviderReference != "4200000001" {
-		t.Fatalf("query SUCCESS: %+v %v", r, err)
-	}
+	gatewaytest.AssertPaidOnQuery(ctx, t, g, res.TransactionID, func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		f.state = "SUCCESS"
+	}, "4200000001")
 	rr, err := g.Refund(ctx, ports.RefundRequest{RefundID: "ref_0190c8a2-0000-7000-8000-000000000001", TransactionID: res.TransactionID,
 		Amount: decimal.RequireFromString("5"), PaymentAmount: decimal.RequireFromString("19.99"), Currency: "CNY"})
 	ra := f.bodies["/v3/refund/domestic/refunds"]["amount"].(map[string]any)
