@@ -85,6 +85,24 @@ func TestInTx(t *testing.T) {
 			t.Fatalf("insert outside tx: %v", err)
 		}
 
+		// left checks a transaction's error (errors.Is want) and the rows it left.
+		left := func(what string, err, want error, rows int64) {
+			t.Helper()
+			if !errors.Is(err, want) {
+				t.Fatalf("%s: err = %v, want %v", what, err, want)
+			}
+			if n := count(t, d); n != rows {
+				t.Fatalf("%s: count = %d, want %d", what, n, rows)
+			}
+		}
+		// insertThen inserts name, then answers then.
+		insertThen := func(ctx context.Context, name string, then error) error {
+			if err := insert(ctx, t, d, name); err != nil {
+				return err
+			}
+			return then
+		}
+
 		// Commit.
 		err := d.InTx(ctx, func(ctx context.Context) error {
 			if !db.InTransaction(ctx) {
@@ -103,18 +121,8 @@ func TestInTx(t *testing.T) {
 		}
 
 		// Rollback on error leaves nothing and returns fn's error.
-		err = d.InTx(ctx, func(ctx context.Context) error {
-			if err := insert(ctx, t, d, "rolled-back"); err != nil {
-				return err
-			}
-			return errBoom
-		})
-		if !errors.Is(err, errBoom) {
-			t.Fatalf("InTx rollback err = %v, want errBoom", err)
-		}
-		if n := count(t, d); n != 3 {
-			t.Fatalf("after rollback count = %d, want 3", n)
-		}
+		err = d.InTx(ctx, func(ctx context.Context) error { return insertThen(ctx, "rolled-back", errBoom) })
+		left("rollback", err, errBoom, 3)
 
 		// A failed statement rolls back the statements before it.
 		err = d.InTx(ctx, func(ctx context.Context) error {
@@ -126,9 +134,7 @@ func TestInTx(t *testing.T) {
 		if !db.IsDuplicate(err) {
 			t.Fatalf("duplicate inside tx err = %v", err)
 		}
-		if n := count(t, d); n != 3 {
-			t.Fatalf("after failed statement count = %d, want 3", n)
-		}
+		left("failed statement", nil, nil, 3)
 
 		// Nested InTx joins the outer transaction: an inner error rolls back everything.
 		err = d.InTx(ctx, func(outer context.Context) error {
@@ -139,18 +145,10 @@ func TestInTx(t *testing.T) {
 				if d.Conn(inner) != d.Conn(outer) {
 					t.Error("nested InTx did not join the outer transaction")
 				}
-				if err := insert(inner, t, d, "inner"); err != nil {
-					return err
-				}
-				return errBoom
+				return insertThen(inner, "inner", errBoom)
 			})
 		})
-		if !errors.Is(err, errBoom) {
-			t.Fatalf("nested rollback err = %v", err)
-		}
-		if n := count(t, d); n != 3 {
-			t.Fatalf("after nested rollback count = %d, want 3", n)
-		}
+		left("nested rollback", err, errBoom, 3)
 
 		// An inner success is undone when the outer transaction fails afterwards.
 		err = d.InTx(ctx, func(outer context.Context) error {
@@ -161,12 +159,7 @@ func TestInTx(t *testing.T) {
 			}
 			return errBoom
 		})
-		if !errors.Is(err, errBoom) {
-			t.Fatalf("outer failure err = %v", err)
-		}
-		if n := count(t, d); n != 3 {
-			t.Fatalf("after outer failure count = %d, want 3", n)
-		}
+		left("outer failure", err, errBoom, 3)
 
 		// Nested success commits with the outer transaction.
 		err = d.InTx(ctx, func(outer context.Context) error {
@@ -177,12 +170,7 @@ func TestInTx(t *testing.T) {
 				return insert(inner, t, d, "inner2")
 			})
 		})
-		if err != nil {
-			t.Fatalf("nested commit: %v", err)
-		}
-		if n := count(t, d); n != 5 {
-			t.Fatalf("after nested commit count = %d, want 5", n)
-		}
+		left("nested commit", err, nil, 5)
 
 		// A panic inside fn rolls back and propagates.
 		func() {
@@ -198,9 +186,7 @@ func TestInTx(t *testing.T) {
 				panic("boom")
 			})
 		}()
-		if n := count(t, d); n != 5 {
-			t.Fatalf("after panic count = %d, want 5", n)
-		}
+		left("panic", nil, nil, 5)
 	}, widgets())
 }
 
