@@ -118,7 +118,7 @@ func newHarness(t *testing.T, engine string) *harness {
 	inv.put(prodShirt, varShirtM, 1, "deny")
 	inv.put(prodMug, varMug, 5, "deny")
 	pay := newFakePayments()
-	cus := &fakeCustomers{byID: map[string]customers.Customer{}}
+	cus := &fakeCustomers{}
 	cus.put(customers.Customer{ID: custAda, Email: adaEmail, Phone: "+4930123", FirstName: "Ada"})
 	cus.put(customers.Customer{ID: custBob, Email: bobEmail, FirstName: "Bob"})
 
