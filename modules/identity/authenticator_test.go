@@ -81,6 +81,20 @@ func newFixture(tb testing.TB, engine string) *fixture {
 	return &fixture{svc: svc, authn: authn, keys: keys, clock: clk, db: e.DB, settings: settings, revs: revs}
 }
 
+// admin creates an admin with email and logs in as login (the email as typed).
+func (f *fixture) admin(tb testing.TB, email, login string) app.StaffLogin {
+	tb.Helper()
+	ctx := context.Background()
+	if _, err := f.svc.CreateAdmin(ctx, email, "admin-pass-1"); err != nil {
+		tb.Fatal(err)
+	}
+	l, err := f.svc.AdminLogin(ctx, app.LoginCommand{Email: login, Password: "admin-pass-1"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return l
+}
+
 func TestAuthenticatorCachesVerifiedKeys(t *testing.T) {
 	testdb.EachEngine(t, func(t *testing.T, engine string) {
 		f := newFixture(t, engine)
@@ -160,13 +174,7 @@ func TestJWTPrincipal(t *testing.T) {
 	}
 	f := newFixture(t, "sqlite")
 	ctx := context.Background()
-	if _, err := f.svc.CreateAdmin(ctx, "boss@example.com", "boss-pass-1"); err != nil {
-		t.Fatal(err)
-	}
-	l, err := f.svc.AdminLogin(ctx, app.LoginCommand{Email: "BOSS@example.com", Password: "boss-pass-1"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := f.admin(t, "boss@example.com", "BOSS@example.com")
 	p, err := f.authn.Authenticate(ctx, l.Tokens.AccessToken, "")
 	if err != nil || p.Kind != auth.Staff || p.ID != l.User.ID || p.Email != "boss@example.com" || !p.IsAdmin() {
 		t.Fatalf("staff principal %+v %v", p, err)
@@ -219,13 +227,7 @@ func BenchmarkAuthenticateAPIKey(b *testing.B) {
 func BenchmarkAuthenticateJWT(b *testing.B) {
 	f := newFixture(b, "sqlite")
 	ctx := context.Background()
-	if _, err := f.svc.CreateAdmin(ctx, "bench@example.com", "bench-pass-1"); err != nil {
-		b.Fatal(err)
-	}
-	l, err := f.svc.AdminLogin(ctx, app.LoginCommand{Email: "bench@example.com", Password: "bench-pass-1"})
-	if err != nil {
-		b.Fatal(err)
-	}
+	l := f.admin(b, "bench@example.com", "bench@example.com")
 	b.ReportAllocs()
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
