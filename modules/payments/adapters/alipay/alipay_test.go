@@ -2,7 +2,6 @@ package alipay_test
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
 	"encoding/base64"
@@ -35,15 +34,7 @@ type keys struct {
 
 func newKeys(t *testing.T) keys {
 	t.Helper()
-	m, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return keys{merchant: m, alipay: a}
+	return keys{merchant: gatewaytest.RSAKey(t), alipay: gatewaytest.RSAKey(t)}
 }
 
 func privatePEM(t *testing.T, k *rsa.PrivateKey) string {
