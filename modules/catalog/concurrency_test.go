@@ -1,10 +1,11 @@
 package catalog_test
 
 import (
-	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"sort"
 	"testing"
+
+	"github.com/gocommerce/commerce/platform/httpxtest"
 )
 
 // TestConcurrentWrites: unique generated slugs, one winner per SKU and contiguous image
