@@ -2,6 +2,7 @@ package httpxtest
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/gocommerce/commerce/platform/apperr"
@@ -50,6 +51,5 @@ func Staff(id, email string) *auth.Principal {
 // Customer is a customer token: the extra scopes, then the default customer scopes
 // (config's security.customer_scopes).
 func Customer(id, email string, extra ...string) *auth.Principal {
-	scopes := append(extra[:len(extra):len(extra)], config.Default().Security.CustomerScopes...)
-	return &auth.Principal{Kind: auth.Customer, ID: id, Email: email, Scopes: scopes}
+	return &auth.Principal{Kind: auth.Customer, ID: id, Email: email, Scopes: slices.Concat(extra, config.Default().Security.CustomerScopes)}
 }
