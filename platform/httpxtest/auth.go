@@ -2,6 +2,7 @@ package httpxtest
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"strings"
 
@@ -36,6 +37,20 @@ func (p Principals) Authenticate(_ context.Context, credential, _ string) (*auth
 		}
 	}
 	return nil, apperr.Unauthorized("Unauthorized: Invalid token")
+}
+
+// Preset is what most harnesses' callers start from: "admin" (an API key, prefix "k1",
+// with the admin scope), "staff" (staff user "s1") and "cust:" (any customer's token,
+// "cust:<id>", with the default customer scopes). A harness adds its own with With.
+func Preset() Principals {
+	return Principals{"admin": APIKey("k1", "admin"), "staff": Staff("s1", ""), "cust:": Customer("", "")}
+}
+
+// With answers a copy of p with more's entries added (replacing p's of the same name).
+func (p Principals) With(more Principals) Principals {
+	out := maps.Clone(p)
+	maps.Copy(out, more)
+	return out
 }
 
 // APIKey is an API key principal whose id and public prefix are both prefix.
