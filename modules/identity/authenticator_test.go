@@ -196,6 +196,21 @@ func TestJWTPrincipal(t *testing.T) {
 	}
 }
 
+// benchAuthenticate measures Authenticate of credential from ip, in parallel.
+func (f *fixture) benchAuthenticate(b *testing.B, credential, ip string) {
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := f.authn.Authenticate(ctx, credential, ip); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
+
 // BenchmarkAuthenticateAPIKey measures the cached API key path (no database round trip).
 func BenchmarkAuthenticateAPIKey(b *testing.B) {
 	f := newFixture(b, "sqlite")
@@ -207,16 +222,7 @@ func BenchmarkAuthenticateAPIKey(b *testing.B) {
 	if _, err := f.authn.Authenticate(ctx, key, "10.0.0.1"); err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			if _, err := f.authn.Authenticate(ctx, key, "10.0.0.1"); err != nil {
-				b.Error(err)
-				return
-			}
-		}
-	})
+	f.benchAuthenticate(b, key, "10.0.0.1")
 	b.StopTimer()
 	if n := f.keys.gets.Load(); n != 1 {
 		b.Fatalf("database lookups: %d, want 1", n)
@@ -226,18 +232,8 @@ func BenchmarkAuthenticateAPIKey(b *testing.B) {
 // BenchmarkAuthenticateJWT measures access-token verification.
 func BenchmarkAuthenticateJWT(b *testing.B) {
 	f := newFixture(b, "sqlite")
-	ctx := context.Background()
 	l := f.admin(b, "bench@example.com", "bench@example.com")
-	b.ReportAllocs()
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			if _, err := f.authn.Authenticate(ctx, l.Tokens.AccessToken, ""); err != nil {
-				b.Error(err)
-				return
-			}
-		}
-	})
+	f.benchAuthenticate(b, l.Tokens.AccessToken, "")
 }
 
 // BenchmarkAuthenticateCustomerJWT measures a customer access token, whose check also
@@ -255,16 +251,7 @@ func BenchmarkAuthenticateCustomerJWT(b *testing.B) {
 				f.revs.Apply(domain.TokenRevocation{CustomerID: ids.New(), Generation: 1, RevokedAt: f.clock.Now()})
 			}
 			token := reg.Tokens.AccessToken
-			b.ReportAllocs()
-			b.ResetTimer()
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					if _, err := f.authn.Authenticate(ctx, token, ""); err != nil {
-						b.Error(err)
-						return
-					}
-				}
-			})
+			f.benchAuthenticate(b, token, "")
 		})
 	}
 }
