@@ -1,10 +1,11 @@
 package catalog_test
 
 import (
-	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"slices"
 	"testing"
+
+	"github.com/gocommerce/commerce/platform/httpxtest"
 )
 
 func TestCollections(t *testing.T) {

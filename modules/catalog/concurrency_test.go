@@ -1,11 +1,11 @@
 package catalog_test
 
 import (
-	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"sort"
-	"sync"
 	"testing"
+
+	"github.com/gocommerce/commerce/platform/httpxtest"
 )
 
 // TestConcurrentWrites: unique generated slugs, one winner per SKU and contiguous image
@@ -14,19 +14,7 @@ import (
 func TestConcurrentWrites(t *testing.T) {
 	forEngine(t, func(t *testing.T, s *stack) {
 		const n = 8
-		run := func(f func(i int) httpxtest.Response) []httpxtest.Response {
-			out := make([]httpxtest.Response, n)
-			var wg sync.WaitGroup
-			for i := 0; i < n; i++ {
-				wg.Add(1)
-				go func(i int) {
-					defer wg.Done()
-					out[i] = f(i)
-				}(i)
-			}
-			wg.Wait()
-			return out
-		}
+		run := func(f func(i int) httpxtest.Response) []httpxtest.Response { return httpxtest.Concurrently(n, f) }
 		// Same title at once: every product gets a distinct slug, nobody gets a 409.
 		slugs := map[string]bool{}
 		for _, r := range run(func(int) httpxtest.Response {

@@ -3,7 +3,6 @@ package catalog_test
 import (
 	"bytes"
 	"encoding/base64"
-	"github.com/gocommerce/commerce/platform/httpxtest"
 	"image"
 	"image/color"
 	"image/gif"
@@ -16,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gocommerce/commerce/platform/httpxtest"
 )
 
 // webp1x1 is a valid 1x1 lossless WebP (the classic feature-detection image).

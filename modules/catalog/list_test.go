@@ -1,7 +1,6 @@
 package catalog_test
 
 import (
-	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"net/url"
 	"slices"
@@ -9,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gocommerce/commerce/platform/httpxtest"
 )
 
 func TestSlugs(t *testing.T) {

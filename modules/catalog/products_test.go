@@ -1,11 +1,12 @@
 package catalog_test
 
 import (
-	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/gocommerce/commerce/platform/httpxtest"
 )
 
 func TestCreateAndGetProduct(t *testing.T) {

@@ -39,13 +39,12 @@ func init() {
 	}
 }
 
-var principals = httpxtest.Principals{
-	"admin":    httpxtest.APIKey("k1", "admin"),
+var principals = httpxtest.Preset().With(httpxtest.Principals{
 	"writer":   httpxtest.APIKey("k2", "products:write", "collections:write"),
 	"reader":   httpxtest.APIKey("k3", "products:read", "collections:read"),
 	"customer": httpxtest.Customer("c1", ""),
 	"orders":   httpxtest.APIKey("k4", "orders:read"),
-}
+})
 
 // docs checks every response against the module's OpenAPI fragment; unknown routes
 // may answer 404 or 405 undocumented.

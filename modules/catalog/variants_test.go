@@ -1,9 +1,10 @@
 package catalog_test
 
 import (
-	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"testing"
+
+	"github.com/gocommerce/commerce/platform/httpxtest"
 )
 
 func TestVariants(t *testing.T) {

@@ -1,11 +1,12 @@
 package coupons_test
 
 import (
-	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gocommerce/commerce/platform/httpxtest"
 )
 
 const couponKeys = "applies_to,buy_x_get_y,code,created_at,customer_eligibility,description,expires_at,id,is_active," +

@@ -39,16 +39,14 @@ const (
 	guestTok  = "guest-token"
 )
 
-var principals = httpxtest.Principals{
-	"admin":     httpxtest.APIKey("k1", "admin"),
-	"staff":     httpxtest.Staff("s1", ""),
+var principals = httpxtest.Preset().With(httpxtest.Principals{
 	"writer":    httpxtest.APIKey("k2", "coupons:write"),
 	"reader":    httpxtest.APIKey("k3", "coupons:read"),
 	"couponad":  httpxtest.APIKey("k4", "coupons:admin"),
 	"products":  httpxtest.APIKey("k5", "products:read"),
 	"customer":  httpxtest.Customer(customer1, ""),
 	"customer2": httpxtest.Customer(customer2, ""),
-}
+})
 
 // fakeCustomers is ports.Customers with settable answers.
 type fakeCustomers struct {

@@ -1,10 +1,11 @@
 package customers_test
 
 import (
-	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/gocommerce/commerce/platform/httpxtest"
 )
 
 // customerKeys are the members of a full customer response (write responses).

@@ -1,12 +1,13 @@
 package customers_test
 
 import (
-	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gocommerce/commerce/platform/httpxtest"
 )
 
 // seedList creates four customers one hour apart with different profiles and orders.

@@ -1,10 +1,11 @@
 package customers_test
 
 import (
-	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"strconv"
 	"testing"
+
+	"github.com/gocommerce/commerce/platform/httpxtest"
 )
 
 // TestStateMovesOverHTTP drives every allowed move through its endpoint and refuses

@@ -1,11 +1,12 @@
 package customers_test
 
 import (
-	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gocommerce/commerce/platform/httpxtest"
 )
 
 func TestUpdateCustomer(t *testing.T) {

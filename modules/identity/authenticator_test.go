@@ -81,6 +81,20 @@ func newFixture(tb testing.TB, engine string) *fixture {
 	return &fixture{svc: svc, authn: authn, keys: keys, clock: clk, db: e.DB, settings: settings, revs: revs}
 }
 
+// admin creates an admin with email and logs in as login (the email as typed).
+func (f *fixture) admin(tb testing.TB, email, login string) app.StaffLogin {
+	tb.Helper()
+	ctx := context.Background()
+	if _, err := f.svc.CreateAdmin(ctx, email, "admin-pass-1"); err != nil {
+		tb.Fatal(err)
+	}
+	l, err := f.svc.AdminLogin(ctx, app.LoginCommand{Email: login, Password: "admin-pass-1"})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return l
+}
+
 func TestAuthenticatorCachesVerifiedKeys(t *testing.T) {
 	testdb.EachEngine(t, func(t *testing.T, engine string) {
 		f := newFixture(t, engine)
@@ -160,13 +174,7 @@ func TestJWTPrincipal(t *testing.T) {
 	}
 	f := newFixture(t, "sqlite")
 	ctx := context.Background()
-	if _, err := f.svc.CreateAdmin(ctx, "boss@example.com", "boss-pass-1"); err != nil {
-		t.Fatal(err)
-	}
-	l, err := f.svc.AdminLogin(ctx, app.LoginCommand{Email: "BOSS@example.com", Password: "boss-pass-1"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := f.admin(t, "boss@example.com", "BOSS@example.com")
 	p, err := f.authn.Authenticate(ctx, l.Tokens.AccessToken, "")
 	if err != nil || p.Kind != auth.Staff || p.ID != l.User.ID || p.Email != "boss@example.com" || !p.IsAdmin() {
 		t.Fatalf("staff principal %+v %v", p, err)
@@ -188,6 +196,21 @@ func TestJWTPrincipal(t *testing.T) {
 	}
 }
 
+// benchAuthenticate measures Authenticate of credential from ip, in parallel.
+func (f *fixture) benchAuthenticate(b *testing.B, credential, ip string) {
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := f.authn.Authenticate(ctx, credential, ip); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
+
 // BenchmarkAuthenticateAPIKey measures the cached API key path (no database round trip).
 func BenchmarkAuthenticateAPIKey(b *testing.B) {
 	f := newFixture(b, "sqlite")
@@ -199,16 +222,7 @@ func BenchmarkAuthenticateAPIKey(b *testing.B) {
 	if _, err := f.authn.Authenticate(ctx, key, "10.0.0.1"); err != nil {
 		b.Fatal(err)
 	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			if _, err := f.authn.Authenticate(ctx, key, "10.0.0.1"); err != nil {
-				b.Error(err)
-				return
-			}
-		}
-	})
+	f.benchAuthenticate(b, key, "10.0.0.1")
 	b.StopTimer()
 	if n := f.keys.gets.Load(); n != 1 {
 		b.Fatalf("database lookups: %d, want 1", n)
@@ -218,24 +232,8 @@ func BenchmarkAuthenticateAPIKey(b *testing.B) {
 // BenchmarkAuthenticateJWT measures access-token verification.
 func BenchmarkAuthenticateJWT(b *testing.B) {
 	f := newFixture(b, "sqlite")
-	ctx := context.Background()
-	if _, err := f.svc.CreateAdmin(ctx, "bench@example.com", "bench-pass-1"); err != nil {
-		b.Fatal(err)
-	}
-	l, err := f.svc.AdminLogin(ctx, app.LoginCommand{Email: "bench@example.com", Password: "bench-pass-1"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			if _, err := f.authn.Authenticate(ctx, l.Tokens.AccessToken, ""); err != nil {
-				b.Error(err)
-				return
-			}
-		}
-	})
+	l := f.admin(b, "bench@example.com", "bench@example.com")
+	f.benchAuthenticate(b, l.Tokens.AccessToken, "")
 }
 
 // BenchmarkAuthenticateCustomerJWT measures a customer access token, whose check also
@@ -253,16 +251,7 @@ func BenchmarkAuthenticateCustomerJWT(b *testing.B) {
 				f.revs.Apply(domain.TokenRevocation{CustomerID: ids.New(), Generation: 1, RevokedAt: f.clock.Now()})
 			}
 			token := reg.Tokens.AccessToken
-			b.ReportAllocs()
-			b.ResetTimer()
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					if _, err := f.authn.Authenticate(ctx, token, ""); err != nil {
-						b.Error(err)
-						return
-					}
-				}
-			})
+			f.benchAuthenticate(b, token, "")
 		})
 	}
 }

@@ -8,14 +8,12 @@ import (
 	"github.com/gocommerce/commerce/modules/inventory/api"
 	"github.com/gocommerce/commerce/modules/inventory/domain"
 	"github.com/gocommerce/commerce/platform/ids"
-	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 const defaultLoc = domain.DefaultLocationID
 
 func TestAdjustSetReceive(t *testing.T) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		s := newStack(t, engine)
+	forEngine(t, func(t *testing.T, s *stack) {
 		a := s.catalog.add("Mug", 5, domain.PolicyDeny, 2)
 
 		// adjust: every field of the spec's answer, and the movement behind it.

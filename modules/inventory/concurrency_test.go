@@ -9,7 +9,6 @@ import (
 
 	"github.com/gocommerce/commerce/modules/inventory/api"
 	"github.com/gocommerce/commerce/modules/inventory/domain"
-	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 // parallel runs fn n times at once and returns the errors.
@@ -36,8 +35,7 @@ func parallel(n int, fn func(i int) error) []error {
 // exactly 10, and available never goes negative (issue 3), on PostgreSQL with real
 // parallel transactions and on SQLite.
 func TestConcurrentReservations(t *testing.T) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		s := newStack(t, engine)
+	forEngine(t, func(t *testing.T, s *stack) {
 		ctx := context.Background()
 		p := s.catalog.add("Last units", 2, domain.PolicyDeny, 1)
 		if _, err := s.svc.Set(ctx, api.SetCommand{ProductID: p.ID, LocationID: defaultLoc, Quantity: 10}); err != nil {
@@ -102,8 +100,7 @@ func TestConcurrentReservations(t *testing.T) {
 // locations are serialised per product, so the total the catalog was told last is
 // the true sum.
 func TestConcurrentChangesKeepTotals(t *testing.T) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		s := newStack(t, engine)
+	forEngine(t, func(t *testing.T, s *stack) {
 		ctx := context.Background()
 		loc, err := s.svc.CreateLocation(ctx, api.CreateLocationCommand{Name: "Second"})
 		if err != nil {

@@ -11,7 +11,6 @@ import (
 	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/ids"
-	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 func catalogEvent(t *testing.T, typ string, data any) event.Event {
@@ -24,8 +23,7 @@ func catalogEvent(t *testing.T, typ string, data any) event.Event {
 }
 
 func TestCatalogEvents(t *testing.T) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		s := newStack(t, engine)
+	forEngine(t, func(t *testing.T, s *stack) {
 		ctx := context.Background()
 		bus := events.NewBus()
 		s.module.Subscribe(bus)

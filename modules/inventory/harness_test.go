@@ -2,6 +2,7 @@ package inventory_test
 
 import (
 	"context"
+	"net/http"
 	"sort"
 	"sync"
 	"testing"
@@ -168,6 +169,18 @@ func newStack(t *testing.T, engine string) *stack {
 	cfg := config.Default()
 	srv := httpxtest.NewServer(t, &cfg, nil, principals, mod)
 	return &stack{Harness: httpxtest.New(t, docs.Wrap(t, srv), e.DB), t: t, engine: engine, db: e.DB, clock: clk, catalog: cat, svc: svc, module: mod}
+}
+
+// forEngine runs fn as a parallel subtest per engine (testdb.EachEngine) on a fresh
+// stack.
+func forEngine(t *testing.T, fn func(t *testing.T, s *stack)) {
+	testdb.EachEngine(t, func(t *testing.T, engine string) { fn(t, newStack(t, engine)) })
+}
+
+// location creates a location as "writer" and answers its id.
+func (s *stack) location(body map[string]any) string {
+	s.t.Helper()
+	return s.Must(http.StatusCreated, http.MethodPost, "/api/v1/inventory/locations", body, "writer").Data()["id"].(string)
 }
 
 // do sends a request as cred and returns the status and the decoded body.

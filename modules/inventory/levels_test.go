@@ -8,15 +8,12 @@ import (
 	"github.com/gocommerce/commerce/modules/inventory/api"
 	"github.com/gocommerce/commerce/modules/inventory/domain"
 	"github.com/gocommerce/commerce/platform/ids"
-	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 func TestLevels(t *testing.T) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		s := newStack(t, engine)
+	forEngine(t, func(t *testing.T, s *stack) {
 		ctx := context.Background()
-		_, body := s.do("POST", "/api/v1/inventory/locations", "writer", map[string]any{"name": "Berlin", "code": "BER"})
-		berlin := data(body)["id"].(string)
+		berlin := s.location(map[string]any{"name": "Berlin", "code": "BER"})
 
 		// mug: 2 variants at two locations → 30 in stock; lamp: 3 (low, threshold 5);
 		// chair: 0 (out); table: has stock records only after an adjustment to 50.

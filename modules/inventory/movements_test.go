@@ -8,15 +8,12 @@ import (
 	"github.com/gocommerce/commerce/modules/inventory/api"
 	"github.com/gocommerce/commerce/modules/inventory/domain"
 	"github.com/gocommerce/commerce/platform/ids"
-	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 func TestMovementList(t *testing.T) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		s := newStack(t, engine)
+	forEngine(t, func(t *testing.T, s *stack) {
 		ctx := context.Background()
-		_, body := s.do("POST", "/api/v1/inventory/locations", "writer", map[string]any{"name": "Berlin"})
-		berlin := data(body)["id"].(string)
+		berlin := s.location(map[string]any{"name": "Berlin"})
 		mug := s.catalog.add("Mug", 1, domain.PolicyDeny, 1)
 		yen := s.catalog.add("Teapot", 1, domain.PolicyDeny, 1)
 		s.catalog.update(yen.ID, "Teapot", 1, "JPY")
@@ -131,8 +128,7 @@ func TestMovementList(t *testing.T) {
 }
 
 func TestLocations(t *testing.T) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		s := newStack(t, engine)
+	forEngine(t, func(t *testing.T, s *stack) {
 
 		code, body := s.do("GET", "/api/v1/inventory/locations", "reader", nil)
 		items := list(body)

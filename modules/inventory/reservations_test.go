@@ -10,12 +10,10 @@ import (
 	"github.com/gocommerce/commerce/modules/inventory/domain"
 	"github.com/gocommerce/commerce/platform/ids"
 	"github.com/gocommerce/commerce/platform/jobs"
-	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 func TestReservations(t *testing.T) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		s := newStack(t, engine)
+	forEngine(t, func(t *testing.T, s *stack) {
 		ctx := context.Background()
 		p := s.catalog.add("Lamp", 2, domain.PolicyDeny, 1)
 		if _, err := s.svc.Set(ctx, api.SetCommand{ProductID: p.ID, LocationID: defaultLoc, Quantity: 5}); err != nil {
@@ -69,8 +67,7 @@ func TestReservations(t *testing.T) {
 				t.Errorf("reserve %s: %d %v", name, code, body)
 			}
 		}
-		_, body = s.do("POST", "/api/v1/inventory/locations", "writer", map[string]any{"name": "Closed shop", "is_active": false})
-		closed := data(body)["id"].(string)
+		closed := s.location(map[string]any{"name": "Closed shop", "is_active": false})
 		if code, body := s.do("POST", "/api/v1/inventory/reserve", "writer", map[string]any{"product_id": p.ID, "location_id": closed, "order_id": "o", "quantity": 1}); code != 400 || errCode(body) != "LOCATION_INACTIVE" {
 			t.Fatalf("inactive location: %d %v", code, body)
 		}
@@ -154,8 +151,7 @@ func (r *fakeRegistry) Handle(taskType string, h jobs.Handler) { r.handlers[task
 func (r *fakeRegistry) Every(taskType string, d time.Duration) { r.every[taskType] = d }
 
 func TestReservationExpiry(t *testing.T) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		s := newStack(t, engine)
+	forEngine(t, func(t *testing.T, s *stack) {
 		ctx := context.Background()
 		p := s.catalog.add("Lamp", 2, domain.PolicyDeny, 1)
 		v := p.variant(0)

@@ -9,13 +9,11 @@ import (
 	"github.com/gocommerce/commerce/modules/inventory/domain"
 	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/ids"
-	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 // TestInventoryAPI exercises what other modules use (api.Inventory).
 func TestInventoryAPI(t *testing.T) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		s := newStack(t, engine)
+	forEngine(t, func(t *testing.T, s *stack) {
 		ctx := context.Background()
 		var inv api.Inventory = s.svc
 		p := s.catalog.add("Shirt", 1, domain.PolicyDeny, 2)

@@ -8,17 +8,13 @@ import (
 	"github.com/gocommerce/commerce/modules/inventory/api"
 	"github.com/gocommerce/commerce/modules/inventory/domain"
 	"github.com/gocommerce/commerce/platform/ids"
-	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 func TestTransferAndProductRoutes(t *testing.T) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		s := newStack(t, engine)
+	forEngine(t, func(t *testing.T, s *stack) {
 		ctx := context.Background()
-		_, body := s.do("POST", "/api/v1/inventory/locations", "writer", map[string]any{"name": "Berlin", "code": "BER"})
-		berlin := data(body)["id"].(string)
-		_, body = s.do("POST", "/api/v1/inventory/locations", "writer", map[string]any{"name": "Closed", "is_active": false})
-		closed := data(body)["id"].(string)
+		berlin := s.location(map[string]any{"name": "Berlin", "code": "BER"})
+		closed := s.location(map[string]any{"name": "Closed", "is_active": false})
 		p := s.catalog.add("Chair", 1, domain.PolicyDeny, 2)
 		v := p.variant(0)
 		if _, err := s.svc.Set(ctx, api.SetCommand{ProductID: p.ID, LocationID: defaultLoc, Quantity: 10}); err != nil {

@@ -1,9 +1,10 @@
 package orders_test
 
 import (
-	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"testing"
+
+	"github.com/gocommerce/commerce/platform/httpxtest"
 )
 
 func TestCreateOrder(t *testing.T) {

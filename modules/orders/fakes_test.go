@@ -132,11 +132,45 @@ func (f *fakeInventory) CreateLocation(context.Context, inventory.CreateLocation
 	return inventory.Location{}, errUnused
 }
 
+// records is a fake's records by id under its lock.
+type records[T any] struct {
+	mu   sync.Mutex
+	byID map[string]T
+}
+
+func (r *records[T]) put(id string, v T) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.set(id, v)
+}
+
+func (r *records[T]) get(id string, missing error) (T, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.lookup(id, missing)
+}
+
+// set stores v (mu held).
+func (r *records[T]) set(id string, v T) {
+	if r.byID == nil {
+		r.byID = map[string]T{}
+	}
+	r.byID[id] = v
+}
+
+// lookup answers the record, or missing when there is none (mu held).
+func (r *records[T]) lookup(id string, missing error) (T, error) {
+	v, ok := r.byID[id]
+	if !ok {
+		return v, missing
+	}
+	return v, nil
+}
+
 // fakePayments is payments/api.Payments in memory: payments are stored with put;
 // refunds answer refundStatus ("succeeded", "pending", "failed" or "error").
 type fakePayments struct {
-	mu           sync.Mutex
-	payments     map[string]payments.Payment
+	records[payments.Payment]
 	refunds      []payments.RefundCommand
 	captures     []payments.CaptureCommand
 	cancels      []string
@@ -146,27 +180,17 @@ type fakePayments struct {
 var _ payments.Payments = (*fakePayments)(nil)
 
 func newFakePayments() *fakePayments {
-	return &fakePayments{payments: map[string]payments.Payment{}, refundStatus: payments.StatusSucceeded}
+	return &fakePayments{refundStatus: payments.StatusSucceeded}
 }
 
-func (f *fakePayments) put(p payments.Payment) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.payments[p.ID] = p
-}
+func (f *fakePayments) put(p payments.Payment) { f.records.put(p.ID, p) }
 
 func (f *fakePayments) Initiate(context.Context, payments.InitiateCommand) (payments.PaymentResult, error) {
 	return payments.PaymentResult{}, errUnused
 }
 
 func (f *fakePayments) Get(_ context.Context, id string) (payments.Payment, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	p, ok := f.payments[id]
-	if !ok {
-		return payments.Payment{}, payments.ErrPaymentNotFound
-	}
-	return p, nil
+	return f.get(id, payments.ErrPaymentNotFound)
 }
 
 func (f *fakePayments) Refund(_ context.Context, cmd payments.RefundCommand) (payments.Refund, error) {
@@ -187,15 +211,15 @@ func (f *fakePayments) Capture(_ context.Context, cmd payments.CaptureCommand) (
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.captures = append(f.captures, cmd)
-	p, ok := f.payments[cmd.PaymentID]
-	if !ok {
-		return payments.PaymentResult{}, payments.ErrPaymentNotFound
+	p, err := f.lookup(cmd.PaymentID, payments.ErrPaymentNotFound)
+	if err != nil {
+		return payments.PaymentResult{}, err
 	}
 	p.Status, p.AmountCaptured = payments.StatusSucceeded, p.Amount
 	if cmd.Amount != "" {
 		p.AmountCaptured = decimal.RequireFromString(cmd.Amount)
 	}
-	f.payments[p.ID] = p
+	f.set(p.ID, p)
 	return payments.PaymentResult{Type: payments.ResultSuccess, PaymentID: p.ID, PaymentStatus: p.Status}, nil
 }
 
@@ -203,41 +227,30 @@ func (f *fakePayments) Cancel(_ context.Context, id string) (payments.Payment, e
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.cancels = append(f.cancels, id)
-	p, ok := f.payments[id]
-	if !ok {
-		return payments.Payment{}, payments.ErrPaymentNotFound
+	p, err := f.lookup(id, payments.ErrPaymentNotFound)
+	if err != nil {
+		return payments.Payment{}, err
 	}
 	p.Status = payments.StatusCanceled
-	f.payments[id] = p
+	f.set(id, p)
 	return p, nil
 }
 
 // fakeCustomers is customers/api.Customers in memory.
 type fakeCustomers struct {
-	mu   sync.Mutex
-	byID map[string]customers.Customer
+	records[customers.Customer]
 }
 
 var _ customers.Customers = (*fakeCustomers)(nil)
 
-func (f *fakeCustomers) put(c customers.Customer) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.byID[c.ID] = c
-}
+func (f *fakeCustomers) put(c customers.Customer) { f.records.put(c.ID, c) }
 
 func (f *fakeCustomers) CreateCustomer(context.Context, customers.CreateCustomerCommand) (customers.Customer, error) {
 	return customers.Customer{}, errUnused
 }
 
 func (f *fakeCustomers) GetCustomer(_ context.Context, id string) (customers.Customer, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	c, ok := f.byID[id]
-	if !ok {
-		return customers.Customer{}, customers.ErrCustomerNotFound
-	}
-	return c, nil
+	return f.get(id, customers.ErrCustomerNotFound)
 }
 
 func (f *fakeCustomers) FindCustomerByEmail(_ context.Context, email string) (customers.Customer, error) {

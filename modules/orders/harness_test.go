@@ -3,6 +3,7 @@ package orders_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"net/http"
 	"testing"
 	"time"
@@ -118,7 +119,7 @@ func newHarness(t *testing.T, engine string) *harness {
 	inv.put(prodShirt, varShirtM, 1, "deny")
 	inv.put(prodMug, varMug, 5, "deny")
 	pay := newFakePayments()
-	cus := &fakeCustomers{byID: map[string]customers.Customer{}}
+	cus := &fakeCustomers{}
 	cus.put(customers.Customer{ID: custAda, Email: adaEmail, Phone: "+4930123", FirstName: "Ada"})
 	cus.put(customers.Customer{ID: custBob, Email: bobEmail, FirstName: "Bob"})
 
@@ -197,6 +198,28 @@ func (h *harness) paymentEvent(eventType string, data map[string]any) {
 	if herr != nil {
 		h.t.Fatal(herr)
 	}
+}
+
+// expectLevels checks the fake inventory's levels of variants.
+func (h *harness) expectLevels(what string, want map[string]int) {
+	h.T.Helper()
+	got := map[string]int{}
+	for v := range want {
+		got[v] = h.inventory.level(v)
+	}
+	if !maps.Equal(got, want) {
+		h.T.Fatalf("%s: levels %v, want %v", what, got, want)
+	}
+}
+
+// reopen reopens an order as admin.
+func (h *harness) reopen(id string) {
+	h.Must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+id+"/reopen", nil, "admin")
+}
+
+// cancelRestocking cancels an order as admin, restocking what it claimed.
+func (h *harness) cancelRestocking(id string) {
+	h.Must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+id+"/cancel", map[string]any{"restock": true}, "admin")
 }
 
 func (h *harness) get(id string) map[string]any {

@@ -46,16 +46,12 @@ func TestInventoryBehaviour(t *testing.T) {
 		}
 		// Cancelling with restock gives back exactly what the order took (1 shirt, 1 mug).
 		id := o.Data()["id"].(string)
-		h.Must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+id+"/cancel", map[string]any{"restock": true}, "admin")
-		if h.inventory.level(varShirtM) != 1 || h.inventory.level(varMug) != 3 {
-			t.Fatalf("restock: shirt %d mug %d", h.inventory.level(varShirtM), h.inventory.level(varMug))
-		}
+		h.cancelRestocking(id)
+		h.expectLevels("restock", map[string]int{varShirtM: 1, varMug: 3})
 		// Reopening does not claim again; cancelling again with restock returns nothing more.
-		h.Must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+id+"/reopen", nil, "admin")
-		h.Must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+id+"/cancel", map[string]any{"restock": true}, "admin")
-		if h.inventory.level(varShirtM) != 1 || h.inventory.level(varMug) != 3 {
-			t.Fatalf("double restock: shirt %d mug %d", h.inventory.level(varShirtM), h.inventory.level(varMug))
-		}
+		h.reopen(id)
+		h.cancelRestocking(id)
+		h.expectLevels("double restock", map[string]int{varShirtM: 1, varMug: 3})
 	})
 }
 

@@ -1,12 +1,13 @@
 package orders_test
 
 import (
-	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gocommerce/commerce/platform/httpxtest"
 )
 
 func TestGetOrder(t *testing.T) {

@@ -1,9 +1,10 @@
 package orders_test
 
 import (
-	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"testing"
+
+	"github.com/gocommerce/commerce/platform/httpxtest"
 )
 
 // TestLineItemsByVariant: Part 2 names line items by variant_id (and quantity, price)
@@ -194,9 +195,7 @@ func TestCancelWithFulfillments(t *testing.T) {
 		})
 		id := o["id"].(string)
 		mug, shirt := items(o, "line_items")[0]["id"], items(o, "line_items")[1]["id"]
-		if h.inventory.level(varMug) != 2 || h.inventory.level(varShirtS) != 8 {
-			t.Fatalf("claimed: mug %d shirt %d", h.inventory.level(varMug), h.inventory.level(varShirtS))
-		}
+		h.expectLevels("claimed", map[string]int{varMug: 2, varShirtS: 8})
 		// Ship 1 mug and both shirts.
 		f := h.Must(http.StatusCreated, http.MethodPost, "/api/v1/orders/"+id+"/fulfillments", map[string]any{"line_items": []any{
 			map[string]any{"id": mug, "quantity": 1}, map[string]any{"id": shirt, "quantity": 2},
@@ -206,32 +205,24 @@ func TestCancelWithFulfillments(t *testing.T) {
 		if c["status"] != "cancelled" || c["cancel_reason"] != "customer_request" || c["fulfillment_status"] != "partial" {
 			t.Errorf("cancelled %v %v %v", c["status"], c["cancel_reason"], c["fulfillment_status"])
 		}
-		if h.inventory.level(varMug) != 4 || h.inventory.level(varShirtS) != 8 {
-			t.Errorf("restock: mug %d (want 4) shirt %d (want 8)", h.inventory.level(varMug), h.inventory.level(varShirtS))
-		}
+		h.expectLevels("restock", map[string]int{varMug: 4, varShirtS: 8})
 		if ev := h.LastEvent("order.cancelled", id); ev["status"] != "cancelled" || ev["restock"] != true {
 			t.Errorf("order.cancelled %v", ev)
 		}
 		h.expectError(409, "ORDER_ALREADY_CANCELLED", "conflict", http.MethodPost, "/api/v1/orders/"+id+"/cancel", map[string]any{"restock": true}, "admin")
 		// Reopened and cancelled again: nothing more goes back.
-		h.Must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+id+"/reopen", nil, "admin")
-		h.Must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+id+"/cancel", map[string]any{"restock": true}, "admin")
-		if h.inventory.level(varMug) != 4 || h.inventory.level(varShirtS) != 8 {
-			t.Errorf("second restock: mug %d shirt %d", h.inventory.level(varMug), h.inventory.level(varShirtS))
-		}
+		h.reopen(id)
+		h.cancelRestocking(id)
+		h.expectLevels("second restock", map[string]int{varMug: 4, varShirtS: 8})
 		// The fulfillment cancelled after all: its units are back in the warehouse, so a
 		// later cancel with restock returns them, and never more than was claimed.
-		h.Must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+id+"/reopen", nil, "admin")
+		h.reopen(id)
 		h.Must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+id+"/fulfillments/"+f["id"].(string)+"/cancel", nil, "admin")
-		h.Must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+id+"/cancel", map[string]any{"restock": true}, "admin")
-		if h.inventory.level(varMug) != 5 || h.inventory.level(varShirtS) != 10 {
-			t.Errorf("after fulfillment cancel: mug %d (want 5) shirt %d (want 10)", h.inventory.level(varMug), h.inventory.level(varShirtS))
-		}
-		h.Must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+id+"/reopen", nil, "admin")
-		h.Must(http.StatusOK, http.MethodPost, "/api/v1/orders/"+id+"/cancel", map[string]any{"restock": true}, "admin")
-		if h.inventory.level(varMug) != 5 || h.inventory.level(varShirtS) != 10 {
-			t.Errorf("more than claimed: mug %d shirt %d", h.inventory.level(varMug), h.inventory.level(varShirtS))
-		}
+		h.cancelRestocking(id)
+		h.expectLevels("after fulfillment cancel", map[string]int{varMug: 5, varShirtS: 10})
+		h.reopen(id)
+		h.cancelRestocking(id)
+		h.expectLevels("more than claimed", map[string]int{varMug: 5, varShirtS: 10})
 
 		// A fully fulfilled open order may be cancelled (nothing to restock); once
 		// closed it may not.

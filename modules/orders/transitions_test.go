@@ -1,10 +1,11 @@
 package orders_test
 
 import (
-	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"testing"
 	"time"
+
+	"github.com/gocommerce/commerce/platform/httpxtest"
 )
 
 func TestUpdateOrder(t *testing.T) {

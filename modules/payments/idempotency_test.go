@@ -3,7 +3,6 @@ package payments_test
 import (
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/gocommerce/commerce/platform/httpxtest"
@@ -73,29 +72,14 @@ func TestIdempotencyKeys(t *testing.T) {
 		par["idempotency_key"] = "parallel-1"
 		before := s.gw.Charges()
 		stored := s.Count("payments_payments", "")
-		var wg sync.WaitGroup
-		out := make([]httpxtest.Response, 20)
-		for i := range out {
-			wg.Add(1)
-			go func(i int) {
-				defer wg.Done()
-				out[i] = s.do(http.MethodPost, "/api/v1/payments", "merchant", par)
-			}(i)
-		}
-		wg.Wait()
-		var paid []httpxtest.Response
-		for _, r := range out {
-			if r.Code == 200 {
-				paid = append(paid, r)
-			}
-		}
+		paid, others := httpxtest.WithCode(httpxtest.Concurrently(20, func(int) httpxtest.Response {
+			return s.do(http.MethodPost, "/api/v1/payments", "merchant", par)
+		}), 200)
 		if len(paid) != 1 {
 			t.Fatalf("parallel: %d answered 200, want 1", len(paid))
 		}
-		for _, r := range out {
-			if r.Code != 200 {
-				reused(r, paid[0].Body["payment_id"])
-			}
+		for _, r := range others {
+			reused(r, paid[0].Body["payment_id"])
 		}
 		if got := s.gw.Charges() - before; got != 1 {
 			t.Fatalf("parallel charges: %d", got)
@@ -183,29 +167,14 @@ func TestRefundIdempotencyKeys(t *testing.T) {
 		}
 
 		// Ten concurrent identical requests for the rest (25.00): one refund.
-		var wg sync.WaitGroup
-		out := make([]httpxtest.Response, 10)
-		for i := range out {
-			wg.Add(1)
-			go func(i int) {
-				defer wg.Done()
-				out[i] = s.do(http.MethodPost, path, "merchant", map[string]any{"reason": "fraudulent"}, "Idempotency-Key", "rest-1")
-			}(i)
-		}
-		wg.Wait()
-		var done []httpxtest.Response
-		for _, r := range out {
-			if r.Code == 200 {
-				done = append(done, r)
-			}
-		}
+		done, others := httpxtest.WithCode(httpxtest.Concurrently(10, func(int) httpxtest.Response {
+			return s.do(http.MethodPost, path, "merchant", map[string]any{"reason": "fraudulent"}, "Idempotency-Key", "rest-1")
+		}), 200)
 		if len(done) != 1 || sub(done[0].Body, "data")["amount"] != "25.00" {
 			t.Fatalf("parallel: %d answered 200", len(done))
 		}
-		for _, r := range out {
-			if r.Code != 200 {
-				reused(r, sub(done[0].Body, "data")["refund_id"])
-			}
+		for _, r := range others {
+			reused(r, sub(done[0].Body, "data")["refund_id"])
 		}
 		if got := refunded(); got != "50.00" || s.Count("payments_refunds", "payment_id = ?", id) != 3 {
 			t.Fatalf("after parallel: refunded %v, %d refunds", got, s.Count("payments_refunds", "payment_id = ?", id))

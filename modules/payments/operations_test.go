@@ -3,7 +3,6 @@ package payments_test
 import (
 	"net/http"
 	"slices"
-	"sync"
 	"testing"
 
 	"github.com/gocommerce/commerce/platform/httpxtest"
@@ -158,19 +157,11 @@ func TestRefunds(t *testing.T) {
 
 		// Ten concurrent refunds of 10.00 on 50.00: exactly five succeed.
 		id2 := s.pay("merchant", "50.00", "4242424242424242").Body["payment_id"].(string)
-		var wg sync.WaitGroup
-		codes := make([]int, 10)
-		for i := range codes {
-			wg.Add(1)
-			go func(i int) {
-				defer wg.Done()
-				codes[i] = s.do(http.MethodPost, "/api/v1/payments/"+id2+"/refund", "merchant", map[string]any{"amount": "10.00"}).Code
-			}(i)
-		}
-		wg.Wait()
 		ok := 0
-		for _, c := range codes {
-			switch c {
+		for _, r := range httpxtest.Concurrently(10, func(int) httpxtest.Response {
+			return s.do(http.MethodPost, "/api/v1/payments/"+id2+"/refund", "merchant", map[string]any{"amount": "10.00"})
+		}) {
+			switch c := r.Code; c {
 			case 200:
 				ok++
 			case 400, 409:

@@ -16,68 +16,65 @@ import (
 // db.Decimal and db.NullDecimal read what decimal.Decimal reads, on both engines, on
 // the pgx path (QueryRow outside a transaction) and through database/sql (inside one).
 func TestDecimalScan(t *testing.T) {
-	for _, engine := range testdb.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			t.Parallel()
-			d := testdb.Open(t, engine, widgets()).DB
-			ctx := context.Background()
-			q, nullQ := "SELECT ?, ?", "SELECT NULL, NULL"
-			if d.Dialect() == db.Postgres {
-				q, nullQ = "SELECT $1::numeric, $2::numeric(12,2)", "SELECT NULL::numeric, NULL::numeric"
-			}
-			check := func(t *testing.T, ctx context.Context, text string) {
-				var want, got, scaled decimal.Decimal
-				var wantScaled decimal.Decimal
-				if err := d.QueryRow(ctx, q, []any{text, text}, &want, &wantScaled); err != nil {
-					t.Fatal(err)
-				}
-				if err := d.QueryRow(ctx, q, []any{text, text}, db.Decimal{D: &got}, db.Decimal{D: &scaled}); err != nil {
-					t.Fatal(err)
-				}
-				for _, p := range [][2]decimal.Decimal{{want, got}, {wantScaled, scaled}} {
-					if !p[0].Equal(p[1]) || p[0].String() != p[1].String() || p[0].StringFixed(2) != p[1].StringFixed(2) ||
-						(!p[0].IsZero() && p[0].Exponent() != p[1].Exponent()) {
-						t.Errorf("%s: db.Decimal read %s (exponent %d), decimal.Decimal %s (exponent %d)", text, p[1], p[1].Exponent(), p[0], p[0].Exponent())
-					}
-				}
-				var nd decimal.NullDecimal
-				if err := d.QueryRow(ctx, q, []any{text, text}, db.NullDecimal{D: &nd}, db.Decimal{D: &got}); err != nil {
-					t.Fatal(err)
-				}
-				if !nd.Valid || !nd.Decimal.Equal(want) {
-					t.Errorf("%s: db.NullDecimal read %v", text, nd)
-				}
-			}
-			values := []string{"0", "0.00", "19.90", "19.99", "10000", "120", "-0.5", "-10000.25", "1234567890.123456789", "0.0001", "99999999.99"}
-			for _, text := range values {
-				check(t, ctx, text)
-			}
-			if err := d.InTx(ctx, func(ctx context.Context) error {
-				for _, text := range values[:4] {
-					check(t, ctx, text)
-				}
-				return nil
-			}); err != nil {
+	testdb.EachOpen(t, func(t *testing.T, e *testdb.Engine) {
+		d := e.DB
+		ctx := context.Background()
+		q, nullQ := "SELECT ?, ?", "SELECT NULL, NULL"
+		if d.Dialect() == db.Postgres {
+			q, nullQ = "SELECT $1::numeric, $2::numeric(12,2)", "SELECT NULL::numeric, NULL::numeric"
+		}
+		check := func(t *testing.T, ctx context.Context, text string) {
+			var want, got, scaled decimal.Decimal
+			var wantScaled decimal.Decimal
+			if err := d.QueryRow(ctx, q, []any{text, text}, &want, &wantScaled); err != nil {
 				t.Fatal(err)
 			}
-
-			nd := decimal.NullDecimal{Decimal: decimal.NewFromInt(1), Valid: true}
-			var got decimal.Decimal
-			if err := d.QueryRow(ctx, nullQ, nil, db.NullDecimal{D: &nd}, new(any)); err != nil || nd.Valid {
-				t.Errorf("NULL into db.NullDecimal: %v %v", nd, err)
+			if err := d.QueryRow(ctx, q, []any{text, text}, db.Decimal{D: &got}, db.Decimal{D: &scaled}); err != nil {
+				t.Fatal(err)
 			}
-			if err := d.QueryRow(ctx, nullQ, nil, db.Decimal{D: &got}, new(any)); err == nil {
-				t.Error("NULL into db.Decimal: no error")
-			}
-			if d.Dialect() == db.Postgres {
-				for _, special := range []string{"NaN", "Infinity"} {
-					if err := d.QueryRow(ctx, "SELECT $1::numeric", []any{special}, db.Decimal{D: &got}); err == nil {
-						t.Errorf("%s into db.Decimal: no error", special)
-					}
+			for _, p := range [][2]decimal.Decimal{{want, got}, {wantScaled, scaled}} {
+				if !p[0].Equal(p[1]) || p[0].String() != p[1].String() || p[0].StringFixed(2) != p[1].StringFixed(2) ||
+					(!p[0].IsZero() && p[0].Exponent() != p[1].Exponent()) {
+					t.Errorf("%s: db.Decimal read %s (exponent %d), decimal.Decimal %s (exponent %d)", text, p[1], p[1].Exponent(), p[0], p[0].Exponent())
 				}
 			}
-		})
-	}
+			var nd decimal.NullDecimal
+			if err := d.QueryRow(ctx, q, []any{text, text}, db.NullDecimal{D: &nd}, db.Decimal{D: &got}); err != nil {
+				t.Fatal(err)
+			}
+			if !nd.Valid || !nd.Decimal.Equal(want) {
+				t.Errorf("%s: db.NullDecimal read %v", text, nd)
+			}
+		}
+		values := []string{"0", "0.00", "19.90", "19.99", "10000", "120", "-0.5", "-10000.25", "1234567890.123456789", "0.0001", "99999999.99"}
+		for _, text := range values {
+			check(t, ctx, text)
+		}
+		if err := d.InTx(ctx, func(ctx context.Context) error {
+			for _, text := range values[:4] {
+				check(t, ctx, text)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+
+		nd := decimal.NullDecimal{Decimal: decimal.NewFromInt(1), Valid: true}
+		var got decimal.Decimal
+		if err := d.QueryRow(ctx, nullQ, nil, db.NullDecimal{D: &nd}, new(any)); err != nil || nd.Valid {
+			t.Errorf("NULL into db.NullDecimal: %v %v", nd, err)
+		}
+		if err := d.QueryRow(ctx, nullQ, nil, db.Decimal{D: &got}, new(any)); err == nil {
+			t.Error("NULL into db.Decimal: no error")
+		}
+		if d.Dialect() == db.Postgres {
+			for _, special := range []string{"NaN", "Infinity"} {
+				if err := d.QueryRow(ctx, "SELECT $1::numeric", []any{special}, db.Decimal{D: &got}); err == nil {
+					t.Errorf("%s into db.Decimal: no error", special)
+				}
+			}
+		}
+	}, widgets())
 }
 
 // pgx takes Decimal and NullDecimal as numeric scanners (its binary numeric as it is),

@@ -22,82 +22,79 @@ import (
 // QueryRow and Query read the same on both engines, outside and inside a transaction,
 // into the types repositories scan (text, decimal, nullable, JSON as text, time).
 func TestQueryRowAndQuery(t *testing.T) {
-	for _, engine := range testdb.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			t.Parallel()
-			d := testdb.Open(t, engine, widgets()).DB
-			ctx := context.Background()
-			for _, n := range []string{"b", "a", "c"} {
-				if err := insert(ctx, t, d, n); err != nil {
-					t.Fatal(err)
-				}
-			}
-			var (
-				name  string
-				price decimal.Decimal
-				none  sql.NullString
-				doc   string
-			)
-			q := d.Rebind("SELECT name, ?, NULL, ? FROM widgets WHERE name = ?")
-			if d.Dialect() == db.Postgres {
-				q = "SELECT name, $1::numeric, NULL::text, $2::jsonb FROM widgets WHERE name = $3"
-			}
-			if err := d.QueryRow(ctx, q, []any{"19.90", `{"k":[1,2]}`, "a"}, &name, &price, &none, &doc); err != nil {
+	testdb.EachOpen(t, func(t *testing.T, e *testdb.Engine) {
+		d := e.DB
+		ctx := context.Background()
+		for _, n := range []string{"b", "a", "c"} {
+			if err := insert(ctx, t, d, n); err != nil {
 				t.Fatal(err)
 			}
-			if name != "a" || price.String() != "19.9" || none.Valid || doc != `{"k": [1, 2]}` && doc != `{"k":[1,2]}` {
-				t.Fatalf("got %q %s %v %q", name, price, none, doc)
-			}
-			err := d.QueryRow(ctx, d.Rebind("SELECT name FROM widgets WHERE name = ?"), []any{"zz"}, &name)
-			if !errors.Is(err, sql.ErrNoRows) {
-				t.Fatalf("missing row: %v, want sql.ErrNoRows", err)
-			}
+		}
+		var (
+			name  string
+			price decimal.Decimal
+			none  sql.NullString
+			doc   string
+		)
+		q := d.Rebind("SELECT name, ?, NULL, ? FROM widgets WHERE name = ?")
+		if d.Dialect() == db.Postgres {
+			q = "SELECT name, $1::numeric, NULL::text, $2::jsonb FROM widgets WHERE name = $3"
+		}
+		if err := d.QueryRow(ctx, q, []any{"19.90", `{"k":[1,2]}`, "a"}, &name, &price, &none, &doc); err != nil {
+			t.Fatal(err)
+		}
+		if name != "a" || price.String() != "19.9" || none.Valid || doc != `{"k": [1, 2]}` && doc != `{"k":[1,2]}` {
+			t.Fatalf("got %q %s %v %q", name, price, none, doc)
+		}
+		err := d.QueryRow(ctx, d.Rebind("SELECT name FROM widgets WHERE name = ?"), []any{"zz"}, &name)
+		if !errors.Is(err, sql.ErrNoRows) {
+			t.Fatalf("missing row: %v, want sql.ErrNoRows", err)
+		}
 
-			list := func(ctx context.Context) []string {
-				var out []string
-				if err := d.Query(ctx, "SELECT name FROM widgets ORDER BY name", nil, []any{&name}, func() error {
-					out = append(out, name)
-					return nil
-				}); err != nil {
-					t.Fatal(err)
-				}
-				return out
-			}
-			if got := list(ctx); !slices.Equal(got, []string{"a", "b", "c"}) {
-				t.Fatalf("Query = %v", got)
-			}
-			var seen int
-			err = d.Query(ctx, "SELECT name FROM widgets ORDER BY name", nil, []any{&name}, func() error {
-				seen++
-				return errBoom
-			})
-			if !errors.Is(err, errBoom) || seen != 1 {
-				t.Fatalf("each's error: %v after %d rows, want boom after 1", err, seen)
-			}
-			if err := d.Query(ctx, "SELECT nonsense FROM widgets", nil, []any{&name}, func() error { return nil }); err == nil {
-				t.Fatal("a bad statement gave no error")
-			}
-
-			// In a transaction both see its uncommitted rows.
-			if err := d.InTx(ctx, func(ctx context.Context) error {
-				if err := insert(ctx, t, d, "d"); err != nil {
-					return err
-				}
-				if got := list(ctx); !slices.Equal(got, []string{"a", "b", "c", "d"}) {
-					t.Errorf("Query in the transaction = %v", got)
-				}
-				if err := d.QueryRow(ctx, d.Rebind("SELECT name FROM widgets WHERE name = ?"), []any{"d"}, &name); err != nil {
-					t.Errorf("QueryRow in the transaction: %v", err)
-				}
-				return errBoom
-			}); !errors.Is(err, errBoom) {
+		list := func(ctx context.Context) []string {
+			var out []string
+			if err := d.Query(ctx, "SELECT name FROM widgets ORDER BY name", nil, []any{&name}, func() error {
+				out = append(out, name)
+				return nil
+			}); err != nil {
 				t.Fatal(err)
 			}
-			if got := list(ctx); len(got) != 3 {
-				t.Fatalf("after the rollback: %v", got)
-			}
+			return out
+		}
+		if got := list(ctx); !slices.Equal(got, []string{"a", "b", "c"}) {
+			t.Fatalf("Query = %v", got)
+		}
+		var seen int
+		err = d.Query(ctx, "SELECT name FROM widgets ORDER BY name", nil, []any{&name}, func() error {
+			seen++
+			return errBoom
 		})
-	}
+		if !errors.Is(err, errBoom) || seen != 1 {
+			t.Fatalf("each's error: %v after %d rows, want boom after 1", err, seen)
+		}
+		if err := d.Query(ctx, "SELECT nonsense FROM widgets", nil, []any{&name}, func() error { return nil }); err == nil {
+			t.Fatal("a bad statement gave no error")
+		}
+
+		// In a transaction both see its uncommitted rows.
+		if err := d.InTx(ctx, func(ctx context.Context) error {
+			if err := insert(ctx, t, d, "d"); err != nil {
+				return err
+			}
+			if got := list(ctx); !slices.Equal(got, []string{"a", "b", "c", "d"}) {
+				t.Errorf("Query in the transaction = %v", got)
+			}
+			if err := d.QueryRow(ctx, d.Rebind("SELECT name FROM widgets WHERE name = ?"), []any{"d"}, &name); err != nil {
+				t.Errorf("QueryRow in the transaction: %v", err)
+			}
+			return errBoom
+		}); !errors.Is(err, errBoom) {
+			t.Fatal(err)
+		}
+		if got := list(ctx); len(got) != 3 {
+			t.Fatalf("after the rollback: %v", got)
+		}
+	}, widgets())
 }
 
 // openReads opens a fresh PostgreSQL database whose reads run n at a time.

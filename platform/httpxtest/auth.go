@@ -2,6 +2,8 @@ package httpxtest
 
 import (
 	"context"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/gocommerce/commerce/platform/apperr"
@@ -37,6 +39,20 @@ func (p Principals) Authenticate(_ context.Context, credential, _ string) (*auth
 	return nil, apperr.Unauthorized("Unauthorized: Invalid token")
 }
 
+// Preset is what most harnesses' callers start from: "admin" (an API key, prefix "k1",
+// with the admin scope), "staff" (staff user "s1") and "cust:" (any customer's token,
+// "cust:<id>", with the default customer scopes). A harness adds its own with With.
+func Preset() Principals {
+	return Principals{"admin": APIKey("k1", "admin"), "staff": Staff("s1", ""), "cust:": Customer("", "")}
+}
+
+// With answers a copy of p with more's entries added (replacing p's of the same name).
+func (p Principals) With(more Principals) Principals {
+	out := maps.Clone(p)
+	maps.Copy(out, more)
+	return out
+}
+
 // APIKey is an API key principal whose id and public prefix are both prefix.
 func APIKey(prefix string, scopes ...string) *auth.Principal {
 	return &auth.Principal{Kind: auth.APIKey, ID: prefix, KeyPrefix: prefix, Scopes: scopes}
@@ -50,6 +66,5 @@ func Staff(id, email string) *auth.Principal {
 // Customer is a customer token: the extra scopes, then the default customer scopes
 // (config's security.customer_scopes).
 func Customer(id, email string, extra ...string) *auth.Principal {
-	scopes := append(extra[:len(extra):len(extra)], config.Default().Security.CustomerScopes...)
-	return &auth.Principal{Kind: auth.Customer, ID: id, Email: email, Scopes: scopes}
+	return &auth.Principal{Kind: auth.Customer, ID: id, Email: email, Scopes: slices.Concat(extra, config.Default().Security.CustomerScopes)}
 }

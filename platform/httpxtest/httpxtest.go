@@ -15,6 +15,7 @@ import (
 	"net/http/httptest"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -172,4 +173,28 @@ func IDs(list []map[string]any) []string {
 func Num(v any) int {
 	f, _ := v.(float64)
 	return int(f)
+}
+
+// Concurrently sends n requests at once (send(i), each in its own goroutine) and
+// answers their responses in order.
+func Concurrently(n int, send func(i int) Response) []Response {
+	out := make([]Response, n)
+	var wg sync.WaitGroup
+	for i := range out {
+		wg.Go(func() { out[i] = send(i) })
+	}
+	wg.Wait()
+	return out
+}
+
+// WithCode splits responses into those answered with code and the rest.
+func WithCode(responses []Response, code int) (match, rest []Response) {
+	for _, r := range responses {
+		if r.Code == code {
+			match = append(match, r)
+		} else {
+			rest = append(rest, r)
+		}
+	}
+	return match, rest
 }

@@ -164,6 +164,13 @@ func EachEngine(t *testing.T, fn func(t *testing.T, engine string)) {
 	}
 }
 
+// EachOpen runs fn as a parallel subtest per engine (as EachEngine) on a fresh database
+// of that engine migrated with sources (Open): a repository test's loop in one call.
+func EachOpen(t *testing.T, fn func(t *testing.T, e *Engine), sources ...db.MigrationSource) {
+	t.Helper()
+	EachEngine(t, func(t *testing.T, engine string) { fn(t, Open(t, engine, sources...)) })
+}
+
 // Tables is a migration of test-only tables (a fake's storage, say), to pass to Open
 // after the module's own migrations, so the tables are in the template database and
 // each test's copy has them for free. Statements are migration templates (see

@@ -36,12 +36,12 @@ type productRow struct {
 	InventoryManagement *string
 	LowStockThreshold   int
 	HasVariants         bool
-	SEOTitle            string     `gorm:"column:seo_title"`
-	SEODescription      string     `gorm:"column:seo_description"`
-	MetaFields          string     // JSON object
-	CreatedAt           time.Time  `gorm:"autoCreateTime:false"`
-	UpdatedAt           time.Time  `gorm:"autoUpdateTime:false"`
-	PublishedAt         *time.Time `gorm:"column:published_at"`
+	SEOTitle            string
+	SEODescription      string
+	MetaFields          string    // JSON object
+	CreatedAt           time.Time `gorm:"autoCreateTime:false"`
+	UpdatedAt           time.Time `gorm:"autoUpdateTime:false"`
+	PublishedAt         *time.Time
 }
 
 func (productRow) TableName() string { return "products" }
@@ -156,7 +156,7 @@ type variantRow struct {
 	ID                string `gorm:"primaryKey"`
 	ProductID         string
 	Title             string
-	SKU               string `gorm:"column:sku"`
+	SKU               string
 	Barcode           string
 	Price             decimal.Decimal
 	CompareAtPrice    decimal.NullDecimal
@@ -203,7 +203,7 @@ func (r variantRow) toDomain() *domain.Variant {
 type imageRow struct {
 	ID         string `gorm:"primaryKey"`
 	ProductID  string
-	URL        string `gorm:"column:url"`
+	URL        string
 	StorageKey string
 	AltText    string
 	Position   int
@@ -244,8 +244,8 @@ type collectionRow struct {
 	CollectionType string
 	Rules          string // JSON array of rules
 	IsActive       bool
-	SEOTitle       string    `gorm:"column:seo_title"`
-	SEODescription string    `gorm:"column:seo_description"`
+	SEOTitle       string
+	SEODescription string
 	CreatedAt      time.Time `gorm:"autoCreateTime:false"`
 	UpdatedAt      time.Time `gorm:"autoUpdateTime:false"`
 }
@@ -280,9 +280,9 @@ func (r collectionRow) toDomain() *domain.Collection {
 }
 
 type membershipRow struct {
-	CollectionID string    `gorm:"primaryKey"`
-	ProductID    string    `gorm:"primaryKey"`
-	Position     int       `gorm:"column:position"`
+	CollectionID string `gorm:"primaryKey"`
+	ProductID    string `gorm:"primaryKey"`
+	Position     int
 	CreatedAt    time.Time `gorm:"autoCreateTime:false"`
 }
 

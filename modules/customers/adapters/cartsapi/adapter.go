@@ -5,10 +5,9 @@ package cartsapi
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 
 	carts "github.com/gocommerce/commerce/modules/carts/api"
+	"github.com/gocommerce/commerce/modules/customers/adapters/internal/export"
 	"github.com/gocommerce/commerce/modules/customers/ports"
 )
 
@@ -29,17 +28,5 @@ func (a *Adapter) ExportCarts(ctx context.Context, customerID string) ([]ports.R
 	if err != nil {
 		return nil, err
 	}
-	out := make([]ports.Record, 0, len(list))
-	for _, c := range list {
-		raw, err := json.Marshal(c)
-		if err != nil {
-			return nil, fmt.Errorf("customers: export cart %s: %w", c.ID, err)
-		}
-		var rec ports.Record
-		if err := json.Unmarshal(raw, &rec); err != nil {
-			return nil, fmt.Errorf("customers: export cart %s: %w", c.ID, err)
-		}
-		out = append(out, rec)
-	}
-	return out, nil
+	return export.Records(list, "cart", func(v carts.ExportedCart) string { return v.ID })
 }

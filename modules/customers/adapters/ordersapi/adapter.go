@@ -5,11 +5,11 @@ package ordersapi
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/shopspring/decimal"
 
+	"github.com/gocommerce/commerce/modules/customers/adapters/internal/export"
 	"github.com/gocommerce/commerce/modules/customers/ports"
 	orders "github.com/gocommerce/commerce/modules/orders/api"
 )
@@ -56,19 +56,7 @@ func (a *Adapter) ExportOrders(ctx context.Context, customerID string) ([]ports.
 	if err != nil {
 		return nil, err
 	}
-	out := make([]ports.Record, 0, len(list))
-	for _, o := range list {
-		raw, err := json.Marshal(o)
-		if err != nil {
-			return nil, fmt.Errorf("customers: export order %s: %w", o.ID, err)
-		}
-		var rec ports.Record
-		if err := json.Unmarshal(raw, &rec); err != nil {
-			return nil, fmt.Errorf("customers: export order %s: %w", o.ID, err)
-		}
-		out = append(out, rec)
-	}
-	return out, nil
+	return export.Records(list, "order", func(v orders.Order) string { return v.ID })
 }
 
 // AnonymizeCustomerOrders strips the customer's personal data from its orders, in the

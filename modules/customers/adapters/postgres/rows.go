@@ -14,34 +14,34 @@ import (
 )
 
 type customerRow struct {
-	ID               string     `gorm:"column:id;primaryKey"`
-	Email            string     `gorm:"column:email"`
-	Phone            string     `gorm:"column:phone"`
-	FirstName        string     `gorm:"column:first_name"`
-	LastName         string     `gorm:"column:last_name"`
-	AcceptsMarketing bool       `gorm:"column:accepts_marketing"`
-	MarketingOptInAt *time.Time `gorm:"column:marketing_opt_in_at"`
-	TaxExempt        bool       `gorm:"column:tax_exempt"`
-	TaxExemptions    string     `gorm:"column:tax_exemptions"`
-	Currency         string     `gorm:"column:currency"`
-	Language         string     `gorm:"column:language"`
-	Note             string     `gorm:"column:note"`
-	Tags             string     `gorm:"column:tags"`
-	VerifiedEmail    bool       `gorm:"column:verified_email"`
-	Metafields       string     `gorm:"column:metafields"`
-	State            string     `gorm:"column:state"`
-	HasPassword      bool       `gorm:"column:has_password"`
-	OrdersCount      int        `gorm:"column:orders_count"`
-	PaidOrdersCount  int        `gorm:"column:paid_orders_count"`
-	TotalSpent       string     `gorm:"column:total_spent"`
-	TotalSpentUnits  int64      `gorm:"column:total_spent_units"`
-	StatsCurrency    string     `gorm:"column:stats_currency"`
-	LastOrderID      *string    `gorm:"column:last_order_id"`
-	LastOrderName    string     `gorm:"column:last_order_name"`
-	LastOrderAt      *time.Time `gorm:"column:last_order_at"`
-	AnonymizedAt     *time.Time `gorm:"column:anonymized_at"`
-	CreatedAt        time.Time  `gorm:"column:created_at;autoCreateTime:false"`
-	UpdatedAt        time.Time  `gorm:"column:updated_at;autoUpdateTime:false"`
+	ID               string `gorm:"primaryKey"`
+	Email            string
+	Phone            string
+	FirstName        string
+	LastName         string
+	AcceptsMarketing bool
+	MarketingOptInAt *time.Time
+	TaxExempt        bool
+	TaxExemptions    string
+	Currency         string
+	Language         string
+	Note             string
+	Tags             string
+	VerifiedEmail    bool
+	Metafields       string
+	State            string
+	HasPassword      bool
+	OrdersCount      int
+	PaidOrdersCount  int
+	TotalSpent       string
+	TotalSpentUnits  int64
+	StatsCurrency    string
+	LastOrderID      *string
+	LastOrderName    string
+	LastOrderAt      *time.Time
+	AnonymizedAt     *time.Time
+	CreatedAt        time.Time `gorm:"autoCreateTime:false"`
+	UpdatedAt        time.Time `gorm:"autoUpdateTime:false"`
 }
 
 func (customerRow) TableName() string { return "customers" }
@@ -150,29 +150,29 @@ func (r customerRow) toDomain() (*domain.Customer, error) {
 }
 
 type tagRow struct {
-	CustomerID string `gorm:"column:customer_id;primaryKey"`
-	Tag        string `gorm:"column:tag;primaryKey"`
+	CustomerID string `gorm:"primaryKey"`
+	Tag        string `gorm:"primaryKey"`
 }
 
 func (tagRow) TableName() string { return "customer_tags" }
 
 type addressRow struct {
-	ID                string    `gorm:"column:id;primaryKey"`
-	CustomerID        string    `gorm:"column:customer_id"`
-	FirstName         string    `gorm:"column:first_name"`
-	LastName          string    `gorm:"column:last_name"`
-	Company           string    `gorm:"column:company"`
-	Phone             string    `gorm:"column:phone"`
-	Address1          string    `gorm:"column:address1"`
-	Address2          string    `gorm:"column:address2"`
-	City              string    `gorm:"column:city"`
-	Province          string    `gorm:"column:province"`
-	Country           string    `gorm:"column:country"`
-	Zip               string    `gorm:"column:zip"`
-	IsDefaultShipping bool      `gorm:"column:is_default_shipping"`
-	IsDefaultBilling  bool      `gorm:"column:is_default_billing"`
-	CreatedAt         time.Time `gorm:"column:created_at;autoCreateTime:false"`
-	UpdatedAt         time.Time `gorm:"column:updated_at;autoUpdateTime:false"`
+	ID                string `gorm:"primaryKey"`
+	CustomerID        string
+	FirstName         string
+	LastName          string
+	Company           string
+	Phone             string
+	Address1          string `gorm:"column:address1"`
+	Address2          string `gorm:"column:address2"`
+	City              string
+	Province          string
+	Country           string
+	Zip               string
+	IsDefaultShipping bool
+	IsDefaultBilling  bool
+	CreatedAt         time.Time `gorm:"autoCreateTime:false"`
+	UpdatedAt         time.Time `gorm:"autoUpdateTime:false"`
 }
 
 func (addressRow) TableName() string { return "customer_addresses" }
@@ -196,12 +196,12 @@ func (r addressRow) toDomain() *domain.Address {
 }
 
 type tokenRow struct {
-	ID         string    `gorm:"column:id;primaryKey"`
-	CustomerID string    `gorm:"column:customer_id"`
-	Purpose    string    `gorm:"column:purpose"`
-	TokenHash  string    `gorm:"column:token_hash"`
-	ExpiresAt  time.Time `gorm:"column:expires_at"`
-	CreatedAt  time.Time `gorm:"column:created_at;autoCreateTime:false"`
+	ID         string `gorm:"primaryKey"`
+	CustomerID string
+	Purpose    string
+	TokenHash  string
+	ExpiresAt  time.Time
+	CreatedAt  time.Time `gorm:"autoCreateTime:false"`
 }
 
 func (tokenRow) TableName() string { return "customers_account_tokens" }
@@ -214,16 +214,16 @@ func (r tokenRow) toDomain() domain.AccountToken {
 }
 
 type orderStatRow struct {
-	OrderID         string    `gorm:"column:order_id;primaryKey"`
-	CustomerID      string    `gorm:"column:customer_id"`
-	OrderNumber     string    `gorm:"column:order_number"`
-	TotalPrice      string    `gorm:"column:total_price"`
-	Currency        string    `gorm:"column:currency"`
-	Status          string    `gorm:"column:status"`
-	FinancialStatus string    `gorm:"column:financial_status"`
-	OrderCreatedAt  time.Time `gorm:"column:order_created_at"`
-	OrderUpdatedAt  time.Time `gorm:"column:order_updated_at"`
-	RecordedAt      time.Time `gorm:"column:recorded_at"`
+	OrderID         string `gorm:"primaryKey"`
+	CustomerID      string
+	OrderNumber     string
+	TotalPrice      string
+	Currency        string
+	Status          string
+	FinancialStatus string
+	OrderCreatedAt  time.Time
+	OrderUpdatedAt  time.Time
+	RecordedAt      time.Time
 }
 
 func (orderStatRow) TableName() string { return "customers_order_stats" }
@@ -241,23 +241,23 @@ func (r orderStatRow) toDomain() (domain.OrderFact, error) {
 }
 
 type segmentRow struct {
-	ID        string    `gorm:"column:id;primaryKey"`
-	Name      string    `gorm:"column:name"`
-	NameKey   string    `gorm:"column:name_key"`
-	Query     string    `gorm:"column:query"`
-	CreatedAt time.Time `gorm:"column:created_at;autoCreateTime:false"`
-	UpdatedAt time.Time `gorm:"column:updated_at;autoUpdateTime:false"`
+	ID        string `gorm:"primaryKey"`
+	Name      string
+	NameKey   string
+	Query     string
+	CreatedAt time.Time `gorm:"autoCreateTime:false"`
+	UpdatedAt time.Time `gorm:"autoUpdateTime:false"`
 }
 
 func (segmentRow) TableName() string { return "customers_segments" }
 
 type auditRow struct {
-	ID         string    `gorm:"column:id;primaryKey"`
-	CustomerID string    `gorm:"column:customer_id"`
-	Action     string    `gorm:"column:action"`
-	Actor      string    `gorm:"column:actor"`
-	ActorKind  string    `gorm:"column:actor_kind"`
-	CreatedAt  time.Time `gorm:"column:created_at;autoCreateTime:false"`
+	ID         string `gorm:"primaryKey"`
+	CustomerID string
+	Action     string
+	Actor      string
+	ActorKind  string
+	CreatedAt  time.Time `gorm:"autoCreateTime:false"`
 }
 
 func (auditRow) TableName() string { return "customers_privacy_audit" }

@@ -16,176 +16,172 @@ import (
 
 // TestRepositories runs the repository contracts on every engine.
 func TestRepositories(t *testing.T) {
-	for _, engine := range testdb.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			t.Parallel()
-			e := testdb.Open(t, engine, identitypg.Migrations())
-			ctx := context.Background()
-			now := time.Now().UTC().Truncate(time.Microsecond)
+	testdb.EachOpen(t, func(t *testing.T, e *testdb.Engine) {
+		ctx := context.Background()
+		now := time.Now().UTC().Truncate(time.Microsecond)
 
-			t.Run("credentials", func(t *testing.T) {
-				r := identitypg.NewCredentialRepository(e.DB)
-				c := domain.Credential{CustomerID: ids.New(), Email: "a@example.com", PasswordHash: "h", CreatedAt: now, UpdatedAt: now}
-				if err := r.Create(ctx, c); err != nil {
-					t.Fatal(err)
-				}
-				got, err := r.FindByEmail(ctx, "a@example.com")
-				if err != nil || got.CustomerID != c.CustomerID || got.PasswordHash != "h" || !got.CreatedAt.Equal(now) {
-					t.Fatalf("FindByEmail = %+v, %v", got, err)
-				}
-				c.CustomerID = ids.New()
-				if err := r.Create(ctx, c); !errors.Is(err, domain.ErrEmailTaken) {
-					t.Fatalf("duplicate: %v", err)
-				}
-				if _, err := r.FindByEmail(ctx, "b@example.com"); !errors.Is(err, domain.ErrCredentialNotFound) {
-					t.Fatalf("missing: %v", err)
-				}
+		t.Run("credentials", func(t *testing.T) {
+			r := identitypg.NewCredentialRepository(e.DB)
+			c := domain.Credential{CustomerID: ids.New(), Email: "a@example.com", PasswordHash: "h", CreatedAt: now, UpdatedAt: now}
+			if err := r.Create(ctx, c); err != nil {
+				t.Fatal(err)
+			}
+			got, err := r.FindByEmail(ctx, "a@example.com")
+			if err != nil || got.CustomerID != c.CustomerID || got.PasswordHash != "h" || !got.CreatedAt.Equal(now) {
+				t.Fatalf("FindByEmail = %+v, %v", got, err)
+			}
+			c.CustomerID = ids.New()
+			if err := r.Create(ctx, c); !errors.Is(err, domain.ErrEmailTaken) {
+				t.Fatalf("duplicate: %v", err)
+			}
+			if _, err := r.FindByEmail(ctx, "b@example.com"); !errors.Is(err, domain.ErrCredentialNotFound) {
+				t.Fatalf("missing: %v", err)
+			}
 
-				// Upsert replaces the existing credential of a customer and inserts new ones.
-				orig, err := r.FindByEmail(ctx, "a@example.com")
-				if err != nil {
-					t.Fatal(err)
-				}
-				first := orig.CustomerID
-				c.CustomerID = ids.New()
-				c.Email = "u@example.com"
-				if err := r.Upsert(ctx, c); err != nil {
-					t.Fatal(err)
-				}
-				c.PasswordHash = "h2"
-				c.Email = "u2@example.com"
-				if err := r.Upsert(ctx, c); err != nil {
-					t.Fatal(err)
-				}
-				if got, err := r.FindByEmail(ctx, "u2@example.com"); err != nil || got.CustomerID != c.CustomerID || got.PasswordHash != "h2" {
-					t.Fatalf("after upsert: %+v, %v", got, err)
-				}
-				if _, err := r.FindByEmail(ctx, "u@example.com"); !errors.Is(err, domain.ErrCredentialNotFound) {
-					t.Fatalf("old email after upsert: %v", err)
-				}
-				c.Email = "a@example.com" // another customer's
-				if err := r.Upsert(ctx, c); !errors.Is(err, domain.ErrEmailTaken) {
-					t.Fatalf("upsert onto a taken email: %v", err)
-				}
-				if err := r.UpdateEmail(ctx, c.CustomerID, "a@example.com", now); !errors.Is(err, domain.ErrEmailTaken) {
-					t.Fatalf("update onto a taken email: %v", err)
-				}
-				if err := r.UpdateEmail(ctx, c.CustomerID, "u3@example.com", now); err != nil {
-					t.Fatal(err)
-				}
-				if got, err := r.FindByEmail(ctx, "u3@example.com"); err != nil || got.CustomerID != c.CustomerID {
-					t.Fatalf("after UpdateEmail: %+v, %v", got, err)
-				}
-				if err := r.DeleteByCustomer(ctx, c.CustomerID); err != nil {
-					t.Fatal(err)
-				}
-				if _, err := r.FindByEmail(ctx, "u3@example.com"); !errors.Is(err, domain.ErrCredentialNotFound) {
-					t.Fatalf("after delete: %v", err)
-				}
-				if got, err := r.FindByEmail(ctx, "a@example.com"); err != nil || got.CustomerID != first {
-					t.Fatalf("other credential disturbed: %+v, %v", got, err)
-				}
-			})
-
-			t.Run("staff", func(t *testing.T) {
-				r := identitypg.NewStaffRepository(e.DB)
-				u := domain.StaffUser{ID: ids.New(), Email: "root@example.com", PasswordHash: "h", Role: domain.RoleAdmin, CreatedAt: now, UpdatedAt: now}
-				if err := r.Create(ctx, u); err != nil {
-					t.Fatal(err)
-				}
-				if got, err := r.Get(ctx, u.ID); err != nil || got.Email != u.Email || got.Role != "admin" {
-					t.Fatalf("Get = %+v, %v", got, err)
-				}
-				if got, err := r.FindByEmail(ctx, u.Email); err != nil || got.ID != u.ID {
-					t.Fatalf("FindByEmail = %+v, %v", got, err)
-				}
-				u.ID = ids.New()
-				if err := r.Create(ctx, u); !errors.Is(err, domain.ErrEmailTaken) {
-					t.Fatalf("duplicate: %v", err)
-				}
-				if _, err := r.Get(ctx, "not-a-uuid"); !errors.Is(err, domain.ErrStaffUserNotFound) {
-					t.Fatalf("bad id: %v", err)
-				}
-			})
-
-			t.Run("api keys", func(t *testing.T) {
-				r := identitypg.NewAPIKeyRepository(e.DB)
-				m := decimal.RequireFromString("2.50")
-				k := domain.APIKey{ID: ids.New(), Name: "k", Prefix: "AbCd1234", SecretHash: domain.HashSecret("s"), Scopes: []string{"orders:read", "read"}, RateLimitMultiplier: &m, CreatedAt: now}
-				if err := r.Create(ctx, k); err != nil {
-					t.Fatal(err)
-				}
-				other := domain.APIKey{ID: ids.New(), Name: "o", Prefix: "ZzZz9999", SecretHash: domain.HashSecret("t"), Scopes: []string{"admin"}, CreatedAt: now.Add(time.Second)}
-				if err := r.Create(ctx, other); err != nil {
-					t.Fatal(err)
-				}
-				dup := other
-				dup.ID = ids.New()
-				if err := r.Create(ctx, dup); !errors.Is(err, domain.ErrAPIKeyPrefixTaken) {
-					t.Fatalf("duplicate prefix: %v", err)
-				}
-				got, err := r.GetByPrefix(ctx, "AbCd1234")
-				if err != nil || got.ID != k.ID || len(got.Scopes) != 2 || got.RateLimitMultiplier == nil || got.RateLimitMultiplier.String() != "2.5" || got.RevokedAt != nil {
-					t.Fatalf("GetByPrefix = %+v, %v", got, err)
-				}
-				if _, err := r.GetByPrefix(ctx, "abcd1234"); !errors.Is(err, domain.ErrAPIKeyNotFound) {
-					t.Fatalf("prefixes are case-sensitive: %v", err)
-				}
-				list, err := r.List(ctx)
-				if err != nil || len(list) != 2 || list[0].ID != other.ID {
-					t.Fatalf("List = %+v, %v", list, err)
-				}
-
-				// last used: conditional on the interval.
-				if err := r.TouchLastUsed(ctx, k.ID, now, "10.0.0.1", now.Add(-time.Minute)); err != nil {
-					t.Fatal(err)
-				}
-				if err := r.TouchLastUsed(ctx, k.ID, now.Add(10*time.Second), "10.0.0.2", now.Add(10*time.Second-time.Minute)); err != nil {
-					t.Fatal(err)
-				}
-				got, _ = r.GetByPrefix(ctx, k.Prefix)
-				if got.LastUsedAt == nil || !got.LastUsedAt.Equal(now) || got.LastUsedIP != "10.0.0.1" {
-					t.Fatalf("last used within the interval: %+v", got)
-				}
-				later := now.Add(61 * time.Second)
-				if err := r.TouchLastUsed(ctx, k.ID, later, "10.0.0.3", later.Add(-time.Minute)); err != nil {
-					t.Fatal(err)
-				}
-				got, _ = r.GetByPrefix(ctx, k.Prefix)
-				if !got.LastUsedAt.Equal(later) || got.LastUsedIP != "10.0.0.3" {
-					t.Fatalf("last used after the interval: %+v", got)
-				}
-
-				// Update + revocation checks.
-				stale, err := r.RevokedOrMissing(ctx, []string{k.Prefix, other.Prefix, "gone0000"})
-				if err != nil || len(stale) != 1 || stale[0] != "gone0000" {
-					t.Fatalf("RevokedOrMissing = %v, %v", stale, err)
-				}
-				err = e.DB.InTx(ctx, func(ctx context.Context) error {
-					_, err := r.Update(ctx, k.Prefix, func(k *domain.APIKey) error { return k.Revoke("rotated", now) })
-					return err
-				})
-				if err != nil {
-					t.Fatal(err)
-				}
-				got, _ = r.GetByPrefix(ctx, k.Prefix)
-				if got.RevokedAt == nil || !got.RevokedAt.Equal(now) || got.RevocationReason != "rotated" || got.RateLimitMultiplier.String() != "2.5" {
-					t.Fatalf("revoked: %+v", got)
-				}
-				stale, _ = r.RevokedOrMissing(ctx, []string{k.Prefix, other.Prefix})
-				if len(stale) != 1 || stale[0] != k.Prefix {
-					t.Fatalf("RevokedOrMissing after revoke = %v", stale)
-				}
-				if _, err := r.Update(ctx, "missing0", func(*domain.APIKey) error { return nil }); !errors.Is(err, domain.ErrAPIKeyNotFound) {
-					t.Fatalf("update missing: %v", err)
-				}
-				if err := r.Delete(ctx, other.Prefix); err != nil {
-					t.Fatal(err)
-				}
-				if err := r.Delete(ctx, other.Prefix); !errors.Is(err, domain.ErrAPIKeyNotFound) {
-					t.Fatalf("second delete: %v", err)
-				}
-			})
+			// Upsert replaces the existing credential of a customer and inserts new ones.
+			orig, err := r.FindByEmail(ctx, "a@example.com")
+			if err != nil {
+				t.Fatal(err)
+			}
+			first := orig.CustomerID
+			c.CustomerID = ids.New()
+			c.Email = "u@example.com"
+			if err := r.Upsert(ctx, c); err != nil {
+				t.Fatal(err)
+			}
+			c.PasswordHash = "h2"
+			c.Email = "u2@example.com"
+			if err := r.Upsert(ctx, c); err != nil {
+				t.Fatal(err)
+			}
+			if got, err := r.FindByEmail(ctx, "u2@example.com"); err != nil || got.CustomerID != c.CustomerID || got.PasswordHash != "h2" {
+				t.Fatalf("after upsert: %+v, %v", got, err)
+			}
+			if _, err := r.FindByEmail(ctx, "u@example.com"); !errors.Is(err, domain.ErrCredentialNotFound) {
+				t.Fatalf("old email after upsert: %v", err)
+			}
+			c.Email = "a@example.com" // another customer's
+			if err := r.Upsert(ctx, c); !errors.Is(err, domain.ErrEmailTaken) {
+				t.Fatalf("upsert onto a taken email: %v", err)
+			}
+			if err := r.UpdateEmail(ctx, c.CustomerID, "a@example.com", now); !errors.Is(err, domain.ErrEmailTaken) {
+				t.Fatalf("update onto a taken email: %v", err)
+			}
+			if err := r.UpdateEmail(ctx, c.CustomerID, "u3@example.com", now); err != nil {
+				t.Fatal(err)
+			}
+			if got, err := r.FindByEmail(ctx, "u3@example.com"); err != nil || got.CustomerID != c.CustomerID {
+				t.Fatalf("after UpdateEmail: %+v, %v", got, err)
+			}
+			if err := r.DeleteByCustomer(ctx, c.CustomerID); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := r.FindByEmail(ctx, "u3@example.com"); !errors.Is(err, domain.ErrCredentialNotFound) {
+				t.Fatalf("after delete: %v", err)
+			}
+			if got, err := r.FindByEmail(ctx, "a@example.com"); err != nil || got.CustomerID != first {
+				t.Fatalf("other credential disturbed: %+v, %v", got, err)
+			}
 		})
-	}
+
+		t.Run("staff", func(t *testing.T) {
+			r := identitypg.NewStaffRepository(e.DB)
+			u := domain.StaffUser{ID: ids.New(), Email: "root@example.com", PasswordHash: "h", Role: domain.RoleAdmin, CreatedAt: now, UpdatedAt: now}
+			if err := r.Create(ctx, u); err != nil {
+				t.Fatal(err)
+			}
+			if got, err := r.Get(ctx, u.ID); err != nil || got.Email != u.Email || got.Role != "admin" {
+				t.Fatalf("Get = %+v, %v", got, err)
+			}
+			if got, err := r.FindByEmail(ctx, u.Email); err != nil || got.ID != u.ID {
+				t.Fatalf("FindByEmail = %+v, %v", got, err)
+			}
+			u.ID = ids.New()
+			if err := r.Create(ctx, u); !errors.Is(err, domain.ErrEmailTaken) {
+				t.Fatalf("duplicate: %v", err)
+			}
+			if _, err := r.Get(ctx, "not-a-uuid"); !errors.Is(err, domain.ErrStaffUserNotFound) {
+				t.Fatalf("bad id: %v", err)
+			}
+		})
+
+		t.Run("api keys", func(t *testing.T) {
+			r := identitypg.NewAPIKeyRepository(e.DB)
+			m := decimal.RequireFromString("2.50")
+			k := domain.APIKey{ID: ids.New(), Name: "k", Prefix: "AbCd1234", SecretHash: domain.HashSecret("s"), Scopes: []string{"orders:read", "read"}, RateLimitMultiplier: &m, CreatedAt: now}
+			if err := r.Create(ctx, k); err != nil {
+				t.Fatal(err)
+			}
+			other := domain.APIKey{ID: ids.New(), Name: "o", Prefix: "ZzZz9999", SecretHash: domain.HashSecret("t"), Scopes: []string{"admin"}, CreatedAt: now.Add(time.Second)}
+			if err := r.Create(ctx, other); err != nil {
+				t.Fatal(err)
+			}
+			dup := other
+			dup.ID = ids.New()
+			if err := r.Create(ctx, dup); !errors.Is(err, domain.ErrAPIKeyPrefixTaken) {
+				t.Fatalf("duplicate prefix: %v", err)
+			}
+			got, err := r.GetByPrefix(ctx, "AbCd1234")
+			if err != nil || got.ID != k.ID || len(got.Scopes) != 2 || got.RateLimitMultiplier == nil || got.RateLimitMultiplier.String() != "2.5" || got.RevokedAt != nil {
+				t.Fatalf("GetByPrefix = %+v, %v", got, err)
+			}
+			if _, err := r.GetByPrefix(ctx, "abcd1234"); !errors.Is(err, domain.ErrAPIKeyNotFound) {
+				t.Fatalf("prefixes are case-sensitive: %v", err)
+			}
+			list, err := r.List(ctx)
+			if err != nil || len(list) != 2 || list[0].ID != other.ID {
+				t.Fatalf("List = %+v, %v", list, err)
+			}
+
+			// last used: conditional on the interval.
+			if err := r.TouchLastUsed(ctx, k.ID, now, "10.0.0.1", now.Add(-time.Minute)); err != nil {
+				t.Fatal(err)
+			}
+			if err := r.TouchLastUsed(ctx, k.ID, now.Add(10*time.Second), "10.0.0.2", now.Add(10*time.Second-time.Minute)); err != nil {
+				t.Fatal(err)
+			}
+			got, _ = r.GetByPrefix(ctx, k.Prefix)
+			if got.LastUsedAt == nil || !got.LastUsedAt.Equal(now) || got.LastUsedIP != "10.0.0.1" {
+				t.Fatalf("last used within the interval: %+v", got)
+			}
+			later := now.Add(61 * time.Second)
+			if err := r.TouchLastUsed(ctx, k.ID, later, "10.0.0.3", later.Add(-time.Minute)); err != nil {
+				t.Fatal(err)
+			}
+			got, _ = r.GetByPrefix(ctx, k.Prefix)
+			if !got.LastUsedAt.Equal(later) || got.LastUsedIP != "10.0.0.3" {
+				t.Fatalf("last used after the interval: %+v", got)
+			}
+
+			// Update + revocation checks.
+			stale, err := r.RevokedOrMissing(ctx, []string{k.Prefix, other.Prefix, "gone0000"})
+			if err != nil || len(stale) != 1 || stale[0] != "gone0000" {
+				t.Fatalf("RevokedOrMissing = %v, %v", stale, err)
+			}
+			err = e.DB.InTx(ctx, func(ctx context.Context) error {
+				_, err := r.Update(ctx, k.Prefix, func(k *domain.APIKey) error { return k.Revoke("rotated", now) })
+				return err
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, _ = r.GetByPrefix(ctx, k.Prefix)
+			if got.RevokedAt == nil || !got.RevokedAt.Equal(now) || got.RevocationReason != "rotated" || got.RateLimitMultiplier.String() != "2.5" {
+				t.Fatalf("revoked: %+v", got)
+			}
+			stale, _ = r.RevokedOrMissing(ctx, []string{k.Prefix, other.Prefix})
+			if len(stale) != 1 || stale[0] != k.Prefix {
+				t.Fatalf("RevokedOrMissing after revoke = %v", stale)
+			}
+			if _, err := r.Update(ctx, "missing0", func(*domain.APIKey) error { return nil }); !errors.Is(err, domain.ErrAPIKeyNotFound) {
+				t.Fatalf("update missing: %v", err)
+			}
+			if err := r.Delete(ctx, other.Prefix); err != nil {
+				t.Fatal(err)
+			}
+			if err := r.Delete(ctx, other.Prefix); !errors.Is(err, domain.ErrAPIKeyNotFound) {
+				t.Fatalf("second delete: %v", err)
+			}
+		})
+	}, identitypg.Migrations())
 }

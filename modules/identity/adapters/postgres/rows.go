@@ -12,9 +12,9 @@ import (
 )
 
 type credentialRow struct {
-	CustomerID   string `gorm:"column:customer_id;primaryKey"`
-	Email        string `gorm:"column:email"`
-	PasswordHash string `gorm:"column:password_hash"`
+	CustomerID   string `gorm:"primaryKey"`
+	Email        string
+	PasswordHash string
 	CreatedAt    time.Time
 	UpdatedAt    time.Time
 }
@@ -30,10 +30,10 @@ func (r credentialRow) toDomain() domain.Credential {
 }
 
 type staffUserRow struct {
-	ID           string `gorm:"column:id;primaryKey"`
-	Email        string `gorm:"column:email"`
-	PasswordHash string `gorm:"column:password_hash"`
-	Role         string `gorm:"column:role"`
+	ID           string `gorm:"primaryKey"`
+	Email        string
+	PasswordHash string
+	Role         string
 	CreatedAt    time.Time
 	UpdatedAt    time.Time
 }
@@ -49,17 +49,17 @@ func (r staffUserRow) toDomain() domain.StaffUser {
 }
 
 type apiKeyRow struct {
-	ID                  string     `gorm:"column:id;primaryKey"`
-	Name                string     `gorm:"column:name"`
-	Prefix              string     `gorm:"column:prefix"`
-	SecretHash          string     `gorm:"column:secret_hash"`
-	Scopes              string     `gorm:"column:scopes"`
-	RateLimitMultiplier *string    `gorm:"column:rate_limit_multiplier"`
-	LastUsedAt          *time.Time `gorm:"column:last_used_at"`
-	LastUsedIP          string     `gorm:"column:last_used_ip"`
-	RevokedAt           *time.Time `gorm:"column:revoked_at"`
-	RevocationReason    string     `gorm:"column:revocation_reason"`
-	CreatedAt           time.Time  `gorm:"column:created_at"`
+	ID                  string `gorm:"primaryKey"`
+	Name                string
+	Prefix              string
+	SecretHash          string
+	Scopes              string
+	RateLimitMultiplier *string
+	LastUsedAt          *time.Time
+	LastUsedIP          string
+	RevokedAt           *time.Time
+	RevocationReason    string
+	CreatedAt           time.Time
 }
 
 func (apiKeyRow) TableName() string { return "api_keys" }

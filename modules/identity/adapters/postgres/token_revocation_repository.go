@@ -10,9 +10,9 @@ import (
 )
 
 type tokenRevocationRow struct {
-	CustomerID string    `gorm:"column:customer_id;primaryKey"`
-	Generation int64     `gorm:"column:generation"`
-	RevokedAt  time.Time `gorm:"column:revoked_at"`
+	CustomerID string `gorm:"primaryKey"`
+	Generation int64
+	RevokedAt  time.Time
 }
 
 func (tokenRevocationRow) TableName() string { return "identity_token_revocations" }

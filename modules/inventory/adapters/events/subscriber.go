@@ -59,14 +59,10 @@ func (s *Subscriber) StockSet(ctx context.Context, e event.Event) error {
 
 // ProductDeleted removes the product's levels (product.deleted).
 func (s *Subscriber) ProductDeleted(ctx context.Context, e event.Event) error {
-	var d resource
-	if !s.decode(e, &d) {
-		return nil
+	if id, ok := s.productID(e); ok {
+		return s.svc.ProductDeleted(ctx, id)
 	}
-	if d.ID == "" {
-		d.ID = e.AggregateID
-	}
-	return s.svc.ProductDeleted(ctx, d.ID)
+	return nil
 }
 
 // VariantDeleted removes the variant's levels (variant.deleted).
@@ -81,12 +77,21 @@ func (s *Subscriber) VariantDeleted(ctx context.Context, e event.Event) error {
 // ProductUpdated refreshes the product's name and threshold kept with its stock
 // (product.updated).
 func (s *Subscriber) ProductUpdated(ctx context.Context, e event.Event) error {
+	if id, ok := s.productID(e); ok {
+		return s.svc.ProductChanged(ctx, id)
+	}
+	return nil
+}
+
+// productID is a product event's product: data.id, else the aggregate's id; false
+// when the payload does not decode (logged by decode).
+func (s *Subscriber) productID(e event.Event) (string, bool) {
 	var d resource
 	if !s.decode(e, &d) {
-		return nil
+		return "", false
 	}
 	if d.ID == "" {
-		d.ID = e.AggregateID
+		return e.AggregateID, true
 	}
-	return s.svc.ProductChanged(ctx, d.ID)
+	return d.ID, true
 }

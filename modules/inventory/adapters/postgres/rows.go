@@ -114,44 +114,27 @@ func fromMovement(m *domain.Movement) movementRow {
 	return row
 }
 
-// movementView is a movement row with the names joined in (flat: gorm's Scan does not
-// fill embedded structs).
+// movementView is a movement row with the names joined in (gorm's Scan fills an
+// embedded row's columns through a named field only).
 type movementView struct {
-	ID             string
-	ProductID      string
-	ProductName    string
-	VariantID      string
-	LocationID     string
-	MovementType   string
-	Quantity       int
-	QuantityBefore int
-	QuantityAfter  int
-	Reason         string
-	Reference      string
-	Notes          string
-	CostPerUnit    decimal.NullDecimal
-	Currency       string
-	TransferID     *string
-	ReservationID  *string
-	CreatedBy      string
-	CreatedAt      time.Time
-	CurrentName    *string
-	LocationName   *string
+	Row          movementRow `gorm:"embedded"`
+	CurrentName  *string
+	LocationName *string
 }
 
 func (r movementView) toDomain() *domain.Movement {
 	m := &domain.Movement{
-		ID: r.ID, ProductID: r.ProductID, ProductName: r.ProductName, VariantID: r.VariantID, LocationID: r.LocationID,
-		LocationName: db.Deref(r.LocationName), Type: domain.MovementType(r.MovementType), Quantity: r.Quantity,
-		QuantityBefore: r.QuantityBefore, QuantityAfter: r.QuantityAfter, Reason: r.Reason, Reference: r.Reference,
-		Notes: r.Notes, Currency: r.Currency, TransferID: db.Deref(r.TransferID), ReservationID: db.Deref(r.ReservationID),
-		CreatedBy: r.CreatedBy, CreatedAt: r.CreatedAt.UTC(),
+		ID: r.Row.ID, ProductID: r.Row.ProductID, ProductName: r.Row.ProductName, VariantID: r.Row.VariantID, LocationID: r.Row.LocationID,
+		LocationName: db.Deref(r.LocationName), Type: domain.MovementType(r.Row.MovementType), Quantity: r.Row.Quantity,
+		QuantityBefore: r.Row.QuantityBefore, QuantityAfter: r.Row.QuantityAfter, Reason: r.Row.Reason, Reference: r.Row.Reference,
+		Notes: r.Row.Notes, Currency: r.Row.Currency, TransferID: db.Deref(r.Row.TransferID), ReservationID: db.Deref(r.Row.ReservationID),
+		CreatedBy: r.Row.CreatedBy, CreatedAt: r.Row.CreatedAt.UTC(),
 	}
 	if db.Deref(r.CurrentName) != "" {
 		m.ProductName = *r.CurrentName
 	}
-	if r.CostPerUnit.Valid {
-		c := r.CostPerUnit.Decimal
+	if r.Row.CostPerUnit.Valid {
+		c := r.Row.CostPerUnit.Decimal
 		m.CostPerUnit = &c
 	}
 	return m
@@ -181,31 +164,21 @@ func fromReservation(r *domain.Reservation) reservationRow {
 	}
 }
 
-// reservationView is a reservation row with the location name joined in (flat, as
+// reservationView is a reservation row with the location name joined in (as
 // movementView).
 type reservationView struct {
-	ID            string
-	ProductID     string
-	VariantID     string
-	LocationID    string
-	OrderID       string
-	Quantity      int
-	Status        string
-	ExpiresAt     time.Time
-	CreatedAt     time.Time
-	ReleasedAt    *time.Time
-	ReleaseReason string
-	LocationName  *string
+	Row          reservationRow `gorm:"embedded"`
+	LocationName *string
 }
 
 func (r reservationView) toDomain() *domain.Reservation {
 	out := &domain.Reservation{
-		ID: r.ID, ProductID: r.ProductID, VariantID: r.VariantID, LocationID: r.LocationID, LocationName: db.Deref(r.LocationName),
-		OrderID: r.OrderID, Quantity: r.Quantity, Status: domain.ReservationStatus(r.Status),
-		ExpiresAt: r.ExpiresAt.UTC(), CreatedAt: r.CreatedAt.UTC(), ReleaseReason: domain.ReleaseReason(r.ReleaseReason),
+		ID: r.Row.ID, ProductID: r.Row.ProductID, VariantID: r.Row.VariantID, LocationID: r.Row.LocationID, LocationName: db.Deref(r.LocationName),
+		OrderID: r.Row.OrderID, Quantity: r.Row.Quantity, Status: domain.ReservationStatus(r.Row.Status),
+		ExpiresAt: r.Row.ExpiresAt.UTC(), CreatedAt: r.Row.CreatedAt.UTC(), ReleaseReason: domain.ReleaseReason(r.Row.ReleaseReason),
 	}
-	if r.ReleasedAt != nil {
-		t := r.ReleasedAt.UTC()
+	if r.Row.ReleasedAt != nil {
+		t := r.Row.ReleasedAt.UTC()
 		out.ReleasedAt = &t
 	}
 	return out

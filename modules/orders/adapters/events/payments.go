@@ -51,24 +51,28 @@ func (s *Subscriber) drop(e event.Event, err error) error {
 // HandlePaymentCreated reads the payment's state (an authorization raises no later
 // event of its own) when it names an order.
 func (s *Subscriber) HandlePaymentCreated(ctx context.Context, e event.Event) error {
+	if p, ok := s.orderPayment(e); ok {
+		return s.app.SyncPayment(ctx, p.PaymentID)
+	}
+	return nil
+}
+
+// orderPayment decodes a payment event; false when it names no order, or when the
+// payload does not decode (logged and dropped).
+func (s *Subscriber) orderPayment(e event.Event) (payments.PaymentEvent, bool) {
 	var p payments.PaymentEvent
 	if err := e.Decode(&p); err != nil {
-		return s.drop(e, err)
+		_ = s.drop(e, err)
+		return p, false
 	}
-	if p.OrderID == "" || p.PaymentID == "" {
-		return nil
-	}
-	return s.app.SyncPayment(ctx, p.PaymentID)
+	return p, p.OrderID != "" && p.PaymentID != ""
 }
 
 // HandlePayment records payment.succeeded (a sale, or the capture of an authorization),
 // payment.failed (a failed attempt) and payment.canceled (a void).
 func (s *Subscriber) HandlePayment(ctx context.Context, e event.Event) error {
-	var p payments.PaymentEvent
-	if err := e.Decode(&p); err != nil {
-		return s.drop(e, err)
-	}
-	if p.OrderID == "" || p.PaymentID == "" {
+	p, ok := s.orderPayment(e)
+	if !ok {
 		return nil
 	}
 	amount, err := decimal.NewFromString(p.Amount)

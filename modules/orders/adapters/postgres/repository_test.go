@@ -31,79 +31,75 @@ func newOrder(id string, number int64) *domain.Order {
 // TestOrderRepository is the repository contract on every engine: numbers, round trip,
 // optimistic updates, children, payments lookup.
 func TestOrderRepository(t *testing.T) {
-	for _, engine := range testdb.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			t.Parallel()
-			e := testdb.Open(t, engine, orderspg.Migrations())
-			repo := orderspg.NewOrderRepository(e.DB)
-			ctx := context.Background()
-			// A number taken in a rolled-back transaction is given back.
-			errRollback := errors.New("rollback")
-			_ = e.DB.InTx(ctx, func(ctx context.Context) error {
-				if n, err := repo.NextNumber(ctx); err != nil || n != 1001 {
-					t.Fatalf("first number %d %v", n, err)
-				}
-				return errRollback
-			})
-			var n int64
-			if err := e.DB.InTx(ctx, func(ctx context.Context) (err error) { n, err = repo.NextNumber(ctx); return err }); err != nil || n != 1001 {
-				t.Fatalf("number after rollback %d %v", n, err)
+	testdb.EachOpen(t, func(t *testing.T, e *testdb.Engine) {
+		repo := orderspg.NewOrderRepository(e.DB)
+		ctx := context.Background()
+		// A number taken in a rolled-back transaction is given back.
+		errRollback := errors.New("rollback")
+		_ = e.DB.InTx(ctx, func(ctx context.Context) error {
+			if n, err := repo.NextNumber(ctx); err != nil || n != 1001 {
+				t.Fatalf("first number %d %v", n, err)
 			}
-			id := "00000000-0000-4000-8000-0000000000d1"
-			o := newOrder(id, n)
-			if err := repo.Create(ctx, o); err != nil {
-				t.Fatal(err)
-			}
-			dup := newOrder("00000000-0000-4000-8000-0000000000d2", n)
-			if err := repo.Create(ctx, dup); err == nil {
-				t.Fatal("duplicate order number accepted")
-			}
-			got, err := repo.GetByNumber(ctx, 1001)
-			if err != nil || got.ID != id || got.ShippingAddress.City != "Berlin" || len(got.LineItems) != 1 || !got.LineItems[0].Grams.Equal(decimal.RequireFromString("28.3495")) ||
-				!got.TotalPrice.Equal(decimal.RequireFromString("19.98")) || !got.CreatedAt.Equal(t0) || got.Tags[0] != "a" {
-				t.Fatalf("round trip %v %+v", err, got)
-			}
-			if _, err := repo.Get(ctx, "nope"); !errors.Is(err, domain.ErrOrderNotFound) {
-				t.Fatalf("bad id: %v", err)
-			}
-			// Update saves children and bumps the version; a stale writer is refused.
-			_, err = repo.Update(ctx, id, func(o *domain.Order) error {
-				o.RecordPayment(domain.PaymentEvent{PaymentID: "pay_1", Kind: domain.KindSale, Amount: o.TotalPrice, Currency: "USD"}, func() string { return "00000000-0000-4000-8000-0000000000e1" }, t0)
-				_, err := o.Fulfill("00000000-0000-4000-8000-0000000000f1", "", nil, domain.Tracking{}, t0)
-				return err
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, _ = repo.Get(ctx, id)
-			if got.Version != 2 || got.Financial != domain.FinancialPaid || got.Fulfillment != domain.FulfillmentFulfilled || len(got.Transactions) != 1 || len(got.Fulfillments) != 1 {
-				t.Fatalf("after update %+v", got)
-			}
-			if oid, err := repo.OrderIDForPayment(ctx, "pay_1"); err != nil || oid != id {
-				t.Fatalf("by payment %s %v", oid, err)
-			}
-			stale := 0
-			_, err = repo.Update(ctx, id, func(o *domain.Order) error {
-				if stale == 0 {
-					// another writer wins between the read and the write
-					if err := e.DB.Gorm().Exec("UPDATE orders SET version = version + 1 WHERE id = ?", id).Error; err != nil {
-						return err
-					}
-				}
-				stale++
-				return nil
-			})
-			if !errors.Is(err, domain.ErrStale) {
-				t.Fatalf("stale update: %v", err)
-			}
-			list, total, err := repo.List(ctx, ports.ListFilter{Limit: 10, Sort: ports.SortTotalPrice, MinTotal: func() *decimal.Decimal { x := decimal.RequireFromString("19.98"); return &x }()})
-			if err != nil || total != 1 || len(list) != 1 {
-				t.Fatalf("list %v %d", err, total)
-			}
-			avg, count, err := repo.AverageTotal(ctx, "USD", "")
-			if err != nil || count != 1 || !avg.Equal(decimal.RequireFromString("19.98")) {
-				t.Fatalf("average %s %d %v", avg, count, err)
-			}
+			return errRollback
 		})
-	}
+		var n int64
+		if err := e.DB.InTx(ctx, func(ctx context.Context) (err error) { n, err = repo.NextNumber(ctx); return err }); err != nil || n != 1001 {
+			t.Fatalf("number after rollback %d %v", n, err)
+		}
+		id := "00000000-0000-4000-8000-0000000000d1"
+		o := newOrder(id, n)
+		if err := repo.Create(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+		dup := newOrder("00000000-0000-4000-8000-0000000000d2", n)
+		if err := repo.Create(ctx, dup); err == nil {
+			t.Fatal("duplicate order number accepted")
+		}
+		got, err := repo.GetByNumber(ctx, 1001)
+		if err != nil || got.ID != id || got.ShippingAddress.City != "Berlin" || len(got.LineItems) != 1 || !got.LineItems[0].Grams.Equal(decimal.RequireFromString("28.3495")) ||
+			!got.TotalPrice.Equal(decimal.RequireFromString("19.98")) || !got.CreatedAt.Equal(t0) || got.Tags[0] != "a" {
+			t.Fatalf("round trip %v %+v", err, got)
+		}
+		if _, err := repo.Get(ctx, "nope"); !errors.Is(err, domain.ErrOrderNotFound) {
+			t.Fatalf("bad id: %v", err)
+		}
+		// Update saves children and bumps the version; a stale writer is refused.
+		_, err = repo.Update(ctx, id, func(o *domain.Order) error {
+			o.RecordPayment(domain.PaymentEvent{PaymentID: "pay_1", Kind: domain.KindSale, Amount: o.TotalPrice, Currency: "USD"}, func() string { return "00000000-0000-4000-8000-0000000000e1" }, t0)
+			_, err := o.Fulfill("00000000-0000-4000-8000-0000000000f1", "", nil, domain.Tracking{}, t0)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ = repo.Get(ctx, id)
+		if got.Version != 2 || got.Financial != domain.FinancialPaid || got.Fulfillment != domain.FulfillmentFulfilled || len(got.Transactions) != 1 || len(got.Fulfillments) != 1 {
+			t.Fatalf("after update %+v", got)
+		}
+		if oid, err := repo.OrderIDForPayment(ctx, "pay_1"); err != nil || oid != id {
+			t.Fatalf("by payment %s %v", oid, err)
+		}
+		stale := 0
+		_, err = repo.Update(ctx, id, func(o *domain.Order) error {
+			if stale == 0 {
+				// another writer wins between the read and the write
+				if err := e.DB.Gorm().Exec("UPDATE orders SET version = version + 1 WHERE id = ?", id).Error; err != nil {
+					return err
+				}
+			}
+			stale++
+			return nil
+		})
+		if !errors.Is(err, domain.ErrStale) {
+			t.Fatalf("stale update: %v", err)
+		}
+		list, total, err := repo.List(ctx, ports.ListFilter{Limit: 10, Sort: ports.SortTotalPrice, MinTotal: func() *decimal.Decimal { x := decimal.RequireFromString("19.98"); return &x }()})
+		if err != nil || total != 1 || len(list) != 1 {
+			t.Fatalf("list %v %d", err, total)
+		}
+		avg, count, err := repo.AverageTotal(ctx, "USD", "")
+		if err != nil || count != 1 || !avg.Equal(decimal.RequireFromString("19.98")) {
+			t.Fatalf("average %s %d %v", avg, count, err)
+		}
+	}, orderspg.Migrations())
 }

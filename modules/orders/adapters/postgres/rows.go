@@ -12,136 +12,136 @@ import (
 )
 
 type orderRow struct {
-	ID                 string          `gorm:"column:id;primaryKey"`
-	OrderNumber        int64           `gorm:"column:order_number"`
-	CustomerID         *string         `gorm:"column:customer_id"`
-	Email              string          `gorm:"column:email"`
-	Phone              string          `gorm:"column:phone"`
-	Status             string          `gorm:"column:status"`
-	FinancialStatus    string          `gorm:"column:financial_status"`
-	FulfillmentStatus  string          `gorm:"column:fulfillment_status"`
-	Currency           string          `gorm:"column:currency"`
-	SubtotalPrice      decimal.Decimal `gorm:"column:subtotal_price"`
-	TotalTax           decimal.Decimal `gorm:"column:total_tax"`
-	TotalShipping      decimal.Decimal `gorm:"column:total_shipping"`
-	TotalDiscounts     decimal.Decimal `gorm:"column:total_discounts"`
-	TotalPrice         decimal.Decimal `gorm:"column:total_price"`
-	TotalPriceUnits    int64           `gorm:"column:total_price_units"`
-	TotalWeight        decimal.Decimal `gorm:"column:total_weight"`
-	TotalItems         int             `gorm:"column:total_items"`
-	ShippingLines      string          `gorm:"column:shipping_lines"`
-	TaxLines           string          `gorm:"column:tax_lines"`
-	DiscountCodes      string          `gorm:"column:discount_codes"`
-	ShippingAddress    *string         `gorm:"column:shipping_address"`
-	BillingAddress     *string         `gorm:"column:billing_address"`
-	Note               string          `gorm:"column:note"`
-	NoteAttributes     string          `gorm:"column:note_attributes"`
-	Tags               string          `gorm:"column:tags"`
-	Metafields         string          `gorm:"column:metafields"`
-	CartToken          string          `gorm:"column:cart_token"`
-	CheckoutToken      string          `gorm:"column:checkout_token"`
-	ReferringSite      string          `gorm:"column:referring_site"`
-	LandingSite        string          `gorm:"column:landing_site"`
-	SourceName         string          `gorm:"column:source_name"`
-	ClientDetails      *string         `gorm:"column:client_details"`
-	InventoryBehaviour string          `gorm:"column:inventory_behaviour"`
-	SendReceipt        bool            `gorm:"column:send_receipt"`
-	CancelReason       string          `gorm:"column:cancel_reason"`
-	CreatedAt          time.Time       `gorm:"column:created_at;autoCreateTime:false"`
-	UpdatedAt          time.Time       `gorm:"column:updated_at;autoUpdateTime:false"`
-	ProcessedAt        time.Time       `gorm:"column:processed_at"`
-	ClosedAt           *time.Time      `gorm:"column:closed_at"`
-	CancelledAt        *time.Time      `gorm:"column:cancelled_at"`
-	Version            int             `gorm:"column:version"`
+	ID                 string `gorm:"primaryKey"`
+	OrderNumber        int64
+	CustomerID         *string
+	Email              string
+	Phone              string
+	Status             string
+	FinancialStatus    string
+	FulfillmentStatus  string
+	Currency           string
+	SubtotalPrice      decimal.Decimal
+	TotalTax           decimal.Decimal
+	TotalShipping      decimal.Decimal
+	TotalDiscounts     decimal.Decimal
+	TotalPrice         decimal.Decimal
+	TotalPriceUnits    int64
+	TotalWeight        decimal.Decimal
+	TotalItems         int
+	ShippingLines      string
+	TaxLines           string
+	DiscountCodes      string
+	ShippingAddress    *string
+	BillingAddress     *string
+	Note               string
+	NoteAttributes     string
+	Tags               string
+	Metafields         string
+	CartToken          string
+	CheckoutToken      string
+	ReferringSite      string
+	LandingSite        string
+	SourceName         string
+	ClientDetails      *string
+	InventoryBehaviour string
+	SendReceipt        bool
+	CancelReason       string
+	CreatedAt          time.Time `gorm:"autoCreateTime:false"`
+	UpdatedAt          time.Time `gorm:"autoUpdateTime:false"`
+	ProcessedAt        time.Time
+	ClosedAt           *time.Time
+	CancelledAt        *time.Time
+	Version            int
 }
 
 func (orderRow) TableName() string { return "orders" }
 
 type lineItemRow struct {
-	ID                string          `gorm:"column:id;primaryKey"`
-	OrderID           string          `gorm:"column:order_id"`
-	Position          int             `gorm:"column:position"`
-	ProductID         string          `gorm:"column:product_id"`
-	VariantID         string          `gorm:"column:variant_id"`
-	Title             string          `gorm:"column:title"`
-	VariantTitle      string          `gorm:"column:variant_title"`
-	SKU               string          `gorm:"column:sku"`
-	Quantity          int             `gorm:"column:quantity"`
-	Price             decimal.Decimal `gorm:"column:price"`
-	RequiresShipping  bool            `gorm:"column:requires_shipping"`
-	Taxable           bool            `gorm:"column:taxable"`
-	IsGiftCard        bool            `gorm:"column:is_gift_card"`
-	Grams             decimal.Decimal `gorm:"column:grams"`
-	InventoryTracked  bool            `gorm:"column:inventory_tracked"`
-	ClaimedQuantity   int             `gorm:"column:claimed_quantity"`
-	RestockedQuantity int             `gorm:"column:restocked_quantity"`
-	FulfilledQuantity int             `gorm:"column:fulfilled_quantity"`
-	RefundedQuantity  int             `gorm:"column:refunded_quantity"`
-	CreatedAt         time.Time       `gorm:"column:created_at;autoCreateTime:false"`
+	ID                string `gorm:"primaryKey"`
+	OrderID           string
+	Position          int
+	ProductID         string
+	VariantID         string
+	Title             string
+	VariantTitle      string
+	SKU               string
+	Quantity          int
+	Price             decimal.Decimal
+	RequiresShipping  bool
+	Taxable           bool
+	IsGiftCard        bool
+	Grams             decimal.Decimal
+	InventoryTracked  bool
+	ClaimedQuantity   int
+	RestockedQuantity int
+	FulfilledQuantity int
+	RefundedQuantity  int
+	CreatedAt         time.Time `gorm:"autoCreateTime:false"`
 }
 
 func (lineItemRow) TableName() string { return "orders_line_items" }
 
 type fulfillmentRow struct {
-	ID              string     `gorm:"column:id;primaryKey"`
-	OrderID         string     `gorm:"column:order_id"`
-	Status          string     `gorm:"column:status"`
-	LocationID      *string    `gorm:"column:location_id"`
-	TrackingNumber  string     `gorm:"column:tracking_number"`
-	TrackingCompany string     `gorm:"column:tracking_company"`
-	TrackingURL     string     `gorm:"column:tracking_url"`
-	NotifyCustomer  bool       `gorm:"column:notify_customer"`
-	LineItems       string     `gorm:"column:line_items"`
-	CreatedAt       time.Time  `gorm:"column:created_at;autoCreateTime:false"`
-	UpdatedAt       time.Time  `gorm:"column:updated_at;autoUpdateTime:false"`
-	CancelledAt     *time.Time `gorm:"column:cancelled_at"`
+	ID              string `gorm:"primaryKey"`
+	OrderID         string
+	Status          string
+	LocationID      *string
+	TrackingNumber  string
+	TrackingCompany string
+	TrackingURL     string
+	NotifyCustomer  bool
+	LineItems       string
+	CreatedAt       time.Time `gorm:"autoCreateTime:false"`
+	UpdatedAt       time.Time `gorm:"autoUpdateTime:false"`
+	CancelledAt     *time.Time
 }
 
 func (fulfillmentRow) TableName() string { return "orders_fulfillments" }
 
 type refundRow struct {
-	ID             string          `gorm:"column:id;primaryKey"`
-	OrderID        string          `gorm:"column:order_id"`
-	Status         string          `gorm:"column:status"`
-	Note           string          `gorm:"column:note"`
-	NotifyCustomer bool            `gorm:"column:notify_customer"`
-	LineItems      string          `gorm:"column:line_items"`
-	Shipping       decimal.Decimal `gorm:"column:shipping"`
-	Amount         decimal.Decimal `gorm:"column:amount"`
-	CreatedAt      time.Time       `gorm:"column:created_at;autoCreateTime:false"`
-	ProcessedAt    *time.Time      `gorm:"column:processed_at"`
+	ID             string `gorm:"primaryKey"`
+	OrderID        string
+	Status         string
+	Note           string
+	NotifyCustomer bool
+	LineItems      string
+	Shipping       decimal.Decimal
+	Amount         decimal.Decimal
+	CreatedAt      time.Time `gorm:"autoCreateTime:false"`
+	ProcessedAt    *time.Time
 }
 
 func (refundRow) TableName() string { return "orders_refunds" }
 
 type transactionRow struct {
-	ID              string          `gorm:"column:id;primaryKey"`
-	OrderID         string          `gorm:"column:order_id"`
-	Position        int             `gorm:"column:position"`
-	Kind            string          `gorm:"column:kind"`
-	Status          string          `gorm:"column:status"`
-	Amount          decimal.Decimal `gorm:"column:amount"`
-	Currency        string          `gorm:"column:currency"`
-	Gateway         string          `gorm:"column:gateway"`
-	PaymentID       *string         `gorm:"column:payment_id"`
-	ParentID        *string         `gorm:"column:parent_id"`
-	RefundID        *string         `gorm:"column:refund_id"`
-	GatewayRefundID *string         `gorm:"column:gateway_refund_id"`
-	ErrorCode       string          `gorm:"column:error_code"`
-	Message         string          `gorm:"column:message"`
-	CreatedAt       time.Time       `gorm:"column:created_at;autoCreateTime:false"`
-	ProcessedAt     *time.Time      `gorm:"column:processed_at"`
+	ID              string `gorm:"primaryKey"`
+	OrderID         string
+	Position        int
+	Kind            string
+	Status          string
+	Amount          decimal.Decimal
+	Currency        string
+	Gateway         string
+	PaymentID       *string
+	ParentID        *string
+	RefundID        *string
+	GatewayRefundID *string
+	ErrorCode       string
+	Message         string
+	CreatedAt       time.Time `gorm:"autoCreateTime:false"`
+	ProcessedAt     *time.Time
 }
 
 func (transactionRow) TableName() string { return "orders_transactions" }
 
 type noteRow struct {
-	ID             string    `gorm:"column:id;primaryKey"`
-	OrderID        string    `gorm:"column:order_id"`
-	Body           string    `gorm:"column:body"`
-	Author         string    `gorm:"column:author"`
-	NotifyCustomer bool      `gorm:"column:notify_customer"`
-	CreatedAt      time.Time `gorm:"column:created_at;autoCreateTime:false"`
+	ID             string `gorm:"primaryKey"`
+	OrderID        string
+	Body           string
+	Author         string
+	NotifyCustomer bool
+	CreatedAt      time.Time `gorm:"autoCreateTime:false"`
 }
 
 func (noteRow) TableName() string { return "orders_notes" }

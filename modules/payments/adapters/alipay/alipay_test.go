@@ -2,7 +2,6 @@ package alipay_test
 
 import (
 	"context"
-	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
 	"encoding/base64"
@@ -35,15 +34,7 @@ type keys struct {
 
 func newKeys(t *testing.T) keys {
 	t.Helper()
-	m, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return keys{merchant: m, alipay: a}
+	return keys{merchant: gatewaytest.RSAKey(t), alipay: gatewaytest.RSAKey(t)}
 }
 
 func privatePEM(t *testing.T, k *rsa.PrivateKey) string {
@@ -168,11 +159,11 @@ func TestAlipayOpenAPI(t *testing.T) {
 		t.Fatalf("biz_content %v", biz)
 	}
 	// Query: still waiting, then paid; a trade not created yet is still waiting.
-	gatewaytest.CompletesAfter(t, g, res.TransactionID, "2026112222001", func() {
+	gatewaytest.AssertPaidOnQuery(ctx, t, g, res.TransactionID, func() {
 		f.mu.Lock()
+		defer f.mu.Unlock()
 		f.status = "TRADE_SUCCESS"
-		f.mu.Unlock()
-	})
+	}, "2026112222001")
 	if r, err := g.Complete(ctx, ports.CompleteRequest{TransactionID: "missing"}); err != nil || r.Status != domain.StatusRequiresAction {
 		t.Fatalf("query missing: %+v %v", r, err)
 	}

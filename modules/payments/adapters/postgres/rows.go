@@ -28,11 +28,7 @@ type paymentRow struct {
 	Description       string
 	Metadata          *string
 	MethodType        string
-	CardBrand         string
-	LastFour          string
-	ExpMonth          int
-	ExpYear           int
-	CardholderName    string
+	Card              cardColumns `gorm:"embedded"`
 	ProviderMethod    string
 	ProviderCustomer  string
 	SavedMethodToken  string
@@ -90,8 +86,8 @@ func paymentFromDomain(p *domain.Payment) paymentRow {
 		Status: string(p.Status), Amount: p.Amount, AmountCaptured: p.AmountCaptured, AmountRefunded: p.AmountRefunded,
 		Currency: string(p.Currency), CaptureMethod: p.CaptureMethod, CustomerID: p.CustomerID, CustomerEmail: p.CustomerEmail,
 		OrderID: p.OrderID, Owner: p.Owner, Description: p.Description, Metadata: jsonText(p.Metadata),
-		MethodType: p.MethodType, CardBrand: p.Card.Brand, LastFour: p.Card.LastFour, ExpMonth: p.Card.ExpMonth,
-		ExpYear: p.Card.ExpYear, CardholderName: p.Card.Name, ProviderMethod: p.ProviderMethod, ProviderCustomer: p.ProviderCustomer,
+		MethodType: p.MethodType, Card: cardOf(p.Card),
+		ProviderMethod: p.ProviderMethod, ProviderCustomer: p.ProviderCustomer,
 		SavedMethodToken: p.SavedMethodToken, SaveRequested: p.SaveRequested, ReturnURL: p.ReturnURL,
 		ErrorCode: p.ErrorCode, ErrorMessage: p.ErrorMessage, RetryAllowed: p.RetryAllowed, ReceiptURL: p.ReceiptURL,
 		CreatedAt: p.CreatedAt.UTC(), UpdatedAt: p.UpdatedAt.UTC(), CompletedAt: db.UTCPtr(p.CompletedAt),
@@ -111,7 +107,7 @@ func (r paymentRow) toDomain() *domain.Payment {
 		Status: domain.Status(r.Status), Amount: r.Amount, AmountCaptured: r.AmountCaptured, AmountRefunded: r.AmountRefunded,
 		Currency: domain.Currency(r.Currency), CaptureMethod: r.CaptureMethod, CustomerID: r.CustomerID, CustomerEmail: r.CustomerEmail,
 		OrderID: r.OrderID, Owner: r.Owner, Description: r.Description, Metadata: fromJSON(r.Metadata), MethodType: r.MethodType,
-		Card:           domain.CardDetails{Brand: r.CardBrand, LastFour: r.LastFour, ExpMonth: r.ExpMonth, ExpYear: r.ExpYear, Name: r.CardholderName},
+		Card:           r.Card.toDomain(),
 		ProviderMethod: r.ProviderMethod, ProviderCustomer: r.ProviderCustomer, SavedMethodToken: r.SavedMethodToken,
 		SaveRequested: r.SaveRequested, ReturnURL: r.ReturnURL, ErrorCode: r.ErrorCode, ErrorMessage: r.ErrorMessage,
 		RetryAllowed: r.RetryAllowed, ReceiptURL: r.ReceiptURL, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
@@ -166,11 +162,7 @@ type savedMethodRow struct {
 	ProviderToken    string
 	ProviderCustomer string
 	MethodType       string
-	CardBrand        string
-	LastFour         string
-	ExpMonth         int
-	ExpYear          int
-	CardholderName   string
+	Card             cardColumns `gorm:"embedded"`
 	IsDefault        bool
 	ExpiresAt        *time.Time
 	CreatedAt        time.Time
@@ -181,8 +173,8 @@ func (savedMethodRow) TableName() string { return "payments_saved_methods" }
 func savedMethodFromDomain(m *domain.SavedMethod) savedMethodRow {
 	return savedMethodRow{
 		Token: m.Token, Owner: m.Owner, Gateway: m.Gateway, ProviderToken: m.ProviderToken, ProviderCustomer: m.ProviderCustomer,
-		MethodType: m.MethodType, CardBrand: m.Card.Brand, LastFour: m.Card.LastFour, ExpMonth: m.Card.ExpMonth,
-		ExpYear: m.Card.ExpYear, CardholderName: m.Card.Name, IsDefault: m.IsDefault, ExpiresAt: db.UTCPtr(m.ExpiresAt),
+		MethodType: m.MethodType, Card: cardOf(m.Card),
+		IsDefault: m.IsDefault, ExpiresAt: db.UTCPtr(m.ExpiresAt),
 		CreatedAt: m.CreatedAt.UTC(),
 	}
 }
@@ -191,7 +183,7 @@ func (r savedMethodRow) toDomain() *domain.SavedMethod {
 	return &domain.SavedMethod{
 		Token: r.Token, Owner: r.Owner, Gateway: r.Gateway, ProviderToken: r.ProviderToken, ProviderCustomer: r.ProviderCustomer,
 		MethodType: r.MethodType,
-		Card:       domain.CardDetails{Brand: r.CardBrand, LastFour: r.LastFour, ExpMonth: r.ExpMonth, ExpYear: r.ExpYear, Name: r.CardholderName},
+		Card:       r.Card.toDomain(),
 		IsDefault:  r.IsDefault, ExpiresAt: db.UTCPtr(r.ExpiresAt), CreatedAt: r.CreatedAt.UTC(),
 	}
 }
@@ -216,3 +208,20 @@ type webhookEventRow struct {
 }
 
 func (webhookEventRow) TableName() string { return "payments_webhook_events" }
+
+// cardColumns are a card's description columns, of a payment and of a saved method.
+type cardColumns struct {
+	CardBrand      string
+	LastFour       string
+	ExpMonth       int
+	ExpYear        int
+	CardholderName string
+}
+
+func cardOf(c domain.CardDetails) cardColumns {
+	return cardColumns{CardBrand: c.Brand, LastFour: c.LastFour, ExpMonth: c.ExpMonth, ExpYear: c.ExpYear, CardholderName: c.Name}
+}
+
+func (c cardColumns) toDomain() domain.CardDetails {
+	return domain.CardDetails{Brand: c.CardBrand, LastFour: c.LastFour, ExpMonth: c.ExpMonth, ExpYear: c.ExpYear, Name: c.CardholderName}
+}

@@ -5,13 +5,10 @@ import (
 	"crypto"
 	"crypto/aes"
 	"crypto/cipher"
-	"crypto/rand"
 	"crypto/rsa"
 	"crypto/sha256"
-	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"io"
@@ -41,39 +38,13 @@ const (
 
 var authHeader = regexp.MustCompile(`^WECHATPAY2-SHA256-RSA2048 mchid="([^"]+)",nonce_str="([^"]+)",signature="([^"]+)",timestamp="([^"]+)",serial_no="([^"]+)"$`)
 
-func rsaKey(t *testing.T) *rsa.PrivateKey {
-	k, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k
-}
-
-func privatePEM(t *testing.T, k *rsa.PrivateKey) string {
-	return string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)}))
-}
-
-func publicPEM(t *testing.T, k *rsa.PublicKey) string {
-	der, err := x509.MarshalPKIXPublicKey(k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}))
-}
-
-func sign(k *rsa.PrivateKey, msg string) string {
-	sum := sha256.Sum256([]byte(msg))
-	sig, _ := rsa.SignPKCS1v15(rand.Reader, k, crypto.SHA256, sum[:])
-	return base64.StdEncoding.EncodeToString(sig)
-}
-
 // signHeaders sets WeChat Pay's answer/notification signature headers.
 func signHeaders(h http.Header, platform *rsa.PrivateKey, body string, at time.Time) {
 	ts, nonce := strconv.FormatInt(at.Unix(), 10), "NONCE123"
 	h.Set("Wechatpay-Timestamp", ts)
 	h.Set("Wechatpay-Nonce", nonce)
 	h.Set("Wechatpay-Serial", "PLATFORM-SERIAL")
-	h.Set("Wechatpay-Signature", sign(platform, wechatpay.ResponseMessage(ts, nonce, body)))
+	h.Set("Wechatpay-Signature", gatewaytest.Sign(platform, wechatpay.ResponseMessage(ts, nonce, body)))
 }
 
 // fakeWeChat is a local stand-in of WeChat Pay API v3. It verifies each request's
@@ -137,8 +108,8 @@ func (f *fakeWeChat) serve(w http.ResponseWriter, r *http.Request) {
 
 func gateway(t *testing.T, merchant *rsa.PrivateKey, platform *rsa.PublicKey, base string) *wechatpay.Gateway {
 	t.Helper()
-	g, err := wechatpay.New(wechatpay.Config{AppID: appID, MerchantID: mchID, PrivateKeyPEM: privatePEM(t, merchant),
-		PlatformPublicKeyPEM: publicPEM(t, platform), APIv3Key: apiV3Key, SerialNo: serialNo, BaseURL: base})
+	g, err := wechatpay.New(wechatpay.Config{AppID: appID, MerchantID: mchID, PrivateKeyPEM: gatewaytest.PrivatePEM(merchant),
+		PlatformPublicKeyPEM: gatewaytest.PublicPEM(t, platform), APIv3Key: apiV3Key, SerialNo: serialNo, BaseURL: base})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +132,7 @@ type fixture struct {
 
 func setup(t *testing.T) fixture {
 	t.Helper()
-	merchant, platform := rsaKey(t), rsaKey(t)
+	merchant, platform := gatewaytest.RSAKey(t), gatewaytest.RSAKey(t)
 	f := fake(t, &merchant.PublicKey, platform)
 	return fixture{g: gateway(t, merchant, &platform.PublicKey, f.srv.URL), f: f, merchant: merchant, platform: platform}
 }
@@ -183,11 +154,11 @@ func TestWeChatPayAPIv3(t *testing.T) {
 		amount["currency"] != "CNY" || b["notify_url"] != "https://api.example/api/v2/webhooks/wechat_pay" {
 		t.Fatalf("order body %v", b)
 	}
-	gatewaytest.CompletesAfter(t, g, res.TransactionID, "4200000001", func() { // NOTPAY, then SUCCESS
+	gatewaytest.AssertPaidOnQuery(ctx, t, g, res.TransactionID, func() {
 		f.mu.Lock()
+		defer f.mu.Unlock()
 		f.state = "SUCCESS"
-		f.mu.Unlock()
-	})
+	}, "4200000001")
 	rr, err := g.Refund(ctx, ports.RefundRequest{RefundID: "ref_0190c8a2-0000-7000-8000-000000000001", TransactionID: res.TransactionID,
 		Amount: decimal.RequireFromString("5"), PaymentAmount: decimal.RequireFromString("19.99"), Currency: "CNY"})
 	ra := f.bodies["/v3/refund/domestic/refunds"]["amount"].(map[string]any)
@@ -198,12 +169,12 @@ func TestWeChatPayAPIv3(t *testing.T) {
 		t.Fatalf("close: %v", err)
 	}
 	// Answers not signed with the platform key are refused.
-	forged := fake(t, &fx.merchant.PublicKey, rsaKey(t))
+	forged := fake(t, &fx.merchant.PublicKey, gatewaytest.RSAKey(t))
 	if _, err := gateway(t, fx.merchant, &fx.platform.PublicKey, forged.srv.URL).Complete(ctx, ports.CompleteRequest{TransactionID: "x"}); err == nil {
 		t.Fatal("forged answer accepted")
 	}
 	// Requests signed with another merchant key are refused by the stand-in.
-	if _, err := gateway(t, rsaKey(t), &fx.platform.PublicKey, f.srv.URL).Complete(ctx, ports.CompleteRequest{TransactionID: "x"}); err == nil {
+	if _, err := gateway(t, gatewaytest.RSAKey(t), &fx.platform.PublicKey, f.srv.URL).Complete(ctx, ports.CompleteRequest{TransactionID: "x"}); err == nil {
 		t.Fatal("request with a wrong key accepted")
 	}
 }
