@@ -168,12 +168,10 @@ func (g *Gateway) call(ctx context.Context, method, path, requestID string, in, 
 	if err != nil {
 		return err
 	}
-	raw := resp.Body
-	if resp.Status >= 300 {
-		e := &apiError{Status: resp.Status}
-		_ = json.Unmarshal(raw, e)
-		return e
+	if err := resp.Refusal(&apiError{Status: resp.Status}); err != nil {
+		return err
 	}
+	raw := resp.Body
 	if out != nil && len(raw) > 0 {
 		if err := json.Unmarshal(raw, out); err != nil {
 			return fmt.Errorf("paypal: %s %s: %w", method, path, err)

@@ -189,12 +189,10 @@ func (g *Gateway) call(ctx context.Context, method, path string, in, out any) er
 	if err != nil {
 		return err
 	}
-	answer := resp.Body
-	if resp.Status >= 300 {
-		e := &apiError{Status: resp.Status}
-		_ = json.Unmarshal(answer, e)
-		return e
+	if err := resp.Refusal(&apiError{Status: resp.Status}); err != nil {
+		return err
 	}
+	answer := resp.Body
 	if err := g.verify(resp.Header, answer); err != nil {
 		return fmt.Errorf("wechat_pay: %s %s: answer signature: %w", method, path, err)
 	}

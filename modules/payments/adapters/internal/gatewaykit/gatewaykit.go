@@ -4,6 +4,7 @@ package gatewaykit
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -75,6 +76,16 @@ type Answer struct {
 	Status int
 	Header http.Header
 	Body   []byte
+}
+
+// Refusal is e, with the answer's JSON body decoded into it (e stays as it is when the
+// body is not JSON), for an answer with a status of 300 or more; nil for a success.
+func (a Answer) Refusal(e error) error {
+	if a.Status < 300 {
+		return nil
+	}
+	_ = json.Unmarshal(a.Body, e)
+	return e
 }
 
 // Do sends req with client and reads at most limit bytes of the answer. A transport
