@@ -96,6 +96,9 @@ func (e *apiError) Error() string {
 	return fmt.Sprintf("paypal: %d %s: %s", e.Status, e.Name, e.Message)
 }
 
+// refused is the error of a failed answer with the given status (gatewaykit.Send).
+func refused(status int) error { return &apiError{Status: status} }
+
 func (e *apiError) issue() string {
 	if len(e.Details) > 0 {
 		return e.Details[0].Issue
@@ -164,11 +167,8 @@ func (g *Gateway) call(ctx context.Context, method, path, requestID string, in, 
 	if requestID != "" {
 		req.Header.Set("PayPal-Request-Id", requestID)
 	}
-	resp, err := gatewaykit.Do(g.cfg.HTTPClient, req, 4<<20, "paypal: "+method+" "+path)
+	resp, err := gatewaykit.Send(g.cfg.HTTPClient, req, 4<<20, "paypal: "+method+" "+path, refused)
 	if err != nil {
-		return err
-	}
-	if err := resp.Refusal(&apiError{Status: resp.Status}); err != nil {
 		return err
 	}
 	raw := resp.Body

@@ -159,6 +159,9 @@ func (e *apiError) Error() string {
 	return fmt.Sprintf("wechat_pay: %d %s: %s", e.Status, e.Code, e.Message)
 }
 
+// refused is the error of a failed answer with the given status (gatewaykit.Send).
+func refused(status int) error { return &apiError{Status: status} }
+
 // call sends a signed request and verifies the signed answer.
 func (g *Gateway) call(ctx context.Context, method, path string, in, out any) error {
 	var raw []byte
@@ -185,11 +188,8 @@ func (g *Gateway) call(ctx context.Context, method, path string, in, out any) er
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	resp, err := gatewaykit.Do(g.cfg.HTTPClient, req, 1<<20, "wechat_pay: "+method+" "+path)
+	resp, err := gatewaykit.Send(g.cfg.HTTPClient, req, 1<<20, "wechat_pay: "+method+" "+path, refused)
 	if err != nil {
-		return err
-	}
-	if err := resp.Refusal(&apiError{Status: resp.Status}); err != nil {
 		return err
 	}
 	answer := resp.Body

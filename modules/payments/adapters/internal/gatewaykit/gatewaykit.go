@@ -99,3 +99,13 @@ func Do(client *http.Client, req *http.Request, limit int64, what string) (Answe
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, limit))
 	return Answer{Status: resp.StatusCode, Header: resp.Header, Body: body}, nil
 }
+
+// Send is Do for a provider whose failed answers carry a JSON error: an answer with a
+// status of 300 or more is returned as the Refusal of refused(status).
+func Send(client *http.Client, req *http.Request, limit int64, what string, refused func(status int) error) (Answer, error) {
+	a, err := Do(client, req, limit, what)
+	if err != nil {
+		return a, err
+	}
+	return a, a.Refusal(refused(a.Status))
+}
