@@ -47,8 +47,8 @@ var Currencies = []string{
 
 // Gateway is the PayPal adapter.
 type Gateway struct {
-	gatewaykit.NoSavedMethods // PayPal vaulting needs the buyer's approval
-	cfg                       Config
+	gatewaykit.Wallet // no saved methods: PayPal vaulting needs the buyer's approval
+	cfg               Config
 
 	mu      sync.Mutex
 	token   string
@@ -64,22 +64,11 @@ func New(cfg Config) *Gateway {
 		cfg.Now = time.Now
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	return &Gateway{NoSavedMethods: gatewaykit.NoSavedMethods{Provider: "PayPal"}, cfg: cfg}
+	return &Gateway{Wallet: gatewaykit.Wallet{NoSavedMethods: gatewaykit.NoSavedMethods{Provider: "PayPal"}, GatewayID: "paypal", Currencies: Currencies, MaxMinor: 1000000000}, cfg: cfg}
 }
-
-// ID is "paypal".
-func (g *Gateway) ID() string { return "paypal" }
-
-// Name is the display name.
-func (g *Gateway) Name() string { return "PayPal" }
 
 // CaptureMethod is the configured capture method.
 func (g *Gateway) CaptureMethod() string { return gatewaykit.CaptureMethod(g.cfg.CaptureMethod) }
-
-// Methods offers the PayPal wallet (a redirect to PayPal's approval page).
-func (g *Gateway) Methods() []ports.MethodSpec {
-	return gatewaykit.RedirectWallet("paypal", "PayPal", Currencies, 1000000000)
-}
 
 // apiError is a PayPal error answer.
 type apiError struct {

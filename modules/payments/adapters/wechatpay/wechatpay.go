@@ -50,7 +50,7 @@ type Config struct {
 
 // Gateway is the WeChat Pay adapter.
 type Gateway struct {
-	gatewaykit.NoSavedMethods
+	gatewaykit.Wallet
 	cfg  Config
 	key  *rsa.PrivateKey
 	pub  *rsa.PublicKey
@@ -73,22 +73,11 @@ func New(cfg Config) (*Gateway, error) {
 		return nil, errors.New("webhook_secret: the APIv3 key must be 32 bytes")
 	}
 	cfg.HTTPClient = gatewaykit.HTTPClient(cfg.HTTPClient)
-	return &Gateway{NoSavedMethods: gatewaykit.NoSavedMethods{Provider: "WeChat Pay"}, cfg: cfg, key: key, pub: pub, now: time.Now, base: strings.TrimRight(cfg.BaseURL, "/")}, nil
+	return &Gateway{Wallet: gatewaykit.Wallet{NoSavedMethods: gatewaykit.NoSavedMethods{Provider: "WeChat Pay"}, GatewayID: "wechat_pay", Currencies: []string{"CNY"}, MaxMinor: 10000000000}, cfg: cfg, key: key, pub: pub, now: time.Now, base: strings.TrimRight(cfg.BaseURL, "/")}, nil
 }
-
-// ID is "wechat_pay".
-func (g *Gateway) ID() string { return "wechat_pay" }
-
-// Name is the display name.
-func (g *Gateway) Name() string { return "WeChat Pay" }
 
 // CaptureMethod is always automatic.
 func (g *Gateway) CaptureMethod() string { return domain.CaptureAutomatic }
-
-// Methods offers WeChat Pay (Native: the customer scans a QR code) in CNY.
-func (g *Gateway) Methods() []ports.MethodSpec {
-	return gatewaykit.RedirectWallet("wechat_pay", "WeChat Pay", []string{"CNY"}, 10000000000)
-}
 
 // SignatureMessage is the documented request string to sign.
 func SignatureMessage(method, urlPath, timestamp, nonce, body string) string {

@@ -55,6 +55,27 @@ func (n NoSavedMethods) SaveMethod(context.Context, ports.SaveMethodRequest) (po
 // DeleteMethod has nothing to forget.
 func (NoSavedMethods) DeleteMethod(context.Context, string, string) error { return nil }
 
+// Wallet is the identity of a redirect wallet gateway (ID, Name and its one method,
+// RedirectWallet) that cannot save cards (NoSavedMethods; Provider is the display
+// name). A gateway embeds it.
+type Wallet struct {
+	NoSavedMethods
+	GatewayID  string
+	Currencies []string
+	MaxMinor   int64
+}
+
+// ID is the gateway's id, also the method type.
+func (w Wallet) ID() string { return w.GatewayID }
+
+// Name is the display name.
+func (w Wallet) Name() string { return w.Provider }
+
+// Methods offers the wallet: a redirect to the provider's approval page.
+func (w Wallet) Methods() []ports.MethodSpec {
+	return RedirectWallet(w.GatewayID, w.Provider, w.Currencies, w.MaxMinor)
+}
+
 // RedirectWallet is the one method of a wallet the customer approves on the
 // provider's page: from one minor unit to maxMinor, in currencies.
 func RedirectWallet(methodType, displayName string, currencies []string, maxMinor int64) []ports.MethodSpec {

@@ -55,3 +55,15 @@ func TestRefusalDecodesOnlyFailedAnswers(t *testing.T) {
 		t.Fatalf("non-JSON 500 answer: %#v", err)
 	}
 }
+
+func TestWalletIdentity(t *testing.T) {
+	t.Parallel()
+	w := gatewaykit.Wallet{NoSavedMethods: gatewaykit.NoSavedMethods{Provider: "WeChat Pay"}, GatewayID: "wechat_pay", Currencies: []string{"CNY"}, MaxMinor: 500}
+	if w.ID() != "wechat_pay" || w.Name() != "WeChat Pay" {
+		t.Fatalf("ID %q, Name %q", w.ID(), w.Name())
+	}
+	m := w.Methods()
+	if len(m) != 1 || m[0].MethodType != "wechat_pay" || m[0].DisplayName != "WeChat Pay" || !m[0].RequiresRedirect || m[0].MaxMinor != 500 || len(m[0].Currencies) != 1 || m[0].Currencies[0] != "CNY" {
+		t.Fatalf("Methods = %+v", m)
+	}
+}
