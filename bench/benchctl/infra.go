@@ -78,42 +78,44 @@ func redisFlags(name string, args []string) (*redis.Client, error) {
 // cmdRedisCheck fails unless the Redis database is reachable and empty: the run flushes
 // it at the end and must not destroy anybody else's data.
 func cmdRedisCheck(args []string) error {
-	rdb, err := redisFlags("redis-check", args)
-	if err != nil {
-		return err
-	}
-	defer rdb.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	n, err := rdb.DBSize(ctx).Result()
-	if err != nil {
-		return err
-	}
-	if n != 0 {
-		return fmt.Errorf("redis database %d holds %d keys; choose an empty one with BENCH_REDIS_DB", rdb.Options().DB, n)
-	}
-	info, err := rdb.Info(ctx, "server").Result()
-	if err != nil {
-		return err
-	}
-	for _, line := range strings.Split(info, "\n") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(line), "redis_version:"); ok {
-			fmt.Println(v)
+	return withRedis("redis-check", args, func(ctx context.Context, rdb *redis.Client) error {
+		n, err := rdb.DBSize(ctx).Result()
+		if err != nil {
+			return err
 		}
-	}
-	return nil
+		if n != 0 {
+			return fmt.Errorf("redis database %d holds %d keys; choose an empty one with BENCH_REDIS_DB", rdb.Options().DB, n)
+		}
+		info, err := rdb.Info(ctx, "server").Result()
+		if err != nil {
+			return err
+		}
+		for _, line := range strings.Split(info, "\n") {
+			if v, ok := strings.CutPrefix(strings.TrimSpace(line), "redis_version:"); ok {
+				fmt.Println(v)
+			}
+		}
+		return nil
+	})
 }
 
 // cmdRedisFlush empties the run's Redis database (rate-limit counters, job queues).
 func cmdRedisFlush(args []string) error {
-	rdb, err := redisFlags("redis-flush", args)
+	return withRedis("redis-flush", args, func(ctx context.Context, rdb *redis.Client) error {
+		return rdb.FlushDB(ctx).Err()
+	})
+}
+
+// withRedis runs fn with the client the command's flags name and a 10 s deadline.
+func withRedis(name string, args []string, fn func(context.Context, *redis.Client) error) error {
+	rdb, err := redisFlags(name, args)
 	if err != nil {
 		return err
 	}
 	defer rdb.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	return rdb.FlushDB(ctx).Err()
+	return fn(ctx, rdb)
 }
 
 // cmdSQL runs one statement and prints each row's columns separated by tabs.

@@ -147,32 +147,29 @@ func TestSeed(t *testing.T) {
 // seed on a store where a customer registered first (the README's order): that
 // customer is skipped, with a line saying so, and the rest is seeded.
 func TestSeedAfterRegister(t *testing.T) {
-	for _, engine := range testdb.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			ta := newTestApp(t, engine, nil)
-			ta.app.Seeders.ProductCount = 3
-			reg := ta.do("POST", "/api/v1/auth/register", map[string]any{
-				"email": "ada@example.com", "password": "Secret123", "first_name": "Ada", "last_name": "Lovelace",
-			})
-			if reg.Status != 201 {
-				t.Fatalf("register: %d %s", reg.Status, reg.Body)
-			}
-			var out bytes.Buffer
-			if err := seed(context.Background(), ta.app, &out); err != nil {
-				t.Fatalf("seed: %v\n%s", err, out.String())
-			}
-			lines := strings.Split(strings.TrimSpace(out.String()), "\n")
-			if len(lines) != 5 || lines[0] != "seeded: 3 products with variants and stock" ||
-				lines[1] != "skipped: customer ada@example.com (the email is already registered)" ||
-				lines[2] != "seeded: customer grace@example.com" ||
-				lines[3] != "seeded: demo storefront API key (products:read, collections:read, carts:write, coupons:read):" {
-				t.Fatalf("seed output:\n%s", out.String())
-			}
-			// The registered customer keeps her account.
-			login := ta.do("POST", "/api/v1/auth/login", map[string]any{"email": "ada@example.com", "password": "Secret123"})
-			if login.Status != 200 {
-				t.Fatalf("login after seed: %d %s", login.Status, login.Body)
-			}
+	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
+		ta.app.Seeders.ProductCount = 3
+		reg := ta.do("POST", "/api/v1/auth/register", map[string]any{
+			"email": "ada@example.com", "password": "Secret123", "first_name": "Ada", "last_name": "Lovelace",
 		})
-	}
+		if reg.Status != 201 {
+			t.Fatalf("register: %d %s", reg.Status, reg.Body)
+		}
+		var out bytes.Buffer
+		if err := seed(context.Background(), ta.app, &out); err != nil {
+			t.Fatalf("seed: %v\n%s", err, out.String())
+		}
+		lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+		if len(lines) != 5 || lines[0] != "seeded: 3 products with variants and stock" ||
+			lines[1] != "skipped: customer ada@example.com (the email is already registered)" ||
+			lines[2] != "seeded: customer grace@example.com" ||
+			lines[3] != "seeded: demo storefront API key (products:read, collections:read, carts:write, coupons:read):" {
+			t.Fatalf("seed output:\n%s", out.String())
+		}
+		// The registered customer keeps her account.
+		login := ta.do("POST", "/api/v1/auth/login", map[string]any{"email": "ada@example.com", "password": "Secret123"})
+		if login.Status != 200 {
+			t.Fatalf("login after seed: %d %s", login.Status, login.Body)
+		}
+	})
 }

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	identityapi "github.com/gocommerce/commerce/modules/identity/api"
-	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 // As wired in production, every module subscribes as a consumer named after it, the
@@ -15,62 +14,59 @@ import (
 // event no module wants is stored delivered, one a module wants is stored pending and
 // records who handled it.
 func TestModulesAreRegisteredEventConsumers(t *testing.T) {
-	for _, engine := range testdb.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			ta := newTestApp(t, engine, nil)
-			ctx := context.Background()
-			if err := ta.app.Relay.Register(ctx); err != nil {
-				t.Fatal(err)
+	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
+		ctx := context.Background()
+		if err := ta.app.Relay.Register(ctx); err != nil {
+			t.Fatal(err)
+		}
+		var registered []struct{ Consumer, EventType string }
+		if err := ta.app.DB.Gorm().Raw("SELECT consumer, event_type FROM event_consumers ORDER BY consumer, event_type").Scan(&registered).Error; err != nil {
+			t.Fatal(err)
+		}
+		has := map[string]bool{}
+		for _, r := range registered {
+			has[r.Consumer+" "+r.EventType] = true
+		}
+		for _, want := range []string{"customers order.created", "coupons order.created", "inventory catalog.stock_set", "orders payment.succeeded", "payments customer.deleted"} {
+			if !has[want] {
+				t.Errorf("consumer %q not registered; registered: %v", want, registered)
 			}
-			var registered []struct{ Consumer, EventType string }
-			if err := ta.app.DB.Gorm().Raw("SELECT consumer, event_type FROM event_consumers ORDER BY consumer, event_type").Scan(&registered).Error; err != nil {
-				t.Fatal(err)
-			}
-			has := map[string]bool{}
-			for _, r := range registered {
-				has[r.Consumer+" "+r.EventType] = true
-			}
-			for _, want := range []string{"customers order.created", "coupons order.created", "inventory catalog.stock_set", "orders payment.succeeded", "payments customer.deleted"} {
-				if !has[want] {
-					t.Errorf("consumer %q not registered; registered: %v", want, registered)
-				}
-			}
+		}
 
-			_, key, err := ta.app.Identity.CreateAPIKey(ctx, identityapi.CreateAPIKeyCommand{Name: "admin", Scopes: []string{"admin"}})
-			if err != nil {
-				t.Fatal(err)
+		_, key, err := ta.app.Identity.CreateAPIKey(ctx, identityapi.CreateAPIKeyCommand{Name: "admin", Scopes: []string{"admin"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := ta.do("POST", "/api/v1/products", map[string]any{"title": "Mug", "price": "12.50", "currency": "USD", "inventory_quantity": 5}, "Authorization", "Bearer "+key)
+		if p.Status != http.StatusCreated {
+			t.Fatalf("product: %d %s", p.Status, p.Body)
+		}
+		type outboxRow struct {
+			Type        string
+			OccurredAt  time.Time
+			PublishedAt *time.Time
+			Attempts    int
+			DeliveredTo string
+		}
+		rowOf := func(typ string) outboxRow {
+			t.Helper()
+			var rs []outboxRow
+			if err := ta.app.DB.Gorm().Raw("SELECT type, occurred_at, published_at, attempts, delivered_to FROM outbox_events WHERE type = ?", typ).Scan(&rs).Error; err != nil || len(rs) != 1 {
+				t.Fatalf("outbox %s: %v %v", typ, rs, err)
 			}
-			p := ta.do("POST", "/api/v1/products", map[string]any{"title": "Mug", "price": "12.50", "currency": "USD", "inventory_quantity": 5}, "Authorization", "Bearer "+key)
-			if p.Status != http.StatusCreated {
-				t.Fatalf("product: %d %s", p.Status, p.Body)
-			}
-			type outboxRow struct {
-				Type        string
-				OccurredAt  time.Time
-				PublishedAt *time.Time
-				Attempts    int
-				DeliveredTo string
-			}
-			rowOf := func(typ string) outboxRow {
-				t.Helper()
-				var rs []outboxRow
-				if err := ta.app.DB.Gorm().Raw("SELECT type, occurred_at, published_at, attempts, delivered_to FROM outbox_events WHERE type = ?", typ).Scan(&rs).Error; err != nil || len(rs) != 1 {
-					t.Fatalf("outbox %s: %v %v", typ, rs, err)
-				}
-				return rs[0]
-			}
-			if r := rowOf("product.created"); r.PublishedAt == nil || !r.PublishedAt.Equal(r.OccurredAt) || r.Attempts != 0 {
-				t.Errorf("product.created (no consumer) not stored delivered: %+v", r)
-			}
-			if r := rowOf("catalog.stock_set"); r.PublishedAt != nil {
-				t.Errorf("catalog.stock_set (inventory's) stored delivered: %+v", r)
-			}
-			if _, err := ta.app.Relay.Drain(ctx); err != nil {
-				t.Fatal(err)
-			}
-			if r := rowOf("catalog.stock_set"); r.PublishedAt == nil || r.DeliveredTo != ",inventory," {
-				t.Errorf("catalog.stock_set after the relay: %+v", r)
-			}
-		})
-	}
+			return rs[0]
+		}
+		if r := rowOf("product.created"); r.PublishedAt == nil || !r.PublishedAt.Equal(r.OccurredAt) || r.Attempts != 0 {
+			t.Errorf("product.created (no consumer) not stored delivered: %+v", r)
+		}
+		if r := rowOf("catalog.stock_set"); r.PublishedAt != nil {
+			t.Errorf("catalog.stock_set (inventory's) stored delivered: %+v", r)
+		}
+		if _, err := ta.app.Relay.Drain(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if r := rowOf("catalog.stock_set"); r.PublishedAt == nil || r.DeliveredTo != ",inventory," {
+			t.Errorf("catalog.stock_set after the relay: %+v", r)
+		}
+	})
 }

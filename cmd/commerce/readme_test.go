@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gocommerce/commerce/platform/testredis"
 )
 
 // readmeAddr is the address the README's commands use.
@@ -30,7 +32,7 @@ func TestReadmeTryIt(t *testing.T) {
 	for _, k := range []string{"DATABASE_URL", "REDIS_URL", "COMMERCE_DATABASE__URL", "COMMERCE_REDIS__URL", "COMMERCE_CONFIG"} {
 		t.Setenv(k, "")
 	}
-	addr := freeAddr(t)
+	addr := testredis.FreeAddr(t)
 	t.Setenv("COMMERCE_DATA_DIR", t.TempDir())
 	t.Setenv("COMMERCE_HTTP__ADDR", addr)
 	t.Setenv("COMMERCE_SECURITY__BCRYPT_COST", "4")
@@ -252,18 +254,6 @@ func curl(t *testing.T, client *http.Client, args []string, addr string) (*http.
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
 	return res, string(b)
-}
-
-// freeAddr is a free 127.0.0.1 address.
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	_ = ln.Close()
-	return addr
 }
 
 // startServer runs `commerce serve` (what `make run` runs after building) until the test

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	identityapi "github.com/gocommerce/commerce/modules/identity/api"
 	"github.com/gocommerce/commerce/modules/payments/adapters/stripe/stripemock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/testdb"
@@ -36,15 +35,6 @@ func (ta *testApp) login(email string) (access, refresh string) {
 	}
 	b := r.JSON(ta.t)
 	return b["access_token"].(string), b["refresh_token"].(string)
-}
-
-func (ta *testApp) adminKey() []string {
-	ta.t.Helper()
-	_, key, err := ta.app.Identity.CreateAPIKey(context.Background(), identityapi.CreateAPIKeyCommand{Name: "admin", Scopes: []string{"admin"}})
-	if err != nil {
-		ta.t.Fatal(err)
-	}
-	return []string{"Authorization", "Bearer " + key}
 }
 
 func bearer(token string) []string { return []string{"Authorization", "Bearer " + token} }
@@ -105,7 +95,7 @@ func TestRemovedCustomerLosesTokensAndCards(t *testing.T) {
 					c.Payment.Stripe = config.Gateway{Enabled: true, APIKey: "sk_test_123", BaseURL: stripeURL, CaptureMethod: "automatic"}
 				})
 				ctx := context.Background()
-				admin := ta.adminKey()
+				admin := ta.adminAuth()
 				ada := ta.register("ada@example.com")
 				grace := ta.register("grace@example.com")
 
@@ -203,7 +193,7 @@ func TestCustomerRevocationReachesEveryProcess(t *testing.T) {
 				}
 			})
 			b := newTestApp(t, engine, shared)
-			admin := a.adminKey()
+			admin := a.adminAuth()
 			ada := a.register("ada@example.com")
 			if r := b.do("GET", "/api/v1/carts/me", nil, bearer(ada.access)...); r.Status != http.StatusOK {
 				t.Fatalf("b before: %d %s", r.Status, r.Body)

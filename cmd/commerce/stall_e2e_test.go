@@ -152,63 +152,60 @@ func cartTotals(t *testing.T, cart map[string]any, subtotal string) {
 // couponed cart exhausted the pool the same way. The discount must be re-priced after
 // each add, and /health must answer 200 throughout.
 func TestCouponedCartAddsNeverStallTheStore(t *testing.T) {
-	for _, engine := range testdb.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			ta := newTestApp(t, engine, nil)
-			s := newLiveServer(t, ta)
-			_, key, err := ta.app.Identity.CreateAPIKey(context.Background(), identityapi.CreateAPIKeyCommand{Name: "admin", Scopes: []string{"admin"}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			admin := []string{"Authorization", "Bearer " + key}
-			mug := s.must(http.StatusCreated, "POST", "/api/v1/products", map[string]any{"title": "Mug", "price": "12.50", "currency": "EUR", "inventory_quantity": 100000}, admin...)["id"].(string)
-			tea := s.must(http.StatusCreated, "POST", "/api/v1/products", map[string]any{"title": "Tea", "price": "4.00", "currency": "EUR", "inventory_quantity": 100000}, admin...)["id"].(string)
-			s.must(http.StatusCreated, "POST", "/api/v1/coupons", map[string]any{"code": "TENOFF", "type": "percentage", "value": "10", "is_active": true}, admin...)
+	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
+		s := newLiveServer(t, ta)
+		_, key, err := ta.app.Identity.CreateAPIKey(context.Background(), identityapi.CreateAPIKeyCommand{Name: "admin", Scopes: []string{"admin"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		admin := []string{"Authorization", "Bearer " + key}
+		mug := s.must(http.StatusCreated, "POST", "/api/v1/products", map[string]any{"title": "Mug", "price": "12.50", "currency": "EUR", "inventory_quantity": 100000}, admin...)["id"].(string)
+		tea := s.must(http.StatusCreated, "POST", "/api/v1/products", map[string]any{"title": "Tea", "price": "4.00", "currency": "EUR", "inventory_quantity": 100000}, admin...)["id"].(string)
+		s.must(http.StatusCreated, "POST", "/api/v1/coupons", map[string]any{"code": "TENOFF", "type": "percentage", "value": "10", "is_active": true}, admin...)
 
-			guest := s.must(http.StatusCreated, "POST", "/api/v1/carts/guest", map[string]any{"currency": "EUR"})
-			cartID := guest["id"].(string)
-			session := []string{"X-Session-Token", guest["session_token"].(string)}
-			items := "/api/v1/carts/" + cartID + "/items"
+		guest := s.must(http.StatusCreated, "POST", "/api/v1/carts/guest", map[string]any{"currency": "EUR"})
+		cartID := guest["id"].(string)
+		session := []string{"X-Session-Token", guest["session_token"].(string)}
+		items := "/api/v1/carts/" + cartID + "/items"
 
-			// The single request of the report: add, apply the coupon, add again.
-			s.must(http.StatusCreated, "POST", items, map[string]any{"product_id": mug, "quantity": 1}, session...)
-			cartTotals(t, s.must(http.StatusOK, "POST", "/api/v1/carts/"+cartID+"/coupon", map[string]any{"coupon_code": "TENOFF"}, session...), "12.50")
-			s.must(http.StatusCreated, "POST", items, map[string]any{"product_id": tea, "quantity": 1}, session...)
-			cartTotals(t, s.must(http.StatusOK, "GET", "/api/v1/carts/"+cartID, nil, session...), "16.50")
-			s.must(http.StatusOK, "GET", "/health", nil)
+		// The single request of the report: add, apply the coupon, add again.
+		s.must(http.StatusCreated, "POST", items, map[string]any{"product_id": mug, "quantity": 1}, session...)
+		cartTotals(t, s.must(http.StatusOK, "POST", "/api/v1/carts/"+cartID+"/coupon", map[string]any{"coupon_code": "TENOFF"}, session...), "12.50")
+		s.must(http.StatusCreated, "POST", items, map[string]any{"product_id": tea, "quantity": 1}, session...)
+		cartTotals(t, s.must(http.StatusOK, "GET", "/api/v1/carts/"+cartID, nil, session...), "16.50")
+		s.must(http.StatusOK, "GET", "/health", nil)
 
-			// Then 100 adds to the same couponed cart at once, with /health asked throughout.
-			const adds = 100
-			stop := make(chan struct{})
-			health := s.watchHealth(stop)
-			var (
-				wg     sync.WaitGroup
-				failed = make(chan string, adds)
-			)
-			for range adds {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					status, m, err := s.call("POST", items, map[string]any{"product_id": mug, "quantity": 1}, session...)
-					if err != nil || status != http.StatusCreated {
-						failed <- fmt.Sprintf("%d %v %v", status, m, err)
-					}
-				}()
-			}
-			wg.Wait()
-			close(stop)
-			close(failed)
-			for f := range failed {
-				t.Errorf("concurrent add: %s", f)
-			}
-			for _, b := range health() {
-				t.Errorf("/health during the adds: %s", b)
-			}
-			cart := s.must(http.StatusOK, "GET", "/api/v1/carts/"+cartID, nil, session...)
-			// 101 mugs and a tea, the coupon re-priced on all of it.
-			cartTotals(t, cart, decimal.RequireFromString("12.50").Mul(decimal.NewFromInt(adds+1)).Add(decimal.RequireFromString("4.00")).StringFixed(2))
-		})
-	}
+		// Then 100 adds to the same couponed cart at once, with /health asked throughout.
+		const adds = 100
+		stop := make(chan struct{})
+		health := s.watchHealth(stop)
+		var (
+			wg     sync.WaitGroup
+			failed = make(chan string, adds)
+		)
+		for range adds {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				status, m, err := s.call("POST", items, map[string]any{"product_id": mug, "quantity": 1}, session...)
+				if err != nil || status != http.StatusCreated {
+					failed <- fmt.Sprintf("%d %v %v", status, m, err)
+				}
+			}()
+		}
+		wg.Wait()
+		close(stop)
+		close(failed)
+		for f := range failed {
+			t.Errorf("concurrent add: %s", f)
+		}
+		for _, b := range health() {
+			t.Errorf("/health during the adds: %s", b)
+		}
+		cart := s.must(http.StatusOK, "GET", "/api/v1/carts/"+cartID, nil, session...)
+		// 101 mugs and a tea, the coupon re-priced on all of it.
+		cartTotals(t, cart, decimal.RequireFromString("12.50").Mul(decimal.NewFromInt(adds+1)).Add(decimal.RequireFromString("4.00")).StringFixed(2))
+	})
 }
 
 // While every pooled connection is taken, a request waits database.acquire_timeout,

@@ -6,6 +6,7 @@ package apperr
 import (
 	"errors"
 	"fmt"
+	"maps"
 )
 
 // Kind classifies an error; platform/httpx maps each kind to one HTTP status.
@@ -89,25 +90,24 @@ func (e *Error) WithCause(cause error) *Error {
 // WithField returns a copy with one more field message.
 func (e *Error) WithField(field, message string) *Error {
 	c := e.clone()
-	fields := make(map[string]string, len(e.Fields)+1)
-	for k, v := range e.Fields {
-		fields[k] = v
-	}
-	fields[field] = message
-	c.Fields = fields
+	c.Fields = withEntry(e.Fields, field, message)
 	return c
 }
 
 // WithExtra returns a copy carrying an extra envelope member.
 func (e *Error) WithExtra(key string, value any) *Error {
 	c := e.clone()
-	extra := make(map[string]any, len(e.Extra)+1)
-	for k, v := range e.Extra {
-		extra[k] = v
-	}
-	extra[key] = value
-	c.Extra = extra
+	c.Extra = withEntry(e.Extra, key, value)
 	return c
+}
+
+// withEntry is a copy of m with key set to value (m itself is shared by other copies
+// of the error and stays as it is).
+func withEntry[V any](m map[string]V, key string, value V) map[string]V {
+	out := make(map[string]V, len(m)+1)
+	maps.Copy(out, m)
+	out[key] = value
+	return out
 }
 
 // Validation builds a 400 validation error naming each bad field.

@@ -55,6 +55,14 @@ func (p *Principal) Can(scope string) bool { return p != nil && HasScope(p.Scope
 // IsCustomer reports a customer token.
 func (p *Principal) IsCustomer() bool { return p != nil && p.Kind == Customer }
 
+// CustomerID is the customer's id for a customer token, "" for any other principal.
+func (p *Principal) CustomerID() string {
+	if !p.IsCustomer() {
+		return ""
+	}
+	return p.ID
+}
+
 // Authenticator turns a credential (JWT or API key, without "Bearer ") into a principal.
 type Authenticator interface {
 	Authenticate(ctx context.Context, credential, remoteIP string) (*Principal, error)

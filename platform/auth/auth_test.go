@@ -47,3 +47,21 @@ func TestValidScope(t *testing.T) {
 		}
 	}
 }
+
+func TestCustomerIDOnlyForCustomerTokens(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		p    *Principal
+		want string
+	}{
+		{nil, ""},
+		{&Principal{Kind: Customer, ID: "c1"}, "c1"},
+		{&Principal{Kind: Staff, ID: "s1"}, ""},
+		{&Principal{Kind: APIKey, ID: "k1", KeyPrefix: "ck_1"}, ""},
+	}
+	for _, c := range cases {
+		if got := c.p.CustomerID(); got != c.want {
+			t.Errorf("%+v: CustomerID() = %q, want %q", c.p, got, c.want)
+		}
+	}
+}

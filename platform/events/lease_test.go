@@ -35,6 +35,17 @@ func killableProcess(t *testing.T, e *testdb.Engine) (*db.DB, func()) {
 	return d, kill
 }
 
+// leaseTicks is how many events the lease tests publish.
+const leaseTicks = 5
+
+// leaseScene publishes leaseTicks tick events and returns the fake clock, a second
+// ahead of the wall clock, that the lease tests' relays run on.
+func leaseScene(t *testing.T, e *testdb.Engine) *clock.Fake {
+	t.Helper()
+	publishTicks(t, e.DB, leaseTicks)
+	return clock.NewFake(time.Now().Add(time.Second))
+}
+
 // publishTicks stores n "tick" events.
 func publishTicks(t *testing.T, d *db.DB, n int) {
 	t.Helper()
@@ -85,10 +96,8 @@ func (b *blockingBus) waitEntered(t *testing.T) {
 // about 10 seconds later, not a minute. The clock is a fake one, so nothing sleeps.
 func TestKilledRelaysRowsAreTakenOver(t *testing.T) {
 	onEngines(t, func(t *testing.T, f fixture) {
-		e, ctx := f.e, context.Background()
-		const total = 5
-		publishTicks(t, e.DB, total)
-		clk := clock.NewFake(time.Now().Add(time.Second))
+		e, ctx, clk := f.e, context.Background(), leaseScene(t, f.e)
+		const total = leaseTicks
 
 		// Process A claims the batch; its handler hangs, then the process dies.
 		dying, kill := killableProcess(t, e)
@@ -142,10 +151,8 @@ func TestKilledRelaysRowsAreTakenOver(t *testing.T) {
 // event is delivered once.
 func TestLiveRelayRenewsItsLease(t *testing.T) {
 	onEngines(t, func(t *testing.T, f fixture) {
-		e, ctx := f.e, context.Background()
-		const total = 5
-		publishTicks(t, e.DB, total)
-		clk := clock.NewFake(time.Now().Add(time.Second))
+		e, ctx, clk := f.e, context.Background(), leaseScene(t, f.e)
+		const total = leaseTicks
 
 		busA := newBlockingBus()
 		relayA := events.NewRelay(e.DB, busA.Bus, zap.NewNop())

@@ -137,9 +137,15 @@ func (s *Server) Stop() {
 // as by a Redis that is down (no Redis needed). It is closed when the test ends.
 func Down(t testing.TB) *redis.Client {
 	t.Helper()
-	c := redis.NewClient(&redis.Options{Addr: "127.0.0.1:" + strconv.Itoa(freePort(t))})
+	c := redis.NewClient(&redis.Options{Addr: FreeAddr(t)})
 	t.Cleanup(func() { _ = c.Close() })
 	return c
+}
+
+// FreeAddr is a free 127.0.0.1 address (host:port), as freePort finds it.
+func FreeAddr(t testing.TB) string {
+	t.Helper()
+	return "127.0.0.1:" + strconv.Itoa(freePort(t))
 }
 
 // freePort asks the kernel for a free port (it stays free unless another process takes

@@ -48,18 +48,7 @@ func (s *Service) GetCollection(ctx context.Context, idOrSlug string, activeOnly
 }
 
 func (s *Service) findCollection(ctx context.Context, idOrSlug string, activeOnly bool) (*domain.Collection, error) {
-	var (
-		c   *domain.Collection
-		err error
-	)
-	if ids.Valid(idOrSlug) {
-		c, err = s.collections.Get(ctx, idOrSlug)
-	} else {
-		err = domain.ErrCollectionNotFound
-	}
-	if errors.Is(err, domain.ErrCollectionNotFound) && domain.ValidSlug(idOrSlug) {
-		c, err = s.collections.GetBySlug(ctx, idOrSlug)
-	}
+	c, err := findByIDOrSlug(ctx, idOrSlug, domain.ErrCollectionNotFound, s.collections.Get, s.collections.GetBySlug)
 	if err != nil {
 		return nil, err
 	}
@@ -131,12 +120,9 @@ func (s *Service) DeleteCollection(ctx context.Context, id string) error {
 func (s *Service) AddProductToCollection(ctx context.Context, collectionID, productID string, position int) (api.CollectionProduct, error) {
 	var out api.CollectionProduct
 	err := s.writeTx(ctx, func(ctx context.Context) error {
-		c, err := s.lockCollection(ctx, collectionID)
+		c, err := s.lockManualCollection(ctx, collectionID)
 		if err != nil {
 			return err
-		}
-		if c.CollectionType == domain.CollectionSmart {
-			return domain.ErrSmartCollectionManual
 		}
 		if !ids.Valid(productID) {
 			return domain.ErrProductNotFound
@@ -174,12 +160,9 @@ func (s *Service) AddProductToCollection(ctx context.Context, collectionID, prod
 // collection.product_removed.
 func (s *Service) RemoveProductFromCollection(ctx context.Context, collectionID, productID string) error {
 	return s.writeTx(ctx, func(ctx context.Context) error {
-		c, err := s.lockCollection(ctx, collectionID)
+		c, err := s.lockManualCollection(ctx, collectionID)
 		if err != nil {
 			return err
-		}
-		if c.CollectionType == domain.CollectionSmart {
-			return domain.ErrSmartCollectionManual
 		}
 		if !ids.Valid(productID) {
 			return domain.ErrProductNotFound.WithMessage("Product is not in this collection")
@@ -261,4 +244,17 @@ func (s *Service) lockCollection(ctx context.Context, id string) (*domain.Collec
 		return nil, domain.ErrCollectionNotFound
 	}
 	return s.collections.GetForUpdate(ctx, id)
+}
+
+// lockManualCollection is lockCollection for a change of members: a smart collection
+// refuses it (SMART_COLLECTION_MANUAL; its rules choose).
+func (s *Service) lockManualCollection(ctx context.Context, id string) (*domain.Collection, error) {
+	c, err := s.lockCollection(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if c.CollectionType == domain.CollectionSmart {
+		return nil, domain.ErrSmartCollectionManual
+	}
+	return c, nil
 }

@@ -326,20 +326,25 @@ func (s *Service) GetProductResource(ctx context.Context, q GetProductQuery) (ap
 	return out, nil
 }
 
-// findProduct resolves an id or slug; hidden products are not found.
-func (s *Service) findProduct(ctx context.Context, idOrSlug string, activeOnly bool) (*domain.Product, error) {
+// findByIDOrSlug reads by id when idOrSlug is an id and, when that finds nothing
+// (notFound), by slug when it is a slug.
+func findByIDOrSlug[T any](ctx context.Context, idOrSlug string, notFound error, byID, bySlug func(context.Context, string) (T, error)) (T, error) {
 	var (
-		p   *domain.Product
-		err error
+		v   T
+		err = notFound
 	)
 	if ids.Valid(idOrSlug) {
-		p, err = s.products.Get(ctx, idOrSlug)
-	} else {
-		err = domain.ErrProductNotFound
+		v, err = byID(ctx, idOrSlug)
 	}
-	if errors.Is(err, domain.ErrProductNotFound) && domain.ValidSlug(idOrSlug) {
-		p, err = s.products.GetBySlug(ctx, idOrSlug)
+	if errors.Is(err, notFound) && domain.ValidSlug(idOrSlug) {
+		v, err = bySlug(ctx, idOrSlug)
 	}
+	return v, err
+}
+
+// findProduct resolves an id or slug; hidden products are not found.
+func (s *Service) findProduct(ctx context.Context, idOrSlug string, activeOnly bool) (*domain.Product, error) {
+	p, err := findByIDOrSlug(ctx, idOrSlug, domain.ErrProductNotFound, s.products.Get, s.products.GetBySlug)
 	if err != nil {
 		return nil, err
 	}

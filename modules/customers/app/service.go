@@ -122,11 +122,7 @@ func ActorFrom(p *auth.Principal) Actor {
 	if p == nil {
 		return Actor{Kind: string(auth.Anonymous)}
 	}
-	a := Actor{ClientID: p.ClientID(), Kind: string(p.Kind)}
-	if p.IsCustomer() {
-		a.CustomerID = p.ID
-	}
-	return a
+	return Actor{CustomerID: p.CustomerID(), ClientID: p.ClientID(), Kind: string(p.Kind)}
 }
 
 // IsCustomer reports a customer token.

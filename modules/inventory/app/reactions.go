@@ -50,13 +50,7 @@ func (s *Service) ProductDeleted(ctx context.Context, productID string) error {
 	if !ids.Valid(productID) {
 		return nil
 	}
-	return s.tx.InTx(ctx, func(ctx context.Context) error {
-		if _, err := s.repos.Levels.LockProduct(ctx, productID, s.clock.Now()); err != nil {
-			return err
-		}
-		if err := s.closeReservations(ctx, ports.ReservationScope{ProductID: productID}); err != nil {
-			return err
-		}
+	return s.dropStock(ctx, productID, ports.ReservationScope{ProductID: productID}, func(ctx context.Context) error {
 		return s.repos.Levels.DeleteProduct(ctx, productID)
 	})
 }
@@ -67,16 +61,24 @@ func (s *Service) VariantDeleted(ctx context.Context, productID, variantID strin
 	if !ids.Valid(variantID) {
 		return nil
 	}
+	return s.dropStock(ctx, productID, ports.ReservationScope{VariantID: variantID}, func(ctx context.Context) error {
+		return s.repos.Levels.DeleteVariant(ctx, variantID)
+	})
+}
+
+// dropStock, in one transaction, locks the product's levels (when productID is an id),
+// closes the scope's active reservations and deletes the levels with deleteLevels.
+func (s *Service) dropStock(ctx context.Context, productID string, scope ports.ReservationScope, deleteLevels func(context.Context) error) error {
 	return s.tx.InTx(ctx, func(ctx context.Context) error {
 		if ids.Valid(productID) {
 			if _, err := s.repos.Levels.LockProduct(ctx, productID, s.clock.Now()); err != nil {
 				return err
 			}
 		}
-		if err := s.closeReservations(ctx, ports.ReservationScope{VariantID: variantID}); err != nil {
+		if err := s.closeReservations(ctx, scope); err != nil {
 			return err
 		}
-		return s.repos.Levels.DeleteVariant(ctx, variantID)
+		return deleteLevels(ctx)
 	})
 }
 

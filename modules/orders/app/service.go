@@ -103,12 +103,9 @@ func ActorFrom(p *auth.Principal) Actor {
 	if p == nil {
 		return Actor{}
 	}
-	a := Actor{Label: p.Email}
+	a := Actor{CustomerID: p.CustomerID(), Label: p.Email}
 	if a.Label == "" {
 		a.Label = p.ClientID()
-	}
-	if p.IsCustomer() {
-		a.CustomerID = p.ID
 	}
 	return a
 }

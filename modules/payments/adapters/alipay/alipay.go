@@ -45,7 +45,7 @@ var beijing = time.FixedZone("CST", 8*3600)
 
 // Gateway is the Alipay adapter.
 type Gateway struct {
-	gatewaykit.NoSavedMethods
+	gatewaykit.Wallet
 	cfg  Config
 	key  *rsa.PrivateKey
 	pub  *rsa.PublicKey
@@ -65,7 +65,7 @@ func New(cfg Config) (*Gateway, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	return &Gateway{NoSavedMethods: gatewaykit.NoSavedMethods{Provider: "Alipay"}, cfg: cfg, key: key, pub: pub, now: cfg.Now, base: strings.TrimRight(cfg.BaseURL, "/")}, nil
+	return &Gateway{Wallet: gatewaykit.Wallet{NoSavedMethods: gatewaykit.NoSavedMethods{Provider: "Alipay"}, GatewayID: "alipay", Currencies: []string{"CNY"}, MaxMinor: 10000000000}, cfg: cfg, key: key, pub: pub, now: cfg.Now, base: strings.TrimRight(cfg.BaseURL, "/")}, nil
 }
 
 // ParsePrivateKey reads an RSA private key (PKCS#1 or PKCS#8, PEM or bare base64).
@@ -118,19 +118,8 @@ func Verify(pub *rsa.PublicKey, content, sig string) error {
 	return rsa.VerifyPKCS1v15(pub, crypto.SHA256, sum[:], raw)
 }
 
-// ID is "alipay".
-func (g *Gateway) ID() string { return "alipay" }
-
-// Name is the display name.
-func (g *Gateway) Name() string { return "Alipay" }
-
 // CaptureMethod is always automatic (page pay has no separate capture).
 func (g *Gateway) CaptureMethod() string { return domain.CaptureAutomatic }
-
-// Methods offers the Alipay wallet in CNY.
-func (g *Gateway) Methods() []ports.MethodSpec {
-	return gatewaykit.RedirectWallet("alipay", "Alipay", []string{"CNY"}, 10000000000)
-}
 
 // outTradeNo is the merchant order number: letters, digits and underscores only.
 func outTradeNo(id string) string { return strings.ReplaceAll(id, "-", "") }

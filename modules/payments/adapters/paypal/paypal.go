@@ -47,8 +47,8 @@ var Currencies = []string{
 
 // Gateway is the PayPal adapter.
 type Gateway struct {
-	gatewaykit.NoSavedMethods // PayPal vaulting needs the buyer's approval
-	cfg                       Config
+	gatewaykit.Wallet // no saved methods: PayPal vaulting needs the buyer's approval
+	cfg               Config
 
 	mu      sync.Mutex
 	token   string
@@ -64,22 +64,11 @@ func New(cfg Config) *Gateway {
 		cfg.Now = time.Now
 	}
 	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
-	return &Gateway{NoSavedMethods: gatewaykit.NoSavedMethods{Provider: "PayPal"}, cfg: cfg}
+	return &Gateway{Wallet: gatewaykit.Wallet{NoSavedMethods: gatewaykit.NoSavedMethods{Provider: "PayPal"}, GatewayID: "paypal", Currencies: Currencies, MaxMinor: 1000000000}, cfg: cfg}
 }
-
-// ID is "paypal".
-func (g *Gateway) ID() string { return "paypal" }
-
-// Name is the display name.
-func (g *Gateway) Name() string { return "PayPal" }
 
 // CaptureMethod is the configured capture method.
 func (g *Gateway) CaptureMethod() string { return gatewaykit.CaptureMethod(g.cfg.CaptureMethod) }
-
-// Methods offers the PayPal wallet (a redirect to PayPal's approval page).
-func (g *Gateway) Methods() []ports.MethodSpec {
-	return gatewaykit.RedirectWallet("paypal", "PayPal", Currencies, 1000000000)
-}
 
 // apiError is a PayPal error answer.
 type apiError struct {
@@ -95,6 +84,9 @@ type apiError struct {
 func (e *apiError) Error() string {
 	return fmt.Sprintf("paypal: %d %s: %s", e.Status, e.Name, e.Message)
 }
+
+// refused is the error of a failed answer with the given status (gatewaykit.Send).
+func refused(status int) error { return &apiError{Status: status} }
 
 func (e *apiError) issue() string {
 	if len(e.Details) > 0 {
@@ -164,16 +156,11 @@ func (g *Gateway) call(ctx context.Context, method, path, requestID string, in, 
 	if requestID != "" {
 		req.Header.Set("PayPal-Request-Id", requestID)
 	}
-	resp, err := gatewaykit.Do(g.cfg.HTTPClient, req, 4<<20, "paypal: "+method+" "+path)
+	resp, err := gatewaykit.Send(g.cfg.HTTPClient, req, 4<<20, "paypal: "+method+" "+path, refused)
 	if err != nil {
 		return err
 	}
 	raw := resp.Body
-	if resp.Status >= 300 {
-		e := &apiError{Status: resp.Status}
-		_ = json.Unmarshal(raw, e)
-		return e
-	}
 	if out != nil && len(raw) > 0 {
 		if err := json.Unmarshal(raw, out); err != nil {
 			return fmt.Errorf("paypal: %s %s: %w", method, path, err)

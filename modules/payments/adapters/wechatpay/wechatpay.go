@@ -50,7 +50,7 @@ type Config struct {
 
 // Gateway is the WeChat Pay adapter.
 type Gateway struct {
-	gatewaykit.NoSavedMethods
+	gatewaykit.Wallet
 	cfg  Config
 	key  *rsa.PrivateKey
 	pub  *rsa.PublicKey
@@ -73,22 +73,11 @@ func New(cfg Config) (*Gateway, error) {
 		return nil, errors.New("webhook_secret: the APIv3 key must be 32 bytes")
 	}
 	cfg.HTTPClient = gatewaykit.HTTPClient(cfg.HTTPClient)
-	return &Gateway{NoSavedMethods: gatewaykit.NoSavedMethods{Provider: "WeChat Pay"}, cfg: cfg, key: key, pub: pub, now: time.Now, base: strings.TrimRight(cfg.BaseURL, "/")}, nil
+	return &Gateway{Wallet: gatewaykit.Wallet{NoSavedMethods: gatewaykit.NoSavedMethods{Provider: "WeChat Pay"}, GatewayID: "wechat_pay", Currencies: []string{"CNY"}, MaxMinor: 10000000000}, cfg: cfg, key: key, pub: pub, now: time.Now, base: strings.TrimRight(cfg.BaseURL, "/")}, nil
 }
-
-// ID is "wechat_pay".
-func (g *Gateway) ID() string { return "wechat_pay" }
-
-// Name is the display name.
-func (g *Gateway) Name() string { return "WeChat Pay" }
 
 // CaptureMethod is always automatic.
 func (g *Gateway) CaptureMethod() string { return domain.CaptureAutomatic }
-
-// Methods offers WeChat Pay (Native: the customer scans a QR code) in CNY.
-func (g *Gateway) Methods() []ports.MethodSpec {
-	return gatewaykit.RedirectWallet("wechat_pay", "WeChat Pay", []string{"CNY"}, 10000000000)
-}
 
 // SignatureMessage is the documented request string to sign.
 func SignatureMessage(method, urlPath, timestamp, nonce, body string) string {
@@ -159,6 +148,9 @@ func (e *apiError) Error() string {
 	return fmt.Sprintf("wechat_pay: %d %s: %s", e.Status, e.Code, e.Message)
 }
 
+// refused is the error of a failed answer with the given status (gatewaykit.Send).
+func refused(status int) error { return &apiError{Status: status} }
+
 // call sends a signed request and verifies the signed answer.
 func (g *Gateway) call(ctx context.Context, method, path string, in, out any) error {
 	var raw []byte
@@ -185,16 +177,11 @@ func (g *Gateway) call(ctx context.Context, method, path string, in, out any) er
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	resp, err := gatewaykit.Do(g.cfg.HTTPClient, req, 1<<20, "wechat_pay: "+method+" "+path)
+	resp, err := gatewaykit.Send(g.cfg.HTTPClient, req, 1<<20, "wechat_pay: "+method+" "+path, refused)
 	if err != nil {
 		return err
 	}
 	answer := resp.Body
-	if resp.Status >= 300 {
-		e := &apiError{Status: resp.Status}
-		_ = json.Unmarshal(answer, e)
-		return e
-	}
 	if err := g.verify(resp.Header, answer); err != nil {
 		return fmt.Errorf("wechat_pay: %s %s: answer signature: %w", method, path, err)
 	}

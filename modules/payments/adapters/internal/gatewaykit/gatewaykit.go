@@ -4,6 +4,7 @@ package gatewaykit
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -54,6 +55,27 @@ func (n NoSavedMethods) SaveMethod(context.Context, ports.SaveMethodRequest) (po
 // DeleteMethod has nothing to forget.
 func (NoSavedMethods) DeleteMethod(context.Context, string, string) error { return nil }
 
+// Wallet is the identity of a redirect wallet gateway (ID, Name and its one method,
+// RedirectWallet) that cannot save cards (NoSavedMethods; Provider is the display
+// name). A gateway embeds it.
+type Wallet struct {
+	NoSavedMethods
+	GatewayID  string
+	Currencies []string
+	MaxMinor   int64
+}
+
+// ID is the gateway's id, also the method type.
+func (w Wallet) ID() string { return w.GatewayID }
+
+// Name is the display name.
+func (w Wallet) Name() string { return w.Provider }
+
+// Methods offers the wallet: a redirect to the provider's approval page.
+func (w Wallet) Methods() []ports.MethodSpec {
+	return RedirectWallet(w.GatewayID, w.Provider, w.Currencies, w.MaxMinor)
+}
+
 // RedirectWallet is the one method of a wallet the customer approves on the
 // provider's page: from one minor unit to maxMinor, in currencies.
 func RedirectWallet(methodType, displayName string, currencies []string, maxMinor int64) []ports.MethodSpec {
@@ -77,6 +99,16 @@ type Answer struct {
 	Body   []byte
 }
 
+// Refusal is e, with the answer's JSON body decoded into it (e stays as it is when the
+// body is not JSON), for an answer with a status of 300 or more; nil for a success.
+func (a Answer) Refusal(e error) error {
+	if a.Status < 300 {
+		return nil
+	}
+	_ = json.Unmarshal(a.Body, e)
+	return e
+}
+
 // Do sends req with client and reads at most limit bytes of the answer. A transport
 // failure is wrapped as "what: err" (what names the provider and the call).
 func Do(client *http.Client, req *http.Request, limit int64, what string) (Answer, error) {
@@ -87,4 +119,14 @@ func Do(client *http.Client, req *http.Request, limit int64, what string) (Answe
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, limit))
 	return Answer{Status: resp.StatusCode, Header: resp.Header, Body: body}, nil
+}
+
+// Send is Do for a provider whose failed answers carry a JSON error: an answer with a
+// status of 300 or more is returned as the Refusal of refused(status).
+func Send(client *http.Client, req *http.Request, limit int64, what string, refused func(status int) error) (Answer, error) {
+	a, err := Do(client, req, limit, what)
+	if err != nil {
+		return a, err
+	}
+	return a, a.Refusal(refused(a.Status))
 }
