@@ -176,6 +176,7 @@ func scenarios() []*scenario {
 				return true
 			},
 		},
+		taxScenario(),
 		{
 			key: "checkout", title: "checkout complete, test gateway (guest cart)", ref: "ref-get", perIteration: 1,
 			missing: func(_ *env, k *conn) (string, error) {

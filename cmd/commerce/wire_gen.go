@@ -15,6 +15,7 @@ import (
 	jobs3 "github.com/gocommerce/commerce/modules/carts/adapters/jobs"
 	none2 "github.com/gocommerce/commerce/modules/carts/adapters/none"
 	postgres4 "github.com/gocommerce/commerce/modules/carts/adapters/postgres"
+	"github.com/gocommerce/commerce/modules/carts/adapters/taxapi"
 	app4 "github.com/gocommerce/commerce/modules/carts/app"
 	"github.com/gocommerce/commerce/modules/catalog"
 	http3 "github.com/gocommerce/commerce/modules/catalog/adapters/http"
@@ -242,41 +243,6 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	service5 := app7.NewService(settings7, dbDB, stores3, appCollaborators, outbox, clockClock)
 	couponsapiAdapter := couponsapi.NewAdapter(service5)
-	noneTax := none2.NewTax()
-	noneShipping := none2.NewShipping()
-	automaticDiscounts := none2.NewAutomaticDiscounts()
-	adapter5 := customersapi3.NewAdapter(service)
-	collaborators2 := app4.Collaborators{
-		Catalog:            adapter3,
-		Coupons:            couponsapiAdapter,
-		Tax:                noneTax,
-		Shipping:           noneShipping,
-		AutomaticDiscounts: automaticDiscounts,
-		Addresses:          adapter5,
-	}
-	service6 := app4.NewService(settings6, dbDB, cartRepository, collaborators2, outbox, clockClock)
-	handler5 := http6.NewHandler(service6)
-	jobs6 := jobs3.NewJobs(service6, logger)
-	cartsModule := carts.NewModule(handler5, jobs6)
-	adapter6 := cartsapi2.NewAdapter(service6)
-	validator := app7.NewValidator(service5, adapter6)
-	handler6 := http7.NewHandler(service5, validator)
-	subscriber3 := events5.NewSubscriber(service5, logger)
-	couponsModule := coupons.NewModule(handler6, subscriber3)
-	adapter7 := catalogapi3.NewAdapter(service2)
-	inventoryapiAdapter := inventoryapi.NewAdapter(service3)
-	paymentsapiAdapter := paymentsapi.NewAdapter(service4)
-	adapter8 := customersapi4.NewAdapter(service)
-	collaborators3 := app3.Collaborators{
-		Catalog:   adapter7,
-		Inventory: inventoryapiAdapter,
-		Payments:  paymentsapiAdapter,
-		Customers: adapter8,
-	}
-	service7 := app3.NewService(settings2, dbDB, appStores, collaborators3, outbox, clockClock)
-	handler7 := http8.NewHandler(service7, queryService)
-	subscriber4 := events6.NewSubscriber(service7, logger)
-	ordersModule := orders.NewModule(handler7, subscriber4)
 	settings8 := tax.NewSettings(cfg)
 	repository := postgres8.NewRepository(dbDB)
 	viesClient := vies.New(cfg)
@@ -292,9 +258,44 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		VIES:     viesClient,
 		Provider: provider,
 	}
-	service8 := app8.NewService(settings8, dbDB, deps, clockClock)
-	handler8 := http9.NewHandler(service8)
-	subscriber5 := events7.NewSubscriber(service8, logger)
+	service6 := app8.NewService(settings8, dbDB, deps, clockClock)
+	taxapiAdapter := taxapi.NewAdapter(service6)
+	noneShipping := none2.NewShipping()
+	automaticDiscounts := none2.NewAutomaticDiscounts()
+	adapter5 := customersapi3.NewAdapter(service)
+	collaborators2 := app4.Collaborators{
+		Catalog:            adapter3,
+		Coupons:            couponsapiAdapter,
+		Tax:                taxapiAdapter,
+		Shipping:           noneShipping,
+		AutomaticDiscounts: automaticDiscounts,
+		Addresses:          adapter5,
+	}
+	service7 := app4.NewService(settings6, dbDB, cartRepository, collaborators2, outbox, clockClock)
+	handler5 := http6.NewHandler(service7)
+	jobs6 := jobs3.NewJobs(service7, logger)
+	cartsModule := carts.NewModule(handler5, jobs6)
+	adapter6 := cartsapi2.NewAdapter(service7)
+	validator := app7.NewValidator(service5, adapter6)
+	handler6 := http7.NewHandler(service5, validator)
+	subscriber3 := events5.NewSubscriber(service5, logger)
+	couponsModule := coupons.NewModule(handler6, subscriber3)
+	adapter7 := catalogapi3.NewAdapter(service2)
+	inventoryapiAdapter := inventoryapi.NewAdapter(service3)
+	paymentsapiAdapter := paymentsapi.NewAdapter(service4)
+	adapter8 := customersapi4.NewAdapter(service)
+	collaborators3 := app3.Collaborators{
+		Catalog:   adapter7,
+		Inventory: inventoryapiAdapter,
+		Payments:  paymentsapiAdapter,
+		Customers: adapter8,
+	}
+	service8 := app3.NewService(settings2, dbDB, appStores, collaborators3, outbox, clockClock)
+	handler7 := http8.NewHandler(service8, queryService)
+	subscriber4 := events6.NewSubscriber(service8, logger)
+	ordersModule := orders.NewModule(handler7, subscriber4)
+	handler8 := http9.NewHandler(service6)
+	subscriber5 := events7.NewSubscriber(service6, logger)
 	taxModule := tax.NewModule(handler8, subscriber5)
 	shipmentRepository := postgres9.NewShipmentRepository(dbDB)
 	carriers := shipping.NewCarriers(cfg)

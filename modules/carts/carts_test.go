@@ -4,12 +4,13 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
-	"github.com/gocommerce/commerce/platform/httpxtest"
 	"net/http"
 	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gocommerce/commerce/platform/httpxtest"
 )
 
 const cartKeys = "coupon_codes,created_at,currency,customer_id,discount_total,email,expires_at,id,item_count,items," +

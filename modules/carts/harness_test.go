@@ -263,11 +263,14 @@ type fakeAddresses struct {
 	asked int
 }
 
-func (f *fakeAddresses) CustomerHasAddress(_ context.Context, customerID, addressID string) (bool, error) {
+func (f *fakeAddresses) CustomerAddress(_ context.Context, customerID, addressID string) (*ports.Address, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.asked++
-	return f.owner[addressID] == customerID, nil
+	if f.owner[addressID] != customerID {
+		return nil, nil
+	}
+	return &ports.Address{Country: "US", Region: "NY", PostalCode: "10001", City: "New York"}, nil
 }
 
 // fakeShipping prices methods from a table.

@@ -247,10 +247,22 @@ func TestTotals(t *testing.T) {
 		if len(bd) != 2 || bd[0].(map[string]any)["jurisdiction"] != "US-CA" || bd[0].(map[string]any)["rate"] != "0.0725" || bd[1].(map[string]any)["amount"] != "0.99" {
 			t.Errorf("tax_breakdown %v", bd)
 		}
-		if q := h.tax.last; q.ShippingAddressID != addr || len(q.Lines) != 2 || !q.Lines[0].Amount.Equal(dec("35.98")) || !q.ShippingTotal.Equal(dec("4.99")) {
+		if q := h.tax.last; q.ShippingAddressID != addr || q.ShippingAddress == nil || q.ShippingAddress.Country != "US" || q.ShippingAddress.Region != "NY" ||
+			len(q.Lines) != 2 || !q.Lines[0].Amount.Equal(dec("35.98")) || !q.ShippingTotal.Equal(dec("4.99")) {
 			t.Errorf("tax query %+v", q)
 		}
-		// Without an address (the default adapter answers zero and no breakdown).
+		// Prices that include the tax (tax.default_tax_included): tax_total shows it, the
+		// total does not add it again.
+		incl := "0190a000-0000-7000-8000-0000000000ab"
+		h.addrs.owner[incl] = customer2
+		included := taxResult("6.58", nil)
+		included.Included = true
+		h.tax.results[incl] = included
+		tot = h.Must(http.StatusOK, http.MethodGet, "/api/v1/carts/"+id+"/totals?shipping_address_id="+incl, nil, session).Data()
+		if tot["tax_total"] != "6.58" || tot["calculated_total"] != "41.24" || tot["total"] != "41.24" {
+			t.Errorf("tax included %v", tot)
+		}
+		// Without an address (no destination: no tax, no breakdown).
 		tot = h.Must(http.StatusOK, http.MethodGet, "/api/v1/carts/"+id+"/totals", nil, session).Data()
 		if tot["tax_total"] != "0.00" || tot["calculated_total"] != "41.24" || len(tot["tax_breakdown"].([]any)) != 0 || tot["shipping_address_id"] != nil {
 			t.Errorf("no address %v", tot)

@@ -1,7 +1,7 @@
 // Package carts owns guest and customer carts: items, totals, coupons on carts,
 // merging, expiry and conversion. It is the module's composition root: ProviderSet
-// wires the repository, the adapters to catalog, coupons and customers (and the
-// default tax, shipping and automatic-discount adapters), the command service
+// wires the repository, the adapters to catalog, coupons, customers and tax (and the
+// default shipping and automatic-discount adapters), the command service
 // (api.Carts), the query service (api.Queries, which depends only on the module's own
 // store), the HTTP handler, the expiry job and the Module that cmd lists.
 package carts
@@ -16,6 +16,7 @@ import (
 	cartsjobs "github.com/gocommerce/commerce/modules/carts/adapters/jobs"
 	"github.com/gocommerce/commerce/modules/carts/adapters/none"
 	cartspg "github.com/gocommerce/commerce/modules/carts/adapters/postgres"
+	"github.com/gocommerce/commerce/modules/carts/adapters/taxapi"
 	"github.com/gocommerce/commerce/modules/carts/api"
 	"github.com/gocommerce/commerce/modules/carts/app"
 	"github.com/gocommerce/commerce/modules/carts/ports"
@@ -58,12 +59,10 @@ func Migrations() db.MigrationSource { return cartspg.Migrations() }
 // NewSettings takes the module's slice of the configuration (carts.expiry_days).
 func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }
 
-// DefaultCollaborators binds the ports of modules that do not offer an api yet: no
-// tax (zero with an empty breakdown), free shipping methods, no automatic discounts.
-// When tax or shipping offer an api, replace the binding with an adapter on it.
+// DefaultCollaborators binds the ports of modules that do not offer an api yet: free
+// shipping methods, no automatic discounts. When shipping offers an api, replace the
+// binding with an adapter on it.
 var DefaultCollaborators = wire.NewSet(
-	none.NewTax,
-	wire.Bind(new(ports.Tax), new(none.Tax)),
 	none.NewShipping,
 	wire.Bind(new(ports.Shipping), new(none.Shipping)),
 	none.NewAutomaticDiscounts,
@@ -84,8 +83,8 @@ var QuerySet = wire.NewSet(
 
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
 // *events.Outbox, tx.Manager, event.Publisher, clock.Clock, catalog/api.Catalog
-// (catalog.ProviderSet), coupons/api.Coupons (coupons.ProviderSet) and
-// customers/api.Addresses (customers.ProviderSet). Outputs: *Module, *app.Service,
+// (catalog.ProviderSet), coupons/api.Coupons (coupons.ProviderSet),
+// customers/api.Addresses (customers.ProviderSet) and tax/api.Tax (tax.ProviderSet). Outputs: *Module, *app.Service,
 // api.Carts (which coupons' validate endpoint reads through its cartsapi adapter),
 // *app.QueryService and api.Queries (which customers' data export reads).
 var ProviderSet = wire.NewSet(
@@ -97,6 +96,8 @@ var ProviderSet = wire.NewSet(
 	wire.Bind(new(ports.Coupons), new(*couponsapi.Adapter)),
 	customersapi.NewAdapter,
 	wire.Bind(new(ports.Addresses), new(*customersapi.Adapter)),
+	taxapi.NewAdapter,
+	wire.Bind(new(ports.Tax), new(*taxapi.Adapter)),
 	DefaultCollaborators,
 	wire.Struct(new(app.Collaborators), "*"),
 	app.NewService,

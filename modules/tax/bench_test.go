@@ -16,7 +16,7 @@ func BenchmarkCalculateHTTP(b *testing.B) {
 	body := map[string]any{"items": []any{item("a", "10.00", 1), item("b", "5.00", 2, "tax_category_id", catFood),
 		item("c", "3.99", 3, "is_digital", true), item("d", "20.00", 1), item("e", "0.99", 5)},
 		"shipping_address": addr("FR"), "currency": "EUR", "shipping_amount": "4.90"}
-	h.must(http.StatusOK, http.MethodPost, calcPath, body, "reader") // loads the book
+	h.Must(http.StatusOK, http.MethodPost, calcPath, body, "reader") // loads the book
 	raw := string(httpxtest.Encode(b, body))
 	b.ReportAllocs()
 	for b.Loop() {

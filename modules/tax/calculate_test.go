@@ -117,12 +117,12 @@ func TestCalculateReverseCharge(t *testing.T) {
 		}
 
 		// A well-formed id VIES does not know: invalid_vat_id.
-		httpxtest.AssertError(t, h.do(http.MethodPost, calcPath, map[string]any{
+		httpxtest.AssertError(t, h.Do(http.MethodPost, calcPath, map[string]any{
 			"items": []any{item("a", "1.00", 1)}, "shipping_address": addr("FR"), "currency": "EUR", "vat_id": vatUnknown,
 		}, "reader"), http.StatusBadRequest, "invalid_vat_id", "validation")
 
 		// A malformed one: exactly {error, code: validation_error}.
-		r2 := h.must(http.StatusBadRequest, http.MethodPost, calcPath, map[string]any{
+		r2 := h.Must(http.StatusBadRequest, http.MethodPost, calcPath, map[string]any{
 			"items": []any{item("a", "1.00", 1)}, "shipping_address": addr("FR"), "currency": "EUR", "vat_id": "FR123",
 		}, "reader")
 		if httpxtest.Keys(r2.Body) != "code,error" || r2.Body["code"] != "validation_error" || r2.Body["error"] == "" {
@@ -139,10 +139,10 @@ func TestCalculateVIESOutage(t *testing.T) {
 		body := map[string]any{"items": []any{item("a", "10.00", 1)}, "shipping_address": addr("FR"), "currency": "EUR", "vat_id": vatDE}
 		for _, mode := range []string{"outage", "slow"} {
 			h.vies.set(mode)
-			httpxtest.AssertError(t, h.do(http.MethodPost, calcPath, body, "reader"), http.StatusBadRequest, "vies_unavailable", "validation")
+			httpxtest.AssertError(t, h.Do(http.MethodPost, calcPath, body, "reader"), http.StatusBadRequest, "vies_unavailable", "validation")
 		}
 		h.vies.set("")
-		httpxtest.AssertError(t, h.do(http.MethodPost, calcPath, map[string]any{
+		httpxtest.AssertError(t, h.Do(http.MethodPost, calcPath, map[string]any{
 			"items": []any{item("a", "10.00", 1)}, "shipping_address": addr("FR"), "currency": "EUR", "vat_id": vatBusy,
 		}, "reader"), http.StatusBadRequest, "vies_unavailable", "validation")
 		if r := h.calc(body); r["reverse_charge_applied"] != true {
@@ -197,7 +197,7 @@ func TestCalculateUSNexus(t *testing.T) {
 		if r := h.calc(tx); r["total_tax"] != "0.00" {
 			t.Errorf("TX before registering %v", r)
 		}
-		h.must(http.StatusCreated, http.MethodPost, "/api/v1/admin/tax/rates", map[string]any{
+		h.Must(http.StatusCreated, http.MethodPost, "/api/v1/admin/tax/rates", map[string]any{
 			"name": "Texas sales tax", "tax_zone_id": "00000000-0000-4000-8000-0000000a0103", "rate": "0.0625",
 		}, "admin")
 		if r := h.calc(tx); r["total_tax"] != "6.25" {
@@ -213,7 +213,7 @@ func TestCalculateRateSelection(t *testing.T) {
 	t.Parallel()
 	eachEngine(t, nil, func(t *testing.T, h *harness) {
 		create := func(body map[string]any) string {
-			return h.must(http.StatusCreated, http.MethodPost, "/api/v1/admin/tax/rates", body, "admin").Data()["id"].(string)
+			return h.Must(http.StatusCreated, http.MethodPost, "/api/v1/admin/tax/rates", body, "admin").Data()["id"].(string)
 		}
 		expired := create(map[string]any{"name": "DE old", "tax_zone_id": zoneDE, "rate": "0.16", "is_vat": true, "priority": 10,
 			"valid_from": "2020-07-01", "valid_until": "2026-06-14"})
@@ -294,7 +294,7 @@ func TestCalculateAddressesAndValidation(t *testing.T) {
 			{map[string]any{"items": []any{item("a", "-1.00", 1)}, "shipping_address": addr("DE"), "currency": "EUR"}, "items[0].unit_price"},
 			{map[string]any{"items": []any{}, "shipping_address": addr("DE"), "currency": "EUR", "shipping_amount": "x"}, "shipping_amount"},
 		} {
-			res := h.do(http.MethodPost, calcPath, c.body, "reader")
+			res := h.Do(http.MethodPost, calcPath, c.body, "reader")
 			httpxtest.AssertError(t, res, http.StatusBadRequest, http.StatusBadRequest, "validation")
 			if _, ok := res.Fields()[c.field]; !ok {
 				t.Errorf("%v: fields %v, want %s", c.body, res.Fields(), c.field)
@@ -302,9 +302,9 @@ func TestCalculateAddressesAndValidation(t *testing.T) {
 		}
 		// Scopes: tax:read (customers hold it); none is 401, another scope 403.
 		body := map[string]any{"items": []any{}, "shipping_address": addr("DE"), "currency": "EUR"}
-		h.must(http.StatusOK, http.MethodPost, calcPath, body, "customer")
-		httpxtest.AssertError(t, h.do(http.MethodPost, calcPath, body), http.StatusUnauthorized, http.StatusUnauthorized, "auth")
-		httpxtest.AssertError(t, h.do(http.MethodPost, calcPath, body, "products"), http.StatusForbidden, http.StatusForbidden, "auth")
+		h.Must(http.StatusOK, http.MethodPost, calcPath, body, "customer")
+		httpxtest.AssertError(t, h.Do(http.MethodPost, calcPath, body), http.StatusUnauthorized, http.StatusUnauthorized, "auth")
+		httpxtest.AssertError(t, h.Do(http.MethodPost, calcPath, body, "products"), http.StatusForbidden, http.StatusForbidden, "auth")
 	})
 }
 

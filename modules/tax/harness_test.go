@@ -1,7 +1,6 @@
 package tax_test
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -19,12 +18,9 @@ import (
 	taxpg "github.com/gocommerce/commerce/modules/tax/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/tax/adapters/vies"
 	"github.com/gocommerce/commerce/modules/tax/app"
-	"github.com/gocommerce/commerce/platform/apperr"
-	"github.com/gocommerce/commerce/platform/auth"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/event"
-	"github.com/gocommerce/commerce/platform/httpx"
 	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/openapi"
 	"github.com/gocommerce/commerce/platform/testdb"
@@ -50,22 +46,13 @@ const (
 	vatBusy    = "NL123456789B01"
 )
 
-type fakeAuth map[string]*auth.Principal
-
-func (f fakeAuth) Authenticate(_ context.Context, cred, _ string) (*auth.Principal, error) {
-	if p, ok := f[cred]; ok {
-		return p, nil
-	}
-	return nil, apperr.Unauthorized("Unauthorized: Invalid token")
-}
-
-var principals = fakeAuth{
-	"admin":    {Kind: auth.APIKey, ID: "k1", KeyPrefix: "k1", Scopes: []string{"admin"}},
-	"taxadmin": {Kind: auth.APIKey, ID: "k2", KeyPrefix: "k2", Scopes: []string{"tax:admin"}},
-	"writer":   {Kind: auth.APIKey, ID: "k3", KeyPrefix: "k3", Scopes: []string{"tax:write"}},
-	"reader":   {Kind: auth.APIKey, ID: "k4", KeyPrefix: "k4", Scopes: []string{"tax:read"}},
-	"products": {Kind: auth.APIKey, ID: "k5", KeyPrefix: "k5", Scopes: []string{"products:read"}},
-	"customer": {Kind: auth.Customer, ID: "0190a000-0000-7000-8000-0000000000c1", Scopes: config.Default().Security.CustomerScopes},
+var principals = httpxtest.Principals{
+	"admin":    httpxtest.APIKey("k1", "admin"),
+	"taxadmin": httpxtest.APIKey("k2", "tax:admin"),
+	"writer":   httpxtest.APIKey("k3", "tax:write"),
+	"reader":   httpxtest.APIKey("k4", "tax:read"),
+	"products": httpxtest.APIKey("k5", "products:read"),
+	"customer": httpxtest.Customer("0190a000-0000-7000-8000-0000000000c1", ""),
 }
 
 // viesStandIn answers like the VIES REST API (GET /ms/{cc}/vat/{number}); mode
@@ -126,10 +113,11 @@ func writeJSON(w http.ResponseWriter, v any) {
 
 func (v *viesStandIn) set(mode string) { v.mu.Lock(); v.mode = mode; v.mu.Unlock() }
 
+// harness is the module on a fresh database; its Server checks each answer against
+// the OpenAPI fragment.
 type harness struct {
-	t     testing.TB
+	*httpxtest.Harness
 	svc   *app.Service
-	srv   http.Handler // the server, each answer checked against the OpenAPI fragment
 	bare  http.Handler // the server alone (benchmarks)
 	vies  *viesStandIn
 	clock *clock.Fake
@@ -161,49 +149,30 @@ func newHarness(t testing.TB, engine string, mutate func(*config.Config)) *harne
 	svc := app.NewService(tax.NewSettings(&cfg), e.DB,
 		app.Deps{Repo: taxpg.NewRepository(e.DB), VIES: vies.New(&cfg), Provider: provider}, clk)
 	sub := taxevents.NewSubscriber(svc, zap.NewNop())
-	mod := tax.NewModule(taxhttp.NewHandler(svc), sub)
-	srv, err := httpx.NewServer(&cfg, zap.NewNop(), principals, nil, nil, nil, []httpx.Module{mod})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &harness{t: t, svc: svc, srv: docs.Wrap(t, srv), bare: srv, vies: v, clock: clk, sub: sub}
+	srv := httpxtest.NewServer(t, &cfg, nil, principals, tax.NewModule(taxhttp.NewHandler(svc), sub))
+	return &harness{Harness: httpxtest.New(t, docs.Wrap(t, srv), e.DB), svc: svc, bare: srv, vies: v, clock: clk, sub: sub}
 }
 
 // eachEngine runs fn on a fresh harness per engine, in parallel.
 func eachEngine(t *testing.T, mutate func(*config.Config), fn func(t *testing.T, h *harness)) {
 	t.Helper()
-	for _, engine := range testdb.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			t.Parallel()
-			fn(t, newHarness(t, engine, mutate))
-		})
-	}
+	testdb.EachEngine(t, func(t *testing.T, engine string) { fn(t, newHarness(t, engine, mutate)) })
 }
 
 // docs checks every response against the module's OpenAPI document.
 var docs = httpxtest.NewValidator(func() openapi.Fragment { return tax.NewModule(nil, nil).OpenAPI() })
 
-func (h *harness) do(method, path string, body any, creds ...string) httpxtest.Response {
-	h.t.Helper()
-	return httpxtest.Do(h.t, h.srv, method, path, body, creds...)
-}
-
-func (h *harness) must(status int, method, path string, body any, creds ...string) httpxtest.Response {
-	h.t.Helper()
-	return httpxtest.Must(h.t, h.srv, status, method, path, body, creds...)
-}
-
 // calc posts a calculation with the reader key and wants 200.
 func (h *harness) calc(body map[string]any) map[string]any {
-	h.t.Helper()
-	return h.must(http.StatusOK, http.MethodPost, "/api/v1/tax/calculate", body, "reader").Body
+	h.T.Helper()
+	return h.As("reader").Must(http.StatusOK, http.MethodPost, calcPath, body).Body
 }
 
 // order hands an order.created to the module's subscriber.
 func (h *harness) order(data map[string]any) {
-	h.t.Helper()
-	if err := h.sub.HandleOrderCreated(h.t.Context(), orderEvent(h.t, data)); err != nil {
-		h.t.Fatal(err)
+	h.T.Helper()
+	if err := h.sub.HandleOrderCreated(h.T.Context(), orderEvent(h.T, data)); err != nil {
+		h.T.Fatal(err)
 	}
 }
 

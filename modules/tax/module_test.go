@@ -4,14 +4,11 @@ import (
 	"strings"
 	"testing"
 
-	"go.uber.org/zap"
-
 	"github.com/gocommerce/commerce/modules/tax"
 	taxhttp "github.com/gocommerce/commerce/modules/tax/adapters/http"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/events"
-	"github.com/gocommerce/commerce/platform/httpx"
-	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
@@ -20,28 +17,10 @@ import (
 // order.created reaches the subscriber.
 func TestModule(t *testing.T) {
 	t.Parallel()
-	doc, err := openapi.Build([]openapi.Fragment{tax.NewModule(nil, nil).OpenAPI()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := config.Default()
-	srv, err := httpx.NewServer(&cfg, zap.NewNop(), nil, nil, nil, nil, []httpx.Module{tax.NewModule(taxhttp.NewHandler(nil), nil)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, r := range srv.Engine.Routes() {
-		if !strings.Contains(r.Path, "/tax") {
-			continue
-		}
-		n++
-		if item := doc.Paths.Find(r.Path); item == nil || item.GetOperation(r.Method) == nil {
-			t.Errorf("%s %s is not documented", r.Method, r.Path)
-		}
-	}
-	if n != 8 {
+	if n := httpxtest.AssertRoutesDocumented(t, tax.NewModule(taxhttp.NewHandler(nil), nil), "/api/v1/tax", "/api/v1/admin/tax"); n != 8 {
 		t.Errorf("%d tax routes, want 8", n)
 	}
+	cfg := config.Default()
 	m := tax.NewModule(nil, nil)
 	if m.Name() != "tax" || m.Migrations().Module != "tax" {
 		t.Errorf("module %q / %q", m.Name(), m.Migrations().Module)

@@ -37,7 +37,7 @@ func TestOSSReport(t *testing.T) {
 		h.order(orderData("o7", "FR", "2026-06-01T00:00:00Z", "100.00", "120.00", "0.2", "20.00", true))                    // next month
 		h.order(map[string]any{"id": "o8", "currency": "EUR", "total_price": "1.00", "created_at": "2026-05-07T00:00:00Z"}) // no address: ignored
 
-		r := h.must(http.StatusOK, http.MethodPost, ossPath, map[string]any{"scheme": "union", "period": "2026-05", "member_state": "DE"}, "reader").Body
+		r := h.Must(http.StatusOK, http.MethodPost, ossPath, map[string]any{"scheme": "union", "period": "2026-05", "member_state": "DE"}, "reader").Body
 		if r["scheme"] != "union" || r["period"] != "2026-05" || r["member_state"] != "DE" {
 			t.Errorf("head %v", r)
 		}
@@ -55,17 +55,17 @@ func TestOSSReport(t *testing.T) {
 		}
 
 		// non_union: services (nothing shipped) to EU consumers, the home state included.
-		r = h.must(http.StatusOK, http.MethodPost, ossPath, map[string]any{"scheme": "non_union", "period": "2026-05", "member_state": "DE"}, "reader").Body
+		r = h.Must(http.StatusOK, http.MethodPost, ossPath, map[string]any{"scheme": "non_union", "period": "2026-05", "member_state": "DE"}, "reader").Body
 		if s := r["summary"].(map[string]any); s["total_transactions"] != float64(2) || s["total_vat_amount"] != "12.00" {
 			t.Errorf("non_union %v", r)
 		}
 		// import: goods consignments of at most EUR 150.
-		r = h.must(http.StatusOK, http.MethodPost, ossPath, map[string]any{"scheme": "import", "period": "2026-05", "member_state": "DE"}, "reader").Body
+		r = h.Must(http.StatusOK, http.MethodPost, ossPath, map[string]any{"scheme": "import", "period": "2026-05", "member_state": "DE"}, "reader").Body
 		if s := r["summary"].(map[string]any); s["total_transactions"] != float64(2) || s["total_vat_amount"] != "39.00" {
 			t.Errorf("import %v", r)
 		}
 		// An empty month.
-		r = h.must(http.StatusOK, http.MethodPost, ossPath, map[string]any{"scheme": "union", "period": "2026-01", "member_state": "DE"}, "reader").Body
+		r = h.Must(http.StatusOK, http.MethodPost, ossPath, map[string]any{"scheme": "union", "period": "2026-01", "member_state": "DE"}, "reader").Body
 		if s := r["summary"].(map[string]any); len(httpxtest.Objects(r["transactions"])) != 0 || s["total_vat_amount"] != "0.00" || s["total_transactions"] != float64(0) {
 			t.Errorf("empty %v", r)
 		}
@@ -82,22 +82,22 @@ func TestOSSReport(t *testing.T) {
 			{map[string]any{"scheme": "union", "period": "2026-05"}, "member_state"},
 			{map[string]any{"scheme": "union", "period": "2026-05", "member_state": "US"}, "member_state"},
 		} {
-			res := h.do(http.MethodPost, ossPath, c.body, "reader")
+			res := h.Do(http.MethodPost, ossPath, c.body, "reader")
 			httpxtest.AssertError(t, res, http.StatusBadRequest, http.StatusBadRequest, "validation")
 			if _, ok := res.Fields()[c.field]; !ok {
 				t.Errorf("%v: fields %v, want %s", c.body, res.Fields(), c.field)
 			}
 		}
 		// The store identifies in DE (tax.oss_member_state): another state's return fails.
-		httpxtest.AssertError(t, h.do(http.MethodPost, ossPath, map[string]any{"scheme": "union", "period": "2026-05", "member_state": "FR"}, "reader"),
+		httpxtest.AssertError(t, h.Do(http.MethodPost, ossPath, map[string]any{"scheme": "union", "period": "2026-05", "member_state": "FR"}, "reader"),
 			http.StatusBadRequest, "oss_report_failed", "validation")
-		httpxtest.AssertError(t, h.do(http.MethodPost, ossPath, map[string]any{"scheme": "union", "period": "2026-05", "member_state": "DE"}),
+		httpxtest.AssertError(t, h.Do(http.MethodPost, ossPath, map[string]any{"scheme": "union", "period": "2026-05", "member_state": "DE"}),
 			http.StatusUnauthorized, http.StatusUnauthorized, "auth")
 	})
 	// Without tax.oss_member_state any member state may be reported.
 	eachEngine(t, func(c *config.Config) { c.Tax.OSSMemberState = "" }, func(t *testing.T, h *harness) {
 		h.order(orderData("o1", "DE", "2026-05-03T10:00:00Z", "100.00", "119.00", "0.19", "19.00", true))
-		r := h.must(http.StatusOK, http.MethodPost, ossPath, map[string]any{"scheme": "union", "period": "2026-05", "member_state": "fr"}, "reader").Body
+		r := h.Must(http.StatusOK, http.MethodPost, ossPath, map[string]any{"scheme": "union", "period": "2026-05", "member_state": "fr"}, "reader").Body
 		if s := r["summary"].(map[string]any); r["member_state"] != "FR" || s["total_vat_amount"] != "19.00" {
 			t.Errorf("FR return %v", r)
 		}

@@ -199,13 +199,20 @@ type Totals struct {
 	Tax               ports.TaxResult
 }
 
-// CalculatedTotal is subtotal - discount_total + tax_total + shipping_total.
-func (t Totals) CalculatedTotal() decimal.Decimal { return t.Cart.Total().Add(t.Tax.Total) }
+// CalculatedTotal is subtotal - discount_total + tax_total + shipping_total (the tax
+// is not added again when the prices include it).
+func (t Totals) CalculatedTotal() decimal.Decimal {
+	if t.Tax.Included {
+		return t.Cart.Total()
+	}
+	return t.Cart.Total().Add(t.Tax.Total)
+}
 
 // Totals computes a cart's totals with the tax of the shipping address (through the
-// tax port; zero until the tax module implements it). The address must be one of the
-// cart customer's saved addresses: anyone else's, an unknown one or any address on a
-// guest cart is ADDRESS_NOT_FOUND, before tax reads anything (docs/decisions/0101).
+// tax port: the tax module, no tax without an address, docs/decisions/0137). The
+// address must be one of the cart customer's saved addresses: anyone else's, an unknown
+// one or any address on a guest cart is ADDRESS_NOT_FOUND, before tax reads anything
+// (docs/decisions/0101).
 func (s *Service) Totals(ctx context.Context, id string, who Caller, shippingAddressID string) (Totals, error) {
 	addr := strings.ToLower(strings.TrimSpace(shippingAddressID))
 	if addr != "" && !ids.Valid(addr) {
@@ -215,7 +222,8 @@ func (s *Service) Totals(ctx context.Context, id string, who Caller, shippingAdd
 	if err != nil {
 		return Totals{}, err
 	}
-	if err := s.checkShippingAddress(ctx, c, addr); err != nil {
+	shipTo, err := s.shippingAddress(ctx, c, addr)
+	if err != nil {
 		return Totals{}, err
 	}
 	lines := make([]ports.TaxLine, len(c.Items))
@@ -223,7 +231,7 @@ func (s *Service) Totals(ctx context.Context, id string, who Caller, shippingAdd
 		lines[i] = ports.TaxLine{ItemID: it.ID, ProductID: it.ProductID, VariantID: it.VariantID, Quantity: it.Quantity, Amount: it.Total(), RequiresShipping: it.RequiresShipping}
 	}
 	tax, err := s.tax.Calculate(ctx, ports.TaxQuery{
-		CartID: c.ID, Currency: c.Currency, CustomerID: c.CustomerID, ShippingAddressID: addr, Lines: lines, ShippingTotal: c.ShippingTotal,
+		CartID: c.ID, Currency: c.Currency, CustomerID: c.CustomerID, ShippingAddressID: addr, ShippingAddress: shipTo, Lines: lines, ShippingTotal: c.ShippingTotal,
 	})
 	if err != nil {
 		return Totals{}, err
@@ -231,21 +239,22 @@ func (s *Service) Totals(ctx context.Context, id string, who Caller, shippingAdd
 	return Totals{Cart: c, ShippingAddressID: addr, Tax: tax}, nil
 }
 
-// checkShippingAddress refuses an address that is not one of the cart customer's saved
-// addresses (a guest cart has none; without an Addresses collaborator none is).
-func (s *Service) checkShippingAddress(ctx context.Context, c *domain.Cart, addr string) error {
+// shippingAddress reads the cart customer's saved address addr (nil when addr is ""),
+// refusing one that is not theirs (a guest cart has none; without an Addresses
+// collaborator none is).
+func (s *Service) shippingAddress(ctx context.Context, c *domain.Cart, addr string) (*ports.Address, error) {
 	if addr == "" {
-		return nil
+		return nil, nil
 	}
 	if c.CustomerID == "" || s.addrs == nil {
-		return domain.ErrAddressNotFound
+		return nil, domain.ErrAddressNotFound
 	}
-	ok, err := s.addrs.CustomerHasAddress(ctx, c.CustomerID, addr)
+	a, err := s.addrs.CustomerAddress(ctx, c.CustomerID, addr)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if !ok {
-		return domain.ErrAddressNotFound
+	if a == nil {
+		return nil, domain.ErrAddressNotFound
 	}
-	return nil
+	return a, nil
 }

@@ -151,12 +151,22 @@ type TaxLine struct {
 	RequiresShipping bool
 }
 
+// Address is where a cart ships, as tax reads it: Country is ISO 3166-1 alpha-2,
+// Region the state or province.
+type Address struct {
+	Country    string
+	Region     string
+	PostalCode string
+	City       string
+}
+
 // TaxQuery asks for the tax of a cart shipped to an address.
 type TaxQuery struct {
 	CartID            domain.CartID
 	Currency          string
 	CustomerID        string
-	ShippingAddressID string // "" when none was given
+	ShippingAddressID string   // "" when none was given
+	ShippingAddress   *Address // the saved address ShippingAddressID names; nil when none
 	Lines             []TaxLine
 	ShippingTotal     decimal.Decimal
 }
@@ -168,24 +178,26 @@ type TaxJurisdiction struct {
 	Amount       decimal.Decimal
 }
 
-// TaxResult is the tax of a cart.
+// TaxResult is the tax of a cart. Included is true when the prices already contain
+// the tax (tax.default_tax_included): the cart's total then does not add it.
 type TaxResult struct {
 	Total     decimal.Decimal
 	Breakdown []TaxJurisdiction
+	Included  bool
 }
 
-// Tax is what carts needs from the tax module (the default adapter answers zero).
+// Tax is what carts needs from the tax module (adapters/taxapi; no address, no tax).
 type Tax interface {
 	Calculate(ctx context.Context, q TaxQuery) (TaxResult, error)
 }
 
-// Addresses is what carts needs from the customers module: whether an address is one
-// of a customer's saved addresses (a cart's totals read a shipping address only if it
-// is its customer's: docs/decisions/0101).
+// Addresses is what carts needs from the customers module: a customer's saved address
+// (a cart's totals read a shipping address only if it is its customer's:
+// docs/decisions/0101).
 type Addresses interface {
-	// CustomerHasAddress reports whether addressID is one of the customer's saved
-	// addresses; false for anyone else's address or an unknown id.
-	CustomerHasAddress(ctx context.Context, customerID, addressID string) (bool, error)
+	// CustomerAddress returns addressID when it is one of the customer's saved
+	// addresses; nil (and no error) for anyone else's address or an unknown id.
+	CustomerAddress(ctx context.Context, customerID, addressID string) (*Address, error)
 }
 
 // ShippingQuery asks for the price of a shipping method for the cart.

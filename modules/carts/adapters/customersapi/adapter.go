@@ -11,7 +11,7 @@ import (
 	"github.com/gocommerce/commerce/modules/carts/ports"
 )
 
-// Adapter answers whether an address is a customer's.
+// Adapter reads a customer's saved addresses.
 type Adapter struct {
 	addresses customers.Addresses
 }
@@ -21,16 +21,16 @@ var _ ports.Addresses = (*Adapter)(nil)
 // NewAdapter builds the adapter.
 func NewAdapter(a customers.Addresses) *Adapter { return &Adapter{addresses: a} }
 
-// CustomerHasAddress reads the customer's address: found is true, ADDRESS_NOT_FOUND is
-// false, any other failure is an error.
-func (a *Adapter) CustomerHasAddress(ctx context.Context, customerID, addressID string) (bool, error) {
-	_, err := a.addresses.CustomerAddress(ctx, customerID, addressID)
+// CustomerAddress reads the customer's address: ADDRESS_NOT_FOUND is nil, any other
+// failure is an error.
+func (a *Adapter) CustomerAddress(ctx context.Context, customerID, addressID string) (*ports.Address, error) {
+	addr, err := a.addresses.CustomerAddress(ctx, customerID, addressID)
 	switch {
 	case err == nil:
-		return true, nil
+		return &ports.Address{Country: addr.Country, Region: addr.State, PostalCode: addr.Zip, City: addr.City}, nil
 	case errors.Is(err, customers.ErrAddressNotFound):
-		return false, nil
+		return nil, nil // not found is no address, not an error (ports.Addresses)
 	default:
-		return false, err
+		return nil, err
 	}
 }

@@ -8,28 +8,30 @@ import (
 	customers "github.com/gocommerce/commerce/modules/customers/api"
 
 	"github.com/gocommerce/commerce/modules/carts/adapters/customersapi"
+	"github.com/gocommerce/commerce/modules/carts/ports"
 	"github.com/gocommerce/commerce/platform/apperr"
 )
 
 type fakeAddresses struct{ err error }
 
 func (f fakeAddresses) CustomerAddress(_ context.Context, customerID, addressID string) (customers.Address, error) {
-	return customers.Address{ID: addressID, CustomerID: customerID}, f.err
+	return customers.Address{ID: addressID, CustomerID: customerID, Country: "DE", State: "BE", Zip: "10115", City: "Berlin"}, f.err
 }
 
 func TestAdapter(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	if ok, err := customersapi.NewAdapter(fakeAddresses{}).CustomerHasAddress(ctx, "c", "a"); !ok || err != nil {
-		t.Errorf("found: %v %v", ok, err)
+	want := ports.Address{Country: "DE", Region: "BE", PostalCode: "10115", City: "Berlin"}
+	if a, err := customersapi.NewAdapter(fakeAddresses{}).CustomerAddress(ctx, "c", "a"); a == nil || *a != want || err != nil {
+		t.Errorf("found: %v %v", a, err)
 	}
 	// The customers module answers its own domain error; it matches the api's by code.
 	notFound := apperr.New(apperr.NotFound, "ADDRESS_NOT_FOUND", "Address not found")
-	if ok, err := customersapi.NewAdapter(fakeAddresses{err: notFound}).CustomerHasAddress(ctx, "c", "a"); ok || err != nil {
-		t.Errorf("not found: %v %v", ok, err)
+	if a, err := customersapi.NewAdapter(fakeAddresses{err: notFound}).CustomerAddress(ctx, "c", "a"); a != nil || err != nil {
+		t.Errorf("not found: %v %v", a, err)
 	}
 	boom := errors.New("database down")
-	if ok, err := customersapi.NewAdapter(fakeAddresses{err: boom}).CustomerHasAddress(ctx, "c", "a"); ok || !errors.Is(err, boom) {
-		t.Errorf("failure: %v %v", ok, err)
+	if a, err := customersapi.NewAdapter(fakeAddresses{err: boom}).CustomerAddress(ctx, "c", "a"); a != nil || !errors.Is(err, boom) {
+		t.Errorf("failure: %v %v", a, err)
 	}
 }

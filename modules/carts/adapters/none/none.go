@@ -1,6 +1,5 @@
 // Package none holds the default adapters of ports whose modules do not exist yet:
-// tax answers zero with an empty breakdown, shipping prices every method at zero,
-// and there are no automatic discounts. Replace each binding in module.go with an
+// shipping prices every method at zero, and there are no automatic discounts. Replace each binding in module.go with an
 // adapter on the module's api when it exists.
 package none
 
@@ -12,19 +11,6 @@ import (
 	"github.com/gocommerce/commerce/modules/carts/domain"
 	"github.com/gocommerce/commerce/modules/carts/ports"
 )
-
-// Tax answers no tax.
-type Tax struct{}
-
-var _ ports.Tax = Tax{}
-
-// NewTax builds the adapter.
-func NewTax() Tax { return Tax{} }
-
-// Calculate answers zero and an empty breakdown.
-func (Tax) Calculate(context.Context, ports.TaxQuery) (ports.TaxResult, error) {
-	return ports.TaxResult{Total: decimal.Zero, Breakdown: []ports.TaxJurisdiction{}}, nil
-}
 
 // Shipping prices every method at zero.
 type Shipping struct{}

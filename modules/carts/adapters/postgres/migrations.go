@@ -7,7 +7,6 @@ package postgres
 
 import (
 	"embed"
-	"io/fs"
 
 	"github.com/gocommerce/commerce/platform/db"
 )
@@ -16,10 +15,4 @@ import (
 var migrations embed.FS
 
 // Migrations returns the carts tables' migrations (versions 2026112260 and 2026112280).
-func Migrations() db.MigrationSource {
-	sub, err := fs.Sub(migrations, "migrations")
-	if err != nil {
-		panic(err) // the embedded path is fixed at compile time
-	}
-	return db.MigrationSource{Module: "carts", FS: sub}
-}
+func Migrations() db.MigrationSource { return db.Embedded("carts", migrations) }

@@ -2,11 +2,12 @@ package postgres
 
 import (
 	"context"
-	"fmt"
+	"errors"
 	"strconv"
 	"time"
 
 	"github.com/shopspring/decimal"
+	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 
 	"github.com/gocommerce/commerce/modules/tax/domain"
@@ -41,6 +42,22 @@ type rateRow struct {
 
 func (rateRow) TableName() string { return "tax_rates" }
 
+func rateRowOf(x *domain.Rate) rateRow {
+	return rateRow{ID: x.ID, Name: x.Name, TaxZoneID: x.ZoneID, TaxCategoryID: db.NullString(x.CategoryID), Rate: x.Rate.String(),
+		RateType: x.RateType, IsVAT: x.IsVAT, VATType: x.VATType, B2BExempt: x.B2BExempt, ReverseCharge: x.ReverseCharge,
+		ValidFrom: x.ValidFrom, ValidUntil: db.NullString(x.ValidUntil), Priority: x.Priority, CreatedAt: x.CreatedAt, UpdatedAt: x.UpdatedAt}
+}
+
+func (x rateRow) toDomain() (*domain.Rate, error) {
+	rate, err := decimal.NewFromString(x.Rate)
+	if err != nil {
+		return nil, errors.New("tax: rate " + x.ID + ": " + err.Error())
+	}
+	return &domain.Rate{ID: x.ID, Name: x.Name, ZoneID: x.TaxZoneID, CategoryID: db.Deref(x.TaxCategoryID), Rate: rate,
+		RateType: x.RateType, IsVAT: x.IsVAT, VATType: x.VATType, B2BExempt: x.B2BExempt, ReverseCharge: x.ReverseCharge,
+		ValidFrom: x.ValidFrom, ValidUntil: db.Deref(x.ValidUntil), Priority: x.Priority, CreatedAt: x.CreatedAt.UTC(), UpdatedAt: x.UpdatedAt.UTC()}, nil
+}
+
 type nexusRow struct {
 	CountryCode           string `gorm:"primaryKey"`
 	RegionCode            string `gorm:"primaryKey"`
@@ -63,6 +80,11 @@ type orderRow struct {
 }
 
 func (orderRow) TableName() string { return "tax_orders" }
+
+func (o orderRow) toPort() *ports.Order {
+	return &ports.Order{OrderID: o.OrderID, CountryCode: o.CountryCode, RegionCode: o.RegionCode, Currency: o.Currency,
+		Sales: o.Sales, Total: o.Total, HasGoods: o.HasGoods, CreatedAt: o.CreatedAt.UTC()}
+}
 
 type orderLineRow struct {
 	OrderID string `gorm:"primaryKey"`
@@ -93,58 +115,27 @@ var _ ports.Repository = (*Repository)(nil)
 // NewRepository builds the repository.
 func NewRepository(d *db.DB) *Repository { return &Repository{db: d} }
 
-func wrap(what string, err error) error {
-	if err == nil {
-		return nil
-	}
-	return fmt.Errorf("tax: %s: %w", what, err)
-}
-
 // Zones reads every zone.
 func (r *Repository) Zones(ctx context.Context) ([]*domain.Zone, error) {
-	var zones []*domain.Zone
-	if err := r.db.Conn(ctx).Table(zonesTable).Order("code").Find(&zones).Error; err != nil {
-		return nil, wrap("zones", err)
-	}
+	zones, err := db.Find[*domain.Zone](r.db.Conn(ctx).Table(zonesTable).Order("code"), "tax: zones")
 	for _, z := range zones {
 		z.CreatedAt, z.UpdatedAt = z.CreatedAt.UTC(), z.UpdatedAt.UTC()
 	}
-	return zones, nil
+	return zones, err
 }
 
 // Rates reads every rate.
 func (r *Repository) Rates(ctx context.Context) ([]*domain.Rate, error) {
-	var rows []rateRow
-	if err := r.db.Conn(ctx).Order("id").Find(&rows).Error; err != nil {
-		return nil, wrap("rates", err)
+	rows, err := db.Find[rateRow](r.db.Conn(ctx).Order("id"), "tax: rates")
+	if err != nil {
+		return nil, err
 	}
-	out := make([]*domain.Rate, 0, len(rows))
-	for _, x := range rows {
-		rate, err := decimal.NewFromString(x.Rate)
-		if err != nil {
-			return nil, wrap("rate "+x.ID, err)
-		}
-		d := &domain.Rate{ID: x.ID, Name: x.Name, ZoneID: x.TaxZoneID, Rate: rate, RateType: x.RateType, IsVAT: x.IsVAT,
-			VATType: x.VATType, B2BExempt: x.B2BExempt, ReverseCharge: x.ReverseCharge, ValidFrom: x.ValidFrom,
-			Priority: x.Priority, CreatedAt: x.CreatedAt.UTC(), UpdatedAt: x.UpdatedAt.UTC()}
-		if x.TaxCategoryID != nil {
-			d.CategoryID = *x.TaxCategoryID
-		}
-		if x.ValidUntil != nil {
-			d.ValidUntil = *x.ValidUntil
-		}
-		out = append(out, d)
-	}
-	return out, nil
+	return db.MapErr(rows, rateRow.toDomain)
 }
 
 // Categories reads every category by name.
 func (r *Repository) Categories(ctx context.Context) ([]*domain.Category, error) {
-	var cats []*domain.Category
-	if err := r.db.Conn(ctx).Table(categoriesTable).Order("name").Find(&cats).Error; err != nil {
-		return nil, wrap("categories", err)
-	}
-	return cats, nil
+	return db.Find[*domain.Category](r.db.Conn(ctx).Table(categoriesTable).Order("name"), "tax: categories")
 }
 
 type salesRow struct {
@@ -160,21 +151,21 @@ func (salesRow) TableName() string { return "tax_nexus_sales" }
 // Nexus reads each state's rule with the higher of the years' recorded sales and
 // transaction counts.
 func (r *Repository) Nexus(ctx context.Context, years ...int) ([]*domain.Nexus, error) {
-	var rows []nexusRow
-	if err := r.db.Conn(ctx).Find(&rows).Error; err != nil {
-		return nil, wrap("nexus", err)
+	rows, err := db.Find[nexusRow](r.db.Conn(ctx), "tax: nexus")
+	if err != nil {
+		return nil, err
 	}
-	var sales []salesRow
-	if err := r.db.Conn(ctx).Where("year IN ?", years).Find(&sales).Error; err != nil {
-		return nil, wrap("nexus sales", err)
+	sales, err := db.Find[salesRow](r.db.Conn(ctx).Where("year IN ?", years), "tax: nexus sales")
+	if err != nil {
+		return nil, err
 	}
-	out := make([]*domain.Nexus, len(rows))
 	index := map[string]*domain.Nexus{}
-	for i, n := range rows {
-		out[i] = &domain.Nexus{CountryCode: n.CountryCode, RegionCode: n.RegionCode, SalesThreshold: n.SalesThreshold,
+	out := db.Map(rows, func(n nexusRow) *domain.Nexus {
+		d := &domain.Nexus{CountryCode: n.CountryCode, RegionCode: n.RegionCode, SalesThreshold: n.SalesThreshold,
 			TransactionsThreshold: n.TransactionsThreshold, Registered: n.Registered}
-		index[n.CountryCode+"-"+n.RegionCode] = out[i]
-	}
+		index[n.CountryCode+"-"+n.RegionCode] = d
+		return d
+	})
 	for _, s := range sales {
 		if n := index[s.CountryCode+"-"+s.RegionCode]; n != nil {
 			n.Sales = decimal.Max(n.Sales, s.Sales)
@@ -184,56 +175,46 @@ func (r *Repository) Nexus(ctx context.Context, years ...int) ([]*domain.Nexus, 
 	return out, nil
 }
 
+// errNoSalesRow: the row addSales has just made sure of is not there.
+var errNoSalesRow = errors.New("tax: nexus sales: row missing")
+
 // addSales adds an order to its state's figures of the year (the row locked, so
 // concurrent orders to one state add up).
 func (r *Repository) addSales(ctx context.Context, o *ports.Order) error {
 	key := salesRow{CountryCode: o.CountryCode, RegionCode: o.RegionCode, Year: o.CreatedAt.Year()}
 	conn := r.db.Conn(ctx)
-	if err := conn.Clauses(clause.OnConflict{DoNothing: true}).Create(&key).Error; err != nil {
-		return wrap("nexus sales", err)
+	if _, err := db.InsertNew(conn, &key, "tax: nexus sales"); err != nil {
+		return err
 	}
-	var row salesRow
-	err := conn.Clauses(clause.Locking{Strength: "UPDATE"}).
-		Where("country_code = ? AND region_code = ? AND year = ?", key.CountryCode, key.RegionCode, key.Year).Take(&row).Error
+	where := func(q *gorm.DB) *gorm.DB {
+		return q.Where("country_code = ? AND region_code = ? AND year = ?", key.CountryCode, key.RegionCode, key.Year)
+	}
+	row, err := db.First[salesRow](where(conn.Clauses(clause.Locking{Strength: "UPDATE"})), errNoSalesRow, "tax: nexus sales")
 	if err != nil {
-		return wrap("nexus sales", err)
+		return err
 	}
-	err = conn.Model(&salesRow{}).Where("country_code = ? AND region_code = ? AND year = ?", key.CountryCode, key.RegionCode, key.Year).
-		Updates(map[string]any{"sales": row.Sales.Add(o.Sales), "transactions": row.Transactions + 1}).Error
-	return wrap("nexus sales", err)
+	return db.Done(where(conn.Model(&salesRow{})).
+		Updates(map[string]any{"sales": row.Sales.Add(o.Sales), "transactions": row.Transactions + 1}), "tax: nexus sales")
 }
 
 // CreateZone inserts a zone.
 func (r *Repository) CreateZone(ctx context.Context, z *domain.Zone) error {
-	err := r.db.Conn(ctx).Table(zonesTable).Create(z).Error
-	if db.IsDuplicate(err) {
-		return domain.ErrZoneExists
-	}
-	return wrap("create zone", err)
+	return db.Insert(r.db.Conn(ctx).Table(zonesTable), z, domain.ErrZoneExists, "tax: create zone")
 }
 
 // CreateRate inserts a rate.
 func (r *Repository) CreateRate(ctx context.Context, x *domain.Rate) error {
-	row := rateRow{ID: x.ID, Name: x.Name, TaxZoneID: x.ZoneID, Rate: x.Rate.String(), RateType: x.RateType, IsVAT: x.IsVAT,
-		VATType: x.VATType, B2BExempt: x.B2BExempt, ReverseCharge: x.ReverseCharge, ValidFrom: x.ValidFrom,
-		Priority: x.Priority, CreatedAt: x.CreatedAt, UpdatedAt: x.UpdatedAt}
-	if x.CategoryID != "" {
-		row.TaxCategoryID = &x.CategoryID
-	}
-	if x.ValidUntil != "" {
-		row.ValidUntil = &x.ValidUntil
-	}
-	return wrap("create rate", r.db.Conn(ctx).Create(&row).Error)
+	row := rateRowOf(x)
+	return db.Insert(r.db.Conn(ctx), &row, nil, "tax: create rate")
 }
 
 // Register marks the merchant registered in a state.
 func (r *Repository) Register(ctx context.Context, country, region string) error {
 	row := nexusRow{CountryCode: country, RegionCode: region, Registered: true}
-	err := r.db.Conn(ctx).Clauses(clause.OnConflict{
+	return db.Done(r.db.Conn(ctx).Clauses(clause.OnConflict{
 		Columns:   []clause.Column{{Name: "country_code"}, {Name: "region_code"}},
 		DoUpdates: clause.Assignments(map[string]any{"registered": true}),
-	}).Create(&row).Error
-	return wrap("register", err)
+	}).Create(&row), "tax: register")
 }
 
 // RecordOrder stores an order's taxes once, and adds a US order to its state's
@@ -241,9 +222,8 @@ func (r *Repository) Register(ctx context.Context, country, region string) error
 func (r *Repository) RecordOrder(ctx context.Context, o *ports.Order) (bool, error) {
 	row := orderRow{OrderID: o.OrderID, CountryCode: o.CountryCode, RegionCode: o.RegionCode, Currency: o.Currency,
 		Sales: o.Sales, Total: o.Total, HasGoods: o.HasGoods, CreatedAt: o.CreatedAt}
-	res := r.db.Conn(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&row)
-	if res.Error != nil || res.RowsAffected == 0 {
-		return false, wrap("record order", res.Error) // recorded before: nothing to add
+	if stored, err := db.InsertNew(r.db.Conn(ctx), &row, "tax: record order"); err != nil || !stored {
+		return false, err // recorded before: nothing to add
 	}
 	if o.CountryCode == "US" && o.RegionCode != "" {
 		if err := r.addSales(ctx, o); err != nil {
@@ -252,8 +232,8 @@ func (r *Repository) RecordOrder(ctx context.Context, o *ports.Order) (bool, err
 	}
 	for i, l := range o.Lines {
 		line := orderLineRow{OrderID: o.OrderID, LineNo: i + 1, Rate: l.Rate.String(), Taxable: l.Taxable, Tax: l.Tax}
-		if err := r.db.Conn(ctx).Create(&line).Error; err != nil {
-			return false, wrap("record order line "+strconv.Itoa(i+1), err)
+		if err := db.Insert(r.db.Conn(ctx), &line, nil, "tax: record order line "+strconv.Itoa(i+1)); err != nil {
+			return false, err
 		}
 	}
 	return true, nil
@@ -261,28 +241,26 @@ func (r *Repository) RecordOrder(ctx context.Context, o *ports.Order) (bool, err
 
 // Orders reads the orders created in [from, to) with their lines.
 func (r *Repository) Orders(ctx context.Context, from, to time.Time) ([]*ports.Order, error) {
-	var rows []orderRow
-	if err := r.db.Conn(ctx).Where("created_at >= ? AND created_at < ?", from, to).Order("created_at, order_id").Find(&rows).Error; err != nil {
-		return nil, wrap("orders", err)
+	rows, err := db.Find[orderRow](r.db.Conn(ctx).Where("created_at >= ? AND created_at < ?", from, to).Order("created_at, order_id"), "tax: orders")
+	if err != nil {
+		return nil, err
 	}
-	out := make([]*ports.Order, len(rows))
-	index := map[string]*ports.Order{}
-	idList := make([]string, len(rows))
-	for i, o := range rows {
-		out[i] = &ports.Order{OrderID: o.OrderID, CountryCode: o.CountryCode, RegionCode: o.RegionCode, Currency: o.Currency,
-			Sales: o.Sales, Total: o.Total, HasGoods: o.HasGoods, CreatedAt: o.CreatedAt.UTC()}
-		index[o.OrderID], idList[i] = out[i], o.OrderID
+	out := db.Map(rows, orderRow.toPort)
+	index := make(map[string]*ports.Order, len(out))
+	idList := make([]string, len(out))
+	for i, o := range out {
+		index[o.OrderID], idList[i] = o, o.OrderID
 	}
 	for start := 0; start < len(idList); start += 500 {
-		var lines []orderLineRow
 		batch := idList[start:min(start+500, len(idList))]
-		if err := r.db.Conn(ctx).Where("order_id IN ?", batch).Order("order_id, line_no").Find(&lines).Error; err != nil {
-			return nil, wrap("order lines", err)
+		lines, err := db.Find[orderLineRow](r.db.Conn(ctx).Where("order_id IN ?", batch).Order("order_id, line_no"), "tax: order lines")
+		if err != nil {
+			return nil, err
 		}
 		for _, l := range lines {
 			rate, err := decimal.NewFromString(l.Rate)
 			if err != nil {
-				return nil, wrap("order line rate", err)
+				return nil, errors.New("tax: order line rate: " + err.Error())
 			}
 			o := index[l.OrderID]
 			o.Lines = append(o.Lines, ports.OrderTax{Rate: rate, Taxable: l.Taxable, Tax: l.Tax})
@@ -291,14 +269,11 @@ func (r *Repository) Orders(ctx context.Context, from, to time.Time) ([]*ports.O
 	return out, nil
 }
 
-// CachedVAT returns a VIES answer stored after since.
+// CachedVAT returns a VIES answer stored after since (nil when none is).
 func (r *Repository) CachedVAT(ctx context.Context, vatID string, since time.Time) (*ports.VATCheck, error) {
-	var rows []vatRow
-	if err := r.db.Conn(ctx).Where("vat_id = ? AND checked_at > ?", vatID, since).Limit(1).Find(&rows).Error; err != nil {
-		return nil, wrap("vat cache", err)
-	}
-	if len(rows) == 0 {
-		return nil, nil
+	rows, err := db.Find[vatRow](r.db.Conn(ctx).Where("vat_id = ? AND checked_at > ?", vatID, since).Limit(1), "tax: vat cache")
+	if err != nil || len(rows) == 0 {
+		return nil, err
 	}
 	v := rows[0]
 	return &ports.VATCheck{Valid: v.IsValid, Name: v.Name, Address: v.Address, CheckedAt: v.CheckedAt.UTC(), CountryCode: v.CountryCode}, nil
@@ -307,9 +282,8 @@ func (r *Repository) CachedVAT(ctx context.Context, vatID string, since time.Tim
 // CacheVAT stores a VIES answer.
 func (r *Repository) CacheVAT(ctx context.Context, vatID string, c *ports.VATCheck) error {
 	row := vatRow{VATID: vatID, CountryCode: c.CountryCode, IsValid: c.Valid, Name: c.Name, Address: c.Address, CheckedAt: c.CheckedAt}
-	err := r.db.Conn(ctx).Clauses(clause.OnConflict{
+	return db.Done(r.db.Conn(ctx).Clauses(clause.OnConflict{
 		Columns:   []clause.Column{{Name: "vat_id"}},
 		DoUpdates: clause.AssignmentColumns([]string{"country_code", "is_valid", "name", "address", "checked_at"}),
-	}).Create(&row).Error
-	return wrap("cache vat", err)
+	}).Create(&row), "tax: cache vat")
 }
