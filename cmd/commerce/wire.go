@@ -7,6 +7,7 @@ import (
 
 	"github.com/gocommerce/commerce/modules/carts"
 	"github.com/gocommerce/commerce/modules/catalog"
+	"github.com/gocommerce/commerce/modules/checkout"
 	"github.com/gocommerce/commerce/modules/coupons"
 	"github.com/gocommerce/commerce/modules/customers"
 	"github.com/gocommerce/commerce/modules/identity"
@@ -60,6 +61,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		carts.ProviderSet,
 		coupons.ProviderSet,
 		orders.ProviderSet,
+		checkout.ProviderSet,
 		newModules,
 		newSeeders,
 		newApp,

@@ -21,6 +21,18 @@ import (
 	ordersapi2 "github.com/gocommerce/commerce/modules/catalog/adapters/ordersapi"
 	postgres5 "github.com/gocommerce/commerce/modules/catalog/adapters/postgres"
 	app5 "github.com/gocommerce/commerce/modules/catalog/app"
+	"github.com/gocommerce/commerce/modules/checkout"
+	cartsapi3 "github.com/gocommerce/commerce/modules/checkout/adapters/cartsapi"
+	couponsapi2 "github.com/gocommerce/commerce/modules/checkout/adapters/couponsapi"
+	events7 "github.com/gocommerce/commerce/modules/checkout/adapters/events"
+	http9 "github.com/gocommerce/commerce/modules/checkout/adapters/http"
+	inventoryapi2 "github.com/gocommerce/commerce/modules/checkout/adapters/inventoryapi"
+	jobs4 "github.com/gocommerce/commerce/modules/checkout/adapters/jobs"
+	none3 "github.com/gocommerce/commerce/modules/checkout/adapters/none"
+	ordersapi3 "github.com/gocommerce/commerce/modules/checkout/adapters/ordersapi"
+	paymentsapi2 "github.com/gocommerce/commerce/modules/checkout/adapters/paymentsapi"
+	postgres8 "github.com/gocommerce/commerce/modules/checkout/adapters/postgres"
+	app8 "github.com/gocommerce/commerce/modules/checkout/app"
 	"github.com/gocommerce/commerce/modules/coupons"
 	cartsapi2 "github.com/gocommerce/commerce/modules/coupons/adapters/cartsapi"
 	customersapi2 "github.com/gocommerce/commerce/modules/coupons/adapters/customersapi"
@@ -201,8 +213,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	service3 := app6.NewService(dbDB, repositories, catalogapiAdapter, outbox, clockClock, settings4)
 	handler3 := http4.NewHandler(service3)
 	eventsSubscriber := events3.NewSubscriber(service3, logger)
-	jobs4 := jobs2.NewJobs(service3, logger)
-	inventoryModule := inventory.NewModule(handler3, eventsSubscriber, jobs4)
+	jobs5 := jobs2.NewJobs(service3, logger)
+	inventoryModule := inventory.NewModule(handler3, eventsSubscriber, jobs5)
 	settings5 := payments.NewSettings(cfg)
 	registry, err := payments.NewGateways(cfg)
 	if err != nil {
@@ -244,8 +256,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	service6 := app4.NewService(settings6, dbDB, cartRepository, collaborators2, outbox, clockClock)
 	handler5 := http6.NewHandler(service6)
-	jobs5 := jobs3.NewJobs(service6, logger)
-	cartsModule := carts.NewModule(handler5, jobs5)
+	jobs6 := jobs3.NewJobs(service6, logger)
+	cartsModule := carts.NewModule(handler5, jobs6)
 	adapter6 := cartsapi2.NewAdapter(service6)
 	validator := app7.NewValidator(service5, adapter6)
 	handler6 := http7.NewHandler(service5, validator)
@@ -265,6 +277,34 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	handler7 := http8.NewHandler(service7, queryService)
 	subscriber4 := events6.NewSubscriber(service7, logger)
 	ordersModule := orders.NewModule(handler7, subscriber4)
+	adapter9 := cartsapi3.NewAdapter(service6)
+	adapter10 := inventoryapi2.NewAdapter(service3)
+	adapter11 := ordersapi3.NewAdapter(service7, queryService)
+	adapter12 := paymentsapi2.NewAdapter(service4)
+	adapter13 := couponsapi2.NewAdapter(service5)
+	noneTax := none3.NewTax()
+	noneShipping := none3.NewShipping()
+	modules := app8.Modules{
+		Carts:     adapter9,
+		Inventory: adapter10,
+		Orders:    adapter11,
+		Payments:  adapter12,
+		Coupons:   adapter13,
+		Tax:       noneTax,
+		Shipping:  noneShipping,
+	}
+	sessions := postgres8.NewSessions(dbDB)
+	idempotency := postgres8.NewIdempotency(dbDB)
+	stores4 := app8.Stores{
+		Sessions:    sessions,
+		Idempotency: idempotency,
+	}
+	settings8 := checkout.NewSettings(cfg)
+	service8 := app8.NewService(modules, stores4, settings8, dbDB, outbox, clockClock, logger)
+	handler8 := http9.NewHandler(service8)
+	subscriber5 := events7.NewSubscriber(service8, logger)
+	jobs7 := jobs4.NewJobs(service8, logger)
+	checkoutModule := checkout.NewModule(service8, handler8, subscriber5, jobs7)
 	metricsRegistry := metrics.New()
 	limiter, err := ratelimit.New(cfg, client, metricsRegistry, logger)
 	if err != nil {
@@ -275,7 +315,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	adminModule := ratelimit.NewAdminModule(limiter)
 	metricsModule := metrics.NewModule(metricsRegistry)
-	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, adminModule, metricsModule)
+	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, checkoutModule, adminModule, metricsModule)
 	migrator := newMigrator(dbDB, v)
 	authenticator, cleanup4, err := app2.NewAuthenticator(settings, tokens, apiKeyRepository, keyCache, revocations, invalidations, clockClock, logger)
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 var apiImports = map[string][]string{
 	"carts":     {"catalog", "coupons", "customers"},
 	"catalog":   {"orders"},
+	"checkout":  {"carts", "coupons", "inventory", "orders", "payments"},
 	"coupons":   {"carts", "customers"},
 	"customers": {"carts", "identity", "orders"},
 	"identity":  {"customers"},
