@@ -192,6 +192,18 @@ func TestCheckoutGuestEndToEnd(t *testing.T) {
 				len(d["available_shipping_rates"].([]any)) != 2 || len(d["tax_breakdown"].([]any)) != 1 || d["discount_total"] != "0.00" {
 				t.Errorf("initiate body: %s", init.Body)
 			}
+			fr := map[string]any{"country_code": "FR", "city": "Paris", "postal_code": "75001", "address1": "1 rue X"}
+			b2b := e.do("POST", "/api/v1/checkout/initiate", map[string]any{"cart_id": cartID, "shipping_address": fr, "vat_id": "FR40303265045"}, session...)
+			if d := dataOf(t, b2b); b2b.Status != http.StatusOK || d["tax_total"] != "0.00" || d["reverse_charge_applied"] != true || d["vat_id"] != "FR40303265045" {
+				t.Errorf("reverse charge: %d %s", b2b.Status, b2b.Body)
+			}
+			fr2 := dataOf(t, e.do("POST", "/api/v1/checkout/initiate", map[string]any{"cart_id": cartID, "shipping_address": fr}, session...))
+			if fr2["item_tax"] != "4.00" || fr2["reverse_charge_applied"] != false {
+				t.Errorf("FR tax: %v", fr2)
+			}
+			if r := e.do("POST", "/api/v1/checkout/initiate", map[string]any{"cart_id": cartID, "shipping_address": usAddress}, session...); r.Status != http.StatusOK {
+				t.Fatalf("initiate again: %d %s", r.Status, r.Body)
+			}
 			if r := e.do("POST", "/api/v1/checkout/shipping", map[string]any{"cart_id": cartID, "shipping_rate_id": "nope"}, session...); r.Status != http.StatusNotFound || errorOf(t, r)["code"] != "SHIPPING_RATE_NOT_FOUND" {
 				t.Errorf("unknown rate: %d %s", r.Status, r.Body)
 			}
@@ -495,6 +507,9 @@ func TestCheckoutConcurrency(t *testing.T) {
 			wg.Wait()
 			if orders[0] == "" || orders[0] != orders[1] {
 				t.Errorf("racing key: orders %v", orders)
+			}
+			if r := e.complete(cartID, session, "4242424242424242", "same-key"); r.Status != http.StatusOK || dataOf(t, r)["order_id"] != orders[0] {
+				t.Errorf("the key once more: %d %s", r.Status, r.Body)
 			}
 			if n := e.count("SELECT count(*) FROM payments_payments WHERE order_id = ?", orders[0]); n != 1 {
 				t.Errorf("racing key: %d payments", n)

@@ -58,7 +58,7 @@ func (s *Service) Complete(ctx context.Context, in CompleteInput) (Outcome, erro
 			return Outcome{}, err
 		}
 	}
-	deadline := s.now().Add(s.settings.Wait)
+	deadline, waited := s.now().Add(s.settings.Wait), false
 	for {
 		sess, found, err := s.Sessions.Get(ctx, c.ID)
 		if err != nil {
@@ -72,6 +72,7 @@ func (s *Service) Complete(ctx context.Context, in CompleteInput) (Outcome, erro
 				if err := s.pause(ctx, deadline); err != nil {
 					return Outcome{}, err
 				}
+				waited = true
 				if key != "" { // the key's own attempt may have failed meanwhile
 					if err := s.keyFailure(ctx, key, c.ID); err != nil {
 						return Outcome{}, err
@@ -81,12 +82,17 @@ func (s *Service) Complete(ctx context.Context, in CompleteInput) (Outcome, erro
 			case domain.StatusOpen:
 			}
 		}
-		if c, err = s.activeCart(ctx, in.Access); err != nil {
+		if waited { // the cart may have changed meanwhile
+			c, err = s.Carts.Read(ctx, in.Access)
+		}
+		if err == nil {
+			err = checkActive(c)
+		}
+		if err != nil {
 			return Outcome{}, err
 		}
 		if !found {
-			sess, _, _ = s.session(ctx, c)
-			if err := s.Sessions.Create(ctx, sess); err != nil {
+			if sess, err = s.create(ctx, c); err != nil {
 				return Outcome{}, err
 			}
 		}
@@ -98,12 +104,23 @@ func (s *Service) Complete(ctx context.Context, in CompleteInput) (Outcome, erro
 		if !claimed {
 			continue
 		}
-		out, err := s.attempt(ctx, in, c)
+		sess.Status, sess.OrderID, sess.Attempt, sess.Version = domain.StatusProcessing, orderID, sess.Attempt+1, sess.Version+1
+		out, err := s.attempt(ctx, in, c, sess)
 		if err != nil && key != "" {
 			s.rememberFailure(ctx, key, err)
 		}
 		return out, err
 	}
+}
+
+// create stores a new session for the cart and answers the stored one (a concurrent
+// request's, when it stored one first).
+func (s *Service) create(ctx context.Context, c ports.Cart) (*domain.Session, error) {
+	if err := s.Sessions.Create(ctx, s.newSession(c)); err != nil {
+		return nil, err
+	}
+	stored, _, err := s.Sessions.Get(ctx, c.ID)
+	return stored, err
 }
 
 // keyFailure checks the key against its cart and replays its stored failure.
@@ -165,11 +182,7 @@ func (s *Service) replay(ctx context.Context, sess *domain.Session) (Outcome, er
 
 // attempt runs a claimed attempt. On any failure the attempt's work is undone and
 // the session is open again.
-func (s *Service) attempt(ctx context.Context, in CompleteInput, c ports.Cart) (Outcome, error) {
-	sess, _, err := s.Sessions.Get(ctx, c.ID)
-	if err != nil {
-		return Outcome{}, err
-	}
+func (s *Service) attempt(ctx context.Context, in CompleteInput, c ports.Cart, sess *domain.Session) (Outcome, error) {
 	out, err := s.hold(ctx, in, c, sess)
 	if err != nil {
 		s.undo(ctx, sess.CartID, sess.OrderID, false)

@@ -110,9 +110,14 @@ func (s *Service) session(ctx context.Context, c ports.Cart) (*domain.Session, b
 	if err != nil || found {
 		return sess, found, err
 	}
+	return s.newSession(c), false, nil
+}
+
+// newSession is a new open session of the cart.
+func (s *Service) newSession(c ports.Cart) *domain.Session {
 	now := s.now()
 	return &domain.Session{ID: s.newID(), CartID: c.ID, CustomerID: c.CustomerID, Email: c.Email, Currency: c.Currency,
-		Status: domain.StatusOpen, CreatedAt: now, UpdatedAt: now}, false, nil
+		Status: domain.StatusOpen, CreatedAt: now, UpdatedAt: now}
 }
 
 // store creates or saves a session (a lost race is CHECKOUT_IN_PROGRESS).
