@@ -233,7 +233,7 @@ func TestCheckoutGuestEndToEnd(t *testing.T) {
 				t.Errorf("active reservations: %d", n)
 			}
 			o := dataOf(t, e.do("GET", "/api/v1/orders/"+orderID, nil, e.admin...))
-			if o["source_name"] != "checkout" || o["total_tax"] != "3.50" || o["total_shipping"] != "15.00" || len(o["line_items"].([]any)) != 1 ||
+			if o["source_name"] != "checkout" || o["financial_status"] != "paid" || o["total_tax"] != "3.50" || o["total_shipping"] != "15.00" || len(o["line_items"].([]any)) != 1 ||
 				len(o["shipping_lines"].([]any)) != 1 || o["cart_token"] != cartID {
 				t.Errorf("order: %v", o)
 			}

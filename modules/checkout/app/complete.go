@@ -294,10 +294,11 @@ func (s *Service) place(ctx context.Context, sess *domain.Session, pay ports.Pay
 	}
 	if pay.Outcome == ports.PaymentSucceeded {
 		// The payment's event may have come before the order existed.
+		// The order's total is the amount charged: recorded, the sale pays it.
 		if err := s.Orders.SyncPayment(ctx, pay.PaymentID); err != nil {
 			s.log.Warn("order payment not synced", zap.String("order_id", o.ID), zap.Error(err))
-		} else if again, err := s.Orders.Get(ctx, o.ID); err == nil {
-			o = again
+		} else {
+			o.FinancialStatus = "paid"
 		}
 	}
 	return Outcome{Session: sess, Order: o, Payment: pay}, nil
