@@ -422,6 +422,18 @@ func TestCheckoutThreeDSecure(t *testing.T) {
 			if r := e.do("GET", "/api/v1/carts/"+cart2, nil, session2...); r.Status != http.StatusOK {
 				t.Errorf("cart after lapse: %d", r.Status)
 			}
+
+			// An attempt left processing by a stopped process is undone by the sweep.
+			if err := e.app.DB.Gorm().Exec("UPDATE checkout_sessions SET status = 'processing', order_id = ?, updated_at = ? WHERE cart_id = ?",
+				"01a20000-0000-7000-8000-000000000001", time.Now().Add(-time.Hour).UTC(), cart2).Error; err != nil {
+				t.Fatal(err)
+			}
+			if n, err := e.mod.Service().ExpireLapsed(context.Background()); err != nil || n != 1 {
+				t.Fatalf("stuck: %d %v", n, err)
+			}
+			if r := e.complete(cart2, session2, "4242424242424242", ""); r.Status != http.StatusOK || dataOf(t, r)["status"] != "completed" {
+				t.Errorf("after the stuck attempt: %d %s", r.Status, r.Body)
+			}
 		})
 	}
 }

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"time"
 
 	"go.uber.org/zap"
 
@@ -103,16 +104,27 @@ func (s *Service) PaymentSettled(ctx context.Context, paymentID string, paid boo
 	return err
 }
 
+// stuckAfter is how long an attempt may stay processing before the sweep undoes it
+// (far beyond any request's deadline: its process has gone).
+const stuckAfter = 10 * time.Minute
+
 // ExpireLapsed ends the checkouts whose payment did not complete before their stock
 // hold lapsed: the payment is voided, the order cancelled, the stock and coupon uses
 // given back (the periodic sweep). A payment found paid completes its checkout instead.
+// An attempt left processing by a process that stopped is undone too.
 func (s *Service) ExpireLapsed(ctx context.Context) (int, error) {
-	lapsed, err := s.Sessions.Lapsed(ctx, s.now(), 100)
+	now := s.now()
+	lapsed, err := s.Sessions.Lapsed(ctx, now, now.Add(-stuckAfter), 100)
 	if err != nil {
 		return 0, err
 	}
 	n := 0
 	for _, sess := range lapsed {
+		if sess.Status == domain.StatusProcessing {
+			s.undo(ctx, sess.CartID, sess.OrderID, true)
+			n++
+			continue
+		}
 		if sess.PaymentID != "" {
 			st, err := s.Payments.Status(ctx, sess.PaymentID)
 			if err != nil {

@@ -21,8 +21,9 @@ type Sessions interface {
 	// Claim moves the cart's open session to processing for a new attempt with the
 	// order id, in one conditional statement; false when it was not open.
 	Claim(ctx context.Context, cartID, orderID string, now time.Time) (bool, error)
-	// Lapsed returns sessions awaiting payment whose hold expired before now.
-	Lapsed(ctx context.Context, now time.Time, limit int) ([]*domain.Session, error)
+	// Lapsed returns sessions awaiting payment whose hold expired before now, and
+	// sessions left processing since before stuck (an attempt cut short by a crash).
+	Lapsed(ctx context.Context, now, stuck time.Time, limit int) ([]*domain.Session, error)
 }
 
 // Failure is the stored answer of an attempt that failed, replayed for its key.

@@ -164,11 +164,13 @@ func (s *Sessions) Claim(ctx context.Context, cartID, orderID string, now time.T
 	return res.RowsAffected == 1, nil
 }
 
-// Lapsed returns sessions awaiting payment whose hold expired before now.
-func (s *Sessions) Lapsed(ctx context.Context, now time.Time, limit int) ([]*domain.Session, error) {
+// Lapsed returns sessions awaiting payment whose hold expired before now, and sessions
+// processing since before stuck.
+func (s *Sessions) Lapsed(ctx context.Context, now, stuck time.Time, limit int) ([]*domain.Session, error) {
 	var rows []sessionRow
-	err := s.db.Conn(ctx).Where("status = ? AND hold_expires_at < ?", string(domain.StatusAwaitingPayment), now.UTC()).
-		Order("hold_expires_at").Limit(limit).Find(&rows).Error
+	err := s.db.Conn(ctx).Where("(status = ? AND hold_expires_at < ?) OR (status = ? AND updated_at < ?)",
+		string(domain.StatusAwaitingPayment), now.UTC(), string(domain.StatusProcessing), stuck.UTC()).
+		Order("updated_at").Limit(limit).Find(&rows).Error
 	if err != nil {
 		return nil, fmt.Errorf("checkout: lapsed sessions: %w", err)
 	}
