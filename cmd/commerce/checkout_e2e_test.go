@@ -529,3 +529,34 @@ func TestCheckoutConcurrency(t *testing.T) {
 		})
 	}
 }
+
+// Admin orders record their coupon uses under the same limits as checkout.
+func TestAdminOrderCouponLimit(t *testing.T) {
+	for _, engine := range testdb.Engines() {
+		t.Run(engine, func(t *testing.T) {
+			e := newCheckoutEnv(t, engine, nil)
+			pid := e.product("10.00", 10)
+			couponID := e.coupon("ONCE", 1)
+			order := func(code string) response {
+				return e.do("POST", "/api/v1/orders", map[string]any{"email": "a@example.com", "line_items": []any{map[string]any{"product_id": pid, "quantity": 1}},
+					"discount_codes": []any{map[string]any{"code": code, "amount": "1.00"}}}, e.admin...)
+			}
+			if r := order("ONCE"); r.Status != http.StatusCreated {
+				t.Fatalf("first: %d %s", r.Status, r.Body)
+			}
+			if r := order("once"); r.Status != http.StatusBadRequest || errorOf(t, r)["code"] != "COUPON_USAGE_LIMIT" {
+				t.Errorf("over the limit: %d %s", r.Status, r.Body)
+			}
+			if r := order("MANUAL"); r.Status != http.StatusCreated {
+				t.Errorf("a manual discount code: %d %s", r.Status, r.Body)
+			}
+			e.drain()
+			if n := e.usageCount(couponID); n != 1 {
+				t.Errorf("uses: %v", n)
+			}
+			if n := e.count("SELECT count(*) FROM orders"); n != 2 {
+				t.Errorf("orders: %d", n)
+			}
+		})
+	}
+}

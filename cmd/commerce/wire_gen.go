@@ -23,7 +23,7 @@ import (
 	app5 "github.com/gocommerce/commerce/modules/catalog/app"
 	"github.com/gocommerce/commerce/modules/checkout"
 	cartsapi3 "github.com/gocommerce/commerce/modules/checkout/adapters/cartsapi"
-	couponsapi2 "github.com/gocommerce/commerce/modules/checkout/adapters/couponsapi"
+	couponsapi3 "github.com/gocommerce/commerce/modules/checkout/adapters/couponsapi"
 	events7 "github.com/gocommerce/commerce/modules/checkout/adapters/events"
 	http9 "github.com/gocommerce/commerce/modules/checkout/adapters/http"
 	inventoryapi2 "github.com/gocommerce/commerce/modules/checkout/adapters/inventoryapi"
@@ -65,6 +65,7 @@ import (
 	app6 "github.com/gocommerce/commerce/modules/inventory/app"
 	"github.com/gocommerce/commerce/modules/orders"
 	catalogapi3 "github.com/gocommerce/commerce/modules/orders/adapters/catalogapi"
+	couponsapi2 "github.com/gocommerce/commerce/modules/orders/adapters/couponsapi"
 	customersapi4 "github.com/gocommerce/commerce/modules/orders/adapters/customersapi"
 	events6 "github.com/gocommerce/commerce/modules/orders/adapters/events"
 	http8 "github.com/gocommerce/commerce/modules/orders/adapters/http"
@@ -267,29 +268,31 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	inventoryapiAdapter := inventoryapi.NewAdapter(service3)
 	paymentsapiAdapter := paymentsapi.NewAdapter(service4)
 	adapter8 := customersapi4.NewAdapter(service)
+	adapter9 := couponsapi2.NewAdapter(service5)
 	collaborators3 := app3.Collaborators{
 		Catalog:   adapter7,
 		Inventory: inventoryapiAdapter,
 		Payments:  paymentsapiAdapter,
 		Customers: adapter8,
+		Coupons:   adapter9,
 	}
 	service7 := app3.NewService(settings2, dbDB, appStores, collaborators3, outbox, clockClock)
 	handler7 := http8.NewHandler(service7, queryService)
 	subscriber4 := events6.NewSubscriber(service7, logger)
 	ordersModule := orders.NewModule(handler7, subscriber4)
-	adapter9 := cartsapi3.NewAdapter(service6)
-	adapter10 := inventoryapi2.NewAdapter(service3)
-	adapter11 := ordersapi3.NewAdapter(service7, queryService)
-	adapter12 := paymentsapi2.NewAdapter(service4)
-	adapter13 := couponsapi2.NewAdapter(service5)
+	adapter10 := cartsapi3.NewAdapter(service6)
+	adapter11 := inventoryapi2.NewAdapter(service3)
+	adapter12 := ordersapi3.NewAdapter(service7, queryService)
+	adapter13 := paymentsapi2.NewAdapter(service4)
+	adapter14 := couponsapi3.NewAdapter(service5)
 	noneTax := none3.NewTax()
 	noneShipping := none3.NewShipping()
 	modules := app8.Modules{
-		Carts:     adapter9,
-		Inventory: adapter10,
-		Orders:    adapter11,
-		Payments:  adapter12,
-		Coupons:   adapter13,
+		Carts:     adapter10,
+		Inventory: adapter11,
+		Orders:    adapter12,
+		Payments:  adapter13,
+		Coupons:   adapter14,
 		Tax:       noneTax,
 		Shipping:  noneShipping,
 	}

@@ -123,6 +123,10 @@ type CreateOrderCommand struct {
 	SendReceipt        bool
 	InventoryBehaviour string // default bypass
 	ProcessedAt        *time.Time
+	// CouponUsesRecorded says the caller recorded the discount codes' coupon uses for
+	// the order id itself (checkout); otherwise each code that is a coupon is recorded
+	// with its limits enforced, and a limit reached fails the create.
+	CouponUsesRecorded bool
 }
 
 // CustomerOrderFilter narrows a customer's order history.

@@ -52,6 +52,9 @@ func (s *Service) CreateOrder(ctx context.Context, cmd api.CreateOrderCommand) (
 		if err := s.orders.Create(ctx, o); err != nil {
 			return err
 		}
+		if err := s.recordCoupons(ctx, cmd, o); err != nil {
+			return err
+		}
 		out = o
 		return s.publish(ctx, api.EventOrderCreated, o.ID, api.OrderCreated{Order: ToOrder(o), SendReceipt: o.SendReceipt})
 	})
