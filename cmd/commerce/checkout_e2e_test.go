@@ -237,6 +237,9 @@ func TestCheckoutGuestEndToEnd(t *testing.T) {
 				len(o["shipping_lines"].([]any)) != 1 || o["cart_token"] != cartID {
 				t.Errorf("order: %v", o)
 			}
+			if tl := o["tax_lines"].([]any); len(tl) != 1 || tl[0].(map[string]any)["price"] != "3.50" || tl[0].(map[string]any)["rate"] != "0.1" {
+				t.Errorf("order tax lines: %v", tl)
+			}
 			again := e.complete(cartID, session, "4242424242424242", "")
 			if again.Status != http.StatusOK || dataOf(t, again)["order"].(map[string]any)["id"] != orderID {
 				t.Errorf("same cart again: %d %s", again.Status, again.Body)

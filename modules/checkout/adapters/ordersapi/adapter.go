@@ -81,7 +81,11 @@ func taxLines(t domain.Totals, cur string) []orders.TaxLineInput {
 			title = "Tax"
 		}
 		sum = sum.Add(b.TaxAmount)
-		out = append(out, orders.TaxLineInput{Title: title, Price: money.Format(b.TaxAmount, cur)})
+		tl := orders.TaxLineInput{Title: title, Price: money.Format(b.TaxAmount, cur)}
+		if !b.Rate.IsNegative() && b.Rate.LessThanOrEqual(decimal.NewFromInt(1)) {
+			tl.Rate = b.Rate.String() // a fraction, as the order's tax lines keep it
+		}
+		out = append(out, tl)
 	}
 	if sum.Equal(t.TaxTotal()) && len(out) > 0 {
 		return out
