@@ -14,6 +14,7 @@ import (
 	"github.com/gocommerce/commerce/modules/checkout"
 	"github.com/gocommerce/commerce/modules/checkout/domain"
 	"github.com/gocommerce/commerce/modules/checkout/ports"
+	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
@@ -559,6 +560,51 @@ func TestAdminOrderCouponLimit(t *testing.T) {
 			}
 			if n := e.count("SELECT count(*) FROM orders"); n != 2 {
 				t.Errorf("orders: %d", n)
+			}
+		})
+	}
+}
+
+// failingOrders fails the order creation after the payment was taken.
+type failingOrders struct {
+	ports.Orders
+}
+
+func (failingOrders) Create(context.Context, ports.OrderDraft) (ports.Order, error) {
+	return ports.Order{}, apperr.New(apperr.Unavailable, "", "orders are down")
+}
+
+// A failure after the charge voids it: the payment is refunded, the stock and the
+// coupon use given back, no order made; the next attempt succeeds.
+func TestCheckoutFailureAfterChargeVoids(t *testing.T) {
+	for _, engine := range testdb.Engines() {
+		t.Run(engine, func(t *testing.T) {
+			e := newCheckoutEnv(t, engine, nil)
+			pid := e.product("10.00", 5)
+			couponID := e.coupon("SAVE10", 10)
+			cartID, session := e.guestCart(pid, 2, "SAVE10")
+			svc := e.mod.Service()
+			real := svc.Orders
+			svc.Orders = failingOrders{real}
+			r := e.complete(cartID, session, "4242424242424242", "")
+			if r.Status != http.StatusServiceUnavailable {
+				t.Fatalf("orders down: %d %s", r.Status, r.Body)
+			}
+			if n := e.count("SELECT count(*) FROM payments_payments WHERE status IN ('refunded', 'canceled')"); n != 1 {
+				t.Errorf("voided payments: %d", n)
+			}
+			if got, n := e.available(pid), e.usageCount(couponID); got != 5 || n != 0 {
+				t.Errorf("after the failure: available %v, uses %v", got, n)
+			}
+			if n := e.count("SELECT count(*) FROM orders"); n != 0 {
+				t.Errorf("orders: %d", n)
+			}
+			svc.Orders = real
+			if r := e.complete(cartID, session, "4242424242424242", ""); r.Status != http.StatusOK {
+				t.Fatalf("retry: %d %s", r.Status, r.Body)
+			}
+			if got, n := e.available(pid), e.usageCount(couponID); got != 3 || n != 1 {
+				t.Errorf("after the retry: available %v, uses %v", got, n)
 			}
 		})
 	}
