@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sort"
 	"strings"
 	"time"
@@ -42,18 +43,24 @@ type Outcome struct {
 // the hold lapses. A repeated complete (the same Idempotency-Key, or the same cart)
 // answers the first one's order, also while it runs.
 func (s *Service) Complete(ctx context.Context, in CompleteInput) (Outcome, error) {
-	if err := checkPaymentMethod(in.PaymentMethod); err != nil {
+	if err := checkComplete(&in); err != nil {
 		return Outcome{}, err
 	}
 	c, err := s.Carts.Read(ctx, in.Access)
 	if err != nil {
 		return Outcome{}, err
 	}
-	key := strings.TrimSpace(in.IdempotencyKey)
-	if key != "" {
-		if len(key) > 255 {
-			return Outcome{}, apperr.Validation(map[string]string{"Idempotency-Key": "must be at most 255 characters"})
+	if in.CustomerEmail == "" && c.CustomerID == "" && c.Email == "" {
+		sess, found, err := s.Sessions.Get(ctx, c.ID)
+		if err != nil {
+			return Outcome{}, err
 		}
+		if !found || sess.Email == "" {
+			return Outcome{}, apperr.Validation(map[string]string{"customer_email": "is required for a guest checkout"})
+		}
+	}
+	key := in.IdempotencyKey
+	if key != "" {
 		if err := s.keyFailure(ctx, key, c.ID); err != nil {
 			return Outcome{}, err
 		}
@@ -194,20 +201,14 @@ func (s *Service) attempt(ctx context.Context, in CompleteInput, c ports.Cart, s
 // hold prices the cart, reserves and records in one transaction, then charges and
 // places the order.
 func (s *Service) hold(ctx context.Context, in CompleteInput, c ports.Cart, sess *domain.Session) (Outcome, error) {
-	if email := strings.TrimSpace(in.CustomerEmail); email != "" {
-		if !strings.Contains(email, "@") || len(email) > 255 {
-			return Outcome{}, apperr.Validation(map[string]string{"customer_email": "must be an email address"})
-		}
-		sess.Email = email
+	if in.CustomerEmail != "" {
+		sess.Email = in.CustomerEmail
 	}
-	if sess.Email == "" && c.CustomerID == "" {
-		return Outcome{}, apperr.Validation(map[string]string{"customer_email": "is required for a guest checkout"})
+	if sess.Email == "" {
+		sess.Email = c.Email
 	}
 	sess.CustomerID = c.CustomerID
 	if sess.ShippingAddress == nil && in.ShippingAddress != nil {
-		if err := checkAddress(in.ShippingAddress, "shipping_address", true); err != nil {
-			return Outcome{}, err
-		}
 		sess.ShippingAddress = in.ShippingAddress
 		if err := s.quote(ctx, c, sess); err != nil {
 			return Outcome{}, err
@@ -319,16 +320,46 @@ func paymentFailed(p ports.PaymentResult) error {
 		WithExtra("decline_code", p.ErrorCode).WithExtra("retry_allowed", p.RetryAllowed)
 }
 
-func checkPaymentMethod(m ports.PaymentMethod) error {
+// Payment method types checkout accepts (the payments module's).
+var methodTypes = map[string]bool{"card": true, "saved_card": true, "bank_transfer": true, "paypal": true, "alipay": true, "wechat_pay": true}
+
+// checkComplete checks (and trims) the input before anything is read or written.
+func checkComplete(in *CompleteInput) error {
 	bad := map[string]string{}
+	long := func(field, v string, n int) {
+		if len(v) > n {
+			bad[field] = fmt.Sprintf("must be at most %d characters", n)
+		}
+	}
+	in.IdempotencyKey, in.CustomerEmail = strings.TrimSpace(in.IdempotencyKey), strings.TrimSpace(in.CustomerEmail)
+	long("Idempotency-Key", in.IdempotencyKey, 255)
+	if e := in.CustomerEmail; e != "" && (len(e) > 255 || !strings.Contains(e, "@") || strings.ContainsAny(e, " \t\r\n")) {
+		bad["customer_email"] = "must be an email address"
+	}
+	long("return_url", in.ReturnURL, 2048)
+	m := &in.PaymentMethod
+	m.Type = strings.TrimSpace(m.Type)
 	switch {
-	case strings.TrimSpace(m.Type) == "":
+	case m.Type == "":
 		bad["payment_method.type"] = "is required"
+	case !methodTypes[m.Type]:
+		bad["payment_method.type"] = "must be one of: card, saved_card, bank_transfer, paypal, alipay, wechat_pay"
 	case m.Type == "card" && m.Card == nil && m.Token == "":
 		bad["payment_method.card"] = "is required for a card (or payment_method.token)"
 	}
+	long("payment_method.token", m.Token, 255)
+	long("payment_method.cvc", m.CVC, 4)
+	long("payment_method.gateway_id", m.GatewayID, 50)
+	if k := m.Card; k != nil {
+		long("payment_method.card.number", k.Number, 23)
+		long("payment_method.card.cvc", k.CVC, 4)
+		long("payment_method.card.name", k.Name, 255)
+	}
 	if len(bad) > 0 {
 		return apperr.Validation(bad)
+	}
+	if in.ShippingAddress != nil {
+		return checkAddress(in.ShippingAddress, "shipping_address", true)
 	}
 	return nil
 }
