@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gocommerce/commerce/modules/checkout/domain"
+	"github.com/gocommerce/commerce/modules/checkout/ports"
 	"github.com/gocommerce/commerce/platform/apperr"
 )
 
@@ -27,20 +28,20 @@ func (s *Service) Initiate(ctx context.Context, in InitiateInput) (*domain.Sessi
 	if err := checkAddress(in.BillingAddress, "billing_address", false); err != nil {
 		return nil, err
 	}
-	c, err := s.activeCart(ctx, in.Access)
+	email, vat := strings.TrimSpace(in.Email), strings.TrimSpace(in.VATID)
+	if len(email) > 255 || (email != "" && !strings.Contains(email, "@")) {
+		return nil, apperr.Validation(map[string]string{"email": "must be an email address"})
+	}
+	if len(vat) > 32 {
+		return nil, apperr.Validation(map[string]string{"vat_id": "must be at most 32 characters"})
+	}
+	c, sess, existed, err := s.openSession(ctx, in.Access)
 	if err != nil {
 		return nil, err
 	}
-	sess, existed, err := s.session(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkOpen(sess); err != nil {
-		return nil, err
-	}
-	sess.ShippingAddress, sess.BillingAddress, sess.VATID = in.ShippingAddress, in.BillingAddress, strings.TrimSpace(in.VATID)
-	if e := strings.TrimSpace(in.Email); e != "" {
-		sess.Email = e
+	sess.ShippingAddress, sess.BillingAddress, sess.VATID = in.ShippingAddress, in.BillingAddress, vat
+	if email != "" {
+		sess.Email = email
 	}
 	if err := s.quote(ctx, c, sess); err != nil {
 		return nil, err
@@ -68,19 +69,12 @@ func (s *Service) ChooseShipping(ctx context.Context, in ShippingInput) (*domain
 	if ref == "" {
 		return nil, apperr.Validation(map[string]string{"shipping_rate_id": "is required (or shipping_method)"})
 	}
-	c, err := s.activeCart(ctx, in.Access)
-	if err != nil {
-		return nil, err
-	}
-	sess, existed, err := s.session(ctx, c)
+	c, sess, existed, err := s.openSession(ctx, in.Access)
 	if err != nil {
 		return nil, err
 	}
 	if !existed || sess.ShippingAddress == nil {
 		return nil, domain.ErrShippingRequired
-	}
-	if err := checkOpen(sess); err != nil {
-		return nil, err
 	}
 	r, ok := sess.FindRate(ref)
 	if !ok {
@@ -91,6 +85,20 @@ func (s *Service) ChooseShipping(ctx context.Context, in ShippingInput) (*domain
 		return nil, err
 	}
 	return sess, s.store(ctx, sess, existed)
+}
+
+// openSession reads the caller's active cart and its session, which must be open (a
+// new one, not stored, when the cart has none).
+func (s *Service) openSession(ctx context.Context, a Access) (ports.Cart, *domain.Session, bool, error) {
+	c, err := s.activeCart(ctx, a)
+	if err != nil {
+		return c, nil, false, err
+	}
+	sess, existed, err := s.session(ctx, c)
+	if err == nil {
+		err = checkOpen(sess)
+	}
+	return c, sess, existed, err
 }
 
 func checkOpen(sess *domain.Session) error {
