@@ -401,6 +401,23 @@ func TestCheckoutThreeDSecure(t *testing.T) {
 				t.Errorf("confirmation events: %d", n)
 			}
 
+			// A third cart's 3D Secure fails: the checkout is undone when the payment says so.
+			cart3, session3 := e.guestCart(pid, 1, "SAVE10")
+			p3 := dataOf(t, e.complete(cart3, session3, "4000002500003155", ""))
+			pay3 := p3["payment"].(map[string]any)
+			intent3 := pay3["action_data"].(map[string]any)["payment_intent"]
+			if r := e.do("POST", "/api/v1/payments/"+pay3["payment_id"].(string)+"/complete", map[string]any{"action_type": "three_d_secure",
+				"action_data": map[string]any{"payment_intent": intent3, "payment_intent_client_secret": "wrong"}}, e.admin...); r.Status == http.StatusOK {
+				t.Fatalf("a failing 3DS answered 200: %s", r.Body)
+			}
+			e.drain()
+			if o := dataOf(t, e.do("GET", "/api/v1/orders/"+p3["order_id"].(string), nil, e.admin...)); o["status"] != "cancelled" {
+				t.Errorf("order of the failed 3DS: %v", o["status"])
+			}
+			if got, n := e.available(pid), e.usageCount(couponID); got != 3 || n != 1 {
+				t.Errorf("after the failed 3DS: available %v, uses %v", got, n)
+			}
+
 			// A second cart's payment is never completed: the hold lapses.
 			cart2, session2 := e.guestCart(pid, 3, "SAVE10")
 			p2 := e.complete(cart2, session2, "4000000000003220", "")
