@@ -9,6 +9,7 @@ import (
 
 	"github.com/gocommerce/commerce/modules/checkout/api"
 	"github.com/gocommerce/commerce/modules/checkout/domain"
+	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/money"
 )
 
@@ -17,7 +18,13 @@ import (
 // order.
 func (s *Service) finish(ctx context.Context, sess *domain.Session) error {
 	for _, id := range sess.Reservations {
-		if err := s.Inventory.Commit(ctx, id); err != nil {
+		err := s.Inventory.Commit(ctx, id)
+		if e, ok := apperr.As(err); ok && e.Code == "RESERVATION_ALREADY_RELEASED" {
+			// The hold lapsed just before a late payment: the paid order stands.
+			s.log.Warn("paid checkout's reservation had lapsed", zap.String("order_id", sess.OrderID), zap.String("reservation_id", id))
+			continue
+		}
+		if err != nil {
 			return err
 		}
 	}
