@@ -15,10 +15,11 @@ import (
 	checkouthttp "github.com/gocommerce/commerce/modules/checkout/adapters/http"
 	"github.com/gocommerce/commerce/modules/checkout/adapters/inventoryapi"
 	checkoutjobs "github.com/gocommerce/commerce/modules/checkout/adapters/jobs"
-	"github.com/gocommerce/commerce/modules/checkout/adapters/none"
 	"github.com/gocommerce/commerce/modules/checkout/adapters/ordersapi"
 	"github.com/gocommerce/commerce/modules/checkout/adapters/paymentsapi"
 	checkoutpg "github.com/gocommerce/commerce/modules/checkout/adapters/postgres"
+	"github.com/gocommerce/commerce/modules/checkout/adapters/shippingapi"
+	"github.com/gocommerce/commerce/modules/checkout/adapters/taxapi"
 	"github.com/gocommerce/commerce/modules/checkout/app"
 	"github.com/gocommerce/commerce/modules/checkout/ports"
 	"github.com/gocommerce/commerce/platform/config"
@@ -72,18 +73,18 @@ func Migrations() db.MigrationSource { return checkoutpg.Migrations() }
 // NewSettings takes the module's slice of the configuration.
 func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }
 
-// RatesSet binds the tax and shipping ports. Until the tax and shipping modules are
-// wired it holds the none adapters (no tax, no rates).
+// RatesSet binds the tax and shipping ports to the tax and shipping modules' api.
 var RatesSet = wire.NewSet(
-	none.NewTax,
-	wire.Bind(new(ports.Tax), new(none.Tax)),
-	none.NewShipping,
-	wire.Bind(new(ports.Shipping), new(none.Shipping)),
+	taxapi.NewAdapter,
+	wire.Bind(new(ports.Tax), new(*taxapi.Adapter)),
+	shippingapi.NewAdapter,
+	wire.Bind(new(ports.Shipping), new(*shippingapi.Adapter)),
 )
 
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
 // tx.Manager, event.Publisher, clock.Clock, carts/api.Carts, inventory/api.Inventory,
-// orders/api.Orders and api.Queries, payments/api.Payments, coupons/api.Coupons.
+// orders/api.Orders and api.Queries, payments/api.Payments, coupons/api.Coupons,
+// tax/api.Tax, shipping/api.Shipping.
 // Output: *Module.
 var ProviderSet = wire.NewSet(
 	NewSettings,

@@ -20,7 +20,7 @@ import (
 var apiImports = map[string][]string{
 	"carts":     {"catalog", "coupons", "customers"},
 	"catalog":   {"orders"},
-	"checkout":  {"carts", "coupons", "inventory", "orders", "payments"},
+	"checkout":  {"carts", "coupons", "inventory", "orders", "payments", "shipping", "tax"},
 	"coupons":   {"carts", "customers"},
 	"customers": {"carts", "identity", "orders"},
 	"identity":  {"customers"},
