@@ -12,6 +12,7 @@ import (
 
 	"github.com/gocommerce/commerce/modules/carts"
 	"github.com/gocommerce/commerce/modules/catalog"
+	"github.com/gocommerce/commerce/modules/checkout"
 	"github.com/gocommerce/commerce/modules/coupons"
 	"github.com/gocommerce/commerce/modules/customers"
 	"github.com/gocommerce/commerce/modules/identity"
@@ -59,8 +60,8 @@ type App struct {
 }
 
 // newModules lists every business module (wire has no multibinding).
-func newModules(id *identity.Module, cu *customers.Module, ca *catalog.Module, in *inventory.Module, pa *payments.Module, cr *carts.Module, co *coupons.Module, or *orders.Module, ta *tax.Module, sh *shipping.Module, rl *ratelimit.AdminModule, me *metrics.Module) []modkit.Module {
-	return []modkit.Module{id, cu, ca, in, pa, cr, co, or, ta, sh, rl, me}
+func newModules(id *identity.Module, cu *customers.Module, ca *catalog.Module, in *inventory.Module, pa *payments.Module, cr *carts.Module, co *coupons.Module, or *orders.Module, ta *tax.Module, sh *shipping.Module, ck *checkout.Module, rl *ratelimit.AdminModule, me *metrics.Module) []modkit.Module {
+	return []modkit.Module{id, cu, ca, in, pa, cr, co, or, ta, sh, ck, rl, me}
 }
 
 // newFragments collects the OpenAPI fragment of every documented module.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gocommerce/commerce/modules/carts"
 	"github.com/gocommerce/commerce/modules/catalog"
+	"github.com/gocommerce/commerce/modules/checkout"
 	"github.com/gocommerce/commerce/modules/coupons"
 	"github.com/gocommerce/commerce/modules/customers"
 	"github.com/gocommerce/commerce/modules/identity"
@@ -48,7 +49,7 @@ func init() {
 // wiring to say them; a database of them is a copy of one template (testdb).
 func migrationSources() []db.MigrationSource {
 	return modkit.MigrationSources(newModules(&identity.Module{}, &customers.Module{}, &catalog.Module{}, &inventory.Module{},
-		&payments.Module{}, &carts.Module{}, &coupons.Module{}, &orders.Module{}, &tax.Module{}, &shipping.Module{}, &ratelimit.AdminModule{}, &metrics.Module{}))
+		&payments.Module{}, &carts.Module{}, &coupons.Module{}, &orders.Module{}, &tax.Module{}, &shipping.Module{}, &checkout.Module{}, &ratelimit.AdminModule{}, &metrics.Module{}))
 }
 
 // testApp is the whole process wired as in production, on a fresh database.

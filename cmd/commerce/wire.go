@@ -8,6 +8,7 @@ import (
 	"github.com/gocommerce/commerce/modules/carts"
 	"github.com/gocommerce/commerce/modules/catalog"
 	catalogports "github.com/gocommerce/commerce/modules/catalog/ports"
+	"github.com/gocommerce/commerce/modules/checkout"
 	"github.com/gocommerce/commerce/modules/coupons"
 	"github.com/gocommerce/commerce/modules/customers"
 	"github.com/gocommerce/commerce/modules/identity"
@@ -68,6 +69,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		shipping.ProviderSet,
 		// Labels are stored where product images are (decision 0155).
 		wire.Bind(new(shippingports.LabelStorage), new(catalogports.ImageStorage)),
+		checkout.ProviderSet,
 		newModules,
 		newSeeders,
 		newApp,

@@ -22,6 +22,19 @@ import (
 	ordersapi2 "github.com/gocommerce/commerce/modules/catalog/adapters/ordersapi"
 	postgres5 "github.com/gocommerce/commerce/modules/catalog/adapters/postgres"
 	app5 "github.com/gocommerce/commerce/modules/catalog/app"
+	"github.com/gocommerce/commerce/modules/checkout"
+	cartsapi3 "github.com/gocommerce/commerce/modules/checkout/adapters/cartsapi"
+	couponsapi3 "github.com/gocommerce/commerce/modules/checkout/adapters/couponsapi"
+	events8 "github.com/gocommerce/commerce/modules/checkout/adapters/events"
+	http11 "github.com/gocommerce/commerce/modules/checkout/adapters/http"
+	inventoryapi2 "github.com/gocommerce/commerce/modules/checkout/adapters/inventoryapi"
+	jobs5 "github.com/gocommerce/commerce/modules/checkout/adapters/jobs"
+	ordersapi4 "github.com/gocommerce/commerce/modules/checkout/adapters/ordersapi"
+	paymentsapi2 "github.com/gocommerce/commerce/modules/checkout/adapters/paymentsapi"
+	postgres10 "github.com/gocommerce/commerce/modules/checkout/adapters/postgres"
+	"github.com/gocommerce/commerce/modules/checkout/adapters/shippingapi"
+	taxapi2 "github.com/gocommerce/commerce/modules/checkout/adapters/taxapi"
+	app10 "github.com/gocommerce/commerce/modules/checkout/app"
 	"github.com/gocommerce/commerce/modules/coupons"
 	cartsapi2 "github.com/gocommerce/commerce/modules/coupons/adapters/cartsapi"
 	customersapi2 "github.com/gocommerce/commerce/modules/coupons/adapters/customersapi"
@@ -54,6 +67,7 @@ import (
 	app6 "github.com/gocommerce/commerce/modules/inventory/app"
 	"github.com/gocommerce/commerce/modules/orders"
 	catalogapi3 "github.com/gocommerce/commerce/modules/orders/adapters/catalogapi"
+	couponsapi2 "github.com/gocommerce/commerce/modules/orders/adapters/couponsapi"
 	customersapi4 "github.com/gocommerce/commerce/modules/orders/adapters/customersapi"
 	events6 "github.com/gocommerce/commerce/modules/orders/adapters/events"
 	http8 "github.com/gocommerce/commerce/modules/orders/adapters/http"
@@ -214,8 +228,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	service3 := app6.NewService(dbDB, repositories, catalogapiAdapter, outbox, clockClock, settings4)
 	handler3 := http4.NewHandler(service3)
 	eventsSubscriber := events3.NewSubscriber(service3, logger)
-	jobs5 := jobs2.NewJobs(service3, logger)
-	inventoryModule := inventory.NewModule(handler3, eventsSubscriber, jobs5)
+	jobs6 := jobs2.NewJobs(service3, logger)
+	inventoryModule := inventory.NewModule(handler3, eventsSubscriber, jobs6)
 	settings5 := payments.NewSettings(cfg)
 	registry, err := payments.NewGateways(cfg)
 	if err != nil {
@@ -273,8 +287,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	service7 := app4.NewService(settings6, dbDB, cartRepository, collaborators2, outbox, clockClock)
 	handler5 := http6.NewHandler(service7)
-	jobs6 := jobs3.NewJobs(service7, logger)
-	cartsModule := carts.NewModule(handler5, jobs6)
+	jobs7 := jobs3.NewJobs(service7, logger)
+	cartsModule := carts.NewModule(handler5, jobs7)
 	adapter6 := cartsapi2.NewAdapter(service7)
 	validator := app7.NewValidator(service5, adapter6)
 	handler6 := http7.NewHandler(service5, validator)
@@ -284,11 +298,13 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	inventoryapiAdapter := inventoryapi.NewAdapter(service3)
 	paymentsapiAdapter := paymentsapi.NewAdapter(service4)
 	adapter8 := customersapi4.NewAdapter(service)
+	adapter9 := couponsapi2.NewAdapter(service5)
 	collaborators3 := app3.Collaborators{
 		Catalog:   adapter7,
 		Inventory: inventoryapiAdapter,
 		Payments:  paymentsapiAdapter,
 		Customers: adapter8,
+		Coupons:   adapter9,
 	}
 	service8 := app3.NewService(settings2, dbDB, appStores, collaborators3, outbox, clockClock)
 	handler7 := http8.NewHandler(service8, queryService)
@@ -299,12 +315,40 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	taxModule := tax.NewModule(handler8, subscriber5)
 	shipmentRepository := postgres9.NewShipmentRepository(dbDB)
 	carriers := shipping.NewCarriers(cfg)
-	adapter9 := ordersapi3.NewAdapter(queryService)
+	adapter10 := ordersapi3.NewAdapter(queryService)
 	settings9 := shipping.NewSettings(cfg)
-	service9 := app9.NewService(dbDB, shipmentRepository, carriers, imageStorage, adapter9, outbox, clockClock, settings9)
+	service9 := app9.NewService(dbDB, shipmentRepository, carriers, imageStorage, adapter10, outbox, clockClock, settings9)
 	handler9 := http10.NewHandler(service9)
-	jobs7 := jobs4.NewJobs(service9, logger)
-	shippingModule := shipping.NewModule(handler9, jobs7)
+	jobs8 := jobs4.NewJobs(service9, logger)
+	shippingModule := shipping.NewModule(handler9, jobs8)
+	adapter11 := cartsapi3.NewAdapter(service7)
+	adapter12 := inventoryapi2.NewAdapter(service3)
+	adapter13 := ordersapi4.NewAdapter(service8, queryService)
+	adapter14 := paymentsapi2.NewAdapter(service4)
+	adapter15 := couponsapi3.NewAdapter(service5)
+	adapter16 := taxapi2.NewAdapter(service6)
+	shippingapiAdapter := shippingapi.NewAdapter(service9)
+	modules := app10.Modules{
+		Carts:     adapter11,
+		Inventory: adapter12,
+		Orders:    adapter13,
+		Payments:  adapter14,
+		Coupons:   adapter15,
+		Tax:       adapter16,
+		Shipping:  shippingapiAdapter,
+	}
+	sessions := postgres10.NewSessions(dbDB)
+	idempotency := postgres10.NewIdempotency(dbDB)
+	stores4 := app10.Stores{
+		Sessions:    sessions,
+		Idempotency: idempotency,
+	}
+	settings10 := checkout.NewSettings(cfg)
+	service10 := app10.NewService(modules, stores4, settings10, dbDB, outbox, clockClock, logger)
+	handler10 := http11.NewHandler(service10)
+	subscriber6 := events8.NewSubscriber(service10, logger)
+	jobs9 := jobs5.NewJobs(service10, logger)
+	checkoutModule := checkout.NewModule(service10, handler10, subscriber6, jobs9)
 	metricsRegistry := metrics.New()
 	limiter, err := ratelimit.New(cfg, client, metricsRegistry, logger)
 	if err != nil {
@@ -315,7 +359,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	adminModule := ratelimit.NewAdminModule(limiter)
 	metricsModule := metrics.NewModule(metricsRegistry)
-	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, taxModule, shippingModule, adminModule, metricsModule)
+	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, taxModule, shippingModule, checkoutModule, adminModule, metricsModule)
 	migrator := newMigrator(dbDB, v)
 	authenticator, cleanup4, err := app2.NewAuthenticator(settings, tokens, apiKeyRepository, keyCache, revocations, invalidations, clockClock, logger)
 	if err != nil {

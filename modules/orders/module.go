@@ -10,6 +10,7 @@ import (
 	"github.com/google/wire"
 
 	"github.com/gocommerce/commerce/modules/orders/adapters/catalogapi"
+	"github.com/gocommerce/commerce/modules/orders/adapters/couponsapi"
 	"github.com/gocommerce/commerce/modules/orders/adapters/customersapi"
 	ordersevents "github.com/gocommerce/commerce/modules/orders/adapters/events"
 	ordershttp "github.com/gocommerce/commerce/modules/orders/adapters/http"
@@ -73,6 +74,8 @@ var ProviderSet = wire.NewSet(
 	wire.Bind(new(ports.Payments), new(*paymentsapi.Adapter)),
 	customersapi.NewAdapter,
 	wire.Bind(new(ports.Customers), new(*customersapi.Adapter)),
+	couponsapi.NewAdapter,
+	wire.Bind(new(ports.Coupons), new(*couponsapi.Adapter)),
 	wire.Struct(new(app.Collaborators), "*"),
 	app.NewService,
 	wire.Bind(new(api.Orders), new(*app.Service)),

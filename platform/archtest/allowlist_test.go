@@ -20,11 +20,12 @@ import (
 var apiImports = map[string][]string{
 	"carts":     {"catalog", "coupons", "customers", "tax"},
 	"catalog":   {"orders"},
+	"checkout":  {"carts", "coupons", "inventory", "orders", "payments", "shipping", "tax"},
 	"coupons":   {"carts", "customers"},
 	"customers": {"carts", "identity", "orders"},
 	"identity":  {"customers"},
 	"inventory": {"catalog"},
-	"orders":    {"catalog", "customers", "inventory", "payments"},
+	"orders":    {"catalog", "coupons", "customers", "inventory", "payments"},
 	"payments":  {"customers"},
 	"tax":       {},
 	"shipping":  {"orders"},

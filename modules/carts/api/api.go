@@ -194,6 +194,10 @@ type Carts interface {
 	// GetCart returns a cart with its items and totals whatever its status (checkout
 	// decides what it accepts), or ErrCartNotFound.
 	GetCart(ctx context.Context, cartID string) (Cart, error)
+	// ReadCart returns a cart whatever its status when the caller may read it
+	// (ErrCartNotFound otherwise, never "forbidden"): checkout answers a repeated
+	// complete of a converted cart with its order.
+	ReadCart(ctx context.Context, a Access) (Cart, error)
 	// MarkConverted turns an active cart into converted for the order and publishes
 	// cart.converted. Repeating it for the same order is a no-op; another order is
 	// ErrCartConverted; an expired cart is ErrCartExpired.

@@ -198,6 +198,13 @@ type RecordUsageCommand struct {
 	UsedAt         time.Time // zero: now
 }
 
+// ReleaseUsageCommand names an order's use of a coupon to take back.
+type ReleaseUsageCommand struct {
+	CouponID   string
+	CouponCode string
+	OrderID    string
+}
+
 // Usage is the recorded use.
 type Usage struct {
 	CouponID string
@@ -232,6 +239,10 @@ type Coupons interface {
 	// ErrCustomerLimit; an unknown coupon is ErrCouponNotFound. Deleted coupons are
 	// still recorded (their orders are unaffected).
 	RecordUsage(ctx context.Context, cmd RecordUsageCommand) (Usage, error)
+	// ReleaseUsage takes back an order's recorded use of a coupon (CouponID, or
+	// CouponCode) in ctx's transaction: the use is deleted and usage_count decremented.
+	// Releasing a use that is not recorded is a no-op (checkout: a payment that failed).
+	ReleaseUsage(ctx context.Context, cmd ReleaseUsageCommand) error
 	// NotifyApplied publishes coupon.applied (carts calls it when a coupon is applied).
 	NotifyApplied(ctx context.Context, c CartCoupon) error
 	// NotifyRemoved publishes coupon.removed.

@@ -76,6 +76,8 @@ type UsageRepository interface {
 	Insert(ctx context.Context, u Use) (bool, error)
 	// CountForCustomer counts the customer's uses of the coupon.
 	CountForCustomer(ctx context.Context, coupon domain.CouponID, customerID string) (int, error)
+	// Remove deletes the order's use of the coupon, reporting whether there was one.
+	Remove(ctx context.Context, coupon domain.CouponID, orderID string) (bool, error)
 	// ForCoupon returns every use of the coupon, oldest first.
 	ForCoupon(ctx context.Context, coupon domain.CouponID) ([]Use, error)
 }

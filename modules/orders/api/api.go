@@ -97,6 +97,9 @@ type DiscountCodeInput struct {
 
 // CreateOrderCommand creates an order (the admin create endpoint, and checkout).
 type CreateOrderCommand struct {
+	// ID, when a UUID, is the new order's id (checkout names the order before it
+	// exists: its reservations, coupon uses and payment carry the id); else one is made.
+	ID                 string
 	CustomerID         string
 	Email              string
 	Phone              string
@@ -120,6 +123,10 @@ type CreateOrderCommand struct {
 	SendReceipt        bool
 	InventoryBehaviour string // default bypass
 	ProcessedAt        *time.Time
+	// CouponUsesRecorded says the caller recorded the discount codes' coupon uses for
+	// the order id itself (checkout); otherwise each code that is a coupon is recorded
+	// with its limits enforced, and a limit reached fails the create.
+	CouponUsesRecorded bool
 }
 
 // CustomerOrderFilter narrows a customer's order history.
@@ -134,6 +141,12 @@ type Orders interface {
 	// CreateOrder creates an order; INSUFFICIENT_INVENTORY with
 	// decrement_obeying_policy when stock is short (nothing is created).
 	CreateOrder(ctx context.Context, cmd CreateOrderCommand) (Order, error)
+	// CancelOrder cancels an open order with a reason (customer_request, fraudulent,
+	// inventory, other) without restocking (checkout: an unpaid order that expired).
+	CancelOrder(ctx context.Context, orderID, reason string) (Order, error)
+	// SyncPayment reads a payment of the payments module and records it on the order
+	// it names (idempotent; a payment made before its order existed).
+	SyncPayment(ctx context.Context, paymentID string) error
 }
 
 // Queries is the read side (plus the anonymization customers asks for), served by a

@@ -52,6 +52,9 @@ func (s *Service) CreateOrder(ctx context.Context, cmd api.CreateOrderCommand) (
 		if err := s.orders.Create(ctx, o); err != nil {
 			return err
 		}
+		if err := s.recordCoupons(ctx, cmd, o); err != nil {
+			return err
+		}
 		out = o
 		return s.publish(ctx, api.EventOrderCreated, o.ID, api.OrderCreated{Order: ToOrder(o), SendReceipt: o.SendReceipt})
 	})
@@ -179,7 +182,7 @@ func checkLineRef(li api.LineItemInput) map[string]string {
 func (s *Service) build(ctx context.Context, cmd api.CreateOrderCommand, in createInput) (*domain.Order, error) {
 	now := s.clock.Now()
 	o := &domain.Order{
-		ID: s.newID(), Email: in.email, Phone: strings.TrimSpace(cmd.Phone), Status: domain.StatusOpen, Currency: in.currency,
+		ID: orderID(cmd.ID, s.newID), Email: in.email, Phone: strings.TrimSpace(cmd.Phone), Status: domain.StatusOpen, Currency: in.currency,
 		ShippingAddress: FromAddress(cmd.ShippingAddress), BillingAddress: FromAddress(cmd.BillingAddress),
 		Note: cmd.Note, NoteAttributes: cmd.NoteAttributes, Tags: in.tags, Metafields: cmd.Metafields,
 		CartToken: cmd.CartToken, CheckoutToken: cmd.CheckoutToken, ReferringSite: cmd.ReferringSite, LandingSite: cmd.LandingSite,

@@ -63,6 +63,7 @@ type Collaborators struct {
 	Inventory ports.Inventory
 	Payments  ports.Payments
 	Customers ports.Customers
+	Coupons   ports.Coupons // nil: discount codes are not recorded as coupon uses
 }
 
 // Service implements the order commands and api.Orders.
@@ -75,6 +76,7 @@ type Service struct {
 	inventory ports.Inventory
 	payments  ports.Payments
 	customers ports.Customers
+	coupons   ports.Coupons
 	events    event.Publisher
 	clock     clock.Clock
 	newID     func() string
@@ -87,7 +89,7 @@ func NewService(settings Settings, tm tx.Manager, stores Stores, others Collabor
 	return &Service{
 		settings: settings, tx: tm, orders: stores.Orders, notes: stores.Notes,
 		catalog: others.Catalog, inventory: others.Inventory, payments: others.Payments, customers: others.Customers,
-		events: pub, clock: clk, newID: ids.New,
+		coupons: others.Coupons, events: pub, clock: clk, newID: ids.New,
 	}
 }
 

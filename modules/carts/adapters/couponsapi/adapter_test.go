@@ -31,6 +31,8 @@ func (f *fakeCoupons) RecordUsage(context.Context, coupons.RecordUsageCommand) (
 	return coupons.Usage{}, nil
 }
 
+func (f *fakeCoupons) ReleaseUsage(context.Context, coupons.ReleaseUsageCommand) error { return nil }
+
 func (f *fakeCoupons) NotifyApplied(_ context.Context, c coupons.CartCoupon) error {
 	f.notified = append(f.notified, c)
 	return nil

@@ -1,0 +1,43 @@
+// Package inventoryapi implements checkout's ports.Inventory on the inventory
+// module's api.
+package inventoryapi
+
+import (
+	"context"
+
+	"github.com/gocommerce/commerce/modules/checkout/ports"
+	inventory "github.com/gocommerce/commerce/modules/inventory/api"
+)
+
+// Adapter is ports.Inventory over inventory.Inventory.
+type Adapter struct{ inv inventory.Inventory }
+
+var _ ports.Inventory = (*Adapter)(nil)
+
+// NewAdapter builds the adapter.
+func NewAdapter(inv inventory.Inventory) *Adapter { return &Adapter{inv: inv} }
+
+// Reserve holds stock at the default location.
+func (a *Adapter) Reserve(ctx context.Context, h ports.Hold) (ports.Reservation, error) {
+	r, err := a.inv.Reserve(ctx, inventory.ReserveCommand{ProductID: h.ProductID, VariantID: h.VariantID, OrderID: h.OrderID, Quantity: h.Quantity, TTL: h.TTL})
+	if err != nil {
+		return ports.Reservation{}, err
+	}
+	return ports.Reservation{ID: r.ID, ExpiresAt: r.ExpiresAt}, nil
+}
+
+// Commit turns a reservation into sold stock.
+func (a *Adapter) Commit(ctx context.Context, reservationID string) error {
+	_, err := a.inv.Commit(ctx, reservationID)
+	return err
+}
+
+// ReleaseOrder returns the order's active reservations to stock.
+func (a *Adapter) ReleaseOrder(ctx context.Context, orderID string, expired bool) error {
+	reason := inventory.ReleaseOrderCancelled
+	if expired {
+		reason = inventory.ReleaseOrderExpired
+	}
+	_, err := a.inv.ReleaseOrder(ctx, orderID, reason)
+	return err
+}

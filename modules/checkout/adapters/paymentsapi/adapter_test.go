@@ -1,0 +1,92 @@
+package paymentsapi_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/gocommerce/commerce/modules/checkout/adapters/paymentsapi"
+	"github.com/gocommerce/commerce/modules/checkout/ports"
+	payments "github.com/gocommerce/commerce/modules/payments/api"
+)
+
+type fakePayments struct {
+	payments.Payments
+	status   string
+	result   payments.PaymentResult
+	cmd      payments.InitiateCommand
+	canceled []string
+	refunds  []payments.RefundCommand
+}
+
+func (f *fakePayments) Initiate(_ context.Context, cmd payments.InitiateCommand) (payments.PaymentResult, error) {
+	f.cmd = cmd
+	return f.result, nil
+}
+
+func (f *fakePayments) Get(_ context.Context, id string) (payments.Payment, error) {
+	return payments.Payment{ID: id, Status: f.status}, nil
+}
+
+func (f *fakePayments) Cancel(_ context.Context, id string) (payments.Payment, error) {
+	f.canceled = append(f.canceled, id)
+	return payments.Payment{}, nil
+}
+
+func (f *fakePayments) Refund(_ context.Context, cmd payments.RefundCommand) (payments.Refund, error) {
+	f.refunds = append(f.refunds, cmd)
+	return payments.Refund{}, nil
+}
+
+func TestCharge(t *testing.T) {
+	t.Parallel()
+	exp := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
+	f := &fakePayments{result: payments.PaymentResult{Type: payments.ResultRequiresAction, PaymentID: "pay_1",
+		Action: &payments.Action{Type: "three_d_secure", Data: map[string]any{"payment_intent": "pi"}, ExpiresAt: exp}}}
+	a := paymentsapi.NewAdapter(f)
+	r, err := a.Charge(context.Background(), ports.Charge{Amount: decimal.RequireFromString("38.5"), Currency: "USD", OrderID: "o1", IdempotencyKey: "k",
+		Method: ports.PaymentMethod{Type: "card", Card: &ports.Card{Number: "4000002500003155", ExpMonth: 12, ExpYear: 2030, CVC: "123"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.cmd.Amount != "38.50" || f.cmd.OrderID != "o1" || f.cmd.IdempotencyKey != "k" || f.cmd.PaymentMethod.Card == nil || f.cmd.PaymentMethod.Card.Number != "4000002500003155" {
+		t.Errorf("initiate: %+v", f.cmd)
+	}
+	if r.Outcome != ports.PaymentRequiresAction || r.Action == nil || r.Action.Type != "three_d_secure" || !r.Action.ExpiresAt.Equal(exp) {
+		t.Errorf("result: %+v", r)
+	}
+	f.result = payments.PaymentResult{Type: payments.ResultFailed, PaymentID: "pay_2", ErrorCode: "card_declined", SpecCode: "CARD_DECLINED"}
+	if r, _ := a.Charge(context.Background(), ports.Charge{Currency: "USD"}); r.Outcome != ports.PaymentFailed || r.SpecCode != "CARD_DECLINED" {
+		t.Errorf("failed: %+v", r)
+	}
+}
+
+func TestVoid(t *testing.T) {
+	t.Parallel()
+	for status, want := range map[string]string{
+		payments.StatusRequiresAction: "cancel", payments.StatusRequiresCapture: "cancel", payments.StatusSucceeded: "refund",
+		payments.StatusCanceled: "", payments.StatusFailed: "",
+	} {
+		f := &fakePayments{status: status}
+		if err := paymentsapi.NewAdapter(f).Void(context.Background(), "pay_1"); err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		switch {
+		case len(f.canceled) == 1 && len(f.refunds) == 0:
+			got = "cancel"
+		case len(f.refunds) == 1 && len(f.canceled) == 0:
+			got = "refund"
+			if f.refunds[0].IdempotencyKey == "" {
+				t.Error("refund without an idempotency key")
+			}
+		case len(f.refunds)+len(f.canceled) > 0:
+			got = "both"
+		}
+		if got != want {
+			t.Errorf("void of a %s payment: %q, want %q", status, got, want)
+		}
+	}
+}

@@ -1,0 +1,22 @@
+// Package postgres stores checkout sessions and Idempotency-Key records with gorm
+// (PostgreSQL, and SQLite through the same code) and embeds the module's migrations.
+package postgres
+
+import (
+	"embed"
+	"io/fs"
+
+	"github.com/gocommerce/commerce/platform/db"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Migrations returns the checkout tables' migrations (version 2026112597).
+func Migrations() db.MigrationSource {
+	sub, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		panic(err) // the embedded path is fixed at compile time
+	}
+	return db.MigrationSource{Module: "checkout", FS: sub}
+}

@@ -1,0 +1,186 @@
+package postgres
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
+
+	"github.com/gocommerce/commerce/modules/checkout/domain"
+	"github.com/gocommerce/commerce/modules/checkout/ports"
+	"github.com/gocommerce/commerce/platform/db"
+)
+
+type sessionRow struct {
+	ID            string     `gorm:"column:id;primaryKey"`
+	CartID        string     `gorm:"column:cart_id"`
+	Status        string     `gorm:"column:status"`
+	OrderID       string     `gorm:"column:order_id"`
+	PaymentID     string     `gorm:"column:payment_id"`
+	Attempt       int        `gorm:"column:attempt"`
+	HoldExpiresAt *time.Time `gorm:"column:hold_expires_at"`
+	Version       int        `gorm:"column:version"`
+	Data          string     `gorm:"column:data"`
+	CreatedAt     time.Time  `gorm:"column:created_at"`
+	UpdatedAt     time.Time  `gorm:"column:updated_at"`
+}
+
+func (sessionRow) TableName() string { return "checkout_sessions" }
+
+// sessionData is the part of a session kept as JSON.
+type sessionData struct {
+	CustomerID      string             `json:"customer_id"`
+	Email           string             `json:"email"`
+	Currency        string             `json:"currency"`
+	ShippingAddress *domain.Address    `json:"shipping_address"`
+	BillingAddress  *domain.Address    `json:"billing_address"`
+	VATID           string             `json:"vat_id"`
+	Rates           []domain.Rate      `json:"rates"`
+	Rate            *domain.Rate       `json:"rate"`
+	Totals          domain.Totals      `json:"totals"`
+	OrderNumber     string             `json:"order_number"`
+	Action          *domain.Action     `json:"action"`
+	Reservations    []string           `json:"reservations"`
+	Coupons         []domain.CouponUse `json:"coupons"`
+}
+
+func toRow(s *domain.Session) (sessionRow, error) {
+	data, err := json.Marshal(sessionData{
+		CustomerID: s.CustomerID, Email: s.Email, Currency: s.Currency, ShippingAddress: s.ShippingAddress, BillingAddress: s.BillingAddress,
+		VATID: s.VATID, Rates: s.Rates, Rate: s.Rate, Totals: s.Totals, OrderNumber: s.OrderNumber, Action: s.Action,
+		Reservations: s.Reservations, Coupons: s.Coupons,
+	})
+	if err != nil {
+		return sessionRow{}, fmt.Errorf("checkout: session data: %w", err)
+	}
+	var hold *time.Time
+	if s.HoldExpiresAt != nil {
+		t := s.HoldExpiresAt.UTC()
+		hold = &t
+	}
+	return sessionRow{ID: s.ID, CartID: s.CartID, Status: string(s.Status), OrderID: s.OrderID, PaymentID: s.PaymentID, Attempt: s.Attempt,
+		HoldExpiresAt: hold, Version: s.Version, Data: string(data), CreatedAt: s.CreatedAt.UTC(), UpdatedAt: s.UpdatedAt.UTC()}, nil
+}
+
+func (r sessionRow) session() (*domain.Session, error) {
+	var d sessionData
+	if err := json.Unmarshal([]byte(r.Data), &d); err != nil {
+		return nil, fmt.Errorf("checkout: session data: %w", err)
+	}
+	var hold *time.Time
+	if r.HoldExpiresAt != nil {
+		t := r.HoldExpiresAt.UTC()
+		hold = &t
+	}
+	return &domain.Session{
+		ID: r.ID, CartID: r.CartID, CustomerID: d.CustomerID, Email: d.Email, Currency: d.Currency, Status: domain.Status(r.Status),
+		ShippingAddress: d.ShippingAddress, BillingAddress: d.BillingAddress, VATID: d.VATID, Rates: d.Rates, Rate: d.Rate, Totals: d.Totals,
+		Attempt: r.Attempt, OrderID: r.OrderID, OrderNumber: d.OrderNumber, PaymentID: r.PaymentID, Action: d.Action,
+		Reservations: d.Reservations, Coupons: d.Coupons, HoldExpiresAt: hold, Version: r.Version,
+		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+	}, nil
+}
+
+// Sessions implements ports.Sessions on checkout_sessions.
+type Sessions struct{ db *db.DB }
+
+var _ ports.Sessions = (*Sessions)(nil)
+
+// NewSessions builds the repository.
+func NewSessions(d *db.DB) *Sessions { return &Sessions{db: d} }
+
+func (s *Sessions) one(ctx context.Context, where string, arg any) (*domain.Session, bool, error) {
+	var row sessionRow
+	err := s.db.Conn(ctx).Where(where, arg).Take(&row).Error
+	if errors.Is(err, gorm.ErrRecordNotFound) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("checkout: session: %w", err)
+	}
+	sess, err := row.session()
+	return sess, err == nil, err
+}
+
+// Get returns the cart's session.
+func (s *Sessions) Get(ctx context.Context, cartID string) (*domain.Session, bool, error) {
+	return s.one(ctx, "cart_id = ?", cartID)
+}
+
+// ByPayment returns the session whose attempt has the payment.
+func (s *Sessions) ByPayment(ctx context.Context, paymentID string) (*domain.Session, bool, error) {
+	if paymentID == "" {
+		return nil, false, nil
+	}
+	return s.one(ctx, "payment_id = ?", paymentID)
+}
+
+// Create inserts a session unless the cart has one.
+func (s *Sessions) Create(ctx context.Context, sess *domain.Session) error {
+	sess.Version = 1
+	row, err := toRow(sess)
+	if err != nil {
+		return err
+	}
+	if err := s.db.Conn(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&row).Error; err != nil {
+		return fmt.Errorf("checkout: session insert: %w", err)
+	}
+	return nil
+}
+
+// Save writes the session if its version is the stored one.
+func (s *Sessions) Save(ctx context.Context, sess *domain.Session) (bool, error) {
+	row, err := toRow(sess)
+	if err != nil {
+		return false, err
+	}
+	res := s.db.Conn(ctx).Model(&sessionRow{}).Where("id = ? AND version = ?", sess.ID, sess.Version).Updates(map[string]any{
+		"status": row.Status, "order_id": row.OrderID, "payment_id": row.PaymentID, "hold_expires_at": row.HoldExpiresAt,
+		"data": row.Data, "version": gorm.Expr("version + 1"), "updated_at": row.UpdatedAt,
+	})
+	if res.Error != nil {
+		return false, fmt.Errorf("checkout: session save: %w", res.Error)
+	}
+	if res.RowsAffected != 1 {
+		return false, nil
+	}
+	sess.Version++
+	return true, nil
+}
+
+// Claim moves the cart's open session to processing for a new attempt.
+func (s *Sessions) Claim(ctx context.Context, cartID, orderID string, now time.Time) (bool, error) {
+	res := s.db.Conn(ctx).Model(&sessionRow{}).Where("cart_id = ? AND status = ?", cartID, string(domain.StatusOpen)).Updates(map[string]any{
+		"status": string(domain.StatusProcessing), "order_id": orderID, "attempt": gorm.Expr("attempt + 1"),
+		"version": gorm.Expr("version + 1"), "updated_at": now.UTC(),
+	})
+	if res.Error != nil {
+		return false, fmt.Errorf("checkout: session claim: %w", res.Error)
+	}
+	return res.RowsAffected == 1, nil
+}
+
+// Lapsed returns sessions awaiting payment whose hold expired before now, and sessions
+// processing since before stuck.
+func (s *Sessions) Lapsed(ctx context.Context, now, stuck time.Time, limit int) ([]*domain.Session, error) {
+	var rows []sessionRow
+	err := s.db.Conn(ctx).Where("(status = ? AND hold_expires_at < ?) OR (status = ? AND updated_at < ?)",
+		string(domain.StatusAwaitingPayment), now.UTC(), string(domain.StatusProcessing), stuck.UTC()).
+		Order("updated_at").Limit(limit).Find(&rows).Error
+	if err != nil {
+		return nil, fmt.Errorf("checkout: lapsed sessions: %w", err)
+	}
+	out := make([]*domain.Session, 0, len(rows))
+	for _, r := range rows {
+		sess, err := r.session()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sess)
+	}
+	return out, nil
+}

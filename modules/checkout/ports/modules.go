@@ -1,0 +1,251 @@
+// Package ports declares what checkout needs, in its own words: the other modules'
+// capabilities (carts, inventory, orders, payments, coupons, tax, shipping) and its
+// stores. Every method joins the transaction ctx carries unless it says otherwise.
+package ports
+
+import (
+	"context"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/gocommerce/commerce/modules/checkout/domain"
+	"github.com/gocommerce/commerce/platform/auth"
+)
+
+// CartAccess names a cart and the caller's credentials.
+type CartAccess struct {
+	CartID       string
+	SessionToken string
+	Principal    *auth.Principal
+}
+
+// CartLine is a line of a cart.
+type CartLine struct {
+	ID, ProductID, VariantID, Title, VariantTitle, SKU string
+	Quantity                                           int
+	UnitPrice                                          decimal.Decimal
+	RequiresShipping                                   bool
+}
+
+// Cart is a cart as checkout reads it.
+type Cart struct {
+	ID, CustomerID, Email, Currency string
+	Status                          string // active, expired, converted
+	ConvertedOrderID                string
+	CouponCodes                     []string
+	Lines                           []CartLine
+}
+
+// Cart statuses.
+const (
+	CartActive    = "active"
+	CartExpired   = "expired"
+	CartConverted = "converted"
+)
+
+// Carts reads carts and converts them.
+type Carts interface {
+	// Read returns the cart when the caller may read it, whatever its status
+	// (CART_NOT_FOUND otherwise).
+	Read(ctx context.Context, a CartAccess) (Cart, error)
+	// CouponCart returns the cart as coupon evaluation needs it.
+	CouponCart(ctx context.Context, a CartAccess) (CouponCart, error)
+	// MarkConverted turns the cart into converted for the order (cart.converted).
+	MarkConverted(ctx context.Context, cartID, orderID string) error
+}
+
+// CouponLine is a cart line as coupon evaluation needs it.
+type CouponLine struct {
+	ID, ProductID, VariantID string
+	CollectionIDs            []string
+	Quantity                 int
+	UnitPrice                decimal.Decimal
+}
+
+// CouponCart is a cart as coupon evaluation needs it.
+type CouponCart struct {
+	CartID, Currency, CustomerID, Email string
+	Lines                               []CouponLine
+	Subtotal                            decimal.Decimal
+	CouponCodes                         []string
+	HasAutomaticDiscounts               bool
+}
+
+// Discounts is the coupons' effect on a cart.
+type Discounts struct {
+	Lines    map[string]decimal.Decimal
+	Shipping decimal.Decimal
+	Coupons  []domain.CouponUse
+}
+
+// Hold is a quantity of a variant reserved for an order.
+type Hold struct {
+	ProductID, VariantID, OrderID string
+	Quantity                      int
+	TTL                           time.Duration
+}
+
+// Reservation is a held quantity's record.
+type Reservation struct {
+	ID        string
+	ExpiresAt time.Time
+}
+
+// Inventory reserves stock for an order, commits or releases it.
+type Inventory interface {
+	// Reserve holds stock (INSUFFICIENT_INVENTORY when short).
+	Reserve(ctx context.Context, h Hold) (Reservation, error)
+	// Commit turns a reservation into sold stock.
+	Commit(ctx context.Context, reservationID string) error
+	// ReleaseOrder returns every active reservation of the order to stock (expired:
+	// the reason is order_expired, else order_cancelled).
+	ReleaseOrder(ctx context.Context, orderID string, expired bool) error
+}
+
+// CouponUsage evaluates coupons, records and takes back their uses.
+type CouponUsage interface {
+	// Discounts evaluates the cart's coupons against a shipping price: the discount
+	// of each line (by item id), the shipping discount and the coupons with their
+	// amounts. An invalid coupon is its coupon error (COUPON_EXPIRED, ...).
+	Discounts(ctx context.Context, c CouponCart, shipping decimal.Decimal) (Discounts, error)
+	// Record records the order's use, enforcing usage_limit and the per-customer
+	// limit exactly (COUPON_USAGE_LIMIT, COUPON_CUSTOMER_LIMIT).
+	Record(ctx context.Context, use domain.CouponUse, orderID, customerID, currency string, orderTotal decimal.Decimal) error
+	// Release takes the order's use back.
+	Release(ctx context.Context, use domain.CouponUse, orderID string) error
+}
+
+// OrderDraft is the order checkout creates.
+type OrderDraft struct {
+	ID, CustomerID, Email, Currency, CartID, CheckoutID string
+	Lines                                               []domain.Line
+	ShippingAddress, BillingAddress                     *domain.Address
+	Shipping                                            *domain.Rate
+	Totals                                              domain.Totals
+	Coupons                                             []domain.CouponUse
+}
+
+// Order is an order as checkout answers it.
+type Order struct {
+	ID, Number, Status, FinancialStatus, Email, CustomerID, Currency string
+	Total                                                            decimal.Decimal
+}
+
+// Orders creates and cancels orders.
+type Orders interface {
+	// Create creates the order (pending payment) with the draft's id.
+	Create(ctx context.Context, d OrderDraft) (Order, error)
+	// Get returns an order.
+	Get(ctx context.Context, id string) (Order, error)
+	// Cancel cancels an unpaid order whose checkout failed or expired.
+	Cancel(ctx context.Context, id string) error
+	// SyncPayment records a payment on the order it names.
+	SyncPayment(ctx context.Context, paymentID string) error
+}
+
+// PaymentMethod is how the customer pays: a new card (Card), a provider token or a
+// saved method (Token), or a wallet type.
+type PaymentMethod struct {
+	Type      string
+	Token     string
+	CVC       string
+	GatewayID string
+	Card      *Card
+}
+
+// Card is raw card data (never stored).
+type Card struct {
+	Number   string
+	ExpMonth int
+	ExpYear  int
+	CVC      string
+	Name     string
+}
+
+// Charge asks for a payment.
+type Charge struct {
+	Amount         decimal.Decimal
+	Currency       string
+	Method         PaymentMethod
+	OrderID        string
+	CustomerID     string
+	Email          string
+	ReturnURL      string
+	IdempotencyKey string
+	Metadata       map[string]any
+}
+
+// Payment outcomes.
+const (
+	PaymentSucceeded      = "success"
+	PaymentRequiresAction = "requires_action"
+	PaymentFailed         = "failed"
+)
+
+// PaymentResult is the gateway's answer.
+type PaymentResult struct {
+	Outcome       string
+	PaymentID     string
+	Status        string
+	TransactionID string
+	Method        map[string]any // method_type, last_four, card_brand, ...
+	ReceiptURL    string
+	Action        *domain.Action
+	// Failed: the provider's code, message, whether to retry, and the spec's code.
+	ErrorCode, ErrorMessage, SpecCode string
+	RetryAllowed                      bool
+}
+
+// Payments takes payments. Never call it inside a transaction.
+type Payments interface {
+	Charge(ctx context.Context, c Charge) (PaymentResult, error)
+	// Status returns a payment's status (succeeded, requires_action, canceled, ...).
+	Status(ctx context.Context, paymentID string) (string, error)
+	// Void cancels a payment not captured, or refunds a captured one in full.
+	Void(ctx context.Context, paymentID string) error
+}
+
+// TaxLine is a line to tax.
+type TaxLine struct {
+	ItemID, ProductID, Title, SKU string
+	Quantity                      int
+	UnitPrice                     decimal.Decimal
+	Amount                        decimal.Decimal // taxable: after its discount
+}
+
+// TaxQuery asks for the tax of lines and shipping delivered to an address.
+type TaxQuery struct {
+	Currency        string
+	Lines           []TaxLine
+	Shipping        decimal.Decimal // after its discount
+	ShippingAddress domain.Address
+	BillingAddress  *domain.Address
+	CustomerID      string
+	VATID           string
+}
+
+// Tax calculates tax (the tax module).
+type Tax interface {
+	Calculate(ctx context.Context, q TaxQuery) (domain.Tax, error)
+}
+
+// Parcel is what is shipped.
+type Parcel struct {
+	Items  int
+	Value  decimal.Decimal
+	Weight decimal.Decimal // grams; zero when unknown
+}
+
+// RateQuery asks for the rates to a destination.
+type RateQuery struct {
+	Currency    string
+	Destination domain.Address
+	Parcel      Parcel
+}
+
+// Shipping quotes shipping (the shipping module).
+type Shipping interface {
+	// Rates returns the rates available for the destination and parcel.
+	Rates(ctx context.Context, q RateQuery) ([]domain.Rate, error)
+}
