@@ -24,7 +24,7 @@ var apiImports = map[string][]string{
 	"customers": {"carts", "identity", "orders"},
 	"identity":  {"customers"},
 	"inventory": {"catalog"},
-	"orders":    {"catalog", "customers", "inventory", "payments"},
+	"orders":    {"catalog", "customers", "inventory", "payments", "shipping"},
 	"payments":  {"customers"},
 	"tax":       {},
 	"shipping":  {"orders"},
