@@ -14,7 +14,6 @@ import (
 	shippinghttp "github.com/gocommerce/commerce/modules/shipping/adapters/http"
 	shippingjobs "github.com/gocommerce/commerce/modules/shipping/adapters/jobs"
 	shippingpg "github.com/gocommerce/commerce/modules/shipping/adapters/postgres"
-	"github.com/gocommerce/commerce/modules/shipping/adapters/ratetable"
 	"github.com/gocommerce/commerce/modules/shipping/app"
 	"github.com/gocommerce/commerce/modules/shipping/domain"
 	"github.com/gocommerce/commerce/modules/shipping/ports"
@@ -129,12 +128,10 @@ type harness struct {
 // Wednesday, so business days are easy to count.
 var t0 = time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
 
+// tables are the carriers of a store without credentials: the built-in rate tables.
 func tables() app.Carriers {
-	out := app.Carriers{}
-	for _, c := range domain.Carriers {
-		out = append(out, ratetable.New(c))
-	}
-	return out
+	cfg := config.Default()
+	return shipping.NewCarriers(&cfg)
 }
 
 func newHarness(t *testing.T, engine string, carriers app.Carriers) *harness {
