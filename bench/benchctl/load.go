@@ -110,6 +110,7 @@ func scenarios() []*scenario {
 				return true
 			},
 		},
+		ratesScenario(),
 		{
 			key: "guest", title: "guest cart create + add item (2 requests)", ref: "ref-get", perIteration: 2,
 			writes: true,

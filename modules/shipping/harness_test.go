@@ -2,7 +2,6 @@ package shipping_test
 
 import (
 	"context"
-	"net/http"
 	"sync"
 	"testing"
 	"time"
@@ -15,15 +14,11 @@ import (
 	shippinghttp "github.com/gocommerce/commerce/modules/shipping/adapters/http"
 	shippingjobs "github.com/gocommerce/commerce/modules/shipping/adapters/jobs"
 	shippingpg "github.com/gocommerce/commerce/modules/shipping/adapters/postgres"
-	"github.com/gocommerce/commerce/modules/shipping/adapters/ratetable"
 	"github.com/gocommerce/commerce/modules/shipping/app"
 	"github.com/gocommerce/commerce/modules/shipping/domain"
 	"github.com/gocommerce/commerce/modules/shipping/ports"
-	"github.com/gocommerce/commerce/platform/apperr"
-	"github.com/gocommerce/commerce/platform/auth"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
-	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/httpx"
 	"github.com/gocommerce/commerce/platform/httpxtest"
@@ -38,22 +33,13 @@ const (
 	secret    = "whsec-test"
 )
 
-type fakeAuth map[string]*auth.Principal
-
-func (f fakeAuth) Authenticate(_ context.Context, cred, _ string) (*auth.Principal, error) {
-	if p, ok := f[cred]; ok {
-		return p, nil
-	}
-	return nil, apperr.Unauthorized("Unauthorized: Invalid token")
-}
-
-var principals = fakeAuth{
-	"admin":     {Kind: auth.APIKey, ID: "k1", KeyPrefix: "k1", Scopes: []string{"admin"}},
-	"writer":    {Kind: auth.APIKey, ID: "k2", KeyPrefix: "k2", Scopes: []string{"shipping:write"}},
-	"reader":    {Kind: auth.APIKey, ID: "k3", KeyPrefix: "k3", Scopes: []string{"shipping:read"}},
-	"other":     {Kind: auth.APIKey, ID: "k4", KeyPrefix: "k4", Scopes: []string{"products:read"}},
-	"customer":  {Kind: auth.Customer, ID: customer1, Scopes: config.Default().Security.CustomerScopes},
-	"customer2": {Kind: auth.Customer, ID: customer2, Scopes: config.Default().Security.CustomerScopes},
+var principals = httpxtest.Principals{
+	"admin":     httpxtest.APIKey("k1", "admin"),
+	"writer":    httpxtest.APIKey("k2", "shipping:write"),
+	"reader":    httpxtest.APIKey("k3", "shipping:read"),
+	"other":     httpxtest.APIKey("k4", "products:read"),
+	"customer":  httpxtest.Customer(customer1, ""),
+	"customer2": httpxtest.Customer(customer2, ""),
 }
 
 // fakeOrders knows one order, of customer1.
@@ -130,11 +116,9 @@ func (s *stubCarrier) Track(context.Context, string) ([]domain.TrackingEvent, er
 }
 
 type harness struct {
+	*httpxtest.Harness
 	t        *testing.T
-	engine   string
-	db       *db.DB
 	svc      *app.Service
-	srv      http.Handler
 	clock    *clock.Fake
 	storage  *memStorage
 	jobs     *shippingjobs.Jobs
@@ -144,12 +128,10 @@ type harness struct {
 // Wednesday, so business days are easy to count.
 var t0 = time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
 
+// tables are the carriers of a store without credentials: the built-in rate tables.
 func tables() app.Carriers {
-	out := app.Carriers{}
-	for _, c := range domain.Carriers {
-		out = append(out, ratetable.New(c))
-	}
-	return out
+	cfg := config.Default()
+	return shipping.NewCarriers(&cfg)
 }
 
 func newHarness(t *testing.T, engine string, carriers app.Carriers) *harness {
@@ -164,11 +146,8 @@ func newHarness(t *testing.T, engine string, carriers app.Carriers) *harness {
 	svc := app.NewService(e.DB, shippingpg.NewShipmentRepository(e.DB), carriers, store, fakeOrders{}, events.NewOutbox(e.DB), clk, settings)
 	j := shippingjobs.NewJobs(svc, zap.NewNop())
 	mod := shipping.NewModule(shippinghttp.NewHandler(svc), j)
-	srv, err := httpx.NewServer(&cfg, zap.NewNop(), principals, nil, nil, nil, []httpx.Module{mod})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &harness{t: t, engine: engine, db: e.DB, svc: svc, srv: docs.Wrap(t, srv), clock: clk, storage: store, jobs: j, carriers: carriers}
+	srv := httpxtest.NewServer(t, &cfg, nil, principals, mod)
+	return &harness{Harness: httpxtest.New(t, docs.Wrap(t, srv), e.DB), t: t, svc: svc, clock: clk, storage: store, jobs: j, carriers: carriers}
 }
 
 // eachEngine runs fn on a fresh harness (built-in tables) per engine, in parallel.
@@ -179,34 +158,15 @@ func eachEngine(t *testing.T, fn func(t *testing.T, h *harness)) {
 
 func eachEngineWith(t *testing.T, carriers func() app.Carriers, fn func(t *testing.T, h *harness)) {
 	t.Helper()
-	for _, engine := range testdb.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			t.Parallel()
-			fn(t, newHarness(t, engine, carriers()))
-		})
-	}
+	testdb.EachEngine(t, func(t *testing.T, engine string) { fn(t, newHarness(t, engine, carriers())) })
 }
 
 var docs = httpxtest.NewValidator(func() openapi.Fragment { return shipping.NewModule(nil, nil).OpenAPI() })
 
-func (h *harness) do(method, path string, body any, creds ...string) httpxtest.Response {
-	h.t.Helper()
-	return httpxtest.Do(h.t, h.srv, method, path, body, creds...)
-}
-
-func (h *harness) must(status int, method, path string, body any, creds ...string) httpxtest.Response {
-	h.t.Helper()
-	return httpxtest.Must(h.t, h.srv, status, method, path, body, creds...)
-}
-
 // outbox returns the types of the stored events, oldest first.
 func (h *harness) outbox() []string {
 	h.t.Helper()
-	var types []string
-	if err := h.db.Gorm().Table("outbox_events").Order("occurred_at, id").Pluck("type", &types).Error; err != nil {
-		h.t.Fatal(err)
-	}
-	return types
+	return httpx.Map(h.Events(), func(e httpxtest.Event) string { return e.Type })
 }
 
 // svcCarrier returns the harness's stub carrier of a code.

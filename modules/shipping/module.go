@@ -24,38 +24,22 @@ import (
 	"github.com/gocommerce/commerce/modules/shipping/ports"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
-	"github.com/gocommerce/commerce/platform/httpx"
-	"github.com/gocommerce/commerce/platform/jobs"
-	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/modkit"
 )
 
-// Module is the shipping module: routes, migrations and jobs.
+// Module is the shipping module: its name, routes, migrations and jobs.
 type Module struct {
-	handler *shippinghttp.Handler
-	jobs    *shippingjobs.Jobs
+	modkit.Parts
+	modkit.Work
 }
 
 // NewModule builds the module.
 func NewModule(h *shippinghttp.Handler, j *shippingjobs.Jobs) *Module {
-	return &Module{handler: h, jobs: j}
+	return &Module{Parts: modkit.NewParts("shipping", h, shippinghttp.OpenAPI()), Work: modkit.Work{Jobs: j}}
 }
-
-// Name names the module.
-func (m *Module) Name() string { return "shipping" }
-
-// RegisterRoutes mounts the shipping endpoints.
-func (m *Module) RegisterRoutes(r *httpx.Routes) { m.handler.RegisterRoutes(r) }
 
 // Migrations returns the module's table migrations.
-func (m *Module) Migrations() db.MigrationSource { return shippingpg.Migrations() }
-
-// OpenAPI returns the module's OpenAPI fragment (openapi.Documented).
-func (m *Module) OpenAPI() openapi.Fragment {
-	return openapi.Fragment{Module: "shipping", Data: shippinghttp.OpenAPI()}
-}
-
-// RegisterJobs registers shipping:poll_tracking.
-func (m *Module) RegisterJobs(r jobs.Registry) { m.jobs.Register(r) }
+func (m *Module) Migrations() db.MigrationSource { return Migrations() }
 
 // Migrations returns the module's migrations without building the module (tests, tools).
 func Migrations() db.MigrationSource { return shippingpg.Migrations() }

@@ -36,7 +36,7 @@ func ratesPath(params map[string]string) string {
 func TestRatesBuiltInTables(t *testing.T) {
 	t.Parallel()
 	eachEngine(t, func(t *testing.T, h *harness) {
-		r := h.must(200, "GET", ratesPath(nil), nil, "reader")
+		r := h.Must(200, "GET", ratesPath(nil), nil, "reader")
 		rates := r.List()
 		carriers := map[string]bool{}
 		prev := decimal.Zero
@@ -69,7 +69,7 @@ func TestRatesBuiltInTables(t *testing.T) {
 			t.Errorf("errors %v", errs)
 		}
 		// The same quote has the same id.
-		again := h.must(200, "GET", ratesPath(nil), nil, "customer")
+		again := h.Must(200, "GET", ratesPath(nil), nil, "customer")
 		if again.List()[0]["id"] != rates[0]["id"] {
 			t.Errorf("rate ids differ between identical quotes")
 		}
@@ -95,7 +95,7 @@ func TestRatesUnitsConvertExactly(t *testing.T) {
 		for _, c := range cases {
 			c.params["carriers"] = "ups"
 			c.params["service_code"] = "03"
-			r := h.must(200, "GET", ratesPath(c.params), nil, "reader")
+			r := h.Must(200, "GET", ratesPath(c.params), nil, "reader")
 			rates := r.List()
 			if len(rates) != 1 {
 				t.Fatalf("%v: %d rates: %s", c.params, len(rates), r.Raw)
@@ -105,7 +105,7 @@ func TestRatesUnitsConvertExactly(t *testing.T) {
 			}
 		}
 		// Limits shown in the caller's units: lb and in.
-		r := h.must(200, "GET", ratesPath(map[string]string{"carriers": "ups", "service_code": "03", "weight": "3", "weight_unit": "lb", "dimension_unit": "in", "length": "10", "width": "5", "height": "4"}), nil, "reader")
+		r := h.Must(200, "GET", ratesPath(map[string]string{"carriers": "ups", "service_code": "03", "weight": "3", "weight_unit": "lb", "dimension_unit": "in", "length": "10", "width": "5", "height": "4"}), nil, "reader")
 		rate := r.List()[0]
 		if rate["weight_unit"] != "lb" || rate["weight_limit"] != "154.3236" {
 			t.Errorf("weight limit %v %v", rate["weight_limit"], rate["weight_unit"])
@@ -124,7 +124,7 @@ func TestRatesParameters(t *testing.T) {
 	t.Parallel()
 	eachEngine(t, func(t *testing.T, h *harness) {
 		// carriers filter, deduplicated, any case.
-		r := h.must(200, "GET", ratesPath(map[string]string{"carriers": "FedEx,usps,fedex"}), nil, "reader")
+		r := h.Must(200, "GET", ratesPath(map[string]string{"carriers": "FedEx,usps,fedex"}), nil, "reader")
 		for _, rate := range r.List() {
 			if rate["carrier"] != "fedex" && rate["carrier"] != "usps" {
 				t.Errorf("carrier %v", rate["carrier"])
@@ -134,28 +134,28 @@ func TestRatesParameters(t *testing.T) {
 			t.Errorf("carriers echo %v", got)
 		}
 		// service_code.
-		r = h.must(200, "GET", ratesPath(map[string]string{"service_code": "PRIORITY_MAIL"}), nil, "reader")
+		r = h.Must(200, "GET", ratesPath(map[string]string{"service_code": "PRIORITY_MAIL"}), nil, "reader")
 		if l := r.List(); len(l) != 1 || l[0]["carrier"] != "usps" || l[0]["service_name"] != "USPS Priority Mail" {
 			t.Errorf("service_code filter: %s", r.Raw)
 		}
 		// currency: converted from the USD table (UPS Ground 12.90 USD × 0.92 = 11.868 → 11.87 EUR; JPY no decimals).
-		r = h.must(200, "GET", ratesPath(map[string]string{"carriers": "ups", "service_code": "03", "currency": "eur"}), nil, "reader")
+		r = h.Must(200, "GET", ratesPath(map[string]string{"carriers": "ups", "service_code": "03", "currency": "eur"}), nil, "reader")
 		if l := r.List(); l[0]["price"] != "11.87" || l[0]["currency"] != "EUR" {
 			t.Errorf("EUR: %v", l[0])
 		}
-		r = h.must(200, "GET", ratesPath(map[string]string{"carriers": "ups", "service_code": "03", "currency": "JPY"}), nil, "reader")
+		r = h.Must(200, "GET", ratesPath(map[string]string{"carriers": "ups", "service_code": "03", "currency": "JPY"}), nil, "reader")
 		if l := r.List(); l[0]["price"] != "1935" {
 			t.Errorf("JPY: %v", l[0]["price"])
 		}
 		// International: US → DE has no domestic services; USPS ships internationally from the US.
-		r = h.must(200, "GET", ratesPath(map[string]string{"to_country": "DE", "to_zip": "10115"}), nil, "reader")
+		r = h.Must(200, "GET", ratesPath(map[string]string{"to_country": "DE", "to_zip": "10115"}), nil, "reader")
 		for _, rate := range r.List() {
 			if rate["service_code"] == "03" || rate["service_code"] == "FEDEX_GROUND" {
 				t.Errorf("domestic service abroad: %v", rate)
 			}
 		}
 		// DE → GB from Germany: no USPS (it ships from the US only).
-		r = h.must(200, "GET", ratesPath(map[string]string{"from_country": "DE", "from_zip": "10115", "to_country": "FR", "to_zip": "75001"}), nil, "reader")
+		r = h.Must(200, "GET", ratesPath(map[string]string{"from_country": "DE", "from_zip": "10115", "to_country": "FR", "to_zip": "75001"}), nil, "reader")
 		codes := []string{}
 		for _, rate := range r.List() {
 			if rate["carrier"] == "usps" {
@@ -167,7 +167,7 @@ func TestRatesParameters(t *testing.T) {
 			t.Errorf("DHL Express Worldwide (EU) missing within the EU: %v", codes)
 		}
 		// Too heavy for every service: no rates, no errors.
-		r = h.must(200, "GET", ratesPath(map[string]string{"weight": "500"}), nil, "reader")
+		r = h.Must(200, "GET", ratesPath(map[string]string{"weight": "500"}), nil, "reader")
 		if len(r.List()) != 0 {
 			t.Errorf("500 kg: %s", r.Raw)
 		}
@@ -203,14 +203,14 @@ func TestRatesBadInputNamesTheField(t *testing.T) {
 			{map[string]string{"currency": "ISK"}, "currency"},
 		}
 		for _, c := range cases {
-			r := h.do("GET", ratesPath(c.params), nil, "reader")
+			r := h.Do("GET", ratesPath(c.params), nil, "reader")
 			httpxtest.AssertError(t, r, 400, 400, "validation")
 			if _, ok := r.Fields()[c.field]; !ok {
 				t.Errorf("%v: fields %v, want %s", c.params, r.Fields(), c.field)
 			}
 		}
-		httpxtest.AssertError(t, h.do("GET", ratesPath(nil), nil), 401, 401, "auth")
-		httpxtest.AssertError(t, h.do("GET", ratesPath(nil), nil, "other"), 403, 403, "auth")
+		httpxtest.AssertError(t, h.Do("GET", ratesPath(nil), nil), 401, 401, "auth")
+		httpxtest.AssertError(t, h.Do("GET", ratesPath(nil), nil, "other"), 403, 403, "auth")
 	})
 }
 
@@ -227,7 +227,7 @@ func TestRatesCarrierFailureAndTimeout(t *testing.T) {
 	}
 	eachEngineWith(t, slow, func(t *testing.T, h *harness) {
 		start := time.Now()
-		r := h.must(200, "GET", ratesPath(nil), nil, "reader")
+		r := h.Must(200, "GET", ratesPath(nil), nil, "reader")
 		if d := time.Since(start); d > 3*time.Second {
 			t.Errorf("took %s: the deadline did not cut the slow carrier", d)
 		}
@@ -250,7 +250,7 @@ func TestRatesCarrierFailureAndTimeout(t *testing.T) {
 			}
 		}
 		// Only failing carriers asked: 503 naming them.
-		r = h.do("GET", ratesPath(map[string]string{"carriers": "usps,dhl"}), nil, "reader")
+		r = h.Do("GET", ratesPath(map[string]string{"carriers": "usps,dhl"}), nil, "reader")
 		httpxtest.AssertError(t, r, 503, "RATES_UNAVAILABLE", "unavailable")
 	})
 }

@@ -5,8 +5,6 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -42,7 +40,7 @@ func shipmentBody(extra map[string]any) map[string]any {
 func TestCreateShipmentWithTableCarrier(t *testing.T) {
 	t.Parallel()
 	eachEngine(t, func(t *testing.T, h *harness) {
-		r := h.must(201, "POST", "/api/v1/shipping/shipments", shipmentBody(map[string]any{
+		r := h.Must(201, "POST", "/api/v1/shipping/shipments", shipmentBody(map[string]any{
 			"order_id": orderID, "reference": "PO-7", "notify_customer": true,
 			"insurance": map[string]any{"amount": "150.00", "currency": "USD"},
 			"options":   map[string]any{"signature_required": true, "saturday_delivery": true},
@@ -90,7 +88,7 @@ func TestCreateShipmentWithTableCarrier(t *testing.T) {
 		}
 		// GET, with both includes.
 		id := s["id"].(string)
-		g := h.must(200, "GET", "/api/v1/shipping/shipments/"+id+"?include=tracking_history,order", nil, "reader").Data()
+		g := h.Must(200, "GET", "/api/v1/shipping/shipments/"+id+"?include=tracking_history,order", nil, "reader").Data()
 		if g["tracking_number"] != tn || g["price"] != "12.90" {
 			t.Errorf("get %v", g)
 		}
@@ -101,7 +99,7 @@ func TestCreateShipmentWithTableCarrier(t *testing.T) {
 		if o, _ := g["order"].(map[string]any); o["order_number"] != "1001" {
 			t.Errorf("order %v", g["order"])
 		}
-		plain := h.must(200, "GET", "/api/v1/shipping/shipments/"+id, nil, "reader").Data()
+		plain := h.Must(200, "GET", "/api/v1/shipping/shipments/"+id, nil, "reader").Data()
 		if _, ok := plain["tracking_history"]; ok {
 			t.Errorf("tracking_history without include")
 		}
@@ -109,10 +107,10 @@ func TestCreateShipmentWithTableCarrier(t *testing.T) {
 			t.Errorf("order without include")
 		}
 		// The order's customer sees it; another customer does not.
-		h.must(200, "GET", "/api/v1/shipping/shipments/"+id, nil, "customer")
-		httpxtest.AssertError(t, h.do("GET", "/api/v1/shipping/shipments/"+id, nil, "customer2"), 404, "SHIPMENT_NOT_FOUND", "not_found")
+		h.Must(200, "GET", "/api/v1/shipping/shipments/"+id, nil, "customer")
+		httpxtest.AssertError(t, h.Do("GET", "/api/v1/shipping/shipments/"+id, nil, "customer2"), 404, "SHIPMENT_NOT_FOUND", "not_found")
 		// A customer may not create shipments.
-		httpxtest.AssertError(t, h.do("POST", "/api/v1/shipping/shipments", shipmentBody(nil), "customer"), 403, 403, "auth")
+		httpxtest.AssertError(t, h.Do("POST", "/api/v1/shipping/shipments", shipmentBody(nil), "customer"), 403, 403, "auth")
 	})
 }
 
@@ -129,13 +127,13 @@ func TestCreateShipmentInternationalAndUnits(t *testing.T) {
 				map[string]any{"weight": 16, "weight_unit": "oz", "length": 10, "width": 8, "height": 4, "dimension_unit": "in"},
 			}})
 		// No customs declaration for an international shipment.
-		r := h.do("POST", "/api/v1/shipping/shipments", body, "writer")
+		r := h.Do("POST", "/api/v1/shipping/shipments", body, "writer")
 		httpxtest.AssertError(t, r, 400, 400, "validation")
 		if _, ok := r.Fields()["customs_info"]; !ok {
 			t.Errorf("fields %v", r.Fields())
 		}
 		body["customs_info"] = customs
-		s := h.must(201, "POST", "/api/v1/shipping/shipments", body, "writer").Data()
+		s := h.Must(201, "POST", "/api/v1/shipping/shipments", body, "writer").Data()
 		// 3 lb + 16 oz = 4 lb in the first package's unit.
 		if s["weight"] != "4" || s["weight_unit"] != "lb" || s["dimensions"] != nil {
 			t.Errorf("weight %v %v dims %v", s["weight"], s["weight_unit"], s["dimensions"])
@@ -156,12 +154,12 @@ func TestCreateShipmentInternationalAndUnits(t *testing.T) {
 			t.Errorf("customs %v", ci)
 		}
 		// Without an order, include=order is null.
-		g := h.must(200, "GET", "/api/v1/shipping/shipments/"+s["id"].(string)+"?include=order", nil, "reader").Data()
+		g := h.Must(200, "GET", "/api/v1/shipping/shipments/"+s["id"].(string)+"?include=order", nil, "reader").Data()
 		if o, present := g["order"]; !present || o != nil || g["order_id"] != nil {
 			t.Errorf("order %v (%v), order_id %v", o, present, g["order_id"])
 		}
 		// Within the EU no customs declaration is needed.
-		h.must(201, "POST", "/api/v1/shipping/shipments", shipmentBody(map[string]any{"carrier": "dhl", "service_code": "U",
+		h.Must(201, "POST", "/api/v1/shipping/shipments", shipmentBody(map[string]any{"carrier": "dhl", "service_code": "U",
 			"ship_from": address("DE", "10115"), "ship_to": address("FR", "75001")}), "writer")
 	})
 }
@@ -192,7 +190,7 @@ func TestCreateShipmentBadInput(t *testing.T) {
 			{shipmentBody(map[string]any{"service_code": "11"}), "service_code"}, // UPS Standard: not domestic
 		}
 		for _, c := range cases {
-			r := h.do("POST", "/api/v1/shipping/shipments", c.body, "writer")
+			r := h.Do("POST", "/api/v1/shipping/shipments", c.body, "writer")
 			if r.Code != 400 {
 				t.Errorf("%s: status %d %s", c.field, r.Code, r.Raw)
 				continue
@@ -201,10 +199,10 @@ func TestCreateShipmentBadInput(t *testing.T) {
 				t.Errorf("%s: fields %v", c.field, r.Fields())
 			}
 		}
-		r := h.do("POST", "/api/v1/shipping/shipments", shipmentBody(map[string]any{"order_id": "0190a000-0000-7000-8000-00000000ffff"}), "writer")
+		r := h.Do("POST", "/api/v1/shipping/shipments", shipmentBody(map[string]any{"order_id": "0190a000-0000-7000-8000-00000000ffff"}), "writer")
 		httpxtest.AssertError(t, r, 404, "ORDER_NOT_FOUND", "not_found")
-		httpxtest.AssertError(t, h.do("GET", "/api/v1/shipping/shipments/nope", nil, "reader"), 404, "SHIPMENT_NOT_FOUND", "not_found")
-		httpxtest.AssertError(t, h.do("GET", "/api/v1/shipping/shipments/0190a000-0000-7000-8000-00000000ffff?include=x", nil, "reader"), 400, 400, "validation")
+		httpxtest.AssertError(t, h.Do("GET", "/api/v1/shipping/shipments/nope", nil, "reader"), 404, "SHIPMENT_NOT_FOUND", "not_found")
+		httpxtest.AssertError(t, h.Do("GET", "/api/v1/shipping/shipments/0190a000-0000-7000-8000-00000000ffff?include=x", nil, "reader"), 400, 400, "validation")
 		if got := h.outbox(); len(got) != 0 {
 			t.Errorf("events of refused shipments: %v", got)
 		}
@@ -223,20 +221,13 @@ func (h *harness) webhook(carrier string, body any, signature string) httpxtest.
 	if signature == "" {
 		signature = sign(raw)
 	}
-	req := httptest.NewRequest("POST", "/api/v1/shipping/webhooks/"+carrier, bytes.NewReader(raw))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("X-Shipping-Signature", signature)
-	w := httptest.NewRecorder()
-	h.srv.ServeHTTP(w, req)
-	out := httpxtest.Response{Code: w.Code, Raw: w.Body.String()}
-	_ = json.Unmarshal(w.Body.Bytes(), &out.Body)
-	return out
+	return h.Do("POST", "/api/v1/shipping/webhooks/"+carrier, raw, "X-Shipping-Signature: "+signature)
 }
 
 func TestWebhookMovesTheStatusMachine(t *testing.T) {
 	t.Parallel()
 	eachEngine(t, func(t *testing.T, h *harness) {
-		s := h.must(201, "POST", "/api/v1/shipping/shipments", shipmentBody(map[string]any{"order_id": orderID}), "writer").Data()
+		s := h.Must(201, "POST", "/api/v1/shipping/shipments", shipmentBody(map[string]any{"order_id": orderID}), "writer").Data()
 		id, tn := s["id"].(string), s["tracking_number"].(string)
 		ev := func(status string, at time.Time) map[string]any {
 			return map[string]any{"status": status, "code": strings.ToUpper(status), "description": status, "location": "Memphis, TN, US", "occurred_at": at.Format(time.RFC3339)}
@@ -264,7 +255,7 @@ func TestWebhookMovesTheStatusMachine(t *testing.T) {
 		}
 		// Delivered is final: a late exception is recorded but moves nothing.
 		h.webhook("ups", map[string]any{"tracking_number": tn, "status": "exception", "occurred_at": t0.Add(5 * time.Hour).Format(time.RFC3339)}, "")
-		g := h.must(200, "GET", "/api/v1/shipping/shipments/"+id+"?include=tracking_history", nil, "admin").Data()
+		g := h.Must(200, "GET", "/api/v1/shipping/shipments/"+id+"?include=tracking_history", nil, "admin").Data()
 		if g["status"] != "delivered" || g["shipped_at"] != "2026-11-25T11:00:00Z" || g["delivered_at"] != "2026-11-25T13:00:00Z" {
 			t.Errorf("shipment %v %v %v", g["status"], g["shipped_at"], g["delivered_at"])
 		}
@@ -284,7 +275,7 @@ func TestTrackingJobPollsLiveCarriers(t *testing.T) {
 	t.Parallel()
 	carriers := func() app.Carriers { return app.Carriers{tables()[0], &stubCarrier{code: domain.FedEx}} }
 	eachEngineWith(t, carriers, func(t *testing.T, h *harness) {
-		s := h.must(201, "POST", "/api/v1/shipping/shipments", shipmentBody(map[string]any{"carrier": "fedex", "service_code": "FEDEX_GROUND"}), "writer").Data()
+		s := h.Must(201, "POST", "/api/v1/shipping/shipments", shipmentBody(map[string]any{"carrier": "fedex", "service_code": "FEDEX_GROUND"}), "writer").Data()
 		id := s["id"].(string)
 		if s["label_url"] != "/uploads/shipping-label-"+id+".png" || s["price"] != "12.34" {
 			t.Errorf("live label %v %v", s["label_url"], s["price"])
@@ -297,23 +288,23 @@ func TestTrackingJobPollsLiveCarriers(t *testing.T) {
 		}
 		fedex.mu.Unlock()
 		// Not due yet: nothing asked.
-		if err := h.jobs.HandlePollTracking(t.Context(), nil); err != nil {
+		if err := h.jobs.Handle(t.Context(), nil); err != nil {
 			t.Fatal(err)
 		}
 		if fedex.calls != 0 {
 			t.Fatalf("polled before tracking_interval: %d", fedex.calls)
 		}
 		h.clock.Advance(2 * time.Hour)
-		if err := h.jobs.HandlePollTracking(t.Context(), nil); err != nil {
+		if err := h.jobs.Handle(t.Context(), nil); err != nil {
 			t.Fatal(err)
 		}
-		g := h.must(200, "GET", "/api/v1/shipping/shipments/"+id+"?include=tracking_history", nil, "reader").Data()
+		g := h.Must(200, "GET", "/api/v1/shipping/shipments/"+id+"?include=tracking_history", nil, "reader").Data()
 		if g["status"] != "delivered" || g["delivered_at"] != "2026-11-26T16:00:00Z" || len(httpxtest.Objects(g["tracking_history"])) != 3 {
 			t.Errorf("after poll %v", g)
 		}
 		// Delivered: no more polls.
 		h.clock.Advance(5 * time.Hour)
-		if err := h.jobs.HandlePollTracking(t.Context(), nil); err != nil {
+		if err := h.jobs.Handle(t.Context(), nil); err != nil {
 			t.Fatal(err)
 		}
 		if fedex.calls != 1 {
@@ -336,17 +327,17 @@ func TestCreateShipmentCarrierFailures(t *testing.T) {
 		}
 	}
 	eachEngineWith(t, carriers, func(t *testing.T, h *harness) {
-		r := h.do("POST", "/api/v1/shipping/shipments", shipmentBody(nil), "writer")
+		r := h.Do("POST", "/api/v1/shipping/shipments", shipmentBody(nil), "writer")
 		httpxtest.AssertError(t, r, 400, "CARRIER_REJECTED", "validation")
 		if !strings.Contains(r.Err()["message"].(string), "Missing or invalid shipper number") {
 			t.Errorf("message %v", r.Err()["message"])
 		}
-		r = h.do("POST", "/api/v1/shipping/shipments", shipmentBody(map[string]any{"carrier": "fedex", "service_code": "FEDEX_GROUND"}), "writer")
+		r = h.Do("POST", "/api/v1/shipping/shipments", shipmentBody(map[string]any{"carrier": "fedex", "service_code": "FEDEX_GROUND"}), "writer")
 		if r.Code != 503 || r.Err()["code"] != "CARRIER_UNAVAILABLE" {
 			t.Errorf("unavailable: %d %s", r.Code, r.Raw)
 		}
 		// USPS is not configured in this set.
-		r = h.do("POST", "/api/v1/shipping/shipments", shipmentBody(map[string]any{"carrier": "usps", "service_code": "PRIORITY_MAIL"}), "writer")
+		r = h.Do("POST", "/api/v1/shipping/shipments", shipmentBody(map[string]any{"carrier": "usps", "service_code": "PRIORITY_MAIL"}), "writer")
 		httpxtest.AssertError(t, r, 400, "INVALID_CARRIER", "validation")
 		if got := h.outbox(); len(got) != 0 || len(h.storage.files) != 0 {
 			t.Errorf("stored after failures: %v %d", got, len(h.storage.files))
@@ -358,7 +349,7 @@ func TestCreateShipmentCarrierFailures(t *testing.T) {
 func TestConcurrentTrackingUpdates(t *testing.T) {
 	t.Parallel()
 	eachEngine(t, func(t *testing.T, h *harness) {
-		s := h.must(201, "POST", "/api/v1/shipping/shipments", shipmentBody(nil), "writer").Data()
+		s := h.Must(201, "POST", "/api/v1/shipping/shipments", shipmentBody(nil), "writer").Data()
 		tn := s["tracking_number"].(string)
 		done := make(chan int, 2)
 		for i, st := range []string{"in_transit", "out_for_delivery"} {
@@ -372,7 +363,7 @@ func TestConcurrentTrackingUpdates(t *testing.T) {
 				t.Errorf("status %d", code)
 			}
 		}
-		g := h.must(200, "GET", "/api/v1/shipping/shipments/"+s["id"].(string)+"?include=tracking_history", nil, "reader").Data()
+		g := h.Must(200, "GET", "/api/v1/shipping/shipments/"+s["id"].(string)+"?include=tracking_history", nil, "reader").Data()
 		if g["status"] != "out_for_delivery" || len(httpxtest.Objects(g["tracking_history"])) != 3 {
 			t.Errorf("after concurrent updates %v %v", g["status"], g["tracking_history"])
 		}
@@ -386,9 +377,9 @@ func TestCarrierNativePush(t *testing.T) {
 		return app.Carriers{&stubCarrier{code: domain.UPS, push: ups.New(ups.Config{}).ParsePush}, tables()[1]}
 	}
 	eachEngineWith(t, carriers, func(t *testing.T, h *harness) {
-		s := h.must(201, "POST", "/api/v1/shipping/shipments", shipmentBody(nil), "writer").Data()
+		s := h.Must(201, "POST", "/api/v1/shipping/shipments", shipmentBody(nil), "writer").Data()
 		push := func(carrier, credential string, body string) httpxtest.Response {
-			return httpxtest.Do(t, h.srv, "POST", "/api/v1/shipping/webhooks/"+carrier, body, "Credential: "+credential)
+			return h.Do("POST", "/api/v1/shipping/webhooks/"+carrier, body, "Credential: "+credential)
 		}
 		body := `{"trackingNumber":"` + s["tracking_number"].(string) + `","localActivityDate":"20261127","localActivityTime":"093000",
 			"gmtActivityDate":"20261127","gmtActivityTime":"143000","activityLocation":{"city":"San Francisco","stateProvince":"CA","postalCode":"94105","country":"US"},
@@ -398,7 +389,7 @@ func TestCarrierNativePush(t *testing.T) {
 		if r.Code != 200 || r.Body["status"] != "delivered" {
 			t.Fatalf("push %d %s", r.Code, r.Raw)
 		}
-		g := h.must(200, "GET", "/api/v1/shipping/shipments/"+s["id"].(string), nil, "reader").Data()
+		g := h.Must(200, "GET", "/api/v1/shipping/shipments/"+s["id"].(string), nil, "reader").Data()
 		if g["delivered_at"] != "2026-11-27T14:30:00Z" {
 			t.Errorf("delivered_at %v", g["delivered_at"])
 		}

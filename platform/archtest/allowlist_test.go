@@ -25,7 +25,7 @@ var apiImports = map[string][]string{
 	"customers": {"carts", "identity", "orders"},
 	"identity":  {"customers"},
 	"inventory": {"catalog"},
-	"orders":    {"catalog", "coupons", "customers", "inventory", "payments"},
+	"orders":    {"catalog", "coupons", "customers", "inventory", "payments", "shipping"},
 	"payments":  {"customers"},
 	"tax":       {},
 	"shipping":  {"orders"},

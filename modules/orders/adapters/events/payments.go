@@ -1,5 +1,6 @@
 // Package events subscribes the orders module to the payments module's events: they
-// move the financial status of the order each payment names (docs/decisions/0072).
+// move the financial status of the order each payment names (docs/decisions/0072);
+// shipment.created records the tracking of the order a shipment names (0157).
 package events
 
 import (
@@ -12,6 +13,7 @@ import (
 	"github.com/gocommerce/commerce/modules/orders/adapters/paymentsapi"
 	"github.com/gocommerce/commerce/modules/orders/domain"
 	payments "github.com/gocommerce/commerce/modules/payments/api"
+	shipping "github.com/gocommerce/commerce/modules/shipping/api"
 	"github.com/gocommerce/commerce/platform/event"
 )
 
@@ -20,6 +22,7 @@ type Recorder interface {
 	RecordPayment(ctx context.Context, orderKey string, ev domain.PaymentEvent) error
 	SyncPayment(ctx context.Context, paymentID string) error
 	RecordRefund(ctx context.Context, orderKey string, f domain.RefundFact) error
+	ShipmentRecorder
 }
 
 // Subscriber turns payment events into order transactions.
@@ -41,6 +44,7 @@ func (s *Subscriber) Subscribe(bus event.Subscriber) {
 	bus.Subscribe(payments.EventPaymentCanceled, s.HandlePayment)
 	bus.Subscribe(payments.EventRefundSucceeded, s.HandleRefund)
 	bus.Subscribe(payments.EventRefundFailed, s.HandleRefund)
+	bus.Subscribe(shipping.EventShipmentCreated, s.HandleShipmentCreated)
 }
 
 func (s *Subscriber) drop(e event.Event, err error) error {

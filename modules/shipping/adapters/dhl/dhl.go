@@ -18,16 +18,12 @@ import (
 	"github.com/gocommerce/commerce/modules/shipping/ports"
 )
 
-// Config is shipping.dhl: the API key (client_id) and secret, the shipper account
-// number, the base URL.
-type Config = carrierhttp.Account
-
-// Carrier is the DHL Express adapter.
-type Carrier struct {
-	carrierhttp.Base
-}
-
-var _ ports.Carrier = (*Carrier)(nil)
+// Carrier is the DHL Express adapter. Config is shipping.dhl: the API key (client_id)
+// and secret, the shipper account number, the base URL.
+type (
+	Config  = carrierhttp.Account
+	Carrier struct{ carrierhttp.Base }
+)
 
 // New builds the adapter.
 func New(cfg Config) *Carrier {

@@ -14,11 +14,9 @@ import (
 	"github.com/gocommerce/commerce/modules/shipping/ports"
 )
 
-var shipDate = time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
-
 func setup(t *testing.T) (*carriertest.Server, *dhl.Carrier) {
-	srv := carriertest.New(t, "", "apikey", "apisecret") // basic authentication
-	return srv, dhl.New(dhl.Config{ClientID: "apikey", ClientSecret: "apisecret", AccountNumber: "123456789", BaseURL: srv.URL})
+	srv, acct := carriertest.Start(t, "", dhl.Config{ClientID: "apikey", ClientSecret: "apisecret", AccountNumber: "123456789"})
+	return srv, dhl.New(acct)
 }
 
 func TestRates(t *testing.T) {
@@ -30,7 +28,7 @@ func TestRates(t *testing.T) {
 		 "deliveryCapabilities":{"estimatedDeliveryDateAndTime":"2026-11-27T23:59:00","totalTransitDays":"2"}},
 		{"productName":"EXPRESS 9:00","productCode":"K","isCustomerAgreement":true,"totalPrice":[{"currencyType":"BILLC","priceCurrency":"EUR","price":131.05}],
 		 "deliveryCapabilities":{"estimatedDeliveryDateAndTime":"2026-11-26T09:00:00","totalTransitDays":1}}]}`)
-	req := domain.RateRequest{FromCountry: "DE", FromZip: "10117", ToCountry: "GB", ToZip: "SW1A 1AA", Currency: "EUR", ShipDate: shipDate,
+	req := domain.RateRequest{FromCountry: "DE", FromZip: "10117", ToCountry: "GB", ToZip: "SW1A 1AA", Currency: "EUR", ShipDate: carriertest.ShipDate,
 		Parcel: domain.Parcel{WeightKg: decimal.RequireFromString("2.5"), HasDimensions: true, LengthCm: decimal.NewFromInt(30),
 			WidthCm: decimal.NewFromInt(20), HeightCm: decimal.RequireFromString("10.2")}}
 	rates, err := c.Rates(context.Background(), req)
@@ -75,7 +73,7 @@ func TestCreateLabel(t *testing.T) {
 		Packages:    []domain.Package{{Weight: decimal.NewFromInt(3), WeightUnit: domain.Pound}},
 		Insurance:   &domain.Insurance{Amount: decimal.RequireFromString("150"), Currency: "USD"},
 		CustomsInfo: &domain.CustomsInfo{ContentsType: "merchandise", Items: []domain.CustomsItem{{Description: "T-shirt", Quantity: 2, Value: decimal.RequireFromString("25"), Currency: "USD", HSTariffNumber: "610910", OriginCountry: "US"}}}}
-	label, err := c.CreateLabel(context.Background(), ports.LabelRequest{Shipment: sh, ShipDate: shipDate})
+	label, err := c.CreateLabel(context.Background(), ports.LabelRequest{Shipment: sh, ShipDate: carriertest.ShipDate})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +90,7 @@ func TestCreateLabel(t *testing.T) {
 	})
 	srv.AssertFailures("POST /shipments", `{"instance":"/expressapi/shipments","detail":"1001: The requested product(s) (P) not available","title":"Product not available","status":"400"}`,
 		"The requested product(s) (P) not available", func(ctx context.Context) error {
-			_, err := c.CreateLabel(ctx, ports.LabelRequest{Shipment: sh, ShipDate: shipDate})
+			_, err := c.CreateLabel(ctx, ports.LabelRequest{Shipment: sh, ShipDate: carriertest.ShipDate})
 			return err
 		})
 }

@@ -18,16 +18,12 @@ import (
 	"github.com/gocommerce/commerce/modules/shipping/ports"
 )
 
-// Config is shipping.fedex: the OAuth client (API key and secret), the account number,
-// the base URL.
-type Config = carrierhttp.Account
-
-// Carrier is the FedEx adapter.
-type Carrier struct {
-	carrierhttp.Base
-}
-
-var _ ports.Carrier = (*Carrier)(nil)
+// Carrier is the FedEx adapter. Config is shipping.fedex: the OAuth client (API key and
+// secret), the account number, the base URL.
+type (
+	Config  = carrierhttp.Account
+	Carrier struct{ carrierhttp.Base }
+)
 
 // New builds the adapter.
 func New(cfg Config) *Carrier {

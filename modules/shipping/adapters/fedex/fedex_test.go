@@ -14,11 +14,9 @@ import (
 	"github.com/gocommerce/commerce/modules/shipping/ports"
 )
 
-var shipDate = time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
-
 func setup(t *testing.T) (*carriertest.Server, *fedex.Carrier) {
-	srv := carriertest.New(t, "/oauth/token", "key", "secret")
-	return srv, fedex.New(fedex.Config{ClientID: "key", ClientSecret: "secret", AccountNumber: "740561073", BaseURL: srv.URL})
+	srv, acct := carriertest.Start(t, "/oauth/token", fedex.Config{ClientID: "key", ClientSecret: "secret", AccountNumber: "740561073"})
+	return srv, fedex.New(acct)
 }
 
 func TestRates(t *testing.T) {
@@ -30,7 +28,7 @@ func TestRates(t *testing.T) {
 		 "operationalDetail":{"transitTime":"FOUR_DAYS"}},
 		{"serviceType":"FEDEX_2_DAY","serviceName":"FedEx 2Day®","ratedShipmentDetails":[{"rateType":"LIST","totalNetCharge":31.4,"currency":"USD"}],
 		 "commit":{"dateDetail":{"dayOfWeek":"FRI","dayFormat":"2026-11-27T16:30:00"}},"operationalDetail":{"transitTime":"TWO_DAYS"}}]}}`)
-	req := domain.RateRequest{FromCountry: "US", FromZip: "10001", ToCountry: "US", ToZip: "94105", Currency: "USD", ShipDate: shipDate,
+	req := domain.RateRequest{FromCountry: "US", FromZip: "10001", ToCountry: "US", ToZip: "94105", Currency: "USD", ShipDate: carriertest.ShipDate,
 		Parcel: domain.Parcel{WeightKg: decimal.RequireFromString("1.36077711")}}
 	rates, err := c.Rates(context.Background(), req)
 	if err != nil {
@@ -73,7 +71,7 @@ func TestCreateLabelInternational(t *testing.T) {
 		Insurance: &domain.Insurance{Amount: decimal.RequireFromString("50"), Currency: "USD"},
 		CustomsInfo: &domain.CustomsInfo{ContentsType: "merchandise", Items: []domain.CustomsItem{
 			{Description: "T-shirt", Quantity: 2, Value: decimal.RequireFromString("25"), Currency: "USD", HSTariffNumber: "610910", OriginCountry: "US"}}}}
-	label, err := c.CreateLabel(context.Background(), ports.LabelRequest{Shipment: sh, ShipDate: shipDate})
+	label, err := c.CreateLabel(context.Background(), ports.LabelRequest{Shipment: sh, ShipDate: carriertest.ShipDate})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +88,7 @@ func TestCreateLabelInternational(t *testing.T) {
 	})
 	srv.AssertFailures("POST /ship/v1/shipments", `{"errors":[{"code":"SHIPMENT.USER.UNAUTHORIZED","message":"Account is not authorized for this service."}]}`,
 		"Account is not authorized", func(ctx context.Context) error {
-			_, err := c.CreateLabel(ctx, ports.LabelRequest{Shipment: sh, ShipDate: shipDate})
+			_, err := c.CreateLabel(ctx, ports.LabelRequest{Shipment: sh, ShipDate: carriertest.ShipDate})
 			return err
 		})
 }

@@ -46,8 +46,8 @@ func NewHandler(svc *app.Service) *Handler { return &Handler{svc: svc} }
 func (h *Handler) RegisterRoutes(r *httpx.Routes) {
 	g := r.API.Group("/shipping")
 	g.GET("/rates", httpx.Require(ScopeRead), h.rates)
-	g.POST("/shipments", httpx.Require(ScopeWrite), h.createShipment)
-	g.GET("/shipments/:id", httpx.Require(ScopeRead), h.getShipment)
+	g.POST("/shipments", httpx.Require(ScopeWrite), httpx.HandleJSON(http.StatusCreated, h.createShipment))
+	g.GET("/shipments/:id", httpx.Require(ScopeRead), httpx.Handle(http.StatusOK, h.getShipment))
 	g.POST("/webhooks/:carrier", h.webhook)
 }
 
@@ -86,34 +86,18 @@ func (h *Handler) rates(c *gin.Context) {
 	c.JSON(http.StatusOK, ratesResponse{Data: data, Meta: meta})
 }
 
-func (h *Handler) createShipment(c *gin.Context) {
-	var req createShipmentRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	out, err := h.svc.CreateShipment(c.Request.Context(), req.input())
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusCreated, httpx.Data(out))
+func (h *Handler) createShipment(c *gin.Context, req createShipmentRequest) (api.Shipment, error) {
+	return h.svc.CreateShipment(c.Request.Context(), req.input())
 }
 
-func (h *Handler) getShipment(c *gin.Context) {
+func (h *Handler) getShipment(c *gin.Context) (api.Shipment, error) {
 	history, order, err := app.ParseIncludes(c.Query("include"))
 	if err != nil {
-		httpx.Error(c, err)
-		return
+		return api.Shipment{}, err
 	}
-	out, err := h.svc.GetShipment(c.Request.Context(), app.GetShipmentQuery{
+	return h.svc.GetShipment(c.Request.Context(), app.GetShipmentQuery{
 		ID: c.Param("id"), Principal: httpx.Principal(c), TrackingHistory: history, Order: order,
 	})
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, httpx.Data(out))
 }
 
 // webhook applies a carrier's tracking update, signed with shipping.webhook_secret.

@@ -9,7 +9,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gocommerce/commerce/modules/shipping/app"
-	"github.com/gocommerce/commerce/platform/jobs"
+	"github.com/gocommerce/commerce/platform/modkit"
 )
 
 // TaskPollTracking is the periodic tracking sweep.
@@ -19,29 +19,20 @@ const TaskPollTracking = "shipping:poll_tracking"
 // shipping.tracking_interval).
 const PollInterval = 5 * time.Minute
 
-// Jobs registers and runs shipping's tasks.
+// Jobs registers and runs shipping's tasks (Register; Handle runs the sweep, the
+// payload ignored: the database says what is due).
 type Jobs struct {
-	svc *app.Service
-	log *zap.Logger
+	modkit.Sweep
 }
 
 // NewJobs builds the task handlers.
 func NewJobs(svc *app.Service, log *zap.Logger) *Jobs {
-	return &Jobs{svc: svc, log: log.Named("shipping.jobs")}
-}
-
-// Register declares the handler and its schedule.
-func (j *Jobs) Register(r jobs.Registry) {
-	r.Handle(TaskPollTracking, j.HandlePollTracking)
-	r.Every(TaskPollTracking, PollInterval)
-}
-
-// HandlePollTracking polls the shipments due (the payload is ignored: the database
-// says what is due).
-func (j *Jobs) HandlePollTracking(ctx context.Context, _ []byte) error {
-	n, err := j.svc.PollTracking(ctx)
-	if n > 0 {
-		j.log.Info("shipments moved by tracking", zap.Int("count", n))
+	poll := func(ctx context.Context) (int64, error) {
+		n, err := svc.PollTracking(ctx)
+		return int64(n), err
 	}
-	return err
+	return &Jobs{modkit.Sweep{
+		Task: TaskPollTracking, Every: PollInterval, Run: poll,
+		Log: log.Named("shipping.jobs"), Done: "shipments moved by tracking",
+	}}
 }

@@ -4,10 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"time"
-
-	"gorm.io/gorm/clause"
 
 	"github.com/gocommerce/commerce/modules/shipping/domain"
 	"github.com/gocommerce/commerce/modules/shipping/ports"
@@ -29,8 +26,8 @@ func (r *ShipmentRepository) Create(ctx context.Context, s *domain.Shipment) err
 	s.Version = 1
 	row := fromShipment(s)
 	conn := r.db.Conn(ctx)
-	if err := conn.Create(&row).Error; err != nil {
-		return fmt.Errorf("shipping: insert shipment: %w", err)
+	if err := db.Insert(conn, &row, nil, "shipping: insert shipment"); err != nil {
+		return err
 	}
 	numbers := []trackingNumberRow{}
 	seen := map[string]bool{}
@@ -40,12 +37,11 @@ func (r *ShipmentRepository) Create(ctx context.Context, s *domain.Shipment) err
 			numbers = append(numbers, trackingNumberRow{Carrier: s.Carrier, TrackingNumber: n, ShipmentID: s.ID})
 		}
 	}
-	if len(numbers) > 0 {
-		if err := conn.Clauses(clause.OnConflict{DoNothing: true}).Create(&numbers).Error; err != nil {
-			return fmt.Errorf("shipping: insert tracking numbers: %w", err)
-		}
+	if len(numbers) == 0 {
+		return nil
 	}
-	return nil
+	_, err := db.InsertNew(conn, &numbers, "shipping: insert tracking numbers")
+	return err
 }
 
 func packageNumbers(s *domain.Shipment) []string {
@@ -58,40 +54,32 @@ func packageNumbers(s *domain.Shipment) []string {
 
 // Get loads a shipment by id.
 func (r *ShipmentRepository) Get(ctx context.Context, id string) (*domain.Shipment, error) {
-	var rows []shipmentRow
-	if err := r.db.Conn(ctx).Where("id = ?", id).Limit(1).Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("shipping: select shipment: %w", err)
+	row, err := db.First[shipmentRow](r.db.Conn(ctx).Where("id = ?", id), domain.ErrShipmentNotFound, "shipping: select shipment")
+	if err != nil {
+		return nil, err
 	}
-	if len(rows) == 0 {
-		return nil, domain.ErrShipmentNotFound
-	}
-	return rows[0].toDomain()
+	return row.toDomain()
 }
 
 // GetByTracking finds a shipment by one of its tracking numbers.
 func (r *ShipmentRepository) GetByTracking(ctx context.Context, carrier, number string) (*domain.Shipment, error) {
-	var rows []trackingNumberRow
-	if err := r.db.Conn(ctx).Where("carrier = ? AND tracking_number = ?", carrier, number).Limit(1).Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("shipping: select tracking number: %w", err)
+	row, err := db.First[trackingNumberRow](r.db.Conn(ctx).Where("carrier = ? AND tracking_number = ?", carrier, number),
+		domain.ErrShipmentNotFound, "shipping: select tracking number")
+	if err != nil {
+		return nil, err
 	}
-	if len(rows) == 0 {
-		return nil, domain.ErrShipmentNotFound
-	}
-	return r.Get(ctx, rows[0].ShipmentID)
+	return r.Get(ctx, row.ShipmentID)
 }
 
 // Update writes the mutable columns when the version matches, then increments it.
 func (r *ShipmentRepository) Update(ctx context.Context, s *domain.Shipment) error {
 	res := r.db.Conn(ctx).Model(&shipmentRow{}).Where("id = ? AND version = ?", s.ID, s.Version).Updates(map[string]any{
-		"status": string(s.Status), "updated_at": s.UpdatedAt.UTC(), "shipped_at": utcPtr(s.ShippedAt),
-		"delivered_at": utcPtr(s.DeliveredAt), "estimated_delivery": utcPtr(s.EstimatedDelivery),
-		"next_track_at": utcPtr(s.NextTrackAt), "version": s.Version + 1,
+		"status": string(s.Status), "updated_at": s.UpdatedAt.UTC(), "shipped_at": db.UTCPtr(s.ShippedAt),
+		"delivered_at": db.UTCPtr(s.DeliveredAt), "estimated_delivery": db.UTCPtr(s.EstimatedDelivery),
+		"next_track_at": db.UTCPtr(s.NextTrackAt), "version": s.Version + 1,
 	})
-	if res.Error != nil {
-		return fmt.Errorf("shipping: update shipment: %w", res.Error)
-	}
-	if res.RowsAffected == 0 {
-		return ports.ErrVersion
+	if err := db.One(res, ports.ErrVersion, "shipping: update shipment"); err != nil {
+		return err
 	}
 	s.Version++
 	return nil
@@ -111,11 +99,11 @@ func (r *ShipmentRepository) AddEvents(ctx context.Context, events []domain.Trac
 	for _, e := range events {
 		row := eventRow{ID: e.ID, ShipmentID: e.ShipmentID, Fingerprint: fingerprint(e), Status: string(e.Status), Code: e.Code,
 			Description: e.Description, Location: e.Location, Source: e.Source, OccurredAt: e.OccurredAt.UTC(), CreatedAt: now}
-		res := conn.Clauses(clause.OnConflict{DoNothing: true}).Create(&row)
-		if res.Error != nil {
-			return nil, fmt.Errorf("shipping: insert tracking event: %w", res.Error)
+		stored, err := db.InsertNew(conn, &row, "shipping: insert tracking event")
+		if err != nil {
+			return nil, err
 		}
-		if res.RowsAffected > 0 {
+		if stored {
 			added = append(added, e)
 		}
 	}
@@ -124,32 +112,19 @@ func (r *ShipmentRepository) AddEvents(ctx context.Context, events []domain.Trac
 
 // Events returns a shipment's history, oldest first.
 func (r *ShipmentRepository) Events(ctx context.Context, shipmentID string) ([]domain.TrackingEvent, error) {
-	var rows []eventRow
-	if err := r.db.Conn(ctx).Where("shipment_id = ?", shipmentID).Order("occurred_at, created_at, id").Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("shipping: select tracking events: %w", err)
-	}
-	out := make([]domain.TrackingEvent, len(rows))
-	for i, e := range rows {
-		out[i] = domain.TrackingEvent{ID: e.ID, ShipmentID: e.ShipmentID, Status: domain.Status(e.Status), Code: e.Code,
-			Description: e.Description, Location: e.Location, OccurredAt: e.OccurredAt.UTC(), Source: e.Source}
-	}
-	return out, nil
+	return db.FindAs(r.db.Conn(ctx).Where("shipment_id = ?", shipmentID).Order("occurred_at, created_at, id"),
+		func(e eventRow) domain.TrackingEvent {
+			return domain.TrackingEvent{ID: e.ID, ShipmentID: e.ShipmentID, Status: domain.Status(e.Status), Code: e.Code,
+				Description: e.Description, Location: e.Location, OccurredAt: e.OccurredAt.UTC(), Source: e.Source}
+		}, "shipping: select tracking events")
 }
 
 // DueForTracking returns the shipments whose next poll is due, the most overdue first.
 func (r *ShipmentRepository) DueForTracking(ctx context.Context, now time.Time, limit int) ([]*domain.Shipment, error) {
-	var rows []shipmentRow
-	if err := r.db.Conn(ctx).Where("next_track_at IS NOT NULL AND next_track_at <= ?", now.UTC()).
-		Order("next_track_at, id").Limit(limit).Find(&rows).Error; err != nil {
-		return nil, fmt.Errorf("shipping: select due shipments: %w", err)
+	rows, err := db.Find[shipmentRow](r.db.Conn(ctx).Where("next_track_at IS NOT NULL AND next_track_at <= ?", now.UTC()).
+		Order("next_track_at, id").Limit(limit), "shipping: select due shipments")
+	if err != nil {
+		return nil, err
 	}
-	out := make([]*domain.Shipment, 0, len(rows))
-	for _, row := range rows {
-		s, err := row.toDomain()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, nil
+	return db.MapErr(rows, shipmentRow.toDomain)
 }

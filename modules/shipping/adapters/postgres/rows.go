@@ -7,6 +7,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gocommerce/commerce/modules/shipping/domain"
+	"github.com/gocommerce/commerce/platform/db"
 )
 
 type shipmentRow struct {
@@ -108,14 +109,6 @@ func dimsFrom(d *jsonDimensions) *domain.Dimensions {
 	return &domain.Dimensions{Length: d.Length, Width: d.Width, Height: d.Height, Unit: domain.DimensionUnit(d.Unit)}
 }
 
-func utcPtr(t *time.Time) *time.Time {
-	if t == nil {
-		return nil
-	}
-	u := t.UTC()
-	return &u
-}
-
 func fromShipment(s *domain.Shipment) shipmentRow {
 	pkgs := make([]jsonPackage, len(s.Packages))
 	for i, p := range s.Packages {
@@ -133,8 +126,8 @@ func fromShipment(s *domain.Shipment) shipmentRow {
 		Price: s.Price, Currency: s.Currency, Weight: s.Weight.String(), WeightUnit: string(s.WeightUnit),
 		Dimensions: toJSON(dimsTo(s.Dimensions)), ShipFrom: toJSON(s.ShipFrom), ShipTo: toJSON(s.ShipTo), Packages: toJSON(pkgs),
 		CustomsInfo: toJSON(customs), Insurance: toJSON(s.Insurance), Options: toJSON(s.Options), Reference: s.Reference,
-		NotifyCustomer: s.NotifyCustomer, CreatedAt: s.CreatedAt.UTC(), UpdatedAt: s.UpdatedAt.UTC(), ShippedAt: utcPtr(s.ShippedAt),
-		DeliveredAt: utcPtr(s.DeliveredAt), EstimatedDelivery: utcPtr(s.EstimatedDelivery), NextTrackAt: utcPtr(s.NextTrackAt),
+		NotifyCustomer: s.NotifyCustomer, CreatedAt: s.CreatedAt.UTC(), UpdatedAt: s.UpdatedAt.UTC(), ShippedAt: db.UTCPtr(s.ShippedAt),
+		DeliveredAt: db.UTCPtr(s.DeliveredAt), EstimatedDelivery: db.UTCPtr(s.EstimatedDelivery), NextTrackAt: db.UTCPtr(s.NextTrackAt),
 		Version: s.Version,
 	}
 }
@@ -144,8 +137,8 @@ func (r shipmentRow) toDomain() (*domain.Shipment, error) {
 		ID: r.ID, OrderID: r.OrderID, Carrier: r.Carrier, ServiceCode: r.ServiceCode, ServiceName: r.ServiceName,
 		TrackingNumber: r.TrackingNumber, TrackingURL: r.TrackingURL, LabelURL: r.LabelURL, Status: domain.Status(r.Status),
 		Price: r.Price, Currency: r.Currency, WeightUnit: domain.WeightUnit(r.WeightUnit), Reference: r.Reference,
-		NotifyCustomer: r.NotifyCustomer, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(), ShippedAt: utcPtr(r.ShippedAt),
-		DeliveredAt: utcPtr(r.DeliveredAt), EstimatedDelivery: utcPtr(r.EstimatedDelivery), NextTrackAt: utcPtr(r.NextTrackAt),
+		NotifyCustomer: r.NotifyCustomer, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(), ShippedAt: db.UTCPtr(r.ShippedAt),
+		DeliveredAt: db.UTCPtr(r.DeliveredAt), EstimatedDelivery: db.UTCPtr(r.EstimatedDelivery), NextTrackAt: db.UTCPtr(r.NextTrackAt),
 		Version: r.Version,
 	}
 	var err error

@@ -19,18 +19,14 @@ import (
 	"github.com/gocommerce/commerce/modules/shipping/ports"
 )
 
-// Config is shipping.ups: the OAuth client, the shipper (account) number, the base URL.
-type Config = carrierhttp.Account
-
-// Carrier is the UPS adapter.
-type Carrier struct {
-	carrierhttp.Base
-}
-
-var (
-	_ ports.Carrier      = (*Carrier)(nil)
-	_ ports.TrackingPush = (*Carrier)(nil)
+// Carrier is the UPS adapter. Config is shipping.ups: the OAuth client, the shipper
+// (account) number, the base URL.
+type (
+	Config  = carrierhttp.Account
+	Carrier struct{ carrierhttp.Base }
 )
+
+var _ ports.TrackingPush = (*Carrier)(nil)
 
 // New builds the adapter.
 func New(cfg Config) *Carrier {

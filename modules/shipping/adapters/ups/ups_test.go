@@ -14,13 +14,11 @@ import (
 	"github.com/gocommerce/commerce/modules/shipping/ports"
 )
 
-var shipDate = time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
-
 func request(service string) domain.RateRequest {
 	return domain.RateRequest{FromCountry: "US", FromZip: "10001", ToCountry: "US", ToZip: "94105", ServiceCode: service,
 		Parcel: domain.Parcel{WeightKg: decimal.RequireFromString("2.04"), HasDimensions: true,
 			LengthCm: decimal.RequireFromString("30.5"), WidthCm: decimal.NewFromInt(20), HeightCm: decimal.NewFromInt(10)},
-		Currency: "USD", ShipDate: shipDate}
+		Currency: "USD", ShipDate: carriertest.ShipDate}
 }
 
 func shipment() *domain.Shipment {
@@ -38,8 +36,8 @@ func shipment() *domain.Shipment {
 }
 
 func setup(t *testing.T) (*carriertest.Server, *ups.Carrier) {
-	srv := carriertest.New(t, "/security/v1/oauth/token", "cid", "csecret")
-	return srv, ups.New(ups.Config{ClientID: "cid", ClientSecret: "csecret", AccountNumber: "A1B2C3", BaseURL: srv.URL})
+	srv, acct := carriertest.Start(t, "/security/v1/oauth/token", ups.Config{ClientID: "cid", ClientSecret: "csecret", AccountNumber: "A1B2C3"})
+	return srv, ups.New(acct)
 }
 
 func TestRates(t *testing.T) {
@@ -99,7 +97,7 @@ func TestCreateLabel(t *testing.T) {
 		"ShipmentIdentificationNumber":"1ZA1B2C30312345678",
 		"PackageResults":[{"TrackingNumber":"1ZA1B2C30312345678","ShippingLabel":{"ImageFormat":{"Code":"PNG"},"GraphicImage":"`+png+`"}},
 		                  {"TrackingNumber":"1ZA1B2C30312345687","ShippingLabel":{"ImageFormat":{"Code":"PNG"},"GraphicImage":"`+png+`"}}]}}}`)
-	label, err := c.CreateLabel(context.Background(), ports.LabelRequest{Shipment: shipment(), ShipDate: shipDate})
+	label, err := c.CreateLabel(context.Background(), ports.LabelRequest{Shipment: shipment(), ShipDate: carriertest.ShipDate})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +116,7 @@ func TestCreateLabel(t *testing.T) {
 	})
 	srv.AssertFailures("POST /api/shipments/v2409/ship", `{"response":{"errors":[{"code":"120100","message":"Missing or invalid shipper number"}]}}`,
 		"Missing or invalid shipper number", func(ctx context.Context) error {
-			_, err := c.CreateLabel(ctx, ports.LabelRequest{Shipment: shipment(), ShipDate: shipDate})
+			_, err := c.CreateLabel(ctx, ports.LabelRequest{Shipment: shipment(), ShipDate: carriertest.ShipDate})
 			return err
 		})
 }

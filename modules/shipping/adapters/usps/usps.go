@@ -24,16 +24,13 @@ import (
 	"github.com/gocommerce/commerce/modules/shipping/ports"
 )
 
-// Config is shipping.usps: the OAuth client, the account (CRID:MID:EPS account number,
-// for the payment authorization labels need), the base URL.
-type Config = carrierhttp.Account
-
-// Carrier is the USPS adapter.
-type Carrier struct {
-	carrierhttp.Base
-}
-
-var _ ports.Carrier = (*Carrier)(nil)
+// Carrier is the USPS adapter. Config is shipping.usps: the OAuth client, the account
+// (CRID:MID:EPS account number, for the payment authorization labels need), the base
+// URL.
+type (
+	Config  = carrierhttp.Account
+	Carrier struct{ carrierhttp.Base }
+)
 
 // New builds the adapter.
 func New(cfg Config) *Carrier {

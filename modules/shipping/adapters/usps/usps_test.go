@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -16,15 +15,13 @@ import (
 	"github.com/gocommerce/commerce/modules/shipping/ports"
 )
 
-var shipDate = time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
-
 func setup(t *testing.T) (*carriertest.Server, *usps.Carrier) {
-	srv := carriertest.New(t, "/oauth2/v3/token", "cid", "csecret")
-	return srv, usps.New(usps.Config{ClientID: "cid", ClientSecret: "csecret", AccountNumber: "123456:900001:1000123456", BaseURL: srv.URL})
+	srv, acct := carriertest.Start(t, "/oauth2/v3/token", usps.Config{ClientID: "cid", ClientSecret: "csecret", AccountNumber: "123456:900001:1000123456"})
+	return srv, usps.New(acct)
 }
 
 func request(to, zip, service string) domain.RateRequest {
-	return domain.RateRequest{FromCountry: "US", FromZip: "10001", ToCountry: to, ToZip: zip, ServiceCode: service, Currency: "USD", ShipDate: shipDate,
+	return domain.RateRequest{FromCountry: "US", FromZip: "10001", ToCountry: to, ToZip: zip, ServiceCode: service, Currency: "USD", ShipDate: carriertest.ShipDate,
 		Parcel: domain.Parcel{WeightKg: decimal.RequireFromString("0.68038855"), HasDimensions: true,
 			LengthCm: decimal.RequireFromString("25.4"), WidthCm: decimal.RequireFromString("20.32"), HeightCm: decimal.RequireFromString("10.16")}}
 }
@@ -103,7 +100,7 @@ func TestCreateLabel(t *testing.T) {
 		ShipFrom: domain.Address{Name: "Ada Lovelace", Address1: "1 Main St", City: "New York", State: "NY", Country: "US", Zip: "10001"},
 		ShipTo:   domain.Address{Name: "Bob Smith", Address1: "2 Market St", City: "San Francisco", State: "CA", Country: "US", Zip: "94105-1234"},
 		Packages: []domain.Package{{Weight: decimal.NewFromInt(1), WeightUnit: domain.Pound}, {Weight: decimal.NewFromInt(20), WeightUnit: domain.Ounce}}}
-	label, err := c.CreateLabel(context.Background(), ports.LabelRequest{Shipment: sh, ShipDate: shipDate})
+	label, err := c.CreateLabel(context.Background(), ports.LabelRequest{Shipment: sh, ShipDate: carriertest.ShipDate})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +116,7 @@ func TestCreateLabel(t *testing.T) {
 		"packageDescription.mailClass": "PRIORITY_MAIL", "packageDescription.weight": 1.25, "packageDescription.customerReference.0.referenceNumber": "PO-7"})
 	srv.AssertFailures("POST /labels/v3/label", `{"error":{"code":"400","message":"Invalid address","errors":[{"title":"Address Not Found","detail":"The address is not deliverable."}]}}`,
 		"The address is not deliverable", func(ctx context.Context) error {
-			_, err := c.CreateLabel(ctx, ports.LabelRequest{Shipment: sh, ShipDate: shipDate})
+			_, err := c.CreateLabel(ctx, ports.LabelRequest{Shipment: sh, ShipDate: carriertest.ShipDate})
 			return err
 		})
 }

@@ -18,12 +18,26 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gocommerce/commerce/modules/shipping/adapters/internal/carrierhttp"
 	"github.com/gocommerce/commerce/modules/shipping/domain"
 	"github.com/gocommerce/commerce/platform/apperr"
 )
 
 // Token is the access token the stand-in issues.
 const Token = "tok-1"
+
+// ShipDate is the ship date the adapter tests ask about (a Wednesday).
+var ShipDate = time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
+
+// Start starts a stand-in for the account (OAuth on tokenPath, "" for basic
+// authentication) that accepts its client id and secret, and returns the account
+// pointed at it.
+func Start(t testing.TB, tokenPath string, a carrierhttp.Account) (*Server, carrierhttp.Account) {
+	t.Helper()
+	s := New(t, tokenPath, a.ClientID, a.ClientSecret)
+	a.BaseURL = s.URL
+	return s, a
+}
 
 // Request is a recorded request.
 type Request struct {
