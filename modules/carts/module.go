@@ -22,36 +22,23 @@ import (
 	"github.com/gocommerce/commerce/modules/carts/ports"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
-	"github.com/gocommerce/commerce/platform/httpx"
-	"github.com/gocommerce/commerce/platform/jobs"
-	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/modkit"
 )
 
-// Module is the carts module: its name, routes, migrations and jobs.
+// Module is the carts module: its name, routes, migrations and jobs (the hourly
+// expiry sweep, carts:expire).
 type Module struct {
-	handler *cartshttp.Handler
-	jobs    *cartsjobs.Jobs
+	modkit.Parts
+	modkit.Work
 }
 
 // NewModule builds the module.
-func NewModule(h *cartshttp.Handler, j *cartsjobs.Jobs) *Module { return &Module{handler: h, jobs: j} }
-
-// Name names the module.
-func (m *Module) Name() string { return "carts" }
-
-// RegisterRoutes mounts the cart endpoints.
-func (m *Module) RegisterRoutes(r *httpx.Routes) { m.handler.RegisterRoutes(r) }
+func NewModule(h *cartshttp.Handler, j *cartsjobs.Jobs) *Module {
+	return &Module{Parts: modkit.NewParts("carts", h, cartshttp.OpenAPI()), Work: modkit.Work{Jobs: j}}
+}
 
 // Migrations returns the module's table migrations.
-func (m *Module) Migrations() db.MigrationSource { return cartspg.Migrations() }
-
-// RegisterJobs registers the hourly expiry sweep (carts:expire).
-func (m *Module) RegisterJobs(r jobs.Registry) { m.jobs.Register(r) }
-
-// OpenAPI returns the module's OpenAPI fragment (openapi.Documented).
-func (m *Module) OpenAPI() openapi.Fragment {
-	return openapi.Fragment{Module: "carts", Data: cartshttp.OpenAPI()}
-}
+func (m *Module) Migrations() db.MigrationSource { return Migrations() }
 
 // Migrations returns the module's migrations without building the module (tests, tools).
 func Migrations() db.MigrationSource { return cartspg.Migrations() }

@@ -199,7 +199,6 @@ type CartsWrite struct {
 	Versioned   bool `koanf:"versioned"`
 	Cache       bool `koanf:"cache"`
 	GroupCommit bool `koanf:"group_commit"`
-	AsyncCommit bool `koanf:"async_commit"`
 }
 
 // Customers configures account links.
@@ -330,7 +329,7 @@ func Default() Config {
 			VIESTimeout:  10 * time.Second,
 		},
 		Inventory:     Inventory{ReservationTimeout: 30 * time.Minute},
-		Carts:         Carts{ExpiryDays: 30, Write: CartsWrite{Versioned: true, Cache: true, GroupCommit: true, AsyncCommit: true}},
+		Carts:         Carts{ExpiryDays: 30, Write: CartsWrite{Versioned: true, Cache: true, GroupCommit: true}},
 		Uploads:       Uploads{MaxSizeBytes: 10 << 20, Driver: "local", Dir: "", PublicURL: "/uploads", S3: S3{Region: "us-east-1"}},
 		Customers:     Customers{InviteTTL: 7 * 24 * time.Hour, ResetTTL: 24 * time.Hour},
 		Notifications: Notifications{RetryBackoff: []time.Duration{30 * time.Second, 2 * time.Minute, 10 * time.Minute}, MaxAttempts: 4},

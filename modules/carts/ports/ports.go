@@ -47,8 +47,8 @@ type CartRepository interface {
 // it returns, atomically. Two implementations (adapters/postgres, docs/decisions/0119):
 // the plain one, Update and the outbox's Publish in one transaction; and the optimised
 // one of docs/decisions/0089, a versioned statement without a lock, with a cache of the
-// carts last written, group commit and an asynchronous commit, each of which
-// configuration can switch off (carts.write).
+// carts last written and group commit, each of which configuration can switch off
+// (carts.write); it commits synchronously (docs/decisions/0118).
 type CartWriter interface {
 	// Apply may read the cart without a lock and run change more than once (on a
 	// fresh read each time, when another change came first), so change must depend

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/gocommerce/commerce/modules/carts/api"
 	"github.com/gocommerce/commerce/modules/carts/app"
 	"github.com/gocommerce/commerce/modules/carts/domain"
 	"github.com/gocommerce/commerce/platform/apperr"
@@ -48,19 +49,20 @@ func (h *Handler) RegisterRoutes(r *httpx.Routes) {
 	opt := httpx.Optional()
 	read, write := cartAuth(app.ScopeRead), cartAuth(app.ScopeWrite)
 	g := r.API.Group("/carts")
-	g.POST("/guest", opt, h.createGuest)
-	g.GET("/me", httpx.Require(app.ScopeRead), h.me)
-	g.POST("/merge", httpx.Require(app.ScopeWrite), h.merge)
-	g.GET("/:id", opt, read, h.get)
-	g.PUT("/:id", opt, write, h.update)
-	g.DELETE("/:id", opt, write, h.delete)
-	g.GET("/:id/totals", opt, read, h.totals)
-	g.POST("/:id/items", opt, write, h.addItem)
-	g.DELETE("/:id/items", opt, write, h.clearItems)
-	g.PUT("/:id/items/:item_id", opt, write, h.updateItem)
-	g.DELETE("/:id/items/:item_id", opt, write, h.removeItem)
-	g.POST("/:id/coupon", opt, write, h.applyCoupon)
-	g.DELETE("/:id/coupon", opt, write, h.removeCoupon)
+	ok, created := http.StatusOK, http.StatusCreated
+	g.POST("/guest", opt, httpx.HandleJSON(created, h.createGuest))
+	g.GET("/me", httpx.Require(app.ScopeRead), httpx.Handle(ok, h.me))
+	g.POST("/merge", httpx.Require(app.ScopeWrite), httpx.HandleJSON(ok, h.merge))
+	g.GET("/:id", opt, read, httpx.Handle(ok, h.get))
+	g.PUT("/:id", opt, write, httpx.HandleJSON(ok, h.update))
+	g.DELETE("/:id", opt, write, httpx.HandleNoContent(h.delete))
+	g.GET("/:id/totals", opt, read, httpx.Handle(ok, h.totals))
+	g.POST("/:id/items", opt, write, httpx.HandleJSON(created, h.addItem))
+	g.DELETE("/:id/items", opt, write, httpx.HandleNoContent(h.clearItems))
+	g.PUT("/:id/items/:item_id", opt, write, httpx.HandleJSON(ok, h.updateItem))
+	g.DELETE("/:id/items/:item_id", opt, write, httpx.HandleNoContent(h.removeItem))
+	g.POST("/:id/coupon", opt, write, httpx.HandleJSON(ok, h.applyCoupon))
+	g.DELETE("/:id/coupon", opt, write, httpx.Handle(ok, h.removeCoupon))
 	// Any quantity out of 1..9999, however large, is INVALID_QUANTITY (dto.go).
 	r.KeepNumbers("POST", "/api/v1/carts/:id/items")
 	r.KeepNumbers("PUT", "/api/v1/carts/:id/items/:item_id")
@@ -70,164 +72,91 @@ func caller(c *gin.Context) app.Caller {
 	return app.Caller{SessionToken: c.GetHeader(HeaderSessionToken), Principal: httpx.Principal(c)}
 }
 
-func (h *Handler) cart(c *gin.Context, status int, cart *domain.Cart) {
-	c.JSON(status, httpx.Data(app.ToResource(cart)))
+// resource is a use case's cart as its resource, or the use case's error.
+func resource(cart *domain.Cart, err error) (api.CartResource, error) {
+	if err != nil {
+		return api.CartResource{}, err
+	}
+	return app.ToResource(cart), nil
 }
 
-func (h *Handler) createGuest(c *gin.Context) {
-	var req createGuestRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
+// itemResource is a use case's line as its resource, or the use case's error.
+func itemResource(cart *domain.Cart, item *domain.Item, err error) (api.ItemResource, error) {
+	if err != nil {
+		return api.ItemResource{}, err
 	}
+	return app.ToItemResource(item, cart.Currency), nil
+}
+
+func (h *Handler) createGuest(c *gin.Context, req createGuestRequest) (guestCartResponse, error) {
 	g, err := h.app.CreateGuest(c.Request.Context(), req.Currency)
 	if err != nil {
-		httpx.Error(c, err)
-		return
+		return guestCartResponse{}, err
 	}
-	c.JSON(http.StatusCreated, httpx.Data(guestCartResponse{CartResource: app.ToResource(g.Cart), SessionToken: g.SessionToken}))
+	return guestCartResponse{CartResource: app.ToResource(g.Cart), SessionToken: g.SessionToken}, nil
 }
 
-func (h *Handler) me(c *gin.Context) {
-	cart, err := h.app.Me(c.Request.Context(), httpx.Principal(c), c.Query("currency"))
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	h.cart(c, http.StatusOK, cart)
+func (h *Handler) me(c *gin.Context) (api.CartResource, error) {
+	return resource(h.app.Me(c.Request.Context(), httpx.Principal(c), c.Query("currency")))
 }
 
-func (h *Handler) get(c *gin.Context) {
-	cart, err := h.app.Get(c.Request.Context(), c.Param("id"), caller(c))
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	h.cart(c, http.StatusOK, cart)
+func (h *Handler) get(c *gin.Context) (api.CartResource, error) {
+	return resource(h.app.Get(c.Request.Context(), c.Param("id"), caller(c)))
 }
 
-func (h *Handler) update(c *gin.Context) {
-	var req updateCartRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	cart, err := h.app.UpdateDetails(c.Request.Context(), c.Param("id"), caller(c), app.DetailsChange{
+func (h *Handler) update(c *gin.Context, req updateCartRequest) (api.CartResource, error) {
+	return resource(h.app.UpdateDetails(c.Request.Context(), c.Param("id"), caller(c), app.DetailsChange{
 		Email: req.Email, ShippingMethod: req.ShippingMethod, Notes: req.Notes,
-	})
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	h.cart(c, http.StatusOK, cart)
+	}))
 }
 
-func (h *Handler) delete(c *gin.Context) {
-	if err := h.app.Delete(c.Request.Context(), c.Param("id"), caller(c)); err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.Status(http.StatusNoContent)
+func (h *Handler) delete(c *gin.Context) error {
+	return h.app.Delete(c.Request.Context(), c.Param("id"), caller(c))
 }
 
-func (h *Handler) totals(c *gin.Context) {
+func (h *Handler) totals(c *gin.Context) (totalsResponse, error) {
 	t, err := h.app.Totals(c.Request.Context(), c.Param("id"), caller(c), c.Query("shipping_address_id"))
 	if err != nil {
-		httpx.Error(c, err)
-		return
+		return totalsResponse{}, err
 	}
-	c.JSON(http.StatusOK, httpx.Data(toTotals(t)))
+	return toTotals(t), nil
 }
 
-func (h *Handler) addItem(c *gin.Context) {
-	var req addItemRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
+func (h *Handler) addItem(c *gin.Context, req addItemRequest) (api.ItemResource, error) {
 	qty := 1
 	if req.Quantity != nil {
 		qty = int(*req.Quantity)
 	}
-	cart, item, err := h.app.AddItem(c.Request.Context(), c.Param("id"), caller(c), app.AddItemCommand{
+	return itemResource(h.app.AddItem(c.Request.Context(), c.Param("id"), caller(c), app.AddItemCommand{
 		ProductID: req.ProductID, VariantID: req.VariantID, Quantity: qty, CustomAttributes: req.CustomAttributes,
-	})
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusCreated, httpx.Data(app.ToItemResource(item, cart.Currency)))
+	}))
 }
 
-func (h *Handler) updateItem(c *gin.Context) {
-	var req updateItemRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
+func (h *Handler) updateItem(c *gin.Context, req updateItemRequest) (api.ItemResource, error) {
 	if req.Quantity == nil && req.CustomAttributes == nil {
-		httpx.Error(c, apperr.Validation(map[string]string{"quantity": "quantity or custom_attributes is required"}))
-		return
+		return api.ItemResource{}, apperr.Validation(map[string]string{"quantity": "quantity or custom_attributes is required"})
 	}
-	cart, item, err := h.app.UpdateItem(c.Request.Context(), c.Param("id"), c.Param("item_id"), caller(c), domain.ItemChange{
+	return itemResource(h.app.UpdateItem(c.Request.Context(), c.Param("id"), c.Param("item_id"), caller(c), domain.ItemChange{
 		Quantity: req.Quantity.intPtr(), CustomAttributes: req.CustomAttributes,
-	})
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, httpx.Data(app.ToItemResource(item, cart.Currency)))
+	}))
 }
 
-func (h *Handler) removeItem(c *gin.Context) {
-	if err := h.app.RemoveItem(c.Request.Context(), c.Param("id"), c.Param("item_id"), caller(c)); err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.Status(http.StatusNoContent)
+func (h *Handler) removeItem(c *gin.Context) error {
+	return h.app.RemoveItem(c.Request.Context(), c.Param("id"), c.Param("item_id"), caller(c))
 }
 
-func (h *Handler) clearItems(c *gin.Context) {
-	if err := h.app.ClearItems(c.Request.Context(), c.Param("id"), caller(c)); err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.Status(http.StatusNoContent)
+func (h *Handler) clearItems(c *gin.Context) error {
+	return h.app.ClearItems(c.Request.Context(), c.Param("id"), caller(c))
 }
 
-func (h *Handler) applyCoupon(c *gin.Context) {
-	var req couponRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	cart, err := h.app.ApplyCoupon(c.Request.Context(), c.Param("id"), caller(c), req.CouponCode)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	h.cart(c, http.StatusOK, cart)
+func (h *Handler) applyCoupon(c *gin.Context, req couponRequest) (api.CartResource, error) {
+	return resource(h.app.ApplyCoupon(c.Request.Context(), c.Param("id"), caller(c), req.CouponCode))
 }
 
-func (h *Handler) removeCoupon(c *gin.Context) {
-	cart, err := h.app.RemoveCoupon(c.Request.Context(), c.Param("id"), caller(c), c.Query("coupon_code"))
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	h.cart(c, http.StatusOK, cart)
+func (h *Handler) removeCoupon(c *gin.Context) (api.CartResource, error) {
+	return resource(h.app.RemoveCoupon(c.Request.Context(), c.Param("id"), caller(c), c.Query("coupon_code")))
 }
 
-func (h *Handler) merge(c *gin.Context) {
-	var req mergeRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	cart, err := h.app.Merge(c.Request.Context(), httpx.Principal(c), req.SessionToken)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	h.cart(c, http.StatusOK, cart)
+func (h *Handler) merge(c *gin.Context, req mergeRequest) (api.CartResource, error) {
+	return resource(h.app.Merge(c.Request.Context(), httpx.Principal(c), req.SessionToken))
 }

@@ -7,7 +7,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/gocommerce/commerce/platform/jobs"
+	"github.com/gocommerce/commerce/platform/modkit"
 )
 
 // TaskExpire marks carts without activity for the expiry period expired.
@@ -22,31 +22,15 @@ type Expirer interface {
 	ExpireInactive(ctx context.Context) (int64, error)
 }
 
-// Jobs registers the carts tasks.
+// Jobs registers the carts tasks (Register).
 type Jobs struct {
-	app Expirer
-	log *zap.Logger
+	modkit.Sweep
 }
 
 // NewJobs builds the task handlers.
 func NewJobs(app Expirer, log *zap.Logger) *Jobs {
-	return &Jobs{app: app, log: log.Named("carts.jobs")}
-}
-
-// Register declares the handler and its schedule.
-func (j *Jobs) Register(r jobs.Registry) {
-	r.Handle(TaskExpire, j.HandleExpire)
-	r.Every(TaskExpire, ExpireInterval)
-}
-
-// HandleExpire runs the sweep.
-func (j *Jobs) HandleExpire(ctx context.Context, _ []byte) error {
-	n, err := j.app.ExpireInactive(ctx)
-	if err != nil {
-		return err
-	}
-	if n > 0 {
-		j.log.Info("inactive carts expired", zap.Int64("count", n))
-	}
-	return nil
+	return &Jobs{modkit.Sweep{
+		Task: TaskExpire, Every: ExpireInterval, Run: app.ExpireInactive,
+		Log: log.Named("carts.jobs"), Done: "inactive carts expired",
+	}}
 }

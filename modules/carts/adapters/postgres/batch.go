@@ -58,8 +58,8 @@ type combiner struct {
 	busy    map[string]bool // carts in a running batch
 }
 
-func newCombiner(d *db.DB, async bool) *combiner {
-	return &combiner{db: d, sql: batchSQL(async), busy: map[string]bool{}}
+func newCombiner(d *db.DB) *combiner {
+	return &combiner{db: d, sql: batchSQL(), busy: map[string]bool{}}
 }
 
 // writeAlone writes w in a statement of its own, at once (group commit off).
@@ -144,17 +144,11 @@ func (k *combiner) take() []*pendingWrite {
 // their columns are the rows' fields (rows.go), as on the locked path. Each cart's
 // UPDATE applies only at the version its change was made from; its items' and events'
 // writes join the UPDATE's RETURNING, so a cart that moved on gets nothing written.
-// With async, the transaction commits asynchronously (decision 0089: a crash of the
-// database server may lose the last fraction of a second of cart changes, never part
-// of one). $4 and $5 are the ids of the carts and of the changed items: the planner
+// The transaction commits synchronously (decision 0118). $4 and $5 are the ids of the carts and of the changed items: the planner
 // cannot know how many rows a JSON array holds (it assumes 100), and for a small carts
 // table it would then rather scan the whole table and hash than look up each row; as
 // arrays it reads them as index lookups.
-func batchSQL(async bool) string {
-	commit := "SELECT NULL"
-	if async {
-		commit = "SELECT set_config('synchronous_commit', 'off', true)"
-	}
+func batchSQL() string {
 	var (
 		cart cartRow
 		item itemRow
@@ -163,8 +157,7 @@ func batchSQL(async bool) string {
 		return list(fs, keep, func(col string) string { return col + " = " + batchValue(col) })
 	}
 	all := func(string) bool { return true }
-	return `WITH s AS (` + commit + `),
-in_carts AS (SELECT * FROM jsonb_populate_recordset(NULL::carts, $1::jsonb)),
+	return `WITH in_carts AS (SELECT * FROM jsonb_populate_recordset(NULL::carts, $1::jsonb)),
 c AS (UPDATE carts SET ` + set(cart.fields(), cartUpdatable) + `, version = carts.version + 1
   FROM in_carts x WHERE carts.id = ANY($4::uuid[]) AND carts.id = x.id AND carts.version = x.version RETURNING carts.id),
 in_items AS (SELECT * FROM jsonb_populate_recordset(NULL::cart_items, $2::jsonb)),
@@ -177,7 +170,7 @@ e AS (INSERT INTO outbox_events (` + events.RecordColumns + `)
   SELECT x.id, x.type, x.aggregate_id, x.payload, x.occurred_at, x.occurred_at, x.published_at
   FROM jsonb_to_recordset($3::jsonb) AS x(cart_id uuid, id uuid, type text, aggregate_id text, payload jsonb,
   occurred_at timestamptz, published_at timestamptz) JOIN c ON c.id = x.cart_id)
-SELECT c.id::text FROM c, s`
+SELECT c.id::text FROM c`
 }
 
 // batchValue is a column's value in a batch row x. The JSON columns travel as JSON

@@ -5,13 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/shopspring/decimal"
-
-	"github.com/gocommerce/commerce/modules/carts/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/carts/domain"
 	"github.com/gocommerce/commerce/modules/carts/ports"
-	"github.com/gocommerce/commerce/platform/events"
-	"github.com/gocommerce/commerce/platform/ids"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
@@ -23,20 +18,8 @@ import (
 func BenchmarkCartPaths(b *testing.B) {
 	for _, engine := range testdb.Engines() {
 		b.Run(engine, func(b *testing.B) {
-			e := testdb.Open(b, engine, events.Migrations(), postgres.Migrations())
+			e, r, cart := storedCart(b, engine, 3)
 			ctx := context.Background()
-			r := postgres.NewCartRepository(e.DB, events.NewOutbox(e.DB))
-			now := time.Now().UTC().Truncate(time.Microsecond)
-			cart := domain.New(domain.CartID(ids.New()), "", "USD", now, time.Hour)
-			for i := 0; i < 3; i++ {
-				p := domain.Product{ProductID: ids.New(), VariantID: ids.New(), Title: "Shirt", Status: domain.ProductActive, Currency: "USD", Price: decimal.RequireFromString("10.00")}
-				if _, err := cart.AddItem(domain.ItemID(ids.New()), p, 1, nil, now); err != nil {
-					b.Fatal(err)
-				}
-			}
-			if err := r.Create(ctx, cart); err != nil {
-				b.Fatal(err)
-			}
 			change := func(n int) func(context.Context, *domain.Cart) error {
 				return func(_ context.Context, c *domain.Cart) error {
 					q := n%5 + 1

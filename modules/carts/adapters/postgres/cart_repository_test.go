@@ -23,22 +23,16 @@ func TestApplyWithAStaleCopy(t *testing.T) {
 	for _, engine := range testdb.Engines() {
 		t.Run(engine, func(t *testing.T) {
 			t.Parallel()
-			e := testdb.Open(t, engine, events.Migrations(), postgres.Migrations())
+			e, a, cart := storedCart(t, engine, 0)
 			ctx := context.Background()
-			a := postgres.NewCartRepository(e.DB, events.NewOutbox(e.DB))
 			b := postgres.NewCartRepository(e.DB, events.NewOutbox(e.DB))
-			now := time.Now().UTC().Truncate(time.Microsecond)
-			cart := domain.New(domain.CartID(ids.New()), "", "USD", now, time.Hour)
-			if err := a.Create(ctx, cart); err != nil {
-				t.Fatal(err)
-			}
-			shirt := domain.Product{ProductID: ids.New(), VariantID: ids.New(), Title: "Shirt", Status: domain.ProductActive, Currency: "USD", Price: decimal.RequireFromString("10.00")}
+			product := shirt()
 			add := func(r *postgres.CartRepository, qty int) (*domain.Cart, error) {
 				return r.Apply(ctx, cart.ID, func(_ context.Context, c *domain.Cart) ([]ports.Event, error) {
 					if err := c.CheckActive(time.Now()); err != nil {
 						return nil, err
 					}
-					if _, err := c.AddItem(domain.ItemID(ids.New()), shirt, qty, nil, time.Now()); err != nil {
+					if _, err := c.AddItem(domain.ItemID(ids.New()), product, qty, nil, time.Now()); err != nil {
 						return nil, err
 					}
 					c.Recalculate(domain.Discounts{Items: map[domain.ItemID]decimal.Decimal{}, Shipping: decimal.Zero}, decimal.Zero)

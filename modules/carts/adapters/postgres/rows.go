@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gocommerce/commerce/modules/carts/domain"
+	"github.com/gocommerce/commerce/platform/db"
 )
 
 // cartRow and itemRow are also the rows of the batched write's JSON arrays (batch.go):
@@ -102,20 +103,6 @@ type couponJSON struct {
 	Amount     decimal.Decimal `json:"amount"`
 }
 
-func nullable(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}
-
 func fromCart(c *domain.Cart) (cartRow, error) {
 	coupons := make([]couponJSON, len(c.Coupons))
 	for i, cp := range c.Coupons {
@@ -126,22 +113,22 @@ func fromCart(c *domain.Cart) (cartRow, error) {
 		return cartRow{}, err
 	}
 	return cartRow{
-		ID: string(c.ID), CustomerID: nullable(c.CustomerID), SessionTokenHash: nullable(c.SessionTokenHash), Currency: c.Currency,
+		ID: string(c.ID), CustomerID: db.NullString(c.CustomerID), SessionTokenHash: db.NullString(c.SessionTokenHash), Currency: c.Currency,
 		Status: string(c.Status), Email: c.Email, ShippingMethod: c.ShippingMethod, Notes: c.Notes, Coupons: string(raw),
 		Subtotal: c.Subtotal, DiscountTotal: c.DiscountTotal, ShippingBeforeDiscount: c.ShippingBeforeDiscount,
-		ShippingTotal: c.ShippingTotal, ItemCount: c.ItemCount, ConvertedOrderID: nullable(c.ConvertedOrderID),
-		MergedIntoID: nullable(string(c.MergedIntoID)), ExpiresAt: c.ExpiresAt.UTC(), CreatedAt: c.CreatedAt.UTC(), UpdatedAt: c.UpdatedAt.UTC(),
+		ShippingTotal: c.ShippingTotal, ItemCount: c.ItemCount, ConvertedOrderID: db.NullString(c.ConvertedOrderID),
+		MergedIntoID: db.NullString(string(c.MergedIntoID)), ExpiresAt: c.ExpiresAt.UTC(), CreatedAt: c.CreatedAt.UTC(), UpdatedAt: c.UpdatedAt.UTC(),
 		Version: c.Version, ExpiryHour: expiryHour(c.ExpiresAt),
 	}, nil
 }
 
 func (r cartRow) toDomain(items []itemRow) (*domain.Cart, error) {
 	c := &domain.Cart{
-		ID: domain.CartID(r.ID), CustomerID: deref(r.CustomerID), SessionTokenHash: deref(r.SessionTokenHash), Currency: r.Currency,
+		ID: domain.CartID(r.ID), CustomerID: db.Deref(r.CustomerID), SessionTokenHash: db.Deref(r.SessionTokenHash), Currency: r.Currency,
 		Status: domain.Status(r.Status), Email: r.Email, ShippingMethod: r.ShippingMethod, Notes: r.Notes,
 		Subtotal: r.Subtotal, DiscountTotal: r.DiscountTotal, ShippingBeforeDiscount: r.ShippingBeforeDiscount,
-		ShippingTotal: r.ShippingTotal, ItemCount: r.ItemCount, ConvertedOrderID: deref(r.ConvertedOrderID),
-		MergedIntoID: domain.CartID(deref(r.MergedIntoID)), ExpiresAt: r.ExpiresAt.UTC(), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+		ShippingTotal: r.ShippingTotal, ItemCount: r.ItemCount, ConvertedOrderID: db.Deref(r.ConvertedOrderID),
+		MergedIntoID: domain.CartID(db.Deref(r.MergedIntoID)), ExpiresAt: r.ExpiresAt.UTC(), CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 		Version: r.Version,
 	}
 	var coupons []couponJSON

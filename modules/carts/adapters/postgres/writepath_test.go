@@ -29,10 +29,9 @@ var switchedOff = []struct {
 	name, env string
 	o         WriteOptions
 }{
-	{"versioned write", "COMMERCE_CARTS__WRITE__VERSIONED", WriteOptions{Cache: true, GroupCommit: true, AsyncCommit: true}},
-	{"cache", "COMMERCE_CARTS__WRITE__CACHE", WriteOptions{Versioned: true, GroupCommit: true, AsyncCommit: true}},
-	{"group commit", "COMMERCE_CARTS__WRITE__GROUP_COMMIT", WriteOptions{Versioned: true, Cache: true, AsyncCommit: true}},
-	{"async commit", "COMMERCE_CARTS__WRITE__ASYNC_COMMIT", WriteOptions{Versioned: true, Cache: true, GroupCommit: true}},
+	{"versioned write", "COMMERCE_CARTS__WRITE__VERSIONED", WriteOptions{Cache: true, GroupCommit: true}},
+	{"cache", "COMMERCE_CARTS__WRITE__CACHE", WriteOptions{Versioned: true, GroupCommit: true}},
+	{"group commit", "COMMERCE_CARTS__WRITE__GROUP_COMMIT", WriteOptions{Versioned: true, Cache: true}},
 }
 
 // storedEvent is an outbox row as both write paths must store it: every column but
@@ -330,7 +329,7 @@ func TestWriteOptionsFromTheEnvironment(t *testing.T) {
 				t.Fatalf("cache %v", v.cache != nil)
 			case versioned && (reflect.ValueOf(v.write).Pointer() == reflect.ValueOf(v.combiner.write).Pointer()) != c.o.GroupCommit:
 				t.Fatal("group commit switched wrongly")
-			case versioned && strings.Contains(v.combiner.sql, "synchronous_commit") != c.o.AsyncCommit:
+			case versioned && strings.Contains(v.combiner.sql, "synchronous_commit"):
 				t.Fatalf("statement:\n%s", v.combiner.sql)
 			}
 		})

@@ -26,12 +26,10 @@ type WriteOptions struct {
 	// GroupCommit writes concurrent changes together, one statement per batch (§5);
 	// off, each change is its own statement.
 	GroupCommit bool
-	// AsyncCommit commits the statement without waiting for the WAL flush (§4).
-	AsyncCommit bool
 }
 
 // Optimised is every optimisation on: the production write path.
-var Optimised = WriteOptions{Versioned: true, Cache: true, GroupCommit: true, AsyncCommit: true}
+var Optimised = WriteOptions{Versioned: true, Cache: true, GroupCommit: true}
 
 // NewConfiguredRepository builds the repository with the write path carts.write
 // selects (every optimisation unless switched off).
@@ -48,7 +46,7 @@ func newWriter(r *CartRepository, o WriteOptions) ports.CartWriter {
 	if o.Cache {
 		r.cache = newCartCache()
 	}
-	w := &versionedWriter{db: r.db, outbox: r.outbox, cache: r.cache, combiner: newCombiner(r.db, o.AsyncCommit), locked: locked}
+	w := &versionedWriter{db: r.db, outbox: r.outbox, cache: r.cache, combiner: newCombiner(r.db), locked: locked}
 	w.write = w.combiner.write
 	if !o.GroupCommit {
 		w.write = w.combiner.writeAlone
