@@ -168,6 +168,15 @@ func (e *checkoutEnv) coupon(code string, limit int) string {
 	return dataOf(e.t, c)["id"].(string)
 }
 
+// couponCart is a product at 10.00 with stock units, the coupon SAVE10 (10%, 10 uses)
+// and a guest cart holding 2 of the product with the coupon.
+func (e *checkoutEnv) couponCart(stock int) (productID, couponID, cartID string, session []string) {
+	e.t.Helper()
+	productID, couponID = e.product("10.00", stock), e.coupon("SAVE10", 10)
+	cartID, session = e.guestCart(productID, 2, "SAVE10")
+	return productID, couponID, cartID, session
+}
+
 func (e *checkoutEnv) usageCount(couponID string) float64 {
 	e.t.Helper()
 	return dataOf(e.t, e.do("GET", "/api/v1/coupons/"+couponID+"/usage", nil, e.admin...))["usage_count"].(float64)
@@ -306,9 +315,7 @@ func TestCheckoutCustomerEndToEnd(t *testing.T) {
 func TestCheckoutFailuresLeaveNothing(t *testing.T) {
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		e := checkoutOn(ta)
-		pid := e.product("10.00", 3)
-		couponID := e.coupon("SAVE10", 10)
-		cartID, session := e.guestCart(pid, 2, "SAVE10")
+		pid, couponID, cartID, session := e.couponCart(3)
 
 		declined := e.complete(cartID, session, "4000000000000002", "key-1")
 		if er := errorOf(t, declined); declined.Status != http.StatusPaymentRequired || er["code"] != "CARD_DECLINED" {
@@ -368,9 +375,7 @@ func TestCheckoutFailuresLeaveNothing(t *testing.T) {
 func TestCheckoutThreeDSecure(t *testing.T) {
 	onEachEngine(t, func(c *config.Config) { c.Inventory.ReservationTimeout = 2 * time.Second }, func(t *testing.T, ta *testApp) {
 		e := checkoutOn(ta)
-		pid := e.product("10.00", 5)
-		couponID := e.coupon("SAVE10", 10)
-		cartID, session := e.guestCart(pid, 2, "SAVE10")
+		pid, couponID, cartID, session := e.couponCart(5)
 		pending := e.complete(cartID, session, "4000002500003155", "")
 		d := dataOf(t, pending)
 		if pending.Status != http.StatusOK || d["status"] != "requires_action" || d["order"].(map[string]any)["financial_status"] != "pending" ||
@@ -569,9 +574,7 @@ func (failingOrders) Create(context.Context, ports.OrderDraft) (ports.Order, err
 func TestCheckoutFailureAfterChargeVoids(t *testing.T) {
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		e := checkoutOn(ta)
-		pid := e.product("10.00", 5)
-		couponID := e.coupon("SAVE10", 10)
-		cartID, session := e.guestCart(pid, 2, "SAVE10")
+		pid, couponID, cartID, session := e.couponCart(5)
 		svc := e.mod.Service()
 		real := svc.Orders
 		svc.Orders = failingOrders{real}
