@@ -24,44 +24,24 @@ import (
 	"github.com/gocommerce/commerce/modules/checkout/ports"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
-	"github.com/gocommerce/commerce/platform/event"
-	"github.com/gocommerce/commerce/platform/httpx"
-	"github.com/gocommerce/commerce/platform/jobs"
-	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/modkit"
 )
 
-// Module is the checkout module: its routes, migrations, subscriptions and jobs.
+// Module is the checkout module: its name, routes, migrations, subscriptions and jobs.
 type Module struct {
-	svc        *app.Service
-	handler    *checkouthttp.Handler
-	subscriber *checkoutevents.Subscriber
-	jobs       *checkoutjobs.Jobs
+	modkit.Parts
+	modkit.SubscribeFunc
+	modkit.Work
+	svc *app.Service
 }
 
 // NewModule builds the module.
 func NewModule(s *app.Service, h *checkouthttp.Handler, sub *checkoutevents.Subscriber, j *checkoutjobs.Jobs) *Module {
-	return &Module{svc: s, handler: h, subscriber: sub, jobs: j}
+	return &Module{Parts: modkit.NewParts("checkout", h, checkouthttp.OpenAPI()), SubscribeFunc: sub.Subscribe, Work: modkit.Work{Jobs: j}, svc: s}
 }
-
-// Name names the module.
-func (m *Module) Name() string { return "checkout" }
-
-// RegisterRoutes mounts /api/v1/checkout/*.
-func (m *Module) RegisterRoutes(r *httpx.Routes) { m.handler.RegisterRoutes(r) }
 
 // Migrations returns the module's table migrations.
-func (m *Module) Migrations() db.MigrationSource { return checkoutpg.Migrations() }
-
-// Subscribe registers the payment-event handlers that finish pending checkouts.
-func (m *Module) Subscribe(s event.Subscriber) { m.subscriber.Subscribe(s) }
-
-// RegisterJobs registers checkout:expire, run every minute.
-func (m *Module) RegisterJobs(r jobs.Registry) { m.jobs.Register(r) }
-
-// OpenAPI returns the module's OpenAPI fragment (openapi.Documented).
-func (m *Module) OpenAPI() openapi.Fragment {
-	return openapi.Fragment{Module: "checkout", Data: checkouthttp.OpenAPI()}
-}
+func (m *Module) Migrations() db.MigrationSource { return Migrations() }
 
 // Service is the module's use cases (cmd and end-to-end tests: the expiry sweep, the
 // tax and shipping ports of a test).

@@ -9,6 +9,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/gocommerce/commerce/modules/checkout/app"
+	"github.com/gocommerce/commerce/modules/checkout/domain"
 	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/httpx"
 )
@@ -37,10 +38,10 @@ func NewHandler(s *app.Service) *Handler { return &Handler{app: s} }
 // RegisterRoutes mounts /api/v1/checkout/*.
 func (h *Handler) RegisterRoutes(r *httpx.Routes) {
 	g := r.API.Group("/checkout")
-	opt := httpx.Optional()
-	g.POST("/initiate", opt, admit, h.initiate)
-	g.POST("/shipping", opt, admit, h.shipping)
-	g.POST("/complete", opt, admit, h.complete)
+	opt, ok := httpx.Optional(), http.StatusOK
+	g.POST("/initiate", opt, admit, httpx.HandleJSON(ok, h.initiate))
+	g.POST("/shipping", opt, admit, httpx.HandleJSON(ok, h.shipping))
+	g.POST("/complete", opt, admit, httpx.HandleJSON(ok, h.complete))
 }
 
 // admit lets a guest in with X-Session-Token (401 without) and a principal holding
@@ -63,41 +64,16 @@ func access(c *gin.Context, cartID string) app.Access {
 	return app.Access{CartID: cartID, SessionToken: c.GetHeader(HeaderSessionToken), Principal: httpx.Principal(c)}
 }
 
-func (h *Handler) initiate(c *gin.Context) {
-	var req initiateRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	s, err := h.app.Initiate(c.Request.Context(), app.InitiateInput{Access: access(c, req.CartID), ShippingAddress: req.ShippingAddress.domain(),
-		BillingAddress: req.BillingAddress.domain(), VATID: req.VATID, Email: req.Email})
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, httpx.Data(toCheckout(s)))
+func (h *Handler) initiate(c *gin.Context, req initiateRequest) (checkoutResponse, error) {
+	return checkoutOf(h.app.Initiate(c.Request.Context(), app.InitiateInput{Access: access(c, req.CartID), ShippingAddress: req.ShippingAddress.domain(),
+		BillingAddress: req.BillingAddress.domain(), VATID: req.VATID, Email: req.Email}))
 }
 
-func (h *Handler) shipping(c *gin.Context) {
-	var req shippingRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	s, err := h.app.ChooseShipping(c.Request.Context(), app.ShippingInput{Access: access(c, req.CartID), ShippingRateID: req.ShippingRateID, ShippingMethod: req.ShippingMethod})
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, httpx.Data(toCheckout(s)))
+func (h *Handler) shipping(c *gin.Context, req shippingRequest) (checkoutResponse, error) {
+	return checkoutOf(h.app.ChooseShipping(c.Request.Context(), app.ShippingInput{Access: access(c, req.CartID), ShippingRateID: req.ShippingRateID, ShippingMethod: req.ShippingMethod}))
 }
 
-func (h *Handler) complete(c *gin.Context) {
-	var req completeRequest
-	if err := httpx.BindJSON(c, &req); err != nil {
-		httpx.Error(c, err)
-		return
-	}
+func (h *Handler) complete(c *gin.Context, req completeRequest) (completeResponse, error) {
 	key := c.GetHeader(HeaderIdempotencyKey)
 	if key == "" {
 		key = req.IdempotencyKey
@@ -107,8 +83,15 @@ func (h *Handler) complete(c *gin.Context) {
 		IdempotencyKey: key, ShippingAddress: req.ShippingAddress.domain(),
 	})
 	if err != nil {
-		httpx.Error(c, err)
-		return
+		return completeResponse{}, err
 	}
-	c.JSON(http.StatusOK, httpx.Data(toComplete(out)))
+	return toComplete(out), nil
+}
+
+// checkoutOf is a use case's session as its response.
+func checkoutOf(s *domain.Session, err error) (checkoutResponse, error) {
+	if err != nil {
+		return checkoutResponse{}, err
+	}
+	return toCheckout(s), nil
 }

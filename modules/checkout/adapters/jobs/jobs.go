@@ -8,7 +8,7 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/gocommerce/commerce/platform/jobs"
+	"github.com/gocommerce/commerce/platform/modkit"
 )
 
 // TaskExpire ends checkouts whose payment did not complete within their hold.
@@ -22,28 +22,19 @@ type Expirer interface {
 	ExpireLapsed(ctx context.Context) (int, error)
 }
 
-// Jobs registers the checkout tasks.
+// Jobs registers and runs the checkout tasks (Register).
 type Jobs struct {
-	app Expirer
-	log *zap.Logger
+	modkit.Sweep
 }
 
 // NewJobs builds the task handlers.
 func NewJobs(app Expirer, log *zap.Logger) *Jobs {
-	return &Jobs{app: app, log: log.Named("checkout.jobs")}
-}
-
-// Register declares the handler and its schedule.
-func (j *Jobs) Register(r jobs.Registry) {
-	r.Handle(TaskExpire, j.HandleExpire)
-	r.Every(TaskExpire, ExpireInterval)
-}
-
-// HandleExpire runs the sweep.
-func (j *Jobs) HandleExpire(ctx context.Context, _ []byte) error {
-	n, err := j.app.ExpireLapsed(ctx)
-	if n > 0 {
-		j.log.Info("lapsed checkouts expired", zap.Int("count", n))
+	expire := func(ctx context.Context) (int64, error) {
+		n, err := app.ExpireLapsed(ctx)
+		return int64(n), err
 	}
-	return err
+	return &Jobs{modkit.Sweep{
+		Task: TaskExpire, Every: ExpireInterval, Run: expire,
+		Log: log.Named("checkout.jobs"), Done: "lapsed checkouts expired",
+	}}
 }

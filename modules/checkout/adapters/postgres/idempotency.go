@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"gorm.io/gorm/clause"
+	"gorm.io/gorm"
 
 	"github.com/gocommerce/commerce/modules/checkout/ports"
 	"github.com/gocommerce/commerce/platform/db"
@@ -32,12 +32,12 @@ func NewIdempotency(d *db.DB) *Idempotency { return &Idempotency{db: d} }
 // Claim records the key for the cart unless it exists and returns the stored record.
 func (r *Idempotency) Claim(ctx context.Context, key, cartID string, now time.Time) (string, *ports.Failure, error) {
 	row := idempotencyRow{Key: key, CartID: cartID, CreatedAt: now.UTC()}
-	if err := r.db.Conn(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&row).Error; err != nil {
-		return "", nil, fmt.Errorf("checkout: idempotency: %w", err)
+	if _, err := db.InsertNew(r.db.Conn(ctx), &row, "checkout: idempotency"); err != nil {
+		return "", nil, err
 	}
-	var got idempotencyRow
-	if err := r.db.Conn(ctx).Where("idempotency_key = ?", key).Take(&got).Error; err != nil {
-		return "", nil, fmt.Errorf("checkout: idempotency: %w", err)
+	got, err := db.First[idempotencyRow](r.db.Conn(ctx).Where("idempotency_key = ?", key), gorm.ErrRecordNotFound, "checkout: idempotency")
+	if err != nil {
+		return "", nil, err
 	}
 	if got.Failure == nil {
 		return got.CartID, nil, nil
@@ -55,8 +55,5 @@ func (r *Idempotency) Fail(ctx context.Context, key string, f ports.Failure) err
 	if err != nil {
 		return fmt.Errorf("checkout: idempotency failure: %w", err)
 	}
-	if err := r.db.Conn(ctx).Model(&idempotencyRow{}).Where("idempotency_key = ?", key).Update("failure", string(raw)).Error; err != nil {
-		return fmt.Errorf("checkout: idempotency failure: %w", err)
-	}
-	return nil
+	return db.Done(r.db.Conn(ctx).Model(&idempotencyRow{}).Where("idempotency_key = ?", key).Update("failure", string(raw)), "checkout: idempotency failure")
 }

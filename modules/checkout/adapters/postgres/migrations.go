@@ -4,7 +4,6 @@ package postgres
 
 import (
 	"embed"
-	"io/fs"
 
 	"github.com/gocommerce/commerce/platform/db"
 )
@@ -13,10 +12,4 @@ import (
 var migrations embed.FS
 
 // Migrations returns the checkout tables' migrations (version 2026112597).
-func Migrations() db.MigrationSource {
-	sub, err := fs.Sub(migrations, "migrations")
-	if err != nil {
-		panic(err) // the embedded path is fixed at compile time
-	}
-	return db.MigrationSource{Module: "checkout", FS: sub}
-}
+func Migrations() db.MigrationSource { return db.Embedded("checkout", migrations) }

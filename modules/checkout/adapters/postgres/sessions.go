@@ -3,12 +3,10 @@ package postgres
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
 
 	"gorm.io/gorm"
-	"gorm.io/gorm/clause"
 
 	"github.com/gocommerce/commerce/modules/checkout/domain"
 	"github.com/gocommerce/commerce/modules/checkout/ports"
@@ -57,13 +55,8 @@ func toRow(s *domain.Session) (sessionRow, error) {
 	if err != nil {
 		return sessionRow{}, fmt.Errorf("checkout: session data: %w", err)
 	}
-	var hold *time.Time
-	if s.HoldExpiresAt != nil {
-		t := s.HoldExpiresAt.UTC()
-		hold = &t
-	}
 	return sessionRow{ID: s.ID, CartID: s.CartID, Status: string(s.Status), OrderID: s.OrderID, PaymentID: s.PaymentID, Attempt: s.Attempt,
-		HoldExpiresAt: hold, Version: s.Version, Data: string(data), CreatedAt: s.CreatedAt.UTC(), UpdatedAt: s.UpdatedAt.UTC()}, nil
+		HoldExpiresAt: db.UTCPtr(s.HoldExpiresAt), Version: s.Version, Data: string(data), CreatedAt: s.CreatedAt.UTC(), UpdatedAt: s.UpdatedAt.UTC()}, nil
 }
 
 func (r sessionRow) session() (*domain.Session, error) {
@@ -71,16 +64,11 @@ func (r sessionRow) session() (*domain.Session, error) {
 	if err := json.Unmarshal([]byte(r.Data), &d); err != nil {
 		return nil, fmt.Errorf("checkout: session data: %w", err)
 	}
-	var hold *time.Time
-	if r.HoldExpiresAt != nil {
-		t := r.HoldExpiresAt.UTC()
-		hold = &t
-	}
 	return &domain.Session{
 		ID: r.ID, CartID: r.CartID, CustomerID: d.CustomerID, Email: d.Email, Currency: d.Currency, Status: domain.Status(r.Status),
 		ShippingAddress: d.ShippingAddress, BillingAddress: d.BillingAddress, VATID: d.VATID, Rates: d.Rates, Rate: d.Rate, Totals: d.Totals,
 		Attempt: r.Attempt, OrderID: r.OrderID, OrderNumber: d.OrderNumber, PaymentID: r.PaymentID, Action: d.Action,
-		Reservations: d.Reservations, Coupons: d.Coupons, HoldExpiresAt: hold, Version: r.Version,
+		Reservations: d.Reservations, Coupons: d.Coupons, HoldExpiresAt: db.UTCPtr(r.HoldExpiresAt), Version: r.Version,
 		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}, nil
 }
@@ -94,15 +82,11 @@ var _ ports.Sessions = (*Sessions)(nil)
 func NewSessions(d *db.DB) *Sessions { return &Sessions{db: d} }
 
 func (s *Sessions) one(ctx context.Context, where string, arg any) (*domain.Session, bool, error) {
-	var row sessionRow
-	err := s.db.Conn(ctx).Where(where, arg).Take(&row).Error
-	if errors.Is(err, gorm.ErrRecordNotFound) {
-		return nil, false, nil
+	rows, err := db.Find[sessionRow](s.db.Conn(ctx).Where(where, arg).Limit(1), "checkout: session")
+	if err != nil || len(rows) == 0 {
+		return nil, false, err
 	}
-	if err != nil {
-		return nil, false, fmt.Errorf("checkout: session: %w", err)
-	}
-	sess, err := row.session()
+	sess, err := rows[0].session()
 	return sess, err == nil, err
 }
 
@@ -126,10 +110,8 @@ func (s *Sessions) Create(ctx context.Context, sess *domain.Session) error {
 	if err != nil {
 		return err
 	}
-	if err := s.db.Conn(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&row).Error; err != nil {
-		return fmt.Errorf("checkout: session insert: %w", err)
-	}
-	return nil
+	_, err = db.InsertNew(s.db.Conn(ctx), &row, "checkout: session insert")
+	return err
 }
 
 // Save writes the session if its version is the stored one.
@@ -138,15 +120,12 @@ func (s *Sessions) Save(ctx context.Context, sess *domain.Session) (bool, error)
 	if err != nil {
 		return false, err
 	}
-	res := s.db.Conn(ctx).Model(&sessionRow{}).Where("id = ? AND version = ?", sess.ID, sess.Version).Updates(map[string]any{
+	n, err := db.Affected(s.db.Conn(ctx).Model(&sessionRow{}).Where("id = ? AND version = ?", sess.ID, sess.Version).Updates(map[string]any{
 		"status": row.Status, "order_id": row.OrderID, "payment_id": row.PaymentID, "hold_expires_at": row.HoldExpiresAt,
 		"data": row.Data, "version": gorm.Expr("version + 1"), "updated_at": row.UpdatedAt,
-	})
-	if res.Error != nil {
-		return false, fmt.Errorf("checkout: session save: %w", res.Error)
-	}
-	if res.RowsAffected != 1 {
-		return false, nil
+	}), "checkout: session save")
+	if err != nil || n != 1 {
+		return false, err
 	}
 	sess.Version++
 	return true, nil
@@ -154,33 +133,21 @@ func (s *Sessions) Save(ctx context.Context, sess *domain.Session) (bool, error)
 
 // Claim moves the cart's open session to processing for a new attempt.
 func (s *Sessions) Claim(ctx context.Context, cartID, orderID string, now time.Time) (bool, error) {
-	res := s.db.Conn(ctx).Model(&sessionRow{}).Where("cart_id = ? AND status = ?", cartID, string(domain.StatusOpen)).Updates(map[string]any{
+	n, err := db.Affected(s.db.Conn(ctx).Model(&sessionRow{}).Where("cart_id = ? AND status = ?", cartID, string(domain.StatusOpen)).Updates(map[string]any{
 		"status": string(domain.StatusProcessing), "order_id": orderID, "attempt": gorm.Expr("attempt + 1"),
 		"version": gorm.Expr("version + 1"), "updated_at": now.UTC(),
-	})
-	if res.Error != nil {
-		return false, fmt.Errorf("checkout: session claim: %w", res.Error)
-	}
-	return res.RowsAffected == 1, nil
+	}), "checkout: session claim")
+	return n == 1, err
 }
 
 // Lapsed returns sessions awaiting payment whose hold expired before now, and sessions
 // processing since before stuck.
 func (s *Sessions) Lapsed(ctx context.Context, now, stuck time.Time, limit int) ([]*domain.Session, error) {
-	var rows []sessionRow
-	err := s.db.Conn(ctx).Where("(status = ? AND hold_expires_at < ?) OR (status = ? AND updated_at < ?)",
+	rows, err := db.Find[sessionRow](s.db.Conn(ctx).Where("(status = ? AND hold_expires_at < ?) OR (status = ? AND updated_at < ?)",
 		string(domain.StatusAwaitingPayment), now.UTC(), string(domain.StatusProcessing), stuck.UTC()).
-		Order("updated_at").Limit(limit).Find(&rows).Error
+		Order("updated_at").Limit(limit), "checkout: lapsed sessions")
 	if err != nil {
-		return nil, fmt.Errorf("checkout: lapsed sessions: %w", err)
+		return nil, err
 	}
-	out := make([]*domain.Session, 0, len(rows))
-	for _, r := range rows {
-		sess, err := r.session()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, sess)
-	}
-	return out, nil
+	return db.MapErr(rows, sessionRow.session)
 }
