@@ -8,6 +8,7 @@ import (
 // A guest shops: catalog → cart → coupon → totals → merge into a customer's cart,
 // through the whole process as wired in production.
 func TestCartCouponEndToEnd(t *testing.T) {
+	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		admin := ta.adminAuth()
 		p := ta.do("POST", "/api/v1/products", map[string]any{"title": "Mug", "price": "12.50", "currency": "EUR", "inventory_quantity": 50}, admin...)

@@ -8,6 +8,7 @@ import (
 
 // Catalog and inventory meet through catalog's api and events, wired as in production.
 func TestCatalogInventoryEndToEnd(t *testing.T) {
+	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		ctx := context.Background()
 		auth := ta.adminAuth()

@@ -185,6 +185,7 @@ func (e *checkoutEnv) usageCount(couponID string) float64 {
 // A guest: initiate (tax by address, rates), choose a rate, pay; the order is paid,
 // the stock committed, the cart converted, and the same cart again answers the order.
 func TestCheckoutGuestEndToEnd(t *testing.T) {
+	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		e := checkoutOn(ta)
 		pid := e.product("10.00", 100)
@@ -276,6 +277,7 @@ func TestCheckoutGuestEndToEnd(t *testing.T) {
 
 // A customer checks out their cart without initiating (the address comes with complete).
 func TestCheckoutCustomerEndToEnd(t *testing.T) {
+	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		e := checkoutOn(ta)
 		pid := e.product("8.00", 10)
@@ -313,6 +315,7 @@ func TestCheckoutCustomerEndToEnd(t *testing.T) {
 // A declined card, an Idempotency-Key replayed, out of stock at complete and a
 // coupon: nothing of a failed attempt stays.
 func TestCheckoutFailuresLeaveNothing(t *testing.T) {
+	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		e := checkoutOn(ta)
 		pid, couponID, cartID, session := e.couponCart(3)
@@ -373,6 +376,7 @@ func TestCheckoutFailuresLeaveNothing(t *testing.T) {
 // 3D Secure: the order waits, pending; completing the payment pays it and converts
 // the cart; a payment never completed lapses with its stock hold.
 func TestCheckoutThreeDSecure(t *testing.T) {
+	t.Parallel()
 	onEachEngine(t, func(c *config.Config) { c.Inventory.ReservationTimeout = 2 * time.Second }, func(t *testing.T, ta *testApp) {
 		e := checkoutOn(ta)
 		pid, couponID, cartID, session := e.couponCart(5)
@@ -466,6 +470,7 @@ func TestCheckoutThreeDSecure(t *testing.T) {
 // Concurrency: 50 completes on the last 10 units sell exactly 10; 20 completes with a
 // coupon limited to 5 count exactly 5 uses; the same key racing charges once.
 func TestCheckoutConcurrency(t *testing.T) {
+	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		e := checkoutOn(ta)
 		run := func(n int, pid, coupon string, want int, code string) {
@@ -533,6 +538,7 @@ func TestCheckoutConcurrency(t *testing.T) {
 
 // Admin orders record their coupon uses under the same limits as checkout.
 func TestAdminOrderCouponLimit(t *testing.T) {
+	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		e := checkoutOn(ta)
 		pid := e.product("10.00", 10)
@@ -572,6 +578,7 @@ func (failingOrders) Create(context.Context, ports.OrderDraft) (ports.Order, err
 // A failure after the charge voids it: the payment is refunded, the stock and the
 // coupon use given back, no order made; the next attempt succeeds.
 func TestCheckoutFailureAfterChargeVoids(t *testing.T) {
+	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		e := checkoutOn(ta)
 		pid, couponID, cartID, session := e.couponCart(5)

@@ -13,6 +13,7 @@ import (
 // a free_shipping coupon that discounts the chosen rate's real price (issue 19's
 // "free-shipping coupon on a real shipping total"), down to the order.
 func TestCheckoutRealTaxShippingAndFreeShipping(t *testing.T) {
+	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		admin := ta.adminAuth()
 		p := ta.do("POST", "/api/v1/products", map[string]any{"title": "Kettle", "price": "40.00", "currency": "USD",

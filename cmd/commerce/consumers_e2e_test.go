@@ -14,6 +14,7 @@ import (
 // event no module wants is stored delivered, one a module wants is stored pending and
 // records who handled it.
 func TestModulesAreRegisteredEventConsumers(t *testing.T) {
+	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		ctx := context.Background()
 		if err := ta.app.Relay.Register(ctx); err != nil {

@@ -25,6 +25,7 @@ var (
 // GET /docs names no other host, and the Redoc bundle it loads comes from the binary:
 // the reference works on a deployment without internet.
 func TestDocsPageIsSelfContained(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, testdb.Primary(), nil)
 
 	page := ta.do(http.MethodGet, "/docs", nil)
@@ -85,6 +86,7 @@ func TestDocsPageIsSelfContained(t *testing.T) {
 // refused, and asks no other host for anything. Runs when Chromium is installed
 // (CHROME_BIN, chromium-headless-shell, chromium, google-chrome).
 func TestDocsPageRendersOffline(t *testing.T) {
+	t.Parallel()
 	chrome := findChrome()
 	if chrome == "" {
 		t.Skip("no Chromium found (set CHROME_BIN): the browser check of /docs did not run")

@@ -144,6 +144,7 @@ func (ta *testApp) send(req *http.Request, headers ...string) response {
 
 // Every routed operation is documented and every documented operation is routed.
 func TestEveryRouteIsDocumented(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, testdb.Primary(), nil)
 	routed := map[string]bool{}
 	for _, r := range ta.app.Server.Engine.Routes() {

@@ -9,6 +9,7 @@ import (
 // process is wired in production (customers reads carts' query side:
 // docs/decisions/0108), and never another customer's or a guest's cart.
 func TestExportHoldsTheCustomersCarts(t *testing.T) {
+	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		admin := ta.adminAuth()
 		dataOf := func(r response) map[string]any {

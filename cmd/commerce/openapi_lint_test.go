@@ -23,6 +23,7 @@ const lintDir = "../../tools/openapi-lint"
 // The served document passes `redocly lint` (recommended rules, tools/openapi-lint/
 // redocly.yaml) with no error and no warning: what a client generator's user sees first.
 func TestOpenAPILint(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, testdb.Primary(), nil)
 	linter := pinnedLinter(t)
 

@@ -8,6 +8,7 @@ import (
 
 // Orders meet catalog, inventory, payments and customers as wired in production.
 func TestOrdersEndToEnd(t *testing.T) {
+	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		ctx := context.Background()
 		auth := ta.adminAuth()

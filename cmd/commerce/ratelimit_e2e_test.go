@@ -61,6 +61,7 @@ func figures(t *testing.T, r response) rateFigures {
 // get 200 requests per hour here (and a wide per-minute limit), so that the figures
 // do not move with the clock while the test runs (one request refills every 18 s).
 func TestUploadLimitAndProbeHeaders(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, testdb.Primary(), func(cfg *config.Config) {
 		cfg.RateLimiting.Default = config.Limit{RequestsPerMinute: 6000, BurstCapacity: 1000, RequestsPerHour: 200}
 	})

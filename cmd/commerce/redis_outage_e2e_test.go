@@ -52,6 +52,7 @@ func fallbackGauge(t *testing.T, ta *testApp) int {
 // Redis refuses connections from the start: the API serves, /health says degraded
 // (200), /ready fails.
 func TestHealthReportsRedisDown(t *testing.T) {
+	t.Parallel()
 	ta := newTestApp(t, testdb.Primary(), func(c *config.Config) { c.Redis.URL = "redis://127.0.0.1:1/0" })
 	down := map[string]string{"database": "ok", "redis": "down"}
 	requireProbe(t, ta, "/health", http.StatusOK, "degraded", down)
@@ -65,6 +66,7 @@ func TestHealthReportsRedisDown(t *testing.T) {
 // the API keeps serving and limiting, the probes say what is down, and everything is
 // shared through Redis again once it is back.
 func TestRedisOutage(t *testing.T) {
+	t.Parallel()
 	srv := testredis.Start(t)
 	ta := newTestApp(t, testdb.Primary(), func(c *config.Config) {
 		c.Redis.URL = srv.URL()

@@ -86,6 +86,7 @@ func assertInvalidToken(t *testing.T, what string, r response) {
 // Deletion and anonymization also remove the customer's saved cards, detached at Stripe
 // (stripe-mock) first (docs/decisions/0097). A re-enabled customer signs in again.
 func TestRemovedCustomerLosesTokensAndCards(t *testing.T) {
+	t.Parallel()
 	stripeRec, stripeURL := stripemock.Start(t)
 	for _, engine := range testdb.Engines() {
 		for _, action := range []string{"disable", "delete", "anonymize"} {
@@ -178,6 +179,7 @@ func TestRemovedCustomerLosesTokensAndCards(t *testing.T) {
 // disabled through one is refused by the other within seconds, and signs in again on
 // either once re-enabled.
 func TestCustomerRevocationReachesEveryProcess(t *testing.T) {
+	t.Parallel()
 	for _, engine := range testdb.Engines() {
 		t.Run(engine, func(t *testing.T) {
 			var shared func(*config.Config)

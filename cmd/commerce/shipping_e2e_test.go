@@ -11,6 +11,7 @@ import (
 // fulfillment with the shipment's tracking once the relay delivers shipment.created
 // (decision 0157).
 func TestShipmentTrackingOnItsOrder(t *testing.T) {
+	t.Parallel()
 	for _, engine := range testdb.Engines() {
 		t.Run(engine, func(t *testing.T) {
 			ta := newTestApp(t, engine, nil)

@@ -152,6 +152,7 @@ func cartTotals(t *testing.T, cart map[string]any, subtotal string) {
 // couponed cart exhausted the pool the same way. The discount must be re-priced after
 // each add, and /health must answer 200 throughout.
 func TestCouponedCartAddsNeverStallTheStore(t *testing.T) {
+	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		s := newLiveServer(t, ta)
 		_, key, err := ta.app.Identity.CreateAPIKey(context.Background(), identityapi.CreateAPIKeyCommand{Name: "admin", Scopes: []string{"admin"}})
@@ -212,6 +213,7 @@ func TestCouponedCartAddsNeverStallTheStore(t *testing.T) {
 // not forever: 503 in the envelope with Retry-After, and nothing written. When the
 // connections come back, the same request succeeds.
 func TestPoolExhaustionAnswers503(t *testing.T) {
+	t.Parallel()
 	for _, engine := range testdb.Engines() {
 		t.Run(engine, func(t *testing.T) {
 			ta := newTestApp(t, engine, func(c *config.Config) {
