@@ -32,7 +32,7 @@ test-sqlite: ## the embedded path alone (SQLite engine only)
 # (revocations, key cache, usage), inventory (reservations), catalog (its caches and
 # concurrent writes only: the rest of its tests take a minute under -race).
 RACE_PKGS := ./platform/db/... ./platform/events/... ./platform/jobs/... ./platform/ratelimit/... ./platform/httpx/... \
-	./platform/redisx/... ./modules/carts/... ./modules/identity/... ./modules/inventory/... ./modules/catalog/adapters/...
+	./platform/redisx/... ./modules/carts/... ./modules/identity/... ./modules/inventory/... ./modules/catalog/adapters/... ./modules/checkout/... ./modules/shipping/...
 test-race: ## the race detector on the concurrent packages (CI; not part of `make test`)
 	$(GO) test -race -count=1 -timeout 15m $(RACE_PKGS)
 	$(GO) test -race -count=1 -timeout 15m -run 'Concurrent|Cache|Totals' ./modules/catalog
