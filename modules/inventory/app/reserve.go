@@ -151,14 +151,14 @@ func (s *Service) release(ctx context.Context, id string, reason domain.ReleaseR
 	}
 	r.Status, r.ReleasedAt, r.ReleaseReason = domain.ReservationReleased, &now, reason
 	key := ports.LevelKey{ProductID: r.ProductID, VariantID: r.VariantID, LocationID: r.LocationID}
-	_, exists, err := s.repos.Levels.Find(ctx, key)
+	current, exists, err := s.repos.Levels.Find(ctx, key)
 	if err != nil {
 		return nil, err
 	}
 	if restock && exists {
 		before, after, err := s.apply(ctx, levelChange{
-			key: key,
-			op:  func(q domain.Quantities) (domain.Quantities, error) { return q.Release(r.Quantity, reason.Commits()) },
+			key: key, known: &current,
+			op: func(q domain.Quantities) (domain.Quantities, error) { return q.Release(r.Quantity, reason.Commits()) },
 		}, now)
 		if err != nil {
 			return nil, err

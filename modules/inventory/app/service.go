@@ -133,6 +133,9 @@ type levelChange struct {
 	op     func(domain.Quantities) (domain.Quantities, error)
 	guard  ports.Guard
 	refuse error // returned when the database guard refuses the change
+	// known, when set, is the level's current quantities already read under the
+	// product's lock in this transaction (the level is not read again).
+	known *domain.Quantities
 }
 
 // applyAt applies c at the active location locationID to v's level there (c.key is
@@ -151,8 +154,9 @@ func (s *Service) applyAt(ctx context.Context, v ports.Variant, locationID strin
 // quantities and writes them with a conditional update. It returns the quantities
 // before and after.
 func (s *Service) apply(ctx context.Context, c levelChange, now time.Time) (before, after domain.Quantities, err error) {
-	before, err = s.repos.Levels.Ensure(ctx, c.key, now)
-	if err != nil {
+	if c.known != nil {
+		before = *c.known
+	} else if before, err = s.repos.Levels.Ensure(ctx, c.key, now); err != nil {
 		return before, after, err
 	}
 	after, err = c.op(before)

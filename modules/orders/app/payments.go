@@ -23,9 +23,12 @@ func (s *Service) RecordPayment(ctx context.Context, orderKey string, ev domain.
 	changed, received := false, false
 	_, err := s.change(ctx, orderKey, func(_ context.Context, o *domain.Order) error {
 		if ev.Currency != "" && !strings.EqualFold(ev.Currency, o.Currency) {
-			return nil
+			return ports.ErrUnchanged
 		}
 		changed, received = o.RecordPayment(ev, s.newID, s.clock.Now())
+		if !changed && !received {
+			return ports.ErrUnchanged
+		}
 		return nil
 	}, func(ctx context.Context, o *domain.Order) error {
 		switch {

@@ -48,8 +48,12 @@ func (r *LevelRepository) RefreshProduct(ctx context.Context, p ports.ProductInf
 	return nil
 }
 
-// Ensure returns the level, inserting a zero level when there is none.
+// Ensure returns the level, inserting a zero level when there is none. The level
+// usually exists (one read); the insert runs only when it does not.
 func (r *LevelRepository) Ensure(ctx context.Context, k ports.LevelKey, now time.Time) (domain.Quantities, error) {
+	if q, found, err := r.Find(ctx, k); err != nil || found {
+		return q, err
+	}
 	row := levelRow{ID: ids.New(), ProductID: k.ProductID, VariantID: k.VariantID, LocationID: k.LocationID, CreatedAt: now.UTC(), UpdatedAt: now.UTC()}
 	if err := r.db.Conn(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&row).Error; err != nil {
 		return domain.Quantities{}, fmt.Errorf("inventory: insert level: %w", err)

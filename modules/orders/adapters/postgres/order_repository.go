@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -181,7 +182,9 @@ func (r *OrderRepository) Update(ctx context.Context, id string, change func(*do
 	if err != nil {
 		return nil, err
 	}
-	if err := change(o); err != nil {
+	if err := change(o); errors.Is(err, ports.ErrUnchanged) {
+		return o, nil
+	} else if err != nil {
 		return nil, err
 	}
 	old := o.Version
