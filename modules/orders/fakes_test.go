@@ -104,6 +104,10 @@ func (f *fakeInventory) Reserve(context.Context, inventory.ReserveCommand) (inve
 	return inventory.Reservation{}, errUnused
 }
 
+func (f *fakeInventory) ReserveAll(context.Context, []inventory.ReserveCommand) ([]inventory.Reservation, error) {
+	return nil, errUnused
+}
+
 func (f *fakeInventory) Release(context.Context, string, string) (inventory.Reservation, error) {
 	return inventory.Reservation{}, errUnused
 }

@@ -226,11 +226,15 @@ func (s *Service) hold(ctx context.Context, in CompleteInput, c ports.Cart, sess
 	err = s.tx.InTx(ctx, func(ctx context.Context) error {
 		sess.Reservations, sess.Coupons = nil, uses
 		var expires time.Time
-		for _, l := range lines {
-			r, err := s.Inventory.Reserve(ctx, ports.Hold{ProductID: l.ProductID, VariantID: l.VariantID, OrderID: sess.OrderID, Quantity: l.Quantity, TTL: s.settings.HoldTTL})
-			if err != nil {
-				return err
-			}
+		holds := make([]ports.Hold, len(lines))
+		for i, l := range lines {
+			holds[i] = ports.Hold{ProductID: l.ProductID, VariantID: l.VariantID, OrderID: sess.OrderID, Quantity: l.Quantity, TTL: s.settings.HoldTTL}
+		}
+		rs, err := s.Inventory.Reserve(ctx, holds)
+		if err != nil {
+			return err
+		}
+		for _, r := range rs {
 			sess.Reservations = append(sess.Reservations, r.ID)
 			if expires.IsZero() || r.ExpiresAt.Before(expires) {
 				expires = r.ExpiresAt

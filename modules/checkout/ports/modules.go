@@ -94,8 +94,9 @@ type Reservation struct {
 
 // Inventory reserves stock for an order, commits or releases it.
 type Inventory interface {
-	// Reserve holds stock (INSUFFICIENT_INVENTORY when short).
-	Reserve(ctx context.Context, h Hold) (Reservation, error)
+	// Reserve holds stock for every line, all or none (INSUFFICIENT_INVENTORY when
+	// one is short), one reservation per hold in order.
+	Reserve(ctx context.Context, hs []Hold) ([]Reservation, error)
 	// Commit turns a reservation into sold stock.
 	Commit(ctx context.Context, reservationID string) error
 	// ReleaseOrder returns every active reservation of the order to stock (expired:

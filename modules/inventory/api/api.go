@@ -211,6 +211,10 @@ type Inventory interface {
 	// variant's policy is continue), ErrInvalidQuantity, ErrProductNotFound,
 	// ErrVariantNotFound, ErrLocationNotFound, ErrLocationInactive.
 	Reserve(ctx context.Context, cmd ReserveCommand) (Reservation, error)
+	// ReserveAll is Reserve for several lines, all or none, in a few statements
+	// whatever the number of lines (docs/decisions/0174). The products are locked in
+	// the commands' order.
+	ReserveAll(ctx context.Context, cmds []ReserveCommand) ([]Reservation, error)
 	// Release ends an active reservation with a reason (the Release* constants):
 	// order_completed commits the stock, any other reason returns it to available.
 	// ErrReservationNotFound, ErrReservationAlreadyReleased.

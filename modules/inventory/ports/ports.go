@@ -122,6 +122,9 @@ type LevelRepository interface {
 	// UpsertProduct creates or refreshes the product's stock record and locks it until
 	// the transaction ends: every stock change of a product is serialised on it.
 	UpsertProduct(ctx context.Context, p ProductInfo, now time.Time) error
+	// UpsertProducts is UpsertProduct for several products in one statement, locking
+	// them in the given order.
+	UpsertProducts(ctx context.Context, ps []ProductInfo, now time.Time) error
 	// LockProduct locks an existing product's stock record (touching updated_at);
 	// false when there is none.
 	LockProduct(ctx context.Context, productID string, now time.Time) (bool, error)
@@ -129,6 +132,8 @@ type LevelRepository interface {
 	RefreshProduct(ctx context.Context, p ProductInfo) error
 	// Ensure returns the level's quantities, creating a zero level when there is none.
 	Ensure(ctx context.Context, k LevelKey, now time.Time) (domain.Quantities, error)
+	// EnsureAll is Ensure for several levels: one read when they all exist.
+	EnsureAll(ctx context.Context, keys []LevelKey, now time.Time) (map[LevelKey]domain.Quantities, error)
 	// Find returns the level's quantities; false when there is none.
 	Find(ctx context.Context, k LevelKey) (domain.Quantities, bool, error)
 	// Apply adds delta to the level with a conditional update that also keeps reserved
@@ -166,14 +171,16 @@ type MovementFilter struct {
 
 // MovementRepository stores movements (never updated or deleted).
 type MovementRepository interface {
-	Add(ctx context.Context, m *domain.Movement) error
+	// Add inserts movements (several in one statement).
+	Add(ctx context.Context, ms ...*domain.Movement) error
 	// List returns a page of movements with product and location names, and the total.
 	List(ctx context.Context, f MovementFilter, p Page) ([]*domain.Movement, int64, error)
 }
 
 // ReservationRepository stores reservations.
 type ReservationRepository interface {
-	Create(ctx context.Context, r *domain.Reservation) error
+	// Create inserts reservations (several in one statement).
+	Create(ctx context.Context, rs ...*domain.Reservation) error
 	// Get returns a reservation or domain.ErrReservationNotFound.
 	Get(ctx context.Context, id string) (*domain.Reservation, error)
 	// MarkReleased releases an active reservation with a conditional update; false when

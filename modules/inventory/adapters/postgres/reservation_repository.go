@@ -10,10 +10,13 @@ import (
 	"github.com/gocommerce/commerce/platform/db"
 )
 
-// Create inserts a reservation.
-func (r *ReservationRepository) Create(ctx context.Context, res *domain.Reservation) error {
-	row := fromReservation(res)
-	return db.Insert(r.db.Conn(ctx), &row, nil, "inventory: insert reservation")
+// Create inserts reservations in one statement.
+func (r *ReservationRepository) Create(ctx context.Context, rs ...*domain.Reservation) error {
+	if len(rs) == 0 {
+		return nil
+	}
+	rows := db.Map(rs, fromReservation)
+	return db.Insert(r.db.Conn(ctx), &rows, nil, "inventory: insert reservation")
 }
 
 // Get loads a reservation.
