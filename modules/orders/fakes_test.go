@@ -116,6 +116,10 @@ func (f *fakeInventory) Commit(context.Context, string) (inventory.Reservation, 
 	return inventory.Reservation{}, errUnused
 }
 
+func (f *fakeInventory) CommitAll(context.Context, []string) ([]inventory.Reservation, error) {
+	return nil, errUnused
+}
+
 func (f *fakeInventory) ReleaseOrder(context.Context, string, string) ([]inventory.Reservation, error) {
 	return nil, errUnused
 }

@@ -97,8 +97,9 @@ type Inventory interface {
 	// Reserve holds stock for every line, all or none (INSUFFICIENT_INVENTORY when
 	// one is short), one reservation per hold in order.
 	Reserve(ctx context.Context, hs []Hold) ([]Reservation, error)
-	// Commit turns a reservation into sold stock.
-	Commit(ctx context.Context, reservationID string) error
+	// Commit turns the reservations still active into sold stock and returns the ids
+	// it committed (one that lapsed meanwhile is left out).
+	Commit(ctx context.Context, reservationIDs []string) ([]string, error)
 	// ReleaseOrder returns every active reservation of the order to stock (expired:
 	// the reason is order_expired, else order_cancelled).
 	ReleaseOrder(ctx context.Context, orderID string, expired bool) error

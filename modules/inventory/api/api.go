@@ -221,6 +221,10 @@ type Inventory interface {
 	Release(ctx context.Context, reservationID, reason string) (Reservation, error)
 	// Commit is Release with order_completed.
 	Commit(ctx context.Context, reservationID string) (Reservation, error)
+	// CommitAll commits the reservations among ids still active, all in one go
+	// (docs/decisions/0174), and returns them: one no longer active (released or
+	// expired) is left out; an unknown id is ErrReservationNotFound.
+	CommitAll(ctx context.Context, reservationIDs []string) ([]Reservation, error)
 	// ReleaseOrder releases every active reservation of an order with the reason and
 	// returns them (none is not an error).
 	ReleaseOrder(ctx context.Context, orderID, reason string) ([]Reservation, error)

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -184,6 +185,89 @@ func (s *Service) Release(ctx context.Context, reservationID, reason string) (ap
 // Commit releases a reservation with order_completed: the stock leaves for good.
 func (s *Service) Commit(ctx context.Context, reservationID string) (api.Reservation, error) {
 	return s.Release(ctx, reservationID, api.ReleaseOrderCompleted)
+}
+
+// CommitAll commits the reservations among ids that are still active, in one
+// transaction and a few statements whatever their number: the products are locked
+// (in the order of ids), the reservations read again under the locks, released in one
+// conditional update and their reserved stock taken out of the levels. A reservation
+// no longer active is left out of the result (a lapsed hold); an unknown id is
+// ErrReservationNotFound.
+func (s *Service) CommitAll(ctx context.Context, reservationIDs []string) ([]api.Reservation, error) {
+	for _, id := range reservationIDs {
+		if !ids.Valid(id) {
+			return nil, domain.ErrReservationNotFound
+		}
+	}
+	out := []api.Reservation{}
+	err := s.tx.InTx(ctx, func(ctx context.Context) error {
+		rs, err := s.repos.Reservations.GetAll(ctx, reservationIDs)
+		if err != nil {
+			return err
+		}
+		if len(rs) != len(slices.Compact(slices.Sorted(slices.Values(reservationIDs)))) {
+			return domain.ErrReservationNotFound
+		}
+		now := s.clock.Now()
+		locked := map[string]bool{}
+		for _, r := range rs {
+			if r.Status == domain.ReservationActive && !locked[r.ProductID] {
+				locked[r.ProductID] = true
+				if _, err := s.repos.Levels.LockProduct(ctx, r.ProductID, now); err != nil {
+					return err
+				}
+			}
+		}
+		if len(locked) == 0 {
+			return nil
+		}
+		if rs, err = s.repos.Reservations.GetAll(ctx, reservationIDs); err != nil { // under the locks
+			return err
+		}
+		active := make([]*domain.Reservation, 0, len(rs))
+		activeIDs := make([]string, 0, len(rs))
+		keys := make([]ports.LevelKey, 0, len(rs))
+		for _, r := range rs {
+			if r.Status == domain.ReservationActive && locked[r.ProductID] {
+				active = append(active, r)
+				activeIDs = append(activeIDs, r.ID)
+				keys = append(keys, ports.LevelKey{ProductID: r.ProductID, VariantID: r.VariantID, LocationID: r.LocationID})
+			}
+		}
+		n, err := s.repos.Reservations.MarkAllReleased(ctx, activeIDs, domain.ReleaseOrderCompleted, now)
+		if err != nil {
+			return err
+		}
+		if n != int64(len(activeIDs)) {
+			return domain.ErrReservationAlreadyReleased
+		}
+		levels, err := s.repos.Levels.FindAll(ctx, keys)
+		if err != nil {
+			return err
+		}
+		for i, r := range active {
+			r.Status, r.ReleasedAt, r.ReleaseReason = domain.ReservationReleased, &now, domain.ReleaseOrderCompleted
+			if known, ok := levels[keys[i]]; ok {
+				_, after, err := s.apply(ctx, levelChange{
+					key: keys[i], known: &known,
+					op: func(q domain.Quantities) (domain.Quantities, error) { return q.Release(r.Quantity, true) },
+				}, now)
+				if err != nil {
+					return err
+				}
+				levels[keys[i]] = after
+			}
+			out = append(out, toReservation(r))
+			if err := s.publish(ctx, api.EventReleased, r.ID, out[len(out)-1]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // ReleaseOrder releases every active reservation of an order with the reason.

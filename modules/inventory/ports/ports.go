@@ -134,6 +134,8 @@ type LevelRepository interface {
 	Ensure(ctx context.Context, k LevelKey, now time.Time) (domain.Quantities, error)
 	// EnsureAll is Ensure for several levels: one read when they all exist.
 	EnsureAll(ctx context.Context, keys []LevelKey, now time.Time) (map[LevelKey]domain.Quantities, error)
+	// FindAll returns the quantities of the levels that exist among keys.
+	FindAll(ctx context.Context, keys []LevelKey) (map[LevelKey]domain.Quantities, error)
 	// Find returns the level's quantities; false when there is none.
 	Find(ctx context.Context, k LevelKey) (domain.Quantities, bool, error)
 	// Apply adds delta to the level with a conditional update that also keeps reserved
@@ -186,6 +188,11 @@ type ReservationRepository interface {
 	// MarkReleased releases an active reservation with a conditional update; false when
 	// it was no longer active.
 	MarkReleased(ctx context.Context, id string, reason domain.ReleaseReason, at time.Time) (bool, error)
+	// GetAll returns the reservations among ids that exist, in the order of ids.
+	GetAll(ctx context.Context, ids []string) ([]*domain.Reservation, error)
+	// MarkAllReleased releases the active reservations among ids in one conditional
+	// update and returns how many it released.
+	MarkAllReleased(ctx context.Context, ids []string, reason domain.ReleaseReason, at time.Time) (int64, error)
 	// Active lists a product's active reservations with location names, soonest expiry first.
 	Active(ctx context.Context, productID string) ([]*domain.Reservation, error)
 	// ActiveIDs lists the ids of active reservations of an order, a product or a

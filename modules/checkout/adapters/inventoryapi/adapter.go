@@ -34,10 +34,17 @@ func (a *Adapter) Reserve(ctx context.Context, hs []ports.Hold) ([]ports.Reserva
 	return out, nil
 }
 
-// Commit turns a reservation into sold stock.
-func (a *Adapter) Commit(ctx context.Context, reservationID string) error {
-	_, err := a.inv.Commit(ctx, reservationID)
-	return err
+// Commit turns the reservations still active into sold stock, in one call.
+func (a *Adapter) Commit(ctx context.Context, reservationIDs []string) ([]string, error) {
+	rs, err := a.inv.CommitAll(ctx, reservationIDs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = r.ID
+	}
+	return out, nil
 }
 
 // ReleaseOrder returns the order's active reservations to stock.

@@ -83,7 +83,7 @@ func (r *LevelRepository) Ensure(ctx context.Context, k ports.LevelKey, now time
 // EnsureAll returns the levels' quantities, inserting zero levels for those missing:
 // one read when every level exists.
 func (r *LevelRepository) EnsureAll(ctx context.Context, keys []ports.LevelKey, now time.Time) (map[ports.LevelKey]domain.Quantities, error) {
-	out, err := r.findAll(ctx, keys)
+	out, err := r.FindAll(ctx, keys)
 	if err != nil || len(out) == len(uniqueKeys(keys)) {
 		return out, err
 	}
@@ -108,8 +108,8 @@ func uniqueKeys(keys []ports.LevelKey) map[ports.LevelKey]bool {
 	return m
 }
 
-// findAll reads the levels of keys that exist (variant and location of each key).
-func (r *LevelRepository) findAll(ctx context.Context, keys []ports.LevelKey) (map[ports.LevelKey]domain.Quantities, error) {
+// FindAll reads the levels of keys that exist (variant and location of each key).
+func (r *LevelRepository) FindAll(ctx context.Context, keys []ports.LevelKey) (map[ports.LevelKey]domain.Quantities, error) {
 	out := make(map[ports.LevelKey]domain.Quantities, len(keys))
 	if len(keys) == 0 {
 		return out, nil
