@@ -202,8 +202,17 @@ func (s *Service) build(ctx context.Context, cmd api.CreateOrderCommand, in crea
 	if err := s.attachCustomer(ctx, o, cmd.CustomerID); err != nil {
 		return nil, err
 	}
+	refs := make([]ports.VariantRef, len(cmd.LineItems))
 	for i, in := range cmd.LineItems {
-		li, err := s.lineItem(ctx, o, in, fmt.Sprintf("line_items[%d]", i), now)
+		refs[i] = ports.VariantRef{ProductID: in.ProductID, VariantID: in.VariantID}
+	}
+	vs, errs := s.catalog.Variants(ctx, refs)
+	for i, in := range cmd.LineItems {
+		var err error
+		if errs != nil {
+			err = errs[i]
+		}
+		li, err := s.lineItemOf(o, in, vs[i], err, fmt.Sprintf("line_items[%d]", i), now)
 		if err != nil {
 			return nil, err
 		}
@@ -302,6 +311,11 @@ func (s *Service) attachCustomer(ctx context.Context, o *domain.Order, customerI
 // given; a product in another currency needs a price override.
 func (s *Service) lineItem(ctx context.Context, o *domain.Order, in api.LineItemInput, field string, now time.Time) (*domain.LineItem, error) {
 	v, err := s.catalog.Variant(ctx, in.ProductID, in.VariantID)
+	return s.lineItemOf(o, in, v, err, field, now)
+}
+
+// lineItemOf builds the line from its catalog lookup (v, or the lookup's error).
+func (s *Service) lineItemOf(o *domain.Order, in api.LineItemInput, v ports.CatalogVariant, err error, field string, now time.Time) (*domain.LineItem, error) {
 	if err != nil {
 		var ae *apperr.Error
 		if errors.As(err, &ae) && ae.Kind == apperr.NotFound {
