@@ -281,7 +281,7 @@ func (s *Service) place(ctx context.Context, sess *domain.Session, pay ports.Pay
 		o, err = s.Orders.Create(ctx, ports.OrderDraft{
 			ID: sess.OrderID, CustomerID: sess.CustomerID, Email: sess.Email, Currency: sess.Currency, CartID: sess.CartID, CheckoutID: sess.ID,
 			Lines: sess.Totals.Lines, ShippingAddress: sess.ShippingAddress, BillingAddress: sess.BillingAddress, Shipping: sess.Rate,
-			Totals: sess.Totals, Coupons: sess.Coupons,
+			Totals: sess.Totals, Coupons: sess.Coupons, PaymentID: paidBy(pay),
 		})
 		if err != nil {
 			return err
@@ -297,9 +297,9 @@ func (s *Service) place(ctx context.Context, sess *domain.Session, pay ports.Pay
 		sess.OrderNumber = ""
 		return Outcome{}, err
 	}
-	if pay.Outcome == ports.PaymentSucceeded {
-		// The payment's event may have come before the order existed.
-		// The order's total is the amount charged: recorded, the sale pays it.
+	if pay.Outcome == ports.PaymentSucceeded && o.FinancialStatus != "paid" {
+		// The order is created with its sale recorded; should it not have been (the
+		// payment's state read differently), record it now.
 		if err := s.Orders.SyncPayment(ctx, pay.PaymentID); err != nil {
 			s.log.Warn("order payment not synced", zap.String("order_id", o.ID), zap.Error(err))
 		} else {
@@ -307,6 +307,15 @@ func (s *Service) place(ctx context.Context, sess *domain.Session, pay ports.Pay
 		}
 	}
 	return Outcome{Session: sess, Order: o, Payment: pay}, nil
+}
+
+// paidBy is the payment id of a succeeded charge ("" otherwise): the order is created
+// with the sale recorded.
+func paidBy(p ports.PaymentResult) string {
+	if p.Outcome == ports.PaymentSucceeded {
+		return p.PaymentID
+	}
+	return ""
 }
 
 // paymentFailed is a declined payment's error: the spec's payment code (402) with the

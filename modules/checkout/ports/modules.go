@@ -126,6 +126,9 @@ type OrderDraft struct {
 	Shipping                                            *domain.Rate
 	Totals                                              domain.Totals
 	Coupons                                             []domain.CouponUse
+	// PaymentID, when set, is the order's succeeded charge: the order is created with
+	// it recorded (paid).
+	PaymentID string
 }
 
 // Order is an order as checkout answers it.

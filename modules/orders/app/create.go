@@ -45,6 +45,10 @@ func (s *Service) CreateOrder(ctx context.Context, cmd api.CreateOrderCommand) (
 		if err := s.claim(ctx, o, o.LineItems); err != nil {
 			return err
 		}
+		received, err := s.recordPaymentAtCreate(ctx, o, cmd.PaymentID)
+		if err != nil {
+			return err
+		}
 		// The counter row is taken last: its lock is held for the shortest time.
 		if o.Number, err = s.orders.NextNumber(ctx); err != nil {
 			return err
@@ -56,7 +60,13 @@ func (s *Service) CreateOrder(ctx context.Context, cmd api.CreateOrderCommand) (
 			return err
 		}
 		out = o
-		return s.publish(ctx, api.EventOrderCreated, o.ID, api.OrderCreated{Order: ToOrder(o), SendReceipt: o.SendReceipt})
+		if err := s.publish(ctx, api.EventOrderCreated, o.ID, api.OrderCreated{Order: ToOrder(o), SendReceipt: o.SendReceipt}); err != nil {
+			return err
+		}
+		if received {
+			return s.publishOrder(ctx, api.EventOrderPaymentReceived, o)
+		}
+		return nil
 	})
 	if err != nil {
 		return api.Order{}, err
