@@ -131,15 +131,11 @@ func validReserve(cmd api.ReserveCommand) error {
 
 // variants resolves each command's variant from the catalog.
 func (s *Service) variants(ctx context.Context, cmds []api.ReserveCommand) ([]ports.Variant, error) {
-	vs := make([]ports.Variant, len(cmds))
+	refs := make([]ports.VariantRef, len(cmds))
 	for i, cmd := range cmds {
-		v, err := s.catalog.GetVariant(ctx, cmd.ProductID, cmd.VariantID)
-		if err != nil {
-			return nil, err
-		}
-		vs[i] = v
+		refs[i] = ports.VariantRef{ProductID: cmd.ProductID, VariantID: cmd.VariantID}
 	}
-	return vs, nil
+	return s.catalog.GetVariants(ctx, refs)
 }
 
 // productInfos lists the variants' products once each, in order of first appearance.

@@ -44,11 +44,20 @@ type Catalog interface {
 	// GetVariant returns the variant of the product, or its default variant when
 	// variantID is "": domain.ErrProductNotFound or domain.ErrVariantNotFound.
 	GetVariant(ctx context.Context, productID, variantID string) (Variant, error)
+	// GetVariants is GetVariant for several (product, variant) pairs, in order, with
+	// one catalog read for those naming their variant: the first pair's error fails it.
+	GetVariants(ctx context.Context, refs []VariantRef) ([]Variant, error)
 	// GetProduct returns a product or domain.ErrProductNotFound.
 	GetProduct(ctx context.Context, productID string) (Product, error)
 	// SetInventoryQuantities records the variants' new stock totals (their
 	// inventory_quantity) inside ctx's transaction.
 	SetInventoryQuantities(ctx context.Context, totals []VariantTotal) error
+}
+
+// VariantRef names a variant: its product and its id ("" for the default variant).
+type VariantRef struct {
+	ProductID string
+	VariantID string
 }
 
 // Page is a slice of a list.
