@@ -20,6 +20,9 @@ func (s *Service) RecordPayment(ctx context.Context, orderKey string, ev domain.
 	if strings.TrimSpace(orderKey) == "" {
 		return nil
 	}
+	if recorded, err := s.saleRecorded(ctx, orderKey, ev); err != nil || recorded {
+		return err
+	}
 	changed, received := false, false
 	_, err := s.change(ctx, orderKey, func(_ context.Context, o *domain.Order) error {
 		if ev.Currency != "" && !strings.EqualFold(ev.Currency, o.Currency) {
@@ -43,6 +46,20 @@ func (s *Service) RecordPayment(ctx context.Context, orderKey string, ev domain.
 		return nil
 	}
 	return err
+}
+
+// saleRecorded reports whether ev is a succeeded sale the order already recorded
+// successfully (a re-delivered fact, or checkout's charge recorded at the create): one
+// read instead of loading the order to find nothing to change.
+func (s *Service) saleRecorded(ctx context.Context, orderKey string, ev domain.PaymentEvent) (bool, error) {
+	if ev.Kind != domain.KindSale || ev.Failed || ev.PaymentID == "" {
+		return false, nil
+	}
+	id, _, err := ParseKey(orderKey)
+	if err != nil || id == "" {
+		return false, nil // not an order id: the full path answers
+	}
+	return s.orders.HasTransaction(ctx, id, ev.PaymentID, domain.KindSale, domain.TxSuccess)
 }
 
 // SyncPayment reads a payment's current state through the payments port and records

@@ -68,6 +68,9 @@ type OrderRepository interface {
 	// AverageTotal is the average total_price of the orders in a currency that are not
 	// cancelled, other than excludeID, and how many there are.
 	AverageTotal(ctx context.Context, currency, excludeID string) (decimal.Decimal, int64, error)
+	// HasTransaction reports whether the order has a transaction of the payment (by
+	// payments' id) of that kind and status.
+	HasTransaction(ctx context.Context, orderID, paymentID string, kind domain.TransactionKind, status domain.TransactionStatus) (bool, error)
 	// OrderIDForPayment finds the order that recorded a payment (by payments' id).
 	OrderIDForPayment(ctx context.Context, paymentID string) (string, error)
 }

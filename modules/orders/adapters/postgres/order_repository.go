@@ -405,6 +405,18 @@ func (r *OrderRepository) AverageTotal(ctx context.Context, currency, excludeID 
 	return avg, out[0].Count, nil
 }
 
+// HasTransaction reports whether the order has the payment's transaction of that kind
+// and status.
+func (r *OrderRepository) HasTransaction(ctx context.Context, orderID, paymentID string, kind domain.TransactionKind, status domain.TransactionStatus) (bool, error) {
+	var found []string
+	err := r.db.Conn(ctx).Model(&transactionRow{}).Where("order_id = ? AND payment_id = ? AND kind = ? AND status = ?", orderID, paymentID, string(kind), string(status)).
+		Limit(1).Pluck("id", &found).Error
+	if err != nil {
+		return false, fmt.Errorf("orders: payment transaction: %w", err)
+	}
+	return len(found) > 0, nil
+}
+
 // OrderIDForPayment finds the order that recorded a payment.
 func (r *OrderRepository) OrderIDForPayment(ctx context.Context, paymentID string) (string, error) {
 	var found []string
