@@ -152,7 +152,7 @@ func scenarios() []*scenario {
 				return probe(k, "POST", "/api/v1/carts/guest", mustJSON(map[string]string{"currency": e.cat.Currency}))
 			},
 			poolRate: func(e *env) float64 { return orRate(e.rates["add"], 1000) },
-			prepare:  prepareGuestCarts(nil),
+			prepare:  prepareGuestCarts(1, nil),
 			step: func(w *worker) bool {
 				p, ok := w.take()
 				if !ok {
@@ -184,7 +184,7 @@ func scenarios() []*scenario {
 				return probe(k, "POST", "/api/v1/checkout/complete", []byte(`{}`))
 			},
 			poolRate: func(e *env) float64 { return orRate(e.rates["add"]/4, 300) },
-			prepare: prepareGuestCarts(func(k *conn, p poolItem) error {
+			prepare: prepareGuestCarts(checkoutLines, func(k *conn, p poolItem) error {
 				_, err := k.doJSON("POST", "/api/v1/checkout/initiate", map[string]any{
 					"cart_id": p.cart,
 					"shipping_address": map[string]string{
@@ -244,7 +244,13 @@ func probe(k *conn, method, path string, body []byte, hs ...header) (string, err
 
 // prepareGuestCarts creates n guest carts holding one item each (then runs then, when
 // given, on each), with 32 connections.
-func prepareGuestCarts(then func(k *conn, p poolItem) error) func(e *env, n int) ([]poolItem, error) {
+// checkoutLines is the number of lines of a checkout scenario's guest cart (issue 20:
+// a guest cart of 3 lines).
+const checkoutLines = 3
+
+// prepareGuestCarts makes n guest carts of lines distinct products each (then runs on
+// each cart, when given).
+func prepareGuestCarts(lines int, then func(k *conn, p poolItem) error) func(e *env, n int) ([]poolItem, error) {
 	return func(e *env, n int) ([]poolItem, error) {
 		out := make([]poolItem, n)
 		var next atomic.Int64
@@ -268,9 +274,17 @@ func prepareGuestCarts(then func(k *conn, p poolItem) error) func(e *env, n int)
 						return
 					}
 					p := poolItem{cart: c.Data.ID, token: c.Data.SessionToken}
-					if _, err := k.doJSON("POST", "/api/v1/carts/"+p.cart+"/items", addItemBody(e.randomItem(w)), nil, sessionToken(p.token)); err != nil {
-						errs <- err
-						return
+					added := map[string]bool{}
+					for len(added) < min(lines, len(e.cat.Products)) {
+						it := e.randomItem(w)
+						if added[it.ProductID] {
+							continue
+						}
+						added[it.ProductID] = true
+						if _, err := k.doJSON("POST", "/api/v1/carts/"+p.cart+"/items", addItemBody(it), nil, sessionToken(p.token)); err != nil {
+							errs <- err
+							return
+						}
 					}
 					if then != nil {
 						if err := then(k, p); err != nil {

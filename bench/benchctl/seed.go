@@ -69,6 +69,7 @@ func cmdSeedCatalog(args []string) error {
 		return err
 	}
 	secs := time.Since(start).Seconds()
+	seedInventoryLevels(ctx, d, *stock)
 
 	// The variant ids, read back in one query.
 	type pair struct{ ProductID, ID string }
@@ -87,6 +88,23 @@ func cmdSeedCatalog(args []string) error {
 	}
 	fmt.Printf("seeded %d products with %d variants each in %.1fs\n", len(ids), *variants, secs)
 	return writeJSON(*out, f)
+}
+
+// seedInventoryLevels gives every seeded variant its stock in the inventory module too
+// (the catalog's seed sets only the catalog's inventory_quantity and no inventory
+// subscriber runs here): without a level a reservation (checkout complete) finds
+// nothing available. Not fatal: the other scenarios do not need it.
+func seedInventoryLevels(ctx context.Context, d *db.DB, stock int) {
+	err := d.Conn(ctx).Exec(`INSERT INTO inventory_products (product_id, product_name, low_stock_threshold, created_at, updated_at)
+SELECT id, title, 0, now(), now() FROM products ON CONFLICT DO NOTHING`).Error
+	if err == nil {
+		err = d.Conn(ctx).Exec(`INSERT INTO inventory_levels (id, product_id, variant_id, location_id, available, reserved, incoming, created_at, updated_at)
+SELECT gen_random_uuid(), product_id, id, '00000000-0000-4000-8000-000000000001', ?, 0, 0, now(), now()
+FROM product_variants ON CONFLICT DO NOTHING`, stock).Error
+	}
+	if err != nil {
+		fmt.Printf("seed-catalog: inventory levels not seeded (checkout will find no stock): %v\n", err)
+	}
 }
 
 // cmdSeedHTTP seeds through the server's HTTP API: a coupon (admin key), customers

@@ -132,3 +132,61 @@ func TestConcurrentChangesKeepTotals(t *testing.T) {
 		}
 	})
 }
+
+// TestConcurrentReserveAll: 30 concurrent two-line reservations (1 lamp and 2 desks
+// each, 10 lamps and 12 desks in stock) reserve exactly 6 carts, every one whole: no
+// line of a refused cart stays reserved, nothing oversells; then their commits and the
+// refused carts' nothing leave the ledger consistent.
+func TestConcurrentReserveAll(t *testing.T) {
+	forEngine(t, func(t *testing.T, s *stack) {
+		ctx := context.Background()
+		lamp, desk := s.catalog.add("Lamp", 0, domain.PolicyDeny, 1), s.catalog.add("Desk", 0, domain.PolicyDeny, 1)
+		for p, q := range map[*fakeProduct]int{lamp: 10, desk: 12} {
+			if _, err := s.svc.Set(ctx, api.SetCommand{ProductID: p.ID, LocationID: defaultLoc, Quantity: q}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		reserved := make([][]api.Reservation, 30)
+		errs := parallel(30, func(i int) error {
+			order := fmt.Sprintf("order-%d", i)
+			var err error
+			reserved[i], err = s.svc.ReserveAll(ctx, []api.ReserveCommand{
+				{ProductID: lamp.ID, OrderID: order, Quantity: 1}, {ProductID: desk.ID, OrderID: order, Quantity: 2},
+			})
+			return err
+		})
+		var ok []int
+		for i, err := range errs {
+			switch {
+			case err == nil:
+				ok = append(ok, i)
+			case !errors.Is(err, api.ErrInsufficientInventory):
+				t.Errorf("unexpected error: %v", err)
+			}
+		}
+		if len(ok) != 6 {
+			t.Fatalf("%d carts reserved, want 6", len(ok))
+		}
+		if a, res, _ := s.level(desk.variant(0), defaultLoc); a != 0 || res != 12 {
+			t.Fatalf("desks: available %d reserved %d", a, res)
+		}
+		if a, res, _ := s.level(lamp.variant(0), defaultLoc); a != 4 || res != 6 {
+			t.Fatalf("lamps: available %d reserved %d", a, res)
+		}
+		errs = parallel(len(ok), func(i int) error {
+			r := reserved[ok[i]]
+			_, err := s.svc.CommitAll(ctx, []string{r[0].ID, r[1].ID})
+			return err
+		})
+		for _, err := range errs {
+			if err != nil {
+				t.Errorf("commit: %v", err)
+			}
+		}
+		if a, res, _ := s.level(lamp.variant(0), defaultLoc); a != 4 || res != 0 {
+			t.Fatalf("lamps after commit: available %d reserved %d", a, res)
+		}
+		s.checkLedger(lamp.variant(0))
+		s.checkLedger(desk.variant(0))
+	})
+}

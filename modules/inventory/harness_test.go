@@ -99,6 +99,18 @@ func (f *fakeCatalog) GetVariant(_ context.Context, productID, variantID string)
 	return ports.Variant{}, domain.ErrVariantNotFound
 }
 
+func (f *fakeCatalog) GetVariants(ctx context.Context, refs []ports.VariantRef) ([]ports.Variant, error) {
+	out := make([]ports.Variant, len(refs))
+	for i, r := range refs {
+		v, err := f.GetVariant(ctx, r.ProductID, r.VariantID)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
 func (f *fakeCatalog) GetProduct(_ context.Context, productID string) (ports.Product, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -233,3 +233,67 @@ func TestReservationExpiry(t *testing.T) {
 		s.checkLedger(v)
 	})
 }
+
+// ReserveAll reserves every line or none; CommitAll commits the lines still active and
+// leaves out one released meanwhile.
+func TestReserveAllAndCommitAll(t *testing.T) {
+	forEngine(t, func(t *testing.T, s *stack) {
+		ctx := context.Background()
+		lamp, desk := s.catalog.add("Lamp", 0, domain.PolicyDeny, 1), s.catalog.add("Desk", 0, domain.PolicyDeny, 2)
+		for _, p := range []*fakeProduct{lamp, desk} {
+			if _, err := s.svc.Set(ctx, api.SetCommand{ProductID: p.ID, LocationID: defaultLoc, Quantity: 5}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := s.svc.Set(ctx, api.SetCommand{ProductID: desk.ID, VariantID: desk.variant(1), LocationID: defaultLoc, Quantity: 5}); err != nil {
+			t.Fatal(err)
+		}
+		line := func(p *fakeProduct, v string, q int) api.ReserveCommand {
+			return api.ReserveCommand{ProductID: p.ID, VariantID: v, OrderID: "order-7", Quantity: q}
+		}
+		// The last line is short: nothing is reserved.
+		_, err := s.svc.ReserveAll(ctx, []api.ReserveCommand{line(lamp, "", 2), line(desk, desk.variant(0), 1), line(desk, desk.variant(1), 6)})
+		if !errors.Is(err, domain.ErrInsufficientInventory) {
+			t.Fatalf("short line: %v", err)
+		}
+		for _, v := range []string{lamp.variant(0), desk.variant(0), desk.variant(1)} {
+			if a, res, _ := s.level(v, defaultLoc); a != 5 || res != 0 {
+				t.Fatalf("after refused batch %s: available %d reserved %d", v, a, res)
+			}
+		}
+		rs, err := s.svc.ReserveAll(ctx, []api.ReserveCommand{line(lamp, "", 2), line(desk, desk.variant(0), 1), line(desk, desk.variant(1), 5)})
+		if err != nil || len(rs) != 3 || rs[0].VariantID != lamp.variant(0) || rs[2].VariantID != desk.variant(1) || rs[2].Quantity != 5 {
+			t.Fatalf("reserve all: %v %v", rs, err)
+		}
+		if a, res, _ := s.level(desk.variant(1), defaultLoc); a != 0 || res != 5 {
+			t.Fatalf("after reserve: available %d reserved %d", a, res)
+		}
+		if got, _ := s.catalog.total(lamp.variant(0)); got != 3 {
+			t.Fatalf("catalog total %d, want 3", got)
+		}
+		if n := len(s.Events(api.EventReserved)); n != 3 {
+			t.Fatalf("inventory.reserved events %d", n)
+		}
+		// The desk's first line lapses (released) before the commit.
+		if _, err := s.svc.Release(ctx, rs[1].ID, api.ReleaseOrderExpired); err != nil {
+			t.Fatal(err)
+		}
+		done, err := s.svc.CommitAll(ctx, []string{rs[0].ID, rs[1].ID, rs[2].ID})
+		if err != nil || len(done) != 2 || done[0].ID != rs[0].ID || done[1].ID != rs[2].ID || done[1].ReleaseReason != api.ReleaseOrderCompleted {
+			t.Fatalf("commit all: %v %v", done, err)
+		}
+		want := map[string][2]int{lamp.variant(0): {3, 0}, desk.variant(0): {5, 0}, desk.variant(1): {0, 0}}
+		for v, w := range want {
+			if a, res, _ := s.level(v, defaultLoc); a != w[0] || res != w[1] {
+				t.Errorf("after commit %s: available %d reserved %d, want %v", v, a, res, w)
+			}
+			s.checkLedger(v)
+		}
+		if again, err := s.svc.CommitAll(ctx, []string{rs[0].ID}); err != nil || len(again) != 0 {
+			t.Errorf("commit again: %v %v", again, err)
+		}
+		if _, err := s.svc.CommitAll(ctx, []string{rs[0].ID, ids.New()}); !errors.Is(err, domain.ErrReservationNotFound) {
+			t.Errorf("unknown id: %v", err)
+		}
+	})
+}

@@ -104,12 +104,20 @@ func (f *fakeInventory) Reserve(context.Context, inventory.ReserveCommand) (inve
 	return inventory.Reservation{}, errUnused
 }
 
+func (f *fakeInventory) ReserveAll(context.Context, []inventory.ReserveCommand) ([]inventory.Reservation, error) {
+	return nil, errUnused
+}
+
 func (f *fakeInventory) Release(context.Context, string, string) (inventory.Reservation, error) {
 	return inventory.Reservation{}, errUnused
 }
 
 func (f *fakeInventory) Commit(context.Context, string) (inventory.Reservation, error) {
 	return inventory.Reservation{}, errUnused
+}
+
+func (f *fakeInventory) CommitAll(context.Context, []string) ([]inventory.Reservation, error) {
+	return nil, errUnused
 }
 
 func (f *fakeInventory) ReleaseOrder(context.Context, string, string) ([]inventory.Reservation, error) {

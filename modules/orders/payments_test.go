@@ -1,12 +1,15 @@
 package orders_test
 
 import (
+	"context"
 	"net/http"
 	"testing"
 
 	"github.com/shopspring/decimal"
 
+	"github.com/gocommerce/commerce/modules/orders/api"
 	payments "github.com/gocommerce/commerce/modules/payments/api"
+	"github.com/gocommerce/commerce/platform/ids"
 )
 
 func txKinds(o map[string]any) string {
@@ -296,6 +299,51 @@ func TestManualRefund(t *testing.T) {
 		}
 		if got := h.get(id); items(got, "line_items")[0]["fulfillable_quantity"] != float64(0) || got["fulfillment_status"] != "unfulfilled" {
 			t.Errorf("refunded item still fulfillable %v", items(got, "line_items")[0])
+		}
+	})
+}
+
+// An order created with its payment (checkout's charge) is paid at once, in the create:
+// order.created shows it paid and order.payment_received follows; the payment's later
+// events record nothing again. A payment of another order is not recorded.
+func TestCreateOrderWithPayment(t *testing.T) {
+	eachEngine(t, func(t *testing.T, h *harness) {
+		orderID, otherID := ids.New(), ids.New()
+		h.payments.put(payments.Payment{ID: "pay_c", Status: payments.StatusSucceeded, Amount: d("22"), Currency: "USD", Gateway: "test", OrderID: orderID})
+		h.payments.put(payments.Payment{ID: "pay_o", Status: payments.StatusSucceeded, Amount: d("22"), Currency: "USD", Gateway: "test", OrderID: otherID})
+		cmd := func(id, paymentID string) api.CreateOrderCommand {
+			return api.CreateOrderCommand{ID: id, Email: guestEmail, PaymentID: paymentID,
+				LineItems:     []api.LineItemInput{{ProductID: prodMug, Quantity: 2}},
+				ShippingLines: []api.ShippingLineInput{{Title: "Standard", Price: "5.00"}}}
+		}
+		o, err := h.svc.CreateOrder(context.Background(), cmd(orderID, "pay_c"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.FinancialStatus != "paid" {
+			t.Fatalf("created %s", o.FinancialStatus)
+		}
+		got := h.get(orderID)
+		if txKinds(got) != "sale:success:22.00 " || items(got, "transactions")[0]["gateway"] != "test" {
+			t.Errorf("transactions %s", txKinds(got))
+		}
+		if ev := h.LastEvent("order.created", orderID); ev["financial_status"] != "paid" {
+			t.Errorf("order.created %v", ev["financial_status"])
+		}
+		if n := len(h.Payloads("order.payment_received", orderID)); n != 1 {
+			t.Errorf("order.payment_received %d, want 1", n)
+		}
+		h.pay(orderID, "pay_c", "22.00")
+		if err := h.svc.SyncPayment(context.Background(), "pay_c"); err != nil {
+			t.Fatal(err)
+		}
+		if got := h.get(orderID); txKinds(got) != "sale:success:22.00 " || len(h.Payloads("order.payment_received", orderID)) != 1 || len(h.Payloads("order.updated", orderID)) != 0 {
+			t.Errorf("re-delivered payment %s", txKinds(got))
+		}
+		// Another order's payment is not this order's.
+		other, err := h.svc.CreateOrder(context.Background(), cmd(ids.New(), "pay_o"))
+		if err != nil || other.FinancialStatus != "pending" {
+			t.Errorf("another order's payment: %v %v", other.FinancialStatus, err)
 		}
 	})
 }

@@ -226,11 +226,15 @@ func (s *Service) hold(ctx context.Context, in CompleteInput, c ports.Cart, sess
 	err = s.tx.InTx(ctx, func(ctx context.Context) error {
 		sess.Reservations, sess.Coupons = nil, uses
 		var expires time.Time
-		for _, l := range lines {
-			r, err := s.Inventory.Reserve(ctx, ports.Hold{ProductID: l.ProductID, VariantID: l.VariantID, OrderID: sess.OrderID, Quantity: l.Quantity, TTL: s.settings.HoldTTL})
-			if err != nil {
-				return err
-			}
+		holds := make([]ports.Hold, len(lines))
+		for i, l := range lines {
+			holds[i] = ports.Hold{ProductID: l.ProductID, VariantID: l.VariantID, OrderID: sess.OrderID, Quantity: l.Quantity, TTL: s.settings.HoldTTL}
+		}
+		rs, err := s.Inventory.Reserve(ctx, holds)
+		if err != nil {
+			return err
+		}
+		for _, r := range rs {
 			sess.Reservations = append(sess.Reservations, r.ID)
 			if expires.IsZero() || r.ExpiresAt.Before(expires) {
 				expires = r.ExpiresAt
@@ -277,7 +281,7 @@ func (s *Service) place(ctx context.Context, sess *domain.Session, pay ports.Pay
 		o, err = s.Orders.Create(ctx, ports.OrderDraft{
 			ID: sess.OrderID, CustomerID: sess.CustomerID, Email: sess.Email, Currency: sess.Currency, CartID: sess.CartID, CheckoutID: sess.ID,
 			Lines: sess.Totals.Lines, ShippingAddress: sess.ShippingAddress, BillingAddress: sess.BillingAddress, Shipping: sess.Rate,
-			Totals: sess.Totals, Coupons: sess.Coupons,
+			Totals: sess.Totals, Coupons: sess.Coupons, PaymentID: paidBy(pay),
 		})
 		if err != nil {
 			return err
@@ -293,9 +297,9 @@ func (s *Service) place(ctx context.Context, sess *domain.Session, pay ports.Pay
 		sess.OrderNumber = ""
 		return Outcome{}, err
 	}
-	if pay.Outcome == ports.PaymentSucceeded {
-		// The payment's event may have come before the order existed.
-		// The order's total is the amount charged: recorded, the sale pays it.
+	if pay.Outcome == ports.PaymentSucceeded && o.FinancialStatus != "paid" {
+		// The order is created with its sale recorded; should it not have been (the
+		// payment's state read differently), record it now.
 		if err := s.Orders.SyncPayment(ctx, pay.PaymentID); err != nil {
 			s.log.Warn("order payment not synced", zap.String("order_id", o.ID), zap.Error(err))
 		} else {
@@ -303,6 +307,15 @@ func (s *Service) place(ctx context.Context, sess *domain.Session, pay ports.Pay
 		}
 	}
 	return Outcome{Session: sess, Order: o, Payment: pay}, nil
+}
+
+// paidBy is the payment id of a succeeded charge ("" otherwise): the order is created
+// with the sale recorded.
+func paidBy(p ports.PaymentResult) string {
+	if p.Outcome == ports.PaymentSucceeded {
+		return p.PaymentID
+	}
+	return ""
 }
 
 // paymentFailed is a declined payment's error: the spec's payment code (402) with the

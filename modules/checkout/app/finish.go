@@ -3,13 +3,13 @@ package app
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"go.uber.org/zap"
 
 	"github.com/gocommerce/commerce/modules/checkout/api"
 	"github.com/gocommerce/commerce/modules/checkout/domain"
-	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/money"
 )
 
@@ -17,15 +17,14 @@ import (
 // stock, the cart is converted (cart.converted) and checkout.completed confirms the
 // order.
 func (s *Service) finish(ctx context.Context, sess *domain.Session) error {
+	committed, err := s.Inventory.Commit(ctx, sess.Reservations)
+	if err != nil {
+		return err
+	}
 	for _, id := range sess.Reservations {
-		err := s.Inventory.Commit(ctx, id)
-		if e, ok := apperr.As(err); ok && e.Code == "RESERVATION_ALREADY_RELEASED" {
+		if !slices.Contains(committed, id) {
 			// The hold lapsed just before a late payment: the paid order stands.
 			s.log.Warn("paid checkout's reservation had lapsed", zap.String("order_id", sess.OrderID), zap.String("reservation_id", id))
-			continue
-		}
-		if err != nil {
-			return err
 		}
 	}
 	if err := s.Carts.MarkConverted(ctx, sess.CartID, sess.OrderID); err != nil {

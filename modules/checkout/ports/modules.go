@@ -94,10 +94,12 @@ type Reservation struct {
 
 // Inventory reserves stock for an order, commits or releases it.
 type Inventory interface {
-	// Reserve holds stock (INSUFFICIENT_INVENTORY when short).
-	Reserve(ctx context.Context, h Hold) (Reservation, error)
-	// Commit turns a reservation into sold stock.
-	Commit(ctx context.Context, reservationID string) error
+	// Reserve holds stock for every line, all or none (INSUFFICIENT_INVENTORY when
+	// one is short), one reservation per hold in order.
+	Reserve(ctx context.Context, hs []Hold) ([]Reservation, error)
+	// Commit turns the reservations still active into sold stock and returns the ids
+	// it committed (one that lapsed meanwhile is left out).
+	Commit(ctx context.Context, reservationIDs []string) ([]string, error)
 	// ReleaseOrder returns every active reservation of the order to stock (expired:
 	// the reason is order_expired, else order_cancelled).
 	ReleaseOrder(ctx context.Context, orderID string, expired bool) error
@@ -124,6 +126,9 @@ type OrderDraft struct {
 	Shipping                                            *domain.Rate
 	Totals                                              domain.Totals
 	Coupons                                             []domain.CouponUse
+	// PaymentID, when set, is the order's succeeded charge: the order is created with
+	// it recorded (paid).
+	PaymentID string
 }
 
 // Order is an order as checkout answers it.

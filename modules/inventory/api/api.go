@@ -211,12 +211,20 @@ type Inventory interface {
 	// variant's policy is continue), ErrInvalidQuantity, ErrProductNotFound,
 	// ErrVariantNotFound, ErrLocationNotFound, ErrLocationInactive.
 	Reserve(ctx context.Context, cmd ReserveCommand) (Reservation, error)
+	// ReserveAll is Reserve for several lines, all or none, in a few statements
+	// whatever the number of lines (docs/decisions/0174). The products are locked in
+	// the commands' order.
+	ReserveAll(ctx context.Context, cmds []ReserveCommand) ([]Reservation, error)
 	// Release ends an active reservation with a reason (the Release* constants):
 	// order_completed commits the stock, any other reason returns it to available.
 	// ErrReservationNotFound, ErrReservationAlreadyReleased.
 	Release(ctx context.Context, reservationID, reason string) (Reservation, error)
 	// Commit is Release with order_completed.
 	Commit(ctx context.Context, reservationID string) (Reservation, error)
+	// CommitAll commits the reservations among ids still active, all in one go
+	// (docs/decisions/0174), and returns them: one no longer active (released or
+	// expired) is left out; an unknown id is ErrReservationNotFound.
+	CommitAll(ctx context.Context, reservationIDs []string) ([]Reservation, error)
 	// ReleaseOrder releases every active reservation of an order with the reason and
 	// returns them (none is not an error).
 	ReleaseOrder(ctx context.Context, orderID, reason string) ([]Reservation, error)

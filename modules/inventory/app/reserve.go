@@ -3,8 +3,8 @@ package app
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/gocommerce/commerce/modules/inventory/api"
@@ -14,59 +14,141 @@ import (
 	"github.com/gocommerce/commerce/platform/ids"
 )
 
-// Reserve moves stock from available to reserved for an order. The database update is
-// conditional on available >= quantity (unless the variant's policy is continue), so
-// concurrent reservations can never oversell, on either engine.
+// Reserve moves stock from available to reserved for an order (ReserveAll of one).
 func (s *Service) Reserve(ctx context.Context, cmd api.ReserveCommand) (api.Reservation, error) {
-	orderID := strings.TrimSpace(cmd.OrderID)
-	fields := map[string]string{}
-	if orderID == "" {
-		fields["order_id"] = "is required"
-	} else if utf8.RuneCountInString(orderID) > 255 {
-		fields["order_id"] = "must be at most 255 characters"
+	out, err := s.ReserveAll(ctx, []api.ReserveCommand{cmd})
+	if err != nil {
+		return api.Reservation{}, err
 	}
-	if len(fields) > 0 {
-		return api.Reservation{}, apperr.Validation(fields)
+	return out[0], nil
+}
+
+// ReserveAll moves stock from available to reserved for every command, in one
+// transaction: all or none. Each level's database update is conditional on available
+// >= quantity (unless the variant's policy is continue), so concurrent reservations can
+// never oversell, on either engine. The products are locked in the commands' order
+// (one statement), the levels read in one statement, the reservations and movements
+// inserted in one statement each and the totals reported to the catalog once.
+func (s *Service) ReserveAll(ctx context.Context, cmds []api.ReserveCommand) ([]api.Reservation, error) {
+	for _, cmd := range cmds {
+		if err := validReserve(cmd); err != nil {
+			return nil, err
+		}
 	}
-	if cmd.Quantity <= 0 {
-		return api.Reservation{}, domain.ErrInvalidQuantity
-	}
-	ttl := s.settings.ReservationTimeout
-	if cmd.TTL > 0 {
-		ttl = cmd.TTL
-	}
-	var out api.Reservation
-	err := s.variantChange(ctx, cmd.ProductID, cmd.VariantID, func(ctx context.Context, v ports.Variant, now time.Time) error {
-		loc, before, after, err := s.applyAt(ctx, v, locationOrDefault(cmd.LocationID), levelChange{
-			op:     func(q domain.Quantities) (domain.Quantities, error) { return q.Reserve(cmd.Quantity, v.Policy) },
-			guard:  ports.Guard{NonNegativeAvailable: !v.Policy.AllowsBackorder()},
-			refuse: domain.ErrInsufficientInventory,
-		}, now)
+	out := make([]api.Reservation, 0, len(cmds))
+	err := s.tx.InTx(ctx, func(ctx context.Context) error {
+		vs, err := s.variants(ctx, cmds)
 		if err != nil {
 			return err
 		}
-		r := &domain.Reservation{
-			ID: s.newID(), ProductID: v.ProductID, VariantID: v.VariantID, LocationID: loc.ID, OrderID: orderID,
-			Quantity: cmd.Quantity, Status: domain.ReservationActive, ExpiresAt: now.Add(ttl), CreatedAt: now,
-		}
-		if err := s.repos.Reservations.Create(ctx, r); err != nil {
+		now := s.clock.Now()
+		if err := s.repos.Levels.UpsertProducts(ctx, productInfos(vs), now); err != nil {
 			return err
 		}
-		if err := s.record(ctx, &domain.Movement{
-			ProductID: v.ProductID, ProductName: v.ProductName, VariantID: v.VariantID, LocationID: loc.ID,
-			Type: domain.MovementOut, QuantityBefore: before.Available, QuantityAfter: after.Available,
-			Reason: domain.ReasonReserved, Reference: orderID, ReservationID: r.ID,
-			Currency: v.Currency, CreatedBy: "system", CreatedAt: now,
-		}); err != nil {
+		keys := make([]ports.LevelKey, len(cmds))
+		locs := map[string]*domain.Location{}
+		for i, cmd := range cmds {
+			id := locationOrDefault(cmd.LocationID)
+			if locs[id] == nil {
+				if locs[id], err = s.location(ctx, id, true); err != nil {
+					return err
+				}
+			}
+			keys[i] = ports.LevelKey{ProductID: vs[i].ProductID, VariantID: vs[i].VariantID, LocationID: locs[id].ID}
+		}
+		levels, err := s.repos.Levels.EnsureAll(ctx, keys, now)
+		if err != nil {
 			return err
 		}
-		out = toReservation(r)
-		return s.publish(ctx, api.EventReserved, r.ID, out)
+		rs, ms := make([]*domain.Reservation, len(cmds)), make([]*domain.Movement, len(cmds))
+		for i, cmd := range cmds {
+			v, known := vs[i], levels[keys[i]]
+			before, after, err := s.apply(ctx, levelChange{
+				key: keys[i], known: &known,
+				op:     func(q domain.Quantities) (domain.Quantities, error) { return q.Reserve(cmd.Quantity, v.Policy) },
+				guard:  ports.Guard{NonNegativeAvailable: !v.Policy.AllowsBackorder()},
+				refuse: domain.ErrInsufficientInventory,
+			}, now)
+			if err != nil {
+				return err
+			}
+			levels[keys[i]] = after
+			ttl := s.settings.ReservationTimeout
+			if cmd.TTL > 0 {
+				ttl = cmd.TTL
+			}
+			orderID := strings.TrimSpace(cmd.OrderID)
+			rs[i] = &domain.Reservation{
+				ID: s.newID(), ProductID: v.ProductID, VariantID: v.VariantID, LocationID: keys[i].LocationID, OrderID: orderID,
+				Quantity: cmd.Quantity, Status: domain.ReservationActive, ExpiresAt: now.Add(ttl), CreatedAt: now,
+			}
+			ms[i] = &domain.Movement{
+				ID: s.newID(), ProductID: v.ProductID, ProductName: v.ProductName, VariantID: v.VariantID, LocationID: keys[i].LocationID,
+				Type: domain.MovementOut, Quantity: after.Available - before.Available, QuantityBefore: before.Available, QuantityAfter: after.Available,
+				Reason: domain.ReasonReserved, Reference: orderID, ReservationID: rs[i].ID,
+				Currency: v.Currency, CreatedBy: "system", CreatedAt: now,
+			}
+		}
+		if err := s.repos.Reservations.Create(ctx, rs...); err != nil {
+			return err
+		}
+		if err := s.repos.Movements.Add(ctx, ms...); err != nil {
+			return err
+		}
+		for _, r := range rs {
+			out = append(out, toReservation(r))
+			if err := s.publish(ctx, api.EventReserved, r.ID, out[len(out)-1]); err != nil {
+				return err
+			}
+		}
+		return s.reportVariantTotals(ctx, vs)
 	})
 	if err != nil {
-		return api.Reservation{}, domain.StockLimitField(err, "quantity")
+		return nil, domain.StockLimitField(err, "quantity")
 	}
 	return out, nil
+}
+
+// validReserve checks a reservation command before any read.
+func validReserve(cmd api.ReserveCommand) error {
+	orderID := strings.TrimSpace(cmd.OrderID)
+	if orderID == "" {
+		return apperr.Validation(map[string]string{"order_id": "is required"})
+	} else if utf8.RuneCountInString(orderID) > 255 {
+		return apperr.Validation(map[string]string{"order_id": "must be at most 255 characters"})
+	}
+	if cmd.Quantity <= 0 {
+		return domain.ErrInvalidQuantity
+	}
+	if !ids.Valid(cmd.ProductID) {
+		return domain.ErrProductNotFound
+	}
+	if cmd.VariantID != "" && !ids.Valid(cmd.VariantID) {
+		return domain.ErrVariantNotFound
+	}
+	return nil
+}
+
+// variants resolves each command's variant from the catalog.
+func (s *Service) variants(ctx context.Context, cmds []api.ReserveCommand) ([]ports.Variant, error) {
+	refs := make([]ports.VariantRef, len(cmds))
+	for i, cmd := range cmds {
+		refs[i] = ports.VariantRef{ProductID: cmd.ProductID, VariantID: cmd.VariantID}
+	}
+	return s.catalog.GetVariants(ctx, refs)
+}
+
+// productInfos lists the variants' products once each, in order of first appearance.
+func productInfos(vs []ports.Variant) []ports.ProductInfo {
+	out := make([]ports.ProductInfo, 0, len(vs))
+	seen := map[string]bool{}
+	for _, v := range vs {
+		if !seen[v.ProductID] {
+			seen[v.ProductID] = true
+			out = append(out, ports.ProductInfo{ID: v.ProductID, Name: v.ProductName, LowStockThreshold: v.LowStockThreshold})
+		}
+	}
+	return out
 }
 
 // Release ends an active reservation: order_completed commits the stock (reserved
@@ -99,6 +181,89 @@ func (s *Service) Release(ctx context.Context, reservationID, reason string) (ap
 // Commit releases a reservation with order_completed: the stock leaves for good.
 func (s *Service) Commit(ctx context.Context, reservationID string) (api.Reservation, error) {
 	return s.Release(ctx, reservationID, api.ReleaseOrderCompleted)
+}
+
+// CommitAll commits the reservations among ids that are still active, in one
+// transaction and a few statements whatever their number: the products are locked
+// (in the order of ids), the reservations read again under the locks, released in one
+// conditional update and their reserved stock taken out of the levels. A reservation
+// no longer active is left out of the result (a lapsed hold); an unknown id is
+// ErrReservationNotFound.
+func (s *Service) CommitAll(ctx context.Context, reservationIDs []string) ([]api.Reservation, error) {
+	for _, id := range reservationIDs {
+		if !ids.Valid(id) {
+			return nil, domain.ErrReservationNotFound
+		}
+	}
+	out := []api.Reservation{}
+	err := s.tx.InTx(ctx, func(ctx context.Context) error {
+		rs, err := s.repos.Reservations.GetAll(ctx, reservationIDs)
+		if err != nil {
+			return err
+		}
+		if len(rs) != len(slices.Compact(slices.Sorted(slices.Values(reservationIDs)))) {
+			return domain.ErrReservationNotFound
+		}
+		now := s.clock.Now()
+		locked := map[string]bool{}
+		for _, r := range rs {
+			if r.Status == domain.ReservationActive && !locked[r.ProductID] {
+				locked[r.ProductID] = true
+				if _, err := s.repos.Levels.LockProduct(ctx, r.ProductID, now); err != nil {
+					return err
+				}
+			}
+		}
+		if len(locked) == 0 {
+			return nil
+		}
+		if rs, err = s.repos.Reservations.GetAll(ctx, reservationIDs); err != nil { // under the locks
+			return err
+		}
+		active := make([]*domain.Reservation, 0, len(rs))
+		activeIDs := make([]string, 0, len(rs))
+		keys := make([]ports.LevelKey, 0, len(rs))
+		for _, r := range rs {
+			if r.Status == domain.ReservationActive && locked[r.ProductID] {
+				active = append(active, r)
+				activeIDs = append(activeIDs, r.ID)
+				keys = append(keys, ports.LevelKey{ProductID: r.ProductID, VariantID: r.VariantID, LocationID: r.LocationID})
+			}
+		}
+		n, err := s.repos.Reservations.MarkAllReleased(ctx, activeIDs, domain.ReleaseOrderCompleted, now)
+		if err != nil {
+			return err
+		}
+		if n != int64(len(activeIDs)) {
+			return domain.ErrReservationAlreadyReleased
+		}
+		levels, err := s.repos.Levels.FindAll(ctx, keys)
+		if err != nil {
+			return err
+		}
+		for i, r := range active {
+			r.Status, r.ReleasedAt, r.ReleaseReason = domain.ReservationReleased, &now, domain.ReleaseOrderCompleted
+			if known, ok := levels[keys[i]]; ok {
+				_, after, err := s.apply(ctx, levelChange{
+					key: keys[i], known: &known,
+					op: func(q domain.Quantities) (domain.Quantities, error) { return q.Release(r.Quantity, true) },
+				}, now)
+				if err != nil {
+					return err
+				}
+				levels[keys[i]] = after
+			}
+			out = append(out, toReservation(r))
+			if err := s.publish(ctx, api.EventReleased, r.ID, out[len(out)-1]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // ReleaseOrder releases every active reservation of an order with the reason.
@@ -151,14 +316,14 @@ func (s *Service) release(ctx context.Context, id string, reason domain.ReleaseR
 	}
 	r.Status, r.ReleasedAt, r.ReleaseReason = domain.ReservationReleased, &now, reason
 	key := ports.LevelKey{ProductID: r.ProductID, VariantID: r.VariantID, LocationID: r.LocationID}
-	_, exists, err := s.repos.Levels.Find(ctx, key)
+	current, exists, err := s.repos.Levels.Find(ctx, key)
 	if err != nil {
 		return nil, err
 	}
 	if restock && exists {
 		before, after, err := s.apply(ctx, levelChange{
-			key: key,
-			op:  func(q domain.Quantities) (domain.Quantities, error) { return q.Release(r.Quantity, reason.Commits()) },
+			key: key, known: &current,
+			op: func(q domain.Quantities) (domain.Quantities, error) { return q.Release(r.Quantity, reason.Commits()) },
 		}, now)
 		if err != nil {
 			return nil, err

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -99,16 +100,32 @@ func (s *Service) variantChange(ctx context.Context, productID, variantID string
 
 // reportTotals tells the catalog the variant's available stock summed over locations.
 func (s *Service) reportTotals(ctx context.Context, productID, variantID string) error {
-	totals, err := s.repos.Levels.VariantTotals(ctx, []string{variantID})
+	return s.reportVariantTotals(ctx, []ports.Variant{{ProductID: productID, VariantID: variantID}})
+}
+
+// reportVariantTotals tells the catalog the variants' available stock summed over
+// locations: one read, one report.
+func (s *Service) reportVariantTotals(ctx context.Context, vs []ports.Variant) error {
+	variantIDs := make([]string, 0, len(vs))
+	report := make([]ports.VariantTotal, 0, len(vs))
+	for _, v := range vs {
+		if !slices.Contains(variantIDs, v.VariantID) {
+			variantIDs = append(variantIDs, v.VariantID)
+			report = append(report, ports.VariantTotal{ProductID: v.ProductID, VariantID: v.VariantID})
+		}
+	}
+	totals, err := s.repos.Levels.VariantTotals(ctx, variantIDs)
 	if err != nil {
 		return err
 	}
-	if t := totals[variantID].Available; t > domain.MaxStock || t < -domain.MaxStock {
-		return domain.ErrStockLimit
+	for i := range report {
+		t := totals[report[i].VariantID].Available
+		if t > domain.MaxStock || t < -domain.MaxStock {
+			return domain.ErrStockLimit
+		}
+		report[i].Available = t
 	}
-	return s.catalog.SetInventoryQuantities(ctx, []ports.VariantTotal{{
-		ProductID: productID, VariantID: variantID, Available: totals[variantID].Available,
-	}})
+	return s.catalog.SetInventoryQuantities(ctx, report)
 }
 
 // location returns a location, optionally requiring it to be active. A malformed id is
@@ -133,6 +150,9 @@ type levelChange struct {
 	op     func(domain.Quantities) (domain.Quantities, error)
 	guard  ports.Guard
 	refuse error // returned when the database guard refuses the change
+	// known, when set, is the level's current quantities already read under the
+	// product's lock in this transaction (the level is not read again).
+	known *domain.Quantities
 }
 
 // applyAt applies c at the active location locationID to v's level there (c.key is
@@ -151,8 +171,9 @@ func (s *Service) applyAt(ctx context.Context, v ports.Variant, locationID strin
 // quantities and writes them with a conditional update. It returns the quantities
 // before and after.
 func (s *Service) apply(ctx context.Context, c levelChange, now time.Time) (before, after domain.Quantities, err error) {
-	before, err = s.repos.Levels.Ensure(ctx, c.key, now)
-	if err != nil {
+	if c.known != nil {
+		before = *c.known
+	} else if before, err = s.repos.Levels.Ensure(ctx, c.key, now); err != nil {
 		return before, after, err
 	}
 	after, err = c.op(before)

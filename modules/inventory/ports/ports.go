@@ -44,11 +44,20 @@ type Catalog interface {
 	// GetVariant returns the variant of the product, or its default variant when
 	// variantID is "": domain.ErrProductNotFound or domain.ErrVariantNotFound.
 	GetVariant(ctx context.Context, productID, variantID string) (Variant, error)
+	// GetVariants is GetVariant for several (product, variant) pairs, in order, with
+	// one catalog read for those naming their variant: the first pair's error fails it.
+	GetVariants(ctx context.Context, refs []VariantRef) ([]Variant, error)
 	// GetProduct returns a product or domain.ErrProductNotFound.
 	GetProduct(ctx context.Context, productID string) (Product, error)
 	// SetInventoryQuantities records the variants' new stock totals (their
 	// inventory_quantity) inside ctx's transaction.
 	SetInventoryQuantities(ctx context.Context, totals []VariantTotal) error
+}
+
+// VariantRef names a variant: its product and its id ("" for the default variant).
+type VariantRef struct {
+	ProductID string
+	VariantID string
 }
 
 // Page is a slice of a list.
@@ -122,6 +131,9 @@ type LevelRepository interface {
 	// UpsertProduct creates or refreshes the product's stock record and locks it until
 	// the transaction ends: every stock change of a product is serialised on it.
 	UpsertProduct(ctx context.Context, p ProductInfo, now time.Time) error
+	// UpsertProducts is UpsertProduct for several products in one statement, locking
+	// them in the given order.
+	UpsertProducts(ctx context.Context, ps []ProductInfo, now time.Time) error
 	// LockProduct locks an existing product's stock record (touching updated_at);
 	// false when there is none.
 	LockProduct(ctx context.Context, productID string, now time.Time) (bool, error)
@@ -129,6 +141,10 @@ type LevelRepository interface {
 	RefreshProduct(ctx context.Context, p ProductInfo) error
 	// Ensure returns the level's quantities, creating a zero level when there is none.
 	Ensure(ctx context.Context, k LevelKey, now time.Time) (domain.Quantities, error)
+	// EnsureAll is Ensure for several levels: one read when they all exist.
+	EnsureAll(ctx context.Context, keys []LevelKey, now time.Time) (map[LevelKey]domain.Quantities, error)
+	// FindAll returns the quantities of the levels that exist among keys.
+	FindAll(ctx context.Context, keys []LevelKey) (map[LevelKey]domain.Quantities, error)
 	// Find returns the level's quantities; false when there is none.
 	Find(ctx context.Context, k LevelKey) (domain.Quantities, bool, error)
 	// Apply adds delta to the level with a conditional update that also keeps reserved
@@ -166,19 +182,26 @@ type MovementFilter struct {
 
 // MovementRepository stores movements (never updated or deleted).
 type MovementRepository interface {
-	Add(ctx context.Context, m *domain.Movement) error
+	// Add inserts movements (several in one statement).
+	Add(ctx context.Context, ms ...*domain.Movement) error
 	// List returns a page of movements with product and location names, and the total.
 	List(ctx context.Context, f MovementFilter, p Page) ([]*domain.Movement, int64, error)
 }
 
 // ReservationRepository stores reservations.
 type ReservationRepository interface {
-	Create(ctx context.Context, r *domain.Reservation) error
+	// Create inserts reservations (several in one statement).
+	Create(ctx context.Context, rs ...*domain.Reservation) error
 	// Get returns a reservation or domain.ErrReservationNotFound.
 	Get(ctx context.Context, id string) (*domain.Reservation, error)
 	// MarkReleased releases an active reservation with a conditional update; false when
 	// it was no longer active.
 	MarkReleased(ctx context.Context, id string, reason domain.ReleaseReason, at time.Time) (bool, error)
+	// GetAll returns the reservations among ids that exist, in the order of ids.
+	GetAll(ctx context.Context, ids []string) ([]*domain.Reservation, error)
+	// MarkAllReleased releases the active reservations among ids in one conditional
+	// update and returns how many it released.
+	MarkAllReleased(ctx context.Context, ids []string, reason domain.ReleaseReason, at time.Time) (int64, error)
 	// Active lists a product's active reservations with location names, soonest expiry first.
 	Active(ctx context.Context, productID string) ([]*domain.Reservation, error)
 	// ActiveIDs lists the ids of active reservations of an order, a product or a

@@ -127,6 +127,11 @@ type CreateOrderCommand struct {
 	// the order id itself (checkout); otherwise each code that is a coupon is recorded
 	// with its limits enforced, and a limit reached fails the create.
 	CouponUsesRecorded bool
+	// PaymentID names a payment of the payments module already made for this order
+	// (checkout's charge): its state is read and recorded on the new order as
+	// SyncPayment would record it after the create (a sale pays the order, and
+	// order.payment_received follows order.created), in the same transaction.
+	PaymentID string
 }
 
 // CustomerOrderFilter narrows a customer's order history.

@@ -45,6 +45,10 @@ func (s *Service) CreateOrder(ctx context.Context, cmd api.CreateOrderCommand) (
 		if err := s.claim(ctx, o, o.LineItems); err != nil {
 			return err
 		}
+		received, err := s.recordPaymentAtCreate(ctx, o, cmd.PaymentID)
+		if err != nil {
+			return err
+		}
 		// The counter row is taken last: its lock is held for the shortest time.
 		if o.Number, err = s.orders.NextNumber(ctx); err != nil {
 			return err
@@ -56,7 +60,13 @@ func (s *Service) CreateOrder(ctx context.Context, cmd api.CreateOrderCommand) (
 			return err
 		}
 		out = o
-		return s.publish(ctx, api.EventOrderCreated, o.ID, api.OrderCreated{Order: ToOrder(o), SendReceipt: o.SendReceipt})
+		if err := s.publish(ctx, api.EventOrderCreated, o.ID, api.OrderCreated{Order: ToOrder(o), SendReceipt: o.SendReceipt}); err != nil {
+			return err
+		}
+		if received {
+			return s.publishOrder(ctx, api.EventOrderPaymentReceived, o)
+		}
+		return nil
 	})
 	if err != nil {
 		return api.Order{}, err
@@ -202,8 +212,17 @@ func (s *Service) build(ctx context.Context, cmd api.CreateOrderCommand, in crea
 	if err := s.attachCustomer(ctx, o, cmd.CustomerID); err != nil {
 		return nil, err
 	}
+	refs := make([]ports.VariantRef, len(cmd.LineItems))
 	for i, in := range cmd.LineItems {
-		li, err := s.lineItem(ctx, o, in, fmt.Sprintf("line_items[%d]", i), now)
+		refs[i] = ports.VariantRef{ProductID: in.ProductID, VariantID: in.VariantID}
+	}
+	vs, errs := s.catalog.Variants(ctx, refs)
+	for i, in := range cmd.LineItems {
+		var err error
+		if errs != nil {
+			err = errs[i]
+		}
+		li, err := s.lineItemOf(o, in, vs[i], err, fmt.Sprintf("line_items[%d]", i), now)
 		if err != nil {
 			return nil, err
 		}
@@ -302,6 +321,11 @@ func (s *Service) attachCustomer(ctx context.Context, o *domain.Order, customerI
 // given; a product in another currency needs a price override.
 func (s *Service) lineItem(ctx context.Context, o *domain.Order, in api.LineItemInput, field string, now time.Time) (*domain.LineItem, error) {
 	v, err := s.catalog.Variant(ctx, in.ProductID, in.VariantID)
+	return s.lineItemOf(o, in, v, err, field, now)
+}
+
+// lineItemOf builds the line from its catalog lookup (v, or the lookup's error).
+func (s *Service) lineItemOf(o *domain.Order, in api.LineItemInput, v ports.CatalogVariant, err error, field string, now time.Time) (*domain.LineItem, error) {
 	if err != nil {
 		var ae *apperr.Error
 		if errors.As(err, &ae) && ae.Kind == apperr.NotFound {

@@ -20,12 +20,18 @@ func (s *Service) RecordPayment(ctx context.Context, orderKey string, ev domain.
 	if strings.TrimSpace(orderKey) == "" {
 		return nil
 	}
+	if recorded, err := s.saleRecorded(ctx, orderKey, ev); err != nil || recorded {
+		return err
+	}
 	changed, received := false, false
 	_, err := s.change(ctx, orderKey, func(_ context.Context, o *domain.Order) error {
 		if ev.Currency != "" && !strings.EqualFold(ev.Currency, o.Currency) {
-			return nil
+			return ports.ErrUnchanged
 		}
 		changed, received = o.RecordPayment(ev, s.newID, s.clock.Now())
+		if !changed && !received {
+			return ports.ErrUnchanged
+		}
 		return nil
 	}, func(ctx context.Context, o *domain.Order) error {
 		switch {
@@ -42,15 +48,39 @@ func (s *Service) RecordPayment(ctx context.Context, orderKey string, ev domain.
 	return err
 }
 
+// saleRecorded reports whether ev is a succeeded sale the order already recorded
+// successfully (a re-delivered fact, or checkout's charge recorded at the create): one
+// read instead of loading the order to find nothing to change.
+func (s *Service) saleRecorded(ctx context.Context, orderKey string, ev domain.PaymentEvent) (bool, error) {
+	if ev.Kind != domain.KindSale || ev.Failed || ev.PaymentID == "" {
+		return false, nil
+	}
+	id, _, err := ParseKey(orderKey)
+	if err != nil || id == "" {
+		return false, nil // not an order id: the full path answers
+	}
+	return s.orders.HasTransaction(ctx, id, ev.PaymentID, domain.KindSale, domain.TxSuccess)
+}
+
 // SyncPayment reads a payment's current state through the payments port and records
 // it (payment.created: an authorization raises no other event).
 func (s *Service) SyncPayment(ctx context.Context, paymentID string) error {
+	orderID, ev, ok, err := s.paymentFact(ctx, paymentID)
+	if !ok || err != nil {
+		return err
+	}
+	return s.RecordPayment(ctx, orderID, ev)
+}
+
+// paymentFact reads a payment through the payments port: the order it names and the
+// fact to record; false for an unknown payment or a state that records nothing.
+func (s *Service) paymentFact(ctx context.Context, paymentID string) (string, domain.PaymentEvent, bool, error) {
 	p, err := s.payments.Get(ctx, paymentID)
 	if err != nil {
 		if ae, ok := apperr.As(err); ok && ae.Kind == apperr.NotFound {
-			return nil
+			return "", domain.PaymentEvent{}, false, nil
 		}
-		return err
+		return "", domain.PaymentEvent{}, false, err
 	}
 	var kind domain.TransactionKind
 	switch p.Status {
@@ -61,9 +91,24 @@ func (s *Service) SyncPayment(ctx context.Context, paymentID string) error {
 	case ports.PaymentCanceled:
 		kind = domain.KindVoid
 	default:
-		return nil
+		return "", domain.PaymentEvent{}, false, nil
 	}
-	return s.RecordPayment(ctx, p.OrderID, domain.PaymentEvent{PaymentID: p.ID, Kind: kind, Amount: p.Amount, Currency: p.Currency, Gateway: p.Gateway})
+	return p.OrderID, domain.PaymentEvent{PaymentID: p.ID, Kind: kind, Amount: p.Amount, Currency: p.Currency, Gateway: p.Gateway}, true, nil
+}
+
+// recordPaymentAtCreate records the payment named by a create command on the new
+// order (a payment of another order, or in another currency, is not recorded): true
+// when money was received.
+func (s *Service) recordPaymentAtCreate(ctx context.Context, o *domain.Order, paymentID string) (bool, error) {
+	if strings.TrimSpace(paymentID) == "" {
+		return false, nil
+	}
+	orderID, ev, ok, err := s.paymentFact(ctx, paymentID)
+	if !ok || err != nil || orderID != o.ID || (ev.Currency != "" && !strings.EqualFold(ev.Currency, o.Currency)) {
+		return false, err
+	}
+	_, received := o.RecordPayment(ev, s.newID, s.clock.Now())
+	return received, nil
 }
 
 // RecordRefund applies a refund the payments module reports: one of the order's own

@@ -29,6 +29,15 @@ type Catalog interface {
 	// variant is looked up by its id alone and its product found
 	// (domain.ErrVariantNotFound).
 	Variant(ctx context.Context, productID, variantID string) (CatalogVariant, error)
+	// Variants is Variant for several lines with one catalog read for the products
+	// they name: one result per ref, errs[i] the error of ref i (errs nil when none).
+	Variants(ctx context.Context, refs []VariantRef) (vs []CatalogVariant, errs []error)
+}
+
+// VariantRef names a variant as a line does: product and variant (either may be "").
+type VariantRef struct {
+	ProductID string
+	VariantID string
 }
 
 // StockChange is a quantity of a variant taken from or given back to stock for an order.

@@ -4,6 +4,7 @@ package ports
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -50,6 +51,8 @@ type OrderRepository interface {
 	GetByNumber(ctx context.Context, number int64) (*domain.Order, error)
 	// Update loads the order row-locked inside the ambient transaction, lets change
 	// modify it and saves it (version checked: ErrStale when another writer won).
+	// When change returns ErrUnchanged nothing is written and the loaded order is
+	// returned without error.
 	Update(ctx context.Context, id string, change func(*domain.Order) error) (*domain.Order, error)
 	// List returns a page of orders (without their children) and the total.
 	List(ctx context.Context, f ListFilter) ([]*domain.Order, int64, error)
@@ -65,6 +68,9 @@ type OrderRepository interface {
 	// AverageTotal is the average total_price of the orders in a currency that are not
 	// cancelled, other than excludeID, and how many there are.
 	AverageTotal(ctx context.Context, currency, excludeID string) (decimal.Decimal, int64, error)
+	// HasTransaction reports whether the order has a transaction of the payment (by
+	// payments' id) of that kind and status.
+	HasTransaction(ctx context.Context, orderID, paymentID string, kind domain.TransactionKind, status domain.TransactionStatus) (bool, error)
 	// OrderIDForPayment finds the order that recorded a payment (by payments' id).
 	OrderIDForPayment(ctx context.Context, paymentID string) (string, error)
 }
@@ -79,3 +85,7 @@ type NoteRepository interface {
 	// ListAll returns every note of the order.
 	ListAll(ctx context.Context, orderID string) ([]*domain.Note, error)
 }
+
+// ErrUnchanged, returned by an Update's change function, means the order is left as it
+// was: nothing is written (a re-delivered fact costs its read, not a rewrite).
+var ErrUnchanged = errors.New("orders: unchanged")

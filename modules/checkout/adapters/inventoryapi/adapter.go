@@ -17,19 +17,34 @@ var _ ports.Inventory = (*Adapter)(nil)
 // NewAdapter builds the adapter.
 func NewAdapter(inv inventory.Inventory) *Adapter { return &Adapter{inv: inv} }
 
-// Reserve holds stock at the default location.
-func (a *Adapter) Reserve(ctx context.Context, h ports.Hold) (ports.Reservation, error) {
-	r, err := a.inv.Reserve(ctx, inventory.ReserveCommand{ProductID: h.ProductID, VariantID: h.VariantID, OrderID: h.OrderID, Quantity: h.Quantity, TTL: h.TTL})
-	if err != nil {
-		return ports.Reservation{}, err
+// Reserve holds stock for every line at the default location, in one call.
+func (a *Adapter) Reserve(ctx context.Context, hs []ports.Hold) ([]ports.Reservation, error) {
+	cmds := make([]inventory.ReserveCommand, len(hs))
+	for i, h := range hs {
+		cmds[i] = inventory.ReserveCommand{ProductID: h.ProductID, VariantID: h.VariantID, OrderID: h.OrderID, Quantity: h.Quantity, TTL: h.TTL}
 	}
-	return ports.Reservation{ID: r.ID, ExpiresAt: r.ExpiresAt}, nil
+	rs, err := a.inv.ReserveAll(ctx, cmds)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ports.Reservation, len(rs))
+	for i, r := range rs {
+		out[i] = ports.Reservation{ID: r.ID, ExpiresAt: r.ExpiresAt}
+	}
+	return out, nil
 }
 
-// Commit turns a reservation into sold stock.
-func (a *Adapter) Commit(ctx context.Context, reservationID string) error {
-	_, err := a.inv.Commit(ctx, reservationID)
-	return err
+// Commit turns the reservations still active into sold stock, in one call.
+func (a *Adapter) Commit(ctx context.Context, reservationIDs []string) ([]string, error) {
+	rs, err := a.inv.CommitAll(ctx, reservationIDs)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = r.ID
+	}
+	return out, nil
 }
 
 // ReleaseOrder returns the order's active reservations to stock.

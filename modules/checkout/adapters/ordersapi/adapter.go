@@ -41,7 +41,7 @@ func (a *Adapter) Create(ctx context.Context, d ports.OrderDraft) (ports.Order, 
 	cmd := orders.CreateOrderCommand{
 		ID: d.ID, CustomerID: d.CustomerID, Email: d.Email, Currency: cur, ShippingAddress: address(d.ShippingAddress),
 		BillingAddress: address(d.BillingAddress), SourceName: "checkout", CartToken: d.CartID, CheckoutToken: d.CheckoutID,
-		InventoryBehaviour: orders.InventoryBypass, CouponUsesRecorded: true,
+		InventoryBehaviour: orders.InventoryBypass, CouponUsesRecorded: true, PaymentID: d.PaymentID,
 	}
 	if cmd.BillingAddress == nil {
 		cmd.BillingAddress = cmd.ShippingAddress

@@ -31,7 +31,58 @@ func (a *Adapter) GetVariant(ctx context.Context, productID, variantID string) (
 	if len(p.Variants) != 1 {
 		return ports.Variant{}, domain.ErrVariantNotFound
 	}
-	v := p.Variants[0]
+	return toVariant(p, p.Variants[0]), nil
+}
+
+// GetVariants reads the products of the pairs naming their variant at once (the
+// catalog's GetProducts); a pair for a default variant, or whose product or variant was
+// not found there, is read alone (GetVariant, for its exact answer).
+func (a *Adapter) GetVariants(ctx context.Context, refs []ports.VariantRef) ([]ports.Variant, error) {
+	productIDs := make([]string, 0, len(refs))
+	for _, r := range refs {
+		if r.VariantID != "" {
+			productIDs = append(productIDs, r.ProductID)
+		}
+	}
+	found := map[string]catalog.Product{}
+	if len(productIDs) > 0 {
+		ps, err := a.catalog.GetProducts(ctx, productIDs)
+		if err != nil {
+			return nil, mapErr(err)
+		}
+		for _, p := range ps {
+			found[p.ID] = p
+		}
+	}
+	out := make([]ports.Variant, len(refs))
+	for i, r := range refs {
+		if v, ok := variantOf(found[r.ProductID], r.VariantID); ok {
+			out[i] = v
+			continue
+		}
+		v, err := a.GetVariant(ctx, r.ProductID, r.VariantID)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// variantOf returns the product's variant variantID (not ""), if it has it.
+func variantOf(p catalog.Product, variantID string) (ports.Variant, bool) {
+	if variantID == "" {
+		return ports.Variant{}, false
+	}
+	for _, v := range p.Variants {
+		if v.ID == variantID {
+			return toVariant(p, v), true
+		}
+	}
+	return ports.Variant{}, false
+}
+
+func toVariant(p catalog.Product, v catalog.Variant) ports.Variant {
 	policy := v.InventoryPolicy
 	if policy == "" {
 		policy = p.InventoryPolicy
@@ -39,7 +90,7 @@ func (a *Adapter) GetVariant(ctx context.Context, productID, variantID string) (
 	return ports.Variant{
 		ProductID: p.ID, ProductName: p.Title, LowStockThreshold: p.LowStockThreshold, Currency: p.Currency,
 		VariantID: v.ID, Title: v.Title, SKU: v.SKU, Policy: domain.Policy(policy), IsDefault: v.IsDefault,
-	}, nil
+	}
 }
 
 // GetProduct returns the product facts inventory keeps.

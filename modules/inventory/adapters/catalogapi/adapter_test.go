@@ -50,6 +50,16 @@ func TestAdapter(t *testing.T) {
 	if _, err := a.GetVariant(ctx, "p9", ""); !errors.Is(err, domain.ErrProductNotFound) {
 		t.Fatalf("unknown product: %v", err)
 	}
+	vs, err := a.GetVariants(ctx, []ports.VariantRef{{ProductID: "p2", VariantID: "v3"}, {ProductID: "p1"}, {ProductID: "p2", VariantID: "v2"}})
+	if err != nil || len(vs) != 3 || vs[0].VariantID != "v3" || vs[0].Policy != domain.PolicyContinue || vs[1] != want || vs[2].Policy != domain.PolicyDeny {
+		t.Fatalf("GetVariants = %+v, %v", vs, err)
+	}
+	if _, err := a.GetVariants(ctx, []ports.VariantRef{{ProductID: "p1", VariantID: "v1"}, {ProductID: "p2", VariantID: "v1"}}); !errors.Is(err, domain.ErrVariantNotFound) {
+		t.Fatalf("GetVariants, another product's variant: %v", err)
+	}
+	if _, err := a.GetVariants(ctx, []ports.VariantRef{{ProductID: "p9", VariantID: "v1"}}); !errors.Is(err, domain.ErrProductNotFound) {
+		t.Fatalf("GetVariants, unknown product: %v", err)
+	}
 	if p, err := a.GetProduct(ctx, "p2"); err != nil || p != (ports.Product{ID: "p2", Name: "Shirt", Currency: "USD"}) {
 		t.Fatalf("GetProduct = %+v, %v", p, err)
 	}

@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,11 +19,22 @@ import (
 // the conflict update holds the row lock until the transaction ends; SQLite runs one
 // writing transaction at a time, so the effect is the same.
 func (r *LevelRepository) UpsertProduct(ctx context.Context, p ports.ProductInfo, now time.Time) error {
-	row := productRow{ProductID: p.ID, ProductName: p.Name, LowStockThreshold: p.LowStockThreshold, CreatedAt: now.UTC(), UpdatedAt: now.UTC()}
+	return r.UpsertProducts(ctx, []ports.ProductInfo{p}, now)
+}
+
+// UpsertProducts upserts several products' records in one statement (rows are
+// inserted, and so locked, in the given order).
+func (r *LevelRepository) UpsertProducts(ctx context.Context, ps []ports.ProductInfo, now time.Time) error {
+	if len(ps) == 0 {
+		return nil
+	}
+	rows := db.Map(ps, func(p ports.ProductInfo) productRow {
+		return productRow{ProductID: p.ID, ProductName: p.Name, LowStockThreshold: p.LowStockThreshold, CreatedAt: now.UTC(), UpdatedAt: now.UTC()}
+	})
 	err := r.db.Conn(ctx).Clauses(clause.OnConflict{
 		Columns:   []clause.Column{{Name: "product_id"}},
 		DoUpdates: clause.AssignmentColumns([]string{"product_name", "low_stock_threshold", "updated_at"}),
-	}).Create(&row).Error
+	}).Create(&rows).Error
 	if err != nil {
 		return fmt.Errorf("inventory: upsert product: %w", err)
 	}
@@ -48,8 +60,12 @@ func (r *LevelRepository) RefreshProduct(ctx context.Context, p ports.ProductInf
 	return nil
 }
 
-// Ensure returns the level, inserting a zero level when there is none.
+// Ensure returns the level, inserting a zero level when there is none. The level
+// usually exists (one read); the insert runs only when it does not.
 func (r *LevelRepository) Ensure(ctx context.Context, k ports.LevelKey, now time.Time) (domain.Quantities, error) {
+	if q, found, err := r.Find(ctx, k); err != nil || found {
+		return q, err
+	}
 	row := levelRow{ID: ids.New(), ProductID: k.ProductID, VariantID: k.VariantID, LocationID: k.LocationID, CreatedAt: now.UTC(), UpdatedAt: now.UTC()}
 	if err := r.db.Conn(ctx).Clauses(clause.OnConflict{DoNothing: true}).Create(&row).Error; err != nil {
 		return domain.Quantities{}, fmt.Errorf("inventory: insert level: %w", err)
@@ -62,6 +78,61 @@ func (r *LevelRepository) Ensure(ctx context.Context, k ports.LevelKey, now time
 		return q, fmt.Errorf("inventory: level %s/%s vanished", k.VariantID, k.LocationID)
 	}
 	return q, nil
+}
+
+// EnsureAll returns the levels' quantities, inserting zero levels for those missing:
+// one read when every level exists.
+func (r *LevelRepository) EnsureAll(ctx context.Context, keys []ports.LevelKey, now time.Time) (map[ports.LevelKey]domain.Quantities, error) {
+	out, err := r.FindAll(ctx, keys)
+	if err != nil || len(out) == len(uniqueKeys(keys)) {
+		return out, err
+	}
+	for k := range uniqueKeys(keys) {
+		if _, ok := out[k]; ok {
+			continue
+		}
+		q, err := r.Ensure(ctx, k, now)
+		if err != nil {
+			return nil, err
+		}
+		out[k] = q
+	}
+	return out, nil
+}
+
+func uniqueKeys(keys []ports.LevelKey) map[ports.LevelKey]bool {
+	m := make(map[ports.LevelKey]bool, len(keys))
+	for _, k := range keys {
+		m[k] = true
+	}
+	return m
+}
+
+// FindAll reads the levels of keys that exist (variant and location of each key).
+func (r *LevelRepository) FindAll(ctx context.Context, keys []ports.LevelKey) (map[ports.LevelKey]domain.Quantities, error) {
+	out := make(map[ports.LevelKey]domain.Quantities, len(keys))
+	if len(keys) == 0 {
+		return out, nil
+	}
+	want := uniqueKeys(keys)
+	variants, locations := make([]string, 0, len(keys)), make([]string, 0, 1)
+	for _, k := range keys {
+		variants = append(variants, k.VariantID)
+		if !slices.Contains(locations, k.LocationID) {
+			locations = append(locations, k.LocationID)
+		}
+	}
+	var rows []levelRow
+	if err := r.db.Conn(ctx).Where("variant_id IN ? AND location_id IN ?", variants, locations).Find(&rows).Error; err != nil {
+		return nil, fmt.Errorf("inventory: select levels: %w", err)
+	}
+	for _, row := range rows {
+		k := ports.LevelKey{ProductID: row.ProductID, VariantID: row.VariantID, LocationID: row.LocationID}
+		if want[k] {
+			out[k] = domain.Quantities{Available: row.Available, Reserved: row.Reserved, Incoming: row.Incoming}
+		}
+	}
+	return out, nil
 }
 
 // Find returns the level's quantities.

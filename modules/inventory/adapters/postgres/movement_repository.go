@@ -11,10 +11,13 @@ import (
 	"github.com/gocommerce/commerce/platform/db"
 )
 
-// Add inserts a movement.
-func (r *MovementRepository) Add(ctx context.Context, m *domain.Movement) error {
-	row := fromMovement(m)
-	return db.Insert(r.db.Conn(ctx), &row, nil, "inventory: insert movement")
+// Add inserts movements in one statement.
+func (r *MovementRepository) Add(ctx context.Context, ms ...*domain.Movement) error {
+	if len(ms) == 0 {
+		return nil
+	}
+	rows := db.Map(ms, fromMovement)
+	return db.Insert(r.db.Conn(ctx), &rows, nil, "inventory: insert movement")
 }
 
 func filterMovements(q *gorm.DB, f ports.MovementFilter) *gorm.DB {

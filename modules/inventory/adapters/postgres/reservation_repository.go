@@ -10,10 +10,13 @@ import (
 	"github.com/gocommerce/commerce/platform/db"
 )
 
-// Create inserts a reservation.
-func (r *ReservationRepository) Create(ctx context.Context, res *domain.Reservation) error {
-	row := fromReservation(res)
-	return db.Insert(r.db.Conn(ctx), &row, nil, "inventory: insert reservation")
+// Create inserts reservations in one statement.
+func (r *ReservationRepository) Create(ctx context.Context, rs ...*domain.Reservation) error {
+	if len(rs) == 0 {
+		return nil
+	}
+	rows := db.Map(rs, fromReservation)
+	return db.Insert(r.db.Conn(ctx), &rows, nil, "inventory: insert reservation")
 }
 
 // Get loads a reservation.
@@ -36,6 +39,41 @@ func (r *ReservationRepository) MarkReleased(ctx context.Context, id string, rea
 		Updates(map[string]any{"status": string(domain.ReservationReleased), "released_at": at.UTC(), "release_reason": string(reason)}),
 		"inventory: release reservation")
 	return n == 1, err
+}
+
+// GetAll loads the reservations among ids, in the order of ids.
+func (r *ReservationRepository) GetAll(ctx context.Context, ids []string) ([]*domain.Reservation, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	var rows []reservationView
+	if err := r.db.Conn(ctx).Table("inventory_reservations AS r").Select("r.*, NULL AS location_name").
+		Where("r.id IN ?", ids).Scan(&rows).Error; err != nil {
+		return nil, fmt.Errorf("inventory: select reservations: %w", err)
+	}
+	found := make(map[string]*domain.Reservation, len(rows))
+	for _, row := range rows {
+		found[row.Row.ID] = row.toDomain()
+	}
+	out := make([]*domain.Reservation, 0, len(rows))
+	for _, id := range ids {
+		if res, ok := found[id]; ok {
+			out = append(out, res)
+			delete(found, id)
+		}
+	}
+	return out, nil
+}
+
+// MarkAllReleased releases the active reservations among ids.
+func (r *ReservationRepository) MarkAllReleased(ctx context.Context, ids []string, reason domain.ReleaseReason, at time.Time) (int64, error) {
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	return db.Affected(r.db.Conn(ctx).Model(&reservationRow{}).
+		Where("id IN ? AND status = ?", ids, string(domain.ReservationActive)).
+		Updates(map[string]any{"status": string(domain.ReservationReleased), "released_at": at.UTC(), "release_reason": string(reason)}),
+		"inventory: release reservations")
 }
 
 // Active lists a product's active reservations, soonest expiry first.

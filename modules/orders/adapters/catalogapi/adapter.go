@@ -39,6 +39,52 @@ func (a *Adapter) Variant(ctx context.Context, productID, variantID string) (por
 	if err != nil {
 		return ports.CatalogVariant{}, translate(err)
 	}
+	return pick(p, variantID)
+}
+
+// Variants reads every product the refs name at once; a ref without a product, or
+// whose product was not found, is looked up alone (for its exact error).
+func (a *Adapter) Variants(ctx context.Context, refs []ports.VariantRef) ([]ports.CatalogVariant, []error) {
+	productIDs := make([]string, 0, len(refs))
+	for _, r := range refs {
+		if r.ProductID != "" {
+			productIDs = append(productIDs, r.ProductID)
+		}
+	}
+	found := map[string]catalog.Product{}
+	if len(productIDs) > 0 {
+		ps, err := a.catalog.GetProducts(ctx, productIDs)
+		if err != nil {
+			errs := make([]error, len(refs))
+			for i := range errs {
+				errs[i] = err
+			}
+			return make([]ports.CatalogVariant, len(refs)), errs
+		}
+		for _, p := range ps {
+			found[p.ID] = p
+		}
+	}
+	vs, errs := make([]ports.CatalogVariant, len(refs)), []error(nil)
+	for i, r := range refs {
+		var err error
+		if p, ok := found[r.ProductID]; ok {
+			vs[i], err = pick(p, r.VariantID)
+		} else {
+			vs[i], err = a.Variant(ctx, r.ProductID, r.VariantID)
+		}
+		if err != nil {
+			if errs == nil {
+				errs = make([]error, len(refs))
+			}
+			errs[i] = err
+		}
+	}
+	return vs, errs
+}
+
+// pick returns the product's variant (its default variant when variantID is "").
+func pick(p catalog.Product, variantID string) (ports.CatalogVariant, error) {
 	var v *catalog.Variant
 	for i := range p.Variants {
 		x := &p.Variants[i]

@@ -2,7 +2,9 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"reflect"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -37,52 +39,119 @@ func (r *OrderRepository) Create(ctx context.Context, o *domain.Order) error {
 	if err := db.Insert(conn, &row, nil, "orders: insert"); err != nil {
 		return err
 	}
-	return r.saveChildren(conn, o, false)
+	return r.saveChildren(conn, o, nil)
 }
 
-// saveChildren upserts every line item, fulfillment, refund and transaction of the
-// order (and deletes removed line items when prune).
-func (r *OrderRepository) saveChildren(conn *gorm.DB, o *domain.Order, prune bool) error {
+// children are an order's child rows as loaded, by id: Update writes only the rows
+// that changed since (an unchanged child costs no statement).
+type children struct {
+	lines        map[string]lineItemRow
+	fulfillments map[string]fulfillmentRow
+	refunds      map[string]refundRow
+	transactions map[string]transactionRow
+}
+
+func byID[R any](rows []R, id func(R) string) map[string]R {
+	m := make(map[string]R, len(rows))
+	for _, row := range rows {
+		m[id(row)] = row
+	}
+	return m
+}
+
+// unchangedFrom drops the rows equal to their loaded version (all kept when prev is nil).
+func unchangedFrom[R any](rows []R, id func(R) string, prev map[string]R) []R {
+	if prev == nil {
+		return rows
+	}
+	out := rows[:0:0]
+	for _, row := range rows {
+		if old, ok := prev[id(row)]; !ok || !reflect.DeepEqual(old, row) {
+			out = append(out, row)
+		}
+	}
+	return out
+}
+
+type childRowSet struct {
+	lines        []lineItemRow
+	fulfillments []fulfillmentRow
+	refunds      []refundRow
+	transactions []transactionRow
+}
+
+func childRowsOf(o *domain.Order) childRowSet {
+	c := childRowSet{
+		lines:        make([]lineItemRow, len(o.LineItems)),
+		fulfillments: db.Map(o.Fulfillments, func(f *domain.Fulfillment) fulfillmentRow { return fromFulfillment(o.ID, f) }),
+		refunds:      db.Map(o.Refunds, func(x *domain.Refund) refundRow { return fromRefund(o.ID, x) }),
+		transactions: make([]transactionRow, len(o.Transactions)),
+	}
+	for i, li := range o.LineItems {
+		c.lines[i] = fromLineItem(o.ID, li)
+	}
+	for i, t := range o.Transactions {
+		c.transactions[i] = fromTransaction(o.ID, i+1, t)
+	}
+	return c
+}
+
+func lineID(r lineItemRow) string           { return r.ID }
+func fulfillmentID(r fulfillmentRow) string { return r.ID }
+func refundID(r refundRow) string           { return r.ID }
+func transactionID(r transactionRow) string { return r.ID }
+
+// snapshot records the order's child rows as loaded.
+func snapshot(o *domain.Order) *children {
+	c := childRowsOf(o)
+	return &children{
+		lines: byID(c.lines, lineID), fulfillments: byID(c.fulfillments, fulfillmentID),
+		refunds: byID(c.refunds, refundID), transactions: byID(c.transactions, transactionID),
+	}
+}
+
+// saveChildren upserts the order's line items, fulfillments, refunds and transactions:
+// all of them for a new order (prev nil), else those changed since prev, deleting the
+// line items removed since.
+func (r *OrderRepository) saveChildren(conn *gorm.DB, o *domain.Order, prev *children) error {
 	upsert := func() *gorm.DB {
 		return conn.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "id"}}, UpdateAll: true})
 	}
-	keep := make([]string, 0, len(o.LineItems))
-	if len(o.LineItems) > 0 {
-		rows := make([]lineItemRow, len(o.LineItems))
-		for i, li := range o.LineItems {
-			rows[i] = fromLineItem(o.ID, li)
-			keep = append(keep, li.ID)
-		}
+	var p children
+	if prev != nil {
+		p = *prev
+	}
+	c := childRowsOf(o)
+	if rows := unchangedFrom(c.lines, lineID, p.lines); len(rows) > 0 {
 		if err := upsert().Create(&rows).Error; err != nil {
 			return fmt.Errorf("orders: line items: %w", err)
 		}
 	}
-	if prune {
-		q := conn.Where("order_id = ?", o.ID)
-		if len(keep) > 0 {
-			q = q.Where("id NOT IN ?", keep)
+	if prev != nil {
+		keep := byID(c.lines, lineID)
+		gone := make([]string, 0)
+		for id := range p.lines {
+			if _, ok := keep[id]; !ok {
+				gone = append(gone, id)
+			}
 		}
-		if err := q.Delete(&lineItemRow{}).Error; err != nil {
-			return fmt.Errorf("orders: line items: %w", err)
+		if len(gone) > 0 {
+			if err := conn.Where("order_id = ? AND id IN ?", o.ID, gone).Delete(&lineItemRow{}).Error; err != nil {
+				return fmt.Errorf("orders: line items: %w", err)
+			}
 		}
 	}
-	if len(o.Fulfillments) > 0 {
-		rows := db.Map(o.Fulfillments, func(f *domain.Fulfillment) fulfillmentRow { return fromFulfillment(o.ID, f) })
+	if rows := unchangedFrom(c.fulfillments, fulfillmentID, p.fulfillments); len(rows) > 0 {
 		if err := db.Insert(upsert(), &rows, nil, "orders: fulfillments"); err != nil {
 			return err
 		}
 	}
-	if len(o.Refunds) > 0 {
-		rows := db.Map(o.Refunds, func(x *domain.Refund) refundRow { return fromRefund(o.ID, x) })
+	if rows := unchangedFrom(c.refunds, refundID, p.refunds); len(rows) > 0 {
 		if err := db.Insert(upsert(), &rows, nil, "orders: refunds"); err != nil {
 			return err
 		}
 	}
-	if len(o.Transactions) > 0 {
-		rows := make([]transactionRow, len(o.Transactions))
-		for i, t := range o.Transactions {
-			rows[i] = fromTransaction(o.ID, i+1, t)
-		}
+	if rows := unchangedFrom(c.transactions, transactionID, p.transactions); len(rows) > 0 {
 		if err := upsert().Create(&rows).Error; err != nil {
 			if db.IsDuplicate(err) {
 				return domain.ErrStale.WithCause(err)
@@ -181,7 +250,10 @@ func (r *OrderRepository) Update(ctx context.Context, id string, change func(*do
 	if err != nil {
 		return nil, err
 	}
-	if err := change(o); err != nil {
+	prev := snapshot(o)
+	if err := change(o); errors.Is(err, ports.ErrUnchanged) {
+		return o, nil
+	} else if err != nil {
 		return nil, err
 	}
 	old := o.Version
@@ -192,7 +264,7 @@ func (r *OrderRepository) Update(ctx context.Context, id string, change func(*do
 	if err := db.One(res, domain.ErrStale, "orders: update"); err != nil {
 		return nil, err
 	}
-	if err := r.saveChildren(conn, o, true); err != nil {
+	if err := r.saveChildren(conn, o, prev); err != nil {
 		return nil, err
 	}
 	return o, nil
@@ -331,6 +403,18 @@ func (r *OrderRepository) AverageTotal(ctx context.Context, currency, excludeID 
 	}
 	avg := decimal.NewFromInt(out[0].Sum).Shift(-4).Div(decimal.NewFromInt(out[0].Count))
 	return avg, out[0].Count, nil
+}
+
+// HasTransaction reports whether the order has the payment's transaction of that kind
+// and status.
+func (r *OrderRepository) HasTransaction(ctx context.Context, orderID, paymentID string, kind domain.TransactionKind, status domain.TransactionStatus) (bool, error) {
+	var found []string
+	err := r.db.Conn(ctx).Model(&transactionRow{}).Where("order_id = ? AND payment_id = ? AND kind = ? AND status = ?", orderID, paymentID, string(kind), string(status)).
+		Limit(1).Pluck("id", &found).Error
+	if err != nil {
+		return false, fmt.Errorf("orders: payment transaction: %w", err)
+	}
+	return len(found) > 0, nil
 }
 
 // OrderIDForPayment finds the order that recorded a payment.
