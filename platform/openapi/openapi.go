@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
+	"sync"
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/gin-gonic/gin"
@@ -118,23 +119,36 @@ func mergeSection(doc, part map[string]any, key, what string) error {
 	return nil
 }
 
-// Module serves the document and the docs page. It keeps the document as the JSON it
-// serves only: the parsed form (a few MB of heap) is dropped once it has been validated.
+// Module serves the document and the docs page. The document is merged, validated and
+// encoded on its first request, not at start: a server that is never asked for it never
+// parses YAML nor loads the validator (a few MB of heap and of mapped code, measured in
+// the idle RSS of `make bench`, decision 0121). The tests build it for every
+// change (TestOpenAPILint, the route-documentation tests), so an invalid fragment fails
+// CI, not a request. It keeps only the JSON it serves.
 type Module struct {
-	json []byte
+	fragments []Fragment
+	once      sync.Once
+	json      []byte
+	err       error
 }
 
-// NewModule merges the fragments of every documented module.
+// NewModule takes the fragments of every documented module.
 func NewModule(fragments []Fragment) (*Module, error) {
-	doc, err := Build(fragments)
-	if err != nil {
-		return nil, err
-	}
-	raw, err := json.Marshal(doc)
-	if err != nil {
-		return nil, fmt.Errorf("openapi: %w", err)
-	}
-	return &Module{json: raw}, nil
+	return &Module{fragments: fragments}, nil
+}
+
+// JSON returns the merged document, building it once.
+func (m *Module) JSON() ([]byte, error) {
+	m.once.Do(func() {
+		doc, err := Build(m.fragments)
+		if err != nil {
+			m.err = err
+			return
+		}
+		m.json, m.err = json.Marshal(doc)
+		m.fragments = nil
+	})
+	return m.json, m.err
 }
 
 // Name names the module.
@@ -142,6 +156,13 @@ func (m *Module) Name() string { return "openapi" }
 
 // RegisterRoutes adds GET /api/v1/openapi.json and the docs page (docs.go).
 func (m *Module) RegisterRoutes(r *httpx.Routes) {
-	r.API.GET("/openapi.json", func(c *gin.Context) { c.Data(http.StatusOK, "application/json", m.json) })
+	r.API.GET("/openapi.json", func(c *gin.Context) {
+		raw, err := m.JSON()
+		if err != nil {
+			httpx.Error(c, err)
+			return
+		}
+		c.Data(http.StatusOK, "application/json", raw)
+	})
 	registerDocs(r)
 }
