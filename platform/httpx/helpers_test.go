@@ -156,6 +156,7 @@ func (m *testModule) RegisterRoutes(r *httpx.Routes) {
 	r.AllowBody(http.MethodPost, "/api/v1/images", "image/png", httpx.BodyRule{Limit: 8, TooLarge: apperr.New(apperr.Invalid, "IMAGE_TOO_LARGE", "Image exceeds the size limit")})
 	api.PUT("/products/:id", httpx.Require("products:write"), ok)
 	api.DELETE("/products/:id", httpx.RequireAny("products:admin", "admin"), ok)
+	api.POST("/guest-carts", httpx.Optional(), httpx.RequireOrHeader("products:write", "X-Session-Token"), ok)
 	api.GET("/me", httpx.RequireAuth(), func(c *gin.Context) {
 		c.JSON(http.StatusOK, gin.H{"client": httpx.ClientID(c)})
 	})

@@ -226,6 +226,24 @@ func Require(scope string) gin.HandlerFunc {
 	return RequireAny(scope)
 }
 
+// RequireOrHeader admits a principal holding scope (403 otherwise) or, without a
+// principal, a request carrying header (a guest's credential such as X-Session-Token;
+// 401 without either). What the header opens is the handler's business.
+func RequireOrHeader(scope, header string) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if p := Principal(c); p != nil {
+			if !p.Can(scope) {
+				Error(c, apperr.New(apperr.Forbidden, "", MsgForbidden+scope))
+				return
+			}
+		} else if c.GetHeader(header) == "" {
+			Error(c, apperr.Unauthorized(MsgMissingAuth))
+			return
+		}
+		c.Next()
+	}
+}
+
 // RequireAny admits a principal holding any of the scopes (the 403 names the first).
 func RequireAny(scopes ...string) gin.HandlerFunc {
 	return func(c *gin.Context) {

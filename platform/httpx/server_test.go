@@ -256,6 +256,20 @@ func TestAuthentication(t *testing.T) {
 		t.Fatalf("admin delete = %d", w.Code)
 	}
 
+	// RequireOrHeader: a principal with the scope, or a guest's header; 401 without either.
+	guest := func(header map[string]string) *httptest.ResponseRecorder {
+		return do(t, s, request{method: http.MethodPost, path: "/api/v1/guest-carts", header: header})
+	}
+	expectError(t, guest(nil), http.StatusUnauthorized, missing)
+	expectError(t, guest(bearer("reader")), http.StatusForbidden, map[string]any{
+		"code": 403, "message": "Forbidden: Insufficient permissions. Required: products:write", "category": "auth",
+	})
+	for _, h := range []map[string]string{{"X-Session-Token": "tok"}, bearer("writer")} {
+		if w := guest(h); w.Code != http.StatusOK {
+			t.Fatalf("RequireOrHeader %v: %d %s", h, w.Code, w.Body)
+		}
+	}
+
 	// RequireAuth: any principal.
 	expectError(t, get(t, s, "/api/v1/me", nil), http.StatusUnauthorized, missing)
 	expectError(t, get(t, s, "/api/v1/me", bearer("nope")), http.StatusUnauthorized, badToken)

@@ -24,30 +24,11 @@ func NewHandler(s *app.Service) *Handler { return &Handler{app: s} }
 // HeaderSessionToken carries a guest cart's session token.
 const HeaderSessionToken = "X-Session-Token"
 
-// cartAuth admits a request to a cart endpoint (docs/decisions/0060): an
-// authenticated principal must hold the scope (403 otherwise); an anonymous request
-// must carry X-Session-Token (401 otherwise). Which cart the credentials open is the
-// use case's business (CART_NOT_FOUND for any other).
-func cartAuth(scope string) gin.HandlerFunc {
-	return func(c *gin.Context) {
-		if p := httpx.Principal(c); p != nil {
-			if !p.Can(scope) {
-				httpx.Error(c, apperr.New(apperr.Forbidden, "", httpx.MsgForbidden+scope))
-				return
-			}
-		} else if c.GetHeader(HeaderSessionToken) == "" {
-			httpx.Error(c, apperr.Unauthorized(httpx.MsgMissingAuth))
-			return
-		}
-		c.Next()
-	}
-}
-
 // RegisterRoutes mounts the cart routes on /api/v1 ({cart_id} is :id, {item_id}
 // :item_id).
 func (h *Handler) RegisterRoutes(r *httpx.Routes) {
 	opt := httpx.Optional()
-	read, write := cartAuth(app.ScopeRead), cartAuth(app.ScopeWrite)
+	read, write := httpx.RequireOrHeader(app.ScopeRead, HeaderSessionToken), httpx.RequireOrHeader(app.ScopeWrite, HeaderSessionToken)
 	g := r.API.Group("/carts")
 	ok, created := http.StatusOK, http.StatusCreated
 	g.POST("/guest", opt, httpx.HandleJSON(created, h.createGuest))

@@ -10,7 +10,6 @@ import (
 
 	"github.com/gocommerce/commerce/modules/checkout/app"
 	"github.com/gocommerce/commerce/modules/checkout/domain"
-	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/httpx"
 )
 
@@ -47,18 +46,7 @@ func (h *Handler) RegisterRoutes(r *httpx.Routes) {
 // admit lets a guest in with X-Session-Token (401 without) and a principal holding
 // carts:write (403 otherwise); which cart the credentials open is the carts module's
 // business (CART_NOT_FOUND for any other).
-func admit(c *gin.Context) {
-	if p := httpx.Principal(c); p != nil {
-		if !p.Can(scope) {
-			httpx.Error(c, apperr.New(apperr.Forbidden, "", httpx.MsgForbidden+scope))
-			return
-		}
-	} else if c.GetHeader(HeaderSessionToken) == "" {
-		httpx.Error(c, apperr.Unauthorized(httpx.MsgMissingAuth))
-		return
-	}
-	c.Next()
-}
+var admit = httpx.RequireOrHeader(scope, HeaderSessionToken)
 
 func access(c *gin.Context, cartID string) app.Access {
 	return app.Access{CartID: cartID, SessionToken: c.GetHeader(HeaderSessionToken), Principal: httpx.Principal(c)}
