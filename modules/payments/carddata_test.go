@@ -14,7 +14,9 @@ var (
 	uuidLike  = regexp.MustCompile(`[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`)
 	hexRun    = regexp.MustCompile(`[0-9a-fA-F]{8,}`)
 	timestamp = regexp.MustCompile(`\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}(:?\d{2})?)?`)
-	cvcValue  = regexp.MustCompile(`(^|[^0-9])987([^0-9]|$)`)
+	// durations and decimals in log fields ("1.987ms", "0.987"): a CVC is never one.
+	measure  = regexp.MustCompile(`[0-9]*\.[0-9]+(ns|µs|us|ms|s|m|h)?|[0-9]+(ns|µs|us|ms)`)
+	cvcValue = regexp.MustCompile(`(^|[^0-9])987([^0-9]|$)`)
 )
 
 // dump returns the text of every row of every table of the module and the outbox.
@@ -87,7 +89,7 @@ func TestNoCardDataStored(t *testing.T) {
 					}
 				}
 			}
-			stripped := timestamp.ReplaceAllString(hexRun.ReplaceAllString(uuidLike.ReplaceAllString(hay, ""), ""), "")
+			stripped := measure.ReplaceAllString(timestamp.ReplaceAllString(hexRun.ReplaceAllString(uuidLike.ReplaceAllString(hay, ""), ""), ""), "")
 			if cvcValue.MatchString(stripped) || strings.Contains(hay, `"cvc"`) {
 				t.Errorf("%s holds the CVC", name)
 			}
