@@ -60,9 +60,28 @@ func TestCheckoutRealTaxShippingAndFreeShipping(t *testing.T) {
 			t.Fatalf("rate without a price: %v", rate)
 		}
 
-		// The coupon, then the rate: the shipping is discounted to zero, and so is its tax.
+		// The chosen rate is the cart's shipping too (decision 0175).
+		cart := func() map[string]any {
+			t.Helper()
+			r := ta.do("GET", "/api/v1/carts/"+cartID, nil, session...)
+			if r.Status != http.StatusOK {
+				t.Fatalf("cart: %d %s", r.Status, r.Body)
+			}
+			return r.JSON(t)["data"].(map[string]any)
+		}
+		if r := ta.do("POST", "/api/v1/checkout/shipping", map[string]any{"cart_id": cartID, "shipping_rate_id": rate["id"]}, session...); r.Status != http.StatusOK {
+			t.Fatalf("shipping: %d %s", r.Status, r.Body)
+		}
+		if c := cart(); c["shipping_method"] != rate["code"] || c["shipping_total"] != price.StringFixed(2) || c["total"] != price.Add(decimal.NewFromInt(80)).StringFixed(2) {
+			t.Errorf("cart after choosing a %s %s rate: shipping_method %v shipping_total %v total %v", rate["code"], price.StringFixed(2), c["shipping_method"], c["shipping_total"], c["total"])
+		}
+
+		// The coupon: the shipping is discounted to zero on the cart, and in checkout with its tax.
 		if r := ta.do("POST", "/api/v1/carts/"+cartID+"/coupon", map[string]any{"coupon_code": "SHIPFREE"}, session...); r.Status != http.StatusOK {
 			t.Fatalf("apply coupon: %d %s", r.Status, r.Body)
+		}
+		if c := cart(); c["shipping_method"] != rate["code"] || c["shipping_total"] != "0.00" || c["total"] != "80.00" {
+			t.Errorf("cart with free shipping: shipping_method %v shipping_total %v total %v", c["shipping_method"], c["shipping_total"], c["total"])
 		}
 		ship := ta.do("POST", "/api/v1/checkout/shipping", map[string]any{"cart_id": cartID, "shipping_rate_id": rate["id"]}, session...)
 		if ship.Status != http.StatusOK {

@@ -274,14 +274,12 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	service6 := app8.NewService(settings8, dbDB, deps, clockClock)
 	taxapiAdapter := taxapi.NewAdapter(service6)
-	noneShipping := none2.NewShipping()
 	automaticDiscounts := none2.NewAutomaticDiscounts()
 	adapter5 := customersapi3.NewAdapter(service)
 	collaborators2 := app4.Collaborators{
 		Catalog:            adapter3,
 		Coupons:            couponsapiAdapter,
 		Tax:                taxapiAdapter,
-		Shipping:           noneShipping,
 		AutomaticDiscounts: automaticDiscounts,
 		Addresses:          adapter5,
 	}

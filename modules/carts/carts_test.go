@@ -1,15 +1,21 @@
 package carts_test
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"errors"
 	"net/http"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
+
+	"github.com/gocommerce/commerce/modules/carts/api"
+	"github.com/gocommerce/commerce/modules/carts/domain"
 	"github.com/gocommerce/commerce/platform/httpxtest"
 )
 
@@ -169,19 +175,35 @@ func TestUpdateAndDeleteCart(t *testing.T) {
 		if c["email"] != "buyer@example.com" || c["shipping_method"] != "express" || c["notes"] != "Leave at the door" {
 			t.Errorf("details %v", c)
 		}
-		// shipping_total comes from the shipping method; total = subtotal - discount + tax + shipping.
-		if c["subtotal"] != "39.98" || c["shipping_total"] != "12.50" || c["total"] != "52.48" {
+		// A method named here has no price until checkout chooses its rate (decision 0175).
+		if c["subtotal"] != "39.98" || c["shipping_total"] != "0.00" || c["total"] != "39.98" {
 			t.Errorf("totals %v %v %v", c["subtotal"], c["shipping_total"], c["total"])
 		}
 		if c["expires_at"] != "2026-03-31T11:00:00Z" || c["updated_at"] != "2026-03-01T11:00:00Z" {
 			t.Errorf("activity not recorded: %v %v", c["expires_at"], c["updated_at"])
 		}
-		// A subset keeps the rest; "" clears.
+		// shipping_total comes from the chosen rate; total = subtotal - discount + tax + shipping.
+		h.ship(id, session, "express", "12.50")
+		c = h.Must(http.StatusOK, http.MethodGet, path, nil, session).Data()
+		if c["shipping_method"] != "express" || c["shipping_total"] != "12.50" || c["total"] != "52.48" {
+			t.Errorf("chosen rate %v %v %v", c["shipping_method"], c["shipping_total"], c["total"])
+		}
+		// Only a caller who may write the cart chooses its rate.
+		for _, who := range []api.Access{{CartID: id, Principal: principals["cust2"]}, {CartID: id, SessionToken: "other"}, {CartID: id, Principal: principals["reader"]}} {
+			if _, err := h.svc.ChooseShipping(context.Background(), who, "free", decimal.Zero); !errors.Is(err, domain.ErrCartNotFound) {
+				t.Errorf("%+v chose a rate: %v", who, err)
+			}
+		}
+		// Naming the same method keeps its price; a subset keeps the rest; "" clears.
+		c = h.Must(http.StatusOK, http.MethodPut, path, map[string]any{"shipping_method": "express", "notes": "Ring twice"}, session).Data()
+		if c["shipping_total"] != "12.50" || c["total"] != "52.48" || c["email"] != "buyer@example.com" {
+			t.Errorf("same method %v", c)
+		}
 		c = h.Must(http.StatusOK, http.MethodPut, path, map[string]any{"shipping_method": ""}, session).Data()
 		if c["email"] != "buyer@example.com" || c["shipping_total"] != "0.00" || c["total"] != "39.98" {
 			t.Errorf("partial update %v", c)
 		}
-		if ev := h.Payloads("cart.updated", ""); len(ev) != 2 || ev[0]["shipping_method"] != "express" || ev[0]["session_token"] != nil {
+		if ev := h.Payloads("cart.updated", ""); len(ev) != 4 || ev[0]["shipping_method"] != "express" || ev[1]["shipping_total"] != "12.50" || ev[0]["session_token"] != nil {
 			t.Errorf("cart.updated %v", ev)
 		}
 		for body, field := range map[string]string{

@@ -13,7 +13,8 @@ func TestApplyCoupon(t *testing.T) {
 		coupon := "/api/v1/carts/" + id + "/coupon"
 		h.add(id, "cust1", map[string]any{"product_id": shirt, "quantity": 2})
 		h.add(id, "cust1", map[string]any{"product_id": untracked, "quantity": 5})
-		h.Must(http.StatusOK, http.MethodPut, "/api/v1/carts/"+id, map[string]any{"shipping_method": "standard", "email": "a@example.com"}, "cust1")
+		h.Must(http.StatusOK, http.MethodPut, "/api/v1/carts/"+id, map[string]any{"email": "a@example.com"}, "cust1")
+		h.ship(id, "cust1", "standard", "4.99")
 
 		r := h.Must(http.StatusOK, http.MethodPost, coupon, map[string]any{"coupon_code": "ten"}, "cust1")
 		got := r.Data()

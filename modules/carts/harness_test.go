@@ -15,6 +15,7 @@ import (
 	cartshttp "github.com/gocommerce/commerce/modules/carts/adapters/http"
 	cartsjobs "github.com/gocommerce/commerce/modules/carts/adapters/jobs"
 	cartspg "github.com/gocommerce/commerce/modules/carts/adapters/postgres"
+	"github.com/gocommerce/commerce/modules/carts/api"
 	"github.com/gocommerce/commerce/modules/carts/app"
 	"github.com/gocommerce/commerce/modules/carts/domain"
 	"github.com/gocommerce/commerce/modules/carts/ports"
@@ -273,16 +274,6 @@ func (f *fakeAddresses) CustomerAddress(_ context.Context, customerID, addressID
 	return &ports.Address{Country: "US", Region: "NY", PostalCode: "10001", City: "New York"}, nil
 }
 
-// fakeShipping prices methods from a table.
-type fakeShipping map[string]string
-
-func (f fakeShipping) Price(_ context.Context, q ports.ShippingQuery) (decimal.Decimal, error) {
-	if p, ok := f[q.Method]; ok {
-		return dec(p), nil
-	}
-	return decimal.Zero, nil
-}
-
 // fakeAuto reports automatic discounts when on.
 type fakeAuto struct{ on bool }
 
@@ -329,7 +320,7 @@ func newHarness(t *testing.T, engine string) *harness {
 	repo := cartspg.NewCartRepository(e.DB, outbox)
 	h.queries = app.NewQueryService(repo, clk)
 	h.svc = app.NewService(carts.NewSettings(&cfg), e.DB, repo, app.Collaborators{
-		Catalog: h.catalog, Coupons: h.coupons, Tax: h.tax, Shipping: fakeShipping{"express": "12.50", "standard": "4.99"}, AutomaticDiscounts: h.auto,
+		Catalog: h.catalog, Coupons: h.coupons, Tax: h.tax, AutomaticDiscounts: h.auto,
 		Addresses: h.addrs,
 	}, outbox, clk)
 	h.jobs = cartsjobs.NewJobs(h.svc, zap.NewNop())
@@ -359,6 +350,23 @@ func (h *harness) guest(currency string) (string, string) {
 	}
 	d := h.Must(http.StatusCreated, http.MethodPost, "/api/v1/carts/guest", body).Data()
 	return d["id"].(string), "X-Session-Token: " + d["session_token"].(string)
+}
+
+// ship sets the cart's shipping to a rate the way checkout does
+// (api.Carts.ChooseShipping), as the caller who (a principal or a session header).
+func (h *harness) ship(cart, who, method, price string) api.Cart {
+	h.t.Helper()
+	a := api.Access{CartID: cart}
+	if tok, ok := strings.CutPrefix(who, "X-Session-Token: "); ok {
+		a.SessionToken = tok
+	} else {
+		a.Principal = principals[who]
+	}
+	c, err := h.svc.ChooseShipping(context.Background(), a, method, dec(price))
+	if err != nil {
+		h.t.Fatalf("choose shipping: %v", err)
+	}
+	return c
 }
 
 // add adds an item and returns it.

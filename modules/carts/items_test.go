@@ -225,7 +225,7 @@ func TestTotals(t *testing.T) {
 		id := h.Must(http.StatusOK, http.MethodGet, "/api/v1/carts/me", nil, session).Data()["id"].(string)
 		h.add(id, session, map[string]any{"product_id": shirt, "quantity": 2})
 		h.add(id, session, map[string]any{"product_id": untracked, "quantity": 3})
-		h.Must(http.StatusOK, http.MethodPut, "/api/v1/carts/"+id, map[string]any{"shipping_method": "standard"}, session)
+		h.ship(id, session, "standard", "4.99")
 		h.Must(http.StatusOK, http.MethodPost, "/api/v1/carts/"+id+"/coupon", map[string]any{"coupon_code": "TEN"}, session)
 		addr := "0190a000-0000-7000-8000-0000000000aa"
 		h.addrs.owner[addr] = customer2

@@ -1,7 +1,7 @@
 // Package carts owns guest and customer carts: items, totals, coupons on carts,
 // merging, expiry and conversion. It is the module's composition root: ProviderSet
 // wires the repository, the adapters to catalog, coupons, customers and tax (and the
-// default shipping and automatic-discount adapters), the command service
+// default automatic-discount adapter), the command service
 // (api.Carts), the query service (api.Queries, which depends only on the module's own
 // store), the HTTP handler, the expiry job and the Module that cmd lists.
 package carts
@@ -46,12 +46,10 @@ func Migrations() db.MigrationSource { return cartspg.Migrations() }
 // NewSettings takes the module's slice of the configuration (carts.expiry_days).
 func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }
 
-// DefaultCollaborators binds the ports of modules that do not offer an api yet: free
-// shipping methods, no automatic discounts. When shipping offers an api, replace the
-// binding with an adapter on it.
+// DefaultCollaborators binds the port of a capability no module offers yet: no
+// automatic discounts. (Shipping needs no port: checkout sets the chosen rate through
+// api.Carts.ChooseShipping, docs/decisions/0175.)
 var DefaultCollaborators = wire.NewSet(
-	none.NewShipping,
-	wire.Bind(new(ports.Shipping), new(none.Shipping)),
 	none.NewAutomaticDiscounts,
 	wire.Bind(new(ports.AutomaticDiscounts), new(none.AutomaticDiscounts)),
 )

@@ -202,6 +202,11 @@ type Carts interface {
 	// cart.converted. Repeating it for the same order is a no-op; another order is
 	// ErrCartConverted; an expired cart is ErrCartExpired.
 	MarkConverted(ctx context.Context, cartID, orderID string) error
+	// ChooseShipping sets an active cart's shipping method to a rate checkout priced
+	// (price before shipping discounts) when the caller may write the cart, re-prices
+	// its coupons (a free_shipping coupon then discounts it) and publishes
+	// cart.updated. ErrCartNotFound, ErrCartExpired, ErrCartConverted as for any change.
+	ChooseShipping(ctx context.Context, a Access, method string, price decimal.Decimal) (Cart, error)
 	// CouponContext returns the cart for coupon validation when the caller may read
 	// it (ErrCartNotFound otherwise, never "forbidden"); an expired cart is
 	// ErrCartExpired, a converted one ErrCartConverted.

@@ -63,6 +63,23 @@ func (s *Service) MarkConverted(ctx context.Context, cartID, orderID string) err
 	})
 }
 
+// ChooseShipping sets the cart's shipping to the rate checkout chose (api.Carts).
+func (s *Service) ChooseShipping(ctx context.Context, a api.Access, method string, price decimal.Decimal) (api.Cart, error) {
+	var out api.Cart
+	err := s.tx.InTx(ctx, func(ctx context.Context) error {
+		c, err := s.change(ctx, a.CartID, Caller{SessionToken: a.SessionToken, Principal: a.Principal}, func(_ context.Context, c *domain.Cart) error {
+			c.ChooseShippingRate(method, price)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		out = s.toAPICart(c)
+		return s.events.Publish(ctx, api.EventCartUpdated, string(c.ID), ToResource(c))
+	})
+	return out, err
+}
+
 // CouponContext returns a cart the caller may read, for coupon validation (api.Carts).
 func (s *Service) CouponContext(ctx context.Context, a api.Access) (api.CouponContext, error) {
 	c, err := s.load(ctx, a.CartID, Caller{SessionToken: a.SessionToken, Principal: a.Principal})

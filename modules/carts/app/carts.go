@@ -157,7 +157,7 @@ func (s *Service) UpdateDetails(ctx context.Context, id string, who Caller, d De
 				c.Email = strings.ToLower(strings.TrimSpace(*d.Email))
 			}
 			if d.ShippingMethod != nil {
-				c.ShippingMethod = strings.TrimSpace(*d.ShippingMethod)
+				c.SetShippingMethod(strings.TrimSpace(*d.ShippingMethod))
 			}
 			if d.Notes != nil {
 				c.Notes = *d.Notes

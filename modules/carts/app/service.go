@@ -44,7 +44,6 @@ type Collaborators struct {
 	Catalog            ports.Catalog
 	Coupons            ports.Coupons
 	Tax                ports.Tax
-	Shipping           ports.Shipping
 	AutomaticDiscounts ports.AutomaticDiscounts
 	Addresses          ports.Addresses
 }
@@ -58,7 +57,6 @@ type Service struct {
 	catalog  ports.Catalog
 	coupons  ports.Coupons
 	tax      ports.Tax
-	shipping ports.Shipping
 	auto     ports.AutomaticDiscounts
 	addrs    ports.Addresses
 	events   event.Publisher
@@ -70,7 +68,7 @@ var _ api.Carts = (*Service)(nil)
 // NewService builds the service.
 func NewService(s Settings, t tx.Manager, repo ports.CartRepository, c Collaborators, pub event.Publisher, clk clock.Clock) *Service {
 	return &Service{
-		settings: s, tx: t, repo: repo, writer: repo, catalog: c.Catalog, coupons: c.Coupons, tax: c.Tax, shipping: c.Shipping,
+		settings: s, tx: t, repo: repo, writer: repo, catalog: c.Catalog, coupons: c.Coupons, tax: c.Tax,
 		auto: c.AutomaticDiscounts, addrs: c.Addresses, events: pub, clock: clk,
 	}
 }
@@ -199,20 +197,13 @@ func (s *Service) editor(who Caller, fn func(ctx context.Context, c *domain.Cart
 	}
 }
 
-// reprice prices shipping, evaluates every coupon on the cart once against its
-// current content and recalculates the totals. A coupon whose conditions no longer
-// hold stays on the cart with no discount (docs/decisions/0064). It returns the
-// evaluations, one per coupon in order.
+// reprice evaluates every coupon on the cart once against its current content and
+// recalculates the totals (shipping is the chosen rate's price). A coupon whose
+// conditions no longer hold stays on the cart with no discount (docs/decisions/0064).
+// It returns the evaluations, one per coupon in order.
 func (s *Service) reprice(ctx context.Context, c *domain.Cart) ([]ports.CouponResult, error) {
-	shipping := decimal.Zero
-	if c.ShippingMethod != "" {
-		var err error
-		if shipping, err = s.shipping.Price(ctx, ports.ShippingQuery{CartID: c.ID, Method: c.ShippingMethod, Currency: c.Currency, Items: c.Items}); err != nil {
-			return nil, err
-		}
-	}
 	d := domain.Discounts{Items: map[domain.ItemID]decimal.Decimal{}, Shipping: decimal.Zero}
-	c.Recalculate(d, shipping) // the subtotal the coupons are evaluated against
+	c.Recalculate(d) // the subtotal the coupons are evaluated against
 	var results []ports.CouponResult
 	if len(c.Coupons) > 0 {
 		base, err := s.couponQuery(ctx, c)
@@ -243,7 +234,7 @@ func (s *Service) reprice(ctx context.Context, c *domain.Cart) ([]ports.CouponRe
 			d.Shipping = d.Shipping.Add(res.Shipping)
 		}
 	}
-	c.Recalculate(d, shipping)
+	c.Recalculate(d)
 	return results, nil
 }
 

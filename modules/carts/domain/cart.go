@@ -69,8 +69,9 @@ type Cart struct {
 	Coupons          []AppliedCoupon
 	Subtotal         decimal.Decimal
 	DiscountTotal    decimal.Decimal
-	// ShippingBeforeDiscount is the shipping method's price; ShippingTotal is what is
-	// left after shipping discounts.
+	// ShippingBeforeDiscount is the price of the rate checkout chose for
+	// ShippingMethod (zero for a method named otherwise: docs/decisions/0175);
+	// ShippingTotal is what is left after shipping discounts.
 	ShippingBeforeDiscount decimal.Decimal
 	ShippingTotal          decimal.Decimal
 	ItemCount              int
@@ -389,6 +390,20 @@ func (c *Cart) RemoveCoupons(code string) []AppliedCoupon {
 	return removed
 }
 
+// SetShippingMethod names the cart's shipping method. A method other than the current
+// one has no price until checkout chooses its rate (docs/decisions/0175); "" clears it.
+func (c *Cart) SetShippingMethod(method string) {
+	if method != c.ShippingMethod {
+		c.ShippingMethod, c.ShippingBeforeDiscount = method, decimal.Zero
+	}
+}
+
+// ChooseShippingRate sets the shipping method to a rate checkout priced: the cart's
+// shipping is that price (before shipping discounts) until another is chosen.
+func (c *Cart) ChooseShippingRate(method string, price decimal.Decimal) {
+	c.ShippingMethod, c.ShippingBeforeDiscount = method, price
+}
+
 // Discounts are the coupon discounts to apply: per item and on shipping.
 type Discounts struct {
 	Items    map[ItemID]decimal.Decimal
@@ -398,9 +413,13 @@ type Discounts struct {
 // Recalculate sets every item's discount and the cart's totals (Part 1 "Cart
 // calculations"): subtotal = sum(quantity x unit_price); discount_total = sum(item
 // discount_amount), each item's discount at most its subtotal; shipping_total is the
-// shipping price less shipping discounts (not below zero); item_count is the number
-// of units.
-func (c *Cart) Recalculate(d Discounts, shipping decimal.Decimal) {
+// chosen rate's price less shipping discounts (not below zero); item_count is the
+// number of units.
+func (c *Cart) Recalculate(d Discounts) {
+	shipping := c.ShippingBeforeDiscount
+	if c.ShippingMethod == "" {
+		shipping = decimal.Zero
+	}
 	c.Subtotal, c.DiscountTotal, c.ItemCount = decimal.Zero, decimal.Zero, 0
 	for _, it := range c.Items {
 		sub := it.Subtotal()

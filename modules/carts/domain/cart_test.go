@@ -97,6 +97,33 @@ func TestUpdateItemMerges(t *testing.T) {
 	}
 }
 
+// The shipping price is the chosen rate's; naming another method drops it, the same
+// method keeps it, "" clears it (docs/decisions/0175).
+func TestShippingMethodAndRate(t *testing.T) {
+	t.Parallel()
+	c := domain.New("c", "", "USD", now, ttl)
+	_, _ = c.AddItem("a", product("va", "10.00", 100), 1, nil, now)
+	none := domain.Discounts{Items: map[domain.ItemID]decimal.Decimal{}, Shipping: decimal.Zero}
+	steps := []struct {
+		name, shipping, total string
+		do                    func()
+	}{
+		{"a named method has no price", "0", "10.00", func() { c.SetShippingMethod("express") }},
+		{"the chosen rate's price", "7.25", "17.25", func() { c.ChooseShippingRate("ups_ground", dec("7.25")) }},
+		{"the same method keeps it", "7.25", "17.25", func() { c.SetShippingMethod("ups_ground") }},
+		{"another method drops it", "0", "10.00", func() { c.SetShippingMethod("ups_next_day_air") }},
+		{"chosen again", "20.00", "30.00", func() { c.ChooseShippingRate("ups_next_day_air", dec("20.00")) }},
+		{"cleared", "0", "10.00", func() { c.SetShippingMethod("") }},
+	}
+	for _, st := range steps {
+		st.do()
+		c.Recalculate(none)
+		if !c.ShippingTotal.Equal(dec(st.shipping)) || !c.Total().Equal(dec(st.total)) {
+			t.Errorf("%s: shipping %s total %s, want %s %s", st.name, c.ShippingTotal, c.Total(), st.shipping, st.total)
+		}
+	}
+}
+
 func TestRecalculate(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
@@ -122,7 +149,8 @@ func TestRecalculate(t *testing.T) {
 			for id, v := range tc.discounts {
 				d.Items[id] = dec(v)
 			}
-			c.Recalculate(d, dec(tc.shipping))
+			c.ChooseShippingRate("express", dec(tc.shipping))
+			c.Recalculate(d)
 			sum := decimal.Zero
 			for _, it := range c.Items {
 				sum = sum.Add(it.DiscountAmount)

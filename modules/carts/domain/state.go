@@ -60,7 +60,7 @@ func (c *Cart) Absorb(g *Cart, newID func() ItemID, now time.Time) error {
 		c.Email = g.Email
 	}
 	if c.ShippingMethod == "" {
-		c.ShippingMethod = g.ShippingMethod
+		c.ChooseShippingRate(g.ShippingMethod, g.ShippingBeforeDiscount)
 	}
 	return nil
 }

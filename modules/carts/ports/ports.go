@@ -200,20 +200,6 @@ type Addresses interface {
 	CustomerAddress(ctx context.Context, customerID, addressID string) (*Address, error)
 }
 
-// ShippingQuery asks for the price of a shipping method for the cart.
-type ShippingQuery struct {
-	CartID   domain.CartID
-	Method   string
-	Currency string
-	Items    []*domain.Item
-}
-
-// Shipping is what carts needs from the shipping module (the default adapter answers
-// zero).
-type Shipping interface {
-	Price(ctx context.Context, q ShippingQuery) (decimal.Decimal, error)
-}
-
 // AutomaticDiscounts reports automatic discounts on a cart (coupons do not combine
 // with them). None exist yet; the default adapter answers false.
 type AutomaticDiscounts interface {

@@ -84,7 +84,14 @@ func (s *Service) ChooseShipping(ctx context.Context, in ShippingInput) (*domain
 	if _, err := s.price(ctx, in.Access, c, sess); err != nil {
 		return nil, err
 	}
-	return sess, s.store(ctx, sess, existed)
+	// The cart shows the chosen rate too (its shipping_total, and a free_shipping
+	// coupon's discount of it: docs/decisions/0175), in the session's transaction.
+	return sess, s.tx.InTx(ctx, func(ctx context.Context) error {
+		if err := s.Carts.ChooseShipping(ctx, in.Access, r.Method(), r.Price); err != nil {
+			return err
+		}
+		return s.store(ctx, sess, existed)
+	})
 }
 
 // openSession reads the caller's active cart and its session, which must be open (a

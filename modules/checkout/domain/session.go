@@ -38,6 +38,15 @@ type Rate struct {
 	EstimatedDays           int
 }
 
+// Method is the rate's shipping method code as a cart names it: its service code,
+// else its id.
+func (r Rate) Method() string {
+	if r.Code != "" {
+		return r.Code
+	}
+	return r.ID
+}
+
 // CouponUse is a coupon of the cart as the attempt recorded its use.
 type CouponUse struct {
 	Code     string

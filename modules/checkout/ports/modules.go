@@ -53,6 +53,8 @@ type Carts interface {
 	CouponCart(ctx context.Context, a CartAccess) (CouponCart, error)
 	// MarkConverted turns the cart into converted for the order (cart.converted).
 	MarkConverted(ctx context.Context, cartID, orderID string) error
+	// ChooseShipping sets the cart's shipping method to the chosen rate at its price.
+	ChooseShipping(ctx context.Context, a CartAccess, method string, price decimal.Decimal) error
 }
 
 // CouponLine is a cart line as coupon evaluation needs it.

@@ -35,7 +35,7 @@ func TestApplyWithAStaleCopy(t *testing.T) {
 					if _, err := c.AddItem(domain.ItemID(ids.New()), product, qty, nil, time.Now()); err != nil {
 						return nil, err
 					}
-					c.Recalculate(domain.Discounts{Items: map[domain.ItemID]decimal.Decimal{}, Shipping: decimal.Zero}, decimal.Zero)
+					c.Recalculate(domain.Discounts{Items: map[domain.ItemID]decimal.Decimal{}, Shipping: decimal.Zero})
 					return []ports.Event{{Type: "cart.item_added", AggregateID: string(c.ID), Data: map[string]int{"quantity": qty}}}, nil
 				})
 			}

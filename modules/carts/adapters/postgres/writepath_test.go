@@ -289,7 +289,7 @@ func writeOps(now time.Time) []writeOp {
 // reprice gives the cart's coupons 10 % of each line and recalculates the totals.
 func reprice(c *domain.Cart) {
 	d := domain.Discounts{Items: map[domain.ItemID]decimal.Decimal{}, Shipping: decimal.Zero}
-	c.Recalculate(d, decimal.Zero)
+	c.Recalculate(d)
 	for i := range c.Coupons {
 		c.Coupons[i].Amount = decimal.Zero
 		for _, it := range c.Items {
@@ -298,7 +298,7 @@ func reprice(c *domain.Cart) {
 			c.Coupons[i].Amount = c.Coupons[i].Amount.Add(off)
 		}
 	}
-	c.Recalculate(d, decimal.Zero)
+	c.Recalculate(d)
 }
 
 // The environment variables docs/performance.md gives switch each optimisation off,

@@ -4,6 +4,8 @@ package cartsapi
 import (
 	"context"
 
+	"github.com/shopspring/decimal"
+
 	carts "github.com/gocommerce/commerce/modules/carts/api"
 	"github.com/gocommerce/commerce/modules/checkout/ports"
 )
@@ -52,4 +54,10 @@ func (a *Adapter) CouponCart(ctx context.Context, acc ports.CartAccess) (ports.C
 // MarkConverted converts the cart for the order.
 func (a *Adapter) MarkConverted(ctx context.Context, cartID, orderID string) error {
 	return a.carts.MarkConverted(ctx, cartID, orderID)
+}
+
+// ChooseShipping sets the cart's shipping method to the chosen rate.
+func (a *Adapter) ChooseShipping(ctx context.Context, acc ports.CartAccess, method string, price decimal.Decimal) error {
+	_, err := a.carts.ChooseShipping(ctx, access(acc), method, price)
+	return err
 }
