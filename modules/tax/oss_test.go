@@ -129,3 +129,35 @@ func TestNexusConcurrentOrders(t *testing.T) {
 		}
 	})
 }
+
+// With the rules loaded, an order that does not reach a state's nexus keeps them (no
+// reload per order); the order that reaches it taxes the state from the next
+// calculation on.
+func TestNexusReachedWhileRulesLoaded(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, nil, func(t *testing.T, h *harness) {
+		ny := func() any {
+			return h.calc(map[string]any{"items": []any{item("a", "100.00", 1)}, "shipping_address": addr("US", "NY"), "currency": "USD"})["total_tax"]
+		}
+		record := func(from, to int) {
+			for i := from; i < to; i++ {
+				o := orderData("ny"+strconv.Itoa(i), "US", "2026-04-01T00:00:00Z", "1.00", "1.00", "", "", true)
+				o["shipping_address"] = map[string]any{"country": "US", "state": "NY"}
+				if err := h.sub.HandleOrderCreated(t.Context(), orderEvent(t, o)); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if got := ny(); got != "0.00" {
+			t.Fatalf("NY before any order: %v", got)
+		}
+		record(0, 99)
+		if got := ny(); got != "0.00" {
+			t.Errorf("NY after 99 orders (threshold 100): %v", got)
+		}
+		record(99, 100)
+		if got := ny(); got != "4.00" {
+			t.Errorf("NY after the 100th order: %v", got)
+		}
+	})
+}

@@ -55,12 +55,30 @@ func (s *Service) RecordOrder(ctx context.Context, o api.OrderCreated) error {
 		rec.Lines = append(rec.Lines, ports.OrderTax{Rate: rate, Taxable: taxable, Tax: tax})
 	}
 	return s.tx.InTx(ctx, func(ctx context.Context) error {
-		added, err := s.repo.RecordOrder(ctx, rec)
-		if added && rec.CountryCode == "US" {
-			s.changed(ctx) // the state's nexus may have been reached
+		r, err := s.repo.RecordOrder(ctx, rec)
+		if err == nil && r.New && rec.CountryCode == "US" && s.reaches(rec.RegionCode, r) {
+			s.changed(ctx) // the loaded book taxes the state from now on
 		}
 		return err
 	})
+}
+
+// reaches reports whether the state's figures after a recorded order reach the
+// state's nexus when the loaded book says they had not: only then is the book stale
+// (figures only grow within a year; a new year reloads it anyway). Without a fresh
+// book (one may be loading) it answers true, so no load in flight is kept.
+func (s *Service) reaches(region string, r ports.Recorded) bool {
+	b := s.fresh()
+	if b == nil {
+		return true
+	}
+	n := b.Nexus["US-"+region]
+	if n == nil || n.Reached() {
+		return false
+	}
+	after := *n
+	after.Sales, after.Transactions = decimal.Max(n.Sales, r.Sales), max(n.Transactions, r.Transactions)
+	return after.Reached()
 }
 
 func country(a *api.OrderAddress) string {

@@ -27,8 +27,9 @@ type Repository interface {
 	// Register marks the merchant registered in a state (inserting its nexus row).
 	Register(ctx context.Context, country, region string) error
 	// RecordOrder stores an order's taxes once (idempotent per order id) and adds a
-	// US order to its state's yearly figures; it reports whether the order was new.
-	RecordOrder(ctx context.Context, o *Order) (bool, error)
+	// US order to its state's yearly figures; it reports whether the order was new and
+	// the state's figures for the order's year after it (US orders only).
+	RecordOrder(ctx context.Context, o *Order) (Recorded, error)
 	// Orders returns the recorded orders created in [from, to) with their tax lines.
 	Orders(ctx context.Context, from, to time.Time) ([]*Order, error)
 	// CachedVAT returns a VIES answer stored after since, or nil.
@@ -48,6 +49,14 @@ type Order struct {
 	HasGoods    bool // a line requires shipping
 	CreatedAt   time.Time
 	Lines       []OrderTax
+}
+
+// Recorded is what recording an order did: New when it was not recorded before; for
+// a new US order, the state's Sales and Transactions of the order's year with it.
+type Recorded struct {
+	New          bool
+	Sales        decimal.Decimal
+	Transactions int
 }
 
 // OrderTax is one tax line of an order.

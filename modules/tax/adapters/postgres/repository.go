@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"errors"
-	"strconv"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -180,21 +179,37 @@ var errNoSalesRow = errors.New("tax: nexus sales: row missing")
 
 // addSales adds an order to its state's figures of the year (the row locked, so
 // concurrent orders to one state add up).
-func (r *Repository) addSales(ctx context.Context, o *ports.Order) error {
-	key := salesRow{CountryCode: o.CountryCode, RegionCode: o.RegionCode, Year: o.CreatedAt.Year()}
+func (r *Repository) addSales(ctx context.Context, o *ports.Order) (salesRow, error) {
+	key := salesRow{CountryCode: o.CountryCode, RegionCode: o.RegionCode, Year: o.CreatedAt.Year(), Sales: o.Sales, Transactions: 1}
 	conn := r.db.Conn(ctx)
-	if _, err := db.InsertNew(conn, &key, "tax: nexus sales"); err != nil {
-		return err
+	if r.db.Dialect() == db.Postgres { // one statement: numeric adds exactly
+		err := conn.Clauses(clause.OnConflict{
+			Columns: []clause.Column{{Name: "country_code"}, {Name: "region_code"}, {Name: "year"}},
+			DoUpdates: clause.Assignments(map[string]any{
+				"sales": gorm.Expr("tax_nexus_sales.sales + excluded.sales"), "transactions": gorm.Expr("tax_nexus_sales.transactions + 1"),
+			}),
+		}, clause.Returning{}).Create(&key).Error
+		if err != nil {
+			return key, errors.New("tax: nexus sales: " + err.Error())
+		}
+		return key, nil
+	}
+	// SQLite stores money as text: the sum is made here, under the row's write lock
+	// (SQLite has one writer).
+	zero := salesRow{CountryCode: key.CountryCode, RegionCode: key.RegionCode, Year: key.Year, Sales: decimal.Zero}
+	if _, err := db.InsertNew(conn, &zero, "tax: nexus sales"); err != nil {
+		return key, err
 	}
 	where := func(q *gorm.DB) *gorm.DB {
 		return q.Where("country_code = ? AND region_code = ? AND year = ?", key.CountryCode, key.RegionCode, key.Year)
 	}
 	row, err := db.First[salesRow](where(conn.Clauses(clause.Locking{Strength: "UPDATE"})), errNoSalesRow, "tax: nexus sales")
 	if err != nil {
-		return err
+		return key, err
 	}
-	return db.Done(where(conn.Model(&salesRow{})).
-		Updates(map[string]any{"sales": row.Sales.Add(o.Sales), "transactions": row.Transactions + 1}), "tax: nexus sales")
+	key.Sales, key.Transactions = row.Sales.Add(o.Sales), row.Transactions+1
+	return key, db.Done(where(conn.Model(&salesRow{})).
+		Updates(map[string]any{"sales": key.Sales, "transactions": key.Transactions}), "tax: nexus sales")
 }
 
 // CreateZone inserts a zone.
@@ -219,24 +234,28 @@ func (r *Repository) Register(ctx context.Context, country, region string) error
 
 // RecordOrder stores an order's taxes once, and adds a US order to its state's
 // figures; it reports whether the order is new.
-func (r *Repository) RecordOrder(ctx context.Context, o *ports.Order) (bool, error) {
+func (r *Repository) RecordOrder(ctx context.Context, o *ports.Order) (ports.Recorded, error) {
 	row := orderRow{OrderID: o.OrderID, CountryCode: o.CountryCode, RegionCode: o.RegionCode, Currency: o.Currency,
 		Sales: o.Sales, Total: o.Total, HasGoods: o.HasGoods, CreatedAt: o.CreatedAt}
 	if stored, err := db.InsertNew(r.db.Conn(ctx), &row, "tax: record order"); err != nil || !stored {
-		return false, err // recorded before: nothing to add
+		return ports.Recorded{}, err // recorded before: nothing to add
 	}
+	out := ports.Recorded{New: true}
 	if o.CountryCode == "US" && o.RegionCode != "" {
-		if err := r.addSales(ctx, o); err != nil {
-			return false, err
+		sales, err := r.addSales(ctx, o)
+		if err != nil {
+			return out, err
 		}
+		out.Sales, out.Transactions = sales.Sales, sales.Transactions
 	}
+	if len(o.Lines) == 0 {
+		return out, nil
+	}
+	lines := make([]orderLineRow, len(o.Lines))
 	for i, l := range o.Lines {
-		line := orderLineRow{OrderID: o.OrderID, LineNo: i + 1, Rate: l.Rate.String(), Taxable: l.Taxable, Tax: l.Tax}
-		if err := db.Insert(r.db.Conn(ctx), &line, nil, "tax: record order line "+strconv.Itoa(i+1)); err != nil {
-			return false, err
-		}
+		lines[i] = orderLineRow{OrderID: o.OrderID, LineNo: i + 1, Rate: l.Rate.String(), Taxable: l.Taxable, Tax: l.Tax}
 	}
-	return true, nil
+	return out, db.Insert(r.db.Conn(ctx), &lines, nil, "tax: record order lines")
 }
 
 // Orders reads the orders created in [from, to) with their lines.
