@@ -141,64 +141,49 @@ func (s *Service) FindVariant(ctx context.Context, variantID string) (api.Produc
 // recomputes each product's total as the sum of its variants'. Products are locked in
 // id order (no deadlock between two callers). Unknown products and variants are
 // skipped. A product whose total moved publishes product.inventory_changed, and
-// product.out_of_stock / product.low_stock on the crossings.
+// product.out_of_stock / product.low_stock on the crossings. It sends four statements
+// whatever the number of variants (lock, variants, product totals, and the variants of
+// the products whose total moved, for their events).
 func (s *Service) SetInventoryQuantities(ctx context.Context, qs []api.InventoryQuantity) error {
-	byProduct := map[string][]api.InventoryQuantity{}
+	var pids []string
+	vqs := make([]ports.VariantQuantity, 0, len(qs))
 	for _, q := range qs {
 		if ids.Valid(q.ProductID) && ids.Valid(q.VariantID) {
-			byProduct[q.ProductID] = append(byProduct[q.ProductID], q)
+			vqs = append(vqs, ports.VariantQuantity{ProductID: q.ProductID, VariantID: q.VariantID, Quantity: q.Quantity})
+			if !slices.Contains(pids, q.ProductID) {
+				pids = append(pids, q.ProductID)
+			}
 		}
 	}
-	if len(byProduct) == 0 {
+	if len(pids) == 0 {
 		return nil
-	}
-	pids := make([]string, 0, len(byProduct))
-	for id := range byProduct {
-		pids = append(pids, id)
 	}
 	slices.Sort(pids)
 	return s.writeTx(ctx, func(ctx context.Context) error {
-		locked := make([]*domain.Product, 0, len(pids))
-		for _, id := range pids {
-			p, err := s.products.GetForUpdate(ctx, id)
-			if err != nil {
-				if isNotFound(err) {
-					continue
-				}
-				return err
-			}
-			locked = append(locked, p)
-			for _, q := range byProduct[id] {
-				if _, err := s.variants.SetQuantity(ctx, id, q.VariantID, q.Quantity); err != nil {
-					return err
-				}
-			}
+		locked, err := s.products.LockMany(ctx, pids)
+		if err != nil || len(locked) == 0 {
+			return err
 		}
-		if len(locked) == 0 {
-			return nil
+		if err := s.variants.SetQuantities(ctx, vqs); err != nil {
+			return err
 		}
-		ids := make([]string, 0, len(locked))
-		for _, p := range locked {
-			ids = append(ids, p.ID)
+		lockedIDs := make([]string, len(locked))
+		for i, p := range locked {
+			lockedIDs[i] = p.ID
 		}
-		sums, err := s.variants.SumQuantities(ctx, ids)
+		sums, err := s.products.SumInventoryQuantities(ctx, lockedIDs)
 		if err != nil {
 			return err
 		}
 		var changed []*domain.Product
 		before := map[string]int{}
 		for _, p := range locked {
-			if t := sums[p.ID]; t > domain.MaxInventoryQuantity || t < -domain.MaxInventoryQuantity {
-				return domain.ErrStockLimit
+			t := sums[p.ID]
+			if t > domain.MaxInventoryQuantity || t < -domain.MaxInventoryQuantity {
+				return domain.ErrStockLimit // the transaction rolls back
 			}
-		}
-		for _, p := range locked {
-			if sums[p.ID] != p.InventoryQuantity {
-				before[p.ID] = p.InventoryQuantity
-				p.InventoryQuantity = sums[p.ID]
-				if err := s.products.SetInventoryQuantity(ctx, p.ID, p.InventoryQuantity); err != nil {
-					return err
-				}
+			if t != p.InventoryQuantity {
+				before[p.ID], p.InventoryQuantity = p.InventoryQuantity, t
 				changed = append(changed, p)
 			}
 		}

@@ -90,10 +90,20 @@ type ProductRepository interface {
 	List(ctx context.Context, f ProductFilter) ([]ListedProduct, error)
 	// Count counts the products matching f (Sort, Desc, Offset and Limit aside).
 	Count(ctx context.Context, f ProductFilter) (int64, error)
-	// SetInventoryQuantity stores a product's stock total.
-	SetInventoryQuantity(ctx context.Context, id string, quantity int) error
+	// LockMany loads the products found among ids and locks their rows, in id order
+	// (one statement; no lock on SQLite, whose writers are serialised).
+	LockMany(ctx context.Context, ids []string) ([]*domain.Product, error)
+	// SumInventoryQuantities sets each product's stock total to the sum of its
+	// variants' and returns the totals (one statement).
+	SumInventoryQuantities(ctx context.Context, ids []string) (map[string]int, error)
 	// Seed inserts products with their variants in batches (no slug retry, no events).
 	Seed(ctx context.Context, products []*domain.Product, variants []*domain.Variant) error
+}
+
+// VariantQuantity is a variant's stock total.
+type VariantQuantity struct {
+	ProductID, VariantID string
+	Quantity             int
 }
 
 // VariantRepository stores variants.
@@ -112,8 +122,9 @@ type VariantRepository interface {
 	// ListByProducts returns every variant of the products, grouped by product id,
 	// each group default first, then by creation.
 	ListByProducts(ctx context.Context, productIDs []string) (map[string][]*domain.Variant, error)
-	// SetQuantity stores a variant's stock total; false when the variant does not exist.
-	SetQuantity(ctx context.Context, productID, variantID string, quantity int) (bool, error)
+	// SetQuantities stores variants' stock totals in one statement; a variant that
+	// does not exist (or is not its product's) is skipped.
+	SetQuantities(ctx context.Context, qs []VariantQuantity) error
 	// SumQuantities sums variant stock per product.
 	SumQuantities(ctx context.Context, productIDs []string) (map[string]int, error)
 }

@@ -155,6 +155,26 @@ func (r *ProductRepository) GetMany(ctx context.Context, ids []string) ([]*domai
 	return out, nil
 }
 
+// LockMany loads the products found among ids and locks them in id order.
+func (r *ProductRepository) LockMany(ctx context.Context, ids []string) ([]*domain.Product, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	query := "SELECT " + productColumns + " FROM products WHERE products.id IN (" + params(len(ids)) + ") ORDER BY products.id"
+	if r.db.Dialect() == db.Postgres {
+		query += " FOR UPDATE"
+	}
+	out := make([]*domain.Product, 0, len(ids))
+	var row productRow
+	if err := r.db.Query(ctx, r.db.Rebind(query), anySlice(ids), row.dest(), func() error {
+		out = append(out, row.toDomain())
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("catalog: lock products: %w", err)
+	}
+	return out, nil
+}
+
 // GetWithVariants loads the products found among ids with their variants and the URL
 // of their first image, in one statement: products LEFT JOIN variants, one row per
 // variant, the image URL a scalar subquery.
@@ -269,14 +289,25 @@ func escapeLike(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
-// SetInventoryQuantity stores a product's stock total (updated_at is left alone: stock
-// moves are not product edits).
-func (r *ProductRepository) SetInventoryQuantity(ctx context.Context, id string, quantity int) error {
-	err := r.db.Conn(ctx).Table("products").Where("id = ?", id).Update("inventory_quantity", quantity).Error
-	if err != nil {
-		return fmt.Errorf("catalog: set product stock: %w", err)
+// SumInventoryQuantities sets each product's stock total to the sum of its variants'
+// (updated_at is left alone: stock moves are not product edits) and returns the totals.
+func (r *ProductRepository) SumInventoryQuantities(ctx context.Context, ids []string) (map[string]int, error) {
+	out := make(map[string]int, len(ids))
+	if len(ids) == 0 {
+		return out, nil
 	}
-	return nil
+	query := r.db.Rebind("UPDATE products SET inventory_quantity = (SELECT COALESCE(SUM(v.inventory_quantity), 0)" +
+		" FROM product_variants v WHERE v.product_id = products.id) WHERE id IN (" + params(len(ids)) + ") RETURNING id, inventory_quantity")
+	var id string
+	var total int64
+	err := r.db.ExecQuery(ctx, query, anySlice(ids), []any{&id, &total}, func() error {
+		out[id] = int(total)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("catalog: set product stock: %w", err)
+	}
+	return out, nil
 }
 
 // Seed inserts products, their tag rows and variants in batches.

@@ -3,10 +3,12 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"gorm.io/gorm"
 
 	"github.com/gocommerce/commerce/modules/catalog/domain"
+	"github.com/gocommerce/commerce/modules/catalog/ports"
 	"github.com/gocommerce/commerce/platform/db"
 )
 
@@ -68,11 +70,26 @@ func (r *VariantRepository) ListByProducts(ctx context.Context, productIDs []str
 	return out, nil
 }
 
-// SetQuantity stores a variant's stock total.
-func (r *VariantRepository) SetQuantity(ctx context.Context, productID, variantID string, quantity int) (bool, error) {
-	n, err := db.Affected(r.db.Conn(ctx).Model(&variantRow{}).Where("id = ? AND product_id = ?", variantID, productID).
-		Update("inventory_quantity", quantity), "catalog: set variant stock")
-	return n > 0, err
+// SetQuantities stores variants' stock totals: one UPDATE with a CASE per variant.
+func (r *VariantRepository) SetQuantities(ctx context.Context, qs []ports.VariantQuantity) error {
+	if len(qs) == 0 {
+		return nil
+	}
+	var cases strings.Builder
+	args := make([]any, 0, 4*len(qs))
+	for _, q := range qs {
+		cases.WriteString(" WHEN id = ? AND product_id = ? THEN CAST(? AS integer)")
+		args = append(args, q.VariantID, q.ProductID, q.Quantity)
+	}
+	for _, q := range qs {
+		args = append(args, q.VariantID)
+	}
+	query := r.db.Rebind("UPDATE product_variants SET inventory_quantity = CASE" + cases.String() + " ELSE inventory_quantity END" +
+		" WHERE id IN (" + params(len(qs)) + ")")
+	if _, err := r.db.Exec(ctx, query, args...); err != nil {
+		return fmt.Errorf("catalog: set variant stock: %w", err)
+	}
+	return nil
 }
 
 // SumQuantities sums variant stock per product.
