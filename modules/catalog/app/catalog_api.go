@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"errors"
 	"slices"
 	"strings"
 
@@ -210,7 +209,6 @@ func (s *Service) SetInventoryQuantities(ctx context.Context, qs []api.Inventory
 	})
 }
 
-func isNotFound(err error) bool { return errors.Is(err, domain.ErrProductNotFound) }
 
 // ProductCollections returns the active collections of each product (manual
 // memberships and smart collections whose rules it meets); unknown ids are omitted. It

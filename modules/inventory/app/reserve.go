@@ -61,17 +61,14 @@ func (s *Service) ReserveAll(ctx context.Context, cmds []api.ReserveCommand) ([]
 			return err
 		}
 		rs, ms := make([]*domain.Reservation, len(cmds)), make([]*domain.Movement, len(cmds))
+		deltas := make([]ports.LevelDelta, len(cmds))
 		for i, cmd := range cmds {
-			v, known := vs[i], levels[keys[i]]
-			before, after, err := s.apply(ctx, levelChange{
-				key: keys[i], known: &known,
-				op:     func(q domain.Quantities) (domain.Quantities, error) { return q.Reserve(cmd.Quantity, v.Policy) },
-				guard:  ports.Guard{NonNegativeAvailable: !v.Policy.AllowsBackorder()},
-				refuse: domain.ErrInsufficientInventory,
-			}, now)
+			v, before := vs[i], levels[keys[i]]
+			after, err := before.Reserve(cmd.Quantity, v.Policy)
 			if err != nil {
 				return err
 			}
+			deltas[i] = ports.LevelDelta{Key: keys[i], Delta: after.Minus(before), Guard: ports.Guard{NonNegativeAvailable: !v.Policy.AllowsBackorder()}}
 			levels[keys[i]] = after
 			ttl := s.settings.ReservationTimeout
 			if cmd.TTL > 0 {
@@ -88,6 +85,14 @@ func (s *Service) ReserveAll(ctx context.Context, cmds []api.ReserveCommand) ([]
 				Reason: domain.ReasonReserved, Reference: orderID, ReservationID: rs[i].ID,
 				Currency: v.Currency, CreatedBy: "system", CreatedAt: now,
 			}
+		}
+		// One guarded update for every level: a concurrent reservation that took the
+		// stock since the read makes it refuse them all.
+		if err := s.repos.Levels.ApplyAll(ctx, deltas, now); err != nil {
+			if errors.Is(err, ports.ErrGuard) {
+				return domain.ErrInsufficientInventory
+			}
+			return err
 		}
 		if err := s.repos.Reservations.Create(ctx, rs...); err != nil {
 			return err
@@ -138,7 +143,8 @@ func (s *Service) variants(ctx context.Context, cmds []api.ReserveCommand) ([]po
 	return s.catalog.GetVariants(ctx, refs)
 }
 
-// productInfos lists the variants' products once each, in order of first appearance.
+// productInfos lists the variants' products once each, by product id: their records
+// are upserted (and so locked) in that order, as LockProducts locks them.
 func productInfos(vs []ports.Variant) []ports.ProductInfo {
 	out := make([]ports.ProductInfo, 0, len(vs))
 	seen := map[string]bool{}
@@ -148,6 +154,7 @@ func productInfos(vs []ports.Variant) []ports.ProductInfo {
 			out = append(out, ports.ProductInfo{ID: v.ProductID, Name: v.ProductName, LowStockThreshold: v.LowStockThreshold})
 		}
 	}
+	slices.SortFunc(out, func(a, b ports.ProductInfo) int { return strings.Compare(a.ID, b.ID) })
 	return out
 }
 
@@ -206,16 +213,18 @@ func (s *Service) CommitAll(ctx context.Context, reservationIDs []string) ([]api
 		}
 		now := s.clock.Now()
 		locked := map[string]bool{}
+		var lockIDs []string
 		for _, r := range rs {
 			if r.Status == domain.ReservationActive && !locked[r.ProductID] {
 				locked[r.ProductID] = true
-				if _, err := s.repos.Levels.LockProduct(ctx, r.ProductID, now); err != nil {
-					return err
-				}
+				lockIDs = append(lockIDs, r.ProductID)
 			}
 		}
 		if len(locked) == 0 {
 			return nil
+		}
+		if err := s.repos.Levels.LockProducts(ctx, lockIDs); err != nil {
+			return err
 		}
 		if rs, err = s.repos.Reservations.GetAll(ctx, reservationIDs); err != nil { // under the locks
 			return err
@@ -241,16 +250,15 @@ func (s *Service) CommitAll(ctx context.Context, reservationIDs []string) ([]api
 		if err != nil {
 			return err
 		}
+		deltas := make([]ports.LevelDelta, 0, len(active))
 		for i, r := range active {
 			r.Status, r.ReleasedAt, r.ReleaseReason = domain.ReservationReleased, &now, domain.ReleaseOrderCompleted
-			if known, ok := levels[keys[i]]; ok {
-				_, after, err := s.apply(ctx, levelChange{
-					key: keys[i], known: &known,
-					op: func(q domain.Quantities) (domain.Quantities, error) { return q.Release(r.Quantity, true) },
-				}, now)
+			if before, ok := levels[keys[i]]; ok {
+				after, err := before.Release(r.Quantity, true)
 				if err != nil {
 					return err
 				}
+				deltas = append(deltas, ports.LevelDelta{Key: keys[i], Delta: after.Minus(before)})
 				levels[keys[i]] = after
 			}
 			out = append(out, toReservation(r))
@@ -258,7 +266,7 @@ func (s *Service) CommitAll(ctx context.Context, reservationIDs []string) ([]api
 				return err
 			}
 		}
-		return nil
+		return s.repos.Levels.ApplyAll(ctx, deltas, now)
 	})
 	if err != nil {
 		return nil, err

@@ -149,6 +149,11 @@ type Quantities struct {
 	Incoming  int
 }
 
+// Minus is the change from o to q, field by field.
+func (q Quantities) Minus(o Quantities) Quantities {
+	return Quantities{Available: q.Available - o.Available, Reserved: q.Reserved - o.Reserved, Incoming: q.Incoming - o.Incoming}
+}
+
 // Adjust changes available by delta. A decrease that leaves available below zero is
 // ErrInventoryNegative unless backorders are allowed; an increase is always accepted
 // (it can only improve a negative balance).

@@ -88,6 +88,13 @@ type ProductInfo struct {
 	LowStockThreshold int
 }
 
+// LevelDelta is a change of one level's quantities and its guard.
+type LevelDelta struct {
+	Key   LevelKey
+	Delta domain.Quantities
+	Guard Guard
+}
+
 // LevelKey names one variant at one location.
 type LevelKey struct {
 	ProductID  string
@@ -137,6 +144,9 @@ type LevelRepository interface {
 	// LockProduct locks an existing product's stock record (touching updated_at);
 	// false when there is none.
 	LockProduct(ctx context.Context, productID string, now time.Time) (bool, error)
+	// LockProducts locks the existing stock records of the products in product id
+	// order (no deadlock between two callers), in one statement.
+	LockProducts(ctx context.Context, productIDs []string) error
 	// RefreshProduct updates name and threshold of an existing record (no-op otherwise).
 	RefreshProduct(ctx context.Context, p ProductInfo) error
 	// Ensure returns the level's quantities, creating a zero level when there is none.
@@ -150,6 +160,9 @@ type LevelRepository interface {
 	// Apply adds delta to the level with a conditional update that also keeps reserved
 	// and incoming non-negative; ErrGuard when the condition fails.
 	Apply(ctx context.Context, k LevelKey, delta domain.Quantities, g Guard, now time.Time) error
+	// ApplyAll is Apply for several levels in one statement (deltas of one key are
+	// added up): all or ErrGuard, and then the caller's transaction must roll back.
+	ApplyAll(ctx context.Context, ds []LevelDelta, now time.Time) error
 	// VariantTotals sums each variant's levels over locations (absent ids are omitted).
 	VariantTotals(ctx context.Context, variantIDs []string) (map[string]VariantStock, error)
 	// ProductLevel returns a product's aggregated level; false when it has no levels.

@@ -50,6 +50,21 @@ func (r *LevelRepository) LockProduct(ctx context.Context, productID string, now
 	return res.RowsAffected > 0, nil
 }
 
+// LockProducts locks the products' stock records in product id order: SELECT ... FOR
+// UPDATE on PostgreSQL; nothing on SQLite, whose writers are serialised.
+func (r *LevelRepository) LockProducts(ctx context.Context, productIDs []string) error {
+	if len(productIDs) == 0 || r.db.Dialect() != db.Postgres {
+		return nil
+	}
+	var locked []string
+	err := r.db.Conn(ctx).Model(&productRow{}).Where("product_id IN ?", productIDs).Order("product_id").
+		Clauses(clause.Locking{Strength: "UPDATE"}).Pluck("product_id", &locked).Error
+	if err != nil {
+		return fmt.Errorf("inventory: lock products: %w", err)
+	}
+	return nil
+}
+
 // RefreshProduct updates name and threshold of an existing record.
 func (r *LevelRepository) RefreshProduct(ctx context.Context, p ports.ProductInfo) error {
 	err := r.db.Conn(ctx).Model(&productRow{}).Where("product_id = ?", p.ID).
@@ -167,6 +182,64 @@ func (r *LevelRepository) Apply(ctx context.Context, k ports.LevelKey, delta dom
 		return fmt.Errorf("inventory: update level: %w", res.Error)
 	}
 	if res.RowsAffected != 1 {
+		return ports.ErrGuard
+	}
+	return nil
+}
+
+// ApplyAll adds each delta to its level in one UPDATE (a CASE per level and column;
+// the WHERE clause is Apply's condition per level), refusing all unless every level
+// met its condition.
+func (r *LevelRepository) ApplyAll(ctx context.Context, ds []ports.LevelDelta, now time.Time) error {
+	merged := make([]ports.LevelDelta, 0, len(ds))
+	at := make(map[ports.LevelKey]int, len(ds))
+	for _, d := range ds {
+		if i, ok := at[d.Key]; ok {
+			m := &merged[i]
+			m.Delta = domain.Quantities{Available: m.Delta.Available + d.Delta.Available, Reserved: m.Delta.Reserved + d.Delta.Reserved,
+				Incoming: m.Delta.Incoming + d.Delta.Incoming}
+			m.Guard.NonNegativeAvailable = m.Guard.NonNegativeAvailable || d.Guard.NonNegativeAvailable
+			continue
+		}
+		at[d.Key] = len(merged)
+		merged = append(merged, d)
+	}
+	switch len(merged) {
+	case 0:
+		return nil
+	case 1:
+		return r.Apply(ctx, merged[0].Key, merged[0].Delta, merged[0].Guard, now)
+	}
+	var set, where strings.Builder
+	args := make([]any, 0, 14*len(merged)+1)
+	for _, col := range []string{"available", "reserved", "incoming"} {
+		set.WriteString(col + " = " + col + " + CASE")
+		for _, d := range merged {
+			v := map[string]int{"available": d.Delta.Available, "reserved": d.Delta.Reserved, "incoming": d.Delta.Incoming}[col]
+			set.WriteString(" WHEN variant_id = ? AND location_id = ? THEN CAST(? AS integer)")
+			args = append(args, d.Key.VariantID, d.Key.LocationID, v)
+		}
+		set.WriteString(" ELSE 0 END, ")
+	}
+	set.WriteString("updated_at = ?")
+	args = append(args, now.UTC())
+	for i, d := range merged {
+		if i > 0 {
+			where.WriteString(" OR ")
+		}
+		where.WriteString("(variant_id = ? AND location_id = ? AND reserved + ? >= 0 AND incoming + ? >= 0")
+		args = append(args, d.Key.VariantID, d.Key.LocationID, d.Delta.Reserved, d.Delta.Incoming)
+		if d.Guard.NonNegativeAvailable && d.Delta.Available < 0 {
+			where.WriteString(" AND available >= ?")
+			args = append(args, -d.Delta.Available)
+		}
+		where.WriteString(")")
+	}
+	n, err := r.db.Exec(ctx, r.db.Rebind("UPDATE inventory_levels SET "+set.String()+" WHERE "+where.String()), args...)
+	if err != nil {
+		return fmt.Errorf("inventory: update levels: %w", err)
+	}
+	if n != int64(len(merged)) {
 		return ports.ErrGuard
 	}
 	return nil

@@ -85,6 +85,44 @@ func TestRepositories(t *testing.T) {
 		if err := levels.Apply(ctx, ports.LevelKey{VariantID: ids.New(), LocationID: domain.DefaultLocationID}, domain.Quantities{Available: 1}, ports.Guard{}, now); !errors.Is(err, ports.ErrGuard) {
 			t.Fatalf("missing level: %v", err)
 		}
+		// ApplyAll: one statement for several levels, deltas of one key added up; a
+		// level that fails its guard refuses all (the caller rolls back).
+		p2 := ids.New()
+		ka := ports.LevelKey{ProductID: p2, VariantID: ids.New(), LocationID: domain.DefaultLocationID}
+		kb := ports.LevelKey{ProductID: p2, VariantID: ids.New(), LocationID: domain.DefaultLocationID}
+		if _, err := levels.EnsureAll(ctx, []ports.LevelKey{ka, kb}, now); err != nil {
+			t.Fatal(err)
+		}
+		if err := levels.ApplyAll(ctx, []ports.LevelDelta{{Key: ka, Delta: domain.Quantities{Available: 5}}, {Key: kb, Delta: domain.Quantities{Available: 2}},
+			{Key: ka, Delta: domain.Quantities{Available: 1, Incoming: 4}}}, now); err != nil {
+			t.Fatal(err)
+		}
+		guarded := ports.Guard{NonNegativeAvailable: true}
+		refused := e.DB.InTx(ctx, func(ctx context.Context) error {
+			return levels.ApplyAll(ctx, []ports.LevelDelta{{Key: ka, Delta: domain.Quantities{Available: -1, Reserved: 1}, Guard: guarded},
+				{Key: kb, Delta: domain.Quantities{Available: -3, Reserved: 3}, Guard: guarded}}, now)
+		})
+		if !errors.Is(refused, ports.ErrGuard) {
+			t.Fatalf("ApplyAll past a guard: %v", refused)
+		}
+		qa, _, _ := levels.Find(ctx, ka)
+		qb, _, _ := levels.Find(ctx, kb)
+		if qa != (domain.Quantities{Available: 6, Incoming: 4}) || qb != (domain.Quantities{Available: 2}) {
+			t.Fatalf("after ApplyAll: %+v %+v", qa, qb)
+		}
+		if err := e.DB.InTx(ctx, func(ctx context.Context) error {
+			if err := levels.LockProducts(ctx, []string{p2, productID}); err != nil {
+				return err
+			}
+			return levels.ApplyAll(ctx, []ports.LevelDelta{{Key: ka, Delta: domain.Quantities{Available: -6, Reserved: 6}, Guard: guarded},
+				{Key: kb, Delta: domain.Quantities{Available: -2, Reserved: 2}, Guard: guarded}}, now)
+		}); err != nil {
+			t.Fatalf("ApplyAll within the guards: %v", err)
+		}
+		if qa, _, _ = levels.Find(ctx, ka); qa != (domain.Quantities{Reserved: 6, Incoming: 4}) {
+			t.Fatalf("after ApplyAll: %+v", qa)
+		}
+
 		pl, found, err := levels.ProductLevel(ctx, productID)
 		if err != nil || !found || pl.ProductName != "Mug 2" || pl.LowStockThreshold != 3 || pl.Totals.Available != -1 ||
 			len(pl.Locations) != 1 || pl.Locations[0].LocationName != "Default location" || !pl.UpdatedAt.Equal(now) {
