@@ -209,7 +209,6 @@ func (s *Service) SetInventoryQuantities(ctx context.Context, qs []api.Inventory
 	})
 }
 
-
 // ProductCollections returns the active collections of each product (manual
 // memberships and smart collections whose rules it meets); unknown ids are omitted. It
 // sends two statements whatever the number of products (the products, their manual
