@@ -103,22 +103,19 @@ func (s *Service) Complete(ctx context.Context, in CompleteInput) (Outcome, erro
 				return Outcome{}, err
 			}
 		}
-		orderID := s.newID()
-		claimed, err := s.Sessions.Claim(ctx, c.ID, orderID, s.now())
-		if err != nil {
-			return Outcome{}, err
+		out, err := s.attempt(ctx, in, c, sess, s.newID())
+		if errors.Is(err, errNotClaimed) {
+			continue // another attempt holds the session: wait for it, or replay it
 		}
-		if !claimed {
-			continue
-		}
-		sess.Status, sess.OrderID, sess.Attempt, sess.Version = domain.StatusProcessing, orderID, sess.Attempt+1, sess.Version+1
-		out, err := s.attempt(ctx, in, c, sess)
 		if err != nil && key != "" {
 			s.rememberFailure(ctx, key, err)
 		}
 		return out, err
 	}
 }
+
+// errNotClaimed: the session was not open any more when the attempt claimed it.
+var errNotClaimed = errors.New("checkout: session not claimed")
 
 // create stores a new session for the cart and answers the stored one (a concurrent
 // request's, when it stored one first).
@@ -187,20 +184,25 @@ func (s *Service) replay(ctx context.Context, sess *domain.Session) (Outcome, er
 	return Outcome{Session: sess, Order: o, Payment: p}, nil
 }
 
-// attempt runs a claimed attempt. On any failure the attempt's work is undone and
-// the session is open again.
-func (s *Service) attempt(ctx context.Context, in CompleteInput, c ports.Cart, sess *domain.Session) (Outcome, error) {
-	out, err := s.hold(ctx, in, c, sess)
+// attempt runs an attempt for the order id: errNotClaimed when another attempt holds
+// the session; on any other failure the attempt's work is undone and the session is
+// open again.
+func (s *Service) attempt(ctx context.Context, in CompleteInput, c ports.Cart, sess *domain.Session, orderID string) (Outcome, error) {
+	out, err := s.hold(ctx, in, c, sess, orderID)
+	if errors.Is(err, errNotClaimed) {
+		return Outcome{}, err
+	}
 	if err != nil {
-		s.undo(ctx, sess.CartID, sess.OrderID, false)
+		s.undo(ctx, sess.CartID, orderID, false)
 		return Outcome{}, err
 	}
 	return out, nil
 }
 
-// hold prices the cart, reserves and records in one transaction, then charges and
+// hold prices the cart, then claims the session, reserves and records in one
+// transaction (the claim first: a concurrent attempt waits on it), then charges and
 // places the order.
-func (s *Service) hold(ctx context.Context, in CompleteInput, c ports.Cart, sess *domain.Session) (Outcome, error) {
+func (s *Service) hold(ctx context.Context, in CompleteInput, c ports.Cart, sess *domain.Session, orderID string) (Outcome, error) {
 	if in.CustomerEmail != "" {
 		sess.Email = in.CustomerEmail
 	}
@@ -224,6 +226,14 @@ func (s *Service) hold(ctx context.Context, in CompleteInput, c ports.Cart, sess
 	lines := append([]domain.Line(nil), sess.Totals.Lines...)
 	sort.Slice(lines, func(i, j int) bool { return lines[i].VariantID < lines[j].VariantID })
 	err = s.tx.InTx(ctx, func(ctx context.Context) error {
+		claimed, err := s.Sessions.Claim(ctx, c.ID, orderID, s.now())
+		if err != nil {
+			return err
+		}
+		if !claimed {
+			return errNotClaimed
+		}
+		sess.Status, sess.OrderID, sess.Attempt, sess.Version = domain.StatusProcessing, orderID, sess.Attempt+1, sess.Version+1
 		sess.Reservations, sess.Coupons = nil, uses
 		var expires time.Time
 		holds := make([]ports.Hold, len(lines))
