@@ -104,7 +104,9 @@ func NewService(tm tx.Manager, endpoints ports.EndpointRepository, deliveries po
 }
 
 // NewPolicy is the address policy of the settings.
-func NewPolicy(s Settings) (domain.Policy, error) { return domain.NewPolicy(s.Production, s.AllowedHosts) }
+func NewPolicy(s Settings) (domain.Policy, error) {
+	return domain.NewPolicy(s.Production, s.AllowedHosts)
+}
 
 // Settings returns the effective settings.
 func (s *Service) Settings() Settings { return s.settings }
