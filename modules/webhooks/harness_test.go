@@ -31,8 +31,10 @@ import (
 	"github.com/gocommerce/commerce/modules/webhooks/domain"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
+	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/httpxtest"
+	"github.com/gocommerce/commerce/platform/jobs"
 	"github.com/gocommerce/commerce/platform/jobs/inprocess"
 	"github.com/gocommerce/commerce/platform/jobs/jobstest"
 	"github.com/gocommerce/commerce/platform/openapi"
@@ -93,32 +95,53 @@ func fast() app.Settings {
 	return s
 }
 
+// newHarness is the module on a fresh database with the in-process jobs runner.
 func newHarness(t *testing.T, engine string, settings app.Settings) *harness {
 	t.Helper()
-	e := testdb.Open(t, engine, events.Migrations(), webhooks.Migrations())
 	cfg := config.Default()
+	runner := inprocess.New(&cfg, zap.NewNop())
+	h := build(t, testdb.Open(t, engine, events.Migrations(), webhooks.Migrations()).DB, settings, runner)
+	jobstest.Start(t, runner, 10*time.Second)
+	return h
+}
+
+// service builds the module's service on d, queuing its tasks with enq, and registers
+// its jobs on reg (nil: none).
+func service(t *testing.T, d *db.DB, settings app.Settings, res *resolver, enq jobs.Enqueuer, reg jobs.Registry) (*app.Service, *sender.Sender, *webhooks.Module) {
+	t.Helper()
 	log := zap.NewNop()
-	res := &resolver{hosts: map[string][]netip.Addr{}}
 	policy, err := app.NewPolicy(settings)
 	if err != nil {
 		t.Fatal(err)
 	}
 	snd := sender.New(policy, res)
-	runner := inprocess.New(&cfg, log)
-	outbox := events.NewOutbox(e.DB)
-	svc, err := app.NewService(e.DB, webhookspg.NewEndpointRepository(e.DB), webhookspg.NewDeliveryRepository(e.DB), snd, res, runner,
-		outbox, clock.New(), log, settings)
+	svc, err := app.NewService(d, webhookspg.NewEndpointRepository(d), webhookspg.NewDeliveryRepository(d), snd, res, enq,
+		events.NewOutbox(d), clock.New(), log, settings)
 	if err != nil {
 		t.Fatal(err)
 	}
 	mod := webhooks.NewModule(webhookshttp.NewHandler(svc), webhooksevents.NewSubscriber(svc), webhooksjobs.NewJobs(svc, log))
-	mod.RegisterJobs(runner)
-	jobstest.Start(t, runner, 10*time.Second)
+	if reg != nil {
+		mod.RegisterJobs(reg)
+	}
+	return svc, snd, mod
+}
+
+// build is the API side of the module on d: HTTP server, outbox, relay; its tasks go
+// to enq (with their handlers registered when enq is also a registry).
+func build(t *testing.T, d *db.DB, settings app.Settings, enq jobs.Enqueuer) *harness {
+	t.Helper()
+	cfg := config.Default()
+	log := zap.NewNop()
+	res := &resolver{hosts: map[string][]netip.Addr{}}
+	reg, _ := enq.(jobs.Registry)
+	svc, snd, mod := service(t, d, settings, res, enq, reg)
+	outbox := events.NewOutbox(d)
 	bus := events.NewBus()
 	mod.Subscribe(bus.Consumer(mod.Name()))
 	srv := httpxtest.NewServer(t, &cfg, nil, principals, mod)
-	return &harness{Harness: httpxtest.New(t, docs.Wrap(t, srv), e.DB), t: t, svc: svc, outbox: outbox,
-		relay: events.NewRelay(e.DB, bus, log), resolver: res, sender: snd}
+	return &harness{Harness: httpxtest.New(t, docs.Wrap(t, srv), d), t: t, svc: svc, outbox: outbox,
+		relay: events.NewRelay(d, bus, log), resolver: res, sender: snd}
 }
 
 // publish commits an event as a module would, then lets the relay deliver it (the

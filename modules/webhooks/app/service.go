@@ -54,6 +54,9 @@ type Settings struct {
 	// SweepInterval is how often due deliveries nobody is sending are picked up
 	// (webhooks.sweep_interval).
 	SweepInterval time.Duration
+	// Lease is how long an endpoint's delivery task holds the endpoint without renewing
+	// it: a killed worker's endpoints are taken over after it (2×Timeout+30s when zero).
+	Lease time.Duration
 }
 
 // SettingsFrom takes the webhooks settings from the configuration.
@@ -113,7 +116,12 @@ func (s *Service) Settings() Settings { return s.settings }
 
 // lease is how long an endpoint's delivery task holds it without renewal: longer than
 // any attempt.
-func (s *Service) lease() time.Duration { return 2*s.settings.Timeout + 30*time.Second }
+func (s *Service) lease() time.Duration {
+	if s.settings.Lease > 0 {
+		return s.settings.Lease
+	}
+	return 2*s.settings.Timeout + 30*time.Second
+}
 
 // enqueue queues the endpoint's delivery task (after delay); a failure is logged, the
 // sweep picks the deliveries up.
