@@ -104,7 +104,7 @@ func TestRetryThenSuccessAndRedeliver(t *testing.T) {
 		rc := newReceiver(t, false, func(n int, w http.ResponseWriter, _ *http.Request) {
 			if n <= 2 {
 				w.WriteHeader(http.StatusInternalServerError)
-				_, _ = w.Write([]byte("try later"))
+				_, _ = w.Write([]byte("try\x00 later\xff")) // kept as valid text
 				return
 			}
 			w.WriteHeader(http.StatusNoContent)
@@ -128,7 +128,7 @@ func TestRetryThenSuccessAndRedeliver(t *testing.T) {
 		waitFor(t, "the delivery succeeded", func() bool { return h.deliveries(id)[0]["status"] == domain.StatusSucceeded })
 		d := h.deliveries(id)[0]
 		at := httpxtest.Objects(d["attempts"])
-		if len(at) != 3 || at[0]["status_code"] != float64(500) || at[0]["response_body"] != "try later" || at[1]["status_code"] != float64(500) ||
+		if len(at) != 3 || at[0]["status_code"] != float64(500) || at[0]["response_body"] != "try later\uFFFD" || at[1]["status_code"] != float64(500) ||
 			at[2]["status_code"] != float64(204) || d["attempt_count"] != float64(3) || d["last_status_code"] != float64(204) {
 			t.Fatalf("delivery %v", d)
 		}

@@ -35,7 +35,9 @@ func (s *Service) HandleEvent(ctx context.Context, ev event.Event) error {
 	}
 	var wanted []*domain.Endpoint
 	for _, e := range eps {
-		if e.Wants(ev.Type) {
+		// An endpoint receives the events of its types committed after its creation
+		// (not older ones the relay happens to deliver later, or re-opens).
+		if e.Wants(ev.Type) && !ev.CreatedAt.Before(e.CreatedAt.Add(-time.Second)) {
 			wanted = append(wanted, e)
 		}
 	}

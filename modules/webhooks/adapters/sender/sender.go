@@ -74,7 +74,9 @@ func (s *Sender) Send(ctx context.Context, r ports.Request) ports.Response {
 	}
 	defer func() { _ = res.Body.Close() }()
 	excerpt, err := io.ReadAll(io.LimitReader(res.Body, ExcerptBytes))
-	out := ports.Response{StatusCode: res.StatusCode, Body: string(bytes.ToValidUTF8(excerpt, []byte("?")))}
+	// Stored as text: valid UTF-8 without NUL (PostgreSQL refuses it in text).
+	excerpt = bytes.ReplaceAll(bytes.ToValidUTF8(excerpt, []byte("\uFFFD")), []byte{0}, nil)
+	out := ports.Response{StatusCode: res.StatusCode, Body: string(excerpt)}
 	if err != nil && ctx.Err() != nil {
 		out.Err = fmt.Errorf("reading the answer: %w", ctx.Err())
 	}
