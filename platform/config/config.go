@@ -273,6 +273,8 @@ type Webhooks struct {
 	DisableAfter  int           `koanf:"disable_after"`
 	SweepInterval time.Duration `koanf:"sweep_interval"`
 	AllowedHosts  []string      `koanf:"allowed_hosts"`
+	// EndpointConcurrency bounds the requests in flight to one endpoint.
+	EndpointConcurrency int `koanf:"endpoint_concurrency"`
 }
 
 // Jobs configures background work.
@@ -357,7 +359,7 @@ func Default() Config {
 			DHL:   Carrier{BaseURL: "https://express.api.dhl.com/mydhlapi"},
 		},
 		Webhooks: Webhooks{Timeout: 10 * time.Second, MaxRetries: 5, RetryBase: 30 * time.Second, RetryMax: time.Hour,
-			DisableAfter: 50, SweepInterval: 15 * time.Second, AllowedHosts: []string{}},
+			DisableAfter: 50, SweepInterval: 15 * time.Second, AllowedHosts: []string{}, EndpointConcurrency: 4},
 	}
 }
 
@@ -561,6 +563,9 @@ func (c *Config) Validate() error {
 	positive("webhooks.sweep_interval", int64(c.Webhooks.SweepInterval))
 	if c.Webhooks.MaxRetries < 0 || c.Webhooks.MaxRetries > 20 {
 		bad("webhooks.max_retries", "must be from 0 to 20")
+	}
+	if c.Webhooks.EndpointConcurrency < 1 || c.Webhooks.EndpointConcurrency > 64 {
+		bad("webhooks.endpoint_concurrency", "must be from 1 to 64")
 	}
 	if c.Webhooks.DisableAfter < 0 {
 		bad("webhooks.disable_after", "must not be negative (0 never disables)")

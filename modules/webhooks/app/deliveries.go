@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -52,28 +54,20 @@ func (s *Service) HandleEvent(ctx context.Context, ev event.Event) error {
 	if err != nil {
 		return fmt.Errorf("webhooks: event %s: %w", ev.ID, err)
 	}
-	var added []string
-	err = s.tx.InTx(ctx, func(ctx context.Context) error {
-		added = added[:0]
-		now := s.clock.Now()
-		for _, e := range wanted {
-			d := &domain.Delivery{ID: s.newID(), EndpointID: e.ID, EventID: ev.ID, EventType: ev.Type, Payload: payload,
-				Status: domain.StatusPending, NextAttemptAt: &now, CreatedAt: now, UpdatedAt: now}
-			ok, err := s.deliveries.Add(ctx, d)
-			if err != nil {
-				return err
-			}
-			if ok {
-				added = append(added, e.ID)
-			}
-		}
-		return nil
-	})
-	if err != nil {
+	// One statement (its own transaction): a delivery per endpoint, those the endpoint
+	// already has (the event delivered again) skipped.
+	now := s.clock.Now()
+	ds := make([]*domain.Delivery, len(wanted))
+	for i, e := range wanted {
+		ds[i] = &domain.Delivery{ID: s.newID(), EndpointID: e.ID, EventID: ev.ID, EventType: ev.Type, Payload: payload,
+			Status: domain.StatusPending, NextAttemptAt: &now, CreatedAt: now, UpdatedAt: now}
+	}
+	if err := s.deliveries.Add(ctx, ds...); err != nil {
 		return err
 	}
-	for _, id := range added {
-		s.enqueue(ctx, id, 0, "")
+	// A task for an endpoint with nothing due (a skipped duplicate) finds nothing to do.
+	for _, e := range wanted {
+		s.enqueue(ctx, e.ID, 0, "")
 	}
 	return nil
 }
@@ -114,8 +108,7 @@ func (s *Service) Redeliver(ctx context.Context, endpointID, deliveryID string) 
 		now := s.clock.Now()
 		d = &domain.Delivery{ID: s.newID(), EndpointID: e.ID, EventID: orig.EventID, EventType: orig.EventType, Payload: orig.Payload,
 			Status: domain.StatusPending, NextAttemptAt: &now, RedeliveryOf: orig.ID, CreatedAt: now, UpdatedAt: now}
-		_, err = s.deliveries.Add(ctx, d)
-		return err
+		return s.deliveries.Add(ctx, d)
 	})
 	if err != nil {
 		return api.Delivery{}, err
@@ -140,6 +133,7 @@ func (s *Service) Sweep(ctx context.Context) (int64, error) {
 // earliest retry. Another task holding the lease makes this one a no-op; after
 // releasing, a delivery that fell due meanwhile is taken too.
 func (s *Service) DeliverEndpoint(ctx context.Context, endpointID string) error {
+	start := time.Now()
 	for {
 		token := s.newID()
 		now := s.clock.Now()
@@ -147,18 +141,18 @@ func (s *Service) DeliverEndpoint(ctx context.Context, endpointID string) error 
 		if err != nil || !ok {
 			return err
 		}
-		err = s.drain(ctx, endpointID, token)
+		err = s.drain(ctx, endpointID, token, start)
 		if rerr := s.endpoints.Release(context.WithoutCancel(ctx), endpointID, token); rerr != nil {
 			err = errors.Join(err, rerr)
 		}
 		if err != nil {
 			return err
 		}
-		d, err := s.deliveries.NextDue(ctx, endpointID, s.clock.Now())
+		due, err := s.deliveries.Due(ctx, endpointID, s.clock.Now(), 1)
 		if err != nil {
 			return err
 		}
-		if d == nil {
+		if len(due) == 0 || time.Since(start) > s.budget() {
 			break
 		}
 	}
@@ -171,9 +165,17 @@ func (s *Service) DeliverEndpoint(ctx context.Context, endpointID string) error 
 	return nil
 }
 
-// drain sends the endpoint's due deliveries while the lease holds.
-func (s *Service) drain(ctx context.Context, endpointID, token string) error {
-	for ctx.Err() == nil {
+// budget is how long one run of an endpoint's task keeps starting requests before it
+// queues itself again, so a busy or dead endpoint takes its turn with the others and a
+// stopping worker is not held long.
+func (s *Service) budget() time.Duration { return max(2*s.settings.Timeout, 5*time.Second) }
+
+// drain sends the endpoint's due deliveries, up to Concurrency at a time, while the
+// lease holds and the run's budget lasts. Attempts cut short by the worker stopping
+// are not recorded: the deliveries stay due for the next run.
+func (s *Service) drain(ctx context.Context, endpointID, token string, start time.Time) error {
+	leased := time.Time{}
+	for ctx.Err() == nil && time.Since(start) <= s.budget() {
 		e, err := s.endpoints.Get(ctx, endpointID)
 		if errors.Is(err, domain.ErrEndpointNotFound) {
 			return nil
@@ -182,20 +184,59 @@ func (s *Service) drain(ctx context.Context, endpointID, token string) error {
 			return err
 		}
 		now := s.clock.Now()
-		d, err := s.deliveries.NextDue(ctx, endpointID, now)
-		if err != nil || d == nil {
+		due, err := s.deliveries.Due(ctx, endpointID, now, 4*s.settings.Concurrency)
+		if err != nil || len(due) == 0 {
 			return err
 		}
-		// Renew the lease for this attempt; lost (taken over): stop.
-		if ok, err := s.endpoints.Claim(ctx, endpointID, token, now, now.Add(s.lease())); err != nil || !ok {
-			return err
+		// Renew the lease when what is left of it may not cover this batch; lost (taken
+		// over, or the endpoint disabled): stop.
+		if time.Until(leased) < time.Duration(len(due)/s.settings.Concurrency+1)*s.settings.Timeout+5*time.Second {
+			ok, err := s.endpoints.Claim(ctx, endpointID, token, now, now.Add(s.lease()))
+			if err != nil || !ok {
+				return err
+			}
+			leased = time.Now().Add(s.lease())
 		}
-		a := s.attempt(ctx, e, d)
-		if err := s.record(ctx, d, a); err != nil {
+		if err := s.sendAll(ctx, e, due); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// sendAll attempts the deliveries, Concurrency at a time, and records each outcome.
+func (s *Service) sendAll(ctx context.Context, e *domain.Endpoint, due []*domain.Delivery) error {
+	sem := make(chan struct{}, s.settings.Concurrency)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var errs []error
+	var stop atomic.Bool // the endpoint was disabled: send nothing more
+	for _, d := range due {
+		sem <- struct{}{}
+		if stop.Load() {
+			<-sem
+			break
+		}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			a := s.attempt(ctx, e, d)
+			if ctx.Err() != nil {
+				return // the worker is stopping: not the endpoint's failure
+			}
+			disabled, err := s.record(ctx, d, a)
+			if disabled {
+				stop.Store(true)
+			}
+			if err != nil {
+				mu.Lock()
+				errs = append(errs, err)
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // attempt sends one request of the delivery and measures it.
@@ -224,24 +265,41 @@ func (s *Service) attempt(ctx context.Context, e *domain.Endpoint, d *domain.Del
 	return a
 }
 
-// record stores the attempt and the delivery's new state, counts it against the
-// endpoint's failure streak, and disables the endpoint (failing its pending deliveries
-// and publishing webhook_endpoint.disabled) when the streak reaches the limit.
-func (s *Service) record(ctx context.Context, d *domain.Delivery, a domain.Attempt) error {
-	return s.tx.InTx(ctx, func(ctx context.Context) error {
+// record counts the attempt against the endpoint's failure streak, stores it and the
+// delivery's new state, and disables the endpoint (failing its pending deliveries and
+// publishing webhook_endpoint.disabled) when the streak reaches the limit. It reports
+// whether the endpoint is disabled. The endpoint row is written first, so concurrent
+// records of one endpoint lock in the same order (no deadlock on PostgreSQL).
+func (s *Service) record(ctx context.Context, d *domain.Delivery, a domain.Attempt) (disabled bool, err error) {
+	err = s.tx.InTx(ctx, func(ctx context.Context) error {
+		disabled = false
 		now := s.clock.Now()
+		off, err := s.endpoints.RecordOutcome(ctx, d.EndpointID, a.Succeeded(), s.settings.DisableAfter, now)
+		if err != nil {
+			return err
+		}
 		d.Record(a, s.settings.Retry, now)
 		if err := s.deliveries.Record(ctx, d, a); err != nil {
 			return err
 		}
-		disabled, err := s.endpoints.RecordOutcome(ctx, d.EndpointID, a.Succeeded(), s.settings.DisableAfter, now)
-		if err != nil || disabled == nil {
+		if off == nil {
+			if d.Status != domain.StatusPending {
+				return nil
+			}
+			// An attempt in flight when another disabled the endpoint: fail it too.
+			e, err := s.endpoints.Get(ctx, d.EndpointID)
+			if err != nil || e.Enabled {
+				return err
+			}
+			disabled = true
+			return s.deliveries.FailPending(ctx, e.ID, "endpoint disabled", now)
+		}
+		disabled = true
+		s.log.Warn("webhook endpoint disabled", zap.String("endpoint_id", off.ID), zap.Int("failures", off.FailureStreak))
+		if err := s.deliveries.FailPending(ctx, off.ID, "endpoint disabled", now); err != nil {
 			return err
 		}
-		s.log.Warn("webhook endpoint disabled", zap.String("endpoint_id", disabled.ID), zap.Int("failures", disabled.FailureStreak))
-		if err := s.deliveries.FailPending(ctx, disabled.ID, "endpoint disabled", now); err != nil {
-			return err
-		}
-		return s.publishDisabled(ctx, disabled)
+		return s.publishDisabled(ctx, off)
 	})
+	return disabled, err
 }

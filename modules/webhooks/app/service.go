@@ -54,6 +54,9 @@ type Settings struct {
 	// SweepInterval is how often due deliveries nobody is sending are picked up
 	// (webhooks.sweep_interval).
 	SweepInterval time.Duration
+	// Concurrency is how many requests an endpoint's task has in flight at most
+	// (webhooks.endpoint_concurrency).
+	Concurrency int
 	// Lease is how long an endpoint's delivery task holds the endpoint without renewing
 	// it: a killed worker's endpoints are taken over after it (2×Timeout+30s when zero).
 	Lease time.Duration
@@ -64,7 +67,7 @@ func SettingsFrom(cfg *config.Config) Settings {
 	w := cfg.Webhooks
 	return Settings{Production: cfg.Production(), AllowedHosts: w.AllowedHosts, Timeout: w.Timeout,
 		Retry:        domain.Retry{MaxRetries: w.MaxRetries, Base: w.RetryBase, Max: w.RetryMax},
-		DisableAfter: w.DisableAfter, SweepInterval: w.SweepInterval}
+		DisableAfter: w.DisableAfter, SweepInterval: w.SweepInterval, Concurrency: w.EndpointConcurrency}
 }
 
 // Service holds the use cases.
@@ -94,6 +97,9 @@ func NewService(tm tx.Manager, endpoints ports.EndpointRepository, deliveries po
 	}
 	if settings.Retry.Max <= 0 {
 		settings.Retry.Max = time.Hour
+	}
+	if settings.Concurrency <= 0 {
+		settings.Concurrency = 4
 	}
 	if settings.SweepInterval <= 0 {
 		settings.SweepInterval = 15 * time.Second

@@ -35,14 +35,14 @@ type EndpointRepository interface {
 
 // DeliveryRepository stores deliveries and their attempts.
 type DeliveryRepository interface {
-	// Add inserts a delivery unless the endpoint already has one of the event (the bus
-	// delivers at least once); it reports whether it did. A redelivery always is.
-	Add(ctx context.Context, d *domain.Delivery) (bool, error)
+	// Add inserts deliveries in one statement, each unless its endpoint already has one
+	// of the event (the bus delivers at least once). A redelivery always is inserted.
+	Add(ctx context.Context, ds ...*domain.Delivery) error
 	Get(ctx context.Context, endpointID, id string) (*domain.Delivery, error)
 	// List pages an endpoint's deliveries, newest first, with their attempts.
 	List(ctx context.Context, endpointID string, offset, limit int) ([]*domain.Delivery, map[string][]domain.Attempt, int64, error)
-	// NextDue is the endpoint's pending delivery due first at now, or nil.
-	NextDue(ctx context.Context, endpointID string, now time.Time) (*domain.Delivery, error)
+	// Due lists the endpoint's pending deliveries due at now, due first, at most limit.
+	Due(ctx context.Context, endpointID string, now time.Time, limit int) ([]*domain.Delivery, error)
 	// NextRetry is when the endpoint's next pending delivery falls due (nil: none).
 	NextRetry(ctx context.Context, endpointID string) (*time.Time, error)
 	// Record stores an attempt and the delivery's new state.

@@ -118,7 +118,8 @@ func (r *EndpointRepository) RecordOutcome(ctx context.Context, id string, ok bo
 		return nil, db.Done(conn.Model(&endpointRow{}).Where("id = ? AND failure_streak <> 0", id).
 			UpdateColumn("failure_streak", 0), "webhooks: reset failure streak")
 	}
-	if err := db.Done(conn.Model(&endpointRow{}).Where("id = ?", id).
+	// A disabled endpoint's count stays where it stopped (attempts in flight then).
+	if err := db.Done(conn.Model(&endpointRow{}).Where("id = ? AND enabled = ?", id, true).
 		UpdateColumn("failure_streak", gorm.Expr("failure_streak + 1")), "webhooks: count failure"); err != nil {
 		return nil, err
 	}
@@ -134,10 +135,17 @@ func (r *EndpointRepository) RecordOutcome(ctx context.Context, id string, ok bo
 	return r.Get(ctx, id)
 }
 
-// Add inserts a delivery unless its dedupe key exists.
-func (r *DeliveryRepository) Add(ctx context.Context, d *domain.Delivery) (bool, error) {
-	row := fromDelivery(d)
-	return db.InsertNew(r.db.Conn(ctx), &row, "webhooks: insert delivery")
+// Add inserts the deliveries whose dedupe key is new, in one statement.
+func (r *DeliveryRepository) Add(ctx context.Context, ds ...*domain.Delivery) error {
+	if len(ds) == 0 {
+		return nil
+	}
+	rows := make([]deliveryRow, len(ds))
+	for i, d := range ds {
+		rows[i] = fromDelivery(d)
+	}
+	_, err := db.InsertNew(r.db.Conn(ctx), &rows, "webhooks: insert deliveries")
+	return err
 }
 
 // Get loads an endpoint's delivery.
@@ -172,14 +180,10 @@ func (r *DeliveryRepository) List(ctx context.Context, endpointID string, offset
 	return db.Map(rows, deliveryRow.toDomain), by, total, nil
 }
 
-// NextDue is the endpoint's pending delivery due first, or nil.
-func (r *DeliveryRepository) NextDue(ctx context.Context, endpointID string, now time.Time) (*domain.Delivery, error) {
-	d, err := db.FirstAs(r.db.Conn(ctx).Where("endpoint_id = ? AND status = ? AND next_attempt_at <= ?", endpointID, domain.StatusPending, now.UTC()).
-		Order("next_attempt_at, created_at, id"), deliveryRow.toDomain, domain.ErrDeliveryNotFound, "webhooks: select due delivery")
-	if errors.Is(err, domain.ErrDeliveryNotFound) {
-		return nil, nil
-	}
-	return d, err
+// Due lists the endpoint's due pending deliveries, due first.
+func (r *DeliveryRepository) Due(ctx context.Context, endpointID string, now time.Time, limit int) ([]*domain.Delivery, error) {
+	return db.FindAs(r.db.Conn(ctx).Where("endpoint_id = ? AND status = ? AND next_attempt_at <= ?", endpointID, domain.StatusPending, now.UTC()).
+		Order("next_attempt_at, created_at, id").Limit(limit), deliveryRow.toDomain, "webhooks: select due deliveries")
 }
 
 // NextRetry is when the endpoint's next pending delivery falls due.
