@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os"
 	"slices"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -18,7 +19,9 @@ import (
 // TestDeliveryThroughput measures deliveries per second to local receivers and the
 // latency from an event's commit to its arrival, with one dead endpoint (it accepts
 // connections and never answers: every attempt runs to the timeout) among four live
-// ones. It runs with WEBHOOKS_BENCH=1 (docs/webhooks.md has the last results).
+// ones. It runs with WEBHOOKS_BENCH=1 (docs/webhooks.md has the last results):
+//
+//	WEBHOOKS_BENCH=1 [WEBHOOKS_BENCH_RATE=200] go test -run TestDeliveryThroughput -v ./modules/webhooks/
 func TestDeliveryThroughput(t *testing.T) {
 	if os.Getenv("WEBHOOKS_BENCH") == "" {
 		t.Skip("set WEBHOOKS_BENCH=1 to measure")
@@ -73,8 +76,19 @@ func TestDeliveryThroughput(t *testing.T) {
 		h.create(rc.srv.URL, "*")
 	}
 
+	// WEBHOOKS_BENCH_RATE=n publishes n events a second (steady load) instead of all
+	// at once (a burst).
+	var pace <-chan time.Time
+	if rate, _ := strconv.Atoi(os.Getenv("WEBHOOKS_BENCH_RATE")); rate > 0 {
+		tick := time.NewTicker(time.Second / time.Duration(rate))
+		defer tick.Stop()
+		pace = tick.C
+	}
 	start := time.Now()
 	for i := range events {
+		if pace != nil {
+			<-pace
+		}
 		if err := h.outbox.Publish(context.Background(), "order.created", fmt.Sprint("o", i), map[string]any{"id": fmt.Sprint("o", i)}); err != nil {
 			t.Fatal(err)
 		}
