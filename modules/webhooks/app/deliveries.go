@@ -128,10 +128,11 @@ func (s *Service) Sweep(ctx context.Context) (int64, error) {
 }
 
 // DeliverEndpoint is the endpoint's delivery task: under the endpoint's lease, it sends
-// its due deliveries one after the other (one endpoint never holds more than one
-// worker, so a slow or dead one delays only itself), then queues itself again for the
-// earliest retry. Another task holding the lease makes this one a no-op; after
-// releasing, a delivery that fell due meanwhile is taken too.
+// its due deliveries, at most Concurrency at a time (one endpoint never holds more than
+// one worker, so a slow or dead one delays only itself), for at most its budget, then
+// queues itself again for what is left or the earliest retry. Another task holding the
+// lease makes this one a no-op; after releasing, a delivery that fell due meanwhile is
+// taken too.
 func (s *Service) DeliverEndpoint(ctx context.Context, endpointID string) error {
 	start := time.Now()
 	for {
