@@ -18,6 +18,7 @@ import (
 	"github.com/gocommerce/commerce/modules/shipping"
 	shippingports "github.com/gocommerce/commerce/modules/shipping/ports"
 	"github.com/gocommerce/commerce/modules/tax"
+	"github.com/gocommerce/commerce/modules/webhooks"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
@@ -70,6 +71,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		// Labels are stored where product images are (decision 0155).
 		wire.Bind(new(shippingports.LabelStorage), new(catalogports.ImageStorage)),
 		checkout.ProviderSet,
+		webhooks.ProviderSet,
 		newModules,
 		newSeeders,
 		newApp,

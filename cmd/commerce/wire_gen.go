@@ -90,6 +90,12 @@ import (
 	postgres8 "github.com/gocommerce/commerce/modules/tax/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/tax/adapters/vies"
 	app8 "github.com/gocommerce/commerce/modules/tax/app"
+	"github.com/gocommerce/commerce/modules/webhooks"
+	events9 "github.com/gocommerce/commerce/modules/webhooks/adapters/events"
+	http12 "github.com/gocommerce/commerce/modules/webhooks/adapters/http"
+	jobs6 "github.com/gocommerce/commerce/modules/webhooks/adapters/jobs"
+	postgres11 "github.com/gocommerce/commerce/modules/webhooks/adapters/postgres"
+	app11 "github.com/gocommerce/commerce/modules/webhooks/app"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
@@ -228,8 +234,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	service3 := app6.NewService(dbDB, repositories, catalogapiAdapter, outbox, clockClock, settings4)
 	handler3 := http4.NewHandler(service3)
 	eventsSubscriber := events3.NewSubscriber(service3, logger)
-	jobs6 := jobs2.NewJobs(service3, logger)
-	inventoryModule := inventory.NewModule(handler3, eventsSubscriber, jobs6)
+	jobs7 := jobs2.NewJobs(service3, logger)
+	inventoryModule := inventory.NewModule(handler3, eventsSubscriber, jobs7)
 	settings5 := payments.NewSettings(cfg)
 	registry, err := payments.NewGateways(cfg)
 	if err != nil {
@@ -285,8 +291,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	service7 := app4.NewService(settings6, dbDB, cartRepository, collaborators2, outbox, clockClock)
 	handler5 := http6.NewHandler(service7)
-	jobs7 := jobs3.NewJobs(service7, logger)
-	cartsModule := carts.NewModule(handler5, jobs7)
+	jobs8 := jobs3.NewJobs(service7, logger)
+	cartsModule := carts.NewModule(handler5, jobs8)
 	adapter6 := cartsapi2.NewAdapter(service7)
 	validator := app7.NewValidator(service5, adapter6)
 	handler6 := http7.NewHandler(service5, validator)
@@ -317,8 +323,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	settings9 := shipping.NewSettings(cfg)
 	service9 := app9.NewService(dbDB, shipmentRepository, carriers, imageStorage, adapter10, outbox, clockClock, settings9)
 	handler9 := http10.NewHandler(service9)
-	jobs8 := jobs4.NewJobs(service9, logger)
-	shippingModule := shipping.NewModule(handler9, jobs8)
+	jobs9 := jobs4.NewJobs(service9, logger)
+	shippingModule := shipping.NewModule(handler9, jobs9)
 	adapter11 := cartsapi3.NewAdapter(service7)
 	adapter12 := inventoryapi2.NewAdapter(service3)
 	adapter13 := ordersapi4.NewAdapter(service8, queryService)
@@ -345,11 +351,43 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	service10 := app10.NewService(modules, stores4, settings10, dbDB, outbox, clockClock, logger)
 	handler10 := http11.NewHandler(service10)
 	subscriber6 := events8.NewSubscriber(service10, logger)
-	jobs9 := jobs5.NewJobs(service10, logger)
-	checkoutModule := checkout.NewModule(service10, handler10, subscriber6, jobs9)
+	jobs10 := jobs5.NewJobs(service10, logger)
+	checkoutModule := checkout.NewModule(service10, handler10, subscriber6, jobs10)
+	endpointRepository := postgres11.NewEndpointRepository(dbDB)
+	deliveryRepository := postgres11.NewDeliveryRepository(dbDB)
+	settings11 := webhooks.NewSettings(cfg)
+	resolver := webhooks.NewResolver()
+	sender, err := webhooks.NewSender(settings11, resolver)
+	if err != nil {
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	backend, cleanup4, err := jobsfx.Provide(cfg, logger)
+	if err != nil {
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	enqueuer := jobsfx.ProvideEnqueuer(backend)
+	service11, err := app11.NewService(dbDB, endpointRepository, deliveryRepository, sender, resolver, enqueuer, outbox, clockClock, logger, settings11)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	handler11 := http12.NewHandler(service11)
+	subscriber7 := events9.NewSubscriber(service11)
+	jobs11 := jobs6.NewJobs(service11, logger)
+	webhooksModule := webhooks.NewModule(handler11, subscriber7, jobs11)
 	metricsRegistry := metrics.New()
 	limiter, err := ratelimit.New(cfg, client, metricsRegistry, logger)
 	if err != nil {
+		cleanup4()
 		cleanup3()
 		cleanup2()
 		cleanup()
@@ -357,10 +395,11 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	adminModule := ratelimit.NewAdminModule(limiter)
 	metricsModule := metrics.NewModule(metricsRegistry)
-	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, taxModule, shippingModule, checkoutModule, adminModule, metricsModule)
+	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, taxModule, shippingModule, checkoutModule, webhooksModule, adminModule, metricsModule)
 	migrator := newMigrator(dbDB, v)
-	authenticator, cleanup4, err := app2.NewAuthenticator(settings, tokens, apiKeyRepository, keyCache, revocations, invalidations, clockClock, logger)
+	authenticator, cleanup5, err := app2.NewAuthenticator(settings, tokens, apiKeyRepository, keyCache, revocations, invalidations, clockClock, logger)
 	if err != nil {
+		cleanup4()
 		cleanup3()
 		cleanup2()
 		cleanup()
@@ -371,6 +410,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	v2 := newFragments(v)
 	openapiModule, err := openapi.NewModule(v2)
 	if err != nil {
+		cleanup5()
 		cleanup4()
 		cleanup3()
 		cleanup2()
@@ -379,6 +419,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	server, err := newServer(cfg, logger, authenticator, rateLimitMiddleware, metricsRegistry, health, v, openapiModule)
 	if err != nil {
+		cleanup5()
 		cleanup4()
 		cleanup3()
 		cleanup2()
@@ -387,14 +428,6 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	bus := newBus(v)
 	relay := newRelay(dbDB, bus, outbox, logger)
-	backend, cleanup5, err := jobsfx.Provide(cfg, logger)
-	if err != nil {
-		cleanup4()
-		cleanup3()
-		cleanup2()
-		cleanup()
-		return nil, nil, err
-	}
 	seeders := newSeeders(service2, service2, service3, service)
 	mainApp := newApp(cfg, logger, dbDB, migrator, server, bus, relay, backend, appService, seeders, v)
 	return mainApp, func() {

@@ -29,6 +29,7 @@ var apiImports = map[string][]string{
 	"payments":  {"customers"},
 	"tax":       {},
 	"shipping":  {"orders"},
+	"webhooks":  {},
 }
 
 // moduleFolders lists the folders under modules/.

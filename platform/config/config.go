@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -41,6 +42,7 @@ type Config struct {
 	Notifications Notifications `koanf:"notifications"`
 	Jobs          Jobs          `koanf:"jobs"`
 	Shipping      Shipping      `koanf:"shipping"`
+	Webhooks      Webhooks      `koanf:"webhooks"`
 }
 
 // HTTP configures the API server.
@@ -260,6 +262,21 @@ type Carrier struct {
 	BaseURL       string `koanf:"base_url"`
 }
 
+// Webhooks configures outbound webhook delivery (decision 0190). In production the
+// endpoints' URLs must be https and resolve to public addresses, except the hosts,
+// addresses and CIDR ranges of AllowedHosts.
+type Webhooks struct {
+	Timeout       time.Duration `koanf:"timeout"`
+	MaxRetries    int           `koanf:"max_retries"`
+	RetryBase     time.Duration `koanf:"retry_base"`
+	RetryMax      time.Duration `koanf:"retry_max"`
+	DisableAfter  int           `koanf:"disable_after"`
+	SweepInterval time.Duration `koanf:"sweep_interval"`
+	AllowedHosts  []string      `koanf:"allowed_hosts"`
+	// EndpointConcurrency bounds the requests in flight to one endpoint.
+	EndpointConcurrency int `koanf:"endpoint_concurrency"`
+}
+
 // Jobs configures background work.
 type Jobs struct {
 	Concurrency int `koanf:"concurrency"`
@@ -341,6 +358,8 @@ func Default() Config {
 			USPS:  Carrier{BaseURL: "https://apis.usps.com"},
 			DHL:   Carrier{BaseURL: "https://express.api.dhl.com/mydhlapi"},
 		},
+		Webhooks: Webhooks{Timeout: 10 * time.Second, MaxRetries: 5, RetryBase: 30 * time.Second, RetryMax: time.Hour,
+			DisableAfter: 50, SweepInterval: 15 * time.Second, AllowedHosts: []string{}, EndpointConcurrency: 4},
 	}
 }
 
@@ -538,6 +557,26 @@ func (c *Config) Validate() error {
 	positive("shipping.rates_timeout", int64(c.Shipping.RatesTimeout))
 	positive("shipping.label_timeout", int64(c.Shipping.LabelTimeout))
 	positive("shipping.tracking_interval", int64(c.Shipping.TrackingInterval))
+	positive("webhooks.timeout", int64(c.Webhooks.Timeout))
+	positive("webhooks.retry_base", int64(c.Webhooks.RetryBase))
+	positive("webhooks.retry_max", int64(c.Webhooks.RetryMax))
+	positive("webhooks.sweep_interval", int64(c.Webhooks.SweepInterval))
+	if c.Webhooks.MaxRetries < 0 || c.Webhooks.MaxRetries > 20 {
+		bad("webhooks.max_retries", "must be from 0 to 20")
+	}
+	if c.Webhooks.EndpointConcurrency < 1 || c.Webhooks.EndpointConcurrency > 64 {
+		bad("webhooks.endpoint_concurrency", "must be from 1 to 64")
+	}
+	if c.Webhooks.DisableAfter < 0 {
+		bad("webhooks.disable_after", "must not be negative (0 never disables)")
+	}
+	for _, h := range c.Webhooks.AllowedHosts {
+		if strings.Contains(h, "/") {
+			if _, err := netip.ParsePrefix(strings.TrimSpace(h)); err != nil {
+				bad("webhooks.allowed_hosts", "%q is not a CIDR range", h)
+			}
+		}
+	}
 	return errors.Join(errs...)
 }
 
