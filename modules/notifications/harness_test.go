@@ -32,8 +32,8 @@ import (
 )
 
 const (
-	customer1 = "0190a000-0000-7000-8000-0000000000c1"
-	customer2 = "0190a000-0000-7000-8000-0000000000c2"
+	customer1  = "0190a000-0000-7000-8000-0000000000c1"
+	customer2  = "0190a000-0000-7000-8000-0000000000c2"
 	hookSecret = "whsec-notifications"
 )
 

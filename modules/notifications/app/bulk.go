@@ -66,6 +66,10 @@ func (s *Service) Bulk(ctx context.Context, in BulkInput) (BulkResult, error) {
 	if tpl.Channel != in.Channel {
 		return BulkResult{}, domain.Problems{"template_id": "is a " + tpl.Channel + " template"}.Err()
 	}
+	compiled, err := domain.Compile(tpl.Subject, tpl.Body, tpl.HTMLBody)
+	if err != nil {
+		return BulkResult{}, err
+	}
 	batchID := s.newID()
 	res := BulkResult{BatchID: batchID, Total: len(in.Recipients), Notifications: make([]BulkItem, 0, len(in.Recipients))}
 	ns := make([]*domain.Notification, 0, len(in.Recipients))
@@ -74,8 +78,8 @@ func (s *Service) Bulk(ctx context.Context, in BulkInput) (BulkResult, error) {
 		for k, v := range in.Metadata {
 			meta[k] = v
 		}
-		n, err := s.build(ctx, SendInput{Channel: in.Channel, Recipient: r.Email, Priority: in.Priority, TemplateID: tpl.ID,
-			TemplateVariables: r.Variables, Metadata: meta}, tpl)
+		n, err := s.buildWith(ctx, SendInput{Channel: in.Channel, Recipient: r.Email, Priority: in.Priority, TemplateID: tpl.ID,
+			TemplateVariables: r.Variables, Metadata: meta}, tpl, compiled)
 		if err != nil {
 			res.Failed++
 			res.Notifications = append(res.Notifications, BulkItem{Recipient: r.Email, Status: domain.StatusFailed, Error: problemText(err)})

@@ -26,6 +26,11 @@ type SendInput struct {
 
 // build checks in and renders it into a new pending notification.
 func (s *Service) build(ctx context.Context, in SendInput, tpl *domain.Template) (*domain.Notification, error) {
+	return s.buildWith(ctx, in, tpl, nil)
+}
+
+// buildWith is build with the template already compiled (bulk: once per batch).
+func (s *Service) buildWith(ctx context.Context, in SendInput, tpl *domain.Template, compiled *domain.Compiled) (*domain.Notification, error) {
 	bad := domain.Problems{}
 	if in.Channel == "" {
 		bad["channel"] = "is required"
@@ -70,8 +75,14 @@ func (s *Service) build(ctx context.Context, in SendInput, tpl *domain.Template)
 		if html == "" {
 			html = tpl.HTMLBody
 		}
-		vars := s.variables(in.TemplateVariables)
-		r, err := domain.Render(subject, body, html, vars)
+		if compiled == nil || in.Subject != "" || in.Body != "" || in.HTMLBody != "" {
+			c, err := domain.Compile(subject, body, html)
+			if err != nil {
+				return nil, err
+			}
+			compiled = c
+		}
+		r, err := compiled.Render(s.variables(in.TemplateVariables))
 		if err != nil {
 			return nil, err
 		}

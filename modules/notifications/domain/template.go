@@ -148,33 +148,55 @@ type Rendered struct {
 	Missing []string
 }
 
-// Render fills the placeholders of subject, body and htmlBody with vars (nested
-// objects reach {{ order.number }}). Subject and body are plain text; every value in
-// htmlBody is HTML-escaped (unless the template author wrote {{{ raw }}}). Missing
+// Compiled is a parsed message template (subject, body, html_body), rendered many
+// times (a bulk send parses once).
+type Compiled struct {
+	subject, body, html *mustache.Template
+	names               [3][]mustache.Tag
+}
+
+// Compile parses subject and body as plain text and htmlBody with HTML escaping.
+func Compile(subject, body, htmlBody string) (*Compiled, error) {
+	c := &Compiled{}
+	for i, src := range []string{subject, body, htmlBody} {
+		if src == "" {
+			continue
+		}
+		t, err := parse(src, i == 2)
+		if err != nil {
+			return nil, ErrInvalidTemplate.WithCause(err)
+		}
+		c.names[i] = t.Tags()
+		switch i {
+		case 0:
+			c.subject = t
+		case 1:
+			c.body = t
+		default:
+			c.html = t
+		}
+	}
+	return c, nil
+}
+
+// Render fills the placeholders with vars (nested objects reach {{ order.number }};
+// sections iterate lists). Subject and body are plain text; every value in the HTML
+// body is HTML-escaped (unless the template author wrote {{{ raw }}}). Missing
 // placeholders render empty and are reported; partials render nothing.
-func Render(subject, body, htmlBody string, vars map[string]any) (Rendered, error) {
+func (c *Compiled) Render(vars map[string]any) (Rendered, error) {
 	var out Rendered
 	missing := map[string]bool{}
-	render := func(src string, html bool) (string, error) {
-		if src == "" {
-			return "", nil
+	dst := []*string{&out.Subject, &out.Body, &out.HTMLBody}
+	for i, t := range []*mustache.Template{c.subject, c.body, c.html} {
+		if t == nil {
+			continue
 		}
-		t, err := parse(src, html)
+		collectMissing(c.names[i], vars, missing)
+		s, err := t.Render(vars)
 		if err != nil {
-			return "", ErrInvalidTemplate.WithCause(err)
+			return out, ErrInvalidTemplate.WithCause(err)
 		}
-		collectMissing(t.Tags(), vars, missing)
-		return t.Render(vars)
-	}
-	var err error
-	if out.Subject, err = render(subject, false); err != nil {
-		return out, err
-	}
-	if out.Body, err = render(body, false); err != nil {
-		return out, err
-	}
-	if out.HTMLBody, err = render(htmlBody, true); err != nil {
-		return out, err
+		*dst[i] = s
 	}
 	out.Missing = make([]string, 0, len(missing))
 	for k := range missing {
@@ -182,6 +204,15 @@ func Render(subject, body, htmlBody string, vars map[string]any) (Rendered, erro
 	}
 	slices.Sort(out.Missing)
 	return out, nil
+}
+
+// Render compiles and renders once.
+func Render(subject, body, htmlBody string, vars map[string]any) (Rendered, error) {
+	c, err := Compile(subject, body, htmlBody)
+	if err != nil {
+		return Rendered{}, err
+	}
+	return c.Render(vars)
 }
 
 // Placeholders lists the variable names a template text uses.

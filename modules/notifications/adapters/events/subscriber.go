@@ -211,7 +211,7 @@ func (s *Subscriber) paymentFailed(ctx context.Context, e event.Event) error {
 	return s.svc.Notify(ctx, "payment_failed:"+e.ID, api.Message{
 		Recipient: p.CustomerEmail, CustomerID: p.CustomerID, TemplateID: app.TemplatePaymentFailed, Priority: domain.PriorityHigh,
 		Metadata: map[string]any{"payment_id": p.PaymentID, "order_id": p.OrderID, "event_id": e.ID},
-		Variables: map[string]any{"customer_name": "there", "order_number": p.OrderID, "amount": p.Amount, "currency": p.Currency,
+		Variables: map[string]any{"customer_name": "there", "amount": p.Amount, "currency": p.Currency,
 			"error_message": msg},
 	})
 }

@@ -38,9 +38,15 @@ func NewTemplateRepository(d *db.DB) *TemplateRepository { return &TemplateRepos
 // NewCartRepository builds the repository.
 func NewCartRepository(d *db.DB) *CartRepository { return &CartRepository{db: d} }
 
-// insertBatch is the rows per INSERT of a bulk send (well under PostgreSQL's 65535
-// parameters at 25 columns).
-const insertBatch = 500
+// insertBatch is the rows per INSERT of a bulk send: well under PostgreSQL's 65535
+// parameters at 25 columns; the pure-Go SQLite driver binds parameters in time
+// quadratic in their number, so it takes small statements.
+func (r *NotificationRepository) insertBatch() int {
+	if r.db.Dialect() == db.SQLite {
+		return 40
+	}
+	return 500
+}
 
 // Create inserts notifications, insertBatch rows per statement.
 func (r *NotificationRepository) Create(ctx context.Context, ns ...*domain.Notification) error {
@@ -51,7 +57,7 @@ func (r *NotificationRepository) Create(ctx context.Context, ns ...*domain.Notif
 	for i, n := range ns {
 		rows[i] = fromNotification(n)
 	}
-	if err := r.db.Conn(ctx).CreateInBatches(&rows, insertBatch).Error; err != nil {
+	if err := r.db.Conn(ctx).CreateInBatches(&rows, r.insertBatch()).Error; err != nil {
 		return fmt.Errorf("notifications: insert: %w", err)
 	}
 	return nil
