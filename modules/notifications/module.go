@@ -57,7 +57,8 @@ func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg)
 func NewChannels(cfg *config.Config) app.Channels { return channels.New(cfg) }
 
 // QuerySet is the query side: it depends on the database only, so customers (which
-// the command side depends on) can read it for its data export.
+// the command side depends on) can read it for its data export. It is part of
+// ProviderSet.
 var QuerySet = wire.NewSet(
 	notificationspg.NewNotificationRepository,
 	app.NewQueries,
@@ -66,9 +67,10 @@ var QuerySet = wire.NewSet(
 
 // ProviderSet wires the command side. Inputs: *config.Config, *zap.Logger, *db.DB,
 // tx.Manager, jobs.Enqueuer, clock.Clock, customers/api.Customers and
-// customers/api.AccountLinks, and QuerySet's repository. Outputs: *Module,
+// customers/api.AccountLinks. Outputs: *Module,
 // *app.Service and api.Notifications.
 var ProviderSet = wire.NewSet(
+	QuerySet,
 	NewSettings,
 	NewChannels,
 	wire.Bind(new(ports.NotificationRepository), new(*notificationspg.NotificationRepository)),
