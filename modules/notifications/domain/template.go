@@ -240,7 +240,7 @@ func collectMissing(tags []mustache.Tag, vars map[string]any, missing map[string
 			if !has(vars, tag.Name()) {
 				missing[tag.Name()] = true
 			}
-		case mustache.Section, mustache.InvertedSection:
+		case mustache.Section, mustache.InvertedSection, mustache.Partial, mustache.Invalid:
 			// A section's own name is a condition (absent means "skip"); the
 			// names inside resolve against its items, which preview cannot know.
 			continue
@@ -283,7 +283,7 @@ func hasPartial(tags []mustache.Tag) bool {
 			if hasPartial(t.Tags()) {
 				return true
 			}
-		case mustache.Variable:
+		case mustache.Variable, mustache.Invalid:
 		}
 	}
 	return false

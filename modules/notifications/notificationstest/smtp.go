@@ -4,6 +4,7 @@
 package notificationstest
 
 import (
+	"context"
 	"encoding/base64"
 	"errors"
 	"io"
@@ -102,7 +103,7 @@ func StartSMTP(t testing.TB) *SMTPServer {
 	srv.AllowInsecureAuth = true
 	srv.ReadTimeout, srv.WriteTimeout = 10*time.Second, 10*time.Second
 	srv.MaxRecipients = 10
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	l, err := new(net.ListenConfig).Listen(context.Background(), "tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
