@@ -7,27 +7,66 @@ package channels
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/wneessen/go-mail"
+	"github.com/wneessen/go-mail/smtp"
 
 	"github.com/gocommerce/commerce/modules/notifications/domain"
 	"github.com/gocommerce/commerce/modules/notifications/ports"
 	"github.com/gocommerce/commerce/platform/config"
 )
 
-// SMTP sends email through an SMTP server.
+// SMTP sends email through an SMTP server. It keeps up to MaxIdle authenticated
+// connections open between sends (a bulk batch reuses them); each is checked (NOOP)
+// before use, and a stale one is replaced once.
 type SMTP struct {
-	cfg config.NotificationEmail
+	cfg    config.NotificationEmail
+	client *mail.Client
+	err    error
+
+	mu   sync.Mutex
+	idle []idleConn
 }
+
+type idleConn struct {
+	c     *smtp.Client
+	since time.Time
+}
+
+// MaxIdle is how many connections stay open between sends; MaxIdleTime how long.
+const (
+	MaxIdle     = 16
+	MaxIdleTime = 30 * time.Second
+)
 
 var _ ports.Channel = (*SMTP)(nil)
 
 // NewSMTP builds the SMTP channel.
-func NewSMTP(cfg config.NotificationEmail) *SMTP { return &SMTP{cfg: cfg} }
+func NewSMTP(cfg config.NotificationEmail) *SMTP {
+	opts := []mail.Option{mail.WithPort(cfg.Port), mail.WithTimeout(cfg.Timeout)}
+	switch cfg.TLS {
+	case "tls":
+		opts = append(opts, mail.WithSSL())
+	case "mandatory_starttls":
+		opts = append(opts, mail.WithTLSPolicy(mail.TLSMandatory))
+	case "none":
+		opts = append(opts, mail.WithTLSPolicy(mail.NoTLS))
+	default:
+		opts = append(opts, mail.WithTLSPolicy(mail.TLSOpportunistic))
+	}
+	if cfg.Username != "" {
+		opts = append(opts, mail.WithSMTPAuth(mail.SMTPAuthPlain), mail.WithUsername(cfg.Username), mail.WithPassword(cfg.Password))
+	}
+	c, err := mail.NewClient(cfg.Host, opts...)
+	return &SMTP{cfg: cfg, client: c, err: err}
+}
 
 // Name is email.
 func (*SMTP) Name() string { return domain.ChannelEmail }
@@ -59,33 +98,70 @@ func message(from string, n *domain.Notification) (*mail.Msg, string, error) {
 
 // Send delivers n to the SMTP server; the provider id is the Message-ID.
 func (s *SMTP) Send(ctx context.Context, n *domain.Notification) (string, error) {
+	if s.err != nil {
+		return "", fmt.Errorf("smtp: %w", s.err)
+	}
 	m, id, err := message(s.cfg.From, n)
 	if err != nil {
 		return "", err
 	}
-	opts := []mail.Option{mail.WithPort(s.cfg.Port), mail.WithTimeout(s.cfg.Timeout)}
-	switch s.cfg.TLS {
-	case "tls":
-		opts = append(opts, mail.WithSSL())
-	case "mandatory_starttls":
-		opts = append(opts, mail.WithTLSPolicy(mail.TLSMandatory))
-	case "none":
-		opts = append(opts, mail.WithTLSPolicy(mail.NoTLS))
-	default:
-		opts = append(opts, mail.WithTLSPolicy(mail.TLSOpportunistic))
-	}
-	if s.cfg.Username != "" {
-		opts = append(opts, mail.WithSMTPAuth(mail.SMTPAuthPlain), mail.WithUsername(s.cfg.Username),
-			mail.WithPassword(s.cfg.Password))
-	}
-	c, err := mail.NewClient(s.cfg.Host, opts...)
+	conn, reused, err := s.conn(ctx)
 	if err != nil {
 		return "", fmt.Errorf("smtp: %w", err)
 	}
-	if err := c.DialAndSendWithContext(ctx, m); err != nil {
+	err = s.client.SendWithSMTPClient(conn, m)
+	if err != nil && reused && isConnCheck(err) {
+		_ = s.client.CloseWithSMTPClient(conn) // stale: the server closed it; send once on a new one
+		if conn, err = s.dial(ctx); err != nil {
+			return "", fmt.Errorf("smtp: %w", err)
+		}
+		err = s.client.SendWithSMTPClient(conn, m)
+	}
+	if err != nil {
+		_ = s.client.CloseWithSMTPClient(conn)
 		return "", fmt.Errorf("smtp: %w", err)
 	}
+	s.release(conn)
 	return id, nil
+}
+
+func isConnCheck(err error) bool {
+	var se *mail.SendError
+	return errors.As(err, &se) && se.Reason == mail.ErrConnCheck
+}
+
+// conn takes an idle connection, or dials one.
+func (s *SMTP) conn(ctx context.Context) (*smtp.Client, bool, error) {
+	now := time.Now()
+	s.mu.Lock()
+	for len(s.idle) > 0 {
+		ic := s.idle[len(s.idle)-1]
+		s.idle = s.idle[:len(s.idle)-1]
+		if now.Sub(ic.since) < MaxIdleTime {
+			s.mu.Unlock()
+			return ic.c, true, nil
+		}
+		go func() { _ = s.client.CloseWithSMTPClient(ic.c) }()
+	}
+	s.mu.Unlock()
+	c, err := s.dial(ctx)
+	return c, false, err
+}
+
+func (s *SMTP) dial(ctx context.Context) (*smtp.Client, error) {
+	return s.client.DialToSMTPClientWithContext(ctx)
+}
+
+// release keeps a healthy connection for the next send.
+func (s *SMTP) release(c *smtp.Client) {
+	s.mu.Lock()
+	if len(s.idle) < MaxIdle {
+		s.idle = append(s.idle, idleConn{c: c, since: time.Now()})
+		s.mu.Unlock()
+		return
+	}
+	s.mu.Unlock()
+	_ = s.client.CloseWithSMTPClient(c)
 }
 
 // Outbox writes each email as an .eml file into a folder (the embedded default: no
