@@ -146,10 +146,11 @@ func TestExportNotifications(t *testing.T) {
 	t.Parallel()
 	eachEngine(t, options{noRunner: true}, func(t *testing.T, h *harness) {
 		h.deliver("customer.created", "evt_a", map[string]any{"id": customer1, "state": "enabled"})
-		h.Must(http.StatusCreated, "POST", "/api/v1/notifications", emailBody(nil), "writer")
+		h.Must(http.StatusCreated, "POST", "/api/v1/notifications", emailBody(map[string]any{"recipient": "someone@example.com"}), "writer")
+		h.Must(http.StatusCreated, "POST", "/api/v1/notifications", emailBody(nil), "writer") // to customer1's address
 		q := app.NewQueries(postgres.NewNotificationRepository(h.DB))
 		list, err := q.ExportNotifications(context.Background(), customer1)
-		if err != nil || len(list) != 1 || list[0].TemplateID == nil || *list[0].TemplateID != "welcome_html" {
+		if err != nil || len(list) != 2 || list[1].TemplateID == nil || *list[1].TemplateID != "welcome_html" || list[0].Recipient != "ada@example.com" {
 			t.Fatalf("export %v %v", list, err)
 		}
 		if list, _ := q.ExportNotifications(context.Background(), customer2); len(list) != 0 {

@@ -61,6 +61,15 @@ func (fakeCustomers) Customer(_ context.Context, id string) (ports.Customer, err
 	return ports.Customer{}, customers.ErrCustomerNotFound
 }
 
+func (f fakeCustomers) CustomerByEmail(ctx context.Context, email string) (ports.Customer, error) {
+	for _, id := range []string{customer1, customer2} {
+		if c, _ := f.Customer(ctx, id); c.Email == email {
+			return c, nil
+		}
+	}
+	return ports.Customer{}, customers.ErrCustomerNotFound
+}
+
 func (fakeCustomers) ActivationLink(_ context.Context, id string) (ports.Link, error) {
 	return ports.Link{URL: "https://shop.example/account/activate/" + id + "/tok", ExpiresAt: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)}, nil
 }

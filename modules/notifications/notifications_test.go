@@ -260,14 +260,17 @@ func TestListFiltersSortAndCustomerScope(t *testing.T) {
 		for _, q := range []string{"channel=fax", "status=lost", "sort=name", "order=up", "created_before=yesterday", "priority=x"} {
 			h.Must(http.StatusBadRequest, "GET", "/api/v1/notifications?"+q, nil, "reader")
 		}
-		mine := h.Must(http.StatusOK, "GET", "/api/v1/notifications", nil, "customer").List()
-		if len(mine) != 1 || mine[0]["template_id"] != "welcome_html" || mine[0]["customer_id"] != customer1 {
+		// Linked to customer1: the email to their address, the in_app message to their
+		// id and the welcome; to customer2: the email to theirs.
+		mine := h.Must(http.StatusOK, "GET", "/api/v1/notifications?sort=created_at&order=asc", nil, "customer").List()
+		if len(mine) != 3 || mine[0]["recipient"] != "ada@example.com" || mine[1]["channel"] != "in_app" ||
+			mine[2]["template_id"] != "welcome_html" || mine[2]["customer_id"] != customer1 {
 			t.Fatalf("customer's list %v", mine)
 		}
-		h.Must(http.StatusOK, "GET", "/api/v1/notifications/"+mine[0]["id"].(string), nil, "customer")
-		httpxtest.AssertError(t, h.Do("GET", "/api/v1/notifications/"+mine[0]["id"].(string), nil, "customer2"),
+		h.Must(http.StatusOK, "GET", "/api/v1/notifications/"+mine[1]["id"].(string), nil, "customer")
+		httpxtest.AssertError(t, h.Do("GET", "/api/v1/notifications/"+mine[1]["id"].(string), nil, "customer2"),
 			http.StatusNotFound, "NOTIFICATION_NOT_FOUND", "not_found")
-		if l := h.Must(http.StatusOK, "GET", "/api/v1/notifications", nil, "customer2").List(); len(l) != 0 {
+		if l := h.Must(http.StatusOK, "GET", "/api/v1/notifications", nil, "customer2").List(); len(l) != 1 || l[0]["recipient"] != "bob@example.com" {
 			t.Errorf("customer2 sees %v", l)
 		}
 	})

@@ -9,6 +9,8 @@ import (
 	"github.com/gocommerce/commerce/modules/notifications/api"
 	"github.com/gocommerce/commerce/modules/notifications/domain"
 	"github.com/gocommerce/commerce/modules/notifications/ports"
+	"github.com/gocommerce/commerce/platform/apperr"
+	"github.com/gocommerce/commerce/platform/ids"
 )
 
 // SendInput is POST /notifications: channel and recipient required; subject required
@@ -134,10 +136,15 @@ func (s *Service) variables(v map[string]any) map[string]any {
 }
 
 // Create is POST /notifications: a pending notification, delivered through the jobs
-// port after commit (at scheduled_at when it is later).
+// port after commit (at scheduled_at when it is later). It is linked to the customer it
+// addresses (an in_app recipient is a customer id; an email recipient is looked up),
+// so the customer reads it and their data export holds it.
 func (s *Service) Create(ctx context.Context, in SendInput) (api.Notification, error) {
 	n, err := s.build(ctx, in, nil)
 	if err != nil {
+		return api.Notification{}, err
+	}
+	if err := s.link(ctx, n); err != nil {
 		return api.Notification{}, err
 	}
 	err = s.tx.InTx(ctx, func(ctx context.Context) error {
@@ -148,6 +155,32 @@ func (s *Service) Create(ctx context.Context, in SendInput) (api.Notification, e
 		return nil
 	})
 	return ToResource(n), err
+}
+
+// link sets the customer a notification addresses, when one is known.
+func (s *Service) link(ctx context.Context, n *domain.Notification) error {
+	var c ports.Customer
+	var err error
+	switch n.Channel {
+	case domain.ChannelInApp:
+		if !ids.Valid(n.Recipient) {
+			return nil
+		}
+		c, err = s.customers.Customer(ctx, n.Recipient)
+	case domain.ChannelEmail:
+		c, err = s.customers.CustomerByEmail(ctx, n.Recipient)
+	default:
+		return nil
+	}
+	var ae *apperr.Error
+	switch {
+	case err == nil:
+		n.CustomerID = c.ID
+	case errors.As(err, &ae) && ae.Kind == apperr.NotFound:
+	default:
+		return err
+	}
+	return nil
 }
 
 // Send implements api.Notifications for other modules and the store's own messages:

@@ -100,6 +100,9 @@ type Link struct {
 type Customers interface {
 	// Customer returns a customer, or an error matching customers' CUSTOMER_NOT_FOUND.
 	Customer(ctx context.Context, id string) (Customer, error)
+	// CustomerByEmail finds a customer by email, or an error matching
+	// CUSTOMER_NOT_FOUND.
+	CustomerByEmail(ctx context.Context, email string) (Customer, error)
 	ActivationLink(ctx context.Context, customerID string) (Link, error)
 	PasswordResetLink(ctx context.Context, customerID string) (Link, error)
 }

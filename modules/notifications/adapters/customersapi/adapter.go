@@ -33,6 +33,16 @@ func (a *Adapter) Customer(ctx context.Context, id string) (ports.Customer, erro
 		AcceptsMarketing: c.AcceptsMarketing}, nil
 }
 
+// CustomerByEmail finds a customer by email.
+func (a *Adapter) CustomerByEmail(ctx context.Context, email string) (ports.Customer, error) {
+	c, err := a.customers.FindCustomerByEmail(ctx, email)
+	if err != nil {
+		return ports.Customer{}, err
+	}
+	return ports.Customer{ID: c.ID, Email: c.Email, Phone: c.Phone, FirstName: c.FirstName, LastName: c.LastName,
+		AcceptsMarketing: c.AcceptsMarketing}, nil
+}
+
 // ActivationLink returns the customer's invite link.
 func (a *Adapter) ActivationLink(ctx context.Context, id string) (ports.Link, error) {
 	l, err := a.links.ActivationLink(ctx, id)
