@@ -54,3 +54,29 @@ func TestOrderConfirmationReachesSMTP(t *testing.T) {
 		}
 	})
 }
+
+// A customer's export (GDPR) holds the notifications sent to them: the welcome the
+// registration raised, delivered through the relay and the jobs port.
+func TestExportHoldsTheCustomersNotifications(t *testing.T) {
+	t.Parallel()
+	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
+		jobstest.Start(t, ta.app.Jobs.Runner, 10*time.Second)
+		admin := ta.adminAuth()
+		ada := ta.register("ada@example.com")
+		ta.register("bob@example.com")
+		e := &checkoutEnv{testApp: ta, admin: admin}
+		e.drain()
+		r := ta.do("POST", "/api/v1/customers/"+ada.id+"/export", nil, admin...)
+		if r.Status != http.StatusOK {
+			t.Fatalf("export: %d %s", r.Status, r.Body)
+		}
+		ns, _ := dataOf(t, r)["notifications"].([]any)
+		if len(ns) != 1 {
+			t.Fatalf("exported notifications %v", ns)
+		}
+		n := ns[0].(map[string]any)
+		if n["template_id"] != "welcome_html" || n["recipient"] != "ada@example.com" || n["customer_id"] != ada.id || n["channel"] != "email" {
+			t.Errorf("exported notification %v", n)
+		}
+	})
+}
