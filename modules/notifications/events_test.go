@@ -158,3 +158,29 @@ func TestExportNotifications(t *testing.T) {
 		}
 	})
 }
+
+// A deleted or anonymized customer's notifications lose their personal data; those
+// not sent yet are cancelled.
+func TestForgetCustomer(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, options{noRunner: true}, func(t *testing.T, h *harness) {
+		sent := h.Must(http.StatusCreated, "POST", "/api/v1/notifications", emailBody(nil), "writer").Data()["id"].(string)
+		if _, err := h.svc.Deliver(context.Background(), sent); err != nil {
+			t.Fatal(err)
+		}
+		pending := h.Must(http.StatusCreated, "POST", "/api/v1/notifications", emailBody(nil), "writer").Data()["id"].(string)
+		other := h.Must(http.StatusCreated, "POST", "/api/v1/notifications", emailBody(map[string]any{"recipient": "bob@example.com"}),
+			"writer").Data()["id"].(string)
+		h.deliver("customer.anonymized", "evt_anon", map[string]any{"id": customer1})
+		s, p, o := h.get(sent), h.get(pending), h.get(other)
+		if s["status"] != "sent" || s["recipient"] != "" || s["subject"] != "" || s["body"] != "" || len(s["metadata"].(map[string]any)) != 0 {
+			t.Errorf("sent notification kept personal data: %v", s)
+		}
+		if p["status"] != "cancelled" || p["recipient"] != "" {
+			t.Errorf("pending notification %v", p)
+		}
+		if o["recipient"] != "bob@example.com" || o["status"] != "pending" {
+			t.Errorf("another customer's notification changed: %v", o)
+		}
+	})
+}

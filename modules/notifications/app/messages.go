@@ -160,3 +160,16 @@ func (s *Service) RemindAbandonedCarts(ctx context.Context) (int64, error) {
 	}
 	return n, nil
 }
+
+// ForgetCustomer erases what the module keeps of a deleted or anonymized customer:
+// their notifications keep their status, channel and times (statistics) but lose the
+// recipient, texts and metadata; those not sent yet are cancelled; their carts are no
+// longer watched.
+func (s *Service) ForgetCustomer(ctx context.Context, customerID string) error {
+	return s.tx.InTx(ctx, func(ctx context.Context) error {
+		if _, err := s.stores.Notifications.ForgetCustomer(ctx, customerID, s.clock.Now()); err != nil {
+			return err
+		}
+		return s.stores.Carts.ForgetCustomer(ctx, customerID)
+	})
+}

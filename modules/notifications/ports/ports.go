@@ -66,6 +66,9 @@ type NotificationRepository interface {
 	ByCustomer(ctx context.Context, customerID string) ([]*domain.Notification, error)
 	// FindByProviderID finds a notification by its provider message id.
 	FindByProviderID(ctx context.Context, providerID string) (*domain.Notification, error)
+	// ForgetCustomer erases the personal data of a customer's notifications (recipient,
+	// texts, metadata), cancels those not sent yet, and answers how many it changed.
+	ForgetCustomer(ctx context.Context, customerID string, now time.Time) (int64, error)
 	// RecordDeliveryEvent stores an inbound webhook event id; false when it was seen.
 	RecordDeliveryEvent(ctx context.Context, id string, at time.Time) (bool, error)
 }
@@ -124,6 +127,8 @@ type CartRepository interface {
 	Touch(ctx context.Context, c CartActivity) error
 	// Forget stops watching a cart (converted).
 	Forget(ctx context.Context, cartID string) error
+	// ForgetCustomer stops watching a customer's carts.
+	ForgetCustomer(ctx context.Context, customerID string) error
 	// Activity records activity seen on a cart's items: its total, and whether it has
 	// items (a total of zero: none); a cart not watched yet is ignored.
 	Activity(ctx context.Context, cartID, total string, hasItems bool, at time.Time) error

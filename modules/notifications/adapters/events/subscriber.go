@@ -49,6 +49,8 @@ func (s *Subscriber) Subscribe(sub event.Subscriber) {
 		customers.EventCustomerEnabled:       s.customerEnabled,
 		customers.EventCustomerInvited:       s.customerInvited,
 		customers.EventCustomerPasswordReset: s.passwordReset,
+		customers.EventCustomerDeleted:       s.forgetCustomer,
+		customers.EventCustomerAnonymized:    s.forgetCustomer,
 		catalog.EventProductLowStock:         s.lowStock,
 		carts.EventCartCreated:               s.cartState,
 		carts.EventCartUpdated:               s.cartState,
@@ -246,6 +248,16 @@ func (s *Subscriber) passwordReset(ctx context.Context, e event.Event) error {
 		return err
 	}
 	return s.svc.PasswordReset(ctx, "password_reset:"+e.ID, c.ID)
+}
+
+// forgetCustomer erases a deleted or anonymized customer's data (both events carry the
+// customer's id).
+func (s *Subscriber) forgetCustomer(ctx context.Context, e event.Event) error {
+	c, err := decode[customers.CustomerDeleted](e)
+	if err != nil || c.ID == "" {
+		return err
+	}
+	return s.svc.ForgetCustomer(ctx, c.ID)
 }
 
 func (s *Subscriber) lowStock(ctx context.Context, e event.Event) error {

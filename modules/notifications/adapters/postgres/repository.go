@@ -239,6 +239,19 @@ func (r *NotificationRepository) FindByProviderID(ctx context.Context, providerI
 	return row.toDomain()
 }
 
+// ForgetCustomer erases a customer's notifications' personal data.
+func (r *NotificationRepository) ForgetCustomer(ctx context.Context, customerID string, now time.Time) (int64, error) {
+	conn := r.db.Conn(ctx)
+	if err := db.Done(conn.Model(&notificationRow{}).Where("customer_id = ? AND status IN ?", customerID,
+		[]string{domain.StatusPending, domain.StatusFailed}).Updates(map[string]any{"status": domain.StatusCancelled,
+		"next_attempt_at": nil, "updated_at": now.UTC()}), "notifications: cancel for a forgotten customer"); err != nil {
+		return 0, err
+	}
+	return db.Affected(conn.Model(&notificationRow{}).Where("customer_id = ? AND recipient <> ''", customerID).Updates(map[string]any{
+		"recipient": "", "subject": "", "body": "", "html_body": "", "metadata": "{}", "error_message": "", "updated_at": now.UTC(),
+	}), "notifications: forget customer")
+}
+
 // RecordDeliveryEvent stores a webhook event id once.
 func (r *NotificationRepository) RecordDeliveryEvent(ctx context.Context, id string, at time.Time) (bool, error) {
 	return db.InsertNew(r.db.Conn(ctx), &deliveryEventRow{ID: id, ReceivedAt: at.UTC()}, "notifications: delivery event")
@@ -339,6 +352,11 @@ func (r *CartRepository) Activity(ctx context.Context, cartID, total string, has
 // Forget stops watching a cart.
 func (r *CartRepository) Forget(ctx context.Context, cartID string) error {
 	return db.Done(r.db.Conn(ctx).Where("cart_id = ?", cartID).Delete(&cartRow{}), "notifications: forget cart")
+}
+
+// ForgetCustomer stops watching a customer's carts.
+func (r *CartRepository) ForgetCustomer(ctx context.Context, customerID string) error {
+	return db.Done(r.db.Conn(ctx).Where("customer_id = ?", customerID).Delete(&cartRow{}), "notifications: forget customer carts")
 }
 
 // Abandoned returns carts idle since before and not reminded.
