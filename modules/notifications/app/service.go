@@ -8,6 +8,7 @@ package app
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"go.uber.org/zap"
@@ -54,7 +55,15 @@ type Settings struct {
 // SettingsFrom takes the module's settings from the configuration.
 func SettingsFrom(cfg *config.Config) Settings {
 	n := cfg.Notifications
-	return Settings{RetryBackoff: n.RetryBackoff, MaxAttempts: n.MaxAttempts, ShopName: n.ShopName, ShopURL: cfg.HTTP.PublicURL,
+	shopURL := strings.TrimRight(cfg.HTTP.PublicURL, "/")
+	if shopURL == "" { // development: the address the API listens on
+		host := cfg.HTTP.Addr
+		if strings.HasPrefix(host, ":") {
+			host = "localhost" + host
+		}
+		shopURL = "http://" + host
+	}
+	return Settings{RetryBackoff: n.RetryBackoff, MaxAttempts: n.MaxAttempts, ShopName: n.ShopName, ShopURL: shopURL,
 		StaffEmails: n.StaffEmails, AbandonedCartDelay: n.AbandonedCartDelay, WebhookSecret: n.WebhookSecret,
 		ClaimTimeout: 2 * time.Minute, Concurrency: n.Concurrency}
 }
