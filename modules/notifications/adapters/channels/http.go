@@ -3,15 +3,11 @@ package channels
 import (
 	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
@@ -22,6 +18,18 @@ import (
 
 // maxAnswer bounds a provider answer read.
 const maxAnswer = 1 << 20
+
+// post sends body to url with the content type and the headers set by auth, then
+// decodes a 2xx JSON answer into out (nil: ignored).
+func post(ctx context.Context, client *http.Client, provider, url, contentType string, body []byte, auth func(*http.Request), out any) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
+	if err != nil {
+		return fmt.Errorf("%s: %w", provider, err)
+	}
+	req.Header.Set("Content-Type", contentType)
+	auth(req)
+	return do(client, req, provider, out)
+}
 
 // do sends req and decodes a 2xx JSON answer into out (nil: ignored).
 func do(client *http.Client, req *http.Request, provider string, out any) error {
@@ -70,19 +78,12 @@ func (s *SMS) Send(ctx context.Context, n *domain.Notification) (string, error) 
 	}
 	form := url.Values{"To": {n.Recipient}, "From": {s.cfg.From}, "Body": {n.Body}}
 	u := strings.TrimRight(s.cfg.BaseURL, "/") + "/2010-04-01/Accounts/" + url.PathEscape(s.cfg.AccountSID) + "/Messages.json"
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, strings.NewReader(form.Encode()))
-	if err != nil {
-		return "", fmt.Errorf("sms: %w", err)
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.SetBasicAuth(s.cfg.AccountSID, s.cfg.AuthToken)
 	var out struct {
 		SID string `json:"sid"`
 	}
-	if err := do(s.client, req, "sms", &out); err != nil {
-		return "", err
-	}
-	return out.SID, nil
+	err := post(ctx, s.client, "sms", u, "application/x-www-form-urlencoded", []byte(form.Encode()),
+		func(r *http.Request) { r.SetBasicAuth(s.cfg.AccountSID, s.cfg.AuthToken) }, &out)
+	return out.SID, err
 }
 
 // Push sends push notifications through FCM HTTP v1:
@@ -123,19 +124,12 @@ func (p *Push) Send(ctx context.Context, n *domain.Notification) (string, error)
 		return "", fmt.Errorf("push: %w", err)
 	}
 	u := strings.TrimRight(p.cfg.BaseURL, "/") + "/v1/projects/" + url.PathEscape(p.cfg.ProjectID) + "/messages:send"
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(body))
-	if err != nil {
-		return "", fmt.Errorf("push: %w", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Authorization", "Bearer "+p.cfg.AccessToken)
 	var out struct {
 		Name string `json:"name"`
 	}
-	if err := do(p.client, req, "push", &out); err != nil {
-		return "", err
-	}
-	return out.Name, nil
+	err = post(ctx, p.client, "push", u, "application/json", body,
+		func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+p.cfg.AccessToken) }, &out)
+	return out.Name, err
 }
 
 // SignatureHeader carries the webhook channel's signature (CONTRACT §5's format).
@@ -159,14 +153,8 @@ func NewWebhook(secret string, client *http.Client) *Webhook {
 // Name is webhook.
 func (*Webhook) Name() string { return domain.ChannelWebhook }
 
-// Sign answers the signature header value of body at t.
-func Sign(secret string, t time.Time, body []byte) string {
-	ts := strconv.FormatInt(t.Unix(), 10)
-	mac := hmac.New(sha256.New, []byte(secret))
-	mac.Write([]byte(ts + "."))
-	mac.Write(body)
-	return "t=" + ts + ",v1=" + hex.EncodeToString(mac.Sum(nil))
-}
+// Sign answers the signature header value of body at t (domain.Sign).
+func Sign(secret string, t time.Time, body []byte) string { return domain.Sign(secret, t, body) }
 
 // Send posts {id, type: "notification", created_at, data}; any 2xx is delivered.
 func (w *Webhook) Send(ctx context.Context, n *domain.Notification) (string, error) {
@@ -177,16 +165,12 @@ func (w *Webhook) Send(ctx context.Context, n *domain.Notification) (string, err
 	if err != nil {
 		return "", fmt.Errorf("webhook: %w", err)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, n.Recipient, bytes.NewReader(body))
-	if err != nil {
-		return "", fmt.Errorf("webhook: %w", err)
-	}
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("User-Agent", "commerce-notifications")
-	if w.secret != "" {
-		req.Header.Set(SignatureHeader, Sign(w.secret, w.now(), body))
-	}
-	return "", do(w.client, req, "webhook", nil)
+	return "", post(ctx, w.client, "webhook", n.Recipient, "application/json", body, func(r *http.Request) {
+		r.Header.Set("User-Agent", "commerce-notifications")
+		if w.secret != "" {
+			r.Header.Set(SignatureHeader, Sign(w.secret, w.now(), body))
+		}
+	}, nil)
 }
 
 // InApp stores the message for the customer to read: the stored row is the message,

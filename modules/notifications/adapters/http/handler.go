@@ -5,14 +5,10 @@
 package http
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -269,30 +265,5 @@ func (h *Handler) webhook(c *gin.Context) {
 }
 
 func (h *Handler) verify(header string, body []byte) bool {
-	secret := h.svc.Settings().WebhookSecret
-	if secret == "" || header == "" {
-		return false
-	}
-	var ts, sig string
-	for _, part := range strings.Split(header, ",") {
-		k, v, _ := strings.Cut(strings.TrimSpace(part), "=")
-		switch k {
-		case "t":
-			ts = v
-		case "v1":
-			sig = v
-		}
-	}
-	sec, err := strconv.ParseInt(ts, 10, 64)
-	if err != nil || sig == "" {
-		return false
-	}
-	if age := h.now().Sub(time.Unix(sec, 0)); age > SignatureTolerance || age < -SignatureTolerance {
-		return false
-	}
-	mac := hmac.New(sha256.New, []byte(secret))
-	mac.Write([]byte(ts + "."))
-	mac.Write(body)
-	want := hex.EncodeToString(mac.Sum(nil))
-	return hmac.Equal([]byte(want), []byte(sig))
+	return domain.VerifySignature(h.svc.Settings().WebhookSecret, header, body, h.now(), SignatureTolerance)
 }
