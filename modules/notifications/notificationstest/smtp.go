@@ -5,9 +5,16 @@ package notificationstest
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/base64"
 	"errors"
 	"io"
+	"math/big"
 	"mime"
 	"mime/multipart"
 	"mime/quotedprintable"
@@ -84,9 +91,12 @@ type SMTPServer struct {
 	Port     int
 	Username string
 	Password string
+	// Roots trusts the server's certificate (StartSMTPTLS).
+	Roots *x509.CertPool
 
 	mu       sync.Mutex
 	messages []Message
+	tls      bool
 	// fail makes every DATA answer a 554 while set.
 	fail bool
 	// notify receives a value per received message.
@@ -95,12 +105,25 @@ type SMTPServer struct {
 
 // StartSMTP starts a server on 127.0.0.1 (PLAIN auth with user/pass, no TLS) that
 // stops with the test.
-func StartSMTP(t testing.TB) *SMTPServer {
+func StartSMTP(t testing.TB) *SMTPServer { return start(t, nil) }
+
+// StartSMTPTLS starts a server offering STARTTLS with a certificate for 127.0.0.1
+// signed by a fresh CA; Roots holds that CA for the client.
+func StartSMTPTLS(t testing.TB) *SMTPServer {
+	t.Helper()
+	cert, roots := selfSigned(t)
+	s := start(t, &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12})
+	s.Roots = roots
+	return s
+}
+
+func start(t testing.TB, tlsConfig *tls.Config) *SMTPServer {
 	t.Helper()
 	s := &SMTPServer{Username: "mailer", Password: "secret", notify: make(chan struct{}, 100000)}
 	srv := smtp.NewServer(backend{s})
 	srv.Domain = "localhost"
-	srv.AllowInsecureAuth = true
+	srv.AllowInsecureAuth = tlsConfig == nil
+	srv.TLSConfig = tlsConfig
 	srv.ReadTimeout, srv.WriteTimeout = 10*time.Second, 10*time.Second
 	srv.MaxRecipients = 10
 	l, err := new(net.ListenConfig).Listen(context.Background(), "tcp", "127.0.0.1:0")
@@ -119,6 +142,13 @@ func (s *SMTPServer) Fail(on bool) {
 	s.mu.Lock()
 	s.fail = on
 	s.mu.Unlock()
+}
+
+// UsedTLS reports whether the last message came over TLS.
+func (s *SMTPServer) UsedTLS() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.tls
 }
 
 // Messages returns the messages received so far.
@@ -144,10 +174,13 @@ func (s *SMTPServer) Wait(t testing.TB, n int, limit time.Duration) []Message {
 
 type backend struct{ s *SMTPServer }
 
-func (b backend) NewSession(*smtp.Conn) (smtp.Session, error) { return &session{s: b.s}, nil }
+func (b backend) NewSession(c *smtp.Conn) (smtp.Session, error) {
+	return &session{s: b.s, conn: c}, nil
+}
 
 type session struct {
 	s      *SMTPServer
+	conn   *smtp.Conn
 	authed bool
 	from   string
 	to     []string
@@ -197,7 +230,9 @@ func (x *session) Data(r io.Reader) error {
 		body, _ := io.ReadAll(msg.Body)
 		m.Body = string(body)
 	}
+	_, tlsOn := x.conn.TLSConnectionState()
 	x.s.mu.Lock()
+	x.s.tls = tlsOn
 	x.s.messages = append(x.s.messages, m)
 	x.s.mu.Unlock()
 	x.s.notify <- struct{}{}
@@ -206,3 +241,29 @@ func (x *session) Data(r io.Reader) error {
 
 func (x *session) Reset()        { x.from, x.to = "", nil }
 func (x *session) Logout() error { return nil }
+
+// selfSigned makes a CA and a certificate for 127.0.0.1 signed by it.
+func selfSigned(t testing.TB) (tls.Certificate, *x509.CertPool) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "notificationstest"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}, IPAddresses: []net.IP{net.ParseIP("127.0.0.1")},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tpl, tpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	leaf, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots := x509.NewCertPool()
+	roots.AddCert(leaf)
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key, Leaf: leaf}, roots
+}

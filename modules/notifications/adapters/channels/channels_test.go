@@ -2,6 +2,7 @@ package channels_test
 
 import (
 	"context"
+	"crypto/tls"
 	"encoding/json"
 	"errors"
 	"io"
@@ -62,6 +63,33 @@ func TestSMTPAgainstARealServer(t *testing.T) {
 	srv.Fail(false)
 	if _, err := channels.NewSMTP(tls).Send(context.Background(), note("email", "ada@example.com")); err == nil {
 		t.Error("mandatory STARTTLS passed without TLS")
+	}
+}
+
+func TestSMTPWithSTARTTLS(t *testing.T) {
+	t.Parallel()
+	srv := notificationstest.StartSMTPTLS(t)
+	cfg := config.NotificationEmail{From: "shop@example.com", Host: srv.Host, Port: srv.Port, Username: srv.Username,
+		Password: srv.Password, TLS: "mandatory_starttls", Timeout: 5 * time.Second}
+	ch := channels.NewSMTP(cfg)
+	// The server's certificate is not trusted yet: mandatory TLS refuses it.
+	if _, err := ch.Send(context.Background(), note("email", "ada@example.com")); err == nil {
+		t.Fatal("an untrusted certificate was accepted")
+	}
+	if err := ch.SetTLSConfig(&tls.Config{RootCAs: srv.Roots, MinVersion: tls.VersionTLS12}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ch.Send(context.Background(), note("email", "ada@example.com")); err != nil {
+		t.Fatal(err)
+	}
+	if m := srv.Wait(t, 1, 5*time.Second)[0]; m.Subject() != "Hi there" || !srv.UsedTLS() {
+		t.Errorf("message %q over TLS %v", m.Subject(), srv.UsedTLS())
+	}
+	// Without TLS the server refuses PLAIN authentication.
+	plain := cfg
+	plain.TLS = "none"
+	if _, err := channels.NewSMTP(plain).Send(context.Background(), note("email", "ada@example.com")); err == nil {
+		t.Error("PLAIN auth accepted without TLS")
 	}
 }
 
