@@ -109,6 +109,7 @@ type options struct {
 	backoff     []time.Duration
 	maxAttempts int
 	noRunner    bool
+	concurrency int
 }
 
 func newHarness(t *testing.T, engine string, o options) *harness {
@@ -125,6 +126,9 @@ func newHarness(t *testing.T, engine string, o options) *harness {
 	cfg.HTTP.PublicURL = "https://shop.example"
 	if o.backoff != nil {
 		cfg.Notifications.RetryBackoff = o.backoff
+	}
+	if o.concurrency > 0 {
+		cfg.Notifications.Concurrency = o.concurrency
 	}
 	if o.maxAttempts > 0 {
 		cfg.Notifications.MaxAttempts = o.maxAttempts

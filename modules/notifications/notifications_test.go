@@ -275,3 +275,30 @@ func TestListFiltersSortAndCustomerScope(t *testing.T) {
 		}
 	})
 }
+
+// The database is the source of truth: a notification whose send task was lost (a
+// restart of the in-process runner) is sent by the due sweep, the most urgent first.
+func TestDueSweepSendsLostTasksMostUrgentFirst(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, options{noRunner: true, concurrency: 1}, func(t *testing.T, h *harness) {
+		for _, p := range []string{"low", "normal", "urgent", "high"} {
+			h.Must(http.StatusCreated, "POST", "/api/v1/notifications", emailBody(map[string]any{"priority": p, "subject": p}), "writer")
+		}
+		if len(h.smtp.Messages()) != 0 {
+			t.Fatal("sent without a runner")
+		}
+		if err := h.jobs.SendDue(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		var order []string
+		for _, m := range h.smtp.Wait(t, 4, 5*time.Second) {
+			order = append(order, m.Subject())
+		}
+		if strings.Join(order, ",") != "urgent,high,normal,low" {
+			t.Errorf("sent in order %v", order)
+		}
+		if err := h.jobs.SendDue(t.Context()); err != nil || len(h.smtp.Messages()) != 4 {
+			t.Errorf("a second sweep sent again: %v %d", err, len(h.smtp.Messages()))
+		}
+	})
+}
