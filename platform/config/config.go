@@ -279,11 +279,13 @@ type NotificationSMS struct {
 	From       string `koanf:"from"`
 }
 
-// NotificationPush is Firebase Cloud Messaging's HTTP v1 API.
+// NotificationPush is Firebase Cloud Messaging's HTTP v1 API, authorised by a service
+// account's key file (OAuth 2.0 JWT bearer grant) or a ready access token.
 type NotificationPush struct {
-	BaseURL     string `koanf:"base_url"`
-	ProjectID   string `koanf:"project_id"`
-	AccessToken string `koanf:"access_token"`
+	BaseURL         string `koanf:"base_url"`
+	ProjectID       string `koanf:"project_id"`
+	CredentialsFile string `koanf:"credentials_file"`
+	AccessToken     string `koanf:"access_token"`
 }
 
 // NotificationHook signs the webhook channel's POSTs.

@@ -87,17 +87,40 @@ func (s *SMS) Send(ctx context.Context, n *domain.Notification) (string, error) 
 }
 
 // Push sends push notifications through FCM HTTP v1:
-// POST {base}/v1/projects/{project}/messages:send with a bearer token.
+// POST {base}/v1/projects/{project}/messages:send with a bearer token, minted from the
+// service account key (notifications.push.credentials_file) or configured as is.
 type Push struct {
 	cfg    config.NotificationPush
 	client *http.Client
+	tokens *tokenSource
+	err    error
 }
 
 var _ ports.Channel = (*Push)(nil)
 
-// NewPush builds the push channel.
+// NewPush builds the push channel; a key file that cannot be read makes every attempt
+// fail with its error.
 func NewPush(cfg config.NotificationPush, client *http.Client) *Push {
-	return &Push{cfg: cfg, client: client}
+	p := &Push{cfg: cfg, client: client}
+	if cfg.CredentialsFile != "" {
+		sa, err := ReadServiceAccount(cfg.CredentialsFile)
+		if err != nil {
+			p.err = err
+			return p
+		}
+		if p.cfg.ProjectID == "" {
+			p.cfg.ProjectID = sa.ProjectID
+		}
+		p.tokens = &tokenSource{sa: sa, client: client, now: time.Now}
+	}
+	return p
+}
+
+func (p *Push) token(ctx context.Context) (string, error) {
+	if p.tokens != nil {
+		return p.tokens.Token(ctx)
+	}
+	return p.cfg.AccessToken, nil
 }
 
 // Name is push.
@@ -106,8 +129,15 @@ func (*Push) Name() string { return domain.ChannelPush }
 // Send posts the message to the device token (the recipient); the provider id is
 // the message name FCM answers.
 func (p *Push) Send(ctx context.Context, n *domain.Notification) (string, error) {
-	if p.cfg.ProjectID == "" || p.cfg.AccessToken == "" {
-		return "", unavailable("push (notifications.push.project_id, access_token)")
+	if p.err != nil {
+		return "", p.err
+	}
+	if p.cfg.ProjectID == "" || (p.tokens == nil && p.cfg.AccessToken == "") {
+		return "", unavailable("push (notifications.push.credentials_file or project_id and access_token)")
+	}
+	token, err := p.token(ctx)
+	if err != nil {
+		return "", err
 	}
 	data := map[string]string{"notification_id": n.ID}
 	for k, v := range n.Metadata {
@@ -128,7 +158,7 @@ func (p *Push) Send(ctx context.Context, n *domain.Notification) (string, error)
 		Name string `json:"name"`
 	}
 	err = post(ctx, p.client, "push", u, "application/json", body,
-		func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+p.cfg.AccessToken) }, &out)
+		func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+token) }, &out)
 	return out.Name, err
 }
 
