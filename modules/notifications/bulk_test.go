@@ -45,6 +45,14 @@ func TestBulkSendQueuesAndDeliversPersonalised(t *testing.T) {
 		httpxtest.AssertError(t, h.Do("POST", "/api/v1/notifications/bulk", map[string]any{"template_id": "nope", "channel": "email",
 			"recipients": []any{map[string]any{"email": "a@example.com"}}}, "writer"), http.StatusNotFound, "TEMPLATE_NOT_FOUND", "not_found")
 		httpxtest.AssertError(t, h.Do("POST", "/api/v1/notifications/bulk", body, "reader"), http.StatusForbidden, 403, "auth")
+		// Other channels name the recipient as such.
+		h.Must(http.StatusCreated, "POST", "/api/v1/notifications/templates", map[string]any{"id": "sms_code", "name": "Code",
+			"channel": "sms", "body": "Your code is {{ code }}", "variables": []string{"code"}}, "admin")
+		sms := h.Must(http.StatusAccepted, "POST", "/api/v1/notifications/bulk", map[string]any{"template_id": "sms_code", "channel": "sms",
+			"recipients": []any{map[string]any{"recipient": "+15550100123", "variables": map[string]any{"code": "42"}}}}, "writer").Data()
+		if httpxtest.Num(sms["queued"]) != 1 {
+			t.Errorf("sms bulk %v", sms)
+		}
 	})
 }
 

@@ -101,8 +101,11 @@ type previewResponse struct {
 	RenderedAt       time.Time `json:"rendered_at"`
 }
 
+// bulkRecipient is one recipient: email (Part 2's member), or recipient for the other
+// channels (a phone number, device token, URL or customer id).
 type bulkRecipient struct {
 	Email     string         `json:"email"`
+	Recipient string         `json:"recipient"`
 	Variables map[string]any `json:"variables"`
 }
 

@@ -155,7 +155,11 @@ func (h *Handler) bulk(c *gin.Context, req bulkRequest) (bulkResponse, error) {
 	in := app.BulkInput{TemplateID: req.TemplateID, Channel: req.Channel, Priority: req.Priority, Metadata: req.Metadata,
 		Recipients: make([]app.BulkRecipient, len(req.Recipients))}
 	for i, r := range req.Recipients {
-		in.Recipients[i] = app.BulkRecipient{Email: r.Email, Variables: r.Variables}
+		to := r.Email
+		if to == "" {
+			to = r.Recipient
+		}
+		in.Recipients[i] = app.BulkRecipient{Email: to, Variables: r.Variables}
 	}
 	res, err := h.svc.Bulk(c.Request.Context(), in)
 	if err != nil {
