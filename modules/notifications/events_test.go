@@ -63,25 +63,28 @@ func TestStoreMessagesFromEvents(t *testing.T) {
 		h.deliver("customer.enabled", "evt_ce", map[string]any{"id": customer1, "state": "enabled"}) // welcomed once
 		h.deliver("product.low_stock", "evt_ls", map[string]any{"id": "p1", "title": "Green tea", "inventory_quantity": 3,
 			"low_stock_threshold": 5, "variants": []any{map[string]any{"sku": "TEA-1"}}})
-		msgs = h.smtp.Wait(t, 11, 10*time.Second)
+		h.deliver("webhook_endpoint.disabled", "evt_wd", map[string]any{"id": "we_1", "url": "https://hooks.example/in", "enabled": false,
+			"failure_count": 50, "disabled_reason": "50 consecutive failed deliveries"})
+		msgs = h.smtp.Wait(t, 12, 10*time.Second)
 		time.Sleep(200 * time.Millisecond)
-		if len(h.smtp.Messages()) != 11 {
-			t.Errorf("%d messages, want 11", len(h.smtp.Messages()))
+		if len(h.smtp.Messages()) != 12 {
+			t.Errorf("%d messages, want 12", len(h.smtp.Messages()))
 		}
 		bySubject := map[string]string{}
 		for _, m := range msgs {
 			bySubject[m.Subject()] = m.To[0] + "\n" + m.Part("text/plain")
 		}
 		for subject, want := range map[string]string{
-			"Your order 1001 has shipped":                      "Tracking number: 1Z999AA10123456784",
-			"Your order 1001 has been cancelled":               "cancelled (customer)",
-			"Payment received for order 1001":                  "54.00 EUR",
-			"Your payment of 54.00 EUR did not go through":     "Your payment of 54.00 EUR did not go through: Your card was declined.",
-			"Your refund for order 1001":                       "refunded 10.00 EUR",
-			"You are invited to create your Test Shop account": "https://shop.example/account/activate/" + customer2 + "/tok",
-			"Reset your Test Shop password":                    "https://shop.example/account/reset/" + customer1 + "/tok",
-			"Welcome to Test Shop":                             "Hi Ada Lovelace,",
-			"Low stock: Green tea (3 left)":                    "staff@example.com\nStock of Green tea (SKU TEA-1",
+			"Your order 1001 has shipped":                         "Tracking number: 1Z999AA10123456784",
+			"Your order 1001 has been cancelled":                  "cancelled (customer)",
+			"Payment received for order 1001":                     "54.00 EUR",
+			"Your payment of 54.00 EUR did not go through":        "Your payment of 54.00 EUR did not go through: Your card was declined.",
+			"Your refund for order 1001":                          "refunded 10.00 EUR",
+			"You are invited to create your Test Shop account":    "https://shop.example/account/activate/" + customer2 + "/tok",
+			"Reset your Test Shop password":                       "https://shop.example/account/reset/" + customer1 + "/tok",
+			"Welcome to Test Shop":                                "Hi Ada Lovelace,",
+			"Low stock: Green tea (3 left)":                       "staff@example.com\nStock of Green tea (SKU TEA-1",
+			"Webhook endpoint disabled: https://hooks.example/in": "staff@example.com\nThe webhook endpoint https://hooks.example/in (we_1) was disabled after 50 failed deliveries in a row: 50 consecutive failed deliveries.",
 		} {
 			if got, ok := bySubject[subject]; !ok || !strings.Contains(got, want) {
 				t.Errorf("%q: %q does not contain %q (subjects %v)", subject, got, want, keys(bySubject))

@@ -25,7 +25,7 @@ var apiImports = map[string][]string{
 	"customers":     {"carts", "identity", "notifications", "orders"},
 	"identity":      {"customers"},
 	"inventory":     {"catalog"},
-	"notifications": {"carts", "catalog", "checkout", "customers", "orders", "payments"},
+	"notifications": {"carts", "catalog", "checkout", "customers", "orders", "payments", "webhooks"},
 	"orders":        {"catalog", "coupons", "customers", "inventory", "payments", "shipping"},
 	"payments":      {"customers"},
 	"tax":           {},

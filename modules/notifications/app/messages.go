@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"time"
 
@@ -111,6 +112,23 @@ func (s *Service) LowStock(ctx context.Context, key string, vars map[string]any)
 	for _, to := range s.settings.StaffEmails {
 		if err := s.Notify(ctx, key+":"+to, api.Message{Recipient: to, TemplateID: TemplateLowStock, Priority: domain.PriorityHigh,
 			Variables: vars}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WebhookDisabled tells every staff address of notifications.staff_emails that an
+// outbound webhook endpoint was disabled after its streak of failures (issue 22).
+func (s *Service) WebhookDisabled(ctx context.Context, key, endpointID, url, reason string, failures int) error {
+	subject := "Webhook endpoint disabled: " + url
+	body := fmt.Sprintf("The webhook endpoint %s (%s) was disabled after %d failed deliveries in a row: %s.\n\n"+
+		"Its pending deliveries were marked failed. Fix the receiver, then enable the endpoint again with "+
+		"PATCH /api/v1/webhooks/%s {\"enabled\": true} and redeliver the events it missed from its deliveries list.",
+		url, endpointID, failures, reason, endpointID)
+	for _, to := range s.settings.StaffEmails {
+		if err := s.Notify(ctx, key+":"+to, api.Message{Recipient: to, Subject: subject, Body: body, Priority: domain.PriorityHigh,
+			Metadata: map[string]any{"webhook_endpoint_id": endpointID}}); err != nil {
 			return err
 		}
 	}

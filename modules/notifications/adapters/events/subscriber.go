@@ -1,6 +1,6 @@
 // Package events turns other modules' events into the store's own messages: order
 // confirmation, shipped with tracking, cancelled, payment received and failed,
-// refund, account invite, welcome, password reset, low stock to staff, and the cart
+// refund, account invite, welcome, password reset, low stock and disabled webhook endpoints to staff, and the cart
 // activity the abandoned-cart sweep reads. Each message is sent once per event (the
 // event id, or the order or customer it concerns, is its dedupe key).
 package events
@@ -21,6 +21,7 @@ import (
 	"github.com/gocommerce/commerce/modules/notifications/ports"
 	orders "github.com/gocommerce/commerce/modules/orders/api"
 	payments "github.com/gocommerce/commerce/modules/payments/api"
+	webhooks "github.com/gocommerce/commerce/modules/webhooks/api"
 	"github.com/gocommerce/commerce/platform/event"
 )
 
@@ -52,6 +53,7 @@ func (s *Subscriber) Subscribe(sub event.Subscriber) {
 		customers.EventCustomerDeleted:       s.forgetCustomer,
 		customers.EventCustomerAnonymized:    s.forgetCustomer,
 		catalog.EventProductLowStock:         s.lowStock,
+		webhooks.EventEndpointDisabled:       s.webhookDisabled,
 		carts.EventCartCreated:               s.cartState,
 		carts.EventCartUpdated:               s.cartState,
 		carts.EventCartCouponApplied:         s.cartState,
@@ -271,6 +273,18 @@ func (s *Subscriber) lowStock(ctx context.Context, e event.Event) error {
 	}
 	return s.svc.LowStock(ctx, "low_stock:"+e.ID, map[string]any{"product_title": p.Title, "product_id": p.ID, "sku": sku,
 		"quantity": p.InventoryQuantity, "threshold": p.LowStockThreshold})
+}
+
+func (s *Subscriber) webhookDisabled(ctx context.Context, e event.Event) error {
+	w, err := decode[webhooks.Endpoint](e)
+	if err != nil {
+		return err
+	}
+	reason := "consecutive delivery failures"
+	if w.DisabledReason != nil && *w.DisabledReason != "" {
+		reason = *w.DisabledReason
+	}
+	return s.svc.WebhookDisabled(ctx, "webhook_disabled:"+e.ID, w.ID, w.URL, reason, w.FailureCount)
 }
 
 func (s *Subscriber) cartState(ctx context.Context, e event.Event) error {
