@@ -20,6 +20,7 @@ import (
 	shippingports "github.com/gocommerce/commerce/modules/shipping/ports"
 	"github.com/gocommerce/commerce/modules/tax"
 	"github.com/gocommerce/commerce/modules/webhooks"
+	"github.com/gocommerce/commerce/platform/adminui"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
@@ -47,6 +48,7 @@ var platformSet = wire.NewSet(
 	jobsfx.ProviderSet,
 	metrics.New,
 	metrics.NewModule,
+	adminui.NewModule,
 	ratelimit.ProviderSet,
 	openapi.NewModule,
 	newFragments,

@@ -104,6 +104,7 @@ import (
 	jobs7 "github.com/gocommerce/commerce/modules/webhooks/adapters/jobs"
 	postgres12 "github.com/gocommerce/commerce/modules/webhooks/adapters/postgres"
 	app12 "github.com/gocommerce/commerce/modules/webhooks/app"
+	"github.com/gocommerce/commerce/platform/adminui"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
@@ -421,7 +422,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	adminModule := ratelimit.NewAdminModule(limiter)
 	metricsModule := metrics.NewModule(metricsRegistry)
-	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, taxModule, shippingModule, checkoutModule, notificationsModule, webhooksModule, adminModule, metricsModule)
+	adminuiModule := adminui.NewModule()
+	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, taxModule, shippingModule, checkoutModule, notificationsModule, webhooksModule, adminModule, metricsModule, adminuiModule)
 	migrator := newMigrator(dbDB, v)
 	authenticator, cleanup5, err := app2.NewAuthenticator(settings, tokens, apiKeyRepository, keyCache, revocations, invalidations, clockClock, logger)
 	if err != nil {
@@ -468,7 +470,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 // wire.go:
 
 var platformSet = wire.NewSet(log.Provide, db.Open, wire.Bind(new(tx.Manager), new(*db.DB)), redisx.Provide, clock.New, events.NewOutbox, wire.Bind(new(event.Publisher), new(*events.Outbox)), newRelay,
-	newBus, jobsfx.ProviderSet, metrics.New, metrics.NewModule, ratelimit.ProviderSet, openapi.NewModule, newFragments,
+	newBus, jobsfx.ProviderSet, metrics.New, metrics.NewModule, adminui.NewModule, ratelimit.ProviderSet, openapi.NewModule, newFragments,
 	newHealth,
 	newServer,
 	newMigrator,
