@@ -13,6 +13,7 @@ import (
 	"github.com/gocommerce/commerce/modules/customers"
 	"github.com/gocommerce/commerce/modules/identity"
 	"github.com/gocommerce/commerce/modules/inventory"
+	"github.com/gocommerce/commerce/modules/notifications"
 	"github.com/gocommerce/commerce/modules/orders"
 	"github.com/gocommerce/commerce/modules/payments"
 	"github.com/gocommerce/commerce/modules/shipping"
@@ -70,6 +71,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		// Labels are stored where product images are (decision 0155).
 		wire.Bind(new(shippingports.LabelStorage), new(catalogports.ImageStorage)),
 		checkout.ProviderSet,
+		notifications.ProviderSet,
 		newModules,
 		newSeeders,
 		newApp,

@@ -20,8 +20,8 @@ import (
 	"github.com/gocommerce/commerce/modules/catalog"
 	http3 "github.com/gocommerce/commerce/modules/catalog/adapters/http"
 	ordersapi2 "github.com/gocommerce/commerce/modules/catalog/adapters/ordersapi"
-	postgres5 "github.com/gocommerce/commerce/modules/catalog/adapters/postgres"
-	app5 "github.com/gocommerce/commerce/modules/catalog/app"
+	postgres6 "github.com/gocommerce/commerce/modules/catalog/adapters/postgres"
+	app6 "github.com/gocommerce/commerce/modules/catalog/app"
 	"github.com/gocommerce/commerce/modules/checkout"
 	cartsapi3 "github.com/gocommerce/commerce/modules/checkout/adapters/cartsapi"
 	couponsapi3 "github.com/gocommerce/commerce/modules/checkout/adapters/couponsapi"
@@ -31,17 +31,17 @@ import (
 	jobs5 "github.com/gocommerce/commerce/modules/checkout/adapters/jobs"
 	ordersapi4 "github.com/gocommerce/commerce/modules/checkout/adapters/ordersapi"
 	paymentsapi2 "github.com/gocommerce/commerce/modules/checkout/adapters/paymentsapi"
-	postgres10 "github.com/gocommerce/commerce/modules/checkout/adapters/postgres"
+	postgres11 "github.com/gocommerce/commerce/modules/checkout/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/checkout/adapters/shippingapi"
 	taxapi2 "github.com/gocommerce/commerce/modules/checkout/adapters/taxapi"
-	app10 "github.com/gocommerce/commerce/modules/checkout/app"
+	app11 "github.com/gocommerce/commerce/modules/checkout/app"
 	"github.com/gocommerce/commerce/modules/coupons"
 	cartsapi2 "github.com/gocommerce/commerce/modules/coupons/adapters/cartsapi"
 	customersapi2 "github.com/gocommerce/commerce/modules/coupons/adapters/customersapi"
 	events5 "github.com/gocommerce/commerce/modules/coupons/adapters/events"
 	http7 "github.com/gocommerce/commerce/modules/coupons/adapters/http"
-	postgres7 "github.com/gocommerce/commerce/modules/coupons/adapters/postgres"
-	app7 "github.com/gocommerce/commerce/modules/coupons/app"
+	postgres8 "github.com/gocommerce/commerce/modules/coupons/adapters/postgres"
+	app8 "github.com/gocommerce/commerce/modules/coupons/app"
 	"github.com/gocommerce/commerce/modules/customers"
 	"github.com/gocommerce/commerce/modules/customers/adapters/cartsapi"
 	events2 "github.com/gocommerce/commerce/modules/customers/adapters/events"
@@ -49,6 +49,7 @@ import (
 	"github.com/gocommerce/commerce/modules/customers/adapters/identityapi"
 	"github.com/gocommerce/commerce/modules/customers/adapters/jobs"
 	"github.com/gocommerce/commerce/modules/customers/adapters/none"
+	"github.com/gocommerce/commerce/modules/customers/adapters/notificationsapi"
 	"github.com/gocommerce/commerce/modules/customers/adapters/ordersapi"
 	postgres2 "github.com/gocommerce/commerce/modules/customers/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/customers/app"
@@ -63,8 +64,15 @@ import (
 	events3 "github.com/gocommerce/commerce/modules/inventory/adapters/events"
 	http4 "github.com/gocommerce/commerce/modules/inventory/adapters/http"
 	jobs2 "github.com/gocommerce/commerce/modules/inventory/adapters/jobs"
-	postgres6 "github.com/gocommerce/commerce/modules/inventory/adapters/postgres"
-	app6 "github.com/gocommerce/commerce/modules/inventory/app"
+	postgres7 "github.com/gocommerce/commerce/modules/inventory/adapters/postgres"
+	app7 "github.com/gocommerce/commerce/modules/inventory/app"
+	"github.com/gocommerce/commerce/modules/notifications"
+	customersapi5 "github.com/gocommerce/commerce/modules/notifications/adapters/customersapi"
+	events9 "github.com/gocommerce/commerce/modules/notifications/adapters/events"
+	http12 "github.com/gocommerce/commerce/modules/notifications/adapters/http"
+	jobs6 "github.com/gocommerce/commerce/modules/notifications/adapters/jobs"
+	postgres5 "github.com/gocommerce/commerce/modules/notifications/adapters/postgres"
+	app5 "github.com/gocommerce/commerce/modules/notifications/app"
 	"github.com/gocommerce/commerce/modules/orders"
 	catalogapi3 "github.com/gocommerce/commerce/modules/orders/adapters/catalogapi"
 	couponsapi2 "github.com/gocommerce/commerce/modules/orders/adapters/couponsapi"
@@ -82,14 +90,14 @@ import (
 	http10 "github.com/gocommerce/commerce/modules/shipping/adapters/http"
 	jobs4 "github.com/gocommerce/commerce/modules/shipping/adapters/jobs"
 	ordersapi3 "github.com/gocommerce/commerce/modules/shipping/adapters/ordersapi"
-	postgres9 "github.com/gocommerce/commerce/modules/shipping/adapters/postgres"
-	app9 "github.com/gocommerce/commerce/modules/shipping/app"
+	postgres10 "github.com/gocommerce/commerce/modules/shipping/adapters/postgres"
+	app10 "github.com/gocommerce/commerce/modules/shipping/app"
 	"github.com/gocommerce/commerce/modules/tax"
 	events7 "github.com/gocommerce/commerce/modules/tax/adapters/events"
 	http9 "github.com/gocommerce/commerce/modules/tax/adapters/http"
-	postgres8 "github.com/gocommerce/commerce/modules/tax/adapters/postgres"
+	postgres9 "github.com/gocommerce/commerce/modules/tax/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/tax/adapters/vies"
-	app8 "github.com/gocommerce/commerce/modules/tax/app"
+	app9 "github.com/gocommerce/commerce/modules/tax/app"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
@@ -163,13 +171,15 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	appQueryService := app4.NewQueryService(cartRepository, clockClock)
 	cartsapiAdapter := cartsapi.NewAdapter(appQueryService)
 	subscriptions := none.NewSubscriptions()
-	notifications := none.NewNotifications()
+	notificationRepository := postgres5.NewNotificationRepository(dbDB)
+	queries := app5.NewQueries(notificationRepository)
+	notificationsapiAdapter := notificationsapi.NewAdapter(queries)
 	collaborators := app.Collaborators{
 		Credentials:   adapter,
 		Orders:        ordersapiAdapter,
 		Carts:         cartsapiAdapter,
 		Subscriptions: subscriptions,
-		Notifications: notifications,
+		Notifications: notificationsapiAdapter,
 	}
 	service := app.NewService(appSettings, dbDB, stores, collaborators, outbox, clockClock)
 	customersapiAdapter := customersapi.NewAdapter(service)
@@ -189,11 +199,11 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	jobsJobs := jobs.NewJobs(service, logger)
 	customersModule := customers.NewModule(httpHandler, subscriber, jobsJobs)
 	settings3 := catalog.NewSettings(cfg)
-	productRepository := postgres5.NewProductRepository(dbDB)
-	variantRepository := postgres5.NewVariantRepository(dbDB)
-	imageRepository := postgres5.NewImageRepository(dbDB)
-	collectionRepository := postgres5.NewCollectionRepository(dbDB)
-	stores2 := app5.Stores{
+	productRepository := postgres6.NewProductRepository(dbDB)
+	variantRepository := postgres6.NewVariantRepository(dbDB)
+	imageRepository := postgres6.NewImageRepository(dbDB)
+	collectionRepository := postgres6.NewCollectionRepository(dbDB)
+	stores2 := app6.Stores{
 		Products:    productRepository,
 		Variants:    variantRepository,
 		Images:      imageRepository,
@@ -207,16 +217,16 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		return nil, nil, err
 	}
 	adapter2 := ordersapi2.NewAdapter(queryService)
-	service2 := app5.NewService(settings3, dbDB, stores2, imageStorage, adapter2, outbox, clockClock, logger)
+	service2 := app6.NewService(settings3, dbDB, stores2, imageStorage, adapter2, outbox, clockClock, logger)
 	httpSettings := catalog.NewHTTPSettings(cfg)
 	handler2 := http3.NewHandler(service2, httpSettings)
 	catalogModule := catalog.NewModule(handler2)
-	locationRepository := postgres6.NewLocationRepository(dbDB)
-	levelRepository := postgres6.NewLevelRepository(dbDB)
-	movementRepository := postgres6.NewMovementRepository(dbDB)
-	reservationRepository := postgres6.NewReservationRepository(dbDB)
-	processedEvents := postgres6.NewProcessedEvents(dbDB)
-	repositories := app6.Repositories{
+	locationRepository := postgres7.NewLocationRepository(dbDB)
+	levelRepository := postgres7.NewLevelRepository(dbDB)
+	movementRepository := postgres7.NewMovementRepository(dbDB)
+	reservationRepository := postgres7.NewReservationRepository(dbDB)
+	processedEvents := postgres7.NewProcessedEvents(dbDB)
+	repositories := app7.Repositories{
 		Locations:    locationRepository,
 		Levels:       levelRepository,
 		Movements:    movementRepository,
@@ -225,11 +235,11 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	catalogapiAdapter := catalogapi.NewAdapter(service2)
 	settings4 := inventory.NewSettings(cfg)
-	service3 := app6.NewService(dbDB, repositories, catalogapiAdapter, outbox, clockClock, settings4)
+	service3 := app7.NewService(dbDB, repositories, catalogapiAdapter, outbox, clockClock, settings4)
 	handler3 := http4.NewHandler(service3)
 	eventsSubscriber := events3.NewSubscriber(service3, logger)
-	jobs6 := jobs2.NewJobs(service3, logger)
-	inventoryModule := inventory.NewModule(handler3, eventsSubscriber, jobs6)
+	jobs7 := jobs2.NewJobs(service3, logger)
+	inventoryModule := inventory.NewModule(handler3, eventsSubscriber, jobs7)
 	settings5 := payments.NewSettings(cfg)
 	registry, err := payments.NewGateways(cfg)
 	if err != nil {
@@ -245,20 +255,20 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	settings6 := carts.NewSettings(cfg)
 	adapter3 := catalogapi2.NewAdapter(service2)
 	settings7 := coupons.NewSettings(cfg)
-	couponRepository := postgres7.NewCouponRepository(dbDB)
-	usageRepository := postgres7.NewUsageRepository(dbDB)
-	stores3 := app7.Stores{
+	couponRepository := postgres8.NewCouponRepository(dbDB)
+	usageRepository := postgres8.NewUsageRepository(dbDB)
+	stores3 := app8.Stores{
 		Coupons: couponRepository,
 		Usage:   usageRepository,
 	}
 	adapter4 := customersapi2.NewAdapter(service, service)
-	appCollaborators := app7.Collaborators{
+	appCollaborators := app8.Collaborators{
 		Customers: adapter4,
 	}
-	service5 := app7.NewService(settings7, dbDB, stores3, appCollaborators, outbox, clockClock)
+	service5 := app8.NewService(settings7, dbDB, stores3, appCollaborators, outbox, clockClock)
 	couponsapiAdapter := couponsapi.NewAdapter(service5)
 	settings8 := tax.NewSettings(cfg)
-	repository := postgres8.NewRepository(dbDB)
+	repository := postgres9.NewRepository(dbDB)
 	viesClient := vies.New(cfg)
 	provider, err := tax.NewProvider(cfg)
 	if err != nil {
@@ -267,12 +277,12 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	deps := app8.Deps{
+	deps := app9.Deps{
 		Repo:     repository,
 		VIES:     viesClient,
 		Provider: provider,
 	}
-	service6 := app8.NewService(settings8, dbDB, deps, clockClock)
+	service6 := app9.NewService(settings8, dbDB, deps, clockClock)
 	taxapiAdapter := taxapi.NewAdapter(service6)
 	automaticDiscounts := none2.NewAutomaticDiscounts()
 	adapter5 := customersapi3.NewAdapter(service)
@@ -285,10 +295,10 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	service7 := app4.NewService(settings6, dbDB, cartRepository, collaborators2, outbox, clockClock)
 	handler5 := http6.NewHandler(service7)
-	jobs7 := jobs3.NewJobs(service7, logger)
-	cartsModule := carts.NewModule(handler5, jobs7)
+	jobs8 := jobs3.NewJobs(service7, logger)
+	cartsModule := carts.NewModule(handler5, jobs8)
 	adapter6 := cartsapi2.NewAdapter(service7)
-	validator := app7.NewValidator(service5, adapter6)
+	validator := app8.NewValidator(service5, adapter6)
 	handler6 := http7.NewHandler(service5, validator)
 	subscriber3 := events5.NewSubscriber(service5, logger)
 	couponsModule := coupons.NewModule(handler6, subscriber3)
@@ -311,14 +321,14 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	handler8 := http9.NewHandler(service6)
 	subscriber5 := events7.NewSubscriber(service6, logger)
 	taxModule := tax.NewModule(handler8, subscriber5)
-	shipmentRepository := postgres9.NewShipmentRepository(dbDB)
+	shipmentRepository := postgres10.NewShipmentRepository(dbDB)
 	carriers := shipping.NewCarriers(cfg)
 	adapter10 := ordersapi3.NewAdapter(queryService)
 	settings9 := shipping.NewSettings(cfg)
-	service9 := app9.NewService(dbDB, shipmentRepository, carriers, imageStorage, adapter10, outbox, clockClock, settings9)
+	service9 := app10.NewService(dbDB, shipmentRepository, carriers, imageStorage, adapter10, outbox, clockClock, settings9)
 	handler9 := http10.NewHandler(service9)
-	jobs8 := jobs4.NewJobs(service9, logger)
-	shippingModule := shipping.NewModule(handler9, jobs8)
+	jobs9 := jobs4.NewJobs(service9, logger)
+	shippingModule := shipping.NewModule(handler9, jobs9)
 	adapter11 := cartsapi3.NewAdapter(service7)
 	adapter12 := inventoryapi2.NewAdapter(service3)
 	adapter13 := ordersapi4.NewAdapter(service8, queryService)
@@ -326,7 +336,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	adapter15 := couponsapi3.NewAdapter(service5)
 	adapter16 := taxapi2.NewAdapter(service6)
 	shippingapiAdapter := shippingapi.NewAdapter(service9)
-	modules := app10.Modules{
+	modules := app11.Modules{
 		Carts:     adapter11,
 		Inventory: adapter12,
 		Orders:    adapter13,
@@ -335,21 +345,45 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		Tax:       adapter16,
 		Shipping:  shippingapiAdapter,
 	}
-	sessions := postgres10.NewSessions(dbDB)
-	idempotency := postgres10.NewIdempotency(dbDB)
-	stores4 := app10.Stores{
+	sessions := postgres11.NewSessions(dbDB)
+	idempotency := postgres11.NewIdempotency(dbDB)
+	stores4 := app11.Stores{
 		Sessions:    sessions,
 		Idempotency: idempotency,
 	}
 	settings10 := checkout.NewSettings(cfg)
-	service10 := app10.NewService(modules, stores4, settings10, dbDB, outbox, clockClock, logger)
+	service10 := app11.NewService(modules, stores4, settings10, dbDB, outbox, clockClock, logger)
 	handler10 := http11.NewHandler(service10)
 	subscriber6 := events8.NewSubscriber(service10, logger)
-	jobs9 := jobs5.NewJobs(service10, logger)
-	checkoutModule := checkout.NewModule(service10, handler10, subscriber6, jobs9)
+	jobs10 := jobs5.NewJobs(service10, logger)
+	checkoutModule := checkout.NewModule(service10, handler10, subscriber6, jobs10)
+	templateRepository := postgres5.NewTemplateRepository(dbDB)
+	postgresCartRepository := postgres5.NewCartRepository(dbDB)
+	stores5 := app5.Stores{
+		Notifications: notificationRepository,
+		Templates:     templateRepository,
+		Carts:         postgresCartRepository,
+	}
+	channels := notifications.NewChannels(cfg)
+	adapter17 := customersapi5.NewAdapter(service, service)
+	backend, cleanup4, err := jobsfx.Provide(cfg, logger)
+	if err != nil {
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	enqueuer := jobsfx.ProvideEnqueuer(backend)
+	settings11 := notifications.NewSettings(cfg)
+	service11 := app5.NewService(dbDB, stores5, channels, adapter17, enqueuer, clockClock, settings11, logger)
+	handler11 := http12.NewHandler(service11)
+	subscriber7 := events9.NewSubscriber(service11, logger)
+	jobs11 := jobs6.NewJobs(service11, cfg, logger)
+	notificationsModule := notifications.NewModule(handler11, subscriber7, jobs11)
 	metricsRegistry := metrics.New()
 	limiter, err := ratelimit.New(cfg, client, metricsRegistry, logger)
 	if err != nil {
+		cleanup4()
 		cleanup3()
 		cleanup2()
 		cleanup()
@@ -357,10 +391,11 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	adminModule := ratelimit.NewAdminModule(limiter)
 	metricsModule := metrics.NewModule(metricsRegistry)
-	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, taxModule, shippingModule, checkoutModule, adminModule, metricsModule)
+	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, taxModule, shippingModule, checkoutModule, notificationsModule, adminModule, metricsModule)
 	migrator := newMigrator(dbDB, v)
-	authenticator, cleanup4, err := app2.NewAuthenticator(settings, tokens, apiKeyRepository, keyCache, revocations, invalidations, clockClock, logger)
+	authenticator, cleanup5, err := app2.NewAuthenticator(settings, tokens, apiKeyRepository, keyCache, revocations, invalidations, clockClock, logger)
 	if err != nil {
+		cleanup4()
 		cleanup3()
 		cleanup2()
 		cleanup()
@@ -371,6 +406,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	v2 := newFragments(v)
 	openapiModule, err := openapi.NewModule(v2)
 	if err != nil {
+		cleanup5()
 		cleanup4()
 		cleanup3()
 		cleanup2()
@@ -379,6 +415,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	server, err := newServer(cfg, logger, authenticator, rateLimitMiddleware, metricsRegistry, health, v, openapiModule)
 	if err != nil {
+		cleanup5()
 		cleanup4()
 		cleanup3()
 		cleanup2()
@@ -387,14 +424,6 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	bus := newBus(v)
 	relay := newRelay(dbDB, bus, outbox, logger)
-	backend, cleanup5, err := jobsfx.Provide(cfg, logger)
-	if err != nil {
-		cleanup4()
-		cleanup3()
-		cleanup2()
-		cleanup()
-		return nil, nil, err
-	}
 	seeders := newSeeders(service2, service2, service3, service)
 	mainApp := newApp(cfg, logger, dbDB, migrator, server, bus, relay, backend, appService, seeders, v)
 	return mainApp, func() {

@@ -14,6 +14,7 @@ import (
 	"github.com/gocommerce/commerce/modules/customers/adapters/identityapi"
 	customersjobs "github.com/gocommerce/commerce/modules/customers/adapters/jobs"
 	"github.com/gocommerce/commerce/modules/customers/adapters/none"
+	"github.com/gocommerce/commerce/modules/customers/adapters/notificationsapi"
 	"github.com/gocommerce/commerce/modules/customers/adapters/ordersapi"
 	customerspg "github.com/gocommerce/commerce/modules/customers/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/customers/api"
@@ -66,14 +67,15 @@ var Repositories = wire.NewSet(
 
 // DefaultDataSources binds the ports of the modules customers reads personal data
 // from: orders through adapters/ordersapi (on orders/api.Queries), carts through
-// adapters/cartsapi (on carts/api.Queries), and the modules that do not exist yet
-// (subscriptions, notifications) to adapters/none, answering "nothing to export".
+// adapters/cartsapi (on carts/api.Queries), notifications through
+// adapters/notificationsapi (on notifications/api.Queries), and subscriptions, which
+// does not exist yet, to adapters/none, answering "nothing to export".
 //
-// Extension point: when subscriptions or notifications land, give the module a query
-// side that depends on none of customers' services (like orders.QuerySet and
-// carts.QuerySet: docs/decisions/0079, 0108), add an adapters/<module>api package
-// implementing ports.Subscriptions or ports.Notifications on it, and replace the
-// matching none binding here; the export body already has its member.
+// Extension point: when subscriptions lands, give it a query side that depends on
+// none of customers' services (like orders.QuerySet, carts.QuerySet and
+// notifications.QuerySet: docs/decisions/0079, 0108), add adapters/subscriptionsapi
+// implementing ports.Subscriptions on it, and replace the none binding here; the
+// export body already has its member.
 var DefaultDataSources = wire.NewSet(
 	ordersapi.NewAdapter,
 	wire.Bind(new(ports.Orders), new(*ordersapi.Adapter)),
@@ -81,14 +83,15 @@ var DefaultDataSources = wire.NewSet(
 	wire.Bind(new(ports.Carts), new(*cartsapi.Adapter)),
 	none.NewSubscriptions,
 	wire.Bind(new(ports.Subscriptions), new(none.Subscriptions)),
-	none.NewNotifications,
-	wire.Bind(new(ports.Notifications), new(none.Notifications)),
+	notificationsapi.NewAdapter,
+	wire.Bind(new(ports.Notifications), new(*notificationsapi.Adapter)),
 )
 
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
 // tx.Manager, event.Publisher, clock.Clock, identity/api.Credentials (from
-// identity.ProviderSet), orders/api.Queries (orders.QuerySet) and carts/api.Queries
-// (carts.QuerySet); none of them depends on customers, so the graph stays acyclic.
+// identity.ProviderSet), orders/api.Queries (orders.QuerySet), carts/api.Queries
+// (carts.QuerySet) and notifications/api.Queries (notifications.QuerySet); none of
+// them depends on customers, so the graph stays acyclic.
 // Outputs: *Module, *app.Service, api.Customers, api.AccountLinks, api.Segments,
 // api.Addresses.
 var ProviderSet = wire.NewSet(

@@ -232,10 +232,64 @@ type S3 struct {
 	VirtualHosted   bool   `koanf:"virtual_hosted"`
 }
 
-// Notifications configures delivery retries.
+// Notifications configures delivery: retries (CONTRACT §7), the channels' providers,
+// the store's own messages and the inbound delivery webhook.
 type Notifications struct {
 	RetryBackoff []time.Duration `koanf:"retry_backoff"`
 	MaxAttempts  int             `koanf:"max_attempts"`
+	// Concurrency is how many sends of a bulk batch run at once.
+	Concurrency int `koanf:"concurrency"`
+	// SweepInterval is how often due notifications (scheduled, retries) are looked for.
+	SweepInterval time.Duration `koanf:"sweep_interval"`
+	// ShopName fills the templates' shop_name.
+	ShopName string `koanf:"shop_name"`
+	// StaffEmails receive the low-stock alerts.
+	StaffEmails []string `koanf:"staff_emails"`
+	// AbandonedCartDelay is how long a customer's cart stays idle before the reminder
+	// (0 sends none).
+	AbandonedCartDelay time.Duration `koanf:"abandoned_cart_delay"`
+	// WebhookSecret verifies the inbound delivery webhook ("" refuses it).
+	WebhookSecret string            `koanf:"webhook_secret"`
+	Email         NotificationEmail `koanf:"email"`
+	SMS           NotificationSMS   `koanf:"sms"`
+	Push          NotificationPush  `koanf:"push"`
+	Webhook       NotificationHook  `koanf:"webhook"`
+}
+
+// NotificationEmail is the SMTP server; without a host, email goes to files in
+// OutboxDir (default <data_dir>/outbox).
+type NotificationEmail struct {
+	From     string `koanf:"from"`
+	Host     string `koanf:"host"`
+	Port     int    `koanf:"port"`
+	Username string `koanf:"username"`
+	Password string `koanf:"password"`
+	// TLS is starttls (default: upgrade when offered), mandatory_starttls, tls
+	// (implicit, port 465) or none.
+	TLS       string        `koanf:"tls"`
+	Timeout   time.Duration `koanf:"timeout"`
+	OutboxDir string        `koanf:"outbox_dir"`
+}
+
+// NotificationSMS is a Twilio-style SMS API (Messages resource, basic auth).
+type NotificationSMS struct {
+	BaseURL    string `koanf:"base_url"`
+	AccountSID string `koanf:"account_sid"`
+	AuthToken  string `koanf:"auth_token"`
+	From       string `koanf:"from"`
+}
+
+// NotificationPush is Firebase Cloud Messaging's HTTP v1 API.
+type NotificationPush struct {
+	BaseURL     string `koanf:"base_url"`
+	ProjectID   string `koanf:"project_id"`
+	AccessToken string `koanf:"access_token"`
+}
+
+// NotificationHook signs the webhook channel's POSTs.
+type NotificationHook struct {
+	Secret  string        `koanf:"secret"`
+	Timeout time.Duration `koanf:"timeout"`
 }
 
 // Shipping configures the carriers (credentials switch a carrier from its built-in rate
@@ -328,12 +382,19 @@ func Default() Config {
 			VIESURL:      "https://ec.europa.eu/taxation_customs/vies/rest-api",
 			VIESTimeout:  10 * time.Second,
 		},
-		Inventory:     Inventory{ReservationTimeout: 30 * time.Minute},
-		Carts:         Carts{ExpiryDays: 30, Write: CartsWrite{Versioned: true, Cache: true, GroupCommit: true}},
-		Uploads:       Uploads{MaxSizeBytes: 10 << 20, Driver: "local", Dir: "", PublicURL: "/uploads", S3: S3{Region: "us-east-1"}},
-		Customers:     Customers{InviteTTL: 7 * 24 * time.Hour, ResetTTL: 24 * time.Hour},
-		Notifications: Notifications{RetryBackoff: []time.Duration{30 * time.Second, 2 * time.Minute, 10 * time.Minute}, MaxAttempts: 4},
-		Jobs:          Jobs{Concurrency: 10},
+		Inventory: Inventory{ReservationTimeout: 30 * time.Minute},
+		Carts:     Carts{ExpiryDays: 30, Write: CartsWrite{Versioned: true, Cache: true, GroupCommit: true}},
+		Uploads:   Uploads{MaxSizeBytes: 10 << 20, Driver: "local", Dir: "", PublicURL: "/uploads", S3: S3{Region: "us-east-1"}},
+		Customers: Customers{InviteTTL: 7 * 24 * time.Hour, ResetTTL: 24 * time.Hour},
+		Notifications: Notifications{
+			RetryBackoff: []time.Duration{30 * time.Second, 2 * time.Minute, 10 * time.Minute}, MaxAttempts: 4,
+			Concurrency: 8, SweepInterval: 15 * time.Second, ShopName: "Commerce", AbandonedCartDelay: 4 * time.Hour,
+			Email:   NotificationEmail{From: "Commerce <no-reply@localhost.localdomain>", Port: 587, TLS: "starttls", Timeout: 30 * time.Second},
+			SMS:     NotificationSMS{BaseURL: "https://api.twilio.com"},
+			Push:    NotificationPush{BaseURL: "https://fcm.googleapis.com"},
+			Webhook: NotificationHook{Timeout: 10 * time.Second},
+		},
+		Jobs: Jobs{Concurrency: 10},
 		Shipping: Shipping{
 			RatesTimeout: 10 * time.Second, LabelTimeout: 30 * time.Second, TrackingInterval: time.Hour,
 			UPS:   Carrier{BaseURL: "https://onlinetools.ups.com"},
@@ -536,6 +597,25 @@ func (c *Config) Validate() error {
 	positive("customers.reset_ttl", int64(c.Customers.ResetTTL))
 	positive("jobs.concurrency", int64(c.Jobs.Concurrency))
 	positive("shipping.rates_timeout", int64(c.Shipping.RatesTimeout))
+	positive("notifications.max_attempts", int64(c.Notifications.MaxAttempts))
+	positive("notifications.concurrency", int64(c.Notifications.Concurrency))
+	positive("notifications.sweep_interval", int64(c.Notifications.SweepInterval))
+	nonNegative("notifications.abandoned_cart_delay", int64(c.Notifications.AbandonedCartDelay))
+	if len(c.Notifications.RetryBackoff) == 0 {
+		bad("notifications.retry_backoff", "must list at least one duration")
+	}
+	for _, d := range c.Notifications.RetryBackoff {
+		if d <= 0 {
+			bad("notifications.retry_backoff", "every duration must be positive")
+			break
+		}
+	}
+	switch c.Notifications.Email.TLS {
+	case "starttls", "mandatory_starttls", "tls", "none":
+	default:
+		bad("notifications.email.tls", "must be starttls, mandatory_starttls, tls or none, got %q", c.Notifications.Email.TLS)
+	}
+	between("notifications.email.port", int64(c.Notifications.Email.Port), 1, 65535)
 	positive("shipping.label_timeout", int64(c.Shipping.LabelTimeout))
 	positive("shipping.tracking_interval", int64(c.Shipping.TrackingInterval))
 	return errors.Join(errs...)

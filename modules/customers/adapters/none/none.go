@@ -1,8 +1,9 @@
 // Package none holds adapters answering "nothing" for the modules customers reads
-// personal data from: module.go binds Subscriptions and Notifications (those modules
-// do not exist yet) and replaces a binding with an adapter on top of that module's api
-// once it exists (orders and carts have theirs: adapters/ordersapi, adapters/cartsapi).
-// Orders and Carts stay for tests that need the module alone.
+// personal data from: module.go binds Subscriptions (that module does not exist yet)
+// and replaces a binding with an adapter on top of that module's api once it exists
+// (orders, carts and notifications have theirs: adapters/ordersapi, adapters/cartsapi,
+// adapters/notificationsapi). Orders, Carts and Notifications stay for tests that need
+// the module alone.
 package none
 
 import (
