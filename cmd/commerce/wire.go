@@ -18,6 +18,7 @@ import (
 	"github.com/gocommerce/commerce/modules/payments"
 	"github.com/gocommerce/commerce/modules/shipping"
 	shippingports "github.com/gocommerce/commerce/modules/shipping/ports"
+	"github.com/gocommerce/commerce/modules/subscriptions"
 	"github.com/gocommerce/commerce/modules/tax"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
@@ -72,6 +73,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		wire.Bind(new(shippingports.LabelStorage), new(catalogports.ImageStorage)),
 		checkout.ProviderSet,
 		notifications.ProviderSet,
+		subscriptions.ProviderSet,
 		newModules,
 		newSeeders,
 		newApp,

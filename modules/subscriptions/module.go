@@ -68,9 +68,10 @@ var QuerySet = wire.NewSet(
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
 // tx.Manager, event.Publisher, jobs.Enqueuer, clock.Clock, orders/api.Orders and
 // api.Queries, payments/api.Payments, catalog/api.Catalog, customers/api.Customers and
-// notifications/api.Notifications; QuerySet must be in the graph (cmd adds it for
-// customers). Output: *Module.
+// notifications/api.Notifications. Outputs: *Module and api.Queries (QuerySet, which
+// the customers module's export reads).
 var ProviderSet = wire.NewSet(
+	QuerySet,
 	NewSettings,
 	NewInterval,
 	ordersapi.NewAdapter,

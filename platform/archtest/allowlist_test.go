@@ -22,7 +22,7 @@ var apiImports = map[string][]string{
 	"catalog":       {"orders"},
 	"checkout":      {"carts", "coupons", "inventory", "orders", "payments", "shipping", "tax"},
 	"coupons":       {"carts", "customers"},
-	"customers":     {"carts", "identity", "notifications", "orders"},
+	"customers":     {"carts", "identity", "notifications", "orders", "subscriptions"},
 	"identity":      {"customers"},
 	"inventory":     {"catalog"},
 	"notifications": {"carts", "catalog", "checkout", "customers", "orders", "payments"},
@@ -30,6 +30,7 @@ var apiImports = map[string][]string{
 	"payments":      {"customers"},
 	"tax":           {},
 	"shipping":      {"orders"},
+	"subscriptions": {"catalog", "customers", "notifications", "orders", "payments"},
 }
 
 // moduleFolders lists the folders under modules/.
