@@ -51,8 +51,15 @@ func TestRenewalFailsTwiceThenRecovers(t *testing.T) {
 		if rows := h.Must(200, "GET", "/api/v1/admin/dunning/failed-payments?status=past_due", nil, "admin").List(); len(rows) != 0 {
 			t.Errorf("past_due rows %v", rows)
 		}
-		// Retry 1 (day 1) fails.
-		h.advance(day)
+		// Retry 1 (day 1) fails: its queued task runs it (the sweep would too).
+		h.clock.Advance(day)
+		if err := h.svc.RetryInvoice(context.Background(), inv["id"].(string)); err != nil {
+			t.Fatal(err)
+		}
+		if err := h.svc.RetryInvoice(context.Background(), inv["id"].(string)); err != nil { // not due again: nothing
+			t.Fatal(err)
+		}
+		h.bill()
 		inv = h.invoices(id)[0]
 		if httpxtest.Num(inv["failed_attempts"]) != 2 || inv["next_retry_at"] != due.Add(3*day).Format(time.RFC3339) || httpxtest.Num(inv["retry_count"]) != 1 {
 			t.Fatalf("after retry 1 %v", inv)

@@ -239,11 +239,7 @@ func (s *Subscription) Apply(in Input, now time.Time) error {
 		if due != nil {
 			at = *due
 		}
-		if next.Status == StatusPaused {
-			next.BillingAnchor, next.AnchorCycle, next.NextBillingAt = at, next.CurrentCycle, &at
-		} else if next.Status != StatusPastDue || due == nil {
-			next.Reanchor(at)
-		}
+		next.Reanchor(at)
 		if next.CancelAtEnd {
 			e := at
 			next.EndsAt = &e

@@ -124,8 +124,8 @@ func (s *Subscription) DueOf(cycle int) time.Time {
 // NextCycle is the cycle number the next invoice bills.
 func (s *Subscription) NextCycle() int { return s.CurrentCycle + 1 }
 
-// Reanchor makes at the due date of the next cycle (after a change of interval,
-// next_billing_at or a resume).
+// Reanchor makes at the due date of the next cycle and the anchor of the cycles after
+// it (after a change of interval, interval_count or next_billing_at, or a resume).
 func (s *Subscription) Reanchor(at time.Time) {
 	s.BillingAnchor, s.AnchorCycle = at, s.CurrentCycle
 	s.NextBillingAt = &at
