@@ -12,7 +12,8 @@ import (
 // saved cards), orders, catalog, customers and notifications modules: the first cycle
 // billed at create pays and makes a paid order; a declined saved card puts the
 // subscription in dunning; the customer changes the card, the admin retries and it
-// recovers; the customer's export holds the subscription with its invoices.
+// recovers (the first dunning email went through the notifications module); the
+// customer's export holds the subscription with its invoices.
 func TestSubscriptionsEndToEnd(t *testing.T) {
 	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
@@ -88,6 +89,9 @@ func TestSubscriptionsEndToEnd(t *testing.T) {
 		}
 		if inv := invoices(id)[0].(map[string]any); inv["status"] != "failed" || inv["failure_reason"] != "card_declined" {
 			t.Fatalf("declined invoice %v", inv)
+		}
+		if n := e.count("SELECT COUNT(*) FROM notifications WHERE template_id = ? AND recipient = ?", "dunning_first_html", "ada@example.com"); n != 1 {
+			t.Errorf("dunning emails through notifications: %d", n)
 		}
 		rows := e.do("GET", "/api/v1/admin/dunning/failed-payments", nil, e.admin...)
 		if list, _ := rows.JSON(t)["data"].([]any); rows.Status != http.StatusOK || len(list) != 1 {
