@@ -169,9 +169,7 @@ func TestGraceExtensionAndManualRetry(t *testing.T) {
 		if r.Body["success"] != true || r.Body["new_grace_period_end"] != t0.AddDate(0, 0, 12).Format(time.RFC3339) {
 			t.Fatalf("extend %v", r.Body)
 		}
-		h.advance(1 * day)
-		h.advance(2 * day)
-		h.advance(4 * day) // the last retry fails at day 7: grace runs to day 12
+		h.retryAll() // the last retry fails at day 7: grace runs to day 12
 		if s := h.get(id); s["status"] != "past_due" {
 			t.Fatalf("cancelled within the extended grace %v", s)
 		}
@@ -201,9 +199,7 @@ func TestGraceExtensionAndManualRetry(t *testing.T) {
 
 		// Without the extension, the grace ends with the last retry: cancelled then.
 		id2 := h.create("admin", map[string]any{"payment_method_id": cardDeclined})["id"].(string)
-		h.advance(1 * day)
-		h.advance(2 * day)
-		h.advance(4 * day)
+		h.retryAll()
 		if s := h.get(id2); s["status"] != "cancelled" {
 			t.Fatalf("not failed out %v", s)
 		}
@@ -220,9 +216,7 @@ func TestGraceEndsAfterExhaustedRetries(t *testing.T) {
 	eachEngine(t, func(t *testing.T, h *harness) {
 		id := h.create("admin", map[string]any{"payment_method_id": cardDeclined})["id"].(string)
 		h.Must(200, "POST", "/api/v1/admin/dunning/subscriptions/"+id+"/extend-grace", map[string]any{"days": 2}, "admin")
-		h.advance(1 * day)
-		h.advance(2 * day)
-		h.advance(4 * day)
+		h.retryAll()
 		if s := h.get(id); s["status"] != "past_due" {
 			t.Fatalf("before the grace end %v", s)
 		}
@@ -316,6 +310,14 @@ func TestCrashMidBillingChargesOnce(t *testing.T) {
 			t.Errorf("subscription %v", s)
 		}
 	})
+}
+
+// retryAll runs the three scheduled retries (days 1, 3 and 7 after the failure now).
+func (h *harness) retryAll() {
+	h.t.Helper()
+	for _, d := range []int{1, 2, 4} {
+		h.advance(time.Duration(d) * day)
+	}
 }
 
 // A provider's invoice events, recorded by payments as payment.succeeded /

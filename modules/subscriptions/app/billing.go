@@ -25,40 +25,36 @@ func (s *Service) BillDue(ctx context.Context) (int64, error) {
 	now, limit := s.clock.Now(), s.settings.BatchSize
 	var n int64
 	var errs []error
-	due, err := s.repo.Due(ctx, now, limit)
-	errs = append(errs, err)
-	for _, id := range due {
-		if err := s.Renew(ctx, id); err != nil {
+	// each runs step on every id list found, counting the rows it moved.
+	each := func(list func(context.Context) ([]string, error), step func(ctx context.Context, id string) (bool, error)) {
+		ids, err := list(ctx)
+		errs = append(errs, err)
+		for _, id := range ids {
+			moved, err := step(ctx, id)
 			errs = append(errs, err)
-			continue
-		}
-		n++
-	}
-	pending, err := s.repo.Pending(ctx, now, limit)
-	errs = append(errs, err)
-	for _, id := range pending {
-		if _, ok, err := s.charge(ctx, id, false); err != nil {
-			errs = append(errs, err)
-		} else if ok {
-			n++
+			if moved {
+				n++
+			}
 		}
 	}
-	over, err := s.repo.GraceOver(ctx, now, limit)
-	errs = append(errs, err)
-	for _, id := range over {
-		if err := s.failOutAfterGrace(ctx, id); err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		n++
-	}
-	orphans, err := s.repo.PaidWithoutOrder(ctx, limit)
-	errs = append(errs, err)
-	for _, id := range orphans {
-		if err := s.makeOrder(ctx, id); err != nil {
+	each(func(ctx context.Context) ([]string, error) { return s.repo.Due(ctx, now, limit) }, func(ctx context.Context, id string) (bool, error) {
+		err := s.Renew(ctx, id)
+		return err == nil, err
+	})
+	each(func(ctx context.Context) ([]string, error) { return s.repo.Pending(ctx, now, limit) }, func(ctx context.Context, id string) (bool, error) {
+		_, ok, err := s.charge(ctx, id, false)
+		return ok, err
+	})
+	each(func(ctx context.Context) ([]string, error) { return s.repo.GraceOver(ctx, now, limit) }, func(ctx context.Context, id string) (bool, error) {
+		err := s.failOutAfterGrace(ctx, id)
+		return err == nil, err
+	})
+	each(func(ctx context.Context) ([]string, error) { return s.repo.PaidWithoutOrder(ctx, limit) }, func(ctx context.Context, id string) (bool, error) {
+		if err := s.makeOrder(ctx, id); err != nil { // a product gone from the catalog: logged, not retried in a loop of errors
 			s.log.Warn("order of a paid cycle failed", zap.String("invoice_id", id), zap.Error(err))
 		}
-	}
+		return false, nil
+	})
 	return n, errors.Join(errs...)
 }
 
