@@ -9,10 +9,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	payments "github.com/gocommerce/commerce/modules/payments/api"
+	"github.com/gocommerce/commerce/modules/subscriptions/domain"
 	"github.com/gocommerce/commerce/modules/subscriptions/ports"
 	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/httpxtest"
+	"github.com/gocommerce/commerce/platform/ids"
 )
 
 const day = 24 * time.Hour
@@ -359,5 +363,54 @@ func TestProviderInvoiceEvents(t *testing.T) {
 		}
 		// An event naming no invoice of ours is ignored.
 		send(payments.EventPaymentSucceeded, payments.PaymentEvent{PaymentID: "pay_zz", Subscription: map[string]string{"invoice_id": "in_9"}})
+	})
+}
+
+// A worker that died after issuing an invoice and before charging it leaves it
+// pending: the sweep charges it, unless the subscription stopped billing meanwhile
+// (cancelled: the invoice is cancelled uncharged; paused: it waits for the resume).
+func TestStrandedInvoiceFollowsTheSubscription(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, func(t *testing.T, h *harness) {
+		strand := func(id string) string {
+			t.Helper()
+			sub, err := h.repo.Get(context.Background(), id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			inv := &domain.Invoice{ID: ids.New(), SubscriptionID: id, CustomerID: sub.CustomerID, OrderRef: ids.New(), CycleNumber: 1,
+				PeriodStart: *sub.NextBillingAt, PeriodEnd: sub.DueOf(2), Subtotal: sub.Amount, TaxTotal: decimal.Zero, Total: sub.Amount,
+				Currency: sub.Currency, Status: domain.InvoicePending, CreatedAt: h.clock.Now(), UpdatedAt: h.clock.Now()}
+			if _, err := h.repo.CreateInvoice(context.Background(), inv); err != nil {
+				t.Fatal(err)
+			}
+			return inv.ID
+		}
+		cancelled := h.create("admin", map[string]any{"trial_days": 2})["id"].(string)
+		paused := h.create("admin", map[string]any{"trial_days": 2})["id"].(string)
+		h.clock.Advance(2 * day)
+		inv1, inv2 := strand(cancelled), strand(paused)
+		h.Must(200, "POST", "/api/v1/subscriptions/"+cancelled+"/cancel", map[string]any{"reason": "other"}, "admin")
+		// Pause needs an active subscription: the trialing one is paused through the store.
+		sub, _ := h.repo.Get(context.Background(), paused)
+		sub.Status = domain.StatusPaused
+		if err := h.repo.Update(context.Background(), sub); err != nil {
+			t.Fatal(err)
+		}
+		h.bill()
+		if got := h.invoices(cancelled)[0]; got["status"] != "cancelled" || h.payments.chargesOf(inv1) != 0 {
+			t.Fatalf("cancelled subscription's invoice %v", got)
+		}
+		if got := h.invoices(paused)[0]; got["status"] != "pending" || h.payments.chargesOf(inv2) != 0 {
+			t.Fatalf("paused subscription's invoice %v", got)
+		}
+		h.Must(200, "POST", "/api/v1/subscriptions/"+paused+"/resume", nil, "admin")
+		h.bill()
+		if got := h.invoices(paused)[0]; got["status"] != "paid" || h.payments.chargesOf(inv2) != 1 {
+			t.Fatalf("resumed subscription's invoice %v", got)
+		}
+		if s := h.get(paused); s["status"] != "active" || httpxtest.Num(s["current_cycle"]) != 1 {
+			t.Errorf("resumed %v", s)
+		}
 	})
 }

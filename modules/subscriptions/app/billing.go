@@ -130,6 +130,10 @@ type Charged struct {
 // ok is false when the invoice was not chargeable or another worker holds it.
 func (s *Service) charge(ctx context.Context, invoiceID string, manual bool) (Charged, bool, error) {
 	now, token := s.clock.Now(), s.newID()
+	before, err := s.repo.GetInvoice(ctx, invoiceID)
+	if err != nil {
+		return Charged{}, false, err
+	}
 	ok, err := s.repo.Claim(ctx, ports.Claim{InvoiceID: invoiceID, Token: token, Until: now.Add(s.settings.ClaimLease), Now: now,
 		Retry: true, Manual: manual})
 	if err != nil || !ok {
@@ -142,6 +146,12 @@ func (s *Service) charge(ctx context.Context, invoiceID string, manual bool) (Ch
 	sub, err := s.repo.Get(ctx, inv.SubscriptionID)
 	if err != nil {
 		return Charged{}, false, err
+	}
+	if before.Status == domain.InvoicePending && (sub.Status.Ended() || sub.Status == domain.StatusPaused) {
+		// Never charged, and the subscription stopped billing since it was issued. (A
+		// lapsed charge is resumed whatever the subscription does: it may have gone
+		// through, and its outcome is recorded.)
+		return Charged{}, false, s.release(ctx, inv, sub, token)
 	}
 	number := inv.FailedAttempts + 1
 	res, err := s.mods.Payments.Charge(ctx, ports.ChargeRequest{
@@ -171,6 +181,26 @@ func (s *Service) charge(ctx context.Context, invoiceID string, manual bool) (Ch
 	}
 	out, err := s.repo.GetInvoice(ctx, inv.ID)
 	return Charged{PaymentID: res.PaymentID, Paid: res.Paid, Invoice: out}, true, err
+}
+
+// release gives up a claimed charge of a subscription that stopped billing after its
+// invoice was issued: an ended one's invoice is cancelled, a paused one's goes back to
+// pending (charged after the resume).
+func (s *Service) release(ctx context.Context, inv *domain.Invoice, sub *domain.Subscription, token string) error {
+	return s.tx.InTx(ctx, func(ctx context.Context) error {
+		now := s.clock.Now()
+		if sub.Status == domain.StatusPaused {
+			inv.Status, inv.ClaimToken, inv.ClaimedUntil, inv.UpdatedAt = domain.InvoicePending, "", nil, now
+			_, err := s.repo.Settle(ctx, inv, []domain.InvoiceStatus{domain.InvoiceBilled}, token)
+			return err
+		}
+		inv.Lose(now)
+		inv.ClaimToken, inv.ClaimedUntil = "", nil
+		if ok, err := s.repo.Settle(ctx, inv, []domain.InvoiceStatus{domain.InvoiceBilled}, token); err != nil || !ok {
+			return err
+		}
+		return s.publishInvoice(ctx, api.EventInvoiceCancelled, inv)
+	})
 }
 
 // settlePaid records the payment of an invoice still in one of from (and token's

@@ -199,11 +199,14 @@ func (r *Repository) SetInvoiceOrder(ctx context.Context, invoiceID, orderID str
 	return db.Done(r.db.Conn(ctx).Model(&invoiceRow{}).Where("id = ?", invoiceID).Update("order_id", orderID), "subscriptions: invoice order")
 }
 
-// Pending lists the invoices to charge now.
+// Pending lists the invoices to charge now (pending ones of paused subscriptions wait
+// for the resume).
 func (r *Repository) Pending(ctx context.Context, now time.Time, limit int) ([]string, error) {
 	now = now.UTC()
-	return r.pluck(r.db.Conn(ctx).Model(&invoiceRow{}).Where("status = ? OR (status = ? AND next_retry_at <= ?) OR (status = ? AND claimed_until < ?)",
-		string(domain.InvoicePending), string(domain.InvoiceFailed), now, string(domain.InvoiceBilled), now).
+	conn := r.db.Conn(ctx)
+	paused := conn.Model(&subscriptionRow{}).Select("id").Where("status = ?", string(domain.StatusPaused))
+	return r.pluck(conn.Model(&invoiceRow{}).Where("(status = ? AND subscription_id NOT IN (?)) OR (status = ? AND next_retry_at <= ?) OR (status = ? AND claimed_until < ?)",
+		string(domain.InvoicePending), paused, string(domain.InvoiceFailed), now, string(domain.InvoiceBilled), now).
 		Order("updated_at, id").Limit(limit), "subscriptions: pending invoices")
 }
 
