@@ -18,6 +18,7 @@ import (
 	"github.com/gocommerce/commerce/modules/payments"
 	"github.com/gocommerce/commerce/modules/shipping"
 	shippingports "github.com/gocommerce/commerce/modules/shipping/ports"
+	"github.com/gocommerce/commerce/modules/subscriptions"
 	"github.com/gocommerce/commerce/modules/tax"
 	"github.com/gocommerce/commerce/modules/webhooks"
 	"github.com/gocommerce/commerce/platform/adminui"
@@ -76,6 +77,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		checkout.ProviderSet,
 		notifications.ProviderSet,
 		webhooks.ProviderSet,
+		subscriptions.ProviderSet,
 		newModules,
 		newSeeders,
 		newApp,

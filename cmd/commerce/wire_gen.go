@@ -13,15 +13,15 @@ import (
 	customersapi3 "github.com/gocommerce/commerce/modules/carts/adapters/customersapi"
 	http6 "github.com/gocommerce/commerce/modules/carts/adapters/http"
 	jobs3 "github.com/gocommerce/commerce/modules/carts/adapters/jobs"
-	none2 "github.com/gocommerce/commerce/modules/carts/adapters/none"
+	"github.com/gocommerce/commerce/modules/carts/adapters/none"
 	postgres4 "github.com/gocommerce/commerce/modules/carts/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/carts/adapters/taxapi"
 	app4 "github.com/gocommerce/commerce/modules/carts/app"
 	"github.com/gocommerce/commerce/modules/catalog"
 	http3 "github.com/gocommerce/commerce/modules/catalog/adapters/http"
 	ordersapi2 "github.com/gocommerce/commerce/modules/catalog/adapters/ordersapi"
-	postgres6 "github.com/gocommerce/commerce/modules/catalog/adapters/postgres"
-	app6 "github.com/gocommerce/commerce/modules/catalog/app"
+	postgres7 "github.com/gocommerce/commerce/modules/catalog/adapters/postgres"
+	app7 "github.com/gocommerce/commerce/modules/catalog/app"
 	"github.com/gocommerce/commerce/modules/checkout"
 	cartsapi3 "github.com/gocommerce/commerce/modules/checkout/adapters/cartsapi"
 	couponsapi3 "github.com/gocommerce/commerce/modules/checkout/adapters/couponsapi"
@@ -31,27 +31,27 @@ import (
 	jobs5 "github.com/gocommerce/commerce/modules/checkout/adapters/jobs"
 	ordersapi4 "github.com/gocommerce/commerce/modules/checkout/adapters/ordersapi"
 	paymentsapi2 "github.com/gocommerce/commerce/modules/checkout/adapters/paymentsapi"
-	postgres11 "github.com/gocommerce/commerce/modules/checkout/adapters/postgres"
+	postgres12 "github.com/gocommerce/commerce/modules/checkout/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/checkout/adapters/shippingapi"
 	taxapi2 "github.com/gocommerce/commerce/modules/checkout/adapters/taxapi"
-	app11 "github.com/gocommerce/commerce/modules/checkout/app"
+	app12 "github.com/gocommerce/commerce/modules/checkout/app"
 	"github.com/gocommerce/commerce/modules/coupons"
 	cartsapi2 "github.com/gocommerce/commerce/modules/coupons/adapters/cartsapi"
 	customersapi2 "github.com/gocommerce/commerce/modules/coupons/adapters/customersapi"
 	events5 "github.com/gocommerce/commerce/modules/coupons/adapters/events"
 	http7 "github.com/gocommerce/commerce/modules/coupons/adapters/http"
-	postgres8 "github.com/gocommerce/commerce/modules/coupons/adapters/postgres"
-	app8 "github.com/gocommerce/commerce/modules/coupons/app"
+	postgres9 "github.com/gocommerce/commerce/modules/coupons/adapters/postgres"
+	app9 "github.com/gocommerce/commerce/modules/coupons/app"
 	"github.com/gocommerce/commerce/modules/customers"
 	"github.com/gocommerce/commerce/modules/customers/adapters/cartsapi"
 	events2 "github.com/gocommerce/commerce/modules/customers/adapters/events"
 	http2 "github.com/gocommerce/commerce/modules/customers/adapters/http"
 	"github.com/gocommerce/commerce/modules/customers/adapters/identityapi"
 	"github.com/gocommerce/commerce/modules/customers/adapters/jobs"
-	"github.com/gocommerce/commerce/modules/customers/adapters/none"
 	"github.com/gocommerce/commerce/modules/customers/adapters/notificationsapi"
 	"github.com/gocommerce/commerce/modules/customers/adapters/ordersapi"
 	postgres2 "github.com/gocommerce/commerce/modules/customers/adapters/postgres"
+	"github.com/gocommerce/commerce/modules/customers/adapters/subscriptionsapi"
 	"github.com/gocommerce/commerce/modules/customers/app"
 	"github.com/gocommerce/commerce/modules/identity"
 	"github.com/gocommerce/commerce/modules/identity/adapters/customersapi"
@@ -64,15 +64,15 @@ import (
 	events3 "github.com/gocommerce/commerce/modules/inventory/adapters/events"
 	http4 "github.com/gocommerce/commerce/modules/inventory/adapters/http"
 	jobs2 "github.com/gocommerce/commerce/modules/inventory/adapters/jobs"
-	postgres7 "github.com/gocommerce/commerce/modules/inventory/adapters/postgres"
-	app7 "github.com/gocommerce/commerce/modules/inventory/app"
+	postgres8 "github.com/gocommerce/commerce/modules/inventory/adapters/postgres"
+	app8 "github.com/gocommerce/commerce/modules/inventory/app"
 	"github.com/gocommerce/commerce/modules/notifications"
 	customersapi5 "github.com/gocommerce/commerce/modules/notifications/adapters/customersapi"
 	events9 "github.com/gocommerce/commerce/modules/notifications/adapters/events"
 	http12 "github.com/gocommerce/commerce/modules/notifications/adapters/http"
 	jobs6 "github.com/gocommerce/commerce/modules/notifications/adapters/jobs"
-	postgres5 "github.com/gocommerce/commerce/modules/notifications/adapters/postgres"
-	app5 "github.com/gocommerce/commerce/modules/notifications/app"
+	postgres6 "github.com/gocommerce/commerce/modules/notifications/adapters/postgres"
+	app6 "github.com/gocommerce/commerce/modules/notifications/app"
 	"github.com/gocommerce/commerce/modules/orders"
 	catalogapi3 "github.com/gocommerce/commerce/modules/orders/adapters/catalogapi"
 	couponsapi2 "github.com/gocommerce/commerce/modules/orders/adapters/couponsapi"
@@ -90,20 +90,31 @@ import (
 	http10 "github.com/gocommerce/commerce/modules/shipping/adapters/http"
 	jobs4 "github.com/gocommerce/commerce/modules/shipping/adapters/jobs"
 	ordersapi3 "github.com/gocommerce/commerce/modules/shipping/adapters/ordersapi"
-	postgres10 "github.com/gocommerce/commerce/modules/shipping/adapters/postgres"
-	app10 "github.com/gocommerce/commerce/modules/shipping/app"
+	postgres11 "github.com/gocommerce/commerce/modules/shipping/adapters/postgres"
+	app11 "github.com/gocommerce/commerce/modules/shipping/app"
+	"github.com/gocommerce/commerce/modules/subscriptions"
+	catalogapi4 "github.com/gocommerce/commerce/modules/subscriptions/adapters/catalogapi"
+	customersapi6 "github.com/gocommerce/commerce/modules/subscriptions/adapters/customersapi"
+	events10 "github.com/gocommerce/commerce/modules/subscriptions/adapters/events"
+	http13 "github.com/gocommerce/commerce/modules/subscriptions/adapters/http"
+	jobs7 "github.com/gocommerce/commerce/modules/subscriptions/adapters/jobs"
+	notificationsapi2 "github.com/gocommerce/commerce/modules/subscriptions/adapters/notificationsapi"
+	ordersapi5 "github.com/gocommerce/commerce/modules/subscriptions/adapters/ordersapi"
+	paymentsapi3 "github.com/gocommerce/commerce/modules/subscriptions/adapters/paymentsapi"
+	postgres5 "github.com/gocommerce/commerce/modules/subscriptions/adapters/postgres"
+	app5 "github.com/gocommerce/commerce/modules/subscriptions/app"
 	"github.com/gocommerce/commerce/modules/tax"
 	events7 "github.com/gocommerce/commerce/modules/tax/adapters/events"
 	http9 "github.com/gocommerce/commerce/modules/tax/adapters/http"
-	postgres9 "github.com/gocommerce/commerce/modules/tax/adapters/postgres"
+	postgres10 "github.com/gocommerce/commerce/modules/tax/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/tax/adapters/vies"
-	app9 "github.com/gocommerce/commerce/modules/tax/app"
+	app10 "github.com/gocommerce/commerce/modules/tax/app"
 	"github.com/gocommerce/commerce/modules/webhooks"
-	events10 "github.com/gocommerce/commerce/modules/webhooks/adapters/events"
-	http13 "github.com/gocommerce/commerce/modules/webhooks/adapters/http"
-	jobs7 "github.com/gocommerce/commerce/modules/webhooks/adapters/jobs"
-	postgres12 "github.com/gocommerce/commerce/modules/webhooks/adapters/postgres"
-	app12 "github.com/gocommerce/commerce/modules/webhooks/app"
+	events11 "github.com/gocommerce/commerce/modules/webhooks/adapters/events"
+	http14 "github.com/gocommerce/commerce/modules/webhooks/adapters/http"
+	jobs8 "github.com/gocommerce/commerce/modules/webhooks/adapters/jobs"
+	postgres13 "github.com/gocommerce/commerce/modules/webhooks/adapters/postgres"
+	app13 "github.com/gocommerce/commerce/modules/webhooks/app"
 	"github.com/gocommerce/commerce/platform/adminui"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
@@ -177,15 +188,17 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	cartRepository := postgres4.NewConfiguredRepository(cfg, dbDB, outbox)
 	appQueryService := app4.NewQueryService(cartRepository, clockClock)
 	cartsapiAdapter := cartsapi.NewAdapter(appQueryService)
-	subscriptions := none.NewSubscriptions()
-	notificationRepository := postgres5.NewNotificationRepository(dbDB)
-	queries := app5.NewQueries(notificationRepository)
+	repository := postgres5.NewRepository(dbDB)
+	queryService2 := app5.NewQueryService(repository)
+	subscriptionsapiAdapter := subscriptionsapi.NewAdapter(queryService2)
+	notificationRepository := postgres6.NewNotificationRepository(dbDB)
+	queries := app6.NewQueries(notificationRepository)
 	notificationsapiAdapter := notificationsapi.NewAdapter(queries)
 	collaborators := app.Collaborators{
 		Credentials:   adapter,
 		Orders:        ordersapiAdapter,
 		Carts:         cartsapiAdapter,
-		Subscriptions: subscriptions,
+		Subscriptions: subscriptionsapiAdapter,
 		Notifications: notificationsapiAdapter,
 	}
 	service := app.NewService(appSettings, dbDB, stores, collaborators, outbox, clockClock)
@@ -206,11 +219,11 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	jobsJobs := jobs.NewJobs(service, logger)
 	customersModule := customers.NewModule(httpHandler, subscriber, jobsJobs)
 	settings3 := catalog.NewSettings(cfg)
-	productRepository := postgres6.NewProductRepository(dbDB)
-	variantRepository := postgres6.NewVariantRepository(dbDB)
-	imageRepository := postgres6.NewImageRepository(dbDB)
-	collectionRepository := postgres6.NewCollectionRepository(dbDB)
-	stores2 := app6.Stores{
+	productRepository := postgres7.NewProductRepository(dbDB)
+	variantRepository := postgres7.NewVariantRepository(dbDB)
+	imageRepository := postgres7.NewImageRepository(dbDB)
+	collectionRepository := postgres7.NewCollectionRepository(dbDB)
+	stores2 := app7.Stores{
 		Products:    productRepository,
 		Variants:    variantRepository,
 		Images:      imageRepository,
@@ -224,16 +237,16 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		return nil, nil, err
 	}
 	adapter2 := ordersapi2.NewAdapter(queryService)
-	service2 := app6.NewService(settings3, dbDB, stores2, imageStorage, adapter2, outbox, clockClock, logger)
+	service2 := app7.NewService(settings3, dbDB, stores2, imageStorage, adapter2, outbox, clockClock, logger)
 	httpSettings := catalog.NewHTTPSettings(cfg)
 	handler2 := http3.NewHandler(service2, httpSettings)
 	catalogModule := catalog.NewModule(handler2)
-	locationRepository := postgres7.NewLocationRepository(dbDB)
-	levelRepository := postgres7.NewLevelRepository(dbDB)
-	movementRepository := postgres7.NewMovementRepository(dbDB)
-	reservationRepository := postgres7.NewReservationRepository(dbDB)
-	processedEvents := postgres7.NewProcessedEvents(dbDB)
-	repositories := app7.Repositories{
+	locationRepository := postgres8.NewLocationRepository(dbDB)
+	levelRepository := postgres8.NewLevelRepository(dbDB)
+	movementRepository := postgres8.NewMovementRepository(dbDB)
+	reservationRepository := postgres8.NewReservationRepository(dbDB)
+	processedEvents := postgres8.NewProcessedEvents(dbDB)
+	repositories := app8.Repositories{
 		Locations:    locationRepository,
 		Levels:       levelRepository,
 		Movements:    movementRepository,
@@ -242,11 +255,11 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	catalogapiAdapter := catalogapi.NewAdapter(service2)
 	settings4 := inventory.NewSettings(cfg)
-	service3 := app7.NewService(dbDB, repositories, catalogapiAdapter, outbox, clockClock, settings4)
+	service3 := app8.NewService(dbDB, repositories, catalogapiAdapter, outbox, clockClock, settings4)
 	handler3 := http4.NewHandler(service3)
 	eventsSubscriber := events3.NewSubscriber(service3, logger)
-	jobs8 := jobs2.NewJobs(service3, logger)
-	inventoryModule := inventory.NewModule(handler3, eventsSubscriber, jobs8)
+	jobs9 := jobs2.NewJobs(service3, logger)
+	inventoryModule := inventory.NewModule(handler3, eventsSubscriber, jobs9)
 	settings5 := payments.NewSettings(cfg)
 	registry, err := payments.NewGateways(cfg)
 	if err != nil {
@@ -262,20 +275,20 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	settings6 := carts.NewSettings(cfg)
 	adapter3 := catalogapi2.NewAdapter(service2)
 	settings7 := coupons.NewSettings(cfg)
-	couponRepository := postgres8.NewCouponRepository(dbDB)
-	usageRepository := postgres8.NewUsageRepository(dbDB)
-	stores3 := app8.Stores{
+	couponRepository := postgres9.NewCouponRepository(dbDB)
+	usageRepository := postgres9.NewUsageRepository(dbDB)
+	stores3 := app9.Stores{
 		Coupons: couponRepository,
 		Usage:   usageRepository,
 	}
 	adapter4 := customersapi2.NewAdapter(service, service)
-	appCollaborators := app8.Collaborators{
+	appCollaborators := app9.Collaborators{
 		Customers: adapter4,
 	}
-	service5 := app8.NewService(settings7, dbDB, stores3, appCollaborators, outbox, clockClock)
+	service5 := app9.NewService(settings7, dbDB, stores3, appCollaborators, outbox, clockClock)
 	couponsapiAdapter := couponsapi.NewAdapter(service5)
 	settings8 := tax.NewSettings(cfg)
-	repository := postgres9.NewRepository(dbDB)
+	postgresRepository := postgres10.NewRepository(dbDB)
 	viesClient := vies.New(cfg)
 	provider, err := tax.NewProvider(cfg)
 	if err != nil {
@@ -284,14 +297,14 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	deps := app9.Deps{
-		Repo:     repository,
+	deps := app10.Deps{
+		Repo:     postgresRepository,
 		VIES:     viesClient,
 		Provider: provider,
 	}
-	service6 := app9.NewService(settings8, dbDB, deps, clockClock)
+	service6 := app10.NewService(settings8, dbDB, deps, clockClock)
 	taxapiAdapter := taxapi.NewAdapter(service6)
-	automaticDiscounts := none2.NewAutomaticDiscounts()
+	automaticDiscounts := none.NewAutomaticDiscounts()
 	adapter5 := customersapi3.NewAdapter(service)
 	collaborators2 := app4.Collaborators{
 		Catalog:            adapter3,
@@ -302,10 +315,10 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	service7 := app4.NewService(settings6, dbDB, cartRepository, collaborators2, outbox, clockClock)
 	handler5 := http6.NewHandler(service7)
-	jobs9 := jobs3.NewJobs(service7, logger)
-	cartsModule := carts.NewModule(handler5, jobs9)
+	jobs10 := jobs3.NewJobs(service7, logger)
+	cartsModule := carts.NewModule(handler5, jobs10)
 	adapter6 := cartsapi2.NewAdapter(service7)
-	validator := app8.NewValidator(service5, adapter6)
+	validator := app9.NewValidator(service5, adapter6)
 	handler6 := http7.NewHandler(service5, validator)
 	subscriber3 := events5.NewSubscriber(service5, logger)
 	couponsModule := coupons.NewModule(handler6, subscriber3)
@@ -328,14 +341,14 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	handler8 := http9.NewHandler(service6)
 	subscriber5 := events7.NewSubscriber(service6, logger)
 	taxModule := tax.NewModule(handler8, subscriber5)
-	shipmentRepository := postgres10.NewShipmentRepository(dbDB)
+	shipmentRepository := postgres11.NewShipmentRepository(dbDB)
 	carriers := shipping.NewCarriers(cfg)
 	adapter10 := ordersapi3.NewAdapter(queryService)
 	settings9 := shipping.NewSettings(cfg)
-	service9 := app10.NewService(dbDB, shipmentRepository, carriers, imageStorage, adapter10, outbox, clockClock, settings9)
+	service9 := app11.NewService(dbDB, shipmentRepository, carriers, imageStorage, adapter10, outbox, clockClock, settings9)
 	handler9 := http10.NewHandler(service9)
-	jobs10 := jobs4.NewJobs(service9, logger)
-	shippingModule := shipping.NewModule(handler9, jobs10)
+	jobs11 := jobs4.NewJobs(service9, logger)
+	shippingModule := shipping.NewModule(handler9, jobs11)
 	adapter11 := cartsapi3.NewAdapter(service7)
 	adapter12 := inventoryapi2.NewAdapter(service3)
 	adapter13 := ordersapi4.NewAdapter(service8, queryService)
@@ -343,7 +356,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	adapter15 := couponsapi3.NewAdapter(service5)
 	adapter16 := taxapi2.NewAdapter(service6)
 	shippingapiAdapter := shippingapi.NewAdapter(service9)
-	modules := app11.Modules{
+	modules := app12.Modules{
 		Carts:     adapter11,
 		Inventory: adapter12,
 		Orders:    adapter13,
@@ -352,21 +365,21 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		Tax:       adapter16,
 		Shipping:  shippingapiAdapter,
 	}
-	sessions := postgres11.NewSessions(dbDB)
-	idempotency := postgres11.NewIdempotency(dbDB)
-	stores4 := app11.Stores{
+	sessions := postgres12.NewSessions(dbDB)
+	idempotency := postgres12.NewIdempotency(dbDB)
+	stores4 := app12.Stores{
 		Sessions:    sessions,
 		Idempotency: idempotency,
 	}
 	settings10 := checkout.NewSettings(cfg)
-	service10 := app11.NewService(modules, stores4, settings10, dbDB, outbox, clockClock, logger)
+	service10 := app12.NewService(modules, stores4, settings10, dbDB, outbox, clockClock, logger)
 	handler10 := http11.NewHandler(service10)
 	subscriber6 := events8.NewSubscriber(service10, logger)
-	jobs11 := jobs5.NewJobs(service10, logger)
-	checkoutModule := checkout.NewModule(service10, handler10, subscriber6, jobs11)
-	templateRepository := postgres5.NewTemplateRepository(dbDB)
-	postgresCartRepository := postgres5.NewCartRepository(dbDB)
-	stores5 := app5.Stores{
+	jobs12 := jobs5.NewJobs(service10, logger)
+	checkoutModule := checkout.NewModule(service10, handler10, subscriber6, jobs12)
+	templateRepository := postgres6.NewTemplateRepository(dbDB)
+	postgresCartRepository := postgres6.NewCartRepository(dbDB)
+	stores5 := app6.Stores{
 		Notifications: notificationRepository,
 		Templates:     templateRepository,
 		Carts:         postgresCartRepository,
@@ -382,35 +395,54 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	enqueuer := jobsfx.ProvideEnqueuer(backend)
 	settings11 := notifications.NewSettings(cfg)
-	service11 := app5.NewService(dbDB, stores5, channels, adapter17, enqueuer, clockClock, settings11, logger)
+	service11 := app6.NewService(dbDB, stores5, channels, adapter17, enqueuer, clockClock, settings11, logger)
 	handler11 := http12.NewHandler(service11)
 	subscriber7 := events9.NewSubscriber(service11, logger)
-	jobs12 := jobs6.NewJobs(service11, cfg, logger)
-	notificationsModule := notifications.NewModule(handler11, subscriber7, jobs12)
-	endpointRepository := postgres12.NewEndpointRepository(dbDB)
-	deliveryRepository := postgres12.NewDeliveryRepository(dbDB)
-	settings12 := webhooks.NewSettings(cfg)
-	resolver := webhooks.NewResolver()
-	sender, err := webhooks.NewSender(settings12, resolver)
-	if err != nil {
-		cleanup4()
-		cleanup3()
-		cleanup2()
-		cleanup()
-		return nil, nil, err
+	jobs13 := jobs6.NewJobs(service11, cfg, logger)
+	notificationsModule := notifications.NewModule(handler11, subscriber7, jobs13)
+	adapter18 := paymentsapi3.NewAdapter(service4)
+	adapter19 := ordersapi5.NewAdapter(service8, queryService)
+	adapter20 := catalogapi4.NewAdapter(service2)
+	adapter21 := customersapi6.NewAdapter(service)
+	adapter22 := notificationsapi2.NewAdapter(service11)
+	appModules := app5.Modules{
+		Payments:  adapter18,
+		Orders:    adapter19,
+		Catalog:   adapter20,
+		Customers: adapter21,
+		Notifier:  adapter22,
 	}
-	service12, err := app12.NewService(dbDB, endpointRepository, deliveryRepository, sender, resolver, enqueuer, outbox, clockClock, logger, settings12)
-	if err != nil {
-		cleanup4()
-		cleanup3()
-		cleanup2()
-		cleanup()
-		return nil, nil, err
-	}
+	settings12 := subscriptions.NewSettings(cfg)
+	service12 := app5.NewService(dbDB, repository, appModules, outbox, enqueuer, clockClock, settings12, logger)
 	handler12 := http13.NewHandler(service12)
-	subscriber8 := events10.NewSubscriber(service12)
-	jobs13 := jobs7.NewJobs(service12, logger)
-	webhooksModule := webhooks.NewModule(handler12, subscriber8, jobs13)
+	subscriber8 := events10.NewSubscriber(service12, logger)
+	interval := subscriptions.NewInterval(cfg)
+	jobs14 := jobs7.NewJobs(service12, interval, logger)
+	subscriptionsModule := subscriptions.NewModule(service12, handler12, subscriber8, jobs14)
+	endpointRepository := postgres13.NewEndpointRepository(dbDB)
+	deliveryRepository := postgres13.NewDeliveryRepository(dbDB)
+	settings13 := webhooks.NewSettings(cfg)
+	resolver := webhooks.NewResolver()
+	sender, err := webhooks.NewSender(settings13, resolver)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	service13, err := app13.NewService(dbDB, endpointRepository, deliveryRepository, sender, resolver, enqueuer, outbox, clockClock, logger, settings13)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	handler13 := http14.NewHandler(service13)
+	subscriber9 := events11.NewSubscriber(service13)
+	jobs15 := jobs8.NewJobs(service13, logger)
+	webhooksModule := webhooks.NewModule(handler13, subscriber9, jobs15)
 	metricsRegistry := metrics.New()
 	limiter, err := ratelimit.New(cfg, client, metricsRegistry, logger)
 	if err != nil {
@@ -423,7 +455,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	adminModule := ratelimit.NewAdminModule(limiter)
 	metricsModule := metrics.NewModule(metricsRegistry)
 	adminuiModule := adminui.NewModule()
-	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, taxModule, shippingModule, checkoutModule, notificationsModule, webhooksModule, adminModule, metricsModule, adminuiModule)
+	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, taxModule, shippingModule, checkoutModule, notificationsModule, subscriptionsModule, webhooksModule, adminModule, metricsModule, adminuiModule)
 	migrator := newMigrator(dbDB, v)
 	authenticator, cleanup5, err := app2.NewAuthenticator(settings, tokens, apiKeyRepository, keyCache, revocations, invalidations, clockClock, logger)
 	if err != nil {

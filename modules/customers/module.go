@@ -13,10 +13,10 @@ import (
 	customershttp "github.com/gocommerce/commerce/modules/customers/adapters/http"
 	"github.com/gocommerce/commerce/modules/customers/adapters/identityapi"
 	customersjobs "github.com/gocommerce/commerce/modules/customers/adapters/jobs"
-	"github.com/gocommerce/commerce/modules/customers/adapters/none"
 	"github.com/gocommerce/commerce/modules/customers/adapters/notificationsapi"
 	"github.com/gocommerce/commerce/modules/customers/adapters/ordersapi"
 	customerspg "github.com/gocommerce/commerce/modules/customers/adapters/postgres"
+	"github.com/gocommerce/commerce/modules/customers/adapters/subscriptionsapi"
 	"github.com/gocommerce/commerce/modules/customers/api"
 	"github.com/gocommerce/commerce/modules/customers/app"
 	"github.com/gocommerce/commerce/modules/customers/ports"
@@ -68,21 +68,16 @@ var Repositories = wire.NewSet(
 // DefaultDataSources binds the ports of the modules customers reads personal data
 // from: orders through adapters/ordersapi (on orders/api.Queries), carts through
 // adapters/cartsapi (on carts/api.Queries), notifications through
-// adapters/notificationsapi (on notifications/api.Queries), and subscriptions, which
-// does not exist yet, to adapters/none, answering "nothing to export".
-//
-// Extension point: when subscriptions lands, give it a query side that depends on
-// none of customers' services (like orders.QuerySet, carts.QuerySet and
-// notifications.QuerySet: docs/decisions/0079, 0108), add adapters/subscriptionsapi
-// implementing ports.Subscriptions on it, and replace the none binding here; the
-// export body already has its member.
+// adapters/notificationsapi (on notifications/api.Queries), and subscriptions through
+// adapters/subscriptionsapi (on subscriptions/api.Queries, subscriptions.QuerySet,
+// which depends on none of customers' services: docs/decisions/0079, 0108).
 var DefaultDataSources = wire.NewSet(
 	ordersapi.NewAdapter,
 	wire.Bind(new(ports.Orders), new(*ordersapi.Adapter)),
 	cartsapi.NewAdapter,
 	wire.Bind(new(ports.Carts), new(*cartsapi.Adapter)),
-	none.NewSubscriptions,
-	wire.Bind(new(ports.Subscriptions), new(none.Subscriptions)),
+	subscriptionsapi.NewAdapter,
+	wire.Bind(new(ports.Subscriptions), new(*subscriptionsapi.Adapter)),
 	notificationsapi.NewAdapter,
 	wire.Bind(new(ports.Notifications), new(*notificationsapi.Adapter)),
 )
@@ -90,7 +85,8 @@ var DefaultDataSources = wire.NewSet(
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
 // tx.Manager, event.Publisher, clock.Clock, identity/api.Credentials (from
 // identity.ProviderSet), orders/api.Queries (orders.QuerySet), carts/api.Queries
-// (carts.QuerySet) and notifications/api.Queries (notifications.QuerySet); none of
+// (carts.QuerySet), notifications/api.Queries (notifications.QuerySet) and
+// subscriptions/api.Queries (subscriptions.QuerySet); none of
 // them depends on customers, so the graph stays acyclic.
 // Outputs: *Module, *app.Service, api.Customers, api.AccountLinks, api.Segments,
 // api.Addresses.

@@ -22,7 +22,7 @@ var apiImports = map[string][]string{
 	"catalog":       {"orders"},
 	"checkout":      {"carts", "coupons", "inventory", "orders", "payments", "shipping", "tax"},
 	"coupons":       {"carts", "customers"},
-	"customers":     {"carts", "identity", "notifications", "orders"},
+	"customers":     {"carts", "identity", "notifications", "orders", "subscriptions"},
 	"identity":      {"customers"},
 	"inventory":     {"catalog"},
 	"notifications": {"carts", "catalog", "checkout", "customers", "orders", "payments", "webhooks"},
@@ -31,6 +31,7 @@ var apiImports = map[string][]string{
 	"tax":           {},
 	"shipping":      {"orders"},
 	"webhooks":      {},
+	"subscriptions": {"catalog", "customers", "notifications", "orders", "payments"},
 }
 
 // moduleFolders lists the folders under modules/.

@@ -43,6 +43,7 @@ type Config struct {
 	Jobs          Jobs          `koanf:"jobs"`
 	Shipping      Shipping      `koanf:"shipping"`
 	Webhooks      Webhooks      `koanf:"webhooks"`
+	Subscriptions Subscriptions `koanf:"subscriptions"`
 }
 
 // HTTP configures the API server.
@@ -309,6 +310,30 @@ type Shipping struct {
 	DHL              Carrier       `koanf:"dhl"`
 }
 
+// Subscriptions configures recurring billing and dunning (issue 23).
+type Subscriptions struct {
+	// BillingInterval is how often due renewals and retries are looked for.
+	BillingInterval time.Duration `koanf:"billing_interval"`
+	// BatchSize bounds the renewals one sweep bills.
+	BatchSize int `koanf:"batch_size"`
+	// ClaimLease is how long a billing worker holds an invoice's charge before another
+	// may take it over (a crashed worker's charge is resumed after it).
+	ClaimLease time.Duration        `koanf:"claim_lease"`
+	Dunning    SubscriptionsDunning `koanf:"dunning"`
+}
+
+// SubscriptionsDunning is the retry plan of a failed renewal.
+type SubscriptionsDunning struct {
+	// RetrySchedule is the delay of each retry after the first failure (default 1, 3
+	// and 7 days).
+	RetrySchedule []time.Duration `koanf:"retry_schedule"`
+	// MaxAttempts is how many retries follow the first failure (default 3).
+	MaxAttempts int `koanf:"max_attempts"`
+	// GracePeriod, counted from the first failure, is how long a past_due
+	// subscription is kept once its retries are exhausted (default 7 days).
+	GracePeriod time.Duration `koanf:"grace_period"`
+}
+
 // Carrier is one carrier's credentials (OAuth client, or DHL's API key and secret)
 // and API base URL.
 type Carrier struct {
@@ -423,6 +448,12 @@ func Default() Config {
 		},
 		Webhooks: Webhooks{Timeout: 10 * time.Second, MaxRetries: 5, RetryBase: 30 * time.Second, RetryMax: time.Hour,
 			DisableAfter: 50, SweepInterval: 15 * time.Second, AllowedHosts: []string{}, EndpointConcurrency: 4},
+		Subscriptions: Subscriptions{
+			BillingInterval: time.Minute, BatchSize: 100, ClaimLease: 5 * time.Minute,
+			Dunning: SubscriptionsDunning{
+				RetrySchedule: []time.Duration{24 * time.Hour, 72 * time.Hour, 168 * time.Hour}, MaxAttempts: 3, GracePeriod: 168 * time.Hour,
+			},
+		},
 	}
 }
 
@@ -657,6 +688,20 @@ func (c *Config) Validate() error {
 			if _, err := netip.ParsePrefix(strings.TrimSpace(h)); err != nil {
 				bad("webhooks.allowed_hosts", "%q is not a CIDR range", h)
 			}
+		}
+	}
+	positive("subscriptions.billing_interval", int64(c.Subscriptions.BillingInterval))
+	positive("subscriptions.batch_size", int64(c.Subscriptions.BatchSize))
+	positive("subscriptions.claim_lease", int64(c.Subscriptions.ClaimLease))
+	positive("subscriptions.dunning.max_attempts", int64(c.Subscriptions.Dunning.MaxAttempts))
+	nonNegative("subscriptions.dunning.grace_period", int64(c.Subscriptions.Dunning.GracePeriod))
+	if len(c.Subscriptions.Dunning.RetrySchedule) < c.Subscriptions.Dunning.MaxAttempts {
+		bad("subscriptions.dunning.retry_schedule", "must list a delay for each of the max_attempts retries")
+	}
+	for _, d := range c.Subscriptions.Dunning.RetrySchedule {
+		if d <= 0 {
+			bad("subscriptions.dunning.retry_schedule", "every duration must be positive")
+			break
 		}
 	}
 	return errors.Join(errs...)

@@ -1,9 +1,7 @@
 // Package none holds adapters answering "nothing" for the modules customers reads
-// personal data from: module.go binds Subscriptions (that module does not exist yet)
-// and replaces a binding with an adapter on top of that module's api once it exists
-// (orders, carts and notifications have theirs: adapters/ordersapi, adapters/cartsapi,
-// adapters/notificationsapi). Orders, Carts and Notifications stay for tests that need
-// the module alone.
+// personal data from, for tests that need the module alone (production binds
+// adapters/ordersapi, adapters/cartsapi, adapters/notificationsapi and
+// adapters/subscriptionsapi).
 package none
 
 import (
@@ -50,7 +48,7 @@ func (Carts) ExportCarts(context.Context, string) ([]ports.Record, error) {
 // Subscriptions exports no subscriptions.
 type Subscriptions struct{}
 
-// NewSubscriptions builds the default subscriptions adapter.
+// NewSubscriptions builds the subscriptions adapter of tests.
 func NewSubscriptions() Subscriptions { return Subscriptions{} }
 
 // ExportSubscriptions answers no records.
