@@ -81,6 +81,31 @@ func TestSubscriptionsEndToEnd(t *testing.T) {
 			t.Errorf("cycle order %v", ord)
 		}
 
+		// Another customer cannot subscribe with Ada's saved card (nor be charged to it).
+		bob := ta.register("bob@example.com")
+		bobAuth := []string{"Authorization", "Bearer " + bob.access}
+		bc := dataOf(t, e.do("GET", "/api/v1/carts/me?currency=USD", nil, bobAuth...))["id"].(string)
+		if r := e.do("POST", "/api/v1/carts/"+bc+"/items", map[string]any{"product_id": pid, "quantity": 1}, bobAuth...); r.Status != http.StatusCreated {
+			t.Fatalf("bob's add: %d %s", r.Status, r.Body)
+		}
+		bobDone := e.do("POST", "/api/v1/checkout/complete", map[string]any{"cart_id": bc, "shipping_address": usAddress, "payment_method": card("4242424242424242")}, bobAuth...)
+		if bobDone.Status != http.StatusOK {
+			t.Fatalf("bob's complete: %d %s", bobDone.Status, bobDone.Body)
+		}
+		steal := e.do("POST", "/api/v1/subscriptions", map[string]any{"customer_id": bob.id, "order_id": dataOf(t, bobDone)["order"].(map[string]any)["id"],
+			"product_id": pid, "interval": "monthly", "interval_count": 1, "currency": "USD", "amount": "10.00",
+			"payment_method_id": good, "gateway": "test"}, bobAuth...)
+		if e := errorOf(t, steal); steal.Status != http.StatusBadRequest || e["fields"].(map[string]any)["payment_method_id"] == nil {
+			t.Fatalf("Bob subscribing with Ada's card: %d %s", steal.Status, steal.Body)
+		}
+		var charged int64
+		if err := ta.app.DB.Gorm().Raw("SELECT COUNT(*) FROM payments_payments WHERE saved_method_token = ? AND status = 'succeeded'", good).Scan(&charged).Error; err != nil {
+			t.Fatal(err)
+		}
+		if charged != 1 { // Ada's own first cycle
+			t.Fatalf("Ada's saved card was charged %d times, want 1 (her own subscription)", charged)
+		}
+
 		// Declined: past_due; the customer changes the card, the admin retries.
 		failing := create(declined)
 		id := failing["id"].(string)

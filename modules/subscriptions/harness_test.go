@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -89,6 +90,12 @@ func (f *fakePayments) Charge(_ context.Context, r ports.ChargeRequest) (ports.C
 		return ports.ChargeResult{}, err
 	}
 	return res, nil
+}
+
+// OwnsMethod: every token belongs to its customer except those starting with
+// "pm_other" (someone else's).
+func (f *fakePayments) OwnsMethod(_ context.Context, _, token string) (bool, error) {
+	return !strings.HasPrefix(token, "pm_other"), nil
 }
 
 func (f *fakePayments) chargesOf(invoiceID string) int {

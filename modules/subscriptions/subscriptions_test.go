@@ -46,6 +46,17 @@ func TestCreateValidatesEveryField(t *testing.T) {
 		if r := h.Do("POST", "/api/v1/subscriptions", body(map[string]any{"order_id": order2}), "customer"); r.Code != 400 || r.Fields()["order_id"] == nil {
 			t.Errorf("customer with another's order: %d %v", r.Code, r.Body)
 		}
+		// Only the customer's own saved payment methods, for the customer and the merchant
+		// alike, at create and at update.
+		for _, who := range []string{"customer", "admin"} {
+			if r := h.Do("POST", "/api/v1/subscriptions", body(map[string]any{"payment_method_id": "pm_other_card"}), who); r.Code != 400 || r.Fields()["payment_method_id"] == nil {
+				t.Errorf("%s with someone else's payment method: %d %v", who, r.Code, r.Body)
+			}
+		}
+		own := h.create("customer", map[string]any{"trial_days": 7})
+		if r := h.Do("PATCH", "/api/v1/subscriptions/"+own["id"].(string), map[string]any{"payment_method_id": "pm_other_card"}, "customer"); r.Code != 400 || r.Fields()["payment_method_id"] == nil {
+			t.Errorf("update to someone else's payment method: %d %v", r.Code, r.Body)
+		}
 		httpxtest.AssertError(t, h.Do("POST", "/api/v1/subscriptions", body(nil), "other"), 403, 403, "auth")
 		httpxtest.AssertError(t, h.Do("POST", "/api/v1/subscriptions", body(nil), "reader"), 403, 403, "auth")
 		httpxtest.AssertError(t, h.Do("GET", "/api/v1/subscriptions", nil), 401, 401, "auth")

@@ -57,6 +57,9 @@ func (s *Service) Create(ctx context.Context, c Caller, in domain.Input) (*domai
 	if c.CustomerID != "" && owner != c.CustomerID {
 		return nil, apperr.Validation(map[string]string{"order_id": "must be one of your orders"})
 	}
+	if err := s.checkMethod(ctx, sub.CustomerID, sub.PaymentMethodID); err != nil {
+		return nil, err
+	}
 	if sub.ProductName, err = s.mods.Catalog.ProductName(ctx, sub.ProductID); err != nil {
 		return nil, err
 	}
@@ -144,8 +147,30 @@ func (s *Service) Update(ctx context.Context, c Caller, id string, in domain.Inp
 		}
 	}
 	return s.mutate(ctx, c, id, func(ctx context.Context, sub *domain.Subscription) (string, error) {
-		return api.EventSubscriptionUpdated, sub.Apply(in, s.clock.Now())
+		before := sub.PaymentMethodID
+		if err := sub.Apply(in, s.clock.Now()); err != nil {
+			return "", err
+		}
+		if sub.PaymentMethodID != before {
+			if err := s.checkMethod(ctx, sub.CustomerID, sub.PaymentMethodID); err != nil {
+				return "", err
+			}
+		}
+		return api.EventSubscriptionUpdated, nil
 	})
+}
+
+// checkMethod refuses a payment method the subscription's customer did not save: a
+// token copied from someone else never pays for this subscription.
+func (s *Service) checkMethod(ctx context.Context, customerID, token string) error {
+	ok, err := s.mods.Payments.OwnsMethod(ctx, customerID, token)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return apperr.Validation(map[string]string{"payment_method_id": "must be one of the customer's saved payment methods"})
+	}
+	return nil
 }
 
 // Pause suspends billing.

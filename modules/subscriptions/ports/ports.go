@@ -110,6 +110,8 @@ type ChargeResult struct {
 // Payments charges saved payment methods (never inside a transaction).
 type Payments interface {
 	Charge(ctx context.Context, r ChargeRequest) (ChargeResult, error)
+	// OwnsMethod reports whether the customer saved the payment method the token names.
+	OwnsMethod(ctx context.Context, customerID, token string) (bool, error)
 }
 
 // OrderDraft is the order of a paid cycle.

@@ -43,3 +43,8 @@ func (a *Adapter) Charge(ctx context.Context, r ports.ChargeRequest) (ports.Char
 	}
 	return out, nil
 }
+
+// OwnsMethod reports whether the customer saved the payment method.
+func (a *Adapter) OwnsMethod(ctx context.Context, customerID, token string) (bool, error) {
+	return a.payments.OwnsSavedMethod(ctx, customerID, token)
+}
