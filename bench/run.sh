@@ -207,7 +207,7 @@ say "results"
 MODULES=${BENCH_MODULES:-1}
 if [ -n "$ONLY" ] && [[ ",$ONLY," != *",modules,"* ]]; then MODULES=0; fi
 if [ "$MODULES" = 1 ]; then
-	say "module measurements (webhook deliveries, bulk notifications)"
+	say "module measurements (webhook deliveries, bulk notifications, subscription renewals)"
 	export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://$PG_AUTH@$PG_HOST:$PG_PORT/postgres?sslmode=disable}" TEST_ENGINES=postgres
 	{
 		echo "# Module measurements"
@@ -225,6 +225,12 @@ if [ "$MODULES" = 1 ]; then
 		echo
 		echo '```'
 		go test -count=1 -run '^$' -bench '^BenchmarkBulkSend10000$' -benchtime 1x ./modules/notifications/ 2>&1 | grep -E 'Benchmark|request|^(ok|FAIL)' || true
+		echo '```'
+		echo
+		echo "## Subscriptions (issue 23): 10,000 due renewals billed by one billing sweep (the worker's task; the test gateway's fake), time until all are paid and charges per cycle (must be exactly 1)"
+		echo
+		echo '```'
+		go test -count=1 -timeout 20m -run '^$' -bench '^BenchmarkBillDue$' -benchtime 10000x ./modules/subscriptions/ 2>&1 | grep -E 'Benchmark|renewals|^(ok|FAIL)' || true
 		echo '```'
 	} >"$WORK/modules.md"
 	install -m 0644 "$WORK/modules.md" bench/results/latest-modules.md

@@ -151,11 +151,21 @@ func BenchmarkBillDue(b *testing.B) {
 	SeedDue(b, svc, b.N)
 	clk.Advance(24 * time.Hour)
 	b.ResetTimer()
+	start := time.Now()
 	if _, err := svc.BillDue(context.Background()); err != nil {
 		b.Fatal(err)
 	}
+	took := time.Since(start)
 	b.StopTimer()
 	if pay.total != b.N {
 		b.Fatalf("charges %d, want %d", pay.total, b.N)
 	}
+	most := 0
+	for _, c := range pay.charges {
+		most = max(most, c)
+	}
+	b.ReportMetric(took.Seconds(), "all_paid_s")
+	b.ReportMetric(float64(pay.total)/float64(b.N), "charges/cycle")
+	b.ReportMetric(float64(most), "max_charges_one_cycle")
+	b.Logf("%s: %d due renewals billed and paid in %v (%d charges, at most %d for one cycle)", testdb.Primary(), b.N, took, pay.total, most)
 }
