@@ -34,9 +34,9 @@ func TestUnreachableIs503(t *testing.T) {
 		{fmt.Errorf("read: %w", io.ErrUnexpectedEOF), true},
 		{driver.ErrBadConn, true},
 		{fmt.Errorf("repo: %w", sqlStateError("57P01")), true}, // admin_shutdown
-		{sqlStateError("57P03"), true},                        // cannot_connect_now
-		{sqlStateError("08006"), true},                        // connection_failure
-		{sqlStateError("23505"), false},                       // unique_violation
+		{sqlStateError("57P03"), true},                         // cannot_connect_now
+		{sqlStateError("08006"), true},                         // connection_failure
+		{sqlStateError("23505"), false},                        // unique_violation
 		{errors.New("boom"), false},
 	} {
 		if got := httpx.Unreachable(tc.err); got != tc.want {
