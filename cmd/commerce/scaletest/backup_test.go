@@ -16,7 +16,7 @@ func (s *pgServer) pgTool(t *testing.T, prog string, args ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, filepath.Join(s.bin, prog), args...).CombinedOutput() //nolint:gosec // the test's own PostgreSQL programs
+	out, err := exec.CommandContext(ctx, filepath.Join(s.bin, prog), args...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("%s %v: %v\n%s", prog, args, err, out)
 	}

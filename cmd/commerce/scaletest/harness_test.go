@@ -72,7 +72,7 @@ func binary(t *testing.T) string {
 		binPath = filepath.Join(binDir, "commerce")
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 		defer cancel()
-		cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", binPath, "..") //nolint:gosec // our own package
+		cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-o", binPath, "..")
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			binErr = fmt.Errorf("go build: %w\n%s", err, out)
@@ -159,7 +159,7 @@ func startPostgres(t *testing.T) *pgServer {
 			if p == os.TempDir() {
 				break
 			}
-			_ = os.Chmod(p, 0o755) //nolint:gosec // test directories: the postgres user must traverse them
+			_ = os.Chmod(p, 0o755)
 		}
 		for _, p := range []string{s.data, s.sock} {
 			if err := os.Chown(p, uid, gid); err != nil {
@@ -189,7 +189,7 @@ func (s *pgServer) run(prog string, args ...string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, name, argv...).CombinedOutput() //nolint:gosec // the test's own PostgreSQL programs
+	out, err := exec.CommandContext(ctx, name, argv...).CombinedOutput()
 	if err != nil {
 		logs, _ := os.ReadFile(s.log)
 		s.t.Fatalf("%s %v: %v\n%s\n%s", prog, args, err, out, logs)
@@ -310,7 +310,7 @@ func (c *cluster) cli(args ...string) string {
 	c.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, c.bin, args...) //nolint:gosec // the binary under test
+	cmd := exec.CommandContext(ctx, c.bin, args...)
 	cmd.Env = c.env
 	out, err := cmd.CombinedOutput()
 	if err != nil {
@@ -339,7 +339,7 @@ func (c *cluster) start(sub, addr string, extra ...string) *proc {
 	if err != nil {
 		c.t.Fatal(err)
 	}
-	cmd := exec.CommandContext(context.Background(), c.bin, sub) //nolint:gosec // the binary under test
+	cmd := exec.CommandContext(context.Background(), c.bin, sub)
 	cmd.Env = append(append([]string{}, c.env...), extra...)
 	if addr != "" {
 		cmd.Env = append(cmd.Env, "COMMERCE_HTTP__ADDR="+addr)
