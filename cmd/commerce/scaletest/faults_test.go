@@ -88,11 +88,8 @@ func allDeliveries(t *testing.T, c *cluster, rc *receiver, within time.Duration,
 func TestFaultRedisRestart(t *testing.T) {
 	guard(t)
 	t.Parallel()
-	rc := newReceiver(t, t.TempDir())
-	c := newCluster(t, "SSL_CERT_FILE="+rc.caFile)
-	a := newAPI(t, c.adminKey())
-	s, w := c.serve(), c.worker()
-	subscribe(t, a, s.url(), rc)
+	st := newStack(t, 1, 1)
+	rc, c, a, s, w := st.rc, st.c, st.a, st.serves[0], st.workers[0]
 	before := productIDs(t, a, s, "before", 5)
 	rc.deliveredOnce(t, before, 30*time.Second)
 
@@ -142,11 +139,8 @@ type call struct {
 func TestFaultPostgresRestart(t *testing.T) {
 	guard(t)
 	t.Parallel()
-	rc := newReceiver(t, t.TempDir())
-	c := newCluster(t, "SSL_CERT_FILE="+rc.caFile)
-	a := newAPI(t, c.adminKey())
-	s, w := c.serve(), c.worker()
-	subscribe(t, a, s.url(), rc)
+	st := newStack(t, 1, 1)
+	rc, c, a, s, w := st.rc, st.c, st.a, st.serves[0], st.workers[0]
 
 	var (
 		mu    sync.Mutex
@@ -253,9 +247,11 @@ func TestFaultPostgresRestart(t *testing.T) {
 func TestFaultWorkerKilled(t *testing.T) {
 	guard(t)
 	t.Parallel()
-	rc := newReceiver(t, t.TempDir())
+	st := newStack(t, 1, 1)
+	rc, c, a, s, w1 := st.rc, st.c, st.a, st.serves[0], st.workers[0]
 	var killed sync.Once
 	isKilled := make(chan struct{})
+	rc.mu.Lock()
 	rc.hold = func(string, int) bool {
 		select {
 		case <-isKilled:
@@ -264,11 +260,7 @@ func TestFaultWorkerKilled(t *testing.T) {
 			return true // held until the worker sending it is killed
 		}
 	}
-	c := newCluster(t, "SSL_CERT_FILE="+rc.caFile)
-	a := newAPI(t, c.adminKey())
-	s := c.serve()
-	w1 := c.worker()
-	subscribe(t, a, s.url(), rc)
+	rc.mu.Unlock()
 	ids := productIDs(t, a, s, "kill", 3)
 	waitFor(t, 20*time.Second, "the first worker's job under way", func() bool {
 		_, _, _, seen := rc.snapshot()

@@ -733,3 +733,30 @@ func subscribe(t *testing.T, a *api, base string, rc *receiver) string {
 func newProduct(title string) map[string]any {
 	return map[string]any{"title": title, "price": "9.90", "currency": "EUR", "inventory_quantity": 100}
 }
+
+// stack is a deployment of the tests: a cluster whose processes trust the webhook
+// receiver, an admin client, the serve and worker processes, and the receiver
+// subscribed to every event type.
+type stack struct {
+	rc      *receiver
+	c       *cluster
+	a       *api
+	serves  []*proc
+	workers []*proc
+}
+
+// newStack starts the cluster with serves serve and workers worker processes.
+func newStack(t *testing.T, serves, workers int) *stack {
+	t.Helper()
+	st := &stack{rc: newReceiver(t, t.TempDir())}
+	st.c = newCluster(t, "SSL_CERT_FILE="+st.rc.caFile)
+	st.a = newAPI(t, st.c.adminKey())
+	for range serves {
+		st.serves = append(st.serves, st.c.serve())
+	}
+	for range workers {
+		st.workers = append(st.workers, st.c.worker())
+	}
+	subscribe(t, st.a, st.serves[0].url(), st.rc)
+	return st
+}

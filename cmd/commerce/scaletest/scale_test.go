@@ -134,21 +134,14 @@ func (l *load) finish() []string {
 // serve process under load loses no request and no job.
 func TestScaleOut(t *testing.T) {
 	guard(t)
-	rc := newReceiver(t, t.TempDir())
-	c := newCluster(t, "SSL_CERT_FILE="+rc.caFile)
-	key := c.adminKey()
-	var (
-		procsMu sync.Mutex
-		serves  = []*proc{c.serve(), c.serve()}
-	)
-	workers := []*proc{c.worker(), c.worker()}
+	st := newStack(t, 2, 2)
+	rc, c, a, serves, workers := st.rc, st.c, st.a, st.serves, st.workers
+	var procsMu sync.Mutex
 	current := func() []*proc {
 		procsMu.Lock()
 		defer procsMu.Unlock()
 		return append([]*proc{}, serves...)
 	}
-	a := newAPI(t, key)
-	subscribe(t, a, serves[0].url(), rc)
 
 	t.Run("shared rate limit", func(t *testing.T) {
 		// Anonymous: 10 at once, then one a second, counted in Redis for both processes.
