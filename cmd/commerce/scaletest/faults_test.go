@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -177,6 +178,11 @@ func TestFaultPostgresRestart(t *testing.T) {
 	time.Sleep(4 * time.Second)
 	if r, err := a.do(s.url(), "GET", "/health", nil, false); err != nil || r.status != http.StatusServiceUnavailable {
 		t.Errorf("/health with PostgreSQL down: %v %d %s", err, r.status, r.body)
+	}
+	// /metrics still answers, promptly, without the backlog it cannot read.
+	if r, err := a.do(s.url(), "GET", "/metrics", nil, false); err != nil || r.status != http.StatusOK || r.took > 2*time.Second ||
+		strings.Contains(string(r.body), "commerce_outbox_pending_events") {
+		t.Errorf("/metrics with PostgreSQL down: %v %d in %s", err, r.status, r.took)
 	}
 	c.pg.Start()
 	up := time.Now()

@@ -265,6 +265,13 @@ func TestScaleOut(t *testing.T) {
 		if n := scalar(t, d, "SELECT count(DISTINCT event_id) FROM webhook_deliveries"); n != len(accepted) {
 			t.Fatalf("%d events delivered by the database's account, %d accepted by the receiver", n, len(accepted))
 		}
+		// Every serve process reports the (empty) backlog of the shared outbox.
+		for _, p := range current() {
+			r, err := a.do(p.url(), "GET", "/metrics", nil, false)
+			if err != nil || r.status != http.StatusOK || !strings.Contains(string(r.body), "\ncommerce_outbox_pending_events 0\n") {
+				t.Fatalf("%s /metrics: %v %d, want commerce_outbox_pending_events 0", p.name, err, r.status)
+			}
+		}
 		t.Logf("outbox: %d events, each delivered once per consumer; %d webhook deliveries, one attempt each", events, scalar(t, d, "SELECT count(*) FROM webhook_deliveries"))
 	})
 
