@@ -10,7 +10,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test?sslmode=disable
 TEST_REDIS_URL    ?= redis://127.0.0.1:6379/0
 export TEST_DATABASE_URL TEST_REDIS_URL
 
-.PHONY: browser run build test test-short test-sqlite test-race fuzz vuln-db lint openapi-lint generate check-generate fmt migrate bench tidy vuln check clean
+.PHONY: browser run build test test-scale test-short test-sqlite test-race fuzz vuln-db lint openapi-lint generate check-generate fmt migrate bench tidy vuln check clean
 
 run: build ## serve the API on the embedded default (SQLite, in-process jobs, :8080)
 	./$(BIN) serve
@@ -20,6 +20,14 @@ build: ## build bin/commerce
 
 test: ## every test: PostgreSQL and SQLite engines, Redis
 	$(GO) test -count=1 -timeout 15m ./...
+
+# The real binary as two serve and two worker processes on a private PostgreSQL and
+# Redis started by the tests (never the shared ones), under load, and the faults:
+# Redis and PostgreSQL restarted, a worker killed (cmd/commerce/scaletest; a few
+# minutes, so not part of `make test`, where these tests skip). Needs initdb/pg_ctl
+# (/usr/lib/postgresql/<v>/bin) and redis-server; as root they run as the postgres user.
+test-scale: ## scale-out and fault tests (CI runs it after make test)
+	COMMERCE_SCALE_TESTS=1 $(GO) test -count=1 -timeout 10m -v ./cmd/commerce/scaletest
 
 test-short: ## unit tests only (no database, no Redis)
 	$(GO) test -short -count=1 ./...

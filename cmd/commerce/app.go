@@ -104,10 +104,12 @@ func newBus(mods []modkit.Module) *events.Bus {
 }
 
 // newRelay builds the relay and routes the outbox to it, so that events no process's
-// consumer wants are stored already delivered (docs/decisions/0109).
-func newRelay(d *db.DB, bus *events.Bus, outbox *events.Outbox, log *zap.Logger) *events.Relay {
+// consumer wants are stored already delivered (docs/decisions/0109); /metrics reports
+// the outbox's backlog (docs/operations.md, "Alerting").
+func newRelay(d *db.DB, bus *events.Bus, outbox *events.Outbox, log *zap.Logger, reg *metrics.Registry) *events.Relay {
 	r := events.NewRelay(d, bus, log)
 	outbox.Route(r)
+	reg.MustRegister(r.Collector())
 	return r
 }
 

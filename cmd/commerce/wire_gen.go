@@ -487,7 +487,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		return nil, nil, err
 	}
 	bus := newBus(v)
-	relay := newRelay(dbDB, bus, outbox, logger)
+	relay := newRelay(dbDB, bus, outbox, logger, metricsRegistry)
 	seeders := newSeeders(service2, service2, service3, service)
 	mainApp := newApp(cfg, logger, dbDB, migrator, server, bus, relay, backend, appService, seeders, v)
 	return mainApp, func() {

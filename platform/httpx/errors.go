@@ -2,9 +2,13 @@ package httpx
 
 import (
 	"context"
+	"database/sql/driver"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 	"go.uber.org/zap"
@@ -55,6 +59,27 @@ func StatusOf(err error) int {
 	return http.StatusInternalServerError
 }
 
+// Unreachable reports an error that says a dependency could not be reached rather
+// than that the request was wrong: a refused, reset or broken connection (any
+// *net.OpError, driver.ErrBadConn, an unexpected EOF), or PostgreSQL refusing work
+// while it shuts down, restarts or starts (SQLSTATE class 08, 57P01, 57P02, 57P03;
+// read through the SQLState method pgx's errors have, so this package needs no
+// driver). Such a request answers 503 with Retry-After, not 500 (docs/decisions/0220).
+func Unreachable(err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) || errors.Is(err, driver.ErrBadConn) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return true
+	}
+	var st interface{ SQLState() string }
+	if errors.As(err, &st) {
+		switch code := st.SQLState(); {
+		case strings.HasPrefix(code, "08"), code == "57P01", code == "57P02", code == "57P03":
+			return true
+		}
+	}
+	return false
+}
+
 // retryAfterBusy is the Retry-After of a 503: the store was busy or slow, not down.
 const retryAfterBusy = "1"
 
@@ -81,6 +106,10 @@ func Error(c *gin.Context, err error) {
 		case errors.Is(err, context.DeadlineExceeded):
 			// The request's deadline (http.request_timeout) or a bounded wait ended it.
 			e = apperr.New(apperr.Unavailable, "", "The request took too long; retry shortly").WithCause(err)
+		case Unreachable(err):
+			// The database (or another dependency) is down or restarting: the request
+			// can be retried as it is (docs/decisions/0220).
+			e = apperr.New(apperr.Unavailable, "", "The store is unavailable; retry shortly").WithCause(err)
 		default:
 			log.FromContext(c.Request.Context(), zap.NewNop()).Error("internal error", zap.Error(err))
 			e = apperr.New(apperr.Internal, "", "Internal server error")
