@@ -1,12 +1,10 @@
 package domain
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"math/rand/v2"
-	"strconv"
 	"time"
+
+	"github.com/gocommerce/commerce/platform/signature"
 )
 
 // Delivery statuses.
@@ -90,15 +88,8 @@ func (d *Delivery) Record(a Attempt, r Retry, now time.Time) bool {
 }
 
 // SignatureHeader carries the delivery's signature.
-const SignatureHeader = "X-Commerce-Signature"
+const SignatureHeader = signature.Header
 
 // Sign is the signature header's value: t=<unix seconds>,v1=<hex HMAC-SHA256 of
-// "<t>.<body>" keyed with the endpoint's secret>.
-func Sign(secret string, at time.Time, body []byte) string {
-	t := strconv.FormatInt(at.Unix(), 10)
-	mac := hmac.New(sha256.New, []byte(secret))
-	mac.Write([]byte(t))
-	mac.Write([]byte("."))
-	mac.Write(body)
-	return "t=" + t + ",v1=" + hex.EncodeToString(mac.Sum(nil))
-}
+// "<t>.<body>" keyed with the endpoint's secret> (platform/signature).
+func Sign(secret string, at time.Time, body []byte) string { return signature.Sign(secret, at, body) }
