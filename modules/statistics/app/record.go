@@ -1,0 +1,218 @@
+package app
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	catalog "github.com/gocommerce/commerce/modules/catalog/api"
+	customers "github.com/gocommerce/commerce/modules/customers/api"
+	orders "github.com/gocommerce/commerce/modules/orders/api"
+	"github.com/gocommerce/commerce/modules/statistics/domain"
+	"github.com/gocommerce/commerce/modules/statistics/ports"
+)
+
+// RecordOrder takes an order as an order event shows it (created, updated, cancelled,
+// closed, reopened, payment received): its record replaces the stored one and the
+// rollups get the difference, in one transaction, so they stay exact whatever changes
+// (refunds, cancellations, fulfillment). An event older than the stored record (by the
+// order's updated_at) changes nothing; the same event twice changes nothing the second
+// time.
+func (s *Service) RecordOrder(ctx context.Context, o orders.Order) error {
+	if o.ID == "" {
+		return nil
+	}
+	return s.tx.InTx(ctx, func(ctx context.Context) error {
+		old, found, err := s.repo.Order(ctx, o.ID)
+		if err != nil {
+			return err
+		}
+		rec := s.orderRecord(o, old)
+		if found && old.Version > rec.Version {
+			return nil
+		}
+		if found {
+			if err := s.apply(ctx, old, -1); err != nil {
+				return err
+			}
+		}
+		if err := s.apply(ctx, rec, 1); err != nil {
+			return err
+		}
+		if err := s.repo.SaveOrder(ctx, rec); err != nil {
+			return err
+		}
+		if err := s.repo.RefreshCustomer(ctx, rec.CustomerID, rec.Currency); err != nil {
+			return err
+		}
+		if found && old.CustomerID != rec.CustomerID {
+			return s.repo.RefreshCustomer(ctx, old.CustomerID, old.Currency)
+		}
+		return nil
+	})
+}
+
+// apply adds (sign 1) or takes back (sign -1) an order's part of the rollups.
+func (s *Service) apply(ctx context.Context, o *domain.Order, sign int64) error {
+	k, m := o.Daily()
+	if err := s.repo.AddDaily(ctx, k, m, sign); err != nil {
+		return err
+	}
+	for pk, pm := range o.Products() {
+		if err := s.repo.AddProduct(ctx, pk, pm, sign); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// orderRecord is what the statistics keep of o; old (nil for a first event) lends
+// what this event may not carry (the payment method, the first shipment's time).
+func (s *Service) orderRecord(o orders.Order, old *domain.Order) *domain.Order {
+	created := o.CreatedAt
+	if created.IsZero() {
+		created = s.clock.Now()
+	}
+	version := o.UpdatedAt
+	if version.IsZero() {
+		version = created
+	}
+	rec := &domain.Order{
+		ID: o.ID, Version: version.UnixMicro(), Currency: strings.ToUpper(o.Currency), Day: s.day(created),
+		CreatedAt: created.Unix(), Channel: orDefault(o.SourceName, "unknown"), Country: country(o),
+		Gross: domain.ParseUnits(o.TotalPrice), Discounts: domain.ParseUnits(o.TotalDiscounts),
+		Refunded: domain.ParseUnits(o.TotalRefunded), PaymentMethod: "unknown",
+	}
+	if o.CustomerID != nil {
+		rec.CustomerID = *o.CustomerID
+	}
+	refundedItems := 0
+	for i, l := range o.LineItems {
+		price, err := decimal.NewFromString(strings.TrimSpace(l.Price))
+		if err != nil {
+			price = decimal.Zero
+		}
+		rec.Items += l.Quantity
+		refundedItems += l.RefundedQuantity
+		rec.Lines = append(rec.Lines, domain.Line{
+			Line: i, ProductID: l.ProductID, VariantID: l.VariantID, Title: l.Title, SKU: l.SKU,
+			Quantity: l.Quantity, RefundedQty: l.RefundedQuantity,
+			Revenue:  domain.Units(price.Mul(decimal.NewFromInt(int64(l.Quantity)))),
+			Refunded: domain.Units(price.Mul(decimal.NewFromInt(int64(l.RefundedQuantity)))),
+		})
+	}
+	rec.Status = domain.StatusKey(o.Status, o.FinancialStatus, o.FulfillmentStatus)
+	rec.Fulfillment = domain.FulfillmentKey(o.FulfillmentStatus, refundedItems)
+	if o.ClosedAt != nil {
+		rec.ClosedAt = o.ClosedAt.Unix()
+	}
+	if old != nil {
+		rec.PaymentMethod = old.PaymentMethod
+	}
+	if o.Transactions != nil {
+		for _, t := range *o.Transactions {
+			if t.Status == "success" && (t.Kind == "sale" || t.Kind == "capture" || t.Kind == "authorization") && t.Gateway != "" {
+				rec.PaymentMethod = t.Gateway
+				break
+			}
+		}
+	}
+	rec.FulfilledAt = s.firstShipment(o, old, rec.Fulfillment)
+	if rec.FulfilledAt > 0 {
+		rec.FulfilledSameDay = s.day(time.Unix(rec.FulfilledAt, 0)) == rec.Day
+	}
+	return rec
+}
+
+// firstShipment is the instant of the order's first shipment: the earliest successful
+// fulfillment the event carries, else the one already recorded, else the event's
+// updated_at when it is the first to show the order shipped; 0 while unshipped.
+func (s *Service) firstShipment(o orders.Order, old *domain.Order, fulfillment string) int64 {
+	if fulfillment == domain.FulfillUnfulfilled {
+		return 0
+	}
+	var first time.Time
+	if o.Fulfillments != nil {
+		for _, f := range *o.Fulfillments {
+			if f.Status != "cancelled" && (first.IsZero() || f.CreatedAt.Before(first)) {
+				first = f.CreatedAt
+			}
+		}
+	}
+	switch {
+	case !first.IsZero():
+		return first.Unix()
+	case old != nil && old.FulfilledAt > 0:
+		return old.FulfilledAt
+	case !o.UpdatedAt.IsZero():
+		return o.UpdatedAt.Unix()
+	default:
+		return s.clock.Now().Unix()
+	}
+}
+
+func country(o orders.Order) string {
+	for _, a := range []*orders.Address{o.ShippingAddress, o.BillingAddress} {
+		if a != nil && strings.TrimSpace(a.Country) != "" {
+			return strings.ToUpper(strings.TrimSpace(a.Country))
+		}
+	}
+	return "unknown"
+}
+
+func orDefault(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+// RecordProduct keeps a product's title, type, stock and its variants' costs and
+// stock as a product event shows them.
+func (s *Service) RecordProduct(ctx context.Context, p catalog.ProductResource) error {
+	if p.ID == "" {
+		return nil
+	}
+	rec := ports.Product{ID: p.ID, Title: p.Title, ProductType: p.ProductType, Currency: strings.ToUpper(p.Currency),
+		InventoryQuantity: p.InventoryQuantity, LowStock: p.LowStockThreshold,
+		Tracked: p.InventoryManagement != nil && *p.InventoryManagement != ""}
+	if p.Variants != nil {
+		for _, v := range *p.Variants {
+			cost := p.CostPrice
+			if v.CostPrice != nil {
+				cost = v.CostPrice
+			}
+			var units *int64
+			if cost != nil && strings.TrimSpace(*cost) != "" {
+				u := domain.ParseUnits(*cost)
+				units = &u
+			}
+			rec.Variants = append(rec.Variants, ports.Variant{ID: v.ID, Title: v.Title, SKU: v.SKU, Cost: units, InventoryQuantity: v.InventoryQuantity})
+		}
+	}
+	return s.tx.InTx(ctx, func(ctx context.Context) error { return s.repo.SaveProduct(ctx, rec) })
+}
+
+// ForgetProduct removes a deleted product.
+func (s *Service) ForgetProduct(ctx context.Context, id string) error {
+	return s.tx.InTx(ctx, func(ctx context.Context) error { return s.repo.DeleteProduct(ctx, id) })
+}
+
+// RecordCustomer keeps a new customer's creation day.
+func (s *Service) RecordCustomer(ctx context.Context, c customers.Customer) error {
+	if c.ID == "" {
+		return nil
+	}
+	created := c.CreatedAt
+	if created.IsZero() {
+		created = s.clock.Now()
+	}
+	return s.repo.SaveCustomer(ctx, c.ID, s.day(created), created.Unix())
+}
+
+// ForgetCustomer removes a deleted customer (its orders stay in the rollups).
+func (s *Service) ForgetCustomer(ctx context.Context, id string) error {
+	return s.tx.InTx(ctx, func(ctx context.Context) error { return s.repo.DeleteCustomer(ctx, id) })
+}
