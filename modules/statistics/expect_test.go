@@ -193,11 +193,11 @@ func (st *store) products(w window) []productFigure {
 
 // customerFigure is a customer's counted orders in a currency.
 type customerFigure struct {
-	orders          int64
-	spent           decimal.Decimal
-	first, last     time.Time
-	firstDay        string
-	firstChannel    string
+	orders       int64
+	spent        decimal.Decimal
+	first, last  time.Time
+	firstDay     string
+	firstChannel string
 }
 
 func (st *store) customerTotals(cur string, loc *time.Location) map[string]*customerFigure {

@@ -143,7 +143,8 @@ type customer struct {
 // store is the known set: what the events said, and each order's final state.
 type store struct {
 	customers []customer
-	orders    []orders.Order // final states
+	orders    []orders.Order       // final states
+	shipped   map[string]time.Time // when each shipped order was first shown shipped
 }
 
 // seedStore sends products, customers and n orders (created over the last 130 days,
@@ -154,7 +155,7 @@ func (h *harness) seedStore(seed uint64, n int) *store {
 	for _, p := range products {
 		h.send(catalog.EventProductCreated, productResource(p))
 	}
-	st := &store{}
+	st := &store{shipped: map[string]time.Time{}}
 	for i := range 24 {
 		c := customer{id: fmt.Sprintf("c-%02d", i), created: now.Add(-time.Duration(r.IntN(150*24)) * time.Hour)}
 		st.customers = append(st.customers, c)
@@ -163,7 +164,7 @@ func (h *harness) seedStore(seed uint64, n int) *store {
 	for i := range n {
 		o := h.newOrder(r, st, i)
 		h.send(orders.EventOrderCreated, orders.OrderCreated{Order: o})
-		o = h.evolve(r, o)
+		o = h.evolve(r, st, o)
 		st.orders = append(st.orders, o)
 	}
 	return st
@@ -214,7 +215,7 @@ func (h *harness) newOrder(r *rand.Rand, st *store, i int) orders.Order {
 
 // evolve sends the order's later events (each an order.updated or order.cancelled
 // with a later updated_at) and answers its final state.
-func (h *harness) evolve(r *rand.Rand, o orders.Order) orders.Order {
+func (h *harness) evolve(r *rand.Rand, st *store, o orders.Order) orders.Order {
 	at := o.CreatedAt
 	step := func() time.Time {
 		at = at.Add(time.Duration(1+r.IntN(40)) * time.Hour)
@@ -234,6 +235,7 @@ func (h *harness) evolve(r *rand.Rand, o orders.Order) orders.Order {
 			o.FinancialStatus = "paid"
 		}
 		o.FulfillmentStatus, o.UpdatedAt = "fulfilled", step()
+		st.shipped[o.ID] = o.UpdatedAt
 		fs := []orders.Fulfillment{{ID: o.ID + "-f", Status: "success", CreatedAt: o.UpdatedAt}}
 		o.Fulfillments = &fs
 		h.send(orders.EventOrderUpdated, o)
@@ -252,6 +254,9 @@ func (h *harness) evolve(r *rand.Rand, o orders.Order) orders.Order {
 		o.LineItems[0].RefundedQuantity = 1
 		o.TotalRefunded = o.LineItems[0].Price
 		o.UpdatedAt = step()
+		if o.FulfillmentStatus == "partial" {
+			st.shipped[o.ID] = o.UpdatedAt
+		}
 		h.send(orders.EventOrderUpdated, o)
 	case 4: // refunded in full
 		o.FinancialStatus = "refunded"
@@ -263,4 +268,12 @@ func (h *harness) evolve(r *rand.Rand, o orders.Order) orders.Order {
 		h.send(orders.EventOrderUpdated, o)
 	}
 	return o
+}
+
+// baseOrder is a paid web order of one 10.00 mug line, created at.
+func baseOrder(id string, at time.Time, total string) orders.Order {
+	return orders.Order{ID: id, Currency: "USD", Status: "open", FinancialStatus: "paid", FulfillmentStatus: "unfulfilled",
+		SourceName: "web", CreatedAt: at, UpdatedAt: at, TotalPrice: total, TotalDiscounts: "0.00", TotalRefunded: "0.00",
+		ShippingAddress: &orders.Address{Country: "US"},
+		LineItems:       []orders.LineItem{{ID: id + "-l", ProductID: "p-mug", VariantID: "v-mug", Title: "Mug", Quantity: 1, Price: total}}}
 }
