@@ -25,16 +25,16 @@ import (
 	"github.com/gocommerce/commerce/modules/checkout"
 	cartsapi3 "github.com/gocommerce/commerce/modules/checkout/adapters/cartsapi"
 	couponsapi3 "github.com/gocommerce/commerce/modules/checkout/adapters/couponsapi"
-	events8 "github.com/gocommerce/commerce/modules/checkout/adapters/events"
-	http11 "github.com/gocommerce/commerce/modules/checkout/adapters/http"
+	events9 "github.com/gocommerce/commerce/modules/checkout/adapters/events"
+	http12 "github.com/gocommerce/commerce/modules/checkout/adapters/http"
 	inventoryapi2 "github.com/gocommerce/commerce/modules/checkout/adapters/inventoryapi"
-	jobs5 "github.com/gocommerce/commerce/modules/checkout/adapters/jobs"
+	jobs6 "github.com/gocommerce/commerce/modules/checkout/adapters/jobs"
 	ordersapi4 "github.com/gocommerce/commerce/modules/checkout/adapters/ordersapi"
 	paymentsapi2 "github.com/gocommerce/commerce/modules/checkout/adapters/paymentsapi"
-	postgres10 "github.com/gocommerce/commerce/modules/checkout/adapters/postgres"
+	postgres11 "github.com/gocommerce/commerce/modules/checkout/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/checkout/adapters/shippingapi"
 	taxapi2 "github.com/gocommerce/commerce/modules/checkout/adapters/taxapi"
-	app10 "github.com/gocommerce/commerce/modules/checkout/app"
+	app11 "github.com/gocommerce/commerce/modules/checkout/app"
 	"github.com/gocommerce/commerce/modules/coupons"
 	cartsapi2 "github.com/gocommerce/commerce/modules/coupons/adapters/cartsapi"
 	customersapi2 "github.com/gocommerce/commerce/modules/coupons/adapters/customersapi"
@@ -82,20 +82,26 @@ import (
 	http10 "github.com/gocommerce/commerce/modules/shipping/adapters/http"
 	jobs4 "github.com/gocommerce/commerce/modules/shipping/adapters/jobs"
 	ordersapi3 "github.com/gocommerce/commerce/modules/shipping/adapters/ordersapi"
-	postgres9 "github.com/gocommerce/commerce/modules/shipping/adapters/postgres"
-	app9 "github.com/gocommerce/commerce/modules/shipping/app"
+	postgres10 "github.com/gocommerce/commerce/modules/shipping/adapters/postgres"
+	app10 "github.com/gocommerce/commerce/modules/shipping/app"
+	"github.com/gocommerce/commerce/modules/statistics"
+	events8 "github.com/gocommerce/commerce/modules/statistics/adapters/events"
+	http11 "github.com/gocommerce/commerce/modules/statistics/adapters/http"
+	jobs5 "github.com/gocommerce/commerce/modules/statistics/adapters/jobs"
+	postgres8 "github.com/gocommerce/commerce/modules/statistics/adapters/postgres"
+	app8 "github.com/gocommerce/commerce/modules/statistics/app"
 	"github.com/gocommerce/commerce/modules/tax"
 	events7 "github.com/gocommerce/commerce/modules/tax/adapters/events"
 	http9 "github.com/gocommerce/commerce/modules/tax/adapters/http"
-	postgres8 "github.com/gocommerce/commerce/modules/tax/adapters/postgres"
+	postgres9 "github.com/gocommerce/commerce/modules/tax/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/tax/adapters/vies"
-	app8 "github.com/gocommerce/commerce/modules/tax/app"
+	app9 "github.com/gocommerce/commerce/modules/tax/app"
 	"github.com/gocommerce/commerce/modules/webhooks"
-	events9 "github.com/gocommerce/commerce/modules/webhooks/adapters/events"
-	http12 "github.com/gocommerce/commerce/modules/webhooks/adapters/http"
-	jobs6 "github.com/gocommerce/commerce/modules/webhooks/adapters/jobs"
-	postgres11 "github.com/gocommerce/commerce/modules/webhooks/adapters/postgres"
-	app11 "github.com/gocommerce/commerce/modules/webhooks/app"
+	events10 "github.com/gocommerce/commerce/modules/webhooks/adapters/events"
+	http13 "github.com/gocommerce/commerce/modules/webhooks/adapters/http"
+	jobs7 "github.com/gocommerce/commerce/modules/webhooks/adapters/jobs"
+	postgres12 "github.com/gocommerce/commerce/modules/webhooks/adapters/postgres"
+	app12 "github.com/gocommerce/commerce/modules/webhooks/app"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
@@ -234,8 +240,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	service3 := app6.NewService(dbDB, repositories, catalogapiAdapter, outbox, clockClock, settings4)
 	handler3 := http4.NewHandler(service3)
 	eventsSubscriber := events3.NewSubscriber(service3, logger)
-	jobs7 := jobs2.NewJobs(service3, logger)
-	inventoryModule := inventory.NewModule(handler3, eventsSubscriber, jobs7)
+	jobs8 := jobs2.NewJobs(service3, logger)
+	inventoryModule := inventory.NewModule(handler3, eventsSubscriber, jobs8)
 	settings5 := payments.NewSettings(cfg)
 	registry, err := payments.NewGateways(cfg)
 	if err != nil {
@@ -257,14 +263,18 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		Coupons: couponRepository,
 		Usage:   usageRepository,
 	}
-	adapter4 := customersapi2.NewAdapter(service, service)
+	settings8 := statistics.NewSettings(cfg)
+	repository := postgres8.NewRepository(dbDB)
+	service5 := app8.NewService(settings8, dbDB, repository, clockClock)
+	segments := customers.NewSegments(service, service5)
+	adapter4 := customersapi2.NewAdapter(service, segments)
 	appCollaborators := app7.Collaborators{
 		Customers: adapter4,
 	}
-	service5 := app7.NewService(settings7, dbDB, stores3, appCollaborators, outbox, clockClock)
-	couponsapiAdapter := couponsapi.NewAdapter(service5)
-	settings8 := tax.NewSettings(cfg)
-	repository := postgres8.NewRepository(dbDB)
+	service6 := app7.NewService(settings7, dbDB, stores3, appCollaborators, outbox, clockClock)
+	couponsapiAdapter := couponsapi.NewAdapter(service6)
+	settings9 := tax.NewSettings(cfg)
+	postgresRepository := postgres9.NewRepository(dbDB)
 	viesClient := vies.New(cfg)
 	provider, err := tax.NewProvider(cfg)
 	if err != nil {
@@ -273,13 +283,13 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	deps := app8.Deps{
-		Repo:     repository,
+	deps := app9.Deps{
+		Repo:     postgresRepository,
 		VIES:     viesClient,
 		Provider: provider,
 	}
-	service6 := app8.NewService(settings8, dbDB, deps, clockClock)
-	taxapiAdapter := taxapi.NewAdapter(service6)
+	service7 := app9.NewService(settings9, dbDB, deps, clockClock)
+	taxapiAdapter := taxapi.NewAdapter(service7)
 	automaticDiscounts := none2.NewAutomaticDiscounts()
 	adapter5 := customersapi3.NewAdapter(service)
 	collaborators2 := app4.Collaborators{
@@ -289,20 +299,20 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		AutomaticDiscounts: automaticDiscounts,
 		Addresses:          adapter5,
 	}
-	service7 := app4.NewService(settings6, dbDB, cartRepository, collaborators2, outbox, clockClock)
-	handler5 := http6.NewHandler(service7)
-	jobs8 := jobs3.NewJobs(service7, logger)
-	cartsModule := carts.NewModule(handler5, jobs8)
-	adapter6 := cartsapi2.NewAdapter(service7)
-	validator := app7.NewValidator(service5, adapter6)
-	handler6 := http7.NewHandler(service5, validator)
-	subscriber3 := events5.NewSubscriber(service5, logger)
+	service8 := app4.NewService(settings6, dbDB, cartRepository, collaborators2, outbox, clockClock)
+	handler5 := http6.NewHandler(service8)
+	jobs9 := jobs3.NewJobs(service8, logger)
+	cartsModule := carts.NewModule(handler5, jobs9)
+	adapter6 := cartsapi2.NewAdapter(service8)
+	validator := app7.NewValidator(service6, adapter6)
+	handler6 := http7.NewHandler(service6, validator)
+	subscriber3 := events5.NewSubscriber(service6, logger)
 	couponsModule := coupons.NewModule(handler6, subscriber3)
 	adapter7 := catalogapi3.NewAdapter(service2)
 	inventoryapiAdapter := inventoryapi.NewAdapter(service3)
 	paymentsapiAdapter := paymentsapi.NewAdapter(service4)
 	adapter8 := customersapi4.NewAdapter(service)
-	adapter9 := couponsapi2.NewAdapter(service5)
+	adapter9 := couponsapi2.NewAdapter(service6)
 	collaborators3 := app3.Collaborators{
 		Catalog:   adapter7,
 		Inventory: inventoryapiAdapter,
@@ -310,29 +320,33 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		Customers: adapter8,
 		Coupons:   adapter9,
 	}
-	service8 := app3.NewService(settings2, dbDB, appStores, collaborators3, outbox, clockClock)
-	handler7 := http8.NewHandler(service8, queryService)
-	subscriber4 := events6.NewSubscriber(service8, logger)
+	service9 := app3.NewService(settings2, dbDB, appStores, collaborators3, outbox, clockClock)
+	handler7 := http8.NewHandler(service9, queryService)
+	subscriber4 := events6.NewSubscriber(service9, logger)
 	ordersModule := orders.NewModule(handler7, subscriber4)
-	handler8 := http9.NewHandler(service6)
-	subscriber5 := events7.NewSubscriber(service6, logger)
+	handler8 := http9.NewHandler(service7)
+	subscriber5 := events7.NewSubscriber(service7, logger)
 	taxModule := tax.NewModule(handler8, subscriber5)
-	shipmentRepository := postgres9.NewShipmentRepository(dbDB)
+	shipmentRepository := postgres10.NewShipmentRepository(dbDB)
 	carriers := shipping.NewCarriers(cfg)
 	adapter10 := ordersapi3.NewAdapter(queryService)
-	settings9 := shipping.NewSettings(cfg)
-	service9 := app9.NewService(dbDB, shipmentRepository, carriers, imageStorage, adapter10, outbox, clockClock, settings9)
-	handler9 := http10.NewHandler(service9)
-	jobs9 := jobs4.NewJobs(service9, logger)
-	shippingModule := shipping.NewModule(handler9, jobs9)
-	adapter11 := cartsapi3.NewAdapter(service7)
+	settings10 := shipping.NewSettings(cfg)
+	service10 := app10.NewService(dbDB, shipmentRepository, carriers, imageStorage, adapter10, outbox, clockClock, settings10)
+	handler9 := http10.NewHandler(service10)
+	jobs10 := jobs4.NewJobs(service10, logger)
+	shippingModule := shipping.NewModule(handler9, jobs10)
+	handler10 := http11.NewHandler(service5)
+	subscriber6 := events8.NewSubscriber(service5, logger)
+	jobs11 := jobs5.NewJobs(service5, settings8, logger)
+	statisticsModule := statistics.NewModule(handler10, subscriber6, jobs11)
+	adapter11 := cartsapi3.NewAdapter(service8)
 	adapter12 := inventoryapi2.NewAdapter(service3)
-	adapter13 := ordersapi4.NewAdapter(service8, queryService)
+	adapter13 := ordersapi4.NewAdapter(service9, queryService)
 	adapter14 := paymentsapi2.NewAdapter(service4)
-	adapter15 := couponsapi3.NewAdapter(service5)
-	adapter16 := taxapi2.NewAdapter(service6)
-	shippingapiAdapter := shippingapi.NewAdapter(service9)
-	modules := app10.Modules{
+	adapter15 := couponsapi3.NewAdapter(service6)
+	adapter16 := taxapi2.NewAdapter(service7)
+	shippingapiAdapter := shippingapi.NewAdapter(service10)
+	modules := app11.Modules{
 		Carts:     adapter11,
 		Inventory: adapter12,
 		Orders:    adapter13,
@@ -341,23 +355,23 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		Tax:       adapter16,
 		Shipping:  shippingapiAdapter,
 	}
-	sessions := postgres10.NewSessions(dbDB)
-	idempotency := postgres10.NewIdempotency(dbDB)
-	stores4 := app10.Stores{
+	sessions := postgres11.NewSessions(dbDB)
+	idempotency := postgres11.NewIdempotency(dbDB)
+	stores4 := app11.Stores{
 		Sessions:    sessions,
 		Idempotency: idempotency,
 	}
-	settings10 := checkout.NewSettings(cfg)
-	service10 := app10.NewService(modules, stores4, settings10, dbDB, outbox, clockClock, logger)
-	handler10 := http11.NewHandler(service10)
-	subscriber6 := events8.NewSubscriber(service10, logger)
-	jobs10 := jobs5.NewJobs(service10, logger)
-	checkoutModule := checkout.NewModule(service10, handler10, subscriber6, jobs10)
-	endpointRepository := postgres11.NewEndpointRepository(dbDB)
-	deliveryRepository := postgres11.NewDeliveryRepository(dbDB)
-	settings11 := webhooks.NewSettings(cfg)
+	settings11 := checkout.NewSettings(cfg)
+	service11 := app11.NewService(modules, stores4, settings11, dbDB, outbox, clockClock, logger)
+	handler11 := http12.NewHandler(service11)
+	subscriber7 := events9.NewSubscriber(service11, logger)
+	jobs12 := jobs6.NewJobs(service11, logger)
+	checkoutModule := checkout.NewModule(service11, handler11, subscriber7, jobs12)
+	endpointRepository := postgres12.NewEndpointRepository(dbDB)
+	deliveryRepository := postgres12.NewDeliveryRepository(dbDB)
+	settings12 := webhooks.NewSettings(cfg)
 	resolver := webhooks.NewResolver()
-	sender, err := webhooks.NewSender(settings11, resolver)
+	sender, err := webhooks.NewSender(settings12, resolver)
 	if err != nil {
 		cleanup3()
 		cleanup2()
@@ -372,7 +386,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		return nil, nil, err
 	}
 	enqueuer := jobsfx.ProvideEnqueuer(backend)
-	service11, err := app11.NewService(dbDB, endpointRepository, deliveryRepository, sender, resolver, enqueuer, outbox, clockClock, logger, settings11)
+	service12, err := app12.NewService(dbDB, endpointRepository, deliveryRepository, sender, resolver, enqueuer, outbox, clockClock, logger, settings12)
 	if err != nil {
 		cleanup4()
 		cleanup3()
@@ -380,10 +394,10 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	handler11 := http12.NewHandler(service11)
-	subscriber7 := events9.NewSubscriber(service11)
-	jobs11 := jobs6.NewJobs(service11, logger)
-	webhooksModule := webhooks.NewModule(handler11, subscriber7, jobs11)
+	handler12 := http13.NewHandler(service12)
+	subscriber8 := events10.NewSubscriber(service12)
+	jobs13 := jobs7.NewJobs(service12, logger)
+	webhooksModule := webhooks.NewModule(handler12, subscriber8, jobs13)
 	metricsRegistry := metrics.New()
 	limiter, err := ratelimit.New(cfg, client, metricsRegistry, logger)
 	if err != nil {
@@ -395,7 +409,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	adminModule := ratelimit.NewAdminModule(limiter)
 	metricsModule := metrics.NewModule(metricsRegistry)
-	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, taxModule, shippingModule, checkoutModule, webhooksModule, adminModule, metricsModule)
+	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, taxModule, shippingModule, statisticsModule, checkoutModule, webhooksModule, adminModule, metricsModule)
 	migrator := newMigrator(dbDB, v)
 	authenticator, cleanup5, err := app2.NewAuthenticator(settings, tokens, apiKeyRepository, keyCache, revocations, invalidations, clockClock, logger)
 	if err != nil {

@@ -7,9 +7,6 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	catalog "github.com/gocommerce/commerce/modules/catalog/api"
-	customers "github.com/gocommerce/commerce/modules/customers/api"
-	orders "github.com/gocommerce/commerce/modules/orders/api"
 	"github.com/gocommerce/commerce/modules/statistics/domain"
 	"github.com/gocommerce/commerce/modules/statistics/ports"
 )
@@ -20,7 +17,7 @@ import (
 // (refunds, cancellations, fulfillment). An event older than the stored record (by the
 // order's updated_at) changes nothing; the same event twice changes nothing the second
 // time.
-func (s *Service) RecordOrder(ctx context.Context, o orders.Order) error {
+func (s *Service) RecordOrder(ctx context.Context, o ports.OrderFacts) error {
 	if o.ID == "" {
 		return nil
 	}
@@ -47,7 +44,7 @@ func (s *Service) RecordOrder(ctx context.Context, o orders.Order) error {
 		if err := s.repo.RefreshCustomer(ctx, rec.CustomerID, rec.Currency); err != nil {
 			return err
 		}
-		if found && old.CustomerID != rec.CustomerID {
+		if found && (old.CustomerID != rec.CustomerID || old.Currency != rec.Currency) {
 			return s.repo.RefreshCustomer(ctx, old.CustomerID, old.Currency)
 		}
 		return nil
@@ -70,7 +67,7 @@ func (s *Service) apply(ctx context.Context, o *domain.Order, sign int64) error 
 
 // orderRecord is what the statistics keep of o; old (nil for a first event) lends
 // what this event may not carry (the payment method, the first shipment's time).
-func (s *Service) orderRecord(o orders.Order, old *domain.Order) *domain.Order {
+func (s *Service) orderRecord(o ports.OrderFacts, old *domain.Order) *domain.Order {
 	created := o.CreatedAt
 	if created.IsZero() {
 		created = s.clock.Now()
@@ -81,15 +78,12 @@ func (s *Service) orderRecord(o orders.Order, old *domain.Order) *domain.Order {
 	}
 	rec := &domain.Order{
 		ID: o.ID, Version: version.UnixMicro(), Currency: strings.ToUpper(o.Currency), Day: s.day(created),
-		CreatedAt: created.Unix(), Channel: orDefault(o.SourceName, "unknown"), Country: country(o),
+		CreatedAt: created.Unix(), Channel: orDefault(o.Channel, "unknown"), Country: orDefault(strings.ToUpper(strings.TrimSpace(o.Country)), "unknown"),
 		Gross: domain.ParseUnits(o.TotalPrice), Discounts: domain.ParseUnits(o.TotalDiscounts),
-		Refunded: domain.ParseUnits(o.TotalRefunded), PaymentMethod: "unknown",
-	}
-	if o.CustomerID != nil {
-		rec.CustomerID = *o.CustomerID
+		Refunded: domain.ParseUnits(o.TotalRefunded), PaymentMethod: "unknown", CustomerID: o.CustomerID,
 	}
 	refundedItems := 0
-	for i, l := range o.LineItems {
+	for i, l := range o.Lines {
 		price, err := decimal.NewFromString(strings.TrimSpace(l.Price))
 		if err != nil {
 			price = decimal.Zero
@@ -108,16 +102,11 @@ func (s *Service) orderRecord(o orders.Order, old *domain.Order) *domain.Order {
 	if o.ClosedAt != nil {
 		rec.ClosedAt = o.ClosedAt.Unix()
 	}
-	if old != nil {
+	switch {
+	case o.PaymentMethod != "":
+		rec.PaymentMethod = o.PaymentMethod
+	case old != nil:
 		rec.PaymentMethod = old.PaymentMethod
-	}
-	if o.Transactions != nil {
-		for _, t := range *o.Transactions {
-			if t.Status == "success" && (t.Kind == "sale" || t.Kind == "capture" || t.Kind == "authorization") && t.Gateway != "" {
-				rec.PaymentMethod = t.Gateway
-				break
-			}
-		}
 	}
 	rec.FulfilledAt = s.firstShipment(o, old, rec.Fulfillment)
 	if rec.FulfilledAt > 0 {
@@ -129,21 +118,12 @@ func (s *Service) orderRecord(o orders.Order, old *domain.Order) *domain.Order {
 // firstShipment is the instant of the order's first shipment: the earliest successful
 // fulfillment the event carries, else the one already recorded, else the event's
 // updated_at when it is the first to show the order shipped; 0 while unshipped.
-func (s *Service) firstShipment(o orders.Order, old *domain.Order, fulfillment string) int64 {
-	if fulfillment == domain.FulfillUnfulfilled {
-		return 0
-	}
-	var first time.Time
-	if o.Fulfillments != nil {
-		for _, f := range *o.Fulfillments {
-			if f.Status != "cancelled" && (first.IsZero() || f.CreatedAt.Before(first)) {
-				first = f.CreatedAt
-			}
-		}
-	}
+func (s *Service) firstShipment(o ports.OrderFacts, old *domain.Order, fulfillment string) int64 {
 	switch {
-	case !first.IsZero():
-		return first.Unix()
+	case fulfillment == domain.FulfillUnfulfilled:
+		return 0
+	case o.FirstShipment != nil:
+		return o.FirstShipment.Unix()
 	case old != nil && old.FulfilledAt > 0:
 		return old.FulfilledAt
 	case !o.UpdatedAt.IsZero():
@@ -151,15 +131,6 @@ func (s *Service) firstShipment(o orders.Order, old *domain.Order, fulfillment s
 	default:
 		return s.clock.Now().Unix()
 	}
-}
-
-func country(o orders.Order) string {
-	for _, a := range []*orders.Address{o.ShippingAddress, o.BillingAddress} {
-		if a != nil && strings.TrimSpace(a.Country) != "" {
-			return strings.ToUpper(strings.TrimSpace(a.Country))
-		}
-	}
-	return "unknown"
 }
 
 func orDefault(v, def string) string {
@@ -171,28 +142,12 @@ func orDefault(v, def string) string {
 
 // RecordProduct keeps a product's title, type, stock and its variants' costs and
 // stock as a product event shows them.
-func (s *Service) RecordProduct(ctx context.Context, p catalog.ProductResource) error {
+func (s *Service) RecordProduct(ctx context.Context, p ports.Product) error {
 	if p.ID == "" {
 		return nil
 	}
-	rec := ports.Product{ID: p.ID, Title: p.Title, ProductType: p.ProductType, Currency: strings.ToUpper(p.Currency),
-		InventoryQuantity: p.InventoryQuantity, LowStock: p.LowStockThreshold,
-		Tracked: p.InventoryManagement != nil && *p.InventoryManagement != ""}
-	if p.Variants != nil {
-		for _, v := range *p.Variants {
-			cost := p.CostPrice
-			if v.CostPrice != nil {
-				cost = v.CostPrice
-			}
-			var units *int64
-			if cost != nil && strings.TrimSpace(*cost) != "" {
-				u := domain.ParseUnits(*cost)
-				units = &u
-			}
-			rec.Variants = append(rec.Variants, ports.Variant{ID: v.ID, Title: v.Title, SKU: v.SKU, Cost: units, InventoryQuantity: v.InventoryQuantity})
-		}
-	}
-	return s.tx.InTx(ctx, func(ctx context.Context) error { return s.repo.SaveProduct(ctx, rec) })
+	p.Currency = strings.ToUpper(p.Currency)
+	return s.tx.InTx(ctx, func(ctx context.Context) error { return s.repo.SaveProduct(ctx, p) })
 }
 
 // ForgetProduct removes a deleted product.
@@ -201,7 +156,7 @@ func (s *Service) ForgetProduct(ctx context.Context, id string) error {
 }
 
 // RecordCustomer keeps a new customer's creation day.
-func (s *Service) RecordCustomer(ctx context.Context, c customers.Customer) error {
+func (s *Service) RecordCustomer(ctx context.Context, c ports.CustomerFacts) error {
 	if c.ID == "" {
 		return nil
 	}

@@ -65,7 +65,7 @@ func (s *Subscriber) HandleOrder(ctx context.Context, e event.Event) error {
 	if !s.decode(e, &o, func() string { return o.ID }) {
 		return nil
 	}
-	return s.svc.RecordOrder(ctx, o)
+	return s.svc.RecordOrder(ctx, orderFacts(o))
 }
 
 // HandleProduct records the product's costs and stock.
@@ -74,7 +74,7 @@ func (s *Subscriber) HandleProduct(ctx context.Context, e event.Event) error {
 	if !s.decode(e, &p, func() string { return p.ID }) {
 		return nil
 	}
-	return s.svc.RecordProduct(ctx, p)
+	return s.svc.RecordProduct(ctx, productFacts(p))
 }
 
 // HandleProductDeleted forgets the product.
@@ -92,7 +92,7 @@ func (s *Subscriber) HandleCustomer(ctx context.Context, e event.Event) error {
 	if !s.decode(e, &c, func() string { return c.ID }) {
 		return nil
 	}
-	return s.svc.RecordCustomer(ctx, c)
+	return s.svc.RecordCustomer(ctx, customerFacts(c))
 }
 
 // HandleCustomerDeleted forgets a deleted customer.
