@@ -52,84 +52,92 @@ func expectedSegments(st *store, today string) map[string]map[string]bool {
 func TestCustomersReportAndSegments(t *testing.T) {
 	eachEngine(t, nil, func(t *testing.T, h *harness) {
 		st := h.seedStore(53, 160)
-		from, to := "2026-03-20", "2026-06-17"
 		totals := st.customerTotals("USD", time.UTC)
-		d := h.get("/customers?currency=USD&date_from=last_90_days&include_segments=true")
-		var newC, bought, churned int64
-		sources := map[string]int64{}
-		for _, c := range st.customers {
-			day := c.created.Format(time.DateOnly)
-			if day >= from && day <= to {
-				newC++
-				src := "none"
-				if ct := totals[c.id]; ct != nil {
-					src = ct.firstChannel
-					if ct.firstDay <= to {
-						bought++
+		var d map[string]any
+		// a period up to today (read from the customer totals) and one in the past
+		// (read from the orders of the period)
+		for _, span := range [][3]string{{"last_90_days", "2026-03-20", "2026-06-17"}, {"last_month", "2026-05-01", "2026-05-31"}} {
+			from, to := span[1], span[2]
+			d = h.get("/customers?currency=USD&include_segments=true&date_from=" + span[0] + "&date_to=" + span[0])
+			var total, newC, bought, churned int64
+			sources := map[string]int64{}
+			for _, c := range st.customers {
+				day := c.created.Format(time.DateOnly)
+				if day <= to {
+					total++
+				}
+				if day >= from && day <= to {
+					newC++
+					src := "none"
+					if ct := totals[c.id]; ct != nil {
+						src = ct.firstChannel
+						if ct.firstDay <= to {
+							bought++
+						}
+					}
+					sources[src]++
+				}
+			}
+			for _, ct := range totals {
+				if l := ct.last.Format(time.DateOnly); l >= shift(from, -90) && l <= shift(to, -90) {
+					churned++
+				}
+			}
+			w := window{from: from, to: to, cur: "USD", loc: time.UTC}
+			ordering := map[string]bool{}
+			var returning int64
+			for _, o := range st.orders {
+				if w.has(o) && o.Status != "cancelled" && o.CustomerID != nil && !ordering[*o.CustomerID] {
+					ordering[*o.CustomerID] = true
+					if totals[*o.CustomerID].firstDay < from {
+						returning++
 					}
 				}
-				sources[src]++
 			}
-		}
-		for _, ct := range totals {
-			if l := ct.last.Format(time.DateOnly); l >= shift(from, -90) && l <= shift(to, -90) {
-				churned++
+			sm := obj(d["summary"])
+			if int64(num(t, sm["total_customers"])) != total || int64(num(t, sm["new_customers"])) != newC ||
+				int64(num(t, sm["returning_customers"])) != returning || int64(num(t, sm["churned_customers"])) != churned {
+				t.Errorf("summary %v, want total %d new %d returning %d churned %d", sm, total, newC, returning, churned)
 			}
-		}
-		w := window{from: from, to: to, cur: "USD", loc: time.UTC}
-		ordering := map[string]bool{}
-		var returning int64
-		for _, o := range st.orders {
-			if w.has(o) && o.Status != "cancelled" && o.CustomerID != nil && !ordering[*o.CustomerID] {
-				ordering[*o.CustomerID] = true
-				if totals[*o.CustomerID].firstDay < from {
-					returning++
+			acq := obj(d["acquisition"])
+			if int64(num(t, acq["total_new"])) != newC || !near(num(t, acq["conversion_rate"]), pct(float64(bought), float64(newC))) {
+				t.Errorf("acquisition %v, want %d new, %d bought", acq, newC, bought)
+			}
+			for _, s := range httpxtest.Objects(acq["by_source"]) {
+				if int64(num(t, s["count"])) != sources[s["source"].(string)] {
+					t.Errorf("by_source %v, want %v", s, sources)
 				}
 			}
-		}
-		sm := obj(d["summary"])
-		if num(t, sm["total_customers"]) != float64(len(st.customers)) || int64(num(t, sm["new_customers"])) != newC ||
-			int64(num(t, sm["returning_customers"])) != returning || int64(num(t, sm["churned_customers"])) != churned {
-			t.Errorf("summary %v, want total %d new %d returning %d churned %d", sm, len(st.customers), newC, returning, churned)
-		}
-		acq := obj(d["acquisition"])
-		if int64(num(t, acq["total_new"])) != newC || !near(num(t, acq["conversion_rate"]), pct(float64(bought), float64(newC))) {
-			t.Errorf("acquisition %v, want %d new, %d bought", acq, newC, bought)
-		}
-		for _, s := range httpxtest.Objects(acq["by_source"]) {
-			if int64(num(t, s["count"])) != sources[s["source"].(string)] {
-				t.Errorf("by_source %v, want %v", s, sources)
+			if len(httpxtest.Objects(acq["by_source"])) != len(sources) {
+				t.Errorf("by_source %v, want %v", acq["by_source"], sources)
 			}
-		}
-		if len(httpxtest.Objects(acq["by_source"])) != len(sources) {
-			t.Errorf("by_source %v, want %v", acq["by_source"], sources)
-		}
-		var repeat, gapsN int64
-		var gaps float64
-		var values []decimal.Decimal
-		sum := decimal.Zero
-		for id := range ordering {
-			c := totals[id]
-			values = append(values, c.spent)
-			sum = sum.Add(c.spent)
-			if c.orders >= 2 {
-				repeat++
-				gapsN++
-				gaps += c.last.Sub(c.first).Hours() / 24 / float64(c.orders-1)
+			var repeat, gapsN int64
+			var gaps float64
+			var values []decimal.Decimal
+			sum := decimal.Zero
+			for id := range ordering {
+				c := totals[id]
+				values = append(values, c.spent)
+				sum = sum.Add(c.spent)
+				if c.orders >= 2 {
+					repeat++
+					gapsN++
+					gaps += c.last.Sub(c.first).Hours() / 24 / float64(c.orders-1)
+				}
 			}
-		}
-		sort.Slice(values, func(i, j int) bool { return values[i].LessThan(values[j]) })
-		med := values[len(values)/2]
-		if len(values)%2 == 0 {
-			med = values[len(values)/2-1].Add(values[len(values)/2]).Div(decimal.NewFromInt(2))
-		}
-		ret := obj(d["retention"])
-		ltv := obj(ret["customer_lifetime_value"])
-		if !near(num(t, ret["repeat_purchase_rate"]), pct(float64(repeat), float64(len(ordering)))) ||
-			!near(num(t, ret["average_time_between_orders_days"]), round2(gaps/float64(gapsN))) ||
-			ltv["average"] != money(sum.Div(decimal.NewFromInt(int64(len(values))))) || ltv["median"] != money(med) {
-			t.Errorf("retention %v, want repeat %d of %d, gaps %v, ltv %s median %s", ret, repeat, len(ordering), round2(gaps/float64(gapsN)),
-				money(sum.Div(decimal.NewFromInt(int64(len(values))))), money(med))
+			sort.Slice(values, func(i, j int) bool { return values[i].LessThan(values[j]) })
+			med := values[len(values)/2]
+			if len(values)%2 == 0 {
+				med = values[len(values)/2-1].Add(values[len(values)/2]).Div(decimal.NewFromInt(2))
+			}
+			ret := obj(d["retention"])
+			ltv := obj(ret["customer_lifetime_value"])
+			if !near(num(t, ret["repeat_purchase_rate"]), pct(float64(repeat), float64(len(ordering)))) ||
+				!near(num(t, ret["average_time_between_orders_days"]), round2(gaps/float64(gapsN))) ||
+				ltv["average"] != money(sum.Div(decimal.NewFromInt(int64(len(values))))) || ltv["median"] != money(med) {
+				t.Errorf("retention %v, want repeat %d of %d, gaps %v, ltv %s median %s", ret, repeat, len(ordering), round2(gaps/float64(gapsN)),
+					money(sum.Div(decimal.NewFromInt(int64(len(values))))), money(med))
+			}
 		}
 		// before the job ran, every segment is empty
 		for _, s := range httpxtest.Objects(d["segments"]) {

@@ -41,11 +41,17 @@ func TestRollupsMatchRecomputation(t *testing.T) {
 		h.send(orders.EventOrderCancelled, orders.OrderCancelled{Order: o})
 		st.orders[5] = o
 		h.checkRollups(st)
+		// the full recomputation of the module (Rebuild, the bench's seeding) agrees
+		if err := h.svc.Rebuild(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		h.checkRollups(st)
 	})
 }
 
 func (h *harness) checkRollups(st *store) {
 	h.T.Helper()
+	h.checkCustomerTotals(st)
 	want := map[string]cell{}
 	wantProducts := map[string][3]int64{}
 	wantRevenue := map[string]decimal.Decimal{}
@@ -123,6 +129,33 @@ func (h *harness) checkRollups(st *store) {
 	for k, w := range wantProducts {
 		if gotProducts[k] != w {
 			h.T.Errorf("product %s: rollup %v, recomputation %v", k, gotProducts[k], w)
+		}
+	}
+}
+
+// checkCustomerTotals compares the customer totals with the orders'.
+func (h *harness) checkCustomerTotals(st *store) {
+	h.T.Helper()
+	for _, cur := range []string{"USD", "EUR"} {
+		want := st.customerTotals(cur, h.loc)
+		got := map[string]string{}
+		var id, channel, firstDay string
+		var n, spent int64
+		err := h.DB.Query(h.T.Context(), h.DB.Rebind(`SELECT customer_id, orders, spent, first_day, first_channel
+			FROM statistics_customer_totals WHERE currency = ?`), []any{cur}, []any{&id, &n, &spent, &firstDay, &channel}, func() error {
+			got[id] = fmt.Sprintf("%d %s %s %s", n, units(spent), firstDay, channel)
+			return nil
+		})
+		if err != nil {
+			h.T.Fatal(err)
+		}
+		if len(got) != len(want) {
+			h.T.Errorf("%s: %d customer totals, want %d", cur, len(got), len(want))
+		}
+		for id, c := range want {
+			if w := fmt.Sprintf("%d %s %s %s", c.orders, c.spent.StringFixed(4), c.firstDay, c.firstChannel); got[id] != w {
+				h.T.Errorf("%s %s: totals %q, want %q", cur, id, got[id], w)
+			}
 		}
 	}
 }

@@ -56,7 +56,8 @@ func (s *Service) resolve(ctx context.Context, q Query, defFrom, defTo string) (
 	if cur == "" {
 		cur = "USD"
 	}
-	sp := span{period: p, currency: cur, rng: ports.Range{Currency: cur, From: p.FromDay(), To: p.ToDay()}}
+	today := s.day(s.clock.Now())
+	sp := span{period: p, currency: cur, rng: ports.Range{Currency: cur, From: p.FromDay(), To: p.ToDay(), Current: p.ToDay() >= today}}
 	if prev, ok := p.Compared(q.CompareWith); ok {
 		sp.prev, sp.hasPrev = ports.Range{Currency: cur, From: prev.FromDay(), To: prev.ToDay()}, true
 	}

@@ -84,3 +84,9 @@ func (s *Service) RefreshSegments(ctx context.Context) (int64, error) {
 	})
 	return n, err
 }
+
+// Rebuild recomputes every rollup and customer total from the per-order records, in
+// one transaction (after a restore, or to check the incremental rollups).
+func (s *Service) Rebuild(ctx context.Context) error {
+	return s.tx.InTx(ctx, s.repo.Rebuild)
+}

@@ -7,9 +7,13 @@ import (
 	"github.com/gocommerce/commerce/modules/statistics/domain"
 )
 
-// Range is a currency and local days [From, To] (YYYY-MM-DD).
+// Range is a currency and local days [From, To] (YYYY-MM-DD). Current says To is
+// today or later (no order is after it): a customer ordered in the range exactly when
+// their last order is on From or later, which the customer totals answer without the
+// orders.
 type Range struct {
 	Currency, From, To string
+	Current            bool
 }
 
 // DailyRow is a group of the daily rollup: the dimensions asked for (by name) and the
@@ -89,6 +93,9 @@ type Repository interface {
 	// SaveProduct replaces a product and its variants; DeleteProduct removes them.
 	SaveProduct(ctx context.Context, p Product) error
 	DeleteProduct(ctx context.Context, id string) error
+
+	// Rebuild recomputes the rollups and the customer totals from the order records.
+	Rebuild(ctx context.Context) error
 
 	// Daily sums the rollup over r grouped by dims (column names of DailyDims).
 	Daily(ctx context.Context, r Range, dims ...string) ([]DailyRow, error)

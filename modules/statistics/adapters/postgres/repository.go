@@ -316,10 +316,15 @@ func (r *Repository) Customers(ctx context.Context, rg ports.Range, full bool, c
 	if err != nil {
 		return f, err
 	}
-	err = r.db.QueryRow(ctx, r.db.Rebind(`SELECT COUNT(DISTINCT o.customer_id) FROM statistics_orders o
-		JOIN statistics_customer_totals t ON t.customer_id = o.customer_id AND t.currency = o.currency
-		WHERE o.currency = ? AND o.day >= ? AND o.day <= ? AND o.customer_id <> '' AND o.status <> 'cancelled' AND t.first_day < ?`),
-		[]any{rg.Currency, rg.From, rg.To, rg.From}, &f.Returning)
+	if rg.Current {
+		err = r.db.QueryRow(ctx, r.db.Rebind(`SELECT COUNT(*) FROM statistics_customer_totals
+			WHERE currency = ? AND last_day >= ? AND first_day < ?`), []any{rg.Currency, rg.From, rg.From}, &f.Returning)
+	} else {
+		err = r.db.QueryRow(ctx, r.db.Rebind(`SELECT COUNT(DISTINCT o.customer_id) FROM statistics_orders o
+			JOIN statistics_customer_totals t ON t.customer_id = o.customer_id AND t.currency = o.currency
+			WHERE o.currency = ? AND o.day >= ? AND o.day <= ? AND o.customer_id <> '' AND o.status <> 'cancelled' AND t.first_day < ?`),
+			[]any{rg.Currency, rg.From, rg.To, rg.From}, &f.Returning)
+	}
 	if err != nil || !full {
 		return f, err
 	}
@@ -329,13 +334,18 @@ func (r *Repository) Customers(ctx context.Context, rg ports.Range, full bool, c
 		return f, err
 	}
 	var t ports.CustomerTotal
-	err = r.query(ctx, `SELECT t.orders, t.spent, t.first_at, t.last_at FROM statistics_customer_totals t
+	q, args := `SELECT t.orders, t.spent, t.first_at, t.last_at FROM statistics_customer_totals t
 		WHERE t.currency = ? AND t.customer_id IN (SELECT DISTINCT o.customer_id FROM statistics_orders o
 		WHERE o.currency = ? AND o.day >= ? AND o.day <= ? AND o.customer_id <> '' AND o.status <> 'cancelled')`,
-		[]any{rg.Currency, rg.Currency, rg.From, rg.To}, []any{&t.Orders, &t.Spent, &t.FirstAt, &t.LastAt}, func() error {
-			f.Ordering = append(f.Ordering, t)
-			return nil
-		})
+		[]any{rg.Currency, rg.Currency, rg.From, rg.To}
+	if rg.Current {
+		q, args = `SELECT orders, spent, first_at, last_at FROM statistics_customer_totals WHERE currency = ? AND last_day >= ?`,
+			[]any{rg.Currency, rg.From}
+	}
+	err = r.query(ctx, q, args, []any{&t.Orders, &t.Spent, &t.FirstAt, &t.LastAt}, func() error {
+		f.Ordering = append(f.Ordering, t)
+		return nil
+	})
 	return f, err
 }
 
@@ -415,4 +425,40 @@ func (r *Repository) Segments(ctx context.Context, currency string) ([]ports.Seg
 	err = r.db.QueryRow(ctx, r.db.Rebind(`SELECT COUNT(*) FROM statistics_customer_totals WHERE currency = ? AND orders > 0`),
 		[]any{currency}, &buyers)
 	return out, buyers, err
+}
+
+// Rebuild recomputes the rollups and the customer totals from the order records (the
+// full recomputation the incremental updates must equal; also the bench's seeding).
+func (r *Repository) Rebuild(ctx context.Context) error {
+	statements := []string{
+		`DELETE FROM statistics_daily`,
+		`INSERT INTO statistics_daily (day, currency, channel, payment_method, status, fulfillment, country, orders, items, gross,
+		discounts, refunded, closed_orders, closed_secs, fulfilled_orders, fulfilled_secs, same_day, within_48h)
+		SELECT day, currency, channel, payment_method, status, fulfillment, country, COUNT(*), ` + sum("items") + `, ` + sum("gross") + `,
+		` + sum("discounts") + `, ` + sum("refunded") + `, ` + sum("CASE WHEN closed_at > 0 THEN 1 ELSE 0 END") + `,
+		` + sum("CASE WHEN closed_at > created_at THEN closed_at - created_at ELSE 0 END") + `,
+		` + sum("CASE WHEN fulfilled_at > 0 THEN 1 ELSE 0 END") + `,
+		` + sum("CASE WHEN fulfilled_at > created_at THEN fulfilled_at - created_at ELSE 0 END") + `,
+		` + sum("CASE WHEN fulfilled_at > 0 AND same_day = 1 THEN 1 ELSE 0 END") + `,
+		` + sum("CASE WHEN fulfilled_at > 0 AND fulfilled_at - created_at <= 172800 THEN 1 ELSE 0 END") + `
+		FROM statistics_orders GROUP BY day, currency, channel, payment_method, status, fulfillment, country`,
+		`DELETE FROM statistics_product_daily`,
+		`INSERT INTO statistics_product_daily (day, currency, product_id, variant_id, orders, quantity, refunded_quantity, revenue, refunded)
+		SELECT o.day, o.currency, l.product_id, l.variant_id, COUNT(DISTINCT o.order_id), ` + sum("l.quantity") + `,
+		` + sum("l.refunded_quantity") + `, ` + sum("l.revenue") + `, ` + sum("l.refunded") + `
+		FROM statistics_order_lines l JOIN statistics_orders o ON o.order_id = l.order_id
+		WHERE o.status <> 'cancelled' GROUP BY o.day, o.currency, l.product_id, l.variant_id`,
+		`DELETE FROM statistics_customer_totals`,
+		`INSERT INTO statistics_customer_totals (customer_id, currency, orders, spent, first_at, last_at, first_day, last_day, first_channel)
+		SELECT customer_id, currency, COUNT(*), ` + sum("gross - refunded") + `, MIN(created_at), MAX(created_at), MIN(day), MAX(day),
+		(SELECT f.channel FROM statistics_orders f WHERE f.customer_id = o.customer_id AND f.currency = o.currency
+		 AND f.status <> 'cancelled' ORDER BY f.created_at, f.order_id LIMIT 1)
+		FROM statistics_orders o WHERE customer_id <> '' AND status <> 'cancelled' GROUP BY customer_id, currency`,
+	}
+	for _, q := range statements {
+		if err := r.exec(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
 }
