@@ -222,15 +222,14 @@ func (s *Service) Dashboard(ctx context.Context, q Query) (*Dashboard, error) {
 	}
 	d.Customers.NewCustomers, d.Customers.ReturningCustomers = cust.New, cust.Returning
 	d.Customers.ConversionRate = domain.Percent(float64(cust.NewBuyers), float64(cust.New))
-	products, err := s.repo.Products(ctx, sp.rng, "")
+	top, err := s.repo.TopProducts(ctx, sp.rng, TopSellingCount)
 	if err != nil {
 		return nil, err
 	}
-	sortProducts(products, "revenue")
 	d.Products.TopSelling = []TopSelling{}
-	for _, p := range products[:min(TopSellingCount, len(products))] {
+	for _, p := range top {
 		d.Products.TopSelling = append(d.Products.TopSelling, TopSelling{ProductID: p.ProductID, Title: p.Title,
-			QuantitySold: p.Quantity - p.RefundedQty, Revenue: domain.Money(p.Revenue - p.Refunded)})
+			QuantitySold: p.Quantity, Revenue: domain.Money(p.Revenue)})
 	}
 	inv, err := s.repo.Inventory(ctx, sp.currency)
 	if err != nil {

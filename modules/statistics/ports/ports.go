@@ -102,6 +102,9 @@ type Repository interface {
 	// Products sums the product rollup over r per product (of a product type when
 	// productType is not "").
 	Products(ctx context.Context, r Range, productType string) ([]ProductRow, error)
+	// TopProducts answers the limit products with the most net revenue in r (then by
+	// id), with their net quantity and revenue and their title (no cost: the dashboard).
+	TopProducts(ctx context.Context, r Range, limit int) ([]ProductRow, error)
 	// Inventory answers the stock figures of the products priced in currency.
 	Inventory(ctx context.Context, currency string) (Inventory, error)
 	// Customers answers the customer figures of r; with full, also the churned

@@ -277,6 +277,31 @@ func (r *Repository) Products(ctx context.Context, rg ports.Range, productType s
 	return out, nil
 }
 
+// TopProducts implements ports.Repository: the sums alone, sorted and cut in SQL, then
+// the few titles.
+func (r *Repository) TopProducts(ctx context.Context, rg ports.Range, limit int) ([]ports.ProductRow, error) {
+	var row ports.ProductRow
+	var out []ports.ProductRow
+	err := r.query(ctx, `SELECT product_id, `+sum("quantity - refunded_quantity")+`, `+sum("revenue - refunded")+` AS net
+		FROM statistics_product_daily WHERE currency = ? AND day >= ? AND day <= ?
+		GROUP BY product_id ORDER BY net DESC, product_id LIMIT ?`, []any{rg.Currency, rg.From, rg.To, limit},
+		[]any{&row.ProductID, &row.Quantity, &row.Revenue}, func() error {
+			out = append(out, row)
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		err := r.db.QueryRow(ctx, r.db.Rebind(`SELECT COALESCE((SELECT title FROM statistics_products WHERE product_id = ?),
+			(SELECT title FROM statistics_order_lines WHERE product_id = ? LIMIT 1), '')`), []any{out[i].ProductID, out[i].ProductID}, &out[i].Title)
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
 // Inventory implements ports.Repository.
 func (r *Repository) Inventory(ctx context.Context, currency string) (ports.Inventory, error) {
 	var inv ports.Inventory
