@@ -119,8 +119,9 @@ type Repository interface {
 	ReplaceSegments(ctx context.Context, currency, today string) (int64, error)
 	// InSegment reports whether the customer is in the segment.
 	InSegment(ctx context.Context, segment, customerID string) (bool, error)
-	// Segments answers each segment's size and its members' orders in currency, and
-	// the number of customers with orders in currency.
+	// Segments answers each segment's size and its members' orders and spend as of the
+	// last run in currency, and that run's number of customers with orders (none and 0
+	// when the last run was in another currency).
 	Segments(ctx context.Context, currency string) ([]SegmentRow, int64, error)
 }
 

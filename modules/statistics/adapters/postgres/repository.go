@@ -229,20 +229,21 @@ func (r *Repository) Daily(ctx context.Context, rg ports.Range, dims ...string) 
 // Products implements ports.Repository: the sums per product, the cost of the kept
 // quantity at each variant's cost price, and the product's title and type.
 func (r *Repository) Products(ctx context.Context, rg ports.Range, productType string) ([]ports.ProductRow, error) {
-	q := `SELECT d.product_id, COALESCE(MAX(p.title), ''), COALESCE(MAX(p.product_type), ''), COALESCE(MAX(v.sku), ''),
-		` + sum("d.orders") + `, ` + sum("d.quantity") + `, ` + sum("d.refunded_quantity") + `, ` + sum("d.revenue") + `, ` +
-		sum("d.refunded") + `, ` + sum("(d.quantity - d.refunded_quantity) * COALESCE(v.cost, 0)") + `,
-		MIN(CASE WHEN v.cost IS NULL THEN 0 ELSE 1 END)
-		FROM statistics_product_daily d
-		LEFT JOIN statistics_variants v ON v.variant_id = d.variant_id
-		LEFT JOIN statistics_products p ON p.product_id = d.product_id
-		WHERE d.currency = ? AND d.day >= ? AND d.day <= ?`
+	// per variant first (at most the catalog's size), then the costs and titles
+	q := `SELECT a.product_id, COALESCE(MAX(p.title), ''), COALESCE(MAX(p.product_type), ''), COALESCE(MAX(v.sku), ''),
+		` + sum("a.orders") + `, ` + sum("a.q") + `, ` + sum("a.rq") + `, ` + sum("a.rev") + `, ` + sum("a.ref") + `,
+		` + sum("(a.q - a.rq) * COALESCE(v.cost, 0)") + `, MIN(CASE WHEN v.cost IS NULL THEN 0 ELSE 1 END)
+		FROM (SELECT product_id, variant_id, SUM(orders) AS orders, SUM(quantity) AS q, SUM(refunded_quantity) AS rq,
+			SUM(revenue) AS rev, SUM(refunded) AS ref
+			FROM statistics_product_daily WHERE currency = ? AND day >= ? AND day <= ? GROUP BY product_id, variant_id) a
+		LEFT JOIN statistics_variants v ON v.variant_id = a.variant_id
+		LEFT JOIN statistics_products p ON p.product_id = a.product_id`
 	args := []any{rg.Currency, rg.From, rg.To}
 	if productType != "" {
-		q += ` AND p.product_type = ?`
+		q += ` WHERE p.product_type = ?`
 		args = append(args, productType)
 	}
-	q += ` GROUP BY d.product_id`
+	q += ` GROUP BY a.product_id`
 	var row ports.ProductRow
 	var known int64
 	var out []ports.ProductRow
@@ -389,16 +390,21 @@ func (r *Repository) TopCurrency(ctx context.Context, from, to string) (string, 
 // ReplaceSegments implements ports.Repository (in ctx's transaction: readers see the
 // old or the new memberships).
 func (r *Repository) ReplaceSegments(ctx context.Context, currency, today string) (int64, error) {
-	if err := r.exec(ctx, `DELETE FROM statistics_segments`); err != nil {
-		return 0, err
+	for _, t := range []string{"statistics_segments", "statistics_segment_runs"} {
+		if err := r.exec(ctx, `DELETE FROM `+t); err != nil {
+			return 0, err
+		}
 	}
 	var n int64
 	if err := r.db.QueryRow(ctx, r.db.Rebind(`SELECT COUNT(*) FROM statistics_customer_totals WHERE currency = ? AND orders > 0`),
 		[]any{currency}, &n); err != nil {
 		return 0, err
 	}
-	if err := r.exec(ctx, `INSERT INTO statistics_segments (segment, customer_id)
-		SELECT 'vip', customer_id FROM statistics_customer_totals WHERE currency = ? AND orders > 0
+	if err := r.exec(ctx, `INSERT INTO statistics_segment_runs (currency, buyers, today) VALUES (?, ?, ?)`, currency, n, today); err != nil {
+		return 0, err
+	}
+	if err := r.exec(ctx, `INSERT INTO statistics_segments (segment, customer_id, currency, orders, spent)
+		SELECT 'vip', customer_id, currency, orders, spent FROM statistics_customer_totals WHERE currency = ? AND orders > 0
 		ORDER BY spent DESC, customer_id LIMIT ?`, currency, domain.VIPCount(n)); err != nil {
 		return 0, err
 	}
@@ -415,8 +421,8 @@ func (r *Repository) ReplaceSegments(ctx context.Context, currency, today string
 	}
 	for _, rule := range rules {
 		args := append([]any{rule.segment, currency}, rule.args...)
-		if err := r.exec(ctx, `INSERT INTO statistics_segments (segment, customer_id)
-			SELECT ?, customer_id FROM statistics_customer_totals WHERE currency = ? AND orders > 0 AND `+rule.where, args...); err != nil {
+		if err := r.exec(ctx, `INSERT INTO statistics_segments (segment, customer_id, currency, orders, spent)
+			SELECT ?, customer_id, currency, orders, spent FROM statistics_customer_totals WHERE currency = ? AND orders > 0 AND `+rule.where, args...); err != nil {
 			return 0, err
 		}
 	}
@@ -437,9 +443,8 @@ func (r *Repository) InSegment(ctx context.Context, segment, customerID string) 
 func (r *Repository) Segments(ctx context.Context, currency string) ([]ports.SegmentRow, int64, error) {
 	var row ports.SegmentRow
 	var out []ports.SegmentRow
-	err := r.query(ctx, `SELECT s.segment, COUNT(*), `+sum("COALESCE(t.orders, 0)")+`, `+sum("COALESCE(t.spent, 0)")+`
-		FROM statistics_segments s LEFT JOIN statistics_customer_totals t ON t.customer_id = s.customer_id AND t.currency = ?
-		GROUP BY s.segment`, []any{currency}, []any{&row.Segment, &row.Count, &row.Orders, &row.Spent}, func() error {
+	err := r.query(ctx, `SELECT segment, COUNT(*), `+sum("orders")+`, `+sum("spent")+` FROM statistics_segments
+		WHERE currency = ? GROUP BY segment`, []any{currency}, []any{&row.Segment, &row.Count, &row.Orders, &row.Spent}, func() error {
 		out = append(out, row)
 		return nil
 	})
@@ -447,8 +452,10 @@ func (r *Repository) Segments(ctx context.Context, currency string) ([]ports.Seg
 		return nil, 0, err
 	}
 	var buyers int64
-	err = r.db.QueryRow(ctx, r.db.Rebind(`SELECT COUNT(*) FROM statistics_customer_totals WHERE currency = ? AND orders > 0`),
-		[]any{currency}, &buyers)
+	err = r.db.QueryRow(ctx, r.db.Rebind(`SELECT buyers FROM statistics_segment_runs WHERE currency = ?`), []any{currency}, &buyers)
+	if errors.Is(err, sql.ErrNoRows) {
+		return out, 0, nil
+	}
 	return out, buyers, err
 }
 
@@ -469,10 +476,12 @@ func (r *Repository) Rebuild(ctx context.Context) error {
 		FROM statistics_orders GROUP BY day, currency, channel, payment_method, status, fulfillment, country`,
 		`DELETE FROM statistics_product_daily`,
 		`INSERT INTO statistics_product_daily (day, currency, product_id, variant_id, orders, quantity, refunded_quantity, revenue, refunded)
-		SELECT o.day, o.currency, l.product_id, l.variant_id, COUNT(DISTINCT o.order_id), ` + sum("l.quantity") + `,
-		` + sum("l.refunded_quantity") + `, ` + sum("l.revenue") + `, ` + sum("l.refunded") + `
-		FROM statistics_order_lines l JOIN statistics_orders o ON o.order_id = l.order_id
-		WHERE o.status <> 'cancelled' GROUP BY o.day, o.currency, l.product_id, l.variant_id`,
+		SELECT day, currency, product_id, variant_id, COUNT(*), ` + sum("q") + `, ` + sum("rq") + `, ` + sum("rev") + `, ` + sum("ref") + `
+		FROM (SELECT o.day, o.currency, l.product_id, l.variant_id, SUM(l.quantity) AS q, SUM(l.refunded_quantity) AS rq,
+			SUM(l.revenue) AS rev, SUM(l.refunded) AS ref
+			FROM statistics_order_lines l JOIN statistics_orders o ON o.order_id = l.order_id
+			WHERE o.status <> 'cancelled' GROUP BY o.order_id, o.day, o.currency, l.product_id, l.variant_id) per_order
+		GROUP BY day, currency, product_id, variant_id`,
 		`DELETE FROM statistics_customer_totals`,
 		`INSERT INTO statistics_customer_totals (customer_id, currency, orders, spent, first_at, last_at, first_day, last_day, first_channel)
 		SELECT customer_id, currency, COUNT(*), ` + sum("gross - refunded") + `, MIN(created_at), MAX(created_at), MIN(day), MAX(day),
