@@ -204,5 +204,43 @@ say "results"
 	--seed-catalog-s "${SEED_CATALOG_S:-0}" --seed-http-s "${SEED_HTTP_S:-0}" \
 	--products "$PRODUCTS" --variants "$VARIANTS" --customers "$CUSTOMERS" \
 	--outbox-backlog "$OUTBOX_BACKLOG" --outbox-drain-s "${OUTBOX_DRAIN_S:-}"
+
+# Module measurements that need their own harness (a receiver or an SMTP sink started
+# by the test): Go tests and benchmarks run against the same PostgreSQL, one at a time,
+# after the load scenarios. BENCH_MODULES=0 skips them; BENCH_ONLY runs them only when
+# it names "modules".
+MODULES=${BENCH_MODULES:-1}
+if [ -n "$ONLY" ] && [[ ",$ONLY," != *",modules,"* ]]; then MODULES=0; fi
+if [ "$MODULES" = 1 ]; then
+	say "module measurements (webhook deliveries, bulk notifications, subscription renewals)"
+	export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://$PG_AUTH@$PG_HOST:$PG_PORT/postgres?sslmode=disable}" TEST_ENGINES=postgres
+	{
+		echo "# Module measurements"
+		echo
+		echo "Commit $COMMIT, $(date -u +%Y-%m-%dT%H:%MZ), PostgreSQL $PG_VERSION, go $GO_VERSION (bench/run.sh, after the load scenarios)."
+		echo
+		echo "## Outbound webhooks (issue 22): deliveries per second and commit-to-delivery latency, one dead endpoint among four live ones"
+		echo
+		echo '```'
+		WEBHOOKS_BENCH=1 go test -count=1 -run '^TestDeliveryThroughput$' -v ./modules/webhooks/ 2>&1 | grep -E 'deliveries/s|^(ok|FAIL|---)' || true
+		WEBHOOKS_BENCH=1 WEBHOOKS_BENCH_RATE=150 go test -count=1 -run '^TestDeliveryThroughput$' -v ./modules/webhooks/ 2>&1 | grep -E 'deliveries/s|^(ok|FAIL|---)' || true
+		echo '```'
+		echo
+		echo "## Notifications (issue 21): bulk send to 10,000 recipients (the request, then until the local SMTP sink holds every message)"
+		echo
+		echo '```'
+		go test -count=1 -run '^$' -bench '^BenchmarkBulkSend10000$' -benchtime 1x ./modules/notifications/ 2>&1 | grep -E 'Benchmark|request|^(ok|FAIL)' || true
+		echo '```'
+		echo
+		echo "## Subscriptions (issue 23): 10,000 due renewals billed by one billing sweep (the worker's task; the test gateway's fake), time until all are paid and charges per cycle (must be exactly 1)"
+		echo
+		echo '```'
+		go test -count=1 -timeout 20m -run '^$' -bench '^BenchmarkBillDue$' -benchtime 10000x ./modules/subscriptions/ 2>&1 | grep -E 'Benchmark|renewals|^(ok|FAIL)' || true
+		echo '```'
+	} >"$WORK/modules.md"
+	install -m 0644 "$WORK/modules.md" bench/results/latest-modules.md
+	cat "$WORK/modules.md" >&2
+fi
+
 echo >&2
-echo "written: bench/results/latest.md (and latest.json, latest-queries.json); go $GO_VERSION" >&2
+echo "written: bench/results/latest.md (and latest.json, latest-queries.json, latest-modules.md); go $GO_VERSION" >&2

@@ -21,12 +21,15 @@ import (
 	"github.com/gocommerce/commerce/modules/identity"
 	identityapi "github.com/gocommerce/commerce/modules/identity/api"
 	"github.com/gocommerce/commerce/modules/inventory"
+	"github.com/gocommerce/commerce/modules/notifications"
 	"github.com/gocommerce/commerce/modules/orders"
 	"github.com/gocommerce/commerce/modules/payments"
 	"github.com/gocommerce/commerce/modules/shipping"
 	"github.com/gocommerce/commerce/modules/statistics"
+	"github.com/gocommerce/commerce/modules/subscriptions"
 	"github.com/gocommerce/commerce/modules/tax"
 	"github.com/gocommerce/commerce/modules/webhooks"
+	"github.com/gocommerce/commerce/platform/adminui"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/httpxtest"
@@ -45,13 +48,14 @@ func init() {
 	openapi3filter.RegisterBodyDecoder("text/html", text)
 	openapi3filter.RegisterBodyDecoder("text/plain", text)
 	openapi3filter.RegisterBodyDecoder("text/javascript", text)
+	openapi3filter.RegisterBodyDecoder("text/css", text)
 }
 
 // migrationSources are every module's migrations, read from modules that need no
 // wiring to say them; a database of them is a copy of one template (testdb).
 func migrationSources() []db.MigrationSource {
 	return modkit.MigrationSources(newModules(&identity.Module{}, &customers.Module{}, &catalog.Module{}, &inventory.Module{},
-		&payments.Module{}, &carts.Module{}, &coupons.Module{}, &orders.Module{}, &tax.Module{}, &shipping.Module{}, &statistics.Module{}, &checkout.Module{}, &webhooks.Module{}, &ratelimit.AdminModule{}, &metrics.Module{}))
+		&payments.Module{}, &carts.Module{}, &coupons.Module{}, &orders.Module{}, &tax.Module{}, &shipping.Module{}, &statistics.Module{}, &checkout.Module{}, &notifications.Module{}, &subscriptions.Module{}, &webhooks.Module{}, &ratelimit.AdminModule{}, &metrics.Module{}, &adminui.Module{}))
 }
 
 // testApp is the whole process wired as in production, on a fresh database.

@@ -13,13 +13,16 @@ import (
 	"github.com/gocommerce/commerce/modules/customers"
 	"github.com/gocommerce/commerce/modules/identity"
 	"github.com/gocommerce/commerce/modules/inventory"
+	"github.com/gocommerce/commerce/modules/notifications"
 	"github.com/gocommerce/commerce/modules/orders"
 	"github.com/gocommerce/commerce/modules/payments"
 	"github.com/gocommerce/commerce/modules/shipping"
 	shippingports "github.com/gocommerce/commerce/modules/shipping/ports"
 	"github.com/gocommerce/commerce/modules/statistics"
+	"github.com/gocommerce/commerce/modules/subscriptions"
 	"github.com/gocommerce/commerce/modules/tax"
 	"github.com/gocommerce/commerce/modules/webhooks"
+	"github.com/gocommerce/commerce/platform/adminui"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
@@ -47,6 +50,7 @@ var platformSet = wire.NewSet(
 	jobsfx.ProviderSet,
 	metrics.New,
 	metrics.NewModule,
+	adminui.NewModule,
 	ratelimit.ProviderSet,
 	openapi.NewModule,
 	newFragments,
@@ -73,7 +77,9 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		wire.Bind(new(shippingports.LabelStorage), new(catalogports.ImageStorage)),
 		statistics.ProviderSet,
 		checkout.ProviderSet,
+		notifications.ProviderSet,
 		webhooks.ProviderSet,
+		subscriptions.ProviderSet,
 		newModules,
 		newSeeders,
 		newApp,

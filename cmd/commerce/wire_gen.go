@@ -13,15 +13,15 @@ import (
 	customersapi3 "github.com/gocommerce/commerce/modules/carts/adapters/customersapi"
 	http6 "github.com/gocommerce/commerce/modules/carts/adapters/http"
 	jobs3 "github.com/gocommerce/commerce/modules/carts/adapters/jobs"
-	none2 "github.com/gocommerce/commerce/modules/carts/adapters/none"
+	"github.com/gocommerce/commerce/modules/carts/adapters/none"
 	postgres4 "github.com/gocommerce/commerce/modules/carts/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/carts/adapters/taxapi"
 	app4 "github.com/gocommerce/commerce/modules/carts/app"
 	"github.com/gocommerce/commerce/modules/catalog"
 	http3 "github.com/gocommerce/commerce/modules/catalog/adapters/http"
 	ordersapi2 "github.com/gocommerce/commerce/modules/catalog/adapters/ordersapi"
-	postgres5 "github.com/gocommerce/commerce/modules/catalog/adapters/postgres"
-	app5 "github.com/gocommerce/commerce/modules/catalog/app"
+	postgres7 "github.com/gocommerce/commerce/modules/catalog/adapters/postgres"
+	app7 "github.com/gocommerce/commerce/modules/catalog/app"
 	"github.com/gocommerce/commerce/modules/checkout"
 	cartsapi3 "github.com/gocommerce/commerce/modules/checkout/adapters/cartsapi"
 	couponsapi3 "github.com/gocommerce/commerce/modules/checkout/adapters/couponsapi"
@@ -31,26 +31,27 @@ import (
 	jobs6 "github.com/gocommerce/commerce/modules/checkout/adapters/jobs"
 	ordersapi4 "github.com/gocommerce/commerce/modules/checkout/adapters/ordersapi"
 	paymentsapi2 "github.com/gocommerce/commerce/modules/checkout/adapters/paymentsapi"
-	postgres11 "github.com/gocommerce/commerce/modules/checkout/adapters/postgres"
+	postgres13 "github.com/gocommerce/commerce/modules/checkout/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/checkout/adapters/shippingapi"
 	taxapi2 "github.com/gocommerce/commerce/modules/checkout/adapters/taxapi"
-	app11 "github.com/gocommerce/commerce/modules/checkout/app"
+	app13 "github.com/gocommerce/commerce/modules/checkout/app"
 	"github.com/gocommerce/commerce/modules/coupons"
 	cartsapi2 "github.com/gocommerce/commerce/modules/coupons/adapters/cartsapi"
 	customersapi2 "github.com/gocommerce/commerce/modules/coupons/adapters/customersapi"
 	events5 "github.com/gocommerce/commerce/modules/coupons/adapters/events"
 	http7 "github.com/gocommerce/commerce/modules/coupons/adapters/http"
-	postgres7 "github.com/gocommerce/commerce/modules/coupons/adapters/postgres"
-	app7 "github.com/gocommerce/commerce/modules/coupons/app"
+	postgres9 "github.com/gocommerce/commerce/modules/coupons/adapters/postgres"
+	app9 "github.com/gocommerce/commerce/modules/coupons/app"
 	"github.com/gocommerce/commerce/modules/customers"
 	"github.com/gocommerce/commerce/modules/customers/adapters/cartsapi"
 	events2 "github.com/gocommerce/commerce/modules/customers/adapters/events"
 	http2 "github.com/gocommerce/commerce/modules/customers/adapters/http"
 	"github.com/gocommerce/commerce/modules/customers/adapters/identityapi"
 	"github.com/gocommerce/commerce/modules/customers/adapters/jobs"
-	"github.com/gocommerce/commerce/modules/customers/adapters/none"
+	"github.com/gocommerce/commerce/modules/customers/adapters/notificationsapi"
 	"github.com/gocommerce/commerce/modules/customers/adapters/ordersapi"
 	postgres2 "github.com/gocommerce/commerce/modules/customers/adapters/postgres"
+	"github.com/gocommerce/commerce/modules/customers/adapters/subscriptionsapi"
 	"github.com/gocommerce/commerce/modules/customers/app"
 	"github.com/gocommerce/commerce/modules/identity"
 	"github.com/gocommerce/commerce/modules/identity/adapters/customersapi"
@@ -63,8 +64,15 @@ import (
 	events3 "github.com/gocommerce/commerce/modules/inventory/adapters/events"
 	http4 "github.com/gocommerce/commerce/modules/inventory/adapters/http"
 	jobs2 "github.com/gocommerce/commerce/modules/inventory/adapters/jobs"
-	postgres6 "github.com/gocommerce/commerce/modules/inventory/adapters/postgres"
-	app6 "github.com/gocommerce/commerce/modules/inventory/app"
+	postgres8 "github.com/gocommerce/commerce/modules/inventory/adapters/postgres"
+	app8 "github.com/gocommerce/commerce/modules/inventory/app"
+	"github.com/gocommerce/commerce/modules/notifications"
+	customersapi5 "github.com/gocommerce/commerce/modules/notifications/adapters/customersapi"
+	events10 "github.com/gocommerce/commerce/modules/notifications/adapters/events"
+	http13 "github.com/gocommerce/commerce/modules/notifications/adapters/http"
+	jobs7 "github.com/gocommerce/commerce/modules/notifications/adapters/jobs"
+	postgres6 "github.com/gocommerce/commerce/modules/notifications/adapters/postgres"
+	app6 "github.com/gocommerce/commerce/modules/notifications/app"
 	"github.com/gocommerce/commerce/modules/orders"
 	catalogapi3 "github.com/gocommerce/commerce/modules/orders/adapters/catalogapi"
 	couponsapi2 "github.com/gocommerce/commerce/modules/orders/adapters/couponsapi"
@@ -82,26 +90,38 @@ import (
 	http10 "github.com/gocommerce/commerce/modules/shipping/adapters/http"
 	jobs4 "github.com/gocommerce/commerce/modules/shipping/adapters/jobs"
 	ordersapi3 "github.com/gocommerce/commerce/modules/shipping/adapters/ordersapi"
-	postgres10 "github.com/gocommerce/commerce/modules/shipping/adapters/postgres"
-	app10 "github.com/gocommerce/commerce/modules/shipping/app"
+	postgres12 "github.com/gocommerce/commerce/modules/shipping/adapters/postgres"
+	app12 "github.com/gocommerce/commerce/modules/shipping/app"
 	"github.com/gocommerce/commerce/modules/statistics"
 	events8 "github.com/gocommerce/commerce/modules/statistics/adapters/events"
 	http11 "github.com/gocommerce/commerce/modules/statistics/adapters/http"
 	jobs5 "github.com/gocommerce/commerce/modules/statistics/adapters/jobs"
-	postgres8 "github.com/gocommerce/commerce/modules/statistics/adapters/postgres"
-	app8 "github.com/gocommerce/commerce/modules/statistics/app"
+	postgres10 "github.com/gocommerce/commerce/modules/statistics/adapters/postgres"
+	app10 "github.com/gocommerce/commerce/modules/statistics/app"
+	"github.com/gocommerce/commerce/modules/subscriptions"
+	catalogapi4 "github.com/gocommerce/commerce/modules/subscriptions/adapters/catalogapi"
+	customersapi6 "github.com/gocommerce/commerce/modules/subscriptions/adapters/customersapi"
+	events11 "github.com/gocommerce/commerce/modules/subscriptions/adapters/events"
+	http14 "github.com/gocommerce/commerce/modules/subscriptions/adapters/http"
+	jobs8 "github.com/gocommerce/commerce/modules/subscriptions/adapters/jobs"
+	notificationsapi2 "github.com/gocommerce/commerce/modules/subscriptions/adapters/notificationsapi"
+	ordersapi5 "github.com/gocommerce/commerce/modules/subscriptions/adapters/ordersapi"
+	paymentsapi3 "github.com/gocommerce/commerce/modules/subscriptions/adapters/paymentsapi"
+	postgres5 "github.com/gocommerce/commerce/modules/subscriptions/adapters/postgres"
+	app5 "github.com/gocommerce/commerce/modules/subscriptions/app"
 	"github.com/gocommerce/commerce/modules/tax"
 	events7 "github.com/gocommerce/commerce/modules/tax/adapters/events"
 	http9 "github.com/gocommerce/commerce/modules/tax/adapters/http"
-	postgres9 "github.com/gocommerce/commerce/modules/tax/adapters/postgres"
+	postgres11 "github.com/gocommerce/commerce/modules/tax/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/tax/adapters/vies"
-	app9 "github.com/gocommerce/commerce/modules/tax/app"
+	app11 "github.com/gocommerce/commerce/modules/tax/app"
 	"github.com/gocommerce/commerce/modules/webhooks"
-	events10 "github.com/gocommerce/commerce/modules/webhooks/adapters/events"
-	http13 "github.com/gocommerce/commerce/modules/webhooks/adapters/http"
-	jobs7 "github.com/gocommerce/commerce/modules/webhooks/adapters/jobs"
-	postgres12 "github.com/gocommerce/commerce/modules/webhooks/adapters/postgres"
-	app12 "github.com/gocommerce/commerce/modules/webhooks/app"
+	events12 "github.com/gocommerce/commerce/modules/webhooks/adapters/events"
+	http15 "github.com/gocommerce/commerce/modules/webhooks/adapters/http"
+	jobs9 "github.com/gocommerce/commerce/modules/webhooks/adapters/jobs"
+	postgres14 "github.com/gocommerce/commerce/modules/webhooks/adapters/postgres"
+	app14 "github.com/gocommerce/commerce/modules/webhooks/app"
+	"github.com/gocommerce/commerce/platform/adminui"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
@@ -174,14 +194,18 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	cartRepository := postgres4.NewConfiguredRepository(cfg, dbDB, outbox)
 	appQueryService := app4.NewQueryService(cartRepository, clockClock)
 	cartsapiAdapter := cartsapi.NewAdapter(appQueryService)
-	subscriptions := none.NewSubscriptions()
-	notifications := none.NewNotifications()
+	repository := postgres5.NewRepository(dbDB)
+	queryService2 := app5.NewQueryService(repository)
+	subscriptionsapiAdapter := subscriptionsapi.NewAdapter(queryService2)
+	notificationRepository := postgres6.NewNotificationRepository(dbDB)
+	queries := app6.NewQueries(notificationRepository)
+	notificationsapiAdapter := notificationsapi.NewAdapter(queries)
 	collaborators := app.Collaborators{
 		Credentials:   adapter,
 		Orders:        ordersapiAdapter,
 		Carts:         cartsapiAdapter,
-		Subscriptions: subscriptions,
-		Notifications: notifications,
+		Subscriptions: subscriptionsapiAdapter,
+		Notifications: notificationsapiAdapter,
 	}
 	service := app.NewService(appSettings, dbDB, stores, collaborators, outbox, clockClock)
 	customersapiAdapter := customersapi.NewAdapter(service)
@@ -201,11 +225,11 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	jobsJobs := jobs.NewJobs(service, logger)
 	customersModule := customers.NewModule(httpHandler, subscriber, jobsJobs)
 	settings3 := catalog.NewSettings(cfg)
-	productRepository := postgres5.NewProductRepository(dbDB)
-	variantRepository := postgres5.NewVariantRepository(dbDB)
-	imageRepository := postgres5.NewImageRepository(dbDB)
-	collectionRepository := postgres5.NewCollectionRepository(dbDB)
-	stores2 := app5.Stores{
+	productRepository := postgres7.NewProductRepository(dbDB)
+	variantRepository := postgres7.NewVariantRepository(dbDB)
+	imageRepository := postgres7.NewImageRepository(dbDB)
+	collectionRepository := postgres7.NewCollectionRepository(dbDB)
+	stores2 := app7.Stores{
 		Products:    productRepository,
 		Variants:    variantRepository,
 		Images:      imageRepository,
@@ -219,16 +243,16 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		return nil, nil, err
 	}
 	adapter2 := ordersapi2.NewAdapter(queryService)
-	service2 := app5.NewService(settings3, dbDB, stores2, imageStorage, adapter2, outbox, clockClock, logger)
+	service2 := app7.NewService(settings3, dbDB, stores2, imageStorage, adapter2, outbox, clockClock, logger)
 	httpSettings := catalog.NewHTTPSettings(cfg)
 	handler2 := http3.NewHandler(service2, httpSettings)
 	catalogModule := catalog.NewModule(handler2)
-	locationRepository := postgres6.NewLocationRepository(dbDB)
-	levelRepository := postgres6.NewLevelRepository(dbDB)
-	movementRepository := postgres6.NewMovementRepository(dbDB)
-	reservationRepository := postgres6.NewReservationRepository(dbDB)
-	processedEvents := postgres6.NewProcessedEvents(dbDB)
-	repositories := app6.Repositories{
+	locationRepository := postgres8.NewLocationRepository(dbDB)
+	levelRepository := postgres8.NewLevelRepository(dbDB)
+	movementRepository := postgres8.NewMovementRepository(dbDB)
+	reservationRepository := postgres8.NewReservationRepository(dbDB)
+	processedEvents := postgres8.NewProcessedEvents(dbDB)
+	repositories := app8.Repositories{
 		Locations:    locationRepository,
 		Levels:       levelRepository,
 		Movements:    movementRepository,
@@ -237,11 +261,11 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	catalogapiAdapter := catalogapi.NewAdapter(service2)
 	settings4 := inventory.NewSettings(cfg)
-	service3 := app6.NewService(dbDB, repositories, catalogapiAdapter, outbox, clockClock, settings4)
+	service3 := app8.NewService(dbDB, repositories, catalogapiAdapter, outbox, clockClock, settings4)
 	handler3 := http4.NewHandler(service3)
 	eventsSubscriber := events3.NewSubscriber(service3, logger)
-	jobs8 := jobs2.NewJobs(service3, logger)
-	inventoryModule := inventory.NewModule(handler3, eventsSubscriber, jobs8)
+	jobs10 := jobs2.NewJobs(service3, logger)
+	inventoryModule := inventory.NewModule(handler3, eventsSubscriber, jobs10)
 	settings5 := payments.NewSettings(cfg)
 	registry, err := payments.NewGateways(cfg)
 	if err != nil {
@@ -257,24 +281,24 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	settings6 := carts.NewSettings(cfg)
 	adapter3 := catalogapi2.NewAdapter(service2)
 	settings7 := coupons.NewSettings(cfg)
-	couponRepository := postgres7.NewCouponRepository(dbDB)
-	usageRepository := postgres7.NewUsageRepository(dbDB)
-	stores3 := app7.Stores{
+	couponRepository := postgres9.NewCouponRepository(dbDB)
+	usageRepository := postgres9.NewUsageRepository(dbDB)
+	stores3 := app9.Stores{
 		Coupons: couponRepository,
 		Usage:   usageRepository,
 	}
 	settings8 := statistics.NewSettings(cfg)
-	repository := postgres8.NewRepository(dbDB)
-	service5 := app8.NewService(settings8, dbDB, repository, clockClock)
+	postgresRepository := postgres10.NewRepository(dbDB)
+	service5 := app10.NewService(settings8, dbDB, postgresRepository, clockClock)
 	segments := customers.NewSegments(service, service5)
 	adapter4 := customersapi2.NewAdapter(service, segments)
-	appCollaborators := app7.Collaborators{
+	appCollaborators := app9.Collaborators{
 		Customers: adapter4,
 	}
-	service6 := app7.NewService(settings7, dbDB, stores3, appCollaborators, outbox, clockClock)
+	service6 := app9.NewService(settings7, dbDB, stores3, appCollaborators, outbox, clockClock)
 	couponsapiAdapter := couponsapi.NewAdapter(service6)
 	settings9 := tax.NewSettings(cfg)
-	postgresRepository := postgres9.NewRepository(dbDB)
+	repository2 := postgres11.NewRepository(dbDB)
 	viesClient := vies.New(cfg)
 	provider, err := tax.NewProvider(cfg)
 	if err != nil {
@@ -283,14 +307,14 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	deps := app9.Deps{
-		Repo:     postgresRepository,
+	deps := app11.Deps{
+		Repo:     repository2,
 		VIES:     viesClient,
 		Provider: provider,
 	}
-	service7 := app9.NewService(settings9, dbDB, deps, clockClock)
+	service7 := app11.NewService(settings9, dbDB, deps, clockClock)
 	taxapiAdapter := taxapi.NewAdapter(service7)
-	automaticDiscounts := none2.NewAutomaticDiscounts()
+	automaticDiscounts := none.NewAutomaticDiscounts()
 	adapter5 := customersapi3.NewAdapter(service)
 	collaborators2 := app4.Collaborators{
 		Catalog:            adapter3,
@@ -301,10 +325,10 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	service8 := app4.NewService(settings6, dbDB, cartRepository, collaborators2, outbox, clockClock)
 	handler5 := http6.NewHandler(service8)
-	jobs9 := jobs3.NewJobs(service8, logger)
-	cartsModule := carts.NewModule(handler5, jobs9)
+	jobs11 := jobs3.NewJobs(service8, logger)
+	cartsModule := carts.NewModule(handler5, jobs11)
 	adapter6 := cartsapi2.NewAdapter(service8)
-	validator := app7.NewValidator(service6, adapter6)
+	validator := app9.NewValidator(service6, adapter6)
 	handler6 := http7.NewHandler(service6, validator)
 	subscriber3 := events5.NewSubscriber(service6, logger)
 	couponsModule := coupons.NewModule(handler6, subscriber3)
@@ -327,18 +351,18 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	handler8 := http9.NewHandler(service7)
 	subscriber5 := events7.NewSubscriber(service7, logger)
 	taxModule := tax.NewModule(handler8, subscriber5)
-	shipmentRepository := postgres10.NewShipmentRepository(dbDB)
+	shipmentRepository := postgres12.NewShipmentRepository(dbDB)
 	carriers := shipping.NewCarriers(cfg)
 	adapter10 := ordersapi3.NewAdapter(queryService)
 	settings10 := shipping.NewSettings(cfg)
-	service10 := app10.NewService(dbDB, shipmentRepository, carriers, imageStorage, adapter10, outbox, clockClock, settings10)
+	service10 := app12.NewService(dbDB, shipmentRepository, carriers, imageStorage, adapter10, outbox, clockClock, settings10)
 	handler9 := http10.NewHandler(service10)
-	jobs10 := jobs4.NewJobs(service10, logger)
-	shippingModule := shipping.NewModule(handler9, jobs10)
+	jobs12 := jobs4.NewJobs(service10, logger)
+	shippingModule := shipping.NewModule(handler9, jobs12)
 	handler10 := http11.NewHandler(service5)
 	subscriber6 := events8.NewSubscriber(service5, logger)
-	jobs11 := jobs5.NewJobs(service5, settings8, logger)
-	statisticsModule := statistics.NewModule(handler10, subscriber6, jobs11)
+	jobs13 := jobs5.NewJobs(service5, settings8, logger)
+	statisticsModule := statistics.NewModule(handler10, subscriber6, jobs13)
 	adapter11 := cartsapi3.NewAdapter(service8)
 	adapter12 := inventoryapi2.NewAdapter(service3)
 	adapter13 := ordersapi4.NewAdapter(service9, queryService)
@@ -346,7 +370,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	adapter15 := couponsapi3.NewAdapter(service6)
 	adapter16 := taxapi2.NewAdapter(service7)
 	shippingapiAdapter := shippingapi.NewAdapter(service10)
-	modules := app11.Modules{
+	modules := app13.Modules{
 		Carts:     adapter11,
 		Inventory: adapter12,
 		Orders:    adapter13,
@@ -355,29 +379,27 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		Tax:       adapter16,
 		Shipping:  shippingapiAdapter,
 	}
-	sessions := postgres11.NewSessions(dbDB)
-	idempotency := postgres11.NewIdempotency(dbDB)
-	stores4 := app11.Stores{
+	sessions := postgres13.NewSessions(dbDB)
+	idempotency := postgres13.NewIdempotency(dbDB)
+	stores4 := app13.Stores{
 		Sessions:    sessions,
 		Idempotency: idempotency,
 	}
 	settings11 := checkout.NewSettings(cfg)
-	service11 := app11.NewService(modules, stores4, settings11, dbDB, outbox, clockClock, logger)
+	service11 := app13.NewService(modules, stores4, settings11, dbDB, outbox, clockClock, logger)
 	handler11 := http12.NewHandler(service11)
 	subscriber7 := events9.NewSubscriber(service11, logger)
-	jobs12 := jobs6.NewJobs(service11, logger)
-	checkoutModule := checkout.NewModule(service11, handler11, subscriber7, jobs12)
-	endpointRepository := postgres12.NewEndpointRepository(dbDB)
-	deliveryRepository := postgres12.NewDeliveryRepository(dbDB)
-	settings12 := webhooks.NewSettings(cfg)
-	resolver := webhooks.NewResolver()
-	sender, err := webhooks.NewSender(settings12, resolver)
-	if err != nil {
-		cleanup3()
-		cleanup2()
-		cleanup()
-		return nil, nil, err
+	jobs14 := jobs6.NewJobs(service11, logger)
+	checkoutModule := checkout.NewModule(service11, handler11, subscriber7, jobs14)
+	templateRepository := postgres6.NewTemplateRepository(dbDB)
+	postgresCartRepository := postgres6.NewCartRepository(dbDB)
+	stores5 := app6.Stores{
+		Notifications: notificationRepository,
+		Templates:     templateRepository,
+		Carts:         postgresCartRepository,
 	}
+	channels := notifications.NewChannels(cfg)
+	adapter17 := customersapi5.NewAdapter(service, service)
 	backend, cleanup4, err := jobsfx.Provide(cfg, logger)
 	if err != nil {
 		cleanup3()
@@ -386,7 +408,36 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		return nil, nil, err
 	}
 	enqueuer := jobsfx.ProvideEnqueuer(backend)
-	service12, err := app12.NewService(dbDB, endpointRepository, deliveryRepository, sender, resolver, enqueuer, outbox, clockClock, logger, settings12)
+	settings12 := notifications.NewSettings(cfg)
+	service12 := app6.NewService(dbDB, stores5, channels, adapter17, enqueuer, clockClock, settings12, logger)
+	handler12 := http13.NewHandler(service12)
+	subscriber8 := events10.NewSubscriber(service12, logger)
+	jobs15 := jobs7.NewJobs(service12, cfg, logger)
+	notificationsModule := notifications.NewModule(handler12, subscriber8, jobs15)
+	adapter18 := paymentsapi3.NewAdapter(service4)
+	adapter19 := ordersapi5.NewAdapter(service9, queryService)
+	adapter20 := catalogapi4.NewAdapter(service2)
+	adapter21 := customersapi6.NewAdapter(service)
+	adapter22 := notificationsapi2.NewAdapter(service12)
+	appModules := app5.Modules{
+		Payments:  adapter18,
+		Orders:    adapter19,
+		Catalog:   adapter20,
+		Customers: adapter21,
+		Notifier:  adapter22,
+	}
+	settings13 := subscriptions.NewSettings(cfg)
+	service13 := app5.NewService(dbDB, repository, appModules, outbox, enqueuer, clockClock, settings13, logger)
+	handler13 := http14.NewHandler(service13)
+	subscriber9 := events11.NewSubscriber(service13, logger)
+	interval := subscriptions.NewInterval(cfg)
+	jobs16 := jobs8.NewJobs(service13, interval, logger)
+	subscriptionsModule := subscriptions.NewModule(service13, handler13, subscriber9, jobs16)
+	endpointRepository := postgres14.NewEndpointRepository(dbDB)
+	deliveryRepository := postgres14.NewDeliveryRepository(dbDB)
+	settings14 := webhooks.NewSettings(cfg)
+	resolver := webhooks.NewResolver()
+	sender, err := webhooks.NewSender(settings14, resolver)
 	if err != nil {
 		cleanup4()
 		cleanup3()
@@ -394,10 +445,18 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	handler12 := http13.NewHandler(service12)
-	subscriber8 := events10.NewSubscriber(service12)
-	jobs13 := jobs7.NewJobs(service12, logger)
-	webhooksModule := webhooks.NewModule(handler12, subscriber8, jobs13)
+	service14, err := app14.NewService(dbDB, endpointRepository, deliveryRepository, sender, resolver, enqueuer, outbox, clockClock, logger, settings14)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	handler14 := http15.NewHandler(service14)
+	subscriber10 := events12.NewSubscriber(service14)
+	jobs17 := jobs9.NewJobs(service14, logger)
+	webhooksModule := webhooks.NewModule(handler14, subscriber10, jobs17)
 	metricsRegistry := metrics.New()
 	limiter, err := ratelimit.New(cfg, client, metricsRegistry, logger)
 	if err != nil {
@@ -409,7 +468,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	adminModule := ratelimit.NewAdminModule(limiter)
 	metricsModule := metrics.NewModule(metricsRegistry)
-	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, taxModule, shippingModule, statisticsModule, checkoutModule, webhooksModule, adminModule, metricsModule)
+	adminuiModule := adminui.NewModule()
+	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, taxModule, shippingModule, statisticsModule, checkoutModule, notificationsModule, subscriptionsModule, webhooksModule, adminModule, metricsModule, adminuiModule)
 	migrator := newMigrator(dbDB, v)
 	authenticator, cleanup5, err := app2.NewAuthenticator(settings, tokens, apiKeyRepository, keyCache, revocations, invalidations, clockClock, logger)
 	if err != nil {
@@ -456,7 +516,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 // wire.go:
 
 var platformSet = wire.NewSet(log.Provide, db.Open, wire.Bind(new(tx.Manager), new(*db.DB)), redisx.Provide, clock.New, events.NewOutbox, wire.Bind(new(event.Publisher), new(*events.Outbox)), newRelay,
-	newBus, jobsfx.ProviderSet, metrics.New, metrics.NewModule, ratelimit.ProviderSet, openapi.NewModule, newFragments,
+	newBus, jobsfx.ProviderSet, metrics.New, metrics.NewModule, adminui.NewModule, ratelimit.ProviderSet, openapi.NewModule, newFragments,
 	newHealth,
 	newServer,
 	newMigrator,

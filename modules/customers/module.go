@@ -13,10 +13,11 @@ import (
 	customershttp "github.com/gocommerce/commerce/modules/customers/adapters/http"
 	"github.com/gocommerce/commerce/modules/customers/adapters/identityapi"
 	customersjobs "github.com/gocommerce/commerce/modules/customers/adapters/jobs"
-	"github.com/gocommerce/commerce/modules/customers/adapters/none"
+	"github.com/gocommerce/commerce/modules/customers/adapters/notificationsapi"
 	"github.com/gocommerce/commerce/modules/customers/adapters/ordersapi"
 	customerspg "github.com/gocommerce/commerce/modules/customers/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/customers/adapters/statisticsapi"
+	"github.com/gocommerce/commerce/modules/customers/adapters/subscriptionsapi"
 	"github.com/gocommerce/commerce/modules/customers/api"
 	"github.com/gocommerce/commerce/modules/customers/app"
 	"github.com/gocommerce/commerce/modules/customers/ports"
@@ -68,23 +69,19 @@ var Repositories = wire.NewSet(
 
 // DefaultDataSources binds the ports of the modules customers reads personal data
 // from: orders through adapters/ordersapi (on orders/api.Queries), carts through
-// adapters/cartsapi (on carts/api.Queries), and the modules that do not exist yet
-// (subscriptions, notifications) to adapters/none, answering "nothing to export".
-//
-// Extension point: when subscriptions or notifications land, give the module a query
-// side that depends on none of customers' services (like orders.QuerySet and
-// carts.QuerySet: docs/decisions/0079, 0108), add an adapters/<module>api package
-// implementing ports.Subscriptions or ports.Notifications on it, and replace the
-// matching none binding here; the export body already has its member.
+// adapters/cartsapi (on carts/api.Queries), notifications through
+// adapters/notificationsapi (on notifications/api.Queries), and subscriptions through
+// adapters/subscriptionsapi (on subscriptions/api.Queries, subscriptions.QuerySet,
+// which depends on none of customers' services: docs/decisions/0079, 0108).
 var DefaultDataSources = wire.NewSet(
 	ordersapi.NewAdapter,
 	wire.Bind(new(ports.Orders), new(*ordersapi.Adapter)),
 	cartsapi.NewAdapter,
 	wire.Bind(new(ports.Carts), new(*cartsapi.Adapter)),
-	none.NewSubscriptions,
-	wire.Bind(new(ports.Subscriptions), new(none.Subscriptions)),
-	none.NewNotifications,
-	wire.Bind(new(ports.Notifications), new(none.Notifications)),
+	subscriptionsapi.NewAdapter,
+	wire.Bind(new(ports.Subscriptions), new(*subscriptionsapi.Adapter)),
+	notificationsapi.NewAdapter,
+	wire.Bind(new(ports.Notifications), new(*notificationsapi.Adapter)),
 )
 
 // NewSegments is the module's api.Segments: the hand-made segments (the service) and
@@ -95,9 +92,11 @@ func NewSegments(svc *app.Service, computed statsapi.Segments) *statisticsapi.Se
 
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
 // tx.Manager, event.Publisher, clock.Clock, identity/api.Credentials (from
-// identity.ProviderSet), orders/api.Queries (orders.QuerySet) and carts/api.Queries
-// (carts.QuerySet) and statistics/api.Segments (statistics.ProviderSet); none of them
-// depends on customers, so the graph stays acyclic.
+// identity.ProviderSet), orders/api.Queries (orders.QuerySet), carts/api.Queries
+// (carts.QuerySet), notifications/api.Queries (notifications.QuerySet),
+// subscriptions/api.Queries (subscriptions.QuerySet) and statistics/api.Segments
+// (statistics.ProviderSet); none of them depends on customers, so the graph stays
+// acyclic.
 // Outputs: *Module, *app.Service, api.Customers, api.AccountLinks, api.Segments,
 // api.Addresses.
 var ProviderSet = wire.NewSet(

@@ -303,3 +303,31 @@ func TestSlowEndpointDoesNotDelayOthers(t *testing.T) {
 		}
 	})
 }
+
+// Events are routed by a snapshot of the enabled endpoints (decision 0191): an
+// endpoint created, changed or deleted through the API takes effect for the next
+// event at once, even while a snapshot is held.
+func TestRoutingFollowsEndpointChanges(t *testing.T) {
+	t.Parallel()
+	testdb.EachEngine(t, func(t *testing.T, engine string) {
+		h := newHarness(t, engine, fast())
+		rc := newReceiver(t, false, nil)
+		h.publish("cart.created", "c0", map[string]any{"id": "c0"}) // snapshot taken: no endpoints
+		h.drain()
+		e := h.create(rc.srv.URL+"/hooks", "cart.created")
+		h.publish("cart.created", "c1", map[string]any{"id": "c1"})
+		waitFor(t, "the event after the endpoint's creation", func() bool { return rc.count() >= 1 })
+		h.Must(http.StatusOK, http.MethodPatch, "/api/v1/webhooks/"+e["id"].(string), map[string]any{"events": []string{"order.created"}}, "admin")
+		h.publish("cart.created", "c2", map[string]any{"id": "c2"})
+		h.publish("order.created", "o1", map[string]any{"id": "o1"})
+		waitFor(t, "the order after the change", func() bool { return rc.count() >= 2 })
+		time.Sleep(100 * time.Millisecond)
+		got := []string{}
+		for _, r := range rc.requests() {
+			got = append(got, decodeBody(t, r).Type)
+		}
+		if len(got) != 2 || got[0] != "cart.created" || got[1] != "order.created" {
+			t.Fatalf("delivered %v, want cart.created then order.created", got)
+		}
+	})
+}

@@ -18,19 +18,21 @@ import (
 // here, in the module's row of the table and in the wire graph, reviewed together;
 // reacting to another module's events needs only its api's payload types (decision 0115).
 var apiImports = map[string][]string{
-	"carts":      {"catalog", "coupons", "customers", "tax"},
-	"catalog":    {"orders"},
-	"checkout":   {"carts", "coupons", "inventory", "orders", "payments", "shipping", "tax"},
-	"coupons":    {"carts", "customers"},
-	"customers":  {"carts", "identity", "orders", "statistics"},
-	"identity":   {"customers"},
-	"inventory":  {"catalog"},
-	"orders":     {"catalog", "coupons", "customers", "inventory", "payments", "shipping"},
-	"payments":   {"customers"},
-	"tax":        {},
-	"shipping":   {"orders"},
-	"statistics": {"catalog", "customers", "orders"},
-	"webhooks":   {},
+	"carts":         {"catalog", "coupons", "customers", "tax"},
+	"catalog":       {"orders"},
+	"checkout":      {"carts", "coupons", "inventory", "orders", "payments", "shipping", "tax"},
+	"coupons":       {"carts", "customers"},
+	"customers":     {"carts", "identity", "notifications", "orders", "statistics", "subscriptions"},
+	"identity":      {"customers"},
+	"inventory":     {"catalog"},
+	"notifications": {"carts", "catalog", "checkout", "customers", "orders", "payments", "webhooks"},
+	"orders":        {"catalog", "coupons", "customers", "inventory", "payments", "shipping"},
+	"payments":      {"customers"},
+	"tax":           {},
+	"shipping":      {"orders"},
+	"statistics":    {"catalog", "customers", "orders"},
+	"webhooks":      {},
+	"subscriptions": {"catalog", "customers", "notifications", "orders", "payments"},
 }
 
 // moduleFolders lists the folders under modules/.

@@ -43,6 +43,7 @@ type Config struct {
 	Jobs          Jobs          `koanf:"jobs"`
 	Shipping      Shipping      `koanf:"shipping"`
 	Webhooks      Webhooks      `koanf:"webhooks"`
+	Subscriptions Subscriptions `koanf:"subscriptions"`
 	Statistics    Statistics    `koanf:"statistics"`
 }
 
@@ -235,10 +236,66 @@ type S3 struct {
 	VirtualHosted   bool   `koanf:"virtual_hosted"`
 }
 
-// Notifications configures delivery retries.
+// Notifications configures delivery: retries (CONTRACT §7), the channels' providers,
+// the store's own messages and the inbound delivery webhook.
 type Notifications struct {
 	RetryBackoff []time.Duration `koanf:"retry_backoff"`
 	MaxAttempts  int             `koanf:"max_attempts"`
+	// Concurrency is how many sends of a bulk batch run at once.
+	Concurrency int `koanf:"concurrency"`
+	// SweepInterval is how often due notifications (scheduled, retries) are looked for.
+	SweepInterval time.Duration `koanf:"sweep_interval"`
+	// ShopName fills the templates' shop_name.
+	ShopName string `koanf:"shop_name"`
+	// StaffEmails receive the low-stock alerts.
+	StaffEmails []string `koanf:"staff_emails"`
+	// AbandonedCartDelay is how long a customer's cart stays idle before the reminder
+	// (0 sends none).
+	AbandonedCartDelay time.Duration `koanf:"abandoned_cart_delay"`
+	// WebhookSecret verifies the inbound delivery webhook ("" refuses it).
+	WebhookSecret string            `koanf:"webhook_secret"`
+	Email         NotificationEmail `koanf:"email"`
+	SMS           NotificationSMS   `koanf:"sms"`
+	Push          NotificationPush  `koanf:"push"`
+	Webhook       NotificationHook  `koanf:"webhook"`
+}
+
+// NotificationEmail is the SMTP server; without a host, email goes to files in
+// OutboxDir (default <data_dir>/outbox).
+type NotificationEmail struct {
+	From     string `koanf:"from"`
+	Host     string `koanf:"host"`
+	Port     int    `koanf:"port"`
+	Username string `koanf:"username"`
+	Password string `koanf:"password"`
+	// TLS is starttls (default: upgrade when offered), mandatory_starttls, tls
+	// (implicit, port 465) or none.
+	TLS       string        `koanf:"tls"`
+	Timeout   time.Duration `koanf:"timeout"`
+	OutboxDir string        `koanf:"outbox_dir"`
+}
+
+// NotificationSMS is a Twilio-style SMS API (Messages resource, basic auth).
+type NotificationSMS struct {
+	BaseURL    string `koanf:"base_url"`
+	AccountSID string `koanf:"account_sid"`
+	AuthToken  string `koanf:"auth_token"`
+	From       string `koanf:"from"`
+}
+
+// NotificationPush is Firebase Cloud Messaging's HTTP v1 API, authorised by a service
+// account's key file (OAuth 2.0 JWT bearer grant) or a ready access token.
+type NotificationPush struct {
+	BaseURL         string `koanf:"base_url"`
+	ProjectID       string `koanf:"project_id"`
+	CredentialsFile string `koanf:"credentials_file"`
+	AccessToken     string `koanf:"access_token"`
+}
+
+// NotificationHook signs the webhook channel's POSTs.
+type NotificationHook struct {
+	Secret  string        `koanf:"secret"`
+	Timeout time.Duration `koanf:"timeout"`
 }
 
 // Shipping configures the carriers (credentials switch a carrier from its built-in rate
@@ -252,6 +309,30 @@ type Shipping struct {
 	FedEx            Carrier       `koanf:"fedex"`
 	USPS             Carrier       `koanf:"usps"`
 	DHL              Carrier       `koanf:"dhl"`
+}
+
+// Subscriptions configures recurring billing and dunning (issue 23).
+type Subscriptions struct {
+	// BillingInterval is how often due renewals and retries are looked for.
+	BillingInterval time.Duration `koanf:"billing_interval"`
+	// BatchSize bounds the renewals one sweep bills.
+	BatchSize int `koanf:"batch_size"`
+	// ClaimLease is how long a billing worker holds an invoice's charge before another
+	// may take it over (a crashed worker's charge is resumed after it).
+	ClaimLease time.Duration        `koanf:"claim_lease"`
+	Dunning    SubscriptionsDunning `koanf:"dunning"`
+}
+
+// SubscriptionsDunning is the retry plan of a failed renewal.
+type SubscriptionsDunning struct {
+	// RetrySchedule is the delay of each retry after the first failure (default 1, 3
+	// and 7 days).
+	RetrySchedule []time.Duration `koanf:"retry_schedule"`
+	// MaxAttempts is how many retries follow the first failure (default 3).
+	MaxAttempts int `koanf:"max_attempts"`
+	// GracePeriod, counted from the first failure, is how long a past_due
+	// subscription is kept once its retries are exhausted (default 7 days).
+	GracePeriod time.Duration `koanf:"grace_period"`
 }
 
 // Carrier is one carrier's credentials (OAuth client, or DHL's API key and secret)
@@ -356,12 +437,19 @@ func Default() Config {
 			VIESURL:      "https://ec.europa.eu/taxation_customs/vies/rest-api",
 			VIESTimeout:  10 * time.Second,
 		},
-		Inventory:     Inventory{ReservationTimeout: 30 * time.Minute},
-		Carts:         Carts{ExpiryDays: 30, Write: CartsWrite{Versioned: true, Cache: true, GroupCommit: true}},
-		Uploads:       Uploads{MaxSizeBytes: 10 << 20, Driver: "local", Dir: "", PublicURL: "/uploads", S3: S3{Region: "us-east-1"}},
-		Customers:     Customers{InviteTTL: 7 * 24 * time.Hour, ResetTTL: 24 * time.Hour},
-		Notifications: Notifications{RetryBackoff: []time.Duration{30 * time.Second, 2 * time.Minute, 10 * time.Minute}, MaxAttempts: 4},
-		Jobs:          Jobs{Concurrency: 10},
+		Inventory: Inventory{ReservationTimeout: 30 * time.Minute},
+		Carts:     Carts{ExpiryDays: 30, Write: CartsWrite{Versioned: true, Cache: true, GroupCommit: true}},
+		Uploads:   Uploads{MaxSizeBytes: 10 << 20, Driver: "local", Dir: "", PublicURL: "/uploads", S3: S3{Region: "us-east-1"}},
+		Customers: Customers{InviteTTL: 7 * 24 * time.Hour, ResetTTL: 24 * time.Hour},
+		Notifications: Notifications{
+			RetryBackoff: []time.Duration{30 * time.Second, 2 * time.Minute, 10 * time.Minute}, MaxAttempts: 4,
+			Concurrency: 8, SweepInterval: 15 * time.Second, ShopName: "Commerce", AbandonedCartDelay: 4 * time.Hour,
+			Email:   NotificationEmail{From: "Commerce <no-reply@localhost.localdomain>", Port: 587, TLS: "starttls", Timeout: 30 * time.Second},
+			SMS:     NotificationSMS{BaseURL: "https://api.twilio.com"},
+			Push:    NotificationPush{BaseURL: "https://fcm.googleapis.com"},
+			Webhook: NotificationHook{Timeout: 10 * time.Second},
+		},
+		Jobs: Jobs{Concurrency: 10},
 		Shipping: Shipping{
 			RatesTimeout: 10 * time.Second, LabelTimeout: 30 * time.Second, TrackingInterval: time.Hour,
 			UPS:   Carrier{BaseURL: "https://onlinetools.ups.com"},
@@ -372,6 +460,12 @@ func Default() Config {
 		Statistics: Statistics{Timezone: "UTC", SegmentsInterval: time.Hour},
 		Webhooks: Webhooks{Timeout: 10 * time.Second, MaxRetries: 5, RetryBase: 30 * time.Second, RetryMax: time.Hour,
 			DisableAfter: 50, SweepInterval: 15 * time.Second, AllowedHosts: []string{}, EndpointConcurrency: 4},
+		Subscriptions: Subscriptions{
+			BillingInterval: time.Minute, BatchSize: 100, ClaimLease: 5 * time.Minute,
+			Dunning: SubscriptionsDunning{
+				RetrySchedule: []time.Duration{24 * time.Hour, 72 * time.Hour, 168 * time.Hour}, MaxAttempts: 3, GracePeriod: 168 * time.Hour,
+			},
+		},
 	}
 }
 
@@ -567,6 +661,25 @@ func (c *Config) Validate() error {
 	positive("customers.reset_ttl", int64(c.Customers.ResetTTL))
 	positive("jobs.concurrency", int64(c.Jobs.Concurrency))
 	positive("shipping.rates_timeout", int64(c.Shipping.RatesTimeout))
+	positive("notifications.max_attempts", int64(c.Notifications.MaxAttempts))
+	positive("notifications.concurrency", int64(c.Notifications.Concurrency))
+	positive("notifications.sweep_interval", int64(c.Notifications.SweepInterval))
+	nonNegative("notifications.abandoned_cart_delay", int64(c.Notifications.AbandonedCartDelay))
+	if len(c.Notifications.RetryBackoff) == 0 {
+		bad("notifications.retry_backoff", "must list at least one duration")
+	}
+	for _, d := range c.Notifications.RetryBackoff {
+		if d <= 0 {
+			bad("notifications.retry_backoff", "every duration must be positive")
+			break
+		}
+	}
+	switch c.Notifications.Email.TLS {
+	case "starttls", "mandatory_starttls", "tls", "none":
+	default:
+		bad("notifications.email.tls", "must be starttls, mandatory_starttls, tls or none, got %q", c.Notifications.Email.TLS)
+	}
+	between("notifications.email.port", int64(c.Notifications.Email.Port), 1, 65535)
 	positive("shipping.label_timeout", int64(c.Shipping.LabelTimeout))
 	positive("shipping.tracking_interval", int64(c.Shipping.TrackingInterval))
 	if _, err := time.LoadLocation(c.Statistics.Timezone); err != nil {
@@ -594,6 +707,20 @@ func (c *Config) Validate() error {
 			if _, err := netip.ParsePrefix(strings.TrimSpace(h)); err != nil {
 				bad("webhooks.allowed_hosts", "%q is not a CIDR range", h)
 			}
+		}
+	}
+	positive("subscriptions.billing_interval", int64(c.Subscriptions.BillingInterval))
+	positive("subscriptions.batch_size", int64(c.Subscriptions.BatchSize))
+	positive("subscriptions.claim_lease", int64(c.Subscriptions.ClaimLease))
+	positive("subscriptions.dunning.max_attempts", int64(c.Subscriptions.Dunning.MaxAttempts))
+	nonNegative("subscriptions.dunning.grace_period", int64(c.Subscriptions.Dunning.GracePeriod))
+	if len(c.Subscriptions.Dunning.RetrySchedule) < c.Subscriptions.Dunning.MaxAttempts {
+		bad("subscriptions.dunning.retry_schedule", "must list a delay for each of the max_attempts retries")
+	}
+	for _, d := range c.Subscriptions.Dunning.RetrySchedule {
+		if d <= 0 {
+			bad("subscriptions.dunning.retry_schedule", "every duration must be positive")
+			break
 		}
 	}
 	return errors.Join(errs...)

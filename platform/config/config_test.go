@@ -100,6 +100,8 @@ func TestBadValueNamesKey(t *testing.T) {
 		"COMMERCE_REDIS__URL":                                  "redis.url",
 		"COMMERCE_LOG__LEVEL":                                  "log.level",
 		"COMMERCE_PAYMENT__DEFAULT_GATEWAY":                    "payment.default_gateway",
+		"COMMERCE_SUBSCRIPTIONS__DUNNING__MAX_ATTEMPTS":        "subscriptions.dunning.retry_schedule",
+		"COMMERCE_SUBSCRIPTIONS__BILLING_INTERVAL":             "subscriptions.billing_interval",
 	}
 	values := map[string]string{
 		"COMMERCE_PAYMENT__STRIPE__CAPTURE_METHOD":             "sometimes",
@@ -107,6 +109,8 @@ func TestBadValueNamesKey(t *testing.T) {
 		"COMMERCE_REDIS__URL":                                  "http://nope",
 		"COMMERCE_LOG__LEVEL":                                  "loud",
 		"COMMERCE_PAYMENT__DEFAULT_GATEWAY":                    "stripe",
+		"COMMERCE_SUBSCRIPTIONS__DUNNING__MAX_ATTEMPTS":        "5",
+		"COMMERCE_SUBSCRIPTIONS__BILLING_INTERVAL":             "0s",
 	}
 	for env, key := range cases {
 		t.Run(key, func(t *testing.T) {

@@ -252,4 +252,8 @@ type Payments interface {
 	Capture(ctx context.Context, cmd CaptureCommand) (PaymentResult, error)
 	// Cancel voids a payment that was not captured.
 	Cancel(ctx context.Context, paymentID string) (Payment, error)
+	// OwnsSavedMethod reports whether the customer saved the payment method the token
+	// names (false for an unknown token): another module takes a token from a customer
+	// only when it is theirs.
+	OwnsSavedMethod(ctx context.Context, customerID, token string) (bool, error)
 }

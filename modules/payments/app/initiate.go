@@ -239,6 +239,22 @@ func (s *Service) savedMethod(ctx context.Context, c Caller, cmd api.InitiateCom
 	return m, nil
 }
 
+// OwnsSavedMethod reports whether the customer saved the method the token names
+// (api.Payments).
+func (s *Service) OwnsSavedMethod(ctx context.Context, customerID, token string) (bool, error) {
+	if strings.TrimSpace(customerID) == "" || strings.TrimSpace(token) == "" {
+		return false, nil
+	}
+	m, err := s.methods.Get(ctx, strings.TrimSpace(token))
+	if errors.Is(err, domain.ErrPaymentMethodNotFound) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return m.Owner == "customer:"+customerID, nil
+}
+
 // walletMethod is the method of a request without a type: the gateway's own (wallet)
 // method, its first that is neither a card nor a bank transfer.
 func walletMethod(g ports.Gateway) (string, error) {
@@ -251,9 +267,14 @@ func walletMethod(g ports.Gateway) (string, error) {
 }
 
 // mayUse reports whether the caller may pay with a saved method: their own, or, for the
-// merchant, one saved by the payment's customer.
+// merchant, one saved by the payment's customer. Another module (checkout,
+// subscriptions: the System caller) pays on a customer's behalf, so only with a method
+// that customer saved: a token someone else's customer typed in never charges it.
 func mayUse(c Caller, m *domain.SavedMethod, customerID string) bool {
-	if m.Owner == c.Scope || c.Scope == System.Scope {
+	if c.Scope == System.Scope {
+		return customerID != "" && m.Owner == "customer:"+customerID
+	}
+	if m.Owner == c.Scope {
 		return true
 	}
 	return c.Merchant && customerID != "" && m.Owner == "customer:"+customerID

@@ -31,7 +31,7 @@ type body struct {
 // rows: no request is made on the relay's time. The bus delivers at least once; an
 // endpoint gets one delivery per event id.
 func (s *Service) HandleEvent(ctx context.Context, ev event.Event) error {
-	eps, err := s.endpoints.Enabled(ctx)
+	eps, err := s.enabled(ctx)
 	if err != nil {
 		return err
 	}
@@ -70,6 +70,41 @@ func (s *Service) HandleEvent(ctx context.Context, ev event.Event) error {
 		s.enqueue(ctx, e.ID, 0, "")
 	}
 	return nil
+}
+
+// routesTTL is how long HandleEvent routes events by the enabled endpoints it read
+// (decision 0191): this process's own changes drop them at once; another process's
+// (the API's, when workers relay) are seen within it.
+const routesTTL = time.Second
+
+// routes is a snapshot of the enabled endpoints.
+type routes struct {
+	list []*domain.Endpoint
+	at   time.Time // the process's clock (monotonic), not the business clock
+}
+
+// enabled returns the enabled endpoints, from the snapshot while it is fresh: every
+// event would otherwise read them, including the many no endpoint wants.
+func (s *Service) enabled(ctx context.Context) ([]*domain.Endpoint, error) {
+	if r := s.routes.Load(); r != nil && time.Since(r.at) < routesTTL {
+		return r.list, nil
+	}
+	gen := s.routesGen.Load()
+	at := time.Now()
+	list, err := s.endpoints.Enabled(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if s.routesGen.Load() == gen { // no change of ours while reading
+		s.routes.Store(&routes{list: list, at: at})
+	}
+	return list, nil
+}
+
+// endpointsChanged drops the routing snapshot (after an endpoint's change commits).
+func (s *Service) endpointsChanged() {
+	s.routesGen.Add(1)
+	s.routes.Store(nil)
 }
 
 // ListDeliveries pages an endpoint's deliveries, newest first, each with its attempts.
@@ -302,5 +337,8 @@ func (s *Service) record(ctx context.Context, d *domain.Delivery, a domain.Attem
 		}
 		return s.publishDisabled(ctx, off)
 	})
+	if disabled && err == nil {
+		s.endpointsChanged()
+	}
 	return disabled, err
 }

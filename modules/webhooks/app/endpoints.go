@@ -23,6 +23,7 @@ func (s *Service) CreateEndpoint(ctx context.Context, in domain.EndpointInput) (
 	if err := s.tx.InTx(ctx, func(ctx context.Context) error { return s.endpoints.Create(ctx, e) }); err != nil {
 		return api.Endpoint{}, err
 	}
+	s.endpointsChanged()
 	return ToEndpoint(e, true), nil
 }
 
@@ -72,12 +73,19 @@ func (s *Service) UpdateEndpoint(ctx context.Context, id string, in domain.Endpo
 		out = ToEndpoint(e, false)
 		return nil
 	})
+	if err == nil {
+		s.endpointsChanged()
+	}
 	return out, err
 }
 
 // DeleteEndpoint removes an endpoint with its deliveries.
 func (s *Service) DeleteEndpoint(ctx context.Context, id string) error {
-	return s.tx.InTx(ctx, func(ctx context.Context) error { return s.endpoints.Delete(ctx, id) })
+	err := s.tx.InTx(ctx, func(ctx context.Context) error { return s.endpoints.Delete(ctx, id) })
+	if err == nil {
+		s.endpointsChanged()
+	}
+	return err
 }
 
 // checkURL applies the address policy to a syntactically valid URL: the scheme, then

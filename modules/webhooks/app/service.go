@@ -8,6 +8,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -84,6 +85,10 @@ type Service struct {
 	settings   Settings
 	policy     domain.Policy
 	newID      func() string
+	// routes is the enabled endpoints HandleEvent routes by; routesGen counts this
+	// process's endpoint changes (a snapshot read across one is not kept).
+	routes    atomic.Pointer[routes]
+	routesGen atomic.Int64
 }
 
 // NewService builds the service; the allow-list was validated with the configuration.

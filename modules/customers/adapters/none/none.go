@@ -1,8 +1,7 @@
 // Package none holds adapters answering "nothing" for the modules customers reads
-// personal data from: module.go binds Subscriptions and Notifications (those modules
-// do not exist yet) and replaces a binding with an adapter on top of that module's api
-// once it exists (orders and carts have theirs: adapters/ordersapi, adapters/cartsapi).
-// Orders and Carts stay for tests that need the module alone.
+// personal data from, for tests that need the module alone (production binds
+// adapters/ordersapi, adapters/cartsapi, adapters/notificationsapi and
+// adapters/subscriptionsapi).
 package none
 
 import (
@@ -49,7 +48,7 @@ func (Carts) ExportCarts(context.Context, string) ([]ports.Record, error) {
 // Subscriptions exports no subscriptions.
 type Subscriptions struct{}
 
-// NewSubscriptions builds the default subscriptions adapter.
+// NewSubscriptions builds the subscriptions adapter of tests.
 func NewSubscriptions() Subscriptions { return Subscriptions{} }
 
 // ExportSubscriptions answers no records.

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"testing"
+
+	"github.com/gocommerce/commerce/modules/subscriptions"
+)
+
+// Subscriptions wired as in production, on the real payments (the test gateway's
+// saved cards), orders, catalog, customers and notifications modules: the first cycle
+// billed at create pays and makes a paid order; a declined saved card puts the
+// subscription in dunning; the customer changes the card, the admin retries and it
+// recovers (the first dunning email went through the notifications module); the
+// customer's export holds the subscription with its invoices.
+func TestSubscriptionsEndToEnd(t *testing.T) {
+	t.Parallel()
+	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
+		e := checkoutOn(ta)
+		pid := e.product("10.00", 100)
+		ada := ta.register("ada@example.com")
+		bearer := []string{"Authorization", "Bearer " + ada.access}
+		me := e.do("GET", "/api/v1/carts/me?currency=USD", nil, bearer...)
+		cartID := dataOf(t, me)["id"].(string)
+		if r := e.do("POST", "/api/v1/carts/"+cartID+"/items", map[string]any{"product_id": pid, "quantity": 1}, bearer...); r.Status != http.StatusCreated {
+			t.Fatalf("add: %d %s", r.Status, r.Body)
+		}
+		done := e.do("POST", "/api/v1/checkout/complete", map[string]any{"cart_id": cartID, "shipping_address": usAddress, "payment_method": card("4242424242424242")}, bearer...)
+		if done.Status != http.StatusOK {
+			t.Fatalf("complete: %d %s", done.Status, done.Body)
+		}
+		orderID := dataOf(t, done)["order"].(map[string]any)["id"].(string)
+		save := func(number string) string {
+			t.Helper()
+			r := e.do("POST", "/api/v1/payments/saved-methods", map[string]any{"gateway_id": "test",
+				"payment_method_data": map[string]any{"type": "card", "card": map[string]any{"number": number, "exp_month": 12, "exp_year": 2030, "cvc": "123", "name": "Ada"}}}, bearer...)
+			if r.Status != http.StatusCreated && r.Status != http.StatusOK {
+				t.Fatalf("save card: %d %s", r.Status, r.Body)
+			}
+			tok, _ := r.JSON(t)["token"].(string)
+			if tok == "" {
+				t.Fatalf("no token: %s", r.Body)
+			}
+			return tok
+		}
+		good, declined := save("4242424242424242"), save("4000000000000002")
+		create := func(token string) map[string]any {
+			t.Helper()
+			r := e.do("POST", "/api/v1/subscriptions", map[string]any{"customer_id": ada.id, "order_id": orderID, "product_id": pid,
+				"interval": "monthly", "interval_count": 1, "currency": "USD", "amount": "10.00", "setup_fee": "2.50",
+				"payment_method_id": token, "gateway": "test"}, bearer...)
+			if r.Status != http.StatusCreated {
+				t.Fatalf("create: %d %s", r.Status, r.Body)
+			}
+			return r.JSON(t)["subscription"].(map[string]any)
+		}
+		invoices := func(id string) []any {
+			t.Helper()
+			r := e.do("GET", "/api/v1/subscriptions/"+id+"/invoices", nil, bearer...)
+			if r.Status != http.StatusOK {
+				t.Fatalf("invoices: %d %s", r.Status, r.Body)
+			}
+			return r.JSON(t)["invoices"].([]any)
+		}
+
+		// Paid at once: an order paid by the cycle's payment.
+		paid := create(good)
+		if paid["status"] != "active" || paid["current_cycle"] != float64(1) {
+			t.Fatalf("paid subscription %v", paid)
+		}
+		inv := invoices(paid["id"].(string))[0].(map[string]any)
+		if inv["status"] != "paid" || inv["total"] != "12.50" || inv["order_id"] == nil || inv["payment_id"] == nil {
+			t.Fatalf("invoice %v", inv)
+		}
+		o := e.do("GET", "/api/v1/orders/"+inv["order_id"].(string), nil, e.admin...)
+		if o.Status != http.StatusOK {
+			t.Fatalf("cycle order: %d %s", o.Status, o.Body)
+		}
+		if ord := dataOf(t, o); ord["financial_status"] != "paid" || ord["total_price"] != "12.50" || ord["source_name"] != "subscription" {
+			t.Errorf("cycle order %v", ord)
+		}
+
+		// Another customer cannot subscribe with Ada's saved card (nor be charged to it).
+		bob := ta.register("bob@example.com")
+		bobAuth := []string{"Authorization", "Bearer " + bob.access}
+		bc := dataOf(t, e.do("GET", "/api/v1/carts/me?currency=USD", nil, bobAuth...))["id"].(string)
+		if r := e.do("POST", "/api/v1/carts/"+bc+"/items", map[string]any{"product_id": pid, "quantity": 1}, bobAuth...); r.Status != http.StatusCreated {
+			t.Fatalf("bob's add: %d %s", r.Status, r.Body)
+		}
+		bobDone := e.do("POST", "/api/v1/checkout/complete", map[string]any{"cart_id": bc, "shipping_address": usAddress, "payment_method": card("4242424242424242")}, bobAuth...)
+		if bobDone.Status != http.StatusOK {
+			t.Fatalf("bob's complete: %d %s", bobDone.Status, bobDone.Body)
+		}
+		steal := e.do("POST", "/api/v1/subscriptions", map[string]any{"customer_id": bob.id, "order_id": dataOf(t, bobDone)["order"].(map[string]any)["id"],
+			"product_id": pid, "interval": "monthly", "interval_count": 1, "currency": "USD", "amount": "10.00",
+			"payment_method_id": good, "gateway": "test"}, bobAuth...)
+		if e := errorOf(t, steal); steal.Status != http.StatusBadRequest || e["fields"].(map[string]any)["payment_method_id"] == nil {
+			t.Fatalf("Bob subscribing with Ada's card: %d %s", steal.Status, steal.Body)
+		}
+		var charged int64
+		if err := ta.app.DB.Gorm().Raw("SELECT COUNT(*) FROM payments_payments WHERE saved_method_token = ? AND status = 'succeeded'", good).Scan(&charged).Error; err != nil {
+			t.Fatal(err)
+		}
+		if charged != 1 { // Ada's own first cycle
+			t.Fatalf("Ada's saved card was charged %d times, want 1 (her own subscription)", charged)
+		}
+
+		// Declined: past_due; the customer changes the card, the admin retries.
+		failing := create(declined)
+		id := failing["id"].(string)
+		if failing["status"] != "past_due" {
+			t.Fatalf("declined subscription %v", failing)
+		}
+		if inv := invoices(id)[0].(map[string]any); inv["status"] != "failed" || inv["failure_reason"] != "card_declined" {
+			t.Fatalf("declined invoice %v", inv)
+		}
+		if n := e.count("SELECT COUNT(*) FROM notifications WHERE template_id = ? AND recipient = ?", "dunning_first_html", "ada@example.com"); n != 1 {
+			t.Errorf("dunning emails through notifications: %d", n)
+		}
+		rows := e.do("GET", "/api/v1/admin/dunning/failed-payments", nil, e.admin...)
+		if list, _ := rows.JSON(t)["data"].([]any); rows.Status != http.StatusOK || len(list) != 1 {
+			t.Fatalf("failed payments: %d %s", rows.Status, rows.Body)
+		}
+		if r := e.do("PATCH", "/api/v1/subscriptions/"+id, map[string]any{"payment_method_id": good}, bearer...); r.Status != http.StatusOK {
+			t.Fatalf("change card: %d %s", r.Status, r.Body)
+		}
+		r := e.do("POST", "/api/v1/admin/dunning/subscriptions/"+id+"/retry", nil, e.admin...)
+		if r.Status != http.StatusOK || r.JSON(t)["status"] != "succeeded" {
+			t.Fatalf("retry: %d %s", r.Status, r.Body)
+		}
+		got := e.do("GET", "/api/v1/subscriptions/"+id, nil, bearer...).JSON(t)["subscription"].(map[string]any)
+		if got["status"] != "active" || got["current_cycle"] != float64(1) {
+			t.Fatalf("recovered %v", got)
+		}
+		// The worker's sweep has nothing due.
+		for _, m := range ta.app.Modules {
+			if s, ok := m.(*subscriptions.Module); ok {
+				if _, err := s.Service().BillDue(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		e.drain()
+
+		// The export holds both subscriptions with their invoices.
+		ex := e.do("POST", "/api/v1/customers/"+ada.id+"/export", nil, e.admin...)
+		subs, _ := dataOf(t, ex)["subscriptions"].([]any)
+		if len(subs) != 2 {
+			t.Fatalf("export subscriptions %s", ex.Body)
+		}
+		for _, s := range subs {
+			if invs, _ := s.(map[string]any)["invoices"].([]any); len(invs) != 1 {
+				t.Errorf("exported subscription %v", s)
+			}
+		}
+	})
+}

@@ -1,0 +1,84 @@
+// Package jobs holds the notifications module's background work: the send task (one
+// notification), the batch task (a bulk send), the due sweep (scheduled sends,
+// automatic retries, anything a restart lost) and the abandoned-cart sweep.
+package jobs
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/gocommerce/commerce/modules/notifications/app"
+	"github.com/gocommerce/commerce/platform/config"
+	"github.com/gocommerce/commerce/platform/jobs"
+	"github.com/gocommerce/commerce/platform/modkit"
+)
+
+// Periodic tasks.
+const (
+	TaskSendDue       = "notifications:send_due"
+	TaskAbandonedCart = "notifications:abandoned_carts"
+)
+
+// AbandonedCartInterval is how often the abandoned-cart sweep runs.
+const AbandonedCartInterval = 10 * time.Minute
+
+// Jobs registers the module's tasks.
+type Jobs struct {
+	svc        *app.Service
+	due, carts modkit.Sweep
+}
+
+// NewJobs builds the task handlers.
+func NewJobs(svc *app.Service, cfg *config.Config, log *zap.Logger) *Jobs {
+	log = log.Named("notifications.jobs")
+	every := cfg.Notifications.SweepInterval
+	if every <= 0 {
+		every = 15 * time.Second
+	}
+	return &Jobs{
+		svc: svc,
+		due: modkit.Sweep{Task: TaskSendDue, Every: every, Run: svc.SendDue, Log: log, Done: "due notifications sent"},
+		carts: modkit.Sweep{Task: TaskAbandonedCart, Every: AbandonedCartInterval, Run: svc.RemindAbandonedCarts, Log: log,
+			Done: "abandoned cart reminders sent"},
+	}
+}
+
+// Register declares the handlers and the sweeps.
+func (j *Jobs) Register(r jobs.Registry) {
+	r.Handle(app.TaskSend, j.send)
+	r.Handle(app.TaskSendBatch, j.sendBatch)
+	j.due.Register(r)
+	j.carts.Register(r)
+}
+
+// SendDue runs the due sweep once (tests).
+func (j *Jobs) SendDue(ctx context.Context) error { return j.due.Handle(ctx, nil) }
+
+// RemindAbandonedCarts runs the abandoned-cart sweep once (tests).
+func (j *Jobs) RemindAbandonedCarts(ctx context.Context) error { return j.carts.Handle(ctx, nil) }
+
+func (j *Jobs) send(ctx context.Context, payload []byte) error {
+	var p struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal(payload, &p); err != nil || p.ID == "" {
+		return fmt.Errorf("notifications: send payload %q: %w", payload, jobs.ErrSkipRetry)
+	}
+	_, err := j.svc.Deliver(ctx, p.ID)
+	return err
+}
+
+func (j *Jobs) sendBatch(ctx context.Context, payload []byte) error {
+	var p struct {
+		BatchID string `json:"batch_id"`
+	}
+	if err := json.Unmarshal(payload, &p); err != nil || p.BatchID == "" {
+		return fmt.Errorf("notifications: batch payload %q: %w", payload, jobs.ErrSkipRetry)
+	}
+	_, err := j.svc.SendBatch(ctx, p.BatchID)
+	return err
+}

@@ -1,0 +1,90 @@
+// Package notifications owns notifications, templates, channels (email, sms, push,
+// webhook, in_app), sending, bulk sends, statistics and the store's own messages. It
+// is the module's composition root: ProviderSet wires the repositories, the channels
+// (SMTP or the file outbox, the Twilio-style SMS API, FCM, signed webhooks, in-app),
+// the customers adapter, the service (api.Notifications), the HTTP handler, the event
+// subscriber and the jobs; QuerySet is the query side customers' data export reads.
+package notifications
+
+import (
+	"github.com/google/wire"
+
+	"github.com/gocommerce/commerce/modules/notifications/adapters/channels"
+	"github.com/gocommerce/commerce/modules/notifications/adapters/customersapi"
+	notificationsevents "github.com/gocommerce/commerce/modules/notifications/adapters/events"
+	notificationshttp "github.com/gocommerce/commerce/modules/notifications/adapters/http"
+	notificationsjobs "github.com/gocommerce/commerce/modules/notifications/adapters/jobs"
+	notificationspg "github.com/gocommerce/commerce/modules/notifications/adapters/postgres"
+	"github.com/gocommerce/commerce/modules/notifications/api"
+	"github.com/gocommerce/commerce/modules/notifications/app"
+	"github.com/gocommerce/commerce/modules/notifications/ports"
+	"github.com/gocommerce/commerce/platform/config"
+	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/modkit"
+)
+
+// Module is the notifications module: its name, routes, migrations, subscriptions
+// and jobs.
+type Module struct {
+	modkit.Parts
+	modkit.SubscribeFunc
+	modkit.Work
+}
+
+// NewModule builds the module.
+func NewModule(h *notificationshttp.Handler, s *notificationsevents.Subscriber, j *notificationsjobs.Jobs) *Module {
+	m := &Module{Parts: modkit.NewParts("notifications", h, notificationshttp.OpenAPI())}
+	if s != nil {
+		m.SubscribeFunc = s.Subscribe
+	}
+	if j != nil {
+		m.Work = modkit.Work{Jobs: j}
+	}
+	return m
+}
+
+// Migrations returns the module's table migrations.
+func (m *Module) Migrations() db.MigrationSource { return Migrations() }
+
+// Migrations returns the module's migrations without building the module (tests, tools).
+func Migrations() db.MigrationSource { return notificationspg.Migrations() }
+
+// NewSettings takes the module's slice of the configuration.
+func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }
+
+// NewChannels builds the channels from notifications.* (email to the file outbox
+// under data_dir when no SMTP host is set).
+func NewChannels(cfg *config.Config) app.Channels { return channels.New(cfg) }
+
+// QuerySet is the query side: it depends on the database only, so customers (which
+// the command side depends on) can read it for its data export. It is part of
+// ProviderSet.
+var QuerySet = wire.NewSet(
+	notificationspg.NewNotificationRepository,
+	app.NewQueries,
+	wire.Bind(new(api.Queries), new(*app.Queries)),
+)
+
+// ProviderSet wires the command side. Inputs: *config.Config, *zap.Logger, *db.DB,
+// tx.Manager, jobs.Enqueuer, clock.Clock, customers/api.Customers and
+// customers/api.AccountLinks. Outputs: *Module,
+// *app.Service and api.Notifications.
+var ProviderSet = wire.NewSet(
+	QuerySet,
+	NewSettings,
+	NewChannels,
+	wire.Bind(new(ports.NotificationRepository), new(*notificationspg.NotificationRepository)),
+	notificationspg.NewTemplateRepository,
+	wire.Bind(new(ports.TemplateRepository), new(*notificationspg.TemplateRepository)),
+	notificationspg.NewCartRepository,
+	wire.Bind(new(ports.CartRepository), new(*notificationspg.CartRepository)),
+	wire.Struct(new(app.Stores), "*"),
+	customersapi.NewAdapter,
+	wire.Bind(new(ports.Customers), new(*customersapi.Adapter)),
+	app.NewService,
+	wire.Bind(new(api.Notifications), new(*app.Service)),
+	notificationshttp.NewHandler,
+	notificationsevents.NewSubscriber,
+	notificationsjobs.NewJobs,
+	NewModule,
+)
