@@ -93,6 +93,8 @@ func (h *harness) send(typ string, data any) {
 		handle = func(e event.Event) error { return h.sub.HandleProductDeleted(h.T.Context(), e) }
 	case len(typ) > 8 && typ[:8] == "product.":
 		handle = func(e event.Event) error { return h.sub.HandleProduct(h.T.Context(), e) }
+	case len(typ) > 13 && typ[:13] == "subscription.":
+		handle = func(e event.Event) error { return h.sub.HandleSubscription(h.T.Context(), e) }
 	default:
 		handle = func(e event.Event) error { return h.sub.HandleOrder(h.T.Context(), e) }
 	}

@@ -1,5 +1,5 @@
 // Package statistics owns the admin statistics: per-order records and daily rollups
-// kept from the order, product and customer events (per currency, in the store's time
+// kept from the order, product, customer and subscription events (per currency, in the store's time
 // zone), the five reports under /api/v1/admin/statistics, and the computed customer
 // segments (api.Segments) with the job that keeps them current. It reads other modules
 // only through their events. ProviderSet wires the repository, the service, the HTTP

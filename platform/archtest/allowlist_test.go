@@ -30,7 +30,7 @@ var apiImports = map[string][]string{
 	"payments":      {"customers"},
 	"tax":           {},
 	"shipping":      {"orders"},
-	"statistics":    {"catalog", "customers", "orders"},
+	"statistics":    {"catalog", "customers", "orders", "subscriptions"},
 	"webhooks":      {},
 	"subscriptions": {"catalog", "customers", "notifications", "orders", "payments"},
 }

@@ -171,3 +171,32 @@ func (s *Service) RecordCustomer(ctx context.Context, c ports.CustomerFacts) err
 func (s *Service) ForgetCustomer(ctx context.Context, id string) error {
 	return s.tx.InTx(ctx, func(ctx context.Context) error { return s.repo.DeleteCustomer(ctx, id) })
 }
+
+// RecordSubscription keeps a subscription's status, monthly amount and the days it
+// started and ended, as a subscription event shows it (an older event changes nothing).
+func (s *Service) RecordSubscription(ctx context.Context, f ports.SubscriptionFacts) error {
+	if f.ID == "" {
+		return nil
+	}
+	started := f.StartsAt
+	if started.IsZero() {
+		started = f.CreatedAt
+	}
+	version := f.UpdatedAt
+	if version.IsZero() {
+		version = s.clock.Now()
+	}
+	rec := domain.Subscription{ID: f.ID, Currency: strings.ToUpper(f.Currency), Status: f.Status, Version: version.UnixMicro(),
+		MRR: domain.MonthlyAmount(f.Amount, f.Interval, f.IntervalCount), StartedDay: s.day(started)}
+	if domain.Ended(f.Status) {
+		end := version
+		switch {
+		case f.CancelledAt != nil:
+			end = *f.CancelledAt
+		case f.EndsAt != nil:
+			end = *f.EndsAt
+		}
+		rec.EndedDay = s.day(end)
+	}
+	return s.repo.SaveSubscription(ctx, rec)
+}

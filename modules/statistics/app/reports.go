@@ -174,6 +174,8 @@ type Dashboard struct {
 		TopSelling    []TopSelling `json:"top_selling"`
 		LowStockCount int64        `json:"low_stock_count"`
 	} `json:"products"`
+	// Subscriptions: active subscribers and MRR now (active and past due, decision
+	// 0214), churn over the period.
 	Subscriptions struct {
 		ActiveSubscribers *int64   `json:"active_subscribers"`
 		MRR               *string  `json:"mrr"`
@@ -236,6 +238,13 @@ func (s *Service) Dashboard(ctx context.Context, q Query) (*Dashboard, error) {
 		return nil, err
 	}
 	d.Products.LowStockCount = inv.LowStock
+	subs, err := s.repo.Subscriptions(ctx, sp.currency, sp.rng.From, sp.rng.To)
+	if err != nil {
+		return nil, err
+	}
+	mrr := domain.Money(subs.MRR)
+	churn := domain.Percent(float64(subs.Churned), float64(subs.AtStart))
+	d.Subscriptions.ActiveSubscribers, d.Subscriptions.MRR, d.Subscriptions.ChurnRate = &subs.Active, &mrr, &churn
 	return d, nil
 }
 

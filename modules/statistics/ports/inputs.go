@@ -31,3 +31,11 @@ type CustomerFacts struct {
 	ID        string
 	CreatedAt time.Time
 }
+
+// SubscriptionFacts is what the statistics read of a subscription event.
+type SubscriptionFacts struct {
+	ID, Currency, Status, Interval, Amount string
+	IntervalCount                          int
+	StartsAt, CreatedAt, UpdatedAt         time.Time
+	CancelledAt, EndsAt                    *time.Time
+}

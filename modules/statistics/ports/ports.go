@@ -114,6 +114,14 @@ type Repository interface {
 	// TopCurrency is the currency with the most orders in [from, to] ("" for none).
 	TopCurrency(ctx context.Context, from, to string) (string, error)
 
+	// SaveSubscription writes a subscription's record unless the stored one is newer
+	// (by version).
+	SaveSubscription(ctx context.Context, s domain.Subscription) error
+	// Subscriptions answers the subscription figures in currency: the active ones and
+	// their monthly amount now, those that ended from from to to, and those active when
+	// from began.
+	Subscriptions(ctx context.Context, currency, from, to string) (SubscriptionFigures, error)
+
 	// ReplaceSegments recomputes the segments from the customer totals in currency
 	// on today (YYYY-MM-DD) and answers how many memberships there are.
 	ReplaceSegments(ctx context.Context, currency, today string) (int64, error)
@@ -127,3 +135,8 @@ type Repository interface {
 
 // DailyDims are the dimension columns of the daily rollup.
 var DailyDims = []string{"day", "channel", "payment_method", "status", "fulfillment", "country"}
+
+// SubscriptionFigures are the dashboard's subscription figures.
+type SubscriptionFigures struct {
+	Active, MRR, Churned, AtStart int64
+}

@@ -9,6 +9,7 @@ import (
 	orders "github.com/gocommerce/commerce/modules/orders/api"
 	"github.com/gocommerce/commerce/modules/statistics/domain"
 	"github.com/gocommerce/commerce/modules/statistics/ports"
+	subscriptions "github.com/gocommerce/commerce/modules/subscriptions/api"
 )
 
 // orderFacts reads what the statistics need of an order resource.
@@ -77,4 +78,10 @@ func productFacts(p catalog.ProductResource) ports.Product {
 
 func customerFacts(c customers.Customer) ports.CustomerFacts {
 	return ports.CustomerFacts{ID: c.ID, CreatedAt: c.CreatedAt}
+}
+
+func subscriptionFacts(s subscriptions.Subscription) ports.SubscriptionFacts {
+	return ports.SubscriptionFacts{ID: s.ID, Currency: s.Currency, Status: s.Status, Interval: s.Interval, Amount: s.Amount,
+		IntervalCount: s.IntervalCount, StartsAt: s.StartsAt, CreatedAt: s.CreatedAt, UpdatedAt: s.UpdatedAt,
+		CancelledAt: s.CancelledAt, EndsAt: s.EndsAt}
 }

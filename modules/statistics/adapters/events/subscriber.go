@@ -12,6 +12,7 @@ import (
 	customers "github.com/gocommerce/commerce/modules/customers/api"
 	orders "github.com/gocommerce/commerce/modules/orders/api"
 	"github.com/gocommerce/commerce/modules/statistics/app"
+	subscriptions "github.com/gocommerce/commerce/modules/subscriptions/api"
 	"github.com/gocommerce/commerce/platform/event"
 )
 
@@ -23,6 +24,12 @@ var OrderEvents = []string{orders.EventOrderCreated, orders.EventOrderUpdated, o
 var ProductEvents = []string{catalog.EventProductCreated, catalog.EventProductUpdated, catalog.EventProductPublished,
 	catalog.EventProductUnpublished, catalog.EventProductInventoryChanged, catalog.EventProductLowStock,
 	catalog.EventProductOutOfStock}
+
+// SubscriptionEvents are the subscription events (data: the subscription).
+var SubscriptionEvents = []string{subscriptions.EventSubscriptionCreated, subscriptions.EventSubscriptionUpdated,
+	subscriptions.EventSubscriptionPaused, subscriptions.EventSubscriptionResumed, subscriptions.EventSubscriptionCancelled,
+	subscriptions.EventSubscriptionExpired, subscriptions.EventSubscriptionRenewed, subscriptions.EventSubscriptionPastDue,
+	subscriptions.EventSubscriptionRecovered}
 
 // Subscriber is the module's consumer.
 type Subscriber struct {
@@ -42,6 +49,9 @@ func (s *Subscriber) Subscribe(bus event.Subscriber) {
 	}
 	for _, t := range ProductEvents {
 		bus.Subscribe(t, s.HandleProduct)
+	}
+	for _, t := range SubscriptionEvents {
+		bus.Subscribe(t, s.HandleSubscription)
 	}
 	bus.Subscribe(catalog.EventProductDeleted, s.HandleProductDeleted)
 	bus.Subscribe(customers.EventCustomerCreated, s.HandleCustomer)
@@ -102,4 +112,13 @@ func (s *Subscriber) HandleCustomerDeleted(ctx context.Context, e event.Event) e
 		return nil
 	}
 	return s.svc.ForgetCustomer(ctx, c.ID)
+}
+
+// HandleSubscription records the subscription's status and monthly amount.
+func (s *Subscriber) HandleSubscription(ctx context.Context, e event.Event) error {
+	var sub subscriptions.Subscription
+	if !s.decode(e, &sub, func() string { return sub.ID }) {
+		return nil
+	}
+	return s.svc.RecordSubscription(ctx, subscriptionFacts(sub))
 }

@@ -496,3 +496,26 @@ func (r *Repository) Rebuild(ctx context.Context) error {
 	}
 	return nil
 }
+
+// SaveSubscription implements ports.Repository.
+func (r *Repository) SaveSubscription(ctx context.Context, s domain.Subscription) error {
+	return r.exec(ctx, `INSERT INTO statistics_subscriptions (subscription_id, version, currency, status, mrr, started_day, ended_day)
+		VALUES (?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (subscription_id) DO UPDATE SET version = excluded.version, currency = excluded.currency,
+		status = excluded.status, mrr = excluded.mrr, started_day = excluded.started_day, ended_day = excluded.ended_day
+		WHERE statistics_subscriptions.version <= excluded.version`,
+		s.ID, s.Version, s.Currency, s.Status, s.MRR, s.StartedDay, s.EndedDay)
+}
+
+// Subscriptions implements ports.Repository.
+func (r *Repository) Subscriptions(ctx context.Context, currency, from, to string) (ports.SubscriptionFigures, error) {
+	var f ports.SubscriptionFigures
+	err := r.db.QueryRow(ctx, r.db.Rebind(`SELECT
+		`+sum("CASE WHEN status IN ('active', 'past_due') THEN 1 ELSE 0 END")+`,
+		`+sum("CASE WHEN status IN ('active', 'past_due') THEN mrr ELSE 0 END")+`,
+		`+sum("CASE WHEN ended_day >= ? AND ended_day <= ? THEN 1 ELSE 0 END")+`,
+		`+sum("CASE WHEN started_day < ? AND (ended_day = '' OR ended_day >= ?) THEN 1 ELSE 0 END")+`
+		FROM statistics_subscriptions WHERE currency = ?`), []any{from, to, from, from, currency},
+		&f.Active, &f.MRR, &f.Churned, &f.AtStart)
+	return f, err
+}

@@ -145,7 +145,21 @@ CREATE TABLE statistics_segment_runs (
     today    text NOT NULL
 );
 
+-- Subscriptions as the subscription events show them: status, monthly amount (the
+-- amount per month of its interval, for MRR) and the local days it started and ended.
+CREATE TABLE statistics_subscriptions (
+    subscription_id text{{if .Postgres}} COLLATE "C"{{end}} PRIMARY KEY,
+    version         {{.BigInt}} NOT NULL,
+    currency        text{{if .Postgres}} COLLATE "C"{{end}} NOT NULL,
+    status          text{{if .Postgres}} COLLATE "C"{{end}} NOT NULL,
+    mrr             {{.BigInt}} NOT NULL,
+    started_day     text{{if .Postgres}} COLLATE "C"{{end}} NOT NULL,
+    ended_day       text{{if .Postgres}} COLLATE "C"{{end}} NOT NULL DEFAULT ''
+);
+CREATE INDEX idx_statistics_subscriptions_currency ON statistics_subscriptions (currency, status);
+
 -- +goose Down
+DROP TABLE statistics_subscriptions;
 DROP TABLE statistics_segment_runs;
 DROP TABLE statistics_segments;
 DROP TABLE statistics_customer_totals;
