@@ -271,3 +271,6 @@ func (f *fakeCustomers) FindCustomerByEmail(_ context.Context, email string) (cu
 	}
 	return customers.Customer{}, customers.ErrCustomerNotFound
 }
+
+// OwnsSavedMethod: orders never asks.
+func (f *fakePayments) OwnsSavedMethod(context.Context, string, string) (bool, error) { return false, nil }
