@@ -118,6 +118,15 @@ func (s *Service) sales(ctx context.Context, r ports.Range) (salesTotals, map[st
 	return t, by, rows, nil
 }
 
+// previous is the sales of the compared range (zero without one).
+func (s *Service) previous(ctx context.Context, sp span) (salesTotals, error) {
+	if !sp.hasPrev {
+		return salesTotals{}, nil
+	}
+	t, _, _, err := s.sales(ctx, sp.prev)
+	return t, err
+}
+
 // ChangeView is a figure's change against the compared period.
 type ChangeView struct {
 	ChangePercentage *float64 `json:"change_percentage"`
@@ -204,11 +213,9 @@ func (s *Service) Dashboard(ctx context.Context, q Query) (*Dashboard, error) {
 	if err != nil {
 		return nil, err
 	}
-	var prev salesTotals
-	if sp.hasPrev {
-		if prev, _, _, err = s.sales(ctx, sp.prev); err != nil {
-			return nil, err
-		}
+	prev, err := s.previous(ctx, sp)
+	if err != nil {
+		return nil, err
 	}
 	d := &Dashboard{Period: sp.view()}
 	d.Sales.TotalRevenue = AmountView{Amount: domain.Money(cur.revenue()), Currency: sp.currency,
@@ -315,6 +322,16 @@ func buckets(p domain.Period, period string) []time.Time {
 		}
 	}
 	return out
+}
+
+// bucketDays is buckets written as YYYY-MM-DD.
+func bucketDays(p domain.Period, period string) []string {
+	starts := buckets(p, period)
+	days := make([]string, len(starts))
+	for i, d := range starts {
+		days[i] = d.Format(domain.DayLayout)
+	}
+	return days
 }
 
 // bucketOf is the index of the bucket holding day (YYYY-MM-DD).

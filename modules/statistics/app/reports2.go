@@ -101,19 +101,13 @@ func (s *Service) Sales(ctx context.Context, q SalesQuery) (*Sales, error) {
 	if err != nil {
 		return nil, err
 	}
-	var prev salesTotals
-	if sp.hasPrev {
-		if prev, _, _, err = s.sales(ctx, sp.prev); err != nil {
-			return nil, err
-		}
+	prev, err := s.previous(ctx, sp)
+	if err != nil {
+		return nil, err
 	}
 	out := &Sales{Period: sp.view()}
-	starts := buckets(sp.period, period)
-	days := make([]string, len(starts))
-	for i, d := range starts {
-		days[i] = d.Format(domain.DayLayout)
-	}
-	series := make([]salesTotals, len(starts))
+	days := bucketDays(sp.period, period)
+	series := make([]salesTotals, len(days))
 	var total salesTotals
 	channels, methods := map[string]*salesTotals{}, map[string]*salesTotals{}
 	for _, r := range rows {
@@ -294,11 +288,7 @@ func (s *Service) Orders(ctx context.Context, q OrdersQuery) (*OrdersReport, err
 		return nil, err
 	}
 	out := &OrdersReport{Period: sp.view()}
-	starts := buckets(sp.period, period)
-	days := make([]string, len(starts))
-	for i, d := range starts {
-		days[i] = d.Format(domain.DayLayout)
-	}
+	days := bucketDays(sp.period, period)
 	out.TimeSeries = make([]OrdersPoint, len(days))
 	for i := range days {
 		out.TimeSeries[i].Date = days[i]
