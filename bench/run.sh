@@ -13,6 +13,7 @@
 #   BENCH_REDIS_URL=redis://127.0.0.1:6379 BENCH_REDIS_DB=13
 #   BENCH_DURATION=10s BENCH_WARMUP=3s BENCH_CONCURRENCY=32 BENCH_IDLE_PAUSE=10
 #   BENCH_PRODUCTS=10000 BENCH_VARIANTS=3 BENCH_CUSTOMERS=1000
+#   BENCH_ORDERS=1000000     (orders seeded straight into the statistics tables)
 #   BENCH_ONLY=get,list      (scenario keys; default all)
 #   BENCH_QUERIES=1          (0 skips the statements-per-request pass)
 #   BENCH_PPROF=dir          (a CPU profile of every server scenario: dir/<scenario>.pprof)
@@ -34,6 +35,7 @@ IDLE_PAUSE=${BENCH_IDLE_PAUSE:-10}
 PRODUCTS=${BENCH_PRODUCTS:-10000}
 VARIANTS=${BENCH_VARIANTS:-3}
 CUSTOMERS=${BENCH_CUSTOMERS:-1000}
+ORDERS=${BENCH_ORDERS:-1000000}
 ONLY=${BENCH_ONLY:-}
 QUERIES=${BENCH_QUERIES:-1}
 PORT=${BENCH_PORT:-18080}
@@ -124,6 +126,9 @@ KEY=$(bin/commerce api-key create --name bench --scopes admin 2>>"$WORK/migrate.
 say "seed: $PRODUCTS products x $VARIANTS variants (catalog use case)"
 "$BIN/benchctl" seed-catalog --products "$PRODUCTS" --variants "$VARIANTS" --out "$WORK/catalog.json"
 SEED_CATALOG_S=$(sed -n 's/.*"seconds": \([0-9.]*\).*/\1/p' "$WORK/catalog.json" | head -1)
+
+say "seed: $ORDERS orders straight into the statistics tables, with their rollups"
+"$BIN/benchctl" seed-statistics --orders "$ORDERS"
 
 say "start the server (production mode)"
 PPROF_ARGS=()

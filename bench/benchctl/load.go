@@ -49,6 +49,8 @@ type scenario struct {
 	step func(w *worker) bool
 	// writes: the scenario creates or changes rows (the next one starts after a vacuum).
 	writes bool
+	// concurrency, when set, is this scenario's number of connections (else the run's).
+	concurrency int
 }
 
 // poolItem is a prepared guest cart.
@@ -73,7 +75,7 @@ func scenarios() []*scenario {
 	listPath := func(w *worker, prefix string) string {
 		return prefix + "?status=active&per_page=20&page=" + strconv.Itoa(1+w.rng.IntN(10))
 	}
-	return []*scenario{
+	return append([]*scenario{
 		{
 			key: "ref-get", title: "reference: SELECT product by id", reference: true, perIteration: 1,
 			step: func(w *worker) bool {
@@ -208,7 +210,7 @@ func scenarios() []*scenario {
 				return true
 			},
 		},
-	}
+	}, statisticsScenarios()...)
 }
 
 type cartBody struct {
@@ -623,7 +625,11 @@ func runScenario(e *env, s *scenario, o runOptions) result {
 		}
 	}
 
-	workers := make([]*worker, o.concurrency)
+	connections := o.concurrency
+	if s.concurrency > 0 {
+		connections = s.concurrency
+	}
+	workers := make([]*worker, connections)
 	var wg sync.WaitGroup
 	var left atomic.Int64 // iterations mode
 	left.Store(int64(o.warmIterations + o.iterations))

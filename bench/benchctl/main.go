@@ -6,6 +6,7 @@
 //	benchctl redis-check|redis-flush --url redis://host:6379/N
 //	benchctl seed-catalog      (catalog app service: products, variants, stock)
 //	benchctl seed-http         (HTTP API: API-key check, coupon, customers, their carts)
+//	benchctl seed-statistics   (1,000,000 orders straight into the statistics tables)
 //	benchctl sql               --url DSN --query SQL (prints rows; EXPLAIN, ANALYZE)
 //	benchctl rss               --pid PID (VmRSS/VmHWM in kB) ; reset-hwm --pid PID
 //	benchctl outbox            --url DSN [--wait 2m] (pending outbox events; waits for 0)
@@ -35,6 +36,7 @@ func main() {
 		{"redis-flush", cmdRedisFlush},
 		{"seed-catalog", cmdSeedCatalog},
 		{"seed-http", cmdSeedHTTP},
+		{"seed-statistics", cmdSeedStatistics},
 		{"sql", cmdSQL},
 		{"rss", cmdRSS},
 		{"reset-hwm", cmdResetHWM},

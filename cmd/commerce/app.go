@@ -22,6 +22,7 @@ import (
 	"github.com/gocommerce/commerce/modules/orders"
 	"github.com/gocommerce/commerce/modules/payments"
 	"github.com/gocommerce/commerce/modules/shipping"
+	"github.com/gocommerce/commerce/modules/statistics"
 	"github.com/gocommerce/commerce/modules/subscriptions"
 	"github.com/gocommerce/commerce/modules/tax"
 	"github.com/gocommerce/commerce/modules/webhooks"
@@ -64,8 +65,8 @@ type App struct {
 }
 
 // newModules lists every business module (wire has no multibinding).
-func newModules(id *identity.Module, cu *customers.Module, ca *catalog.Module, in *inventory.Module, pa *payments.Module, cr *carts.Module, co *coupons.Module, or *orders.Module, ta *tax.Module, sh *shipping.Module, ck *checkout.Module, no *notifications.Module, su *subscriptions.Module, wh *webhooks.Module, rl *ratelimit.AdminModule, me *metrics.Module, ui *adminui.Module) []modkit.Module {
-	return []modkit.Module{id, cu, ca, in, pa, cr, co, or, ta, sh, ck, no, su, wh, rl, me, ui}
+func newModules(id *identity.Module, cu *customers.Module, ca *catalog.Module, in *inventory.Module, pa *payments.Module, cr *carts.Module, co *coupons.Module, or *orders.Module, ta *tax.Module, sh *shipping.Module, st *statistics.Module, ck *checkout.Module, no *notifications.Module, su *subscriptions.Module, wh *webhooks.Module, rl *ratelimit.AdminModule, me *metrics.Module, ui *adminui.Module) []modkit.Module {
+	return []modkit.Module{id, cu, ca, in, pa, cr, co, or, ta, sh, st, ck, no, su, wh, rl, me, ui}
 }
 
 // newFragments collects the OpenAPI fragment of every documented module.

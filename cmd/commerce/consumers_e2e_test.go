@@ -70,7 +70,7 @@ func TestModulesAreRegisteredEventConsumers(t *testing.T) {
 		if r := rowOf("catalog.stock_set"); r.PublishedAt == nil || r.DeliveredTo != ",inventory,webhooks," {
 			t.Errorf("catalog.stock_set after the relay: %+v", r)
 		}
-		if r := rowOf("product.created"); r.PublishedAt == nil || r.DeliveredTo != ",webhooks," {
+		if r := rowOf("product.created"); r.PublishedAt == nil || r.DeliveredTo != ",statistics,webhooks," {
 			t.Errorf("product.created after the relay: %+v", r)
 		}
 	})

@@ -25,6 +25,7 @@ import (
 	"github.com/gocommerce/commerce/modules/orders"
 	"github.com/gocommerce/commerce/modules/payments"
 	"github.com/gocommerce/commerce/modules/shipping"
+	"github.com/gocommerce/commerce/modules/statistics"
 	"github.com/gocommerce/commerce/modules/subscriptions"
 	"github.com/gocommerce/commerce/modules/tax"
 	"github.com/gocommerce/commerce/modules/webhooks"
@@ -54,7 +55,7 @@ func init() {
 // wiring to say them; a database of them is a copy of one template (testdb).
 func migrationSources() []db.MigrationSource {
 	return modkit.MigrationSources(newModules(&identity.Module{}, &customers.Module{}, &catalog.Module{}, &inventory.Module{},
-		&payments.Module{}, &carts.Module{}, &coupons.Module{}, &orders.Module{}, &tax.Module{}, &shipping.Module{}, &checkout.Module{}, &notifications.Module{}, &subscriptions.Module{}, &webhooks.Module{}, &ratelimit.AdminModule{}, &metrics.Module{}, &adminui.Module{}))
+		&payments.Module{}, &carts.Module{}, &coupons.Module{}, &orders.Module{}, &tax.Module{}, &shipping.Module{}, &statistics.Module{}, &checkout.Module{}, &notifications.Module{}, &subscriptions.Module{}, &webhooks.Module{}, &ratelimit.AdminModule{}, &metrics.Module{}, &adminui.Module{}))
 }
 
 // testApp is the whole process wired as in production, on a fresh database.

@@ -18,6 +18,7 @@ import (
 	"github.com/gocommerce/commerce/modules/payments"
 	"github.com/gocommerce/commerce/modules/shipping"
 	shippingports "github.com/gocommerce/commerce/modules/shipping/ports"
+	"github.com/gocommerce/commerce/modules/statistics"
 	"github.com/gocommerce/commerce/modules/subscriptions"
 	"github.com/gocommerce/commerce/modules/tax"
 	"github.com/gocommerce/commerce/modules/webhooks"
@@ -74,6 +75,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		shipping.ProviderSet,
 		// Labels are stored where product images are (decision 0155).
 		wire.Bind(new(shippingports.LabelStorage), new(catalogports.ImageStorage)),
+		statistics.ProviderSet,
 		checkout.ProviderSet,
 		notifications.ProviderSet,
 		webhooks.ProviderSet,

@@ -25,16 +25,16 @@ import (
 	"github.com/gocommerce/commerce/modules/checkout"
 	cartsapi3 "github.com/gocommerce/commerce/modules/checkout/adapters/cartsapi"
 	couponsapi3 "github.com/gocommerce/commerce/modules/checkout/adapters/couponsapi"
-	events8 "github.com/gocommerce/commerce/modules/checkout/adapters/events"
-	http11 "github.com/gocommerce/commerce/modules/checkout/adapters/http"
+	events9 "github.com/gocommerce/commerce/modules/checkout/adapters/events"
+	http12 "github.com/gocommerce/commerce/modules/checkout/adapters/http"
 	inventoryapi2 "github.com/gocommerce/commerce/modules/checkout/adapters/inventoryapi"
-	jobs5 "github.com/gocommerce/commerce/modules/checkout/adapters/jobs"
+	jobs6 "github.com/gocommerce/commerce/modules/checkout/adapters/jobs"
 	ordersapi4 "github.com/gocommerce/commerce/modules/checkout/adapters/ordersapi"
 	paymentsapi2 "github.com/gocommerce/commerce/modules/checkout/adapters/paymentsapi"
-	postgres12 "github.com/gocommerce/commerce/modules/checkout/adapters/postgres"
+	postgres13 "github.com/gocommerce/commerce/modules/checkout/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/checkout/adapters/shippingapi"
 	taxapi2 "github.com/gocommerce/commerce/modules/checkout/adapters/taxapi"
-	app12 "github.com/gocommerce/commerce/modules/checkout/app"
+	app13 "github.com/gocommerce/commerce/modules/checkout/app"
 	"github.com/gocommerce/commerce/modules/coupons"
 	cartsapi2 "github.com/gocommerce/commerce/modules/coupons/adapters/cartsapi"
 	customersapi2 "github.com/gocommerce/commerce/modules/coupons/adapters/customersapi"
@@ -68,9 +68,9 @@ import (
 	app8 "github.com/gocommerce/commerce/modules/inventory/app"
 	"github.com/gocommerce/commerce/modules/notifications"
 	customersapi5 "github.com/gocommerce/commerce/modules/notifications/adapters/customersapi"
-	events9 "github.com/gocommerce/commerce/modules/notifications/adapters/events"
-	http12 "github.com/gocommerce/commerce/modules/notifications/adapters/http"
-	jobs6 "github.com/gocommerce/commerce/modules/notifications/adapters/jobs"
+	events10 "github.com/gocommerce/commerce/modules/notifications/adapters/events"
+	http13 "github.com/gocommerce/commerce/modules/notifications/adapters/http"
+	jobs7 "github.com/gocommerce/commerce/modules/notifications/adapters/jobs"
 	postgres6 "github.com/gocommerce/commerce/modules/notifications/adapters/postgres"
 	app6 "github.com/gocommerce/commerce/modules/notifications/app"
 	"github.com/gocommerce/commerce/modules/orders"
@@ -90,14 +90,20 @@ import (
 	http10 "github.com/gocommerce/commerce/modules/shipping/adapters/http"
 	jobs4 "github.com/gocommerce/commerce/modules/shipping/adapters/jobs"
 	ordersapi3 "github.com/gocommerce/commerce/modules/shipping/adapters/ordersapi"
-	postgres11 "github.com/gocommerce/commerce/modules/shipping/adapters/postgres"
-	app11 "github.com/gocommerce/commerce/modules/shipping/app"
+	postgres12 "github.com/gocommerce/commerce/modules/shipping/adapters/postgres"
+	app12 "github.com/gocommerce/commerce/modules/shipping/app"
+	"github.com/gocommerce/commerce/modules/statistics"
+	events8 "github.com/gocommerce/commerce/modules/statistics/adapters/events"
+	http11 "github.com/gocommerce/commerce/modules/statistics/adapters/http"
+	jobs5 "github.com/gocommerce/commerce/modules/statistics/adapters/jobs"
+	postgres10 "github.com/gocommerce/commerce/modules/statistics/adapters/postgres"
+	app10 "github.com/gocommerce/commerce/modules/statistics/app"
 	"github.com/gocommerce/commerce/modules/subscriptions"
 	catalogapi4 "github.com/gocommerce/commerce/modules/subscriptions/adapters/catalogapi"
 	customersapi6 "github.com/gocommerce/commerce/modules/subscriptions/adapters/customersapi"
-	events10 "github.com/gocommerce/commerce/modules/subscriptions/adapters/events"
-	http13 "github.com/gocommerce/commerce/modules/subscriptions/adapters/http"
-	jobs7 "github.com/gocommerce/commerce/modules/subscriptions/adapters/jobs"
+	events11 "github.com/gocommerce/commerce/modules/subscriptions/adapters/events"
+	http14 "github.com/gocommerce/commerce/modules/subscriptions/adapters/http"
+	jobs8 "github.com/gocommerce/commerce/modules/subscriptions/adapters/jobs"
 	notificationsapi2 "github.com/gocommerce/commerce/modules/subscriptions/adapters/notificationsapi"
 	ordersapi5 "github.com/gocommerce/commerce/modules/subscriptions/adapters/ordersapi"
 	paymentsapi3 "github.com/gocommerce/commerce/modules/subscriptions/adapters/paymentsapi"
@@ -106,15 +112,15 @@ import (
 	"github.com/gocommerce/commerce/modules/tax"
 	events7 "github.com/gocommerce/commerce/modules/tax/adapters/events"
 	http9 "github.com/gocommerce/commerce/modules/tax/adapters/http"
-	postgres10 "github.com/gocommerce/commerce/modules/tax/adapters/postgres"
+	postgres11 "github.com/gocommerce/commerce/modules/tax/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/tax/adapters/vies"
-	app10 "github.com/gocommerce/commerce/modules/tax/app"
+	app11 "github.com/gocommerce/commerce/modules/tax/app"
 	"github.com/gocommerce/commerce/modules/webhooks"
-	events11 "github.com/gocommerce/commerce/modules/webhooks/adapters/events"
-	http14 "github.com/gocommerce/commerce/modules/webhooks/adapters/http"
-	jobs8 "github.com/gocommerce/commerce/modules/webhooks/adapters/jobs"
-	postgres13 "github.com/gocommerce/commerce/modules/webhooks/adapters/postgres"
-	app13 "github.com/gocommerce/commerce/modules/webhooks/app"
+	events12 "github.com/gocommerce/commerce/modules/webhooks/adapters/events"
+	http15 "github.com/gocommerce/commerce/modules/webhooks/adapters/http"
+	jobs9 "github.com/gocommerce/commerce/modules/webhooks/adapters/jobs"
+	postgres14 "github.com/gocommerce/commerce/modules/webhooks/adapters/postgres"
+	app14 "github.com/gocommerce/commerce/modules/webhooks/app"
 	"github.com/gocommerce/commerce/platform/adminui"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
@@ -258,8 +264,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	service3 := app8.NewService(dbDB, repositories, catalogapiAdapter, outbox, clockClock, settings4)
 	handler3 := http4.NewHandler(service3)
 	eventsSubscriber := events3.NewSubscriber(service3, logger)
-	jobs9 := jobs2.NewJobs(service3, logger)
-	inventoryModule := inventory.NewModule(handler3, eventsSubscriber, jobs9)
+	jobs10 := jobs2.NewJobs(service3, logger)
+	inventoryModule := inventory.NewModule(handler3, eventsSubscriber, jobs10)
 	settings5 := payments.NewSettings(cfg)
 	registry, err := payments.NewGateways(cfg)
 	if err != nil {
@@ -281,14 +287,18 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		Coupons: couponRepository,
 		Usage:   usageRepository,
 	}
-	adapter4 := customersapi2.NewAdapter(service, service)
+	settings8 := statistics.NewSettings(cfg)
+	postgresRepository := postgres10.NewRepository(dbDB)
+	service5 := app10.NewService(settings8, dbDB, postgresRepository, clockClock)
+	segments := customers.NewSegments(service, service5)
+	adapter4 := customersapi2.NewAdapter(service, segments)
 	appCollaborators := app9.Collaborators{
 		Customers: adapter4,
 	}
-	service5 := app9.NewService(settings7, dbDB, stores3, appCollaborators, outbox, clockClock)
-	couponsapiAdapter := couponsapi.NewAdapter(service5)
-	settings8 := tax.NewSettings(cfg)
-	postgresRepository := postgres10.NewRepository(dbDB)
+	service6 := app9.NewService(settings7, dbDB, stores3, appCollaborators, outbox, clockClock)
+	couponsapiAdapter := couponsapi.NewAdapter(service6)
+	settings9 := tax.NewSettings(cfg)
+	repository2 := postgres11.NewRepository(dbDB)
 	viesClient := vies.New(cfg)
 	provider, err := tax.NewProvider(cfg)
 	if err != nil {
@@ -297,13 +307,13 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	deps := app10.Deps{
-		Repo:     postgresRepository,
+	deps := app11.Deps{
+		Repo:     repository2,
 		VIES:     viesClient,
 		Provider: provider,
 	}
-	service6 := app10.NewService(settings8, dbDB, deps, clockClock)
-	taxapiAdapter := taxapi.NewAdapter(service6)
+	service7 := app11.NewService(settings9, dbDB, deps, clockClock)
+	taxapiAdapter := taxapi.NewAdapter(service7)
 	automaticDiscounts := none.NewAutomaticDiscounts()
 	adapter5 := customersapi3.NewAdapter(service)
 	collaborators2 := app4.Collaborators{
@@ -313,20 +323,20 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		AutomaticDiscounts: automaticDiscounts,
 		Addresses:          adapter5,
 	}
-	service7 := app4.NewService(settings6, dbDB, cartRepository, collaborators2, outbox, clockClock)
-	handler5 := http6.NewHandler(service7)
-	jobs10 := jobs3.NewJobs(service7, logger)
-	cartsModule := carts.NewModule(handler5, jobs10)
-	adapter6 := cartsapi2.NewAdapter(service7)
-	validator := app9.NewValidator(service5, adapter6)
-	handler6 := http7.NewHandler(service5, validator)
-	subscriber3 := events5.NewSubscriber(service5, logger)
+	service8 := app4.NewService(settings6, dbDB, cartRepository, collaborators2, outbox, clockClock)
+	handler5 := http6.NewHandler(service8)
+	jobs11 := jobs3.NewJobs(service8, logger)
+	cartsModule := carts.NewModule(handler5, jobs11)
+	adapter6 := cartsapi2.NewAdapter(service8)
+	validator := app9.NewValidator(service6, adapter6)
+	handler6 := http7.NewHandler(service6, validator)
+	subscriber3 := events5.NewSubscriber(service6, logger)
 	couponsModule := coupons.NewModule(handler6, subscriber3)
 	adapter7 := catalogapi3.NewAdapter(service2)
 	inventoryapiAdapter := inventoryapi.NewAdapter(service3)
 	paymentsapiAdapter := paymentsapi.NewAdapter(service4)
 	adapter8 := customersapi4.NewAdapter(service)
-	adapter9 := couponsapi2.NewAdapter(service5)
+	adapter9 := couponsapi2.NewAdapter(service6)
 	collaborators3 := app3.Collaborators{
 		Catalog:   adapter7,
 		Inventory: inventoryapiAdapter,
@@ -334,29 +344,33 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		Customers: adapter8,
 		Coupons:   adapter9,
 	}
-	service8 := app3.NewService(settings2, dbDB, appStores, collaborators3, outbox, clockClock)
-	handler7 := http8.NewHandler(service8, queryService)
-	subscriber4 := events6.NewSubscriber(service8, logger)
+	service9 := app3.NewService(settings2, dbDB, appStores, collaborators3, outbox, clockClock)
+	handler7 := http8.NewHandler(service9, queryService)
+	subscriber4 := events6.NewSubscriber(service9, logger)
 	ordersModule := orders.NewModule(handler7, subscriber4)
-	handler8 := http9.NewHandler(service6)
-	subscriber5 := events7.NewSubscriber(service6, logger)
+	handler8 := http9.NewHandler(service7)
+	subscriber5 := events7.NewSubscriber(service7, logger)
 	taxModule := tax.NewModule(handler8, subscriber5)
-	shipmentRepository := postgres11.NewShipmentRepository(dbDB)
+	shipmentRepository := postgres12.NewShipmentRepository(dbDB)
 	carriers := shipping.NewCarriers(cfg)
 	adapter10 := ordersapi3.NewAdapter(queryService)
-	settings9 := shipping.NewSettings(cfg)
-	service9 := app11.NewService(dbDB, shipmentRepository, carriers, imageStorage, adapter10, outbox, clockClock, settings9)
-	handler9 := http10.NewHandler(service9)
-	jobs11 := jobs4.NewJobs(service9, logger)
-	shippingModule := shipping.NewModule(handler9, jobs11)
-	adapter11 := cartsapi3.NewAdapter(service7)
+	settings10 := shipping.NewSettings(cfg)
+	service10 := app12.NewService(dbDB, shipmentRepository, carriers, imageStorage, adapter10, outbox, clockClock, settings10)
+	handler9 := http10.NewHandler(service10)
+	jobs12 := jobs4.NewJobs(service10, logger)
+	shippingModule := shipping.NewModule(handler9, jobs12)
+	handler10 := http11.NewHandler(service5)
+	subscriber6 := events8.NewSubscriber(service5, logger)
+	jobs13 := jobs5.NewJobs(service5, settings8, logger)
+	statisticsModule := statistics.NewModule(handler10, subscriber6, jobs13)
+	adapter11 := cartsapi3.NewAdapter(service8)
 	adapter12 := inventoryapi2.NewAdapter(service3)
-	adapter13 := ordersapi4.NewAdapter(service8, queryService)
+	adapter13 := ordersapi4.NewAdapter(service9, queryService)
 	adapter14 := paymentsapi2.NewAdapter(service4)
-	adapter15 := couponsapi3.NewAdapter(service5)
-	adapter16 := taxapi2.NewAdapter(service6)
-	shippingapiAdapter := shippingapi.NewAdapter(service9)
-	modules := app12.Modules{
+	adapter15 := couponsapi3.NewAdapter(service6)
+	adapter16 := taxapi2.NewAdapter(service7)
+	shippingapiAdapter := shippingapi.NewAdapter(service10)
+	modules := app13.Modules{
 		Carts:     adapter11,
 		Inventory: adapter12,
 		Orders:    adapter13,
@@ -365,18 +379,18 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		Tax:       adapter16,
 		Shipping:  shippingapiAdapter,
 	}
-	sessions := postgres12.NewSessions(dbDB)
-	idempotency := postgres12.NewIdempotency(dbDB)
-	stores4 := app12.Stores{
+	sessions := postgres13.NewSessions(dbDB)
+	idempotency := postgres13.NewIdempotency(dbDB)
+	stores4 := app13.Stores{
 		Sessions:    sessions,
 		Idempotency: idempotency,
 	}
-	settings10 := checkout.NewSettings(cfg)
-	service10 := app12.NewService(modules, stores4, settings10, dbDB, outbox, clockClock, logger)
-	handler10 := http11.NewHandler(service10)
-	subscriber6 := events8.NewSubscriber(service10, logger)
-	jobs12 := jobs5.NewJobs(service10, logger)
-	checkoutModule := checkout.NewModule(service10, handler10, subscriber6, jobs12)
+	settings11 := checkout.NewSettings(cfg)
+	service11 := app13.NewService(modules, stores4, settings11, dbDB, outbox, clockClock, logger)
+	handler11 := http12.NewHandler(service11)
+	subscriber7 := events9.NewSubscriber(service11, logger)
+	jobs14 := jobs6.NewJobs(service11, logger)
+	checkoutModule := checkout.NewModule(service11, handler11, subscriber7, jobs14)
 	templateRepository := postgres6.NewTemplateRepository(dbDB)
 	postgresCartRepository := postgres6.NewCartRepository(dbDB)
 	stores5 := app6.Stores{
@@ -394,17 +408,17 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		return nil, nil, err
 	}
 	enqueuer := jobsfx.ProvideEnqueuer(backend)
-	settings11 := notifications.NewSettings(cfg)
-	service11 := app6.NewService(dbDB, stores5, channels, adapter17, enqueuer, clockClock, settings11, logger)
-	handler11 := http12.NewHandler(service11)
-	subscriber7 := events9.NewSubscriber(service11, logger)
-	jobs13 := jobs6.NewJobs(service11, cfg, logger)
-	notificationsModule := notifications.NewModule(handler11, subscriber7, jobs13)
+	settings12 := notifications.NewSettings(cfg)
+	service12 := app6.NewService(dbDB, stores5, channels, adapter17, enqueuer, clockClock, settings12, logger)
+	handler12 := http13.NewHandler(service12)
+	subscriber8 := events10.NewSubscriber(service12, logger)
+	jobs15 := jobs7.NewJobs(service12, cfg, logger)
+	notificationsModule := notifications.NewModule(handler12, subscriber8, jobs15)
 	adapter18 := paymentsapi3.NewAdapter(service4)
-	adapter19 := ordersapi5.NewAdapter(service8, queryService)
+	adapter19 := ordersapi5.NewAdapter(service9, queryService)
 	adapter20 := catalogapi4.NewAdapter(service2)
 	adapter21 := customersapi6.NewAdapter(service)
-	adapter22 := notificationsapi2.NewAdapter(service11)
+	adapter22 := notificationsapi2.NewAdapter(service12)
 	appModules := app5.Modules{
 		Payments:  adapter18,
 		Orders:    adapter19,
@@ -412,37 +426,37 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		Customers: adapter21,
 		Notifier:  adapter22,
 	}
-	settings12 := subscriptions.NewSettings(cfg)
-	service12 := app5.NewService(dbDB, repository, appModules, outbox, enqueuer, clockClock, settings12, logger)
-	handler12 := http13.NewHandler(service12)
-	subscriber8 := events10.NewSubscriber(service12, logger)
-	interval := subscriptions.NewInterval(cfg)
-	jobs14 := jobs7.NewJobs(service12, interval, logger)
-	subscriptionsModule := subscriptions.NewModule(service12, handler12, subscriber8, jobs14)
-	endpointRepository := postgres13.NewEndpointRepository(dbDB)
-	deliveryRepository := postgres13.NewDeliveryRepository(dbDB)
-	settings13 := webhooks.NewSettings(cfg)
-	resolver := webhooks.NewResolver()
-	sender, err := webhooks.NewSender(settings13, resolver)
-	if err != nil {
-		cleanup4()
-		cleanup3()
-		cleanup2()
-		cleanup()
-		return nil, nil, err
-	}
-	service13, err := app13.NewService(dbDB, endpointRepository, deliveryRepository, sender, resolver, enqueuer, outbox, clockClock, logger, settings13)
-	if err != nil {
-		cleanup4()
-		cleanup3()
-		cleanup2()
-		cleanup()
-		return nil, nil, err
-	}
+	settings13 := subscriptions.NewSettings(cfg)
+	service13 := app5.NewService(dbDB, repository, appModules, outbox, enqueuer, clockClock, settings13, logger)
 	handler13 := http14.NewHandler(service13)
-	subscriber9 := events11.NewSubscriber(service13)
-	jobs15 := jobs8.NewJobs(service13, logger)
-	webhooksModule := webhooks.NewModule(handler13, subscriber9, jobs15)
+	subscriber9 := events11.NewSubscriber(service13, logger)
+	interval := subscriptions.NewInterval(cfg)
+	jobs16 := jobs8.NewJobs(service13, interval, logger)
+	subscriptionsModule := subscriptions.NewModule(service13, handler13, subscriber9, jobs16)
+	endpointRepository := postgres14.NewEndpointRepository(dbDB)
+	deliveryRepository := postgres14.NewDeliveryRepository(dbDB)
+	settings14 := webhooks.NewSettings(cfg)
+	resolver := webhooks.NewResolver()
+	sender, err := webhooks.NewSender(settings14, resolver)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	service14, err := app14.NewService(dbDB, endpointRepository, deliveryRepository, sender, resolver, enqueuer, outbox, clockClock, logger, settings14)
+	if err != nil {
+		cleanup4()
+		cleanup3()
+		cleanup2()
+		cleanup()
+		return nil, nil, err
+	}
+	handler14 := http15.NewHandler(service14)
+	subscriber10 := events12.NewSubscriber(service14)
+	jobs17 := jobs9.NewJobs(service14, logger)
+	webhooksModule := webhooks.NewModule(handler14, subscriber10, jobs17)
 	metricsRegistry := metrics.New()
 	limiter, err := ratelimit.New(cfg, client, metricsRegistry, logger)
 	if err != nil {
@@ -455,7 +469,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	adminModule := ratelimit.NewAdminModule(limiter)
 	metricsModule := metrics.NewModule(metricsRegistry)
 	adminuiModule := adminui.NewModule()
-	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, taxModule, shippingModule, checkoutModule, notificationsModule, subscriptionsModule, webhooksModule, adminModule, metricsModule, adminuiModule)
+	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, taxModule, shippingModule, statisticsModule, checkoutModule, notificationsModule, subscriptionsModule, webhooksModule, adminModule, metricsModule, adminuiModule)
 	migrator := newMigrator(dbDB, v)
 	authenticator, cleanup5, err := app2.NewAuthenticator(settings, tokens, apiKeyRepository, keyCache, revocations, invalidations, clockClock, logger)
 	if err != nil {

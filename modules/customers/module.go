@@ -16,10 +16,12 @@ import (
 	"github.com/gocommerce/commerce/modules/customers/adapters/notificationsapi"
 	"github.com/gocommerce/commerce/modules/customers/adapters/ordersapi"
 	customerspg "github.com/gocommerce/commerce/modules/customers/adapters/postgres"
+	"github.com/gocommerce/commerce/modules/customers/adapters/statisticsapi"
 	"github.com/gocommerce/commerce/modules/customers/adapters/subscriptionsapi"
 	"github.com/gocommerce/commerce/modules/customers/api"
 	"github.com/gocommerce/commerce/modules/customers/app"
 	"github.com/gocommerce/commerce/modules/customers/ports"
+	statsapi "github.com/gocommerce/commerce/modules/statistics/api"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/modkit"
@@ -82,12 +84,19 @@ var DefaultDataSources = wire.NewSet(
 	wire.Bind(new(ports.Notifications), new(*notificationsapi.Adapter)),
 )
 
+// NewSegments is the module's api.Segments: the hand-made segments (the service) and
+// the ones the statistics module computes (statistics/api.Segments, by name).
+func NewSegments(svc *app.Service, computed statsapi.Segments) *statisticsapi.Segments {
+	return statisticsapi.NewSegments(svc, computed)
+}
+
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
 // tx.Manager, event.Publisher, clock.Clock, identity/api.Credentials (from
 // identity.ProviderSet), orders/api.Queries (orders.QuerySet), carts/api.Queries
-// (carts.QuerySet), notifications/api.Queries (notifications.QuerySet) and
-// subscriptions/api.Queries (subscriptions.QuerySet); none of
-// them depends on customers, so the graph stays acyclic.
+// (carts.QuerySet), notifications/api.Queries (notifications.QuerySet),
+// subscriptions/api.Queries (subscriptions.QuerySet) and statistics/api.Segments
+// (statistics.ProviderSet); none of them depends on customers, so the graph stays
+// acyclic.
 // Outputs: *Module, *app.Service, api.Customers, api.AccountLinks, api.Segments,
 // api.Addresses.
 var ProviderSet = wire.NewSet(
@@ -100,7 +109,8 @@ var ProviderSet = wire.NewSet(
 	app.NewService,
 	wire.Bind(new(api.Customers), new(*app.Service)),
 	wire.Bind(new(api.AccountLinks), new(*app.Service)),
-	wire.Bind(new(api.Segments), new(*app.Service)),
+	NewSegments,
+	wire.Bind(new(api.Segments), new(*statisticsapi.Segments)),
 	wire.Bind(new(api.Addresses), new(*app.Service)),
 	customershttp.NewHandler,
 	customersevents.NewSubscriber,

@@ -273,4 +273,6 @@ func (f *fakeCustomers) FindCustomerByEmail(_ context.Context, email string) (cu
 }
 
 // OwnsSavedMethod: orders never asks.
-func (f *fakePayments) OwnsSavedMethod(context.Context, string, string) (bool, error) { return false, nil }
+func (f *fakePayments) OwnsSavedMethod(context.Context, string, string) (bool, error) {
+	return false, nil
+}

@@ -22,7 +22,7 @@ var apiImports = map[string][]string{
 	"catalog":       {"orders"},
 	"checkout":      {"carts", "coupons", "inventory", "orders", "payments", "shipping", "tax"},
 	"coupons":       {"carts", "customers"},
-	"customers":     {"carts", "identity", "notifications", "orders", "subscriptions"},
+	"customers":     {"carts", "identity", "notifications", "orders", "statistics", "subscriptions"},
 	"identity":      {"customers"},
 	"inventory":     {"catalog"},
 	"notifications": {"carts", "catalog", "checkout", "customers", "orders", "payments", "webhooks"},
@@ -30,6 +30,7 @@ var apiImports = map[string][]string{
 	"payments":      {"customers"},
 	"tax":           {},
 	"shipping":      {"orders"},
+	"statistics":    {"catalog", "customers", "orders", "subscriptions"},
 	"webhooks":      {},
 	"subscriptions": {"catalog", "customers", "notifications", "orders", "payments"},
 }

@@ -44,6 +44,7 @@ type Config struct {
 	Shipping      Shipping      `koanf:"shipping"`
 	Webhooks      Webhooks      `koanf:"webhooks"`
 	Subscriptions Subscriptions `koanf:"subscriptions"`
+	Statistics    Statistics    `koanf:"statistics"`
 }
 
 // HTTP configures the API server.
@@ -343,6 +344,16 @@ type Carrier struct {
 	BaseURL       string `koanf:"base_url"`
 }
 
+// Statistics configures the admin statistics: the store's time zone (an IANA name;
+// "today" and every day boundary are read in it), the currency figures are given in
+// when a request names none ("" for the currency with the most orders in the period)
+// and how often the customer segments are recomputed.
+type Statistics struct {
+	Timezone         string        `koanf:"timezone"`
+	Currency         string        `koanf:"currency"`
+	SegmentsInterval time.Duration `koanf:"segments_interval"`
+}
+
 // Webhooks configures outbound webhook delivery (decision 0190). In production the
 // endpoints' URLs must be https and resolve to public addresses, except the hosts,
 // addresses and CIDR ranges of AllowedHosts.
@@ -446,6 +457,7 @@ func Default() Config {
 			USPS:  Carrier{BaseURL: "https://apis.usps.com"},
 			DHL:   Carrier{BaseURL: "https://express.api.dhl.com/mydhlapi"},
 		},
+		Statistics: Statistics{Timezone: "UTC", SegmentsInterval: time.Hour},
 		Webhooks: Webhooks{Timeout: 10 * time.Second, MaxRetries: 5, RetryBase: 30 * time.Second, RetryMax: time.Hour,
 			DisableAfter: 50, SweepInterval: 15 * time.Second, AllowedHosts: []string{}, EndpointConcurrency: 4},
 		Subscriptions: Subscriptions{
@@ -670,6 +682,13 @@ func (c *Config) Validate() error {
 	between("notifications.email.port", int64(c.Notifications.Email.Port), 1, 65535)
 	positive("shipping.label_timeout", int64(c.Shipping.LabelTimeout))
 	positive("shipping.tracking_interval", int64(c.Shipping.TrackingInterval))
+	if _, err := time.LoadLocation(c.Statistics.Timezone); err != nil {
+		bad("statistics.timezone", "unknown time zone %q", c.Statistics.Timezone)
+	}
+	if cur := c.Statistics.Currency; cur != "" && (len(cur) != 3 || strings.ToUpper(cur) != cur) {
+		bad("statistics.currency", "must be an ISO 4217 code in upper case, got %q", cur)
+	}
+	positive("statistics.segments_interval", int64(c.Statistics.SegmentsInterval))
 	positive("webhooks.timeout", int64(c.Webhooks.Timeout))
 	positive("webhooks.retry_base", int64(c.Webhooks.RetryBase))
 	positive("webhooks.retry_max", int64(c.Webhooks.RetryMax))

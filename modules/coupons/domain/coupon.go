@@ -357,7 +357,7 @@ func (c *Coupon) validate(bad patch.Problems) {
 	checkIDs(bad, "applies_to.collection_ids", c.AppliesTo.CollectionIDs)
 	checkIDs(bad, "applies_to.exclude_product_ids", c.AppliesTo.ExcludeProductIDs)
 	checkIDs(bad, "customer_eligibility.customer_ids", c.CustomerEligibility.CustomerIDs)
-	checkIDs(bad, "customer_eligibility.customer_segments", c.CustomerEligibility.CustomerSegments)
+	checkSegments(bad, "customer_eligibility.customer_segments", c.CustomerEligibility.CustomerSegments)
 	if r := c.BuyXGetY; r != nil {
 		if r.BuyQuantity < 1 || r.BuyQuantity > MaxQuantity {
 			bad.Add("buy_x_get_y.buy_quantity", "must be from 1 to 9999")
@@ -384,6 +384,24 @@ func checkAmount(bad patch.Problems, field string, d decimal.Decimal) {
 	if len(d.Abs().Truncate(0).String()) > maxIntegerDigits {
 		bad.Add(field, "is too large")
 	}
+}
+
+// ComputedSegments are the segments the statistics module computes, which
+// customer_segments may name besides the ids of segments made by hand.
+var ComputedSegments = []string{"vip", "loyal", "new", "at_risk", "dormant"}
+
+// checkSegments is checkIDs for segments: each entry a UUID or a computed segment.
+func checkSegments(bad patch.Problems, field string, list []string) {
+	var ids []string
+	for _, s := range list {
+		if !slices.Contains(ComputedSegments, s) {
+			ids = append(ids, s)
+		}
+	}
+	if len(list) > MaxIDs {
+		ids = list
+	}
+	checkIDs(bad, field, ids)
 }
 
 func checkIDs(bad patch.Problems, field string, list []string) {

@@ -44,8 +44,11 @@ func TestNewCoupon(t *testing.T) {
 		{"per-customer limit 0", func(p *domain.Patch) { p.UsageLimitPerCustomer = set(0) }, "usage_limit_per_customer"},
 		{"product ids are UUIDs", func(p *domain.Patch) { p.AppliesTo = set(domain.AppliesTo{ProductIDs: []string{"x"}}) }, "applies_to.product_ids"},
 		{"segment ids are UUIDs", func(p *domain.Patch) {
-			p.CustomerEligibility = set(domain.Eligibility{CustomerSegments: []string{"vip"}})
+			p.CustomerEligibility = set(domain.Eligibility{CustomerSegments: []string{"gold"}})
 		}, "customer_eligibility.customer_segments"},
+		{"computed segments by name", func(p *domain.Patch) {
+			p.CustomerEligibility = set(domain.Eligibility{CustomerSegments: []string{"vip", "loyal", "new", "at_risk", "dormant"}})
+		}, ""},
 		{"rule only for buy_x_get_y", func(p *domain.Patch) { p.BuyXGetY = set(rule) }, "buy_x_get_y"},
 		{"buy_x_get_y needs its rule", func(p *domain.Patch) { p.Type = set("buy_x_get_y") }, "buy_x_get_y"},
 		{"buy_x_get_y", func(p *domain.Patch) { p.Type, p.BuyXGetY = set("buy_x_get_y"), set(rule) }, ""},

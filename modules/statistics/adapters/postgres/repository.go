@@ -1,0 +1,521 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"slices"
+	"strings"
+
+	"github.com/gocommerce/commerce/modules/statistics/domain"
+	"github.com/gocommerce/commerce/modules/statistics/ports"
+	"github.com/gocommerce/commerce/platform/db"
+)
+
+// Repository is ports.Repository on SQL both engines run.
+type Repository struct{ db *db.DB }
+
+// NewRepository builds the repository.
+func NewRepository(d *db.DB) *Repository { return &Repository{db: d} }
+
+var _ ports.Repository = (*Repository)(nil)
+
+// sum is a column's sum as a bigint, 0 over no rows (PostgreSQL sums bigints as numeric).
+func sum(expr string) string { return "COALESCE(CAST(SUM(" + expr + ") AS BIGINT), 0)" }
+
+func (r *Repository) exec(ctx context.Context, q string, args ...any) error {
+	_, err := r.db.Exec(ctx, r.db.Rebind(q), args...)
+	return err
+}
+
+func (r *Repository) query(ctx context.Context, q string, args []any, dest []any, each func() error) error {
+	return r.db.Query(ctx, r.db.Rebind(q), args, dest, each)
+}
+
+// Order implements ports.Repository.
+func (r *Repository) Order(ctx context.Context, id string) (*domain.Order, bool, error) {
+	o := &domain.Order{ID: id}
+	var sameDay int64
+	err := r.db.QueryRow(ctx, r.db.Rebind(`SELECT version, currency, customer_id, day, created_at, status, fulfillment, channel,
+		payment_method, country, items, gross, discounts, refunded, closed_at, fulfilled_at,
+		same_day FROM statistics_orders WHERE order_id = ?`), []any{id},
+		&o.Version, &o.Currency, &o.CustomerID, &o.Day, &o.CreatedAt, &o.Status, &o.Fulfillment, &o.Channel,
+		&o.PaymentMethod, &o.Country, &o.Items, &o.Gross, &o.Discounts, &o.Refunded, &o.ClosedAt, &o.FulfilledAt, &sameDay)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	o.FulfilledSameDay = sameDay == 1
+	var l domain.Line
+	err = r.query(ctx, `SELECT line, product_id, variant_id, title, sku, quantity, refunded_quantity, revenue, refunded
+		FROM statistics_order_lines WHERE order_id = ? ORDER BY line`, []any{id},
+		[]any{&l.Line, &l.ProductID, &l.VariantID, &l.Title, &l.SKU, &l.Quantity, &l.RefundedQty, &l.Revenue, &l.Refunded},
+		func() error { o.Lines = append(o.Lines, l); return nil })
+	return o, true, err
+}
+
+// SaveOrder implements ports.Repository.
+func (r *Repository) SaveOrder(ctx context.Context, o *domain.Order) error {
+	sameDay := 0
+	if o.FulfilledSameDay {
+		sameDay = 1
+	}
+	if err := r.exec(ctx, `DELETE FROM statistics_orders WHERE order_id = ?`, o.ID); err != nil {
+		return err
+	}
+	if err := r.exec(ctx, `DELETE FROM statistics_order_lines WHERE order_id = ?`, o.ID); err != nil {
+		return err
+	}
+	if err := r.exec(ctx, `INSERT INTO statistics_orders (order_id, version, currency, customer_id, day, created_at, status,
+		fulfillment, channel, payment_method, country, items, gross, discounts, refunded, closed_at, fulfilled_at, same_day)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		o.ID, o.Version, o.Currency, o.CustomerID, o.Day, o.CreatedAt, o.Status, o.Fulfillment, o.Channel, o.PaymentMethod,
+		o.Country, o.Items, o.Gross, o.Discounts, o.Refunded, o.ClosedAt, o.FulfilledAt, sameDay); err != nil {
+		return err
+	}
+	for _, l := range o.Lines {
+		if err := r.exec(ctx, `INSERT INTO statistics_order_lines (order_id, line, product_id, variant_id, title, sku, quantity,
+			refunded_quantity, revenue, refunded) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			o.ID, l.Line, l.ProductID, l.VariantID, l.Title, l.SKU, l.Quantity, l.RefundedQty, l.Revenue, l.Refunded); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// AddDaily implements ports.Repository.
+func (r *Repository) AddDaily(ctx context.Context, k domain.DailyKey, m domain.Measures, sign int64) error {
+	var d domain.Measures
+	d.Add(m, sign)
+	err := r.exec(ctx, `INSERT INTO statistics_daily (day, currency, channel, payment_method, status, fulfillment, country,
+		orders, items, gross, discounts, refunded, closed_orders, closed_secs, fulfilled_orders, fulfilled_secs, same_day, within_48h)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (currency, day, channel, payment_method, status, fulfillment, country) DO UPDATE SET
+		orders = statistics_daily.orders + excluded.orders, items = statistics_daily.items + excluded.items,
+		gross = statistics_daily.gross + excluded.gross, discounts = statistics_daily.discounts + excluded.discounts,
+		refunded = statistics_daily.refunded + excluded.refunded,
+		closed_orders = statistics_daily.closed_orders + excluded.closed_orders,
+		closed_secs = statistics_daily.closed_secs + excluded.closed_secs,
+		fulfilled_orders = statistics_daily.fulfilled_orders + excluded.fulfilled_orders,
+		fulfilled_secs = statistics_daily.fulfilled_secs + excluded.fulfilled_secs,
+		same_day = statistics_daily.same_day + excluded.same_day, within_48h = statistics_daily.within_48h + excluded.within_48h`,
+		k.Day, k.Currency, k.Channel, k.PaymentMethod, k.Status, k.Fulfillment, k.Country,
+		d.Orders, d.Items, d.Gross, d.Discounts, d.Refunded, d.ClosedOrders, d.ClosedSecs, d.FulfilledOrders, d.FulfilledSecs,
+		d.SameDay, d.Within48h)
+	if err != nil || sign > 0 {
+		return err
+	}
+	return r.exec(ctx, `DELETE FROM statistics_daily WHERE currency = ? AND day = ? AND channel = ? AND payment_method = ?
+		AND status = ? AND fulfillment = ? AND country = ? AND orders = 0`,
+		k.Currency, k.Day, k.Channel, k.PaymentMethod, k.Status, k.Fulfillment, k.Country)
+}
+
+// AddProduct implements ports.Repository.
+func (r *Repository) AddProduct(ctx context.Context, k domain.ProductKey, m domain.ProductMeasures, sign int64) error {
+	err := r.exec(ctx, `INSERT INTO statistics_product_daily (day, currency, product_id, variant_id, orders, quantity,
+		refunded_quantity, revenue, refunded) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (currency, day, product_id, variant_id) DO UPDATE SET
+		orders = statistics_product_daily.orders + excluded.orders, quantity = statistics_product_daily.quantity + excluded.quantity,
+		refunded_quantity = statistics_product_daily.refunded_quantity + excluded.refunded_quantity,
+		revenue = statistics_product_daily.revenue + excluded.revenue, refunded = statistics_product_daily.refunded + excluded.refunded`,
+		k.Day, k.Currency, k.ProductID, k.VariantID, sign*m.Orders, sign*m.Quantity, sign*m.RefundedQty, sign*m.Revenue, sign*m.Refunded)
+	if err != nil || sign > 0 {
+		return err
+	}
+	return r.exec(ctx, `DELETE FROM statistics_product_daily WHERE currency = ? AND day = ? AND product_id = ? AND variant_id = ?
+		AND orders = 0`, k.Currency, k.Day, k.ProductID, k.VariantID)
+}
+
+// RefreshCustomer implements ports.Repository.
+func (r *Repository) RefreshCustomer(ctx context.Context, customerID, currency string) error {
+	if customerID == "" {
+		return nil
+	}
+	if err := r.exec(ctx, `DELETE FROM statistics_customer_totals WHERE customer_id = ? AND currency = ?`, customerID, currency); err != nil {
+		return err
+	}
+	return r.exec(ctx, `INSERT INTO statistics_customer_totals (customer_id, currency, orders, spent, first_at, last_at,
+		first_day, last_day, first_channel)
+		SELECT customer_id, currency, COUNT(*), `+sum("gross - refunded")+`, MIN(created_at), MAX(created_at), MIN(day), MAX(day),
+		(SELECT f.channel FROM statistics_orders f WHERE f.customer_id = o.customer_id AND f.currency = o.currency
+		 AND f.status <> 'cancelled' ORDER BY f.created_at, f.order_id LIMIT 1)
+		FROM statistics_orders o WHERE customer_id = ? AND currency = ? AND status <> 'cancelled'
+		GROUP BY customer_id, currency`, customerID, currency)
+}
+
+// SaveCustomer implements ports.Repository.
+func (r *Repository) SaveCustomer(ctx context.Context, id, day string, createdAt int64) error {
+	return r.exec(ctx, `INSERT INTO statistics_customers (customer_id, day, created_at) VALUES (?, ?, ?)
+		ON CONFLICT (customer_id) DO NOTHING`, id, day, createdAt)
+}
+
+// DeleteCustomer implements ports.Repository.
+func (r *Repository) DeleteCustomer(ctx context.Context, id string) error {
+	for _, t := range []string{"statistics_customers", "statistics_customer_totals", "statistics_segments"} {
+		if err := r.exec(ctx, `DELETE FROM `+t+` WHERE customer_id = ?`, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SaveProduct implements ports.Repository.
+func (r *Repository) SaveProduct(ctx context.Context, p ports.Product) error {
+	if err := r.DeleteProduct(ctx, p.ID); err != nil {
+		return err
+	}
+	if err := r.exec(ctx, `INSERT INTO statistics_products (product_id, title, product_type, currency, inventory_quantity,
+		low_stock_threshold, tracked) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		p.ID, p.Title, p.ProductType, p.Currency, p.InventoryQuantity, p.LowStock, p.Tracked); err != nil {
+		return err
+	}
+	for _, v := range p.Variants {
+		if err := r.exec(ctx, `INSERT INTO statistics_variants (variant_id, product_id, title, sku, cost, inventory_quantity)
+			VALUES (?, ?, ?, ?, ?, ?)`, v.ID, p.ID, v.Title, v.SKU, v.Cost, v.InventoryQuantity); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DeleteProduct implements ports.Repository.
+func (r *Repository) DeleteProduct(ctx context.Context, id string) error {
+	if err := r.exec(ctx, `DELETE FROM statistics_variants WHERE product_id = ?`, id); err != nil {
+		return err
+	}
+	return r.exec(ctx, `DELETE FROM statistics_products WHERE product_id = ?`, id)
+}
+
+// Daily implements ports.Repository.
+func (r *Repository) Daily(ctx context.Context, rg ports.Range, dims ...string) ([]ports.DailyRow, error) {
+	for _, d := range dims {
+		if !slices.Contains(ports.DailyDims, d) {
+			return nil, errors.New("statistics: unknown dimension " + d)
+		}
+	}
+	cols := ""
+	if len(dims) > 0 {
+		cols = strings.Join(dims, ", ") + ", "
+	}
+	q := `SELECT ` + cols + sum("orders") + `, ` + sum("items") + `, ` + sum("gross") + `, ` + sum("discounts") + `, ` +
+		sum("refunded") + `, ` + sum("closed_orders") + `, ` + sum("closed_secs") + `, ` + sum("fulfilled_orders") + `, ` +
+		sum("fulfilled_secs") + `, ` + sum("same_day") + `, ` + sum("within_48h") +
+		` FROM statistics_daily WHERE currency = ? AND day >= ? AND day <= ?`
+	if len(dims) > 0 {
+		q += ` GROUP BY ` + strings.Join(dims, ", ") + ` ORDER BY ` + strings.Join(dims, ", ")
+	}
+	vals := make([]string, len(dims))
+	var m domain.Measures
+	dest := make([]any, 0, len(dims)+11)
+	for i := range vals {
+		dest = append(dest, &vals[i])
+	}
+	dest = append(dest, &m.Orders, &m.Items, &m.Gross, &m.Discounts, &m.Refunded, &m.ClosedOrders, &m.ClosedSecs,
+		&m.FulfilledOrders, &m.FulfilledSecs, &m.SameDay, &m.Within48h)
+	var out []ports.DailyRow
+	err := r.query(ctx, q, []any{rg.Currency, rg.From, rg.To}, dest, func() error {
+		row := ports.DailyRow{Dims: make(map[string]string, len(dims)), Measures: m}
+		for i, d := range dims {
+			row.Dims[d] = vals[i]
+		}
+		out = append(out, row)
+		return nil
+	})
+	return out, err
+}
+
+// Products implements ports.Repository: the sums per product, the cost of the kept
+// quantity at each variant's cost price, and the product's title and type.
+func (r *Repository) Products(ctx context.Context, rg ports.Range, productType string) ([]ports.ProductRow, error) {
+	// per variant first (at most the catalog's size), then the costs and titles
+	q := `SELECT a.product_id, COALESCE(MAX(p.title), ''), COALESCE(MAX(p.product_type), ''), COALESCE(MAX(v.sku), ''),
+		` + sum("a.orders") + `, ` + sum("a.q") + `, ` + sum("a.rq") + `, ` + sum("a.rev") + `, ` + sum("a.ref") + `,
+		` + sum("(a.q - a.rq) * COALESCE(v.cost, 0)") + `, MIN(CASE WHEN v.cost IS NULL THEN 0 ELSE 1 END)
+		FROM (SELECT product_id, variant_id, SUM(orders) AS orders, SUM(quantity) AS q, SUM(refunded_quantity) AS rq,
+			SUM(revenue) AS rev, SUM(refunded) AS ref
+			FROM statistics_product_daily WHERE currency = ? AND day >= ? AND day <= ? GROUP BY product_id, variant_id) a
+		LEFT JOIN statistics_variants v ON v.variant_id = a.variant_id
+		LEFT JOIN statistics_products p ON p.product_id = a.product_id`
+	args := []any{rg.Currency, rg.From, rg.To}
+	if productType != "" {
+		q += ` WHERE p.product_type = ?`
+		args = append(args, productType)
+	}
+	q += ` GROUP BY a.product_id`
+	var row ports.ProductRow
+	var known int64
+	var out []ports.ProductRow
+	err := r.query(ctx, q, args, []any{&row.ProductID, &row.Title, &row.ProductType, &row.SKU, &row.Orders, &row.Quantity,
+		&row.RefundedQty, &row.Revenue, &row.Refunded, &row.Cost, &known}, func() error {
+		row.CostKnown = known == 1
+		out = append(out, row)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	// a line's title stands in for a product the product events never showed
+	missing := map[string]int{}
+	for i, p := range out {
+		if p.Title == "" {
+			missing[p.ProductID] = i
+		}
+	}
+	for id, i := range missing {
+		var title, sku string
+		err := r.db.QueryRow(ctx, r.db.Rebind(`SELECT title, sku FROM statistics_order_lines WHERE product_id = ? LIMIT 1`),
+			[]any{id}, &title, &sku)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return nil, err
+		}
+		out[i].Title = title
+		if out[i].SKU == "" {
+			out[i].SKU = sku
+		}
+	}
+	return out, nil
+}
+
+// TopProducts implements ports.Repository: the sums alone, sorted and cut in SQL, then
+// the few titles.
+func (r *Repository) TopProducts(ctx context.Context, rg ports.Range, limit int) ([]ports.ProductRow, error) {
+	var row ports.ProductRow
+	var out []ports.ProductRow
+	err := r.query(ctx, `SELECT product_id, `+sum("quantity - refunded_quantity")+`, `+sum("revenue - refunded")+` AS net
+		FROM statistics_product_daily WHERE currency = ? AND day >= ? AND day <= ?
+		GROUP BY product_id ORDER BY net DESC, product_id LIMIT ?`, []any{rg.Currency, rg.From, rg.To, limit},
+		[]any{&row.ProductID, &row.Quantity, &row.Revenue}, func() error {
+			out = append(out, row)
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		err := r.db.QueryRow(ctx, r.db.Rebind(`SELECT COALESCE((SELECT title FROM statistics_products WHERE product_id = ?),
+			(SELECT title FROM statistics_order_lines WHERE product_id = ? LIMIT 1), '')`), []any{out[i].ProductID, out[i].ProductID}, &out[i].Title)
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// Inventory implements ports.Repository.
+func (r *Repository) Inventory(ctx context.Context, currency string) (ports.Inventory, error) {
+	var inv ports.Inventory
+	err := r.db.QueryRow(ctx, r.db.Rebind(`SELECT COUNT(*), `+sum("CASE WHEN v.inventory_quantity > 0 THEN v.inventory_quantity * COALESCE(v.cost, 0) ELSE 0 END")+`
+		FROM statistics_variants v JOIN statistics_products p ON p.product_id = v.product_id WHERE p.currency = ?`),
+		[]any{currency}, &inv.SKUs, &inv.Value)
+	if err != nil {
+		return inv, err
+	}
+	err = r.db.QueryRow(ctx, r.db.Rebind(`SELECT `+sum("CASE WHEN inventory_quantity <= 0 THEN 1 ELSE 0 END")+`, `+
+		sum("CASE WHEN inventory_quantity > 0 AND inventory_quantity <= low_stock_threshold THEN 1 ELSE 0 END")+`
+		FROM statistics_products WHERE currency = ? AND tracked`), []any{currency}, &inv.OutOfStock, &inv.LowStock)
+	return inv, err
+}
+
+// Customers implements ports.Repository.
+func (r *Repository) Customers(ctx context.Context, rg ports.Range, full bool, churnFrom, churnTo string) (ports.CustomerFigures, error) {
+	f := ports.CustomerFigures{Sources: map[string]int64{}}
+	err := r.db.QueryRow(ctx, r.db.Rebind(`SELECT COUNT(*), `+sum("CASE WHEN day >= ? THEN 1 ELSE 0 END")+`
+		FROM statistics_customers WHERE day <= ?`), []any{rg.From, rg.To}, &f.Total, &f.New)
+	if err != nil {
+		return f, err
+	}
+	var source string
+	var n, bought int64
+	err = r.query(ctx, `SELECT COALESCE(t.first_channel, ''), COUNT(*), `+sum("CASE WHEN t.first_day <= ? THEN 1 ELSE 0 END")+`
+		FROM statistics_customers c LEFT JOIN statistics_customer_totals t ON t.customer_id = c.customer_id AND t.currency = ?
+		WHERE c.day >= ? AND c.day <= ? GROUP BY COALESCE(t.first_channel, '')`,
+		[]any{rg.To, rg.Currency, rg.From, rg.To}, []any{&source, &n, &bought}, func() error {
+			if source == "" {
+				source = "none"
+			}
+			f.Sources[source] += n
+			f.NewBuyers += bought
+			return nil
+		})
+	if err != nil {
+		return f, err
+	}
+	if rg.Current {
+		err = r.db.QueryRow(ctx, r.db.Rebind(`SELECT COUNT(*) FROM statistics_customer_totals
+			WHERE currency = ? AND last_day >= ? AND first_day < ?`), []any{rg.Currency, rg.From, rg.From}, &f.Returning)
+	} else {
+		err = r.db.QueryRow(ctx, r.db.Rebind(`SELECT COUNT(DISTINCT o.customer_id) FROM statistics_orders o
+			JOIN statistics_customer_totals t ON t.customer_id = o.customer_id AND t.currency = o.currency
+			WHERE o.currency = ? AND o.day >= ? AND o.day <= ? AND o.customer_id <> '' AND o.status <> 'cancelled' AND t.first_day < ?`),
+			[]any{rg.Currency, rg.From, rg.To, rg.From}, &f.Returning)
+	}
+	if err != nil || !full {
+		return f, err
+	}
+	err = r.db.QueryRow(ctx, r.db.Rebind(`SELECT COUNT(*) FROM statistics_customer_totals
+		WHERE currency = ? AND last_day >= ? AND last_day <= ?`), []any{rg.Currency, churnFrom, churnTo}, &f.Churned)
+	if err != nil {
+		return f, err
+	}
+	var t ports.CustomerTotal
+	q, args := `SELECT t.orders, t.spent, t.first_at, t.last_at FROM statistics_customer_totals t
+		WHERE t.currency = ? AND t.customer_id IN (SELECT DISTINCT o.customer_id FROM statistics_orders o
+		WHERE o.currency = ? AND o.day >= ? AND o.day <= ? AND o.customer_id <> '' AND o.status <> 'cancelled')`,
+		[]any{rg.Currency, rg.Currency, rg.From, rg.To}
+	if rg.Current {
+		q, args = `SELECT orders, spent, first_at, last_at FROM statistics_customer_totals WHERE currency = ? AND last_day >= ?`,
+			[]any{rg.Currency, rg.From}
+	}
+	err = r.query(ctx, q, args, []any{&t.Orders, &t.Spent, &t.FirstAt, &t.LastAt}, func() error {
+		f.Ordering = append(f.Ordering, t)
+		return nil
+	})
+	return f, err
+}
+
+// TopCurrency implements ports.Repository.
+func (r *Repository) TopCurrency(ctx context.Context, from, to string) (string, error) {
+	var cur string
+	var n int64
+	err := r.db.QueryRow(ctx, r.db.Rebind(`SELECT currency, `+sum("orders")+` AS n FROM statistics_daily
+		WHERE day >= ? AND day <= ? GROUP BY currency ORDER BY n DESC, currency LIMIT 1`), []any{from, to}, &cur, &n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	return cur, err
+}
+
+// ReplaceSegments implements ports.Repository (in ctx's transaction: readers see the
+// old or the new memberships).
+func (r *Repository) ReplaceSegments(ctx context.Context, currency, today string) (int64, error) {
+	for _, t := range []string{"statistics_segments", "statistics_segment_runs"} {
+		if err := r.exec(ctx, `DELETE FROM `+t); err != nil {
+			return 0, err
+		}
+	}
+	var n int64
+	if err := r.db.QueryRow(ctx, r.db.Rebind(`SELECT COUNT(*) FROM statistics_customer_totals WHERE currency = ? AND orders > 0`),
+		[]any{currency}, &n); err != nil {
+		return 0, err
+	}
+	if err := r.exec(ctx, `INSERT INTO statistics_segment_runs (currency, buyers, today) VALUES (?, ?, ?)`, currency, n, today); err != nil {
+		return 0, err
+	}
+	if err := r.exec(ctx, `INSERT INTO statistics_segments (segment, customer_id, currency, orders, spent)
+		SELECT 'vip', customer_id, currency, orders, spent FROM statistics_customer_totals WHERE currency = ? AND orders > 0
+		ORDER BY spent DESC, customer_id LIMIT ?`, currency, domain.VIPCount(n)); err != nil {
+		return 0, err
+	}
+	days := func(d int) string { return shiftDay(today, -d) }
+	// the recency segments exclude each other: dormant, at_risk, new, loyal
+	rules := []struct {
+		segment, where string
+		args           []any
+	}{
+		{domain.SegmentDormant, `last_day <= ?`, []any{days(domain.DormantDays)}},
+		{domain.SegmentAtRisk, `last_day <= ? AND last_day > ?`, []any{days(domain.AtRiskDays), days(domain.DormantDays)}},
+		{domain.SegmentNew, `last_day > ? AND first_day > ?`, []any{days(domain.AtRiskDays), days(domain.NewDays)}},
+		{domain.SegmentLoyal, `last_day > ? AND first_day <= ? AND orders >= ?`, []any{days(domain.AtRiskDays), days(domain.NewDays), domain.LoyalOrders}},
+	}
+	for _, rule := range rules {
+		args := append([]any{rule.segment, currency}, rule.args...)
+		if err := r.exec(ctx, `INSERT INTO statistics_segments (segment, customer_id, currency, orders, spent)
+			SELECT ?, customer_id, currency, orders, spent FROM statistics_customer_totals WHERE currency = ? AND orders > 0 AND `+rule.where, args...); err != nil {
+			return 0, err
+		}
+	}
+	var total int64
+	err := r.db.QueryRow(ctx, `SELECT COUNT(*) FROM statistics_segments`, nil, &total)
+	return total, err
+}
+
+// InSegment implements ports.Repository.
+func (r *Repository) InSegment(ctx context.Context, segment, customerID string) (bool, error) {
+	var n int64
+	err := r.db.QueryRow(ctx, r.db.Rebind(`SELECT COUNT(*) FROM statistics_segments WHERE segment = ? AND customer_id = ?`),
+		[]any{segment, customerID}, &n)
+	return n > 0, err
+}
+
+// Segments implements ports.Repository.
+func (r *Repository) Segments(ctx context.Context, currency string) ([]ports.SegmentRow, int64, error) {
+	var row ports.SegmentRow
+	var out []ports.SegmentRow
+	err := r.query(ctx, `SELECT segment, COUNT(*), `+sum("orders")+`, `+sum("spent")+` FROM statistics_segments
+		WHERE currency = ? GROUP BY segment`, []any{currency}, []any{&row.Segment, &row.Count, &row.Orders, &row.Spent}, func() error {
+		out = append(out, row)
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	var buyers int64
+	err = r.db.QueryRow(ctx, r.db.Rebind(`SELECT buyers FROM statistics_segment_runs WHERE currency = ?`), []any{currency}, &buyers)
+	if errors.Is(err, sql.ErrNoRows) {
+		return out, 0, nil
+	}
+	return out, buyers, err
+}
+
+// Rebuild recomputes the rollups and the customer totals from the order records (the
+// full recomputation the incremental updates must equal; also the bench's seeding).
+func (r *Repository) Rebuild(ctx context.Context) error {
+	statements := []string{
+		`DELETE FROM statistics_daily`,
+		`INSERT INTO statistics_daily (day, currency, channel, payment_method, status, fulfillment, country, orders, items, gross,
+		discounts, refunded, closed_orders, closed_secs, fulfilled_orders, fulfilled_secs, same_day, within_48h)
+		SELECT day, currency, channel, payment_method, status, fulfillment, country, COUNT(*), ` + sum("items") + `, ` + sum("gross") + `,
+		` + sum("discounts") + `, ` + sum("refunded") + `, ` + sum("CASE WHEN closed_at > 0 THEN 1 ELSE 0 END") + `,
+		` + sum("CASE WHEN closed_at > created_at THEN closed_at - created_at ELSE 0 END") + `,
+		` + sum("CASE WHEN fulfilled_at > 0 THEN 1 ELSE 0 END") + `,
+		` + sum("CASE WHEN fulfilled_at > created_at THEN fulfilled_at - created_at ELSE 0 END") + `,
+		` + sum("CASE WHEN fulfilled_at > 0 AND same_day = 1 THEN 1 ELSE 0 END") + `,
+		` + sum("CASE WHEN fulfilled_at > 0 AND fulfilled_at - created_at <= 172800 THEN 1 ELSE 0 END") + `
+		FROM statistics_orders GROUP BY day, currency, channel, payment_method, status, fulfillment, country`,
+		`DELETE FROM statistics_product_daily`,
+		`INSERT INTO statistics_product_daily (day, currency, product_id, variant_id, orders, quantity, refunded_quantity, revenue, refunded)
+		SELECT day, currency, product_id, variant_id, COUNT(*), ` + sum("q") + `, ` + sum("rq") + `, ` + sum("rev") + `, ` + sum("ref") + `
+		FROM (SELECT o.day, o.currency, l.product_id, l.variant_id, SUM(l.quantity) AS q, SUM(l.refunded_quantity) AS rq,
+			SUM(l.revenue) AS rev, SUM(l.refunded) AS ref
+			FROM statistics_order_lines l JOIN statistics_orders o ON o.order_id = l.order_id
+			WHERE o.status <> 'cancelled' GROUP BY o.order_id, o.day, o.currency, l.product_id, l.variant_id) per_order
+		GROUP BY day, currency, product_id, variant_id`,
+		`DELETE FROM statistics_customer_totals`,
+		`INSERT INTO statistics_customer_totals (customer_id, currency, orders, spent, first_at, last_at, first_day, last_day, first_channel)
+		SELECT customer_id, currency, COUNT(*), ` + sum("gross - refunded") + `, MIN(created_at), MAX(created_at), MIN(day), MAX(day),
+		(SELECT f.channel FROM statistics_orders f WHERE f.customer_id = o.customer_id AND f.currency = o.currency
+		 AND f.status <> 'cancelled' ORDER BY f.created_at, f.order_id LIMIT 1)
+		FROM statistics_orders o WHERE customer_id <> '' AND status <> 'cancelled' GROUP BY customer_id, currency`,
+	}
+	for _, q := range statements {
+		if err := r.exec(ctx, q); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SaveSubscription implements ports.Repository.
+func (r *Repository) SaveSubscription(ctx context.Context, s domain.Subscription) error {
+	return r.exec(ctx, `INSERT INTO statistics_subscriptions (subscription_id, version, currency, status, mrr, started_day, ended_day)
+		VALUES (?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (subscription_id) DO UPDATE SET version = excluded.version, currency = excluded.currency,
+		status = excluded.status, mrr = excluded.mrr, started_day = excluded.started_day, ended_day = excluded.ended_day
+		WHERE statistics_subscriptions.version <= excluded.version`,
+		s.ID, s.Version, s.Currency, s.Status, s.MRR, s.StartedDay, s.EndedDay)
+}
+
+// Subscriptions implements ports.Repository.
+func (r *Repository) Subscriptions(ctx context.Context, currency, from, to string) (ports.SubscriptionFigures, error) {
+	var f ports.SubscriptionFigures
+	err := r.db.QueryRow(ctx, r.db.Rebind(`SELECT
+		`+sum("CASE WHEN status IN ('active', 'past_due') THEN 1 ELSE 0 END")+`,
+		`+sum("CASE WHEN status IN ('active', 'past_due') THEN mrr ELSE 0 END")+`,
+		`+sum("CASE WHEN ended_day >= ? AND ended_day <= ? THEN 1 ELSE 0 END")+`,
+		`+sum("CASE WHEN started_day < ? AND (ended_day = '' OR ended_day >= ?) THEN 1 ELSE 0 END")+`
+		FROM statistics_subscriptions WHERE currency = ?`), []any{from, to, from, from, currency},
+		&f.Active, &f.MRR, &f.Churned, &f.AtStart)
+	return f, err
+}

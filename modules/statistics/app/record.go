@@ -1,0 +1,202 @@
+package app
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/gocommerce/commerce/modules/statistics/domain"
+	"github.com/gocommerce/commerce/modules/statistics/ports"
+)
+
+// RecordOrder takes an order as an order event shows it (created, updated, cancelled,
+// closed, reopened, payment received): its record replaces the stored one and the
+// rollups get the difference, in one transaction, so they stay exact whatever changes
+// (refunds, cancellations, fulfillment). An event older than the stored record (by the
+// order's updated_at) changes nothing; the same event twice changes nothing the second
+// time.
+func (s *Service) RecordOrder(ctx context.Context, o ports.OrderFacts) error {
+	if o.ID == "" {
+		return nil
+	}
+	return s.tx.InTx(ctx, func(ctx context.Context) error {
+		old, found, err := s.repo.Order(ctx, o.ID)
+		if err != nil {
+			return err
+		}
+		rec := s.orderRecord(o, old)
+		if found && old.Version > rec.Version {
+			return nil
+		}
+		if found {
+			if err := s.apply(ctx, old, -1); err != nil {
+				return err
+			}
+		}
+		if err := s.apply(ctx, rec, 1); err != nil {
+			return err
+		}
+		if err := s.repo.SaveOrder(ctx, rec); err != nil {
+			return err
+		}
+		if err := s.repo.RefreshCustomer(ctx, rec.CustomerID, rec.Currency); err != nil {
+			return err
+		}
+		if found && (old.CustomerID != rec.CustomerID || old.Currency != rec.Currency) {
+			return s.repo.RefreshCustomer(ctx, old.CustomerID, old.Currency)
+		}
+		return nil
+	})
+}
+
+// apply adds (sign 1) or takes back (sign -1) an order's part of the rollups.
+func (s *Service) apply(ctx context.Context, o *domain.Order, sign int64) error {
+	k, m := o.Daily()
+	if err := s.repo.AddDaily(ctx, k, m, sign); err != nil {
+		return err
+	}
+	for pk, pm := range o.Products() {
+		if err := s.repo.AddProduct(ctx, pk, pm, sign); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// orderRecord is what the statistics keep of o; old (nil for a first event) lends
+// what this event may not carry (the payment method, the first shipment's time).
+func (s *Service) orderRecord(o ports.OrderFacts, old *domain.Order) *domain.Order {
+	created := o.CreatedAt
+	if created.IsZero() {
+		created = s.clock.Now()
+	}
+	version := o.UpdatedAt
+	if version.IsZero() {
+		version = created
+	}
+	rec := &domain.Order{
+		ID: o.ID, Version: version.UnixMicro(), Currency: strings.ToUpper(o.Currency), Day: s.day(created),
+		CreatedAt: created.Unix(), Channel: orDefault(o.Channel, "unknown"), Country: orDefault(strings.ToUpper(strings.TrimSpace(o.Country)), "unknown"),
+		Gross: domain.ParseUnits(o.TotalPrice), Discounts: domain.ParseUnits(o.TotalDiscounts),
+		Refunded: domain.ParseUnits(o.TotalRefunded), PaymentMethod: "unknown", CustomerID: o.CustomerID,
+	}
+	refundedItems := 0
+	for i, l := range o.Lines {
+		price, err := decimal.NewFromString(strings.TrimSpace(l.Price))
+		if err != nil {
+			price = decimal.Zero
+		}
+		rec.Items += l.Quantity
+		refundedItems += l.RefundedQuantity
+		rec.Lines = append(rec.Lines, domain.Line{
+			Line: i, ProductID: l.ProductID, VariantID: l.VariantID, Title: l.Title, SKU: l.SKU,
+			Quantity: l.Quantity, RefundedQty: l.RefundedQuantity,
+			Revenue:  domain.Units(price.Mul(decimal.NewFromInt(int64(l.Quantity)))),
+			Refunded: domain.Units(price.Mul(decimal.NewFromInt(int64(l.RefundedQuantity)))),
+		})
+	}
+	rec.Status = domain.StatusKey(o.Status, o.FinancialStatus, o.FulfillmentStatus)
+	rec.Fulfillment = domain.FulfillmentKey(o.FulfillmentStatus, refundedItems)
+	if o.ClosedAt != nil {
+		rec.ClosedAt = o.ClosedAt.Unix()
+	}
+	switch {
+	case o.PaymentMethod != "":
+		rec.PaymentMethod = o.PaymentMethod
+	case old != nil:
+		rec.PaymentMethod = old.PaymentMethod
+	}
+	rec.FulfilledAt = s.firstShipment(o, old, rec.Fulfillment)
+	if rec.FulfilledAt > 0 {
+		rec.FulfilledSameDay = s.day(time.Unix(rec.FulfilledAt, 0)) == rec.Day
+	}
+	return rec
+}
+
+// firstShipment is the instant of the order's first shipment: the earliest successful
+// fulfillment the event carries, else the one already recorded, else the event's
+// updated_at when it is the first to show the order shipped; 0 while unshipped.
+func (s *Service) firstShipment(o ports.OrderFacts, old *domain.Order, fulfillment string) int64 {
+	switch {
+	case fulfillment == domain.FulfillUnfulfilled:
+		return 0
+	case o.FirstShipment != nil:
+		return o.FirstShipment.Unix()
+	case old != nil && old.FulfilledAt > 0:
+		return old.FulfilledAt
+	case !o.UpdatedAt.IsZero():
+		return o.UpdatedAt.Unix()
+	default:
+		return s.clock.Now().Unix()
+	}
+}
+
+func orDefault(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+// RecordProduct keeps a product's title, type, stock and its variants' costs and
+// stock as a product event shows them.
+func (s *Service) RecordProduct(ctx context.Context, p ports.Product) error {
+	if p.ID == "" {
+		return nil
+	}
+	p.Currency = strings.ToUpper(p.Currency)
+	return s.tx.InTx(ctx, func(ctx context.Context) error { return s.repo.SaveProduct(ctx, p) })
+}
+
+// ForgetProduct removes a deleted product.
+func (s *Service) ForgetProduct(ctx context.Context, id string) error {
+	return s.tx.InTx(ctx, func(ctx context.Context) error { return s.repo.DeleteProduct(ctx, id) })
+}
+
+// RecordCustomer keeps a new customer's creation day.
+func (s *Service) RecordCustomer(ctx context.Context, c ports.CustomerFacts) error {
+	if c.ID == "" {
+		return nil
+	}
+	created := c.CreatedAt
+	if created.IsZero() {
+		created = s.clock.Now()
+	}
+	return s.repo.SaveCustomer(ctx, c.ID, s.day(created), created.Unix())
+}
+
+// ForgetCustomer removes a deleted customer (its orders stay in the rollups).
+func (s *Service) ForgetCustomer(ctx context.Context, id string) error {
+	return s.tx.InTx(ctx, func(ctx context.Context) error { return s.repo.DeleteCustomer(ctx, id) })
+}
+
+// RecordSubscription keeps a subscription's status, monthly amount and the days it
+// started and ended, as a subscription event shows it (an older event changes nothing).
+func (s *Service) RecordSubscription(ctx context.Context, f ports.SubscriptionFacts) error {
+	if f.ID == "" {
+		return nil
+	}
+	started := f.StartsAt
+	if started.IsZero() {
+		started = f.CreatedAt
+	}
+	version := f.UpdatedAt
+	if version.IsZero() {
+		version = s.clock.Now()
+	}
+	rec := domain.Subscription{ID: f.ID, Currency: strings.ToUpper(f.Currency), Status: f.Status, Version: version.UnixMicro(),
+		MRR: domain.MonthlyAmount(f.Amount, f.Interval, f.IntervalCount), StartedDay: s.day(started)}
+	if domain.Ended(f.Status) {
+		end := version
+		switch {
+		case f.CancelledAt != nil:
+			end = *f.CancelledAt
+		case f.EndsAt != nil:
+			end = *f.EndsAt
+		}
+		rec.EndedDay = s.day(end)
+	}
+	return s.repo.SaveSubscription(ctx, rec)
+}

@@ -1,0 +1,113 @@
+package domain
+
+// Order is what the statistics keep of an order (statistics_orders) and give the
+// rollups; Version orders the events (the order's updated_at in microseconds).
+type Order struct {
+	ID               string
+	Version          int64
+	Currency         string
+	CustomerID       string
+	Day              string
+	CreatedAt        int64
+	Status           string // a status key
+	Fulfillment      string // a fulfillment key
+	Channel          string
+	PaymentMethod    string
+	Country          string
+	Items            int
+	Gross            int64 // total_price
+	Discounts        int64
+	Refunded         int64
+	ClosedAt         int64 // 0 while open
+	FulfilledAt      int64 // first shipment; 0 before
+	FulfilledSameDay bool
+	Lines            []Line
+}
+
+// Line is a line of an Order.
+type Line struct {
+	Line                  int
+	ProductID, VariantID  string
+	Title, SKU            string
+	Quantity, RefundedQty int
+	Revenue, Refunded     int64
+}
+
+// Counted reports whether the order counts in sales figures (not cancelled).
+func (o *Order) Counted() bool { return o.Status != StatusCancelled }
+
+// DailyKey is a cell of the daily rollup.
+type DailyKey struct {
+	Day, Currency, Channel, PaymentMethod, Status, Fulfillment, Country string
+}
+
+// Measures are the sums of a cell of the daily rollup.
+type Measures struct {
+	Orders, Items, Gross, Discounts, Refunded                int64
+	ClosedOrders, ClosedSecs, FulfilledOrders, FulfilledSecs int64
+	SameDay, Within48h                                       int64
+}
+
+// Add adds m2 times sign to m.
+func (m *Measures) Add(m2 Measures, sign int64) {
+	m.Orders += sign * m2.Orders
+	m.Items += sign * m2.Items
+	m.Gross += sign * m2.Gross
+	m.Discounts += sign * m2.Discounts
+	m.Refunded += sign * m2.Refunded
+	m.ClosedOrders += sign * m2.ClosedOrders
+	m.ClosedSecs += sign * m2.ClosedSecs
+	m.FulfilledOrders += sign * m2.FulfilledOrders
+	m.FulfilledSecs += sign * m2.FulfilledSecs
+	m.SameDay += sign * m2.SameDay
+	m.Within48h += sign * m2.Within48h
+}
+
+// Daily is the order's cell and what it adds to it.
+func (o *Order) Daily() (DailyKey, Measures) {
+	k := DailyKey{Day: o.Day, Currency: o.Currency, Channel: o.Channel, PaymentMethod: o.PaymentMethod,
+		Status: o.Status, Fulfillment: o.Fulfillment, Country: o.Country}
+	m := Measures{Orders: 1, Items: int64(o.Items), Gross: o.Gross, Discounts: o.Discounts, Refunded: o.Refunded}
+	if o.ClosedAt > 0 {
+		m.ClosedOrders, m.ClosedSecs = 1, max(o.ClosedAt-o.CreatedAt, 0)
+	}
+	if o.FulfilledAt > 0 {
+		secs := max(o.FulfilledAt-o.CreatedAt, 0)
+		m.FulfilledOrders, m.FulfilledSecs = 1, secs
+		if o.FulfilledSameDay {
+			m.SameDay = 1
+		}
+		if secs <= 48*3600 {
+			m.Within48h = 1
+		}
+	}
+	return k, m
+}
+
+// ProductKey is a cell of the product rollup.
+type ProductKey struct{ Day, Currency, ProductID, VariantID string }
+
+// ProductMeasures are the sums of a cell of the product rollup.
+type ProductMeasures struct{ Orders, Quantity, RefundedQty, Revenue, Refunded int64 }
+
+// Products is what the order adds to the product rollup (nothing when cancelled); an
+// order with two lines of a variant counts once in orders.
+func (o *Order) Products() map[ProductKey]ProductMeasures {
+	out := map[ProductKey]ProductMeasures{}
+	if !o.Counted() {
+		return out
+	}
+	for _, l := range o.Lines {
+		k := ProductKey{Day: o.Day, Currency: o.Currency, ProductID: l.ProductID, VariantID: l.VariantID}
+		m, seen := out[k]
+		if !seen {
+			m.Orders = 1
+		}
+		m.Quantity += int64(l.Quantity)
+		m.RefundedQty += int64(l.RefundedQty)
+		m.Revenue += l.Revenue
+		m.Refunded += l.Refunded
+		out[k] = m
+	}
+	return out
+}

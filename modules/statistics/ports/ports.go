@@ -1,0 +1,142 @@
+// Package ports declares what the statistics use cases need from storage.
+package ports
+
+import (
+	"context"
+
+	"github.com/gocommerce/commerce/modules/statistics/domain"
+)
+
+// Range is a currency and local days [From, To] (YYYY-MM-DD). Current says To is
+// today or later (no order is after it): a customer ordered in the range exactly when
+// their last order is on From or later, which the customer totals answer without the
+// orders.
+type Range struct {
+	Currency, From, To string
+	Current            bool
+}
+
+// DailyRow is a group of the daily rollup: the dimensions asked for (by name) and the
+// sums.
+type DailyRow struct {
+	Dims map[string]string
+	domain.Measures
+}
+
+// ProductRow is a product's sales in a range, with the cost of what was kept.
+type ProductRow struct {
+	ProductID, Title, SKU, ProductType string
+	Orders, Quantity, RefundedQty      int64
+	Revenue, Refunded, Cost            int64
+	CostKnown                          bool
+}
+
+// Inventory is the stock figures of the products in a currency.
+type Inventory struct {
+	SKUs, LowStock, OutOfStock, Value int64
+}
+
+// Product is a catalog product as the product events show it.
+type Product struct {
+	ID, Title, ProductType, Currency string
+	InventoryQuantity, LowStock      int
+	Tracked                          bool
+	Variants                         []Variant
+}
+
+// Variant is a variant of a Product; Cost is nil when unknown.
+type Variant struct {
+	ID, Title, SKU    string
+	Cost              *int64
+	InventoryQuantity int
+}
+
+// CustomerFigures are the customer figures of a range.
+type CustomerFigures struct {
+	Total, New, Returning, Churned, NewBuyers int64
+	Sources                                   map[string]int64
+	// Ordering are the customers who ordered in the range: their lifetime orders,
+	// net spend and first and last order instants.
+	Ordering []CustomerTotal
+}
+
+// CustomerTotal is a customer's orders in a currency.
+type CustomerTotal struct {
+	Orders          int64
+	Spent           int64
+	FirstAt, LastAt int64
+}
+
+// SegmentRow is a segment's size and its members' orders and spend in a currency.
+type SegmentRow struct {
+	Segment       string
+	Count         int64
+	Orders, Spent int64
+}
+
+// Repository stores the statistics. Writes join ctx's transaction.
+type Repository interface {
+	// Order returns the stored record of an order (with its lines), or false.
+	Order(ctx context.Context, id string) (*domain.Order, bool, error)
+	// SaveOrder writes the order's record and lines.
+	SaveOrder(ctx context.Context, o *domain.Order) error
+	// AddDaily adds m times sign to the cell k (a cell left with no order is removed).
+	AddDaily(ctx context.Context, k domain.DailyKey, m domain.Measures, sign int64) error
+	// AddProduct adds m times sign to the product cell k.
+	AddProduct(ctx context.Context, k domain.ProductKey, m domain.ProductMeasures, sign int64) error
+	// RefreshCustomer recomputes a customer's totals in a currency from the orders.
+	RefreshCustomer(ctx context.Context, customerID, currency string) error
+	// SaveCustomer records a customer's creation (once; later calls keep the first).
+	SaveCustomer(ctx context.Context, id, day string, createdAt int64) error
+	// DeleteCustomer forgets a customer (and its totals and segments).
+	DeleteCustomer(ctx context.Context, id string) error
+	// SaveProduct replaces a product and its variants; DeleteProduct removes them.
+	SaveProduct(ctx context.Context, p Product) error
+	DeleteProduct(ctx context.Context, id string) error
+
+	// Rebuild recomputes the rollups and the customer totals from the order records.
+	Rebuild(ctx context.Context) error
+
+	// Daily sums the rollup over r grouped by dims (column names of DailyDims).
+	Daily(ctx context.Context, r Range, dims ...string) ([]DailyRow, error)
+	// Products sums the product rollup over r per product (of a product type when
+	// productType is not "").
+	Products(ctx context.Context, r Range, productType string) ([]ProductRow, error)
+	// TopProducts answers the limit products with the most net revenue in r (then by
+	// id), with their net quantity and revenue and their title (no cost: the dashboard).
+	TopProducts(ctx context.Context, r Range, limit int) ([]ProductRow, error)
+	// Inventory answers the stock figures of the products priced in currency.
+	Inventory(ctx context.Context, currency string) (Inventory, error)
+	// Customers answers the customer figures of r; with full, also the churned
+	// (customers whose last order was from churnFrom to churnTo) and the customers who
+	// ordered in r.
+	Customers(ctx context.Context, r Range, full bool, churnFrom, churnTo string) (CustomerFigures, error)
+	// TopCurrency is the currency with the most orders in [from, to] ("" for none).
+	TopCurrency(ctx context.Context, from, to string) (string, error)
+
+	// SaveSubscription writes a subscription's record unless the stored one is newer
+	// (by version).
+	SaveSubscription(ctx context.Context, s domain.Subscription) error
+	// Subscriptions answers the subscription figures in currency: the active ones and
+	// their monthly amount now, those that ended from from to to, and those active when
+	// from began.
+	Subscriptions(ctx context.Context, currency, from, to string) (SubscriptionFigures, error)
+
+	// ReplaceSegments recomputes the segments from the customer totals in currency
+	// on today (YYYY-MM-DD) and answers how many memberships there are.
+	ReplaceSegments(ctx context.Context, currency, today string) (int64, error)
+	// InSegment reports whether the customer is in the segment.
+	InSegment(ctx context.Context, segment, customerID string) (bool, error)
+	// Segments answers each segment's size and its members' orders and spend as of the
+	// last run in currency, and that run's number of customers with orders (none and 0
+	// when the last run was in another currency).
+	Segments(ctx context.Context, currency string) ([]SegmentRow, int64, error)
+}
+
+// DailyDims are the dimension columns of the daily rollup.
+var DailyDims = []string{"day", "channel", "payment_method", "status", "fulfillment", "country"}
+
+// SubscriptionFigures are the dashboard's subscription figures.
+type SubscriptionFigures struct {
+	Active, MRR, Churned, AtStart int64
+}

@@ -1,0 +1,163 @@
+package statistics_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	orders "github.com/gocommerce/commerce/modules/orders/api"
+)
+
+type cell struct {
+	orders, items             int64
+	gross, discounts, refunds string
+}
+
+// TestRollupsMatchRecomputation: after creates, refunds (partial and full),
+// cancellations, shipments and closes, and again after every event is replayed (the
+// old versions, which must change nothing, and the latest twice), the daily and the
+// product rollups equal a full recomputation from the orders' final states.
+func TestRollupsMatchRecomputation(t *testing.T) {
+	eachEngine(t, nil, func(t *testing.T, h *harness) {
+		st := h.seedStore(7, 160)
+		h.checkRollups(st)
+		r := rand.New(rand.NewPCG(1, 2))
+		for _, i := range r.Perm(len(st.orders)) {
+			o := st.orders[i]
+			old := o
+			old.Status, old.FinancialStatus, old.FulfillmentStatus, old.TotalRefunded = "open", "pending", "unfulfilled", "0.00"
+			old.UpdatedAt = o.CreatedAt.Add(-time.Second)
+			h.send(orders.EventOrderUpdated, old)
+			h.send(orders.EventOrderUpdated, o)
+			h.send(orders.EventOrderUpdated, o)
+		}
+		h.checkRollups(st)
+		// a later cancellation of a refunded order leaves it out of the sales rollups
+		o := st.orders[5]
+		o.Status, o.UpdatedAt = "cancelled", o.UpdatedAt.Add(time.Minute)
+		h.send(orders.EventOrderCancelled, orders.OrderCancelled{Order: o})
+		st.orders[5] = o
+		h.checkRollups(st)
+		// the full recomputation of the module (Rebuild, the bench's seeding) agrees
+		if err := h.svc.Rebuild(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		h.checkRollups(st)
+	})
+}
+
+func (h *harness) checkRollups(st *store) {
+	h.T.Helper()
+	h.checkCustomerTotals(st)
+	want := map[string]cell{}
+	wantProducts := map[string][3]int64{}
+	wantRevenue := map[string]decimal.Decimal{}
+	for _, o := range st.orders {
+		day := o.CreatedAt.In(h.loc).Format(time.DateOnly)
+		k := fmt.Sprintf("%s|%s|%s|%s|%s|%s|%s", day, o.Currency, o.SourceName, gateway(o), expStatus(o), expFulfillment(o), o.ShippingAddress.Country)
+		c := want[k]
+		c.orders++
+		var items int64
+		for _, l := range o.LineItems {
+			items += int64(l.Quantity)
+		}
+		c.items += items
+		c.gross = dec(c.gross).Add(dec(o.TotalPrice)).StringFixed(4)
+		c.discounts = dec(c.discounts).Add(dec(o.TotalDiscounts)).StringFixed(4)
+		c.refunds = dec(c.refunds).Add(dec(o.TotalRefunded)).StringFixed(4)
+		want[k] = c
+		if o.Status == "cancelled" {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, l := range o.LineItems {
+			pk := fmt.Sprintf("%s|%s|%s|%s", day, o.Currency, l.ProductID, l.VariantID)
+			p := wantProducts[pk]
+			if !seen[pk] {
+				p[0]++
+				seen[pk] = true
+			}
+			p[1] += int64(l.Quantity)
+			p[2] += int64(l.RefundedQuantity)
+			wantProducts[pk] = p
+			wantRevenue[pk] = wantRevenue[pk].Add(dec(l.Price).Mul(decimal.NewFromInt(int64(l.Quantity))))
+		}
+	}
+	got := map[string]cell{}
+	var day, cur, ch, pm, status, ful, country string
+	var c cell
+	var gross, disc, ref int64
+	err := h.DB.Query(h.T.Context(), `SELECT day, currency, channel, payment_method, status, fulfillment, country, orders, items,
+		gross, discounts, refunded FROM statistics_daily`, nil,
+		[]any{&day, &cur, &ch, &pm, &status, &ful, &country, &c.orders, &c.items, &gross, &disc, &ref}, func() error {
+			c.gross, c.discounts, c.refunds = units(gross), units(disc), units(ref)
+			got[fmt.Sprintf("%s|%s|%s|%s|%s|%s|%s", day, cur, ch, pm, status, ful, country)] = c
+			return nil
+		})
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	if len(got) != len(want) {
+		h.T.Errorf("daily rollup has %d cells, recomputation %d", len(got), len(want))
+	}
+	for k, w := range want {
+		if got[k] != w {
+			h.T.Errorf("daily %s: rollup %+v, recomputation %+v", k, got[k], w)
+		}
+	}
+	gotProducts := map[string][3]int64{}
+	var pid, vid string
+	var n, q, rq, rev int64
+	err = h.DB.Query(h.T.Context(), `SELECT day, currency, product_id, variant_id, orders, quantity, refunded_quantity, revenue
+		FROM statistics_product_daily`, nil, []any{&day, &cur, &pid, &vid, &n, &q, &rq, &rev}, func() error {
+		k := fmt.Sprintf("%s|%s|%s|%s", day, cur, pid, vid)
+		gotProducts[k] = [3]int64{n, q, rq}
+		if units(rev) != wantRevenue[k].StringFixed(4) {
+			h.T.Errorf("product %s: revenue %s, recomputation %s", k, units(rev), wantRevenue[k].StringFixed(4))
+		}
+		return nil
+	})
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	if len(gotProducts) != len(wantProducts) {
+		h.T.Errorf("product rollup has %d cells, recomputation %d", len(gotProducts), len(wantProducts))
+	}
+	for k, w := range wantProducts {
+		if gotProducts[k] != w {
+			h.T.Errorf("product %s: rollup %v, recomputation %v", k, gotProducts[k], w)
+		}
+	}
+}
+
+// checkCustomerTotals compares the customer totals with the orders'.
+func (h *harness) checkCustomerTotals(st *store) {
+	h.T.Helper()
+	for _, cur := range []string{"USD", "EUR"} {
+		want := st.customerTotals(cur, h.loc)
+		got := map[string]string{}
+		var id, channel, firstDay string
+		var n, spent int64
+		err := h.DB.Query(h.T.Context(), h.DB.Rebind(`SELECT customer_id, orders, spent, first_day, first_channel
+			FROM statistics_customer_totals WHERE currency = ?`), []any{cur}, []any{&id, &n, &spent, &firstDay, &channel}, func() error {
+			got[id] = fmt.Sprintf("%d %s %s %s", n, units(spent), firstDay, channel)
+			return nil
+		})
+		if err != nil {
+			h.T.Fatal(err)
+		}
+		if len(got) != len(want) {
+			h.T.Errorf("%s: %d customer totals, want %d", cur, len(got), len(want))
+		}
+		for id, c := range want {
+			if w := fmt.Sprintf("%d %s %s %s", c.orders, c.spent.StringFixed(4), c.firstDay, c.firstChannel); got[id] != w {
+				h.T.Errorf("%s %s: totals %q, want %q", cur, id, got[id], w)
+			}
+		}
+	}
+}
+
+func units(v int64) string { return decimal.New(v, -4).StringFixed(4) }
