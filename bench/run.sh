@@ -216,7 +216,7 @@ say "results"
 MODULES=${BENCH_MODULES:-1}
 if [ -n "$ONLY" ] && [[ ",$ONLY," != *",modules,"* ]]; then MODULES=0; fi
 if [ "$MODULES" = 1 ]; then
-	say "module measurements (webhook deliveries, bulk notifications, subscription renewals)"
+	say "module measurements (webhook deliveries, bulk notifications, subscription renewals, scale-out)"
 	export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://$PG_AUTH@$PG_HOST:$PG_PORT/postgres?sslmode=disable}" TEST_ENGINES=postgres
 	{
 		echo "# Module measurements"
@@ -240,6 +240,12 @@ if [ "$MODULES" = 1 ]; then
 		echo
 		echo '```'
 		go test -count=1 -timeout 20m -run '^$' -bench '^BenchmarkBillDue$' -benchtime 10000x ./modules/subscriptions/ 2>&1 | grep -E 'Benchmark|renewals|^(ok|FAIL)' || true
+		echo '```'
+		echo
+		echo "## Scale-out (issue 25): two serve and two worker processes of the built binary on one PostgreSQL and one Redis (private instances), under load, with a rolling restart"
+		echo
+		echo '```'
+		COMMERCE_SCALE_TESTS=1 go test -count=1 -timeout 10m -run '^TestScaleOut$' -v ./cmd/commerce/scaletest/ 2>&1 | grep -E 'load:|shared limit:|outbox:|memory:|^(ok|FAIL|--- )' || true
 		echo '```'
 	} >"$WORK/modules.md"
 	install -m 0644 "$WORK/modules.md" bench/results/latest-modules.md

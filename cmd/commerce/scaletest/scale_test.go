@@ -177,6 +177,7 @@ func TestScaleOut(t *testing.T) {
 	})
 
 	t.Run("rolling restart under load", func(t *testing.T) {
+		started := time.Now()
 		l := startLoad(t, a, 8, current)
 		time.Sleep(3 * time.Second)
 		// SIGTERM the first serve process mid-load: in-flight requests finish, new
@@ -189,6 +190,7 @@ func TestScaleOut(t *testing.T) {
 		procsMu.Unlock()
 		time.Sleep(3 * time.Second)
 		ids := l.finish()
+		took := time.Since(started)
 		l.mu.Lock()
 		statuses, refusals := l.byStatus, l.refusals.Load()
 		for title, n := range l.titles {
@@ -197,7 +199,8 @@ func TestScaleOut(t *testing.T) {
 			}
 		}
 		l.mu.Unlock()
-		t.Logf("load: %d products created, answers %v, %d connections refused and retried on the other process", len(ids), statuses, refusals)
+		t.Logf("load: %d products created by 8 clients in %s (%.0f/s, one serve process restarted meanwhile), answers %v, %d connections refused and retried on the other process",
+			len(ids), took.Round(time.Millisecond), float64(len(ids))/took.Seconds(), statuses, refusals)
 		if len(ids) < 100 {
 			t.Fatalf("only %d products created under load", len(ids))
 		}
