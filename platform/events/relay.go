@@ -105,7 +105,7 @@ func (r *Relay) Run(ctx context.Context) {
 	t := time.NewTicker(r.Interval)
 	defer t.Stop()
 	for {
-		if _, err := r.Drain(ctx); err != nil && ctx.Err() == nil {
+		if err := r.drainGracefully(ctx); err != nil {
 			r.log.Warn("outbox drain failed", zap.Error(err))
 		}
 		select {
@@ -133,6 +133,31 @@ func (r *Relay) keepRegistered(ctx context.Context) {
 	}
 	register(ctx)
 	clock.Every(ctx, r.refresh(), register)
+}
+
+// drainGracefully drains until ctx ends. A batch in flight when ctx ends is finished:
+// its handlers and the statement that records them run on a context ctx's
+// cancellation reaches only Lease later, so a graceful stop (SIGTERM) leaves no event
+// handled by a consumer but not recorded as handled (which another process would
+// deliver to that consumer again once the lease ran out).
+func (r *Relay) drainGracefully(ctx context.Context) error {
+	work, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer cancel()
+	stop := context.AfterFunc(ctx, func() {
+		select {
+		case <-time.After(r.Lease):
+			cancel()
+		case <-work.Done():
+		}
+	})
+	defer stop()
+	for ctx.Err() == nil {
+		_, claimed, err := r.once(work)
+		if err != nil || claimed < r.Batch {
+			return err
+		}
+	}
+	return nil
 }
 
 // Drain delivers every due pending event now and returns how many it handled: events
@@ -191,6 +216,7 @@ RETURNING id, type, aggregate_id, payload, occurred_at, attempts, delivered_to`,
 	stopRenewing := r.renewLease(ctx, claim, rowIDs)
 	defer stopRenewing()
 	delivered := make([]handled, 0, len(rows))
+	var failed []failure
 	for i := range rows {
 		row := &rows[i]
 		ev := event.Event{ID: "evt_" + row.ID, Type: row.Type, AggregateID: row.AggregateID, Data: []byte(row.Payload), CreatedAt: row.OccurredAt.UTC()}
@@ -213,24 +239,41 @@ RETURNING id, type, aggregate_id, payload, occurred_at, attempts, delivered_to`,
 		}
 		herr := errors.Join(errs...)
 		r.log.Warn("event handler failed", zap.String("event_id", ev.ID), zap.String("type", ev.Type), zap.Error(herr))
-		// The consumers that handled it are recorded: a retry runs only the others.
-		err := conn.Model(&outboxRow{}).Where("id = ?", row.ID).Updates(map[string]any{
-			"attempts": gorm.Expr("attempts + 1"), "locked_until": nil, "claim": "", "delivered_to": gorm.Expr("delivered_to || ?", list(done)),
-			"last_error": truncate(herr.Error(), 1000), "next_attempt_at": r.Clock.Now().UTC().Add(backoff(row.Attempts + 1)),
-		}).Error
-		if err != nil {
-			return 0, len(rows), err
-		}
+		failed = append(failed, failure{id: row.ID, added: list(done), attempts: row.Attempts, err: herr})
 	}
 	stopRenewing()
 	// The handled ones in one statement: each records its consumers, and is marked
 	// delivered unless a live registered consumer (of another process) still waits.
+	// Then the failed ones, whose consumers that handled them are recorded too: a
+	// retry runs only the others. One failing statement does not keep the others from
+	// being recorded.
+	var errs []error
 	if len(delivered) > 0 {
 		if err := r.settle(ctx, delivered); err != nil {
-			return 0, len(rows), err
+			errs = append(errs, err)
 		}
 	}
+	for _, f := range failed {
+		err := conn.Model(&outboxRow{}).Where("id = ?", f.id).Updates(map[string]any{
+			"attempts": gorm.Expr("attempts + 1"), "locked_until": nil, "claim": "", "delivered_to": gorm.Expr("delivered_to || ?", f.added),
+			"last_error": truncate(f.err.Error(), 1000), "next_attempt_at": r.Clock.Now().UTC().Add(backoff(f.attempts + 1)),
+		}).Error
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return 0, len(rows), err
+	}
 	return len(delivered), len(rows), nil
+}
+
+// failure is a claimed event a local consumer failed to handle, with the consumers
+// that did handle it in this delivery and the error.
+type failure struct {
+	id, added string
+	attempts  int
+	err       error
 }
 
 // handled is a claimed event every local consumer that wanted it has handled, with the

@@ -230,3 +230,59 @@ func TestRunWakesOnCommit(t *testing.T) {
 		}
 	})
 }
+
+// TestRunFinishesTheBatchInFlightOnStop: Run's context ends (SIGTERM) while a handler
+// is running. The handler's context is not cancelled, and the batch it belongs to is
+// recorded as handled, so no other process delivers those events to the consumer again
+// once the lease runs out.
+func TestRunFinishesTheBatchInFlightOnStop(t *testing.T) {
+	onEngines(t, func(t *testing.T, f fixture) {
+		ob, bus, relay := f.ob, f.bus, f.relay
+		bg := context.Background()
+		for i := range 3 {
+			if err := ob.Publish(bg, "slow", fmt.Sprint(i), nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		started, release := make(chan struct{}), make(chan struct{})
+		var calls atomic.Int64
+		var handlerErr atomic.Value
+		bus.Subscribe("slow", func(ctx context.Context, _ event.Event) error {
+			if calls.Add(1) == 2 {
+				close(started)
+				<-release
+			}
+			if err := ctx.Err(); err != nil {
+				handlerErr.Store(err)
+				return err
+			}
+			return nil
+		})
+		ctx, cancel := context.WithCancel(bg)
+		stopped := make(chan struct{})
+		go func() { relay.Run(ctx); close(stopped) }()
+		select {
+		case <-started:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the second event was never handled")
+		}
+		cancel() // the stop arrives while the batch's second handler runs
+		close(release)
+		select {
+		case <-stopped:
+		case <-time.After(10 * time.Second):
+			t.Fatal("Run did not return after its batch")
+		}
+		if err := handlerErr.Load(); err != nil {
+			t.Fatalf("a handler of the batch in flight saw its context end: %v", err)
+		}
+		if n := calls.Load(); n != 3 {
+			t.Fatalf("%d handler calls, want the whole batch of 3", n)
+		}
+		for _, r := range rows(t, f.d) {
+			if r.PublishedAt == nil || r.Attempts != 1 || r.Claim != "" || r.LockedUntil != nil {
+				t.Fatalf("row after a graceful stop = %+v; want delivered and released", r)
+			}
+		}
+	})
+}
