@@ -3,6 +3,9 @@ GO        ?= go
 BIN       := bin/commerce
 VERSION   ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS   := -s -w -X main.version=$(VERSION)
+# gin without its MessagePack binding (unused): a 6 MB smaller binary, about 2 MB less
+# of it mapped at idle (docs/performance.md, finding 9).
+BUILDTAGS := nomsgpack
 GOLANGCI_VERSION := v2.15.0
 GOLANGCI  := bin/golangci-lint
 # Tests use the local PostgreSQL and Redis (see README); override for other hosts.
@@ -16,7 +19,7 @@ run: build ## serve the API on the embedded default (SQLite, in-process jobs, :8
 	./$(BIN) serve
 
 build: ## build bin/commerce
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/commerce
+	CGO_ENABLED=0 $(GO) build -trimpath -tags "$(BUILDTAGS)" -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/commerce
 
 test: ## every test: PostgreSQL and SQLite engines, Redis
 	$(GO) test -count=1 -timeout 15m ./...

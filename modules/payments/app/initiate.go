@@ -252,7 +252,7 @@ func (s *Service) OwnsSavedMethod(ctx context.Context, customerID, token string)
 	if err != nil {
 		return false, err
 	}
-	return m.Owner == "customer:"+customerID, nil
+	return m.SavedBy(customerID), nil
 }
 
 // walletMethod is the method of a request without a type: the gateway's own (wallet)
@@ -272,12 +272,9 @@ func walletMethod(g ports.Gateway) (string, error) {
 // that customer saved: a token someone else's customer typed in never charges it.
 func mayUse(c Caller, m *domain.SavedMethod, customerID string) bool {
 	if c.Scope == System.Scope {
-		return customerID != "" && m.Owner == "customer:"+customerID
+		return m.SavedBy(customerID)
 	}
-	if m.Owner == c.Scope {
-		return true
-	}
-	return c.Merchant && customerID != "" && m.Owner == "customer:"+customerID
+	return m.Owner == c.Scope || (c.Merchant && m.SavedBy(customerID))
 }
 
 // hash is the request's fingerprint for idempotency keys. It covers every field of the
@@ -414,7 +411,7 @@ func (s *Service) recordCharge(ctx context.Context, id string, res ports.ChargeR
 func (s *Service) saveFromPayment(ctx context.Context, p *domain.Payment, now time.Time) (*domain.SavedMethod, error) {
 	owner := p.Owner
 	if p.CustomerID != "" {
-		owner = "customer:" + p.CustomerID
+		owner = domain.CustomerOwner(p.CustomerID)
 	}
 	exp := p.Card.ExpiresAt()
 	m := &domain.SavedMethod{

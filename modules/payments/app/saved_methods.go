@@ -140,7 +140,7 @@ const forgetBatch = 100
 // way is finished by the next (the event is delivered again). It answers how many it
 // removed.
 func (s *Service) ForgetCustomerMethods(ctx context.Context, customerID string) (int, error) {
-	owner := "customer:" + customerID
+	owner := domain.CustomerOwner(customerID)
 	removed := 0
 	for {
 		ms, _, err := s.methods.List(ctx, owner, 0, forgetBatch)

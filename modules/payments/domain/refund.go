@@ -48,3 +48,11 @@ type SavedMethod struct {
 	ExpiresAt        *time.Time
 	CreatedAt        time.Time
 }
+
+// CustomerOwner is the owner of the methods a customer saved.
+func CustomerOwner(customerID string) string { return "customer:" + customerID }
+
+// SavedBy reports whether the customer saved the method (never for an empty id).
+func (m *SavedMethod) SavedBy(customerID string) bool {
+	return customerID != "" && m.Owner == CustomerOwner(customerID)
+}
