@@ -362,6 +362,9 @@ func topStatements(t *testing.T, d *sql.DB, byTime bool, limit int) string {
 		}
 		fmt.Fprintf(&b, "  %8d calls %8.0f ms  %s\n", calls, ms, q)
 	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
 	return b.String()
 }
 
@@ -381,6 +384,9 @@ func grouped(t *testing.T, d *sql.DB, q string) string {
 			return err.Error()
 		}
 		out = append(out, fmt.Sprintf("%s %d", k, n))
+	}
+	if err := rows.Err(); err != nil {
+		return err.Error()
 	}
 	return strings.Join(out, ", ")
 }
