@@ -239,7 +239,7 @@ if [ "$MODULES" = 1 ]; then
 		echo "## Subscriptions (issue 23): 10,000 due renewals billed by two worker processes of the built binary (the periodic billing task, the payments module's test gateway, the orders module) on private PostgreSQL and Redis instances: time until all are paid, renewals/s, charges per cycle (must be exactly 1), orders created, statements per renewal"
 		echo
 		echo '```'
-		COMMERCE_SCALE_TESTS=1 COMMERCE_RENEWALS_BENCH=1 go test -count=1 -timeout 40m -run '^TestRenewalsBench$' -v ./cmd/commerce/scaletest/ 2>&1 | grep -E 'renewals:|charges:|statements:|memory:|^(ok|FAIL|--- )' || true
+		COMMERCE_SCALE_TESTS=1 COMMERCE_RENEWALS_BENCH=1 go test -count=1 -timeout 40m -run '^TestRenewalsBench$' -v ./cmd/commerce/scaletest/ 2>&1 | grep -E 'renewals:|charges:|statements:|cpu:|memory:|^(ok|FAIL|--- )' || true
 		echo '```'
 		echo
 		echo "## Scale-out (issue 25): two serve and two worker processes of the built binary on one PostgreSQL and one Redis (private instances), under load, with a rolling restart"
