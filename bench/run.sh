@@ -236,10 +236,10 @@ if [ "$MODULES" = 1 ]; then
 		go test -count=1 -run '^$' -bench '^BenchmarkBulkSend10000$' -benchtime 1x ./modules/notifications/ 2>&1 | grep -E 'Benchmark|request|^(ok|FAIL)' || true
 		echo '```'
 		echo
-		echo "## Subscriptions (issue 23): 10,000 due renewals billed by one billing sweep (the worker's task; the test gateway's fake), time until all are paid and charges per cycle (must be exactly 1)"
+		echo "## Subscriptions (issue 23): 10,000 due renewals billed by two worker processes of the built binary (the periodic billing task, the payments module's test gateway, the orders module) on private PostgreSQL and Redis instances: time until all are paid, renewals/s, charges per cycle (must be exactly 1), orders created, statements per renewal"
 		echo
 		echo '```'
-		go test -count=1 -timeout 20m -run '^$' -bench '^BenchmarkBillDue$' -benchtime 10000x ./modules/subscriptions/ 2>&1 | grep -E 'Benchmark|renewals|^(ok|FAIL)' || true
+		COMMERCE_SCALE_TESTS=1 COMMERCE_RENEWALS_BENCH=1 go test -count=1 -timeout 40m -run '^TestRenewalsBench$' -v ./cmd/commerce/scaletest/ 2>&1 | grep -E 'renewals:|charges:|statements:|cpu:|memory:|^(ok|FAIL|--- )' || true
 		echo '```'
 		echo
 		echo "## Scale-out (issue 25): two serve and two worker processes of the built binary on one PostgreSQL and one Redis (private instances), under load, with a rolling restart"

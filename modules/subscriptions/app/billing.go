@@ -42,7 +42,7 @@ func (s *Service) BillDue(ctx context.Context) (int64, error) {
 		return err == nil, err
 	})
 	each(func(ctx context.Context) ([]string, error) { return s.repo.Pending(ctx, now, limit) }, func(ctx context.Context, id string) (bool, error) {
-		_, ok, err := s.charge(ctx, id, false)
+		_, ok, err := s.charge(ctx, id, nil, false)
 		return ok, err
 	})
 	each(func(ctx context.Context) ([]string, error) { return s.repo.GraceOver(ctx, now, limit) }, func(ctx context.Context, id string) (bool, error) {
@@ -62,7 +62,7 @@ func (s *Service) BillDue(ctx context.Context) (int64, error) {
 // (cancelled at period end, expired after max_cycles), else issues the cycle's invoice
 // (one per cycle: a unique index) and charges it unless another worker holds it.
 func (s *Service) Renew(ctx context.Context, id string) error {
-	var invID string
+	var issued *domain.Invoice
 	err := s.tx.InTx(ctx, func(ctx context.Context) error {
 		sub, err := s.repo.Get(ctx, id)
 		if err != nil {
@@ -82,38 +82,35 @@ func (s *Service) Renew(ctx context.Context, id string) error {
 			}
 			return s.publishSub(ctx, ev, sub)
 		}
+		// The cycle's invoice is inserted unless it exists (the usual case: it does
+		// not), and read only when it does.
 		cycle := sub.NextCycle()
-		inv, err := s.repo.InvoiceOfCycle(ctx, sub.ID, cycle)
-		if errors.Is(err, domain.ErrInvoiceNotFound) {
-			total := sub.CycleTotal(cycle)
-			inv = &domain.Invoice{
-				ID: s.newID(), SubscriptionID: sub.ID, CustomerID: sub.CustomerID, OrderRef: s.newID(), CycleNumber: cycle,
-				PeriodStart: *sub.NextBillingAt, PeriodEnd: sub.DueOf(cycle + 1), Subtotal: total, TaxTotal: decimal.Zero, Total: total,
-				Currency: sub.Currency, Status: domain.InvoicePending, CreatedAt: now, UpdatedAt: now,
-			}
-			created, err := s.repo.CreateInvoice(ctx, inv)
-			if err != nil {
+		total := sub.CycleTotal(cycle)
+		inv := &domain.Invoice{
+			ID: s.newID(), SubscriptionID: sub.ID, CustomerID: sub.CustomerID, OrderRef: s.newID(), CycleNumber: cycle,
+			PeriodStart: *sub.NextBillingAt, PeriodEnd: sub.DueOf(cycle + 1), Subtotal: total, TaxTotal: decimal.Zero, Total: total,
+			Currency: sub.Currency, Status: domain.InvoicePending, CreatedAt: now, UpdatedAt: now,
+		}
+		created, err := s.repo.CreateInvoice(ctx, inv)
+		if err != nil {
+			return err
+		}
+		if !created { // issued before (a retried sweep) or by another worker meanwhile
+			if inv, err = s.repo.InvoiceOfCycle(ctx, sub.ID, cycle); err != nil {
 				return err
 			}
-			if !created { // another worker issued it meanwhile
-				if inv, err = s.repo.InvoiceOfCycle(ctx, sub.ID, cycle); err != nil {
-					return err
-				}
-			} else if err := s.publishInvoice(ctx, api.EventInvoiceCreated, inv); err != nil {
-				return err
-			}
-		} else if err != nil {
+		} else if err := s.publishInvoice(ctx, api.EventInvoiceCreated, inv); err != nil {
 			return err
 		}
 		if inv.Status == domain.InvoicePending || inv.Status == domain.InvoiceBilled {
-			invID = inv.ID
+			issued = inv
 		}
 		return nil
 	})
-	if err != nil || invID == "" {
+	if err != nil || issued == nil {
 		return err
 	}
-	_, _, err = s.charge(ctx, invID, false)
+	_, _, err = s.charge(ctx, issued.ID, issued, false)
 	return err
 }
 
@@ -121,26 +118,36 @@ func (s *Service) Renew(ctx context.Context, id string) error {
 type Charged struct {
 	PaymentID string
 	Paid      bool
-	Invoice   *domain.Invoice
 }
 
 // charge claims the invoice's charge (pending, a due retry, a lapsed claim, or with
 // manual any failed invoice), charges the saved method with the key of this attempt
 // (a resumed charge reuses it, so the provider charges once) and settles the outcome.
-// ok is false when the invoice was not chargeable or another worker holds it.
-func (s *Service) charge(ctx context.Context, invoiceID string, manual bool) (Charged, bool, error) {
+// ok is false when the invoice was not chargeable or another worker holds it. known,
+// when set, is the invoice as the caller just read or issued it (Renew), which saves
+// reading it again.
+func (s *Service) charge(ctx context.Context, invoiceID string, known *domain.Invoice, manual bool) (Charged, bool, error) {
 	now, token := s.clock.Now(), s.newID()
-	before, err := s.repo.GetInvoice(ctx, invoiceID)
-	if err != nil {
-		return Charged{}, false, err
+	before := known
+	if before == nil {
+		var err error
+		if before, err = s.repo.GetInvoice(ctx, invoiceID); err != nil {
+			return Charged{}, false, err
+		}
 	}
-	ok, err := s.repo.Claim(ctx, ports.Claim{InvoiceID: invoiceID, Token: token, Until: now.Add(s.settings.ClaimLease), Now: now,
-		Retry: true, Manual: manual})
+	until := now.Add(s.settings.ClaimLease)
+	ok, err := s.repo.Claim(ctx, ports.Claim{InvoiceID: invoiceID, Token: token, Until: until, Now: now, Retry: true, Manual: manual})
 	if err != nil || !ok {
 		return Charged{}, false, err
 	}
-	inv, err := s.repo.GetInvoice(ctx, invoiceID)
-	if err != nil {
+	var inv *domain.Invoice
+	if known != nil && known.Status == domain.InvoicePending {
+		// A pending invoice was never charged and changes only by being claimed: the
+		// claim just took it from pending, so it is known plus the claim.
+		claimed := *known
+		claimed.Status, claimed.ClaimToken, claimed.ClaimedUntil, claimed.UpdatedAt = domain.InvoiceBilled, token, &until, now
+		inv = &claimed
+	} else if inv, err = s.repo.GetInvoice(ctx, invoiceID); err != nil {
 		return Charged{}, false, err
 	}
 	sub, err := s.repo.Get(ctx, inv.SubscriptionID)
@@ -171,16 +178,18 @@ func (s *Service) charge(ctx context.Context, invoiceID string, manual bool) (Ch
 	}
 	attempt := &domain.Attempt{ID: s.newID(), InvoiceID: inv.ID, SubscriptionID: sub.ID, Number: number, AttemptedAt: now,
 		Succeeded: res.Paid, ErrorCode: res.ErrorCode, ErrorMessage: res.ErrorMessage, PaymentID: res.PaymentID, Manual: manual}
+	// While the claim is this charge's, nothing else writes the invoice (every other
+	// write needs another status or the token), so the settlement starts from inv:
+	// its conditional update (billed, with the token) still decides.
 	if res.Paid {
-		err = s.settlePaid(ctx, inv.ID, res.PaymentID, []domain.InvoiceStatus{domain.InvoiceBilled}, token, attempt)
+		err = s.settlePaid(ctx, inv, inv.ID, res.PaymentID, []domain.InvoiceStatus{domain.InvoiceBilled}, token, attempt)
 	} else {
-		err = s.settleFailed(ctx, inv.ID, res.ErrorCode, res.ErrorMessage, []domain.InvoiceStatus{domain.InvoiceBilled}, token, attempt)
+		err = s.settleFailed(ctx, inv, inv.ID, res.ErrorCode, res.ErrorMessage, []domain.InvoiceStatus{domain.InvoiceBilled}, token, attempt)
 	}
 	if err != nil {
 		return Charged{}, false, err
 	}
-	out, err := s.repo.GetInvoice(ctx, inv.ID)
-	return Charged{PaymentID: res.PaymentID, Paid: res.Paid, Invoice: out}, true, err
+	return Charged{PaymentID: res.PaymentID, Paid: res.Paid}, true, nil
 }
 
 // release gives up a claimed charge of a subscription that stopped billing after its
@@ -205,20 +214,25 @@ func (s *Service) release(ctx context.Context, inv *domain.Invoice, sub *domain.
 
 // settlePaid records the payment of an invoice still in one of from (and token's
 // claim when token is set): the invoice paid, the subscription renewed (recovered
-// from past_due), then the cycle's order.
-func (s *Service) settlePaid(ctx context.Context, invoiceID, paymentID string, from []domain.InvoiceStatus, token string, attempt *domain.Attempt) error {
-	settled := false
+// from past_due), then the cycle's order. claimed is the invoice as token's claim
+// holds it (nil: it is read).
+func (s *Service) settlePaid(ctx context.Context, claimed *domain.Invoice, invoiceID, paymentID string, from []domain.InvoiceStatus, token string,
+	attempt *domain.Attempt) error {
+	var (
+		inv *domain.Invoice
+		sub *domain.Subscription
+	)
 	err := s.tx.InTx(ctx, func(ctx context.Context) error {
-		inv, err := s.repo.GetInvoice(ctx, invoiceID)
-		if err != nil {
+		var err error
+		if inv, err = s.claimedOrRead(ctx, claimed, invoiceID, token); err != nil {
 			return err
 		}
 		now := s.clock.Now()
 		inv.Pay(paymentID, now)
 		if ok, err := s.repo.Settle(ctx, inv, from, token); err != nil || !ok {
+			inv = nil
 			return err
 		}
-		settled = true
 		if attempt != nil {
 			if err := s.repo.AddAttempt(ctx, attempt); err != nil {
 				return err
@@ -227,8 +241,7 @@ func (s *Service) settlePaid(ctx context.Context, invoiceID, paymentID string, f
 		if err := s.publishInvoice(ctx, api.EventInvoicePaid, inv); err != nil {
 			return err
 		}
-		sub, err := s.repo.Get(ctx, inv.SubscriptionID)
-		if err != nil {
+		if sub, err = s.repo.Get(ctx, inv.SubscriptionID); err != nil {
 			return err
 		}
 		if sub.Status.Ended() || sub.Status == domain.StatusPaused {
@@ -246,26 +259,45 @@ func (s *Service) settlePaid(ctx context.Context, invoiceID, paymentID string, f
 		}
 		return s.publishSub(ctx, api.EventSubscriptionRenewed, sub)
 	})
-	if err != nil || !settled {
+	if err != nil || inv == nil {
 		return err
 	}
-	if err := s.makeOrder(ctx, invoiceID); err != nil {
+	// The invoice and subscription just written: the order's fields (the customer,
+	// product and amount) do not change after the payment.
+	if err := s.orderOf(ctx, inv, sub); err != nil {
 		s.log.Warn("order of a paid cycle failed; the sweep tries again", zap.String("invoice_id", invoiceID), zap.Error(err))
 	}
 	return nil
 }
 
+// claimedOrRead is the invoice a settlement starts from: the one token's claim holds
+// (nothing else writes a claimed invoice: the settlement's update checks the status
+// and the token), else the stored one.
+func (s *Service) claimedOrRead(ctx context.Context, claimed *domain.Invoice, invoiceID, token string) (*domain.Invoice, error) {
+	if claimed != nil && token != "" && claimed.ClaimToken == token {
+		return claimed, nil
+	}
+	return s.repo.GetInvoice(ctx, invoiceID)
+}
+
 // makeOrder creates the order of a paid invoice (with the id the invoice reserved, so
 // it is made once) and records it.
 func (s *Service) makeOrder(ctx context.Context, invoiceID string) error {
+	inv, err := s.repo.GetInvoice(ctx, invoiceID)
+	if err != nil || inv.OrderID != "" || inv.Status != domain.InvoicePaid {
+		return err
+	}
+	return s.orderOf(ctx, inv, nil)
+}
+
+// orderOf creates and records the order of the paid invoice inv of sub (nil: read).
+func (s *Service) orderOf(ctx context.Context, inv *domain.Invoice, sub *domain.Subscription) error {
 	return s.tx.InTx(ctx, func(ctx context.Context) error {
-		inv, err := s.repo.GetInvoice(ctx, invoiceID)
-		if err != nil || inv.OrderID != "" || inv.Status != domain.InvoicePaid {
-			return err
-		}
-		sub, err := s.repo.Get(ctx, inv.SubscriptionID)
-		if err != nil {
-			return err
+		if sub == nil {
+			var err error
+			if sub, err = s.repo.Get(ctx, inv.SubscriptionID); err != nil {
+				return err
+			}
 		}
 		exists, err := s.mods.Orders.Exists(ctx, inv.OrderRef)
 		if err != nil {
@@ -289,13 +321,14 @@ func (s *Service) makeOrder(ctx context.Context, invoiceID string) error {
 // failed with its next retry on the schedule, the subscription past_due (its grace
 // counted from the first failure), or, with no retry left and the grace over,
 // cancelled with reason payment_failed. The dunning email follows the commit.
-func (s *Service) settleFailed(ctx context.Context, invoiceID, code, message string, from []domain.InvoiceStatus, token string, attempt *domain.Attempt) error {
+func (s *Service) settleFailed(ctx context.Context, claimed *domain.Invoice, invoiceID, code, message string, from []domain.InvoiceStatus, token string,
+	attempt *domain.Attempt) error {
 	var mail string
 	var inv *domain.Invoice
 	var sub *domain.Subscription
 	err := s.tx.InTx(ctx, func(ctx context.Context) error {
 		var err error
-		if inv, err = s.repo.GetInvoice(ctx, invoiceID); err != nil {
+		if inv, err = s.claimedOrRead(ctx, claimed, invoiceID, token); err != nil {
 			return err
 		}
 		if sub, err = s.repo.Get(ctx, inv.SubscriptionID); err != nil {

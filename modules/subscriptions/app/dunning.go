@@ -63,7 +63,7 @@ func (s *Service) sendDunningEmail(ctx context.Context, kind string, sub *domain
 // RetryInvoice is the retry task: it charges the invoice if its retry is due (the
 // claim decides; a retry not due yet, or one another worker took, does nothing).
 func (s *Service) RetryInvoice(ctx context.Context, invoiceID string) error {
-	_, _, err := s.charge(ctx, invoiceID, false)
+	_, _, err := s.charge(ctx, invoiceID, nil, false)
 	return err
 }
 
@@ -90,7 +90,7 @@ func (s *Service) ManualRetry(ctx context.Context, id string) (RetryResult, erro
 	if err != nil {
 		return RetryResult{}, err
 	}
-	res, ok, err := s.charge(ctx, inv.ID, true)
+	res, ok, err := s.charge(ctx, inv.ID, nil, true)
 	if err != nil {
 		return RetryResult{}, err
 	}
@@ -306,7 +306,7 @@ func (s *Service) ApplyProviderInvoice(ctx context.Context, ev ProviderInvoice) 
 	attempt := &domain.Attempt{ID: s.newID(), InvoiceID: inv.ID, SubscriptionID: inv.SubscriptionID, Number: inv.FailedAttempts + 1,
 		AttemptedAt: s.clock.Now(), Succeeded: ev.Paid, ErrorCode: ev.ErrorCode, ErrorMessage: ev.ErrorMessage, PaymentID: ev.PaymentID}
 	if ev.Paid {
-		return s.settlePaid(ctx, inv.ID, ev.PaymentID, []domain.InvoiceStatus{domain.InvoicePending, domain.InvoiceBilled, domain.InvoiceFailed}, "", attempt)
+		return s.settlePaid(ctx, nil, inv.ID, ev.PaymentID, []domain.InvoiceStatus{domain.InvoicePending, domain.InvoiceBilled, domain.InvoiceFailed}, "", attempt)
 	}
-	return s.settleFailed(ctx, inv.ID, ev.ErrorCode, ev.ErrorMessage, []domain.InvoiceStatus{domain.InvoicePending, domain.InvoiceFailed}, "", attempt)
+	return s.settleFailed(ctx, nil, inv.ID, ev.ErrorCode, ev.ErrorMessage, []domain.InvoiceStatus{domain.InvoicePending, domain.InvoiceFailed}, "", attempt)
 }
