@@ -169,3 +169,35 @@ func BenchmarkBillDue(b *testing.B) {
 	b.ReportMetric(float64(most), "max_charges_one_cycle")
 	b.Logf("%s: %d due renewals billed and paid in %v (%d charges, at most %d for one cycle)", testdb.Primary(), b.N, took, pay.total, most)
 }
+
+// TestSweepBillsFullBatchesInOneRun: with a batch of 2, one sweep bills all 5 renewals
+// due at once, reading batch after batch (decision 0206), and each exactly once.
+func TestSweepBillsFullBatchesInOneRun(t *testing.T) {
+	e := testdb.Open(t, testdb.Primary(), events.Migrations(), subscriptions.Migrations())
+	clk := clock.NewFake(t0)
+	pay := &fakePayments{byKey: map[string]ports.ChargeResult{}, charges: map[string]int{}}
+	ord := &fakeOrders{owners: map[string]string{order1: customer1}, created: map[string]ports.OrderDraft{}}
+	cfg := config.Default()
+	settings := app.SettingsFrom(&cfg)
+	settings.BatchSize = 2
+	svc := app.NewService(e.DB, subspg.NewRepository(e.DB), app.Modules{Payments: pay, Orders: ord, Catalog: fakeCatalog{}, Customers: fakeCustomers{}, Notifier: &fakeNotifier{}},
+		events.NewOutbox(e.DB), &enqueued{}, clk, settings, zap.NewNop())
+	SeedDue(t, svc, 5)
+	clk.Advance(24 * time.Hour)
+	n, err := svc.BillDue(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n < 5 || pay.total != 5 {
+		t.Fatalf("one sweep with batches of 2 renewed %d and charged %d of 5 due", n, pay.total)
+	}
+	for key, c := range pay.charges {
+		if c != 1 {
+			t.Fatalf("%s charged %d times", key, c)
+		}
+	}
+	// Nothing is due any more: the next sweep charges nothing.
+	if _, err := svc.BillDue(context.Background()); err != nil || pay.total != 5 {
+		t.Fatalf("second sweep: %v, %d charges", err, pay.total)
+	}
+}

@@ -315,7 +315,8 @@ type Shipping struct {
 type Subscriptions struct {
 	// BillingInterval is how often due renewals and retries are looked for.
 	BillingInterval time.Duration `koanf:"billing_interval"`
-	// BatchSize bounds the renewals one sweep bills.
+	// BatchSize is how many renewals a sweep reads at once; it reads full batches one
+	// after another for up to BillingInterval.
 	BatchSize int `koanf:"batch_size"`
 	// ClaimLease is how long a billing worker holds an invoice's charge before another
 	// may take it over (a crashed worker's charge is resumed after it).

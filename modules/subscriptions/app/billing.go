@@ -37,10 +37,7 @@ func (s *Service) BillDue(ctx context.Context) (int64, error) {
 			}
 		}
 	}
-	each(func(ctx context.Context) ([]string, error) { return s.repo.Due(ctx, now, limit) }, func(ctx context.Context, id string) (bool, error) {
-		err := s.Renew(ctx, id)
-		return err == nil, err
-	})
+	n += s.renewDue(ctx, now, limit, &errs)
 	each(func(ctx context.Context) ([]string, error) { return s.repo.Pending(ctx, now, limit) }, func(ctx context.Context, id string) (bool, error) {
 		_, ok, err := s.charge(ctx, id, nil, false)
 		return ok, err
@@ -56,6 +53,35 @@ func (s *Service) BillDue(ctx context.Context) (int64, error) {
 		return false, nil
 	})
 	return n, errors.Join(errs...)
+}
+
+// renewDue renews the due subscriptions batch after batch, while a batch was full and
+// brought only subscriptions not seen yet in this sweep, for at most SweepFor: 10,000
+// renewals due at once are billed by one sweep, not batch_size a billing interval
+// (docs/decisions/0206). It answers how many it renewed.
+func (s *Service) renewDue(ctx context.Context, now time.Time, limit int, errs *[]error) int64 {
+	start, seen := s.clock.Now(), map[string]bool{}
+	var n int64
+	for {
+		ids, err := s.repo.Due(ctx, now, limit)
+		*errs = append(*errs, err)
+		fresh := 0
+		for _, id := range ids {
+			if seen[id] {
+				continue // failed earlier in this sweep, or not billable: the next sweep tries it
+			}
+			seen[id], fresh = true, fresh+1
+			err := s.Renew(ctx, id)
+			*errs = append(*errs, err)
+			if err == nil {
+				n++
+			}
+		}
+		if err != nil || len(ids) < limit || fresh == 0 || ctx.Err() != nil ||
+			(s.settings.SweepFor > 0 && s.clock.Now().Sub(start) >= s.settings.SweepFor) {
+			return n
+		}
+	}
 }
 
 // Renew bills a due subscription's next cycle: it ends one that bills no more

@@ -29,7 +29,10 @@ const TaskRetry = "subscriptions:retry_invoice"
 
 // Settings is the module's slice of the configuration.
 type Settings struct {
+	// BatchSize is how many renewals a sweep reads at once; SweepFor how long it goes on
+	// reading full batches (the billing interval: the next sweep takes over then).
 	BatchSize  int
+	SweepFor   time.Duration
 	ClaimLease time.Duration
 	Dunning    domain.Dunning
 	// ShopName and PublicURL fill the dunning emails.
@@ -39,7 +42,7 @@ type Settings struct {
 // SettingsFrom takes the settings from the configuration.
 func SettingsFrom(cfg *config.Config) Settings {
 	s := cfg.Subscriptions
-	return Settings{BatchSize: s.BatchSize, ClaimLease: s.ClaimLease, ShopName: cfg.Notifications.ShopName, PublicURL: cfg.HTTP.PublicURL,
+	return Settings{BatchSize: s.BatchSize, SweepFor: s.BillingInterval, ClaimLease: s.ClaimLease, ShopName: cfg.Notifications.ShopName, PublicURL: cfg.HTTP.PublicURL,
 		Dunning: domain.Dunning{Schedule: s.Dunning.RetrySchedule, MaxRetries: s.Dunning.MaxAttempts, Grace: s.Dunning.GracePeriod}}
 }
 
