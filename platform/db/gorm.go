@@ -2,6 +2,7 @@ package db
 
 import (
 	"fmt"
+	"time"
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
@@ -136,4 +137,26 @@ func FindAs[R, T any](q *gorm.DB, conv func(R) T, what string) ([]T, error) {
 		return nil, err
 	}
 	return Map(rows, conv), nil
+}
+
+// Between narrows q to the rows whose column is at or after from and before to; a nil
+// bound does not narrow.
+func Between(q *gorm.DB, column string, from, to *time.Time) *gorm.DB {
+	if from != nil {
+		q = q.Where(column+" >= ?", from.UTC())
+	}
+	if to != nil {
+		q = q.Where(column+" < ?", to.UTC())
+	}
+	return q
+}
+
+// Order is the ORDER BY of a sorted list (Page's order): column, then tie so that rows
+// with the same value keep one order, both descending when desc.
+func Order(column, tie string, desc bool) string {
+	dir := " ASC"
+	if desc {
+		dir = " DESC"
+	}
+	return column + dir + ", " + tie + dir
 }

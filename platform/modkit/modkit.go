@@ -161,3 +161,40 @@ func (s Sweep) Handle(ctx context.Context, _ []byte) error {
 	}
 	return err
 }
+
+// Reactor is the base of a module's events adapter, as Sweep is of its jobs adapter:
+// the use cases the handlers call (App) and the logger named after the module. A
+// module's subscriber embeds one:
+//
+//	type Subscriber struct{ modkit.Reactor[Recorder] }
+//
+//	func NewSubscriber(app Recorder, log *zap.Logger) *Subscriber {
+//		return &Subscriber{modkit.NewReactor(app, log, "widgets.events")}
+//	}
+type Reactor[A any] struct {
+	App A
+	Log *zap.Logger
+}
+
+// NewReactor builds the base on the use cases, its logger named name.
+func NewReactor[A any](app A, log *zap.Logger, name string) Reactor[A] {
+	return Reactor[A]{App: app, Log: log.Named(name)}
+}
+
+// Drop logs e under msg as an event the handler cannot act on (a payload a retry cannot
+// fix) and answers nil, so the relay does not retry it.
+func (r Reactor[A]) Drop(msg string, e event.Event, err error) error {
+	r.Log.Warn(msg, zap.String("event_id", e.ID), zap.String("type", e.Type), zap.Error(err))
+	return nil
+}
+
+// Decode reads e's data into a T. A payload that does not decode, or that valid (when
+// not nil) refuses, is dropped (logged by r under msg): ok is false.
+func Decode[T any, A any](r Reactor[A], msg string, e event.Event, valid func(T) bool) (data T, ok bool) {
+	err := e.Decode(&data)
+	if err == nil && (valid == nil || valid(data)) {
+		return data, true
+	}
+	_ = r.Drop(msg, e, err)
+	return data, false
+}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/commerce/platform/apperr"
+	"github.com/gocommerce/commerce/platform/postal"
 )
 
 // Customer states.
@@ -79,22 +80,13 @@ type Customer struct {
 	UpdatedAt         time.Time      `json:"updated_at"`
 }
 
-// Address is a saved customer address (Part 2's address shape plus id, customer_id,
-// the default flags and timestamps). Country is ISO 3166-1 alpha-2; State is the
-// province or region.
+// Address is a saved customer address: Part 2's address shape (postal.Address, its
+// members in place) with id, customer_id, the default flags and timestamps. Country is
+// ISO 3166-1 alpha-2; State is the province or region.
 type Address struct {
-	ID                string    `json:"id"`
-	CustomerID        string    `json:"customer_id"`
-	FirstName         string    `json:"first_name"`
-	LastName          string    `json:"last_name"`
-	Company           string    `json:"company"`
-	Phone             string    `json:"phone"`
-	Address1          string    `json:"address1"`
-	Address2          string    `json:"address2"`
-	City              string    `json:"city"`
-	State             string    `json:"state"`
-	Country           string    `json:"country"`
-	Zip               string    `json:"zip"`
+	ID         string `json:"id"`
+	CustomerID string `json:"customer_id"`
+	postal.Address
 	IsDefaultShipping bool      `json:"is_default_shipping"`
 	IsDefaultBilling  bool      `json:"is_default_billing"`
 	CreatedAt         time.Time `json:"created_at"`

@@ -4,6 +4,7 @@ import (
 	"github.com/gocommerce/commerce/modules/customers/api"
 	"github.com/gocommerce/commerce/modules/customers/domain"
 	"github.com/gocommerce/commerce/platform/clock"
+	"github.com/gocommerce/commerce/platform/postal"
 )
 
 // toAPI maps a customer (with its addresses, nil when not loaded, and its default
@@ -58,18 +59,12 @@ func toAPI(c *domain.Customer, addrs []*domain.Address, def *domain.Address) api
 
 func toAPIAddress(a *domain.Address) api.Address {
 	return api.Address{
-		ID:                string(a.ID),
-		CustomerID:        string(a.CustomerID),
-		FirstName:         a.FirstName,
-		LastName:          a.LastName,
-		Company:           a.Company,
-		Phone:             a.Phone,
-		Address1:          a.Address1,
-		Address2:          a.Address2,
-		City:              a.City,
-		State:             a.Province,
-		Country:           a.Country,
-		Zip:               a.Zip,
+		ID:         string(a.ID),
+		CustomerID: string(a.CustomerID),
+		Address: postal.Address{
+			FirstName: a.FirstName, LastName: a.LastName, Company: a.Company, Phone: a.Phone, Address1: a.Address1,
+			Address2: a.Address2, City: a.City, State: a.Province, Country: a.Country, Zip: a.Zip,
+		},
 		IsDefaultShipping: a.IsDefaultShipping,
 		IsDefaultBilling:  a.IsDefaultBilling,
 		CreatedAt:         a.CreatedAt.UTC(),

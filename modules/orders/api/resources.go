@@ -1,6 +1,10 @@
 package api
 
-import "time"
+import (
+	"time"
+
+	"github.com/gocommerce/commerce/platform/postal"
+)
 
 // Order is the order resource (Part 2 "Order") as the HTTP API shows it, and the data of
 // the order events. Money is a decimal string in the currency's minor units; strings are
@@ -74,19 +78,8 @@ type OrderSummary struct {
 	UpdatedAt         time.Time `json:"updated_at"`
 }
 
-// Address is Part 2's address shape.
-type Address struct {
-	FirstName string `json:"first_name"`
-	LastName  string `json:"last_name"`
-	Company   string `json:"company"`
-	Phone     string `json:"phone"`
-	Address1  string `json:"address1"`
-	Address2  string `json:"address2"`
-	City      string `json:"city"`
-	State     string `json:"state"`
-	Country   string `json:"country"`
-	Zip       string `json:"zip"`
-}
+// Address is Part 2's address shape (shared with the customers' saved addresses).
+type Address = postal.Address
 
 // ClientDetails describes the client that placed the order.
 type ClientDetails struct {

@@ -74,6 +74,19 @@ type Jurisdiction struct {
 	TaxAmount     decimal.Decimal
 }
 
+// BreakdownRow is a Jurisdiction on the wire, a row of a tax_breakdown (the tax
+// calculation's and a checkout's): the rate a fraction, the amounts formatted in the
+// currency.
+type BreakdownRow struct {
+	TaxZoneID     string `json:"tax_zone_id"`
+	TaxZoneName   string `json:"tax_zone_name"`
+	TaxRateID     string `json:"tax_rate_id"`
+	TaxRateName   string `json:"tax_rate_name"`
+	Rate          string `json:"rate"`
+	TaxableAmount string `json:"taxable_amount"`
+	TaxAmount     string `json:"tax_amount"`
+}
+
 // Result is the tax of a query, rounded per line to the currency.
 type Result struct {
 	Lines        []LineTax

@@ -15,7 +15,9 @@ import (
 type fakeAddresses struct{ err error }
 
 func (f fakeAddresses) CustomerAddress(_ context.Context, customerID, addressID string) (customers.Address, error) {
-	return customers.Address{ID: addressID, CustomerID: customerID, Country: "DE", State: "BE", Zip: "10115", City: "Berlin"}, f.err
+	a := customers.Address{ID: addressID, CustomerID: customerID}
+	a.Country, a.State, a.Zip, a.City = "DE", "BE", "10115", "Berlin"
+	return a, f.err
 }
 
 func TestAdapter(t *testing.T) {

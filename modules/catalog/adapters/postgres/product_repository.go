@@ -394,12 +394,7 @@ func (r *ProductRepository) matching(ctx context.Context, f ports.ProductFilter)
 	if len(f.IDs) > 0 {
 		q = q.Where("products.id IN ?", f.IDs)
 	}
-	if f.CreatedAfter != nil {
-		q = q.Where("products.created_at >= ?", f.CreatedAfter.UTC())
-	}
-	if f.CreatedBefore != nil {
-		q = q.Where("products.created_at < ?", f.CreatedBefore.UTC())
-	}
+	q = db.Between(q, "products.created_at", f.CreatedAfter, f.CreatedBefore)
 	if f.InventoryStatus != "" {
 		q = q.Where("products.stock_status = ?", f.InventoryStatus)
 	}

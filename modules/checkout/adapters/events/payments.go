@@ -9,6 +9,7 @@ import (
 
 	payments "github.com/gocommerce/commerce/modules/payments/api"
 	"github.com/gocommerce/commerce/platform/event"
+	"github.com/gocommerce/commerce/platform/modkit"
 )
 
 // Settler is the use case the subscriber calls.
@@ -17,32 +18,25 @@ type Settler interface {
 }
 
 // Subscriber turns payment events into checkout completions.
-type Subscriber struct {
-	app Settler
-	log *zap.Logger
-}
+type Subscriber struct{ modkit.Reactor[Settler] }
 
 // NewSubscriber builds the subscriber.
 func NewSubscriber(app Settler, log *zap.Logger) *Subscriber {
-	return &Subscriber{app: app, log: log.Named("checkout.events")}
+	return &Subscriber{modkit.NewReactor(app, log, "checkout.events")}
 }
 
 // Subscribe registers the handlers.
 func (s *Subscriber) Subscribe(bus event.Subscriber) {
-	bus.Subscribe(payments.EventPaymentSucceeded, s.Handle)
-	bus.Subscribe(payments.EventPaymentFailed, s.Handle)
-	bus.Subscribe(payments.EventPaymentCanceled, s.Handle)
+	for _, t := range []string{payments.EventPaymentSucceeded, payments.EventPaymentFailed, payments.EventPaymentCanceled} {
+		bus.Subscribe(t, s.Handle)
+	}
 }
 
 // Handle settles the checkout of the event's payment, if any.
 func (s *Subscriber) Handle(ctx context.Context, e event.Event) error {
-	var p payments.PaymentEvent
-	if err := e.Decode(&p); err != nil {
-		s.log.Warn("payment event dropped: bad payload", zap.String("event_id", e.ID), zap.Error(err))
+	p, ok := modkit.Decode[payments.PaymentEvent](s.Reactor, "payment event dropped: bad payload", e, nil)
+	if !ok || p.PaymentID == "" || p.OrderID == "" {
 		return nil
 	}
-	if p.PaymentID == "" || p.OrderID == "" {
-		return nil
-	}
-	return s.app.PaymentSettled(ctx, p.PaymentID, e.Type == payments.EventPaymentSucceeded)
+	return s.App.PaymentSettled(ctx, p.PaymentID, e.Type == payments.EventPaymentSucceeded)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/gocommerce/commerce/modules/checkout/app"
 	"github.com/gocommerce/commerce/modules/checkout/domain"
 	"github.com/gocommerce/commerce/modules/checkout/ports"
+	tax "github.com/gocommerce/commerce/modules/tax/api"
 	"github.com/gocommerce/commerce/platform/money"
 )
 
@@ -114,16 +115,6 @@ type rateDTO struct {
 	EstimatedDays *int   `json:"estimated_days"`
 }
 
-type breakdownDTO struct {
-	TaxZoneID     string `json:"tax_zone_id"`
-	TaxZoneName   string `json:"tax_zone_name"`
-	TaxRateID     string `json:"tax_rate_id"`
-	TaxRateName   string `json:"tax_rate_name"`
-	Rate          string `json:"rate"`
-	TaxableAmount string `json:"taxable_amount"`
-	TaxAmount     string `json:"tax_amount"`
-}
-
 type lineDTO struct {
 	ItemID         string `json:"item_id"`
 	ProductID      string `json:"product_id"`
@@ -143,28 +134,28 @@ type lineDTO struct {
 // (subtotal, discount_total, item_tax, shipping_tax, tax_total,
 // available_shipping_rates, tax_breakdown) and the rest of the session.
 type checkoutResponse struct {
-	ID                     string         `json:"id"`
-	CartID                 string         `json:"cart_id"`
-	Status                 string         `json:"status"`
-	Currency               string         `json:"currency"`
-	Email                  string         `json:"email"`
-	Subtotal               string         `json:"subtotal"`
-	DiscountTotal          string         `json:"discount_total"`
-	ShippingTotal          string         `json:"shipping_total"`
-	ItemTax                string         `json:"item_tax"`
-	ShippingTax            string         `json:"shipping_tax"`
-	TaxTotal               string         `json:"tax_total"`
-	Total                  string         `json:"total"`
-	AvailableShippingRates []rateDTO      `json:"available_shipping_rates"`
-	SelectedShippingRate   *rateDTO       `json:"selected_shipping_rate"`
-	TaxBreakdown           []breakdownDTO `json:"tax_breakdown"`
-	ReverseChargeApplied   bool           `json:"reverse_charge_applied"`
-	LineItems              []lineDTO      `json:"line_items"`
-	ShippingAddress        *addressDTO    `json:"shipping_address"`
-	BillingAddress         *addressDTO    `json:"billing_address"`
-	VATID                  string         `json:"vat_id"`
-	CouponCodes            []string       `json:"coupon_codes"`
-	UpdatedAt              time.Time      `json:"updated_at"`
+	ID                     string             `json:"id"`
+	CartID                 string             `json:"cart_id"`
+	Status                 string             `json:"status"`
+	Currency               string             `json:"currency"`
+	Email                  string             `json:"email"`
+	Subtotal               string             `json:"subtotal"`
+	DiscountTotal          string             `json:"discount_total"`
+	ShippingTotal          string             `json:"shipping_total"`
+	ItemTax                string             `json:"item_tax"`
+	ShippingTax            string             `json:"shipping_tax"`
+	TaxTotal               string             `json:"tax_total"`
+	Total                  string             `json:"total"`
+	AvailableShippingRates []rateDTO          `json:"available_shipping_rates"`
+	SelectedShippingRate   *rateDTO           `json:"selected_shipping_rate"`
+	TaxBreakdown           []tax.BreakdownRow `json:"tax_breakdown"`
+	ReverseChargeApplied   bool               `json:"reverse_charge_applied"`
+	LineItems              []lineDTO          `json:"line_items"`
+	ShippingAddress        *addressDTO        `json:"shipping_address"`
+	BillingAddress         *addressDTO        `json:"billing_address"`
+	VATID                  string             `json:"vat_id"`
+	CouponCodes            []string           `json:"coupon_codes"`
+	UpdatedAt              time.Time          `json:"updated_at"`
 }
 
 func amount(d decimal.Decimal, cur string) string { return money.Format(d, cur) }
@@ -184,7 +175,7 @@ func toCheckout(s *domain.Session) checkoutResponse {
 		ID: s.ID, CartID: s.CartID, Status: string(s.Status), Currency: cur, Email: s.Email,
 		Subtotal: amount(t.Subtotal, cur), DiscountTotal: amount(t.DiscountTotal(), cur), ShippingTotal: amount(t.ShippingTotal(), cur),
 		ItemTax: amount(t.Tax.ItemTax, cur), ShippingTax: amount(t.Tax.ShippingTax, cur), TaxTotal: amount(t.TaxTotal(), cur), Total: amount(t.Total(), cur),
-		AvailableShippingRates: []rateDTO{}, TaxBreakdown: []breakdownDTO{}, ReverseChargeApplied: t.Tax.ReverseCharge, LineItems: []lineDTO{},
+		AvailableShippingRates: []rateDTO{}, TaxBreakdown: []tax.BreakdownRow{}, ReverseChargeApplied: t.Tax.ReverseCharge, LineItems: []lineDTO{},
 		ShippingAddress: toAddress(s.ShippingAddress), BillingAddress: toAddress(s.BillingAddress), VATID: s.VATID, CouponCodes: []string{},
 		UpdatedAt: s.UpdatedAt.UTC(),
 	}
@@ -196,7 +187,7 @@ func toCheckout(s *domain.Session) checkoutResponse {
 		out.SelectedShippingRate = &r
 	}
 	for _, b := range t.Tax.Breakdown {
-		out.TaxBreakdown = append(out.TaxBreakdown, breakdownDTO{TaxZoneID: b.ZoneID, TaxZoneName: b.ZoneName, TaxRateID: b.RateID, TaxRateName: b.RateName,
+		out.TaxBreakdown = append(out.TaxBreakdown, tax.BreakdownRow{TaxZoneID: b.ZoneID, TaxZoneName: b.ZoneName, TaxRateID: b.RateID, TaxRateName: b.RateName,
 			Rate: b.Rate.String(), TaxableAmount: amount(b.TaxableAmount, cur), TaxAmount: amount(b.TaxAmount, cur)})
 	}
 	taxes := map[string]domain.LineTax{}

@@ -11,6 +11,7 @@ import (
 	"github.com/gocommerce/commerce/modules/coupons/api"
 	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/event"
+	"github.com/gocommerce/commerce/platform/modkit"
 )
 
 // OrderRecorder is the use case the subscriber calls.
@@ -19,14 +20,11 @@ type OrderRecorder interface {
 }
 
 // Subscriber turns order.created into coupon uses.
-type Subscriber struct {
-	app OrderRecorder
-	log *zap.Logger
-}
+type Subscriber struct{ modkit.Reactor[OrderRecorder] }
 
 // NewSubscriber builds the subscriber.
 func NewSubscriber(app OrderRecorder, log *zap.Logger) *Subscriber {
-	return &Subscriber{app: app, log: log.Named("coupons.events")}
+	return &Subscriber{modkit.NewReactor(app, log, "coupons.events")}
 }
 
 // Subscribe registers the handler.
@@ -38,16 +36,15 @@ func (s *Subscriber) Subscribe(bus event.Subscriber) {
 // logged and dropped; store errors are returned so the relay retries (the recording
 // is idempotent per order).
 func (s *Subscriber) HandleOrderCreated(ctx context.Context, e event.Event) error {
-	var o api.OrderCreated
-	if err := e.Decode(&o); err != nil || o.ID == "" {
-		s.log.Warn("order event dropped: bad payload", zap.String("event_id", e.ID), zap.Error(err))
+	const dropped = "order event dropped: bad payload"
+	o, ok := modkit.Decode(s.Reactor, dropped, e, func(o api.OrderCreated) bool { return o.ID != "" })
+	if !ok {
 		return nil
 	}
-	err := s.app.RecordOrder(ctx, o)
+	err := s.App.RecordOrder(ctx, o)
 	var ae *apperr.Error
 	if errors.As(err, &ae) && ae.Kind == apperr.Invalid {
-		s.log.Warn("order event dropped: bad payload", zap.String("event_id", e.ID), zap.Error(err))
-		return nil
+		return s.Drop(dropped, e, err)
 	}
 	return err
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gocommerce/commerce/modules/customers/domain"
 	"github.com/gocommerce/commerce/platform/event"
+	"github.com/gocommerce/commerce/platform/modkit"
 )
 
 // OrderEventTypes are the order events whose data is the order resource; each one
@@ -67,14 +68,11 @@ type OrderRecorder interface {
 }
 
 // Subscriber turns order events into RecordOrder calls.
-type Subscriber struct {
-	app OrderRecorder
-	log *zap.Logger
-}
+type Subscriber struct{ modkit.Reactor[OrderRecorder] }
 
 // NewSubscriber builds the subscriber.
 func NewSubscriber(app OrderRecorder, log *zap.Logger) *Subscriber {
-	return &Subscriber{app: app, log: log.Named("customers.events")}
+	return &Subscriber{modkit.NewReactor(app, log, "customers.events")}
 }
 
 // Subscribe registers the order handlers.
@@ -87,15 +85,14 @@ func (s *Subscriber) Subscribe(bus event.Subscriber) {
 // HandleOrder records one order event. Undecodable payloads are logged and dropped
 // (a retry cannot fix them); store errors are returned so the relay retries.
 func (s *Subscriber) HandleOrder(ctx context.Context, e event.Event) error {
-	var p OrderPayload
-	if err := e.Decode(&p); err != nil {
-		s.log.Warn("order event dropped: bad payload", zap.String("event_id", e.ID), zap.String("type", e.Type), zap.Error(err))
+	const dropped = "order event dropped: bad payload"
+	p, ok := modkit.Decode[OrderPayload](s.Reactor, dropped, e, nil)
+	if !ok {
 		return nil
 	}
 	f, err := p.Fact()
 	if err != nil {
-		s.log.Warn("order event dropped: bad payload", zap.String("event_id", e.ID), zap.String("type", e.Type), zap.Error(err))
-		return nil
+		return s.Drop(dropped, e, err)
 	}
-	return s.app.RecordOrder(ctx, f)
+	return s.App.RecordOrder(ctx, f)
 }

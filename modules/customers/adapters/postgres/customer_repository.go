@@ -153,11 +153,7 @@ func (r *CustomerRepository) List(ctx context.Context, q ports.CustomerQuery) ([
 	if !ok {
 		return nil, 0, fmt.Errorf("customers: unknown sort %q", q.Sort)
 	}
-	dir := " ASC"
-	if q.Desc {
-		dir = " DESC"
-	}
-	rows, total, err := db.Page[customerRow](base.Session(&gorm.Session{}), col+dir+", id"+dir, q.Offset, q.Limit, "customers: count", "customers: list")
+	rows, total, err := db.Page[customerRow](base.Session(&gorm.Session{}), db.Order(col, "id", q.Desc), q.Offset, q.Limit, "customers: count", "customers: list")
 	if err != nil {
 		return nil, 0, err
 	}

@@ -11,17 +11,15 @@ import (
 	catalog "github.com/gocommerce/commerce/modules/catalog/api"
 	"github.com/gocommerce/commerce/modules/inventory/app"
 	"github.com/gocommerce/commerce/platform/event"
+	"github.com/gocommerce/commerce/platform/modkit"
 )
 
 // Subscriber turns catalog events into inventory use cases.
-type Subscriber struct {
-	svc *app.Service
-	log *zap.Logger
-}
+type Subscriber struct{ modkit.Reactor[*app.Service] }
 
 // NewSubscriber builds the subscriber.
 func NewSubscriber(svc *app.Service, log *zap.Logger) *Subscriber {
-	return &Subscriber{svc: svc, log: log.Named("inventory.events")}
+	return &Subscriber{modkit.NewReactor(svc, log, "inventory.events")}
 }
 
 // Register subscribes the handlers.
@@ -42,7 +40,7 @@ type resource struct {
 // since retrying cannot fix it.
 func (s *Subscriber) decode(e event.Event, v any) bool {
 	if err := e.Decode(v); err != nil {
-		s.log.Error("undecodable event dropped", zap.String("type", e.Type), zap.String("id", e.ID), zap.Error(err))
+		s.Log.Error("undecodable event dropped", zap.String("type", e.Type), zap.String("id", e.ID), zap.Error(err))
 		return false
 	}
 	return true
@@ -54,13 +52,13 @@ func (s *Subscriber) StockSet(ctx context.Context, e event.Event) error {
 	if !s.decode(e, &d) {
 		return nil
 	}
-	return s.svc.ApplyStockSet(ctx, app.StockSetCommand{EventID: e.ID, ProductID: d.ProductID, VariantID: d.VariantID, Quantity: d.Quantity})
+	return s.App.ApplyStockSet(ctx, app.StockSetCommand{EventID: e.ID, ProductID: d.ProductID, VariantID: d.VariantID, Quantity: d.Quantity})
 }
 
 // ProductDeleted removes the product's levels (product.deleted).
 func (s *Subscriber) ProductDeleted(ctx context.Context, e event.Event) error {
 	if id, ok := s.productID(e); ok {
-		return s.svc.ProductDeleted(ctx, id)
+		return s.App.ProductDeleted(ctx, id)
 	}
 	return nil
 }
@@ -71,14 +69,14 @@ func (s *Subscriber) VariantDeleted(ctx context.Context, e event.Event) error {
 	if !s.decode(e, &d) {
 		return nil
 	}
-	return s.svc.VariantDeleted(ctx, d.ProductID, d.ID)
+	return s.App.VariantDeleted(ctx, d.ProductID, d.ID)
 }
 
 // ProductUpdated refreshes the product's name and threshold kept with its stock
 // (product.updated).
 func (s *Subscriber) ProductUpdated(ctx context.Context, e event.Event) error {
 	if id, ok := s.productID(e); ok {
-		return s.svc.ProductChanged(ctx, id)
+		return s.App.ProductChanged(ctx, id)
 	}
 	return nil
 }

@@ -36,13 +36,7 @@ func filterMovements(q *gorm.DB, f ports.MovementFilter) *gorm.DB {
 	if f.Reference != "" {
 		q = q.Where("m.reference = ?", f.Reference)
 	}
-	if f.From != nil {
-		q = q.Where("m.created_at >= ?", f.From.UTC())
-	}
-	if f.Until != nil {
-		q = q.Where("m.created_at < ?", f.Until.UTC())
-	}
-	return q
+	return db.Between(q, "m.created_at", f.From, f.Until)
 }
 
 // List returns a page of movements, newest first unless asked otherwise, with the

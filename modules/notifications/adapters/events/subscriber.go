@@ -23,17 +23,15 @@ import (
 	payments "github.com/gocommerce/commerce/modules/payments/api"
 	webhooks "github.com/gocommerce/commerce/modules/webhooks/api"
 	"github.com/gocommerce/commerce/platform/event"
+	"github.com/gocommerce/commerce/platform/modkit"
 )
 
 // Subscriber reacts to the events.
-type Subscriber struct {
-	svc *app.Service
-	log *zap.Logger
-}
+type Subscriber struct{ modkit.Reactor[*app.Service] }
 
 // NewSubscriber builds the subscriber.
 func NewSubscriber(svc *app.Service, log *zap.Logger) *Subscriber {
-	return &Subscriber{svc: svc, log: log.Named("notifications.events")}
+	return &Subscriber{modkit.NewReactor(svc, log, "notifications.events")}
 }
 
 // Subscribe registers the handlers.
@@ -75,7 +73,7 @@ func (s *Subscriber) decoded(h func(context.Context, event.Event) error) event.H
 	return func(ctx context.Context, e event.Event) error {
 		err := h(ctx, e)
 		if de, ok := err.(decodeError); ok { //nolint:errorlint // decodeError is never wrapped
-			s.log.Warn("event payload dropped", zap.String("type", e.Type), zap.String("id", e.ID), zap.Error(de.err))
+			s.Log.Warn("event payload dropped", zap.String("type", e.Type), zap.String("id", e.ID), zap.Error(de.err))
 			return nil
 		}
 		return err
@@ -118,7 +116,7 @@ func (s *Subscriber) checkoutCompleted(ctx context.Context, e event.Event) error
 	if err != nil {
 		return err
 	}
-	return s.svc.Notify(ctx, "order_confirmation:"+c.OrderID, api.Message{
+	return s.App.Notify(ctx, "order_confirmation:"+c.OrderID, api.Message{
 		Recipient: c.Email, CustomerID: deref(c.CustomerID), TemplateID: app.TemplateOrderConfirmation, Priority: domain.PriorityHigh,
 		Metadata: map[string]any{"order_id": c.OrderID, "event_id": e.ID},
 		Variables: map[string]any{"customer_name": "there", "order_number": c.OrderNumber, "items": []map[string]any{},
@@ -143,7 +141,7 @@ func (s *Subscriber) orderCreated(ctx context.Context, e event.Event) error {
 	if err != nil || !o.SendReceipt {
 		return err
 	}
-	return s.svc.Notify(ctx, "order_confirmation:"+o.ID, api.Message{
+	return s.App.Notify(ctx, "order_confirmation:"+o.ID, api.Message{
 		Recipient: o.Email, CustomerID: deref(o.CustomerID), TemplateID: app.TemplateOrderConfirmation, Priority: domain.PriorityHigh,
 		Metadata: map[string]any{"order_id": o.ID, "event_id": e.ID}, Variables: orderVars(o.Order),
 	})
@@ -159,7 +157,7 @@ func (s *Subscriber) orderCancelled(ctx context.Context, e event.Event) error {
 	if vars["reason"] == "" {
 		vars["reason"] = "other"
 	}
-	return s.svc.Notify(ctx, "order_cancelled:"+o.ID, api.Message{
+	return s.App.Notify(ctx, "order_cancelled:"+o.ID, api.Message{
 		Recipient: o.Email, CustomerID: deref(o.CustomerID), TemplateID: app.TemplateOrderCancelled, Priority: domain.PriorityHigh,
 		Metadata: map[string]any{"order_id": o.ID, "event_id": e.ID}, Variables: vars,
 	})
@@ -172,7 +170,7 @@ func (s *Subscriber) paymentReceived(ctx context.Context, e event.Event) error {
 	}
 	vars := orderVars(o)
 	vars["amount"], vars["payment_method"] = o.TotalPrice, "card"
-	return s.svc.Notify(ctx, "payment_received:"+e.ID, api.Message{
+	return s.App.Notify(ctx, "payment_received:"+e.ID, api.Message{
 		Recipient: o.Email, CustomerID: deref(o.CustomerID), TemplateID: app.TemplatePaymentSuccessful,
 		Metadata: map[string]any{"order_id": o.ID, "event_id": e.ID}, Variables: vars,
 	})
@@ -183,7 +181,7 @@ func (s *Subscriber) fulfillmentCreated(ctx context.Context, e event.Event) erro
 	if err != nil || !f.NotifyCustomer || f.TrackingNumber == "" {
 		return err
 	}
-	return s.svc.Notify(ctx, "order_shipped:"+f.ID, api.Message{
+	return s.App.Notify(ctx, "order_shipped:"+f.ID, api.Message{
 		Recipient: f.Email, CustomerID: deref(f.CustomerID), TemplateID: app.TemplateOrderShipped,
 		Metadata: map[string]any{"order_id": f.OrderID, "fulfillment_id": f.ID, "event_id": e.ID},
 		Variables: map[string]any{"customer_name": "there", "order_number": f.OrderNumber, "carrier": f.TrackingCompany,
@@ -196,7 +194,7 @@ func (s *Subscriber) refundCreated(ctx context.Context, e event.Event) error {
 	if err != nil || !r.NotifyCustomer {
 		return err
 	}
-	return s.svc.Notify(ctx, "refund:"+r.ID, api.Message{
+	return s.App.Notify(ctx, "refund:"+r.ID, api.Message{
 		Recipient: r.Email, CustomerID: deref(r.CustomerID), TemplateID: app.TemplateRefundProcessed,
 		Metadata:  map[string]any{"order_id": r.OrderID, "refund_id": r.ID, "event_id": e.ID},
 		Variables: map[string]any{"customer_name": "there", "order_number": r.OrderNumber, "amount": r.Amount, "currency": r.Currency},
@@ -212,7 +210,7 @@ func (s *Subscriber) paymentFailed(ctx context.Context, e event.Event) error {
 	if msg == "" {
 		msg = p.ErrorCode
 	}
-	return s.svc.Notify(ctx, "payment_failed:"+e.ID, api.Message{
+	return s.App.Notify(ctx, "payment_failed:"+e.ID, api.Message{
 		Recipient: p.CustomerEmail, CustomerID: p.CustomerID, TemplateID: app.TemplatePaymentFailed, Priority: domain.PriorityHigh,
 		Metadata: map[string]any{"payment_id": p.PaymentID, "order_id": p.OrderID, "event_id": e.ID},
 		Variables: map[string]any{"customer_name": "there", "amount": p.Amount, "currency": p.Currency,
@@ -225,7 +223,7 @@ func (s *Subscriber) customerCreated(ctx context.Context, e event.Event) error {
 	if err != nil || c.State != customers.StateEnabled {
 		return err // an invited customer is welcomed when the invite is accepted
 	}
-	return s.svc.Welcome(ctx, c.ID)
+	return s.App.Welcome(ctx, c.ID)
 }
 
 func (s *Subscriber) customerEnabled(ctx context.Context, e event.Event) error {
@@ -233,7 +231,7 @@ func (s *Subscriber) customerEnabled(ctx context.Context, e event.Event) error {
 	if err != nil {
 		return err
 	}
-	return s.svc.Welcome(ctx, c.ID)
+	return s.App.Welcome(ctx, c.ID)
 }
 
 func (s *Subscriber) customerInvited(ctx context.Context, e event.Event) error {
@@ -241,7 +239,7 @@ func (s *Subscriber) customerInvited(ctx context.Context, e event.Event) error {
 	if err != nil {
 		return err
 	}
-	return s.svc.Invite(ctx, "invite:"+e.ID, c.ID)
+	return s.App.Invite(ctx, "invite:"+e.ID, c.ID)
 }
 
 func (s *Subscriber) passwordReset(ctx context.Context, e event.Event) error {
@@ -249,7 +247,7 @@ func (s *Subscriber) passwordReset(ctx context.Context, e event.Event) error {
 	if err != nil {
 		return err
 	}
-	return s.svc.PasswordReset(ctx, "password_reset:"+e.ID, c.ID)
+	return s.App.PasswordReset(ctx, "password_reset:"+e.ID, c.ID)
 }
 
 // forgetCustomer erases a deleted or anonymized customer's data (both events carry the
@@ -259,7 +257,7 @@ func (s *Subscriber) forgetCustomer(ctx context.Context, e event.Event) error {
 	if err != nil || c.ID == "" {
 		return err
 	}
-	return s.svc.ForgetCustomer(ctx, c.ID)
+	return s.App.ForgetCustomer(ctx, c.ID)
 }
 
 func (s *Subscriber) lowStock(ctx context.Context, e event.Event) error {
@@ -271,7 +269,7 @@ func (s *Subscriber) lowStock(ctx context.Context, e event.Event) error {
 	if p.Variants != nil && len(*p.Variants) > 0 {
 		sku = (*p.Variants)[0].SKU
 	}
-	return s.svc.LowStock(ctx, "low_stock:"+e.ID, map[string]any{"product_title": p.Title, "product_id": p.ID, "sku": sku,
+	return s.App.LowStock(ctx, "low_stock:"+e.ID, map[string]any{"product_title": p.Title, "product_id": p.ID, "sku": sku,
 		"quantity": p.InventoryQuantity, "threshold": p.LowStockThreshold})
 }
 
@@ -284,7 +282,7 @@ func (s *Subscriber) webhookDisabled(ctx context.Context, e event.Event) error {
 	if w.DisabledReason != nil && *w.DisabledReason != "" {
 		reason = *w.DisabledReason
 	}
-	return s.svc.WebhookDisabled(ctx, "webhook_disabled:"+e.ID, w.ID, w.URL, reason, w.FailureCount)
+	return s.App.WebhookDisabled(ctx, "webhook_disabled:"+e.ID, w.ID, w.URL, reason, w.FailureCount)
 }
 
 func (s *Subscriber) cartState(ctx context.Context, e event.Event) error {
@@ -292,7 +290,7 @@ func (s *Subscriber) cartState(ctx context.Context, e event.Event) error {
 	if err != nil {
 		return err
 	}
-	return s.svc.TouchCart(ctx, ports.CartActivity{CartID: c.ID, CustomerID: deref(c.CustomerID), Email: c.Email, Currency: c.Currency,
+	return s.App.TouchCart(ctx, ports.CartActivity{CartID: c.ID, CustomerID: deref(c.CustomerID), Email: c.Email, Currency: c.Currency,
 		Total: c.Total, ItemCount: c.ItemCount, LastActiveAt: c.UpdatedAt})
 }
 
@@ -301,7 +299,7 @@ func (s *Subscriber) cartItem(ctx context.Context, e event.Event) error {
 	if err != nil {
 		return err
 	}
-	return s.svc.CartActivity(ctx, c.CartID, c.Total, e.CreatedAt)
+	return s.App.CartActivity(ctx, c.CartID, c.Total, e.CreatedAt)
 }
 
 func (s *Subscriber) cartConverted(ctx context.Context, e event.Event) error {
@@ -309,5 +307,5 @@ func (s *Subscriber) cartConverted(ctx context.Context, e event.Event) error {
 	if err != nil {
 		return err
 	}
-	return s.svc.ForgetCart(ctx, c.ID)
+	return s.App.ForgetCart(ctx, c.ID)
 }

@@ -92,21 +92,12 @@ func (r *NotificationRepository) List(ctx context.Context, f ports.Filter, offse
 			q = q.Where(col+" = ?", v)
 		}
 	}
-	if f.CreatedAfter != nil {
-		q = q.Where("created_at >= ?", f.CreatedAfter.UTC())
-	}
-	if f.CreatedBefore != nil {
-		q = q.Where("created_at < ?", f.CreatedBefore.UTC())
-	}
+	q = db.Between(q, "created_at", f.CreatedAfter, f.CreatedBefore)
 	col, ok := sortColumns[f.Sort]
 	if !ok {
 		col = "created_at"
 	}
-	dir := " ASC"
-	if f.Desc {
-		dir = " DESC"
-	}
-	rows, total, err := db.Page[notificationRow](q.Session(&gorm.Session{}), col+dir+", id"+dir, offset, limit,
+	rows, total, err := db.Page[notificationRow](q.Session(&gorm.Session{}), db.Order(col, "id", f.Desc), offset, limit,
 		"notifications: count", "notifications: list")
 	if err != nil {
 		return nil, 0, err

@@ -15,6 +15,7 @@ import (
 	payments "github.com/gocommerce/commerce/modules/payments/api"
 	shipping "github.com/gocommerce/commerce/modules/shipping/api"
 	"github.com/gocommerce/commerce/platform/event"
+	"github.com/gocommerce/commerce/platform/modkit"
 )
 
 // Recorder is the use cases the subscriber calls.
@@ -26,14 +27,11 @@ type Recorder interface {
 }
 
 // Subscriber turns payment events into order transactions.
-type Subscriber struct {
-	app Recorder
-	log *zap.Logger
-}
+type Subscriber struct{ modkit.Reactor[Recorder] }
 
 // NewSubscriber builds the subscriber.
 func NewSubscriber(app Recorder, log *zap.Logger) *Subscriber {
-	return &Subscriber{app: app, log: log.Named("orders.events")}
+	return &Subscriber{modkit.NewReactor(app, log, "orders.events")}
 }
 
 // Subscribe registers the handlers.
@@ -48,15 +46,14 @@ func (s *Subscriber) Subscribe(bus event.Subscriber) {
 }
 
 func (s *Subscriber) drop(e event.Event, err error) error {
-	s.log.Warn("payment event dropped: bad payload", zap.String("event_id", e.ID), zap.String("type", e.Type), zap.Error(err))
-	return nil
+	return s.Drop("payment event dropped: bad payload", e, err)
 }
 
 // HandlePaymentCreated reads the payment's state (an authorization raises no later
 // event of its own) when it names an order.
 func (s *Subscriber) HandlePaymentCreated(ctx context.Context, e event.Event) error {
 	if p, ok := s.orderPayment(e); ok {
-		return s.app.SyncPayment(ctx, p.PaymentID)
+		return s.App.SyncPayment(ctx, p.PaymentID)
 	}
 	return nil
 }
@@ -64,12 +61,8 @@ func (s *Subscriber) HandlePaymentCreated(ctx context.Context, e event.Event) er
 // orderPayment decodes a payment event; false when it names no order, or when the
 // payload does not decode (logged and dropped).
 func (s *Subscriber) orderPayment(e event.Event) (payments.PaymentEvent, bool) {
-	var p payments.PaymentEvent
-	if err := e.Decode(&p); err != nil {
-		_ = s.drop(e, err)
-		return p, false
-	}
-	return p, p.OrderID != "" && p.PaymentID != ""
+	p, ok := modkit.Decode[payments.PaymentEvent](s.Reactor, "payment event dropped: bad payload", e, nil)
+	return p, ok && p.OrderID != "" && p.PaymentID != ""
 }
 
 // HandlePayment records payment.succeeded (a sale, or the capture of an authorization),
@@ -94,7 +87,7 @@ func (s *Subscriber) HandlePayment(ctx context.Context, e event.Event) error {
 	default:
 		return nil
 	}
-	return s.app.RecordPayment(ctx, p.OrderID, ev)
+	return s.App.RecordPayment(ctx, p.OrderID, ev)
 }
 
 // HandleRefund records refund.succeeded and refund.failed: the settling of one of the
@@ -115,5 +108,5 @@ func (s *Subscriber) HandleRefund(ctx context.Context, e event.Event) error {
 	}
 	orderKey, _ := r.Metadata[paymentsapi.MetaOrderID].(string)
 	f.TransactionID, _ = r.Metadata[paymentsapi.MetaTransactionID].(string)
-	return s.app.RecordRefund(ctx, orderKey, f)
+	return s.App.RecordRefund(ctx, orderKey, f)
 }

@@ -43,9 +43,9 @@ func (s *Subscriber) HandleShipmentCreated(ctx context.Context, e event.Event) e
 			fact.Lines = append(fact.Lines, domain.FulfillmentLine{LineItemID: it.LineItemID, Quantity: it.Quantity})
 		}
 	}
-	err := s.app.RecordShipment(ctx, fact)
+	err := s.App.RecordShipment(ctx, fact)
 	if _, ok := apperr.As(err); ok {
-		s.log.Warn("shipment not recorded on its order", zap.String("event_id", e.ID), zap.String("order_id", fact.OrderID),
+		s.Log.Warn("shipment not recorded on its order", zap.String("event_id", e.ID), zap.String("order_id", fact.OrderID),
 			zap.String("shipment_id", sh.ID), zap.Error(err))
 		return nil
 	}

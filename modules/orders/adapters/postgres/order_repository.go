@@ -306,24 +306,12 @@ func (r *OrderRepository) List(ctx context.Context, f ports.ListFilter) ([]*doma
 	if f.MaxTotal != nil {
 		q = q.Where("total_price_units <= ?", domain.Units(*f.MaxTotal))
 	}
-	if f.CreatedAfter != nil {
-		q = q.Where("created_at >= ?", f.CreatedAfter.UTC())
-	}
-	if f.CreatedBefore != nil {
-		q = q.Where("created_at < ?", f.CreatedBefore.UTC())
-	}
-	if f.UpdatedAfter != nil {
-		q = q.Where("updated_at >= ?", f.UpdatedAfter.UTC())
-	}
+	q = db.Between(db.Between(q, "created_at", f.CreatedAfter, f.CreatedBefore), "updated_at", f.UpdatedAfter, nil)
 	col, ok := sortColumns[f.Sort]
 	if !ok {
 		col = "created_at"
 	}
-	dir := " ASC"
-	if f.Desc {
-		dir = " DESC"
-	}
-	rows, total, err := db.Page[orderRow](q.Session(&gorm.Session{}), col+dir+", order_number"+dir, f.Offset, f.Limit, "orders: count", "orders: list")
+	rows, total, err := db.Page[orderRow](q.Session(&gorm.Session{}), db.Order(col, "order_number", f.Desc), f.Offset, f.Limit, "orders: count", "orders: list")
 	if err != nil {
 		return nil, 0, err
 	}

@@ -6,11 +6,7 @@ package alipay
 
 import (
 	"context"
-	"crypto"
-	"crypto/rand"
 	"crypto/rsa"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -45,27 +41,21 @@ var beijing = time.FixedZone("CST", 8*3600)
 
 // Gateway is the Alipay adapter.
 type Gateway struct {
-	gatewaykit.Wallet
-	cfg  Config
-	key  *rsa.PrivateKey
-	pub  *rsa.PublicKey
-	now  func() time.Time
-	base string
+	gatewaykit.Signed
+	cfg Config
 }
 
 var _ ports.Gateway = (*Gateway)(nil)
 
 // New parses the keys and builds the adapter.
 func New(cfg Config) (*Gateway, error) {
-	key, pub, err := rsakeys.ParsePair(cfg.PrivateKeyPEM, cfg.AlipayPublicKeyPEM)
+	wallet := gatewaykit.Wallet{NoSavedMethods: gatewaykit.NoSavedMethods{Provider: "Alipay"}, GatewayID: "alipay", Currencies: []string{"CNY"}, MaxMinor: 10000000000}
+	signed, err := gatewaykit.NewSigned(wallet, cfg.PrivateKeyPEM, cfg.AlipayPublicKeyPEM, cfg.BaseURL, cfg.Now)
 	if err != nil {
 		return nil, err
 	}
-	cfg.HTTPClient = gatewaykit.HTTPClient(cfg.HTTPClient)
-	if cfg.Now == nil {
-		cfg.Now = time.Now
-	}
-	return &Gateway{Wallet: gatewaykit.Wallet{NoSavedMethods: gatewaykit.NoSavedMethods{Provider: "Alipay"}, GatewayID: "alipay", Currencies: []string{"CNY"}, MaxMinor: 10000000000}, cfg: cfg, key: key, pub: pub, now: cfg.Now, base: strings.TrimRight(cfg.BaseURL, "/")}, nil
+	cfg.HTTPClient, cfg.Now = gatewaykit.HTTPClient(cfg.HTTPClient), signed.Now
+	return &Gateway{Signed: signed, cfg: cfg}, nil
 }
 
 // ParsePrivateKey reads an RSA private key (PKCS#1 or PKCS#8, PEM or bare base64).
@@ -99,24 +89,10 @@ outer:
 }
 
 // Sign signs content with SHA256withRSA (RSA2), base64.
-func Sign(key *rsa.PrivateKey, content string) (string, error) {
-	sum := sha256.Sum256([]byte(content))
-	sig, err := rsa.SignPKCS1v15(rand.Reader, key, crypto.SHA256, sum[:])
-	if err != nil {
-		return "", err
-	}
-	return base64.StdEncoding.EncodeToString(sig), nil
-}
+func Sign(key *rsa.PrivateKey, content string) (string, error) { return rsakeys.Sign(key, content) }
 
 // Verify checks a base64 SHA256withRSA signature of content.
-func Verify(pub *rsa.PublicKey, content, sig string) error {
-	raw, err := base64.StdEncoding.DecodeString(sig)
-	if err != nil {
-		return err
-	}
-	sum := sha256.Sum256([]byte(content))
-	return rsa.VerifyPKCS1v15(pub, crypto.SHA256, sum[:], raw)
-}
+func Verify(pub *rsa.PublicKey, content, sig string) error { return rsakeys.Verify(pub, content, sig) }
 
 // CaptureMethod is always automatic (page pay has no separate capture).
 func (g *Gateway) CaptureMethod() string { return domain.CaptureAutomatic }
@@ -136,7 +112,7 @@ func (g *Gateway) signed(method string, biz map[string]any, extra map[string]str
 	v.Set("format", "JSON")
 	v.Set("charset", "utf-8")
 	v.Set("sign_type", "RSA2")
-	v.Set("timestamp", g.now().In(beijing).Format("2006-01-02 15:04:05"))
+	v.Set("timestamp", g.Now().In(beijing).Format("2006-01-02 15:04:05"))
 	v.Set("version", "1.0")
 	v.Set("biz_content", string(raw))
 	for k, val := range extra {
@@ -144,7 +120,7 @@ func (g *Gateway) signed(method string, biz map[string]any, extra map[string]str
 			v.Set(k, val)
 		}
 	}
-	sig, err := Sign(g.key, SignContent(v, "sign"))
+	sig, err := Sign(g.Key, SignContent(v, "sign"))
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +135,7 @@ func (g *Gateway) call(ctx context.Context, method string, biz map[string]any) (
 	if err != nil {
 		return nil, err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, g.base+"/gateway.do", strings.NewReader(v.Encode()))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, g.Base+"/gateway.do", strings.NewReader(v.Encode()))
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +160,7 @@ func (g *Gateway) call(ctx context.Context, method string, biz map[string]any) (
 	var sig string
 	_ = json.Unmarshal(env["sign"], &sig)
 	// The signature covers the response node exactly as sent.
-	if err := Verify(g.pub, string(raw), sig); err != nil {
+	if err := Verify(g.Pub, string(raw), sig); err != nil {
 		return nil, fmt.Errorf("alipay: %s: response signature: %w", method, err)
 	}
 	var out map[string]any
@@ -202,12 +178,9 @@ func str(m map[string]any, k string) string {
 // Authorize builds the signed page-pay URL: the customer pays on Alipay
 // (requires_action, action_type redirect), then complete queries the trade.
 func (g *Gateway) Authorize(_ context.Context, req ports.ChargeRequest) (ports.ChargeResult, error) {
-	if req.Card != nil || req.Saved != nil || req.BankTransfer != nil {
-		return ports.ChargeResult{}, domain.ErrInvalidPaymentMethod.WithMessage("Alipay payments are made in the Alipay wallet; send payment_method type alipay")
-	}
-	subject := req.Description
-	if subject == "" {
-		subject = "Order " + req.PaymentID
+	subject, err := g.Subject(req, "Alipay payments are made in the Alipay wallet; send payment_method type alipay")
+	if err != nil {
+		return ports.ChargeResult{}, err
 	}
 	no := outTradeNo(req.PaymentID)
 	v, err := g.signed("alipay.trade.page.pay", map[string]any{
@@ -220,7 +193,7 @@ func (g *Gateway) Authorize(_ context.Context, req ports.ChargeRequest) (ports.C
 	return ports.ChargeResult{
 		Status: domain.StatusRequiresAction, TransactionID: no,
 		Action: &domain.Action{Type: domain.ActionRedirect, Data: map[string]any{
-			"type": "alipay_page_pay", "redirect_url": g.base + "/gateway.do?" + v.Encode(), "out_trade_no": no, "payment_intent": no,
+			"type": "alipay_page_pay", "redirect_url": g.Base + "/gateway.do?" + v.Encode(), "out_trade_no": no, "payment_intent": no,
 		}},
 	}, nil
 }
@@ -294,7 +267,7 @@ func (g *Gateway) ParseWebhook(_ context.Context, _ http.Header, body []byte) (p
 	if err != nil || params.Get("sign") == "" {
 		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithMessage("Missing Alipay notification signature")
 	}
-	if err := Verify(g.pub, SignContent(params, "sign", "sign_type"), params.Get("sign")); err != nil {
+	if err := Verify(g.Pub, SignContent(params, "sign", "sign_type"), params.Get("sign")); err != nil {
 		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithCause(err)
 	}
 	if params.Get("app_id") != g.cfg.AppID {
@@ -304,7 +277,7 @@ func (g *Gateway) ParseWebhook(_ context.Context, _ http.Header, body []byte) (p
 	if err != nil {
 		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithMessage("Missing or malformed notify_time")
 	}
-	if err := signedtime.Check(g.now(), sent); err != nil {
+	if err := signedtime.Check(g.Now(), sent); err != nil {
 		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithCause(err)
 	}
 	ev := ports.WebhookEvent{

@@ -10,6 +10,7 @@ import (
 
 	customers "github.com/gocommerce/commerce/modules/customers/api"
 	"github.com/gocommerce/commerce/platform/event"
+	"github.com/gocommerce/commerce/platform/modkit"
 )
 
 // CustomerEventTypes are the customer events after which the customer's saved methods
@@ -23,13 +24,12 @@ type MethodForgetter interface {
 
 // Subscriber turns customer.deleted and customer.anonymized into ForgetCustomerMethods.
 type Subscriber struct {
-	app MethodForgetter
-	log *zap.Logger
+	modkit.Reactor[MethodForgetter]
 }
 
 // NewSubscriber builds the subscriber.
 func NewSubscriber(app MethodForgetter, log *zap.Logger) *Subscriber {
-	return &Subscriber{app: app, log: log.Named("payments.events")}
+	return &Subscriber{modkit.NewReactor(app, log, "payments.events")}
 }
 
 // Subscribe registers the handlers.
@@ -43,16 +43,16 @@ func (s *Subscriber) Subscribe(bus event.Subscriber) {
 // logged and dropped (a retry cannot fix it); store errors are returned so the relay
 // retries.
 func (s *Subscriber) HandleCustomerGone(ctx context.Context, e event.Event) error {
-	var data struct {
+	type customer struct {
 		ID string `json:"id"`
 	}
-	if err := e.Decode(&data); err != nil || data.ID == "" {
-		s.log.Warn("customer event dropped: bad payload", zap.String("event_id", e.ID), zap.String("type", e.Type), zap.Error(err))
+	data, ok := modkit.Decode(s.Reactor, "customer event dropped: bad payload", e, func(c customer) bool { return c.ID != "" })
+	if !ok {
 		return nil
 	}
-	n, err := s.app.ForgetCustomerMethods(ctx, data.ID)
+	n, err := s.App.ForgetCustomerMethods(ctx, data.ID)
 	if n > 0 {
-		s.log.Info("saved payment methods of a removed customer deleted", zap.String("customer_id", data.ID), zap.String("event", e.Type), zap.Int("methods", n))
+		s.Log.Info("saved payment methods of a removed customer deleted", zap.String("customer_id", data.ID), zap.String("event", e.Type), zap.Int("methods", n))
 	}
 	return err
 }

@@ -11,12 +11,9 @@ package wechatpay
 import (
 	"bytes"
 	"context"
-	"crypto"
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/rand"
-	"crypto/rsa"
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -50,12 +47,8 @@ type Config struct {
 
 // Gateway is the WeChat Pay adapter.
 type Gateway struct {
-	gatewaykit.Wallet
-	cfg  Config
-	key  *rsa.PrivateKey
-	pub  *rsa.PublicKey
-	now  func() time.Time
-	base string
+	gatewaykit.Signed
+	cfg Config
 }
 
 var _ ports.Gateway = (*Gateway)(nil)
@@ -65,7 +58,8 @@ const Tolerance = signedtime.Tolerance
 
 // New parses the keys and builds the adapter.
 func New(cfg Config) (*Gateway, error) {
-	key, pub, err := rsakeys.ParsePair(cfg.PrivateKeyPEM, cfg.PlatformPublicKeyPEM)
+	wallet := gatewaykit.Wallet{NoSavedMethods: gatewaykit.NoSavedMethods{Provider: "WeChat Pay"}, GatewayID: "wechat_pay", Currencies: []string{"CNY"}, MaxMinor: 10000000000}
+	signed, err := gatewaykit.NewSigned(wallet, cfg.PrivateKeyPEM, cfg.PlatformPublicKeyPEM, cfg.BaseURL, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +67,7 @@ func New(cfg Config) (*Gateway, error) {
 		return nil, errors.New("webhook_secret: the APIv3 key must be 32 bytes")
 	}
 	cfg.HTTPClient = gatewaykit.HTTPClient(cfg.HTTPClient)
-	return &Gateway{Wallet: gatewaykit.Wallet{NoSavedMethods: gatewaykit.NoSavedMethods{Provider: "WeChat Pay"}, GatewayID: "wechat_pay", Currencies: []string{"CNY"}, MaxMinor: 10000000000}, cfg: cfg, key: key, pub: pub, now: time.Now, base: strings.TrimRight(cfg.BaseURL, "/")}, nil
+	return &Gateway{Signed: signed, cfg: cfg}, nil
 }
 
 // CaptureMethod is always automatic.
@@ -95,20 +89,11 @@ func nonce() string {
 	return strings.ToUpper(hex.EncodeToString(b))
 }
 
-func sign(key *rsa.PrivateKey, msg string) (string, error) {
-	sum := sha256.Sum256([]byte(msg))
-	sig, err := rsa.SignPKCS1v15(rand.Reader, key, crypto.SHA256, sum[:])
-	if err != nil {
-		return "", err
-	}
-	return base64.StdEncoding.EncodeToString(sig), nil
-}
-
 // Authorization builds the request's Authorization header.
 func (g *Gateway) Authorization(method, urlPath, body string) (string, error) {
-	ts := strconv.FormatInt(g.now().Unix(), 10)
+	ts := strconv.FormatInt(g.Now().Unix(), 10)
 	n := nonce()
-	sig, err := sign(g.key, SignatureMessage(method, urlPath, ts, n, body))
+	sig, err := rsakeys.Sign(g.Key, SignatureMessage(method, urlPath, ts, n, body))
 	if err != nil {
 		return "", err
 	}
@@ -126,15 +111,10 @@ func (g *Gateway) verify(h http.Header, body []byte) error {
 	if err != nil {
 		return errors.New("bad Wechatpay-Timestamp")
 	}
-	if err := signedtime.Check(g.now(), time.Unix(sec, 0)); err != nil {
+	if err := signedtime.Check(g.Now(), time.Unix(sec, 0)); err != nil {
 		return fmt.Errorf("Wechatpay-Timestamp: %w", err)
 	}
-	raw, err := base64.StdEncoding.DecodeString(sig)
-	if err != nil {
-		return err
-	}
-	sum := sha256.Sum256([]byte(ResponseMessage(ts, n, string(body))))
-	return rsa.VerifyPKCS1v15(g.pub, crypto.SHA256, sum[:], raw)
+	return rsakeys.Verify(g.Pub, ResponseMessage(ts, n, string(body)), sig)
 }
 
 // apiError is a WeChat Pay error answer.
@@ -168,7 +148,7 @@ func (g *Gateway) call(ctx context.Context, method, path string, in, out any) er
 	if in != nil {
 		body = bytes.NewReader(raw)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, g.base+path, body)
+	req, err := http.NewRequestWithContext(ctx, method, g.Base+path, body)
 	if err != nil {
 		return err
 	}
@@ -207,12 +187,9 @@ type amount struct {
 // Authorize places a Native order: the customer scans code_url (requires_action,
 // action_type redirect), then complete queries the order.
 func (g *Gateway) Authorize(ctx context.Context, req ports.ChargeRequest) (ports.ChargeResult, error) {
-	if req.Card != nil || req.Saved != nil || req.BankTransfer != nil {
-		return ports.ChargeResult{}, domain.ErrInvalidPaymentMethod.WithMessage("WeChat Pay payments are made in WeChat; send payment_method type wechat_pay")
-	}
-	desc := req.Description
-	if desc == "" {
-		desc = "Order " + req.PaymentID
+	desc, err := g.Subject(req, "WeChat Pay payments are made in WeChat; send payment_method type wechat_pay")
+	if err != nil {
+		return ports.ChargeResult{}, err
 	}
 	no := outTradeNo(req.PaymentID)
 	var out struct {

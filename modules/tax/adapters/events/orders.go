@@ -9,6 +9,7 @@ import (
 
 	"github.com/gocommerce/commerce/modules/tax/api"
 	"github.com/gocommerce/commerce/platform/event"
+	"github.com/gocommerce/commerce/platform/modkit"
 )
 
 // OrderRecorder is the use case order.created feeds.
@@ -17,14 +18,11 @@ type OrderRecorder interface {
 }
 
 // Subscriber is the module's consumer of order.created.
-type Subscriber struct {
-	record func(context.Context, api.OrderCreated) error
-	log    *zap.Logger
-}
+type Subscriber struct{ modkit.Reactor[OrderRecorder] }
 
 // NewSubscriber builds the subscriber on the recorder.
 func NewSubscriber(r OrderRecorder, log *zap.Logger) *Subscriber {
-	return &Subscriber{record: r.RecordOrder, log: log.Named("tax.events")}
+	return &Subscriber{modkit.NewReactor(r, log, "tax.events")}
 }
 
 // Subscribe registers HandleOrderCreated for order.created.
@@ -36,10 +34,9 @@ func (s *Subscriber) Subscribe(bus event.Subscriber) {
 // dropped (a retry cannot fix it); a store error goes back to the relay, which retries
 // (recording is idempotent per order id).
 func (s *Subscriber) HandleOrderCreated(ctx context.Context, e event.Event) error {
-	var o api.OrderCreated
-	if err := e.Decode(&o); err != nil || o.ID == "" {
-		s.log.Warn("order.created dropped", zap.String("event_id", e.ID), zap.Error(err))
+	o, ok := modkit.Decode(s.Reactor, "order.created dropped", e, func(o api.OrderCreated) bool { return o.ID != "" })
+	if !ok {
 		return nil
 	}
-	return s.record(ctx, o)
+	return s.App.RecordOrder(ctx, o)
 }

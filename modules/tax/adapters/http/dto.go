@@ -116,25 +116,15 @@ type lineJSON struct {
 	ReverseCharge *bool   `json:"reverse_charge,omitempty"`
 }
 
-type breakdownJSON struct {
-	TaxZoneID     string `json:"tax_zone_id"`
-	TaxZoneName   string `json:"tax_zone_name"`
-	TaxRateID     string `json:"tax_rate_id"`
-	TaxRateName   string `json:"tax_rate_name"`
-	Rate          string `json:"rate"`
-	TaxableAmount string `json:"taxable_amount"`
-	TaxAmount     string `json:"tax_amount"`
-}
-
 type calculationJSON struct {
-	LineItems            []lineJSON      `json:"line_items"`
-	ShippingTax          string          `json:"shipping_tax"`
-	TotalTax             string          `json:"total_tax"`
-	TaxBreakdown         []breakdownJSON `json:"tax_breakdown"`
-	Currency             string          `json:"currency"`
-	TaxIncluded          bool            `json:"tax_included"`
-	ReverseChargeApplied bool            `json:"reverse_charge_applied"`
-	VATIDValid           *bool           `json:"vat_id_valid,omitempty"`
+	LineItems            []lineJSON         `json:"line_items"`
+	ShippingTax          string             `json:"shipping_tax"`
+	TotalTax             string             `json:"total_tax"`
+	TaxBreakdown         []api.BreakdownRow `json:"tax_breakdown"`
+	Currency             string             `json:"currency"`
+	TaxIncluded          bool               `json:"tax_included"`
+	ReverseChargeApplied bool               `json:"reverse_charge_applied"`
+	VATIDValid           *bool              `json:"vat_id_valid,omitempty"`
 }
 
 func optional(s string) *string {
@@ -148,7 +138,7 @@ func toCalculation(r api.Result) calculationJSON {
 	cur := r.Currency
 	out := calculationJSON{ShippingTax: money.Format(r.ShippingTax, cur), TotalTax: money.Format(r.TotalTax, cur), Currency: cur,
 		TaxIncluded: r.TaxIncluded, ReverseChargeApplied: r.ReverseChargeApplied, VATIDValid: r.VATIDValid,
-		LineItems: make([]lineJSON, len(r.Lines)), TaxBreakdown: make([]breakdownJSON, len(r.Breakdown))}
+		LineItems: make([]lineJSON, len(r.Lines)), TaxBreakdown: make([]api.BreakdownRow, len(r.Breakdown))}
 	for i, l := range r.Lines {
 		out.LineItems[i] = lineJSON{ItemID: l.ItemID, TaxableAmount: money.Format(l.TaxableAmount, cur),
 			TaxAmount: money.Format(l.TaxAmount, cur), TaxRate: l.TaxRate.String(), TaxRateID: optional(l.TaxRateID),
@@ -159,7 +149,7 @@ func toCalculation(r api.Result) calculationJSON {
 		}
 	}
 	for i, j := range r.Breakdown {
-		out.TaxBreakdown[i] = breakdownJSON{TaxZoneID: j.TaxZoneID, TaxZoneName: j.TaxZoneName, TaxRateID: j.TaxRateID,
+		out.TaxBreakdown[i] = api.BreakdownRow{TaxZoneID: j.TaxZoneID, TaxZoneName: j.TaxZoneName, TaxRateID: j.TaxRateID,
 			TaxRateName: j.TaxRateName, Rate: j.Rate.String(), TaxableAmount: money.Format(j.TaxableAmount, cur),
 			TaxAmount: money.Format(j.TaxAmount, cur)}
 	}

@@ -4,13 +4,16 @@ package gatewaykit
 
 import (
 	"context"
+	"crypto/rsa"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/gocommerce/commerce/modules/payments/adapters/internal/rsakeys"
 	"github.com/gocommerce/commerce/modules/payments/domain"
 	"github.com/gocommerce/commerce/modules/payments/ports"
 )
@@ -129,4 +132,42 @@ func Send(client *http.Client, req *http.Request, limit int64, what string, refu
 		return a, err
 	}
 	return a, a.Refusal(refused(a.Status))
+}
+
+// Signed is a wallet gateway that signs its requests with the merchant's RSA key and
+// verifies the provider's answers and notifications with the provider's RSA public key:
+// its keys, the clock it stamps and checks times with, and the provider's base URL. A
+// gateway embeds it.
+type Signed struct {
+	Wallet
+	Key  *rsa.PrivateKey
+	Pub  *rsa.PublicKey
+	Now  func() time.Time
+	Base string
+}
+
+// NewSigned parses the key pair (rsakeys.ParsePair) and builds the wallet's base; now is
+// time.Now when nil.
+func NewSigned(w Wallet, privatePEM, publicPEM, baseURL string, now func() time.Time) (Signed, error) {
+	key, pub, err := rsakeys.ParsePair(privatePEM, publicPEM)
+	if err != nil {
+		return Signed{}, err
+	}
+	if now == nil {
+		now = time.Now
+	}
+	return Signed{Wallet: w, Key: key, Pub: pub, Now: now, Base: strings.TrimRight(baseURL, "/")}, nil
+}
+
+// Subject refuses a charge that does not pay in the wallet (a card, a saved method or a
+// bank transfer: refusal says which payment_method type to send) and answers what the
+// provider shows the customer: the charge's description, else "Order <payment id>".
+func (w Wallet) Subject(req ports.ChargeRequest, refusal string) (string, error) {
+	if req.Card != nil || req.Saved != nil || req.BankTransfer != nil {
+		return "", domain.ErrInvalidPaymentMethod.WithMessage("%s", refusal)
+	}
+	if req.Description == "" {
+		return "Order " + req.PaymentID, nil
+	}
+	return req.Description, nil
 }

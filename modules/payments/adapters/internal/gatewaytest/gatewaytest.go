@@ -4,15 +4,13 @@ package gatewaytest
 
 import (
 	"context"
-	"crypto"
 	"crypto/rand"
 	"crypto/rsa"
-	"crypto/sha256"
 	"crypto/x509"
-	"encoding/base64"
 	"encoding/pem"
 	"testing"
 
+	"github.com/gocommerce/commerce/modules/payments/adapters/internal/rsakeys"
 	"github.com/gocommerce/commerce/modules/payments/domain"
 	"github.com/gocommerce/commerce/modules/payments/ports"
 )
@@ -63,7 +61,6 @@ func PublicPEM(t testing.TB, k *rsa.PublicKey) string {
 
 // Sign is msg's SHA256withRSA (PKCS#1 v1.5) signature in base64.
 func Sign(k *rsa.PrivateKey, msg string) string {
-	sum := sha256.Sum256([]byte(msg))
-	sig, _ := rsa.SignPKCS1v15(rand.Reader, k, crypto.SHA256, sum[:])
-	return base64.StdEncoding.EncodeToString(sig)
+	sig, _ := rsakeys.Sign(k, msg)
+	return sig
 }

@@ -3,8 +3,12 @@
 package rsakeys
 
 import (
+	"crypto"
+	"crypto/rand"
 	"crypto/rsa"
+	"crypto/sha256"
 	"crypto/x509"
+	"encoding/base64"
 	"encoding/pem"
 	"errors"
 	"fmt"
@@ -71,4 +75,25 @@ func ParsePair(private, public string) (*rsa.PrivateKey, *rsa.PublicKey, error) 
 		return nil, nil, fmt.Errorf("public_key: %w", err)
 	}
 	return key, pub, nil
+}
+
+// Sign signs content with SHA256withRSA (PKCS#1 v1.5; Alipay's RSA2, WeChat Pay's
+// SHA256-RSA2048) and answers the signature in base64.
+func Sign(key *rsa.PrivateKey, content string) (string, error) {
+	sum := sha256.Sum256([]byte(content))
+	sig, err := rsa.SignPKCS1v15(rand.Reader, key, crypto.SHA256, sum[:])
+	if err != nil {
+		return "", err
+	}
+	return base64.StdEncoding.EncodeToString(sig), nil
+}
+
+// Verify checks sig, a base64 SHA256withRSA signature of content, with pub.
+func Verify(pub *rsa.PublicKey, content, sig string) error {
+	raw, err := base64.StdEncoding.DecodeString(sig)
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256([]byte(content))
+	return rsa.VerifyPKCS1v15(pub, crypto.SHA256, sum[:], raw)
 }
