@@ -22,6 +22,7 @@ import (
 	jobs6 "github.com/gocommerce/commerce/modules/checkout/adapters/jobs"
 	app13 "github.com/gocommerce/commerce/modules/checkout/app"
 	"github.com/gocommerce/commerce/modules/coupons"
+	"github.com/gocommerce/commerce/modules/coupons/adapters/cartsapi"
 	events5 "github.com/gocommerce/commerce/modules/coupons/adapters/events"
 	http7 "github.com/gocommerce/commerce/modules/coupons/adapters/http"
 	app10 "github.com/gocommerce/commerce/modules/coupons/app"
@@ -216,8 +217,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	handler5 := http6.NewHandler(service8)
 	jobs11 := jobs3.NewJobs(service8, logger)
 	cartsModule := carts.NewModule(handler5, jobs11)
-	portsCarts := coupons.NewCarts(service8)
-	validator := app10.NewValidator(service6, portsCarts)
+	cartsapiAdapter := cartsapi.NewAdapter(service8)
+	validator := app10.NewValidator(service6, cartsapiAdapter)
 	handler6 := http7.NewHandler(service6, validator)
 	subscriber3 := events5.NewSubscriber(service6, logger)
 	couponsModule := coupons.NewModule(handler6, subscriber3)
