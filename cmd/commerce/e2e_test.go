@@ -51,11 +51,15 @@ func init() {
 	openapi3filter.RegisterBodyDecoder("text/css", text)
 }
 
-// migrationSources are every module's migrations, read from modules that need no
-// wiring to say them; a database of them is a copy of one template (testdb).
+// migrationSources are every module's migrations, read from modules built without
+// their parts (a module's spec names its migrations); a database of them is a copy of
+// one template (testdb).
 func migrationSources() []db.MigrationSource {
-	return modkit.MigrationSources(newModules(&identity.Module{}, &customers.Module{}, &catalog.Module{}, &inventory.Module{},
-		&payments.Module{}, &carts.Module{}, &coupons.Module{}, &orders.Module{}, &tax.Module{}, &shipping.Module{}, &statistics.Module{}, &checkout.Module{}, &notifications.Module{}, &subscriptions.Module{}, &webhooks.Module{}, &ratelimit.AdminModule{}, &metrics.Module{}, &adminui.Module{}))
+	return modkit.MigrationSources(newModules(identity.NewModule(nil), customers.NewModule(nil, nil, nil), catalog.NewModule(nil),
+		inventory.NewModule(nil, nil, nil), payments.NewModule(nil, nil), carts.NewModule(nil, nil), coupons.NewModule(nil, nil),
+		orders.NewModule(nil, nil), tax.NewModule(nil, nil), shipping.NewModule(nil, nil), statistics.NewModule(nil, nil, nil),
+		checkout.NewModule(nil, nil, nil, nil), notifications.NewModule(nil, nil, nil), subscriptions.NewModule(nil, nil, nil, nil),
+		webhooks.NewModule(nil, nil, nil), &ratelimit.AdminModule{}, &metrics.Module{}, &adminui.Module{}))
 }
 
 // testApp is the whole process wired as in production, on a fresh database.

@@ -8,118 +8,82 @@ package main
 
 import (
 	"github.com/gocommerce/commerce/modules/carts"
-	catalogapi2 "github.com/gocommerce/commerce/modules/carts/adapters/catalogapi"
-	"github.com/gocommerce/commerce/modules/carts/adapters/couponsapi"
-	customersapi3 "github.com/gocommerce/commerce/modules/carts/adapters/customersapi"
 	http6 "github.com/gocommerce/commerce/modules/carts/adapters/http"
 	jobs3 "github.com/gocommerce/commerce/modules/carts/adapters/jobs"
-	"github.com/gocommerce/commerce/modules/carts/adapters/none"
-	postgres4 "github.com/gocommerce/commerce/modules/carts/adapters/postgres"
-	"github.com/gocommerce/commerce/modules/carts/adapters/taxapi"
-	app4 "github.com/gocommerce/commerce/modules/carts/app"
+	postgres2 "github.com/gocommerce/commerce/modules/carts/adapters/postgres"
+	app3 "github.com/gocommerce/commerce/modules/carts/app"
 	"github.com/gocommerce/commerce/modules/catalog"
 	http3 "github.com/gocommerce/commerce/modules/catalog/adapters/http"
-	ordersapi2 "github.com/gocommerce/commerce/modules/catalog/adapters/ordersapi"
-	postgres7 "github.com/gocommerce/commerce/modules/catalog/adapters/postgres"
+	"github.com/gocommerce/commerce/modules/catalog/adapters/ordersapi"
 	app7 "github.com/gocommerce/commerce/modules/catalog/app"
 	"github.com/gocommerce/commerce/modules/checkout"
-	cartsapi3 "github.com/gocommerce/commerce/modules/checkout/adapters/cartsapi"
-	couponsapi3 "github.com/gocommerce/commerce/modules/checkout/adapters/couponsapi"
 	events9 "github.com/gocommerce/commerce/modules/checkout/adapters/events"
 	http12 "github.com/gocommerce/commerce/modules/checkout/adapters/http"
-	inventoryapi2 "github.com/gocommerce/commerce/modules/checkout/adapters/inventoryapi"
 	jobs6 "github.com/gocommerce/commerce/modules/checkout/adapters/jobs"
-	ordersapi4 "github.com/gocommerce/commerce/modules/checkout/adapters/ordersapi"
-	paymentsapi2 "github.com/gocommerce/commerce/modules/checkout/adapters/paymentsapi"
-	postgres13 "github.com/gocommerce/commerce/modules/checkout/adapters/postgres"
-	"github.com/gocommerce/commerce/modules/checkout/adapters/shippingapi"
-	taxapi2 "github.com/gocommerce/commerce/modules/checkout/adapters/taxapi"
 	app13 "github.com/gocommerce/commerce/modules/checkout/app"
 	"github.com/gocommerce/commerce/modules/coupons"
-	cartsapi2 "github.com/gocommerce/commerce/modules/coupons/adapters/cartsapi"
-	customersapi2 "github.com/gocommerce/commerce/modules/coupons/adapters/customersapi"
+	"github.com/gocommerce/commerce/modules/coupons/adapters/cartsapi"
 	events5 "github.com/gocommerce/commerce/modules/coupons/adapters/events"
 	http7 "github.com/gocommerce/commerce/modules/coupons/adapters/http"
-	postgres9 "github.com/gocommerce/commerce/modules/coupons/adapters/postgres"
-	app9 "github.com/gocommerce/commerce/modules/coupons/app"
+	app10 "github.com/gocommerce/commerce/modules/coupons/app"
 	"github.com/gocommerce/commerce/modules/customers"
-	"github.com/gocommerce/commerce/modules/customers/adapters/cartsapi"
 	events2 "github.com/gocommerce/commerce/modules/customers/adapters/events"
 	http2 "github.com/gocommerce/commerce/modules/customers/adapters/http"
-	"github.com/gocommerce/commerce/modules/customers/adapters/identityapi"
 	"github.com/gocommerce/commerce/modules/customers/adapters/jobs"
-	"github.com/gocommerce/commerce/modules/customers/adapters/notificationsapi"
-	"github.com/gocommerce/commerce/modules/customers/adapters/ordersapi"
-	postgres2 "github.com/gocommerce/commerce/modules/customers/adapters/postgres"
-	"github.com/gocommerce/commerce/modules/customers/adapters/subscriptionsapi"
-	"github.com/gocommerce/commerce/modules/customers/app"
+	app6 "github.com/gocommerce/commerce/modules/customers/app"
 	"github.com/gocommerce/commerce/modules/identity"
 	"github.com/gocommerce/commerce/modules/identity/adapters/customersapi"
 	"github.com/gocommerce/commerce/modules/identity/adapters/http"
 	"github.com/gocommerce/commerce/modules/identity/adapters/jwt"
 	"github.com/gocommerce/commerce/modules/identity/adapters/postgres"
-	app2 "github.com/gocommerce/commerce/modules/identity/app"
+	"github.com/gocommerce/commerce/modules/identity/app"
 	"github.com/gocommerce/commerce/modules/inventory"
 	"github.com/gocommerce/commerce/modules/inventory/adapters/catalogapi"
 	events3 "github.com/gocommerce/commerce/modules/inventory/adapters/events"
 	http4 "github.com/gocommerce/commerce/modules/inventory/adapters/http"
 	jobs2 "github.com/gocommerce/commerce/modules/inventory/adapters/jobs"
-	postgres8 "github.com/gocommerce/commerce/modules/inventory/adapters/postgres"
 	app8 "github.com/gocommerce/commerce/modules/inventory/app"
 	"github.com/gocommerce/commerce/modules/notifications"
-	customersapi5 "github.com/gocommerce/commerce/modules/notifications/adapters/customersapi"
+	customersapi2 "github.com/gocommerce/commerce/modules/notifications/adapters/customersapi"
 	events10 "github.com/gocommerce/commerce/modules/notifications/adapters/events"
 	http13 "github.com/gocommerce/commerce/modules/notifications/adapters/http"
 	jobs7 "github.com/gocommerce/commerce/modules/notifications/adapters/jobs"
-	postgres6 "github.com/gocommerce/commerce/modules/notifications/adapters/postgres"
-	app6 "github.com/gocommerce/commerce/modules/notifications/app"
+	postgres4 "github.com/gocommerce/commerce/modules/notifications/adapters/postgres"
+	app5 "github.com/gocommerce/commerce/modules/notifications/app"
 	"github.com/gocommerce/commerce/modules/orders"
-	catalogapi3 "github.com/gocommerce/commerce/modules/orders/adapters/catalogapi"
-	couponsapi2 "github.com/gocommerce/commerce/modules/orders/adapters/couponsapi"
-	customersapi4 "github.com/gocommerce/commerce/modules/orders/adapters/customersapi"
 	events6 "github.com/gocommerce/commerce/modules/orders/adapters/events"
 	http8 "github.com/gocommerce/commerce/modules/orders/adapters/http"
-	"github.com/gocommerce/commerce/modules/orders/adapters/inventoryapi"
-	"github.com/gocommerce/commerce/modules/orders/adapters/paymentsapi"
-	postgres3 "github.com/gocommerce/commerce/modules/orders/adapters/postgres"
-	app3 "github.com/gocommerce/commerce/modules/orders/app"
+	app2 "github.com/gocommerce/commerce/modules/orders/app"
 	"github.com/gocommerce/commerce/modules/payments"
 	events4 "github.com/gocommerce/commerce/modules/payments/adapters/events"
 	http5 "github.com/gocommerce/commerce/modules/payments/adapters/http"
 	"github.com/gocommerce/commerce/modules/shipping"
 	http10 "github.com/gocommerce/commerce/modules/shipping/adapters/http"
 	jobs4 "github.com/gocommerce/commerce/modules/shipping/adapters/jobs"
-	ordersapi3 "github.com/gocommerce/commerce/modules/shipping/adapters/ordersapi"
-	postgres12 "github.com/gocommerce/commerce/modules/shipping/adapters/postgres"
+	ordersapi2 "github.com/gocommerce/commerce/modules/shipping/adapters/ordersapi"
+	postgres6 "github.com/gocommerce/commerce/modules/shipping/adapters/postgres"
 	app12 "github.com/gocommerce/commerce/modules/shipping/app"
 	"github.com/gocommerce/commerce/modules/statistics"
 	events8 "github.com/gocommerce/commerce/modules/statistics/adapters/events"
 	http11 "github.com/gocommerce/commerce/modules/statistics/adapters/http"
 	jobs5 "github.com/gocommerce/commerce/modules/statistics/adapters/jobs"
-	postgres10 "github.com/gocommerce/commerce/modules/statistics/adapters/postgres"
-	app10 "github.com/gocommerce/commerce/modules/statistics/app"
+	postgres5 "github.com/gocommerce/commerce/modules/statistics/adapters/postgres"
+	app9 "github.com/gocommerce/commerce/modules/statistics/app"
 	"github.com/gocommerce/commerce/modules/subscriptions"
-	catalogapi4 "github.com/gocommerce/commerce/modules/subscriptions/adapters/catalogapi"
-	customersapi6 "github.com/gocommerce/commerce/modules/subscriptions/adapters/customersapi"
 	events11 "github.com/gocommerce/commerce/modules/subscriptions/adapters/events"
 	http14 "github.com/gocommerce/commerce/modules/subscriptions/adapters/http"
 	jobs8 "github.com/gocommerce/commerce/modules/subscriptions/adapters/jobs"
-	notificationsapi2 "github.com/gocommerce/commerce/modules/subscriptions/adapters/notificationsapi"
-	ordersapi5 "github.com/gocommerce/commerce/modules/subscriptions/adapters/ordersapi"
-	paymentsapi3 "github.com/gocommerce/commerce/modules/subscriptions/adapters/paymentsapi"
-	postgres5 "github.com/gocommerce/commerce/modules/subscriptions/adapters/postgres"
-	app5 "github.com/gocommerce/commerce/modules/subscriptions/app"
+	postgres3 "github.com/gocommerce/commerce/modules/subscriptions/adapters/postgres"
+	app4 "github.com/gocommerce/commerce/modules/subscriptions/app"
 	"github.com/gocommerce/commerce/modules/tax"
 	events7 "github.com/gocommerce/commerce/modules/tax/adapters/events"
 	http9 "github.com/gocommerce/commerce/modules/tax/adapters/http"
-	postgres11 "github.com/gocommerce/commerce/modules/tax/adapters/postgres"
-	"github.com/gocommerce/commerce/modules/tax/adapters/vies"
 	app11 "github.com/gocommerce/commerce/modules/tax/app"
 	"github.com/gocommerce/commerce/modules/webhooks"
 	events12 "github.com/gocommerce/commerce/modules/webhooks/adapters/events"
 	http15 "github.com/gocommerce/commerce/modules/webhooks/adapters/http"
 	jobs9 "github.com/gocommerce/commerce/modules/webhooks/adapters/jobs"
-	postgres14 "github.com/gocommerce/commerce/modules/webhooks/adapters/postgres"
+	postgres7 "github.com/gocommerce/commerce/modules/webhooks/adapters/postgres"
 	app14 "github.com/gocommerce/commerce/modules/webhooks/app"
 	"github.com/gocommerce/commerce/platform/adminui"
 	"github.com/gocommerce/commerce/platform/clock"
@@ -155,20 +119,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	staffRepository := postgres.NewStaffRepository(dbDB)
 	apiKeyRepository := postgres.NewAPIKeyRepository(dbDB)
 	appSettings := customers.NewSettings(cfg)
-	customerRepository := postgres2.NewCustomerRepository(dbDB)
-	addressRepository := postgres2.NewAddressRepository(dbDB)
-	tokenRepository := postgres2.NewTokenRepository(dbDB)
-	orderStatsRepository := postgres2.NewOrderStatsRepository(dbDB)
-	segmentRepository := postgres2.NewSegmentRepository(dbDB)
-	auditRepository := postgres2.NewAuditRepository(dbDB)
-	stores := app.Stores{
-		Customers: customerRepository,
-		Addresses: addressRepository,
-		Tokens:    tokenRepository,
-		Stats:     orderStatsRepository,
-		Segments:  segmentRepository,
-		Audit:     auditRepository,
-	}
+	stores := customers.NewStores(dbDB)
 	tokenRevocationRepository := postgres.NewTokenRevocationRepository(dbDB)
 	client, cleanup3, err := redisx.Provide(cfg)
 	if err != nil {
@@ -178,37 +129,21 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	invalidations := identity.NewInvalidations(cfg, client, logger)
 	clockClock := clock.New()
-	revocations := app2.NewRevocations(settings, tokenRevocationRepository, dbDB, invalidations, clockClock, logger)
-	credentialService := app2.NewCredentialService(settings, credentialRepository, revocations, clockClock)
-	adapter := identityapi.NewAdapter(credentialService)
+	revocations := app.NewRevocations(settings, tokenRevocationRepository, dbDB, invalidations, clockClock, logger)
+	credentialService := app.NewCredentialService(settings, credentialRepository, revocations, clockClock)
 	settings2 := orders.NewSettings(cfg)
-	orderRepository := postgres3.NewOrderRepository(dbDB)
-	noteRepository := postgres3.NewNoteRepository(dbDB)
-	appStores := app3.Stores{
-		Orders: orderRepository,
-		Notes:  noteRepository,
-	}
-	queryService := app3.NewQueryService(settings2, dbDB, appStores, clockClock)
-	ordersapiAdapter := ordersapi.NewAdapter(queryService)
+	appStores := orders.NewStores(dbDB)
+	queryService := app2.NewQueryService(settings2, dbDB, appStores, clockClock)
 	outbox := events.NewOutbox(dbDB)
-	cartRepository := postgres4.NewConfiguredRepository(cfg, dbDB, outbox)
-	appQueryService := app4.NewQueryService(cartRepository, clockClock)
-	cartsapiAdapter := cartsapi.NewAdapter(appQueryService)
-	repository := postgres5.NewRepository(dbDB)
-	queryService2 := app5.NewQueryService(repository)
-	subscriptionsapiAdapter := subscriptionsapi.NewAdapter(queryService2)
-	notificationRepository := postgres6.NewNotificationRepository(dbDB)
-	queries := app6.NewQueries(notificationRepository)
-	notificationsapiAdapter := notificationsapi.NewAdapter(queries)
-	collaborators := app.Collaborators{
-		Credentials:   adapter,
-		Orders:        ordersapiAdapter,
-		Carts:         cartsapiAdapter,
-		Subscriptions: subscriptionsapiAdapter,
-		Notifications: notificationsapiAdapter,
-	}
-	service := app.NewService(appSettings, dbDB, stores, collaborators, outbox, clockClock)
-	customersapiAdapter := customersapi.NewAdapter(service)
+	cartRepository := postgres2.NewConfiguredRepository(cfg, dbDB, outbox)
+	appQueryService := app3.NewQueryService(cartRepository, clockClock)
+	repository := postgres3.NewRepository(dbDB)
+	queryService2 := app4.NewQueryService(repository)
+	notificationRepository := postgres4.NewNotificationRepository(dbDB)
+	queries := app5.NewQueries(notificationRepository)
+	collaborators := customers.NewCollaborators(credentialService, queryService, appQueryService, queryService2, queries)
+	service := app6.NewService(appSettings, dbDB, stores, collaborators, outbox, clockClock)
+	adapter := customersapi.NewAdapter(service)
 	tokens, err := jwt.NewTokens(cfg, clockClock)
 	if err != nil {
 		cleanup3()
@@ -216,8 +151,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	keyCache := app2.NewKeyCache(settings, clockClock)
-	appService := app2.NewService(settings, dbDB, credentialRepository, staffRepository, apiKeyRepository, customersapiAdapter, tokens, keyCache, revocations, invalidations, clockClock, logger)
+	keyCache := app.NewKeyCache(settings, clockClock)
+	appService := app.NewService(settings, dbDB, credentialRepository, staffRepository, apiKeyRepository, adapter, tokens, keyCache, revocations, invalidations, clockClock, logger)
 	handler := http.NewHandler(appService)
 	module := identity.NewModule(handler)
 	httpHandler := http2.NewHandler(service)
@@ -225,16 +160,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	jobsJobs := jobs.NewJobs(service, logger)
 	customersModule := customers.NewModule(httpHandler, subscriber, jobsJobs)
 	settings3 := catalog.NewSettings(cfg)
-	productRepository := postgres7.NewProductRepository(dbDB)
-	variantRepository := postgres7.NewVariantRepository(dbDB)
-	imageRepository := postgres7.NewImageRepository(dbDB)
-	collectionRepository := postgres7.NewCollectionRepository(dbDB)
-	stores2 := app7.Stores{
-		Products:    productRepository,
-		Variants:    variantRepository,
-		Images:      imageRepository,
-		Collections: collectionRepository,
-	}
+	stores2 := catalog.NewStores(dbDB)
 	imageStorage, err := catalog.NewImageStorage(cfg)
 	if err != nil {
 		cleanup3()
@@ -242,23 +168,12 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	adapter2 := ordersapi2.NewAdapter(queryService)
-	service2 := app7.NewService(settings3, dbDB, stores2, imageStorage, adapter2, outbox, clockClock, logger)
+	ordersapiAdapter := ordersapi.NewAdapter(queryService)
+	service2 := app7.NewService(settings3, dbDB, stores2, imageStorage, ordersapiAdapter, outbox, clockClock, logger)
 	httpSettings := catalog.NewHTTPSettings(cfg)
 	handler2 := http3.NewHandler(service2, httpSettings)
 	catalogModule := catalog.NewModule(handler2)
-	locationRepository := postgres8.NewLocationRepository(dbDB)
-	levelRepository := postgres8.NewLevelRepository(dbDB)
-	movementRepository := postgres8.NewMovementRepository(dbDB)
-	reservationRepository := postgres8.NewReservationRepository(dbDB)
-	processedEvents := postgres8.NewProcessedEvents(dbDB)
-	repositories := app8.Repositories{
-		Locations:    locationRepository,
-		Levels:       levelRepository,
-		Movements:    movementRepository,
-		Reservations: reservationRepository,
-		Processed:    processedEvents,
-	}
+	repositories := inventory.NewRepositories(dbDB)
 	catalogapiAdapter := catalogapi.NewAdapter(service2)
 	settings4 := inventory.NewSettings(cfg)
 	service3 := app8.NewService(dbDB, repositories, catalogapiAdapter, outbox, clockClock, settings4)
@@ -279,27 +194,15 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	subscriber2 := events4.NewSubscriber(service4, logger)
 	paymentsModule := payments.NewModule(handler4, subscriber2)
 	settings6 := carts.NewSettings(cfg)
-	adapter3 := catalogapi2.NewAdapter(service2)
 	settings7 := coupons.NewSettings(cfg)
-	couponRepository := postgres9.NewCouponRepository(dbDB)
-	usageRepository := postgres9.NewUsageRepository(dbDB)
-	stores3 := app9.Stores{
-		Coupons: couponRepository,
-		Usage:   usageRepository,
-	}
+	stores3 := coupons.NewStores(dbDB)
 	settings8 := statistics.NewSettings(cfg)
-	postgresRepository := postgres10.NewRepository(dbDB)
-	service5 := app10.NewService(settings8, dbDB, postgresRepository, clockClock)
+	postgresRepository := postgres5.NewRepository(dbDB)
+	service5 := app9.NewService(settings8, dbDB, postgresRepository, clockClock)
 	segments := customers.NewSegments(service, service5)
-	adapter4 := customersapi2.NewAdapter(service, segments)
-	appCollaborators := app9.Collaborators{
-		Customers: adapter4,
-	}
-	service6 := app9.NewService(settings7, dbDB, stores3, appCollaborators, outbox, clockClock)
-	couponsapiAdapter := couponsapi.NewAdapter(service6)
+	appCollaborators := coupons.NewCollaborators(service, segments)
+	service6 := app10.NewService(settings7, dbDB, stores3, appCollaborators, outbox, clockClock)
 	settings9 := tax.NewSettings(cfg)
-	repository2 := postgres11.NewRepository(dbDB)
-	viesClient := vies.New(cfg)
 	provider, err := tax.NewProvider(cfg)
 	if err != nil {
 		cleanup3()
@@ -307,55 +210,31 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	deps := app11.Deps{
-		Repo:     repository2,
-		VIES:     viesClient,
-		Provider: provider,
-	}
+	deps := tax.NewDeps(cfg, dbDB, provider)
 	service7 := app11.NewService(settings9, dbDB, deps, clockClock)
-	taxapiAdapter := taxapi.NewAdapter(service7)
-	automaticDiscounts := none.NewAutomaticDiscounts()
-	adapter5 := customersapi3.NewAdapter(service)
-	collaborators2 := app4.Collaborators{
-		Catalog:            adapter3,
-		Coupons:            couponsapiAdapter,
-		Tax:                taxapiAdapter,
-		AutomaticDiscounts: automaticDiscounts,
-		Addresses:          adapter5,
-	}
-	service8 := app4.NewService(settings6, dbDB, cartRepository, collaborators2, outbox, clockClock)
+	collaborators2 := carts.NewCollaborators(service2, service6, service, service7)
+	service8 := app3.NewService(settings6, dbDB, cartRepository, collaborators2, outbox, clockClock)
 	handler5 := http6.NewHandler(service8)
 	jobs11 := jobs3.NewJobs(service8, logger)
 	cartsModule := carts.NewModule(handler5, jobs11)
-	adapter6 := cartsapi2.NewAdapter(service8)
-	validator := app9.NewValidator(service6, adapter6)
+	cartsapiAdapter := cartsapi.NewAdapter(service8)
+	validator := app10.NewValidator(service6, cartsapiAdapter)
 	handler6 := http7.NewHandler(service6, validator)
 	subscriber3 := events5.NewSubscriber(service6, logger)
 	couponsModule := coupons.NewModule(handler6, subscriber3)
-	adapter7 := catalogapi3.NewAdapter(service2)
-	inventoryapiAdapter := inventoryapi.NewAdapter(service3)
-	paymentsapiAdapter := paymentsapi.NewAdapter(service4)
-	adapter8 := customersapi4.NewAdapter(service)
-	adapter9 := couponsapi2.NewAdapter(service6)
-	collaborators3 := app3.Collaborators{
-		Catalog:   adapter7,
-		Inventory: inventoryapiAdapter,
-		Payments:  paymentsapiAdapter,
-		Customers: adapter8,
-		Coupons:   adapter9,
-	}
-	service9 := app3.NewService(settings2, dbDB, appStores, collaborators3, outbox, clockClock)
+	collaborators3 := orders.NewCollaborators(service2, service3, service4, service, service6)
+	service9 := app2.NewService(settings2, dbDB, appStores, collaborators3, outbox, clockClock)
 	handler7 := http8.NewHandler(service9, queryService)
 	subscriber4 := events6.NewSubscriber(service9, logger)
 	ordersModule := orders.NewModule(handler7, subscriber4)
 	handler8 := http9.NewHandler(service7)
 	subscriber5 := events7.NewSubscriber(service7, logger)
 	taxModule := tax.NewModule(handler8, subscriber5)
-	shipmentRepository := postgres12.NewShipmentRepository(dbDB)
+	shipmentRepository := postgres6.NewShipmentRepository(dbDB)
 	carriers := shipping.NewCarriers(cfg)
-	adapter10 := ordersapi3.NewAdapter(queryService)
+	adapter2 := ordersapi2.NewAdapter(queryService)
 	settings10 := shipping.NewSettings(cfg)
-	service10 := app12.NewService(dbDB, shipmentRepository, carriers, imageStorage, adapter10, outbox, clockClock, settings10)
+	service10 := app12.NewService(dbDB, shipmentRepository, carriers, imageStorage, adapter2, outbox, clockClock, settings10)
 	handler9 := http10.NewHandler(service10)
 	jobs12 := jobs4.NewJobs(service10, logger)
 	shippingModule := shipping.NewModule(handler9, jobs12)
@@ -363,43 +242,17 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	subscriber6 := events8.NewSubscriber(service5, logger)
 	jobs13 := jobs5.NewJobs(service5, settings8, logger)
 	statisticsModule := statistics.NewModule(handler10, subscriber6, jobs13)
-	adapter11 := cartsapi3.NewAdapter(service8)
-	adapter12 := inventoryapi2.NewAdapter(service3)
-	adapter13 := ordersapi4.NewAdapter(service9, queryService)
-	adapter14 := paymentsapi2.NewAdapter(service4)
-	adapter15 := couponsapi3.NewAdapter(service6)
-	adapter16 := taxapi2.NewAdapter(service7)
-	shippingapiAdapter := shippingapi.NewAdapter(service10)
-	modules := app13.Modules{
-		Carts:     adapter11,
-		Inventory: adapter12,
-		Orders:    adapter13,
-		Payments:  adapter14,
-		Coupons:   adapter15,
-		Tax:       adapter16,
-		Shipping:  shippingapiAdapter,
-	}
-	sessions := postgres13.NewSessions(dbDB)
-	idempotency := postgres13.NewIdempotency(dbDB)
-	stores4 := app13.Stores{
-		Sessions:    sessions,
-		Idempotency: idempotency,
-	}
+	modules := checkout.NewModules(service8, service3, service9, queryService, service4, service6, service7, service10)
+	stores4 := checkout.NewStores(dbDB)
 	settings11 := checkout.NewSettings(cfg)
 	service11 := app13.NewService(modules, stores4, settings11, dbDB, outbox, clockClock, logger)
 	handler11 := http12.NewHandler(service11)
 	subscriber7 := events9.NewSubscriber(service11, logger)
 	jobs14 := jobs6.NewJobs(service11, logger)
 	checkoutModule := checkout.NewModule(service11, handler11, subscriber7, jobs14)
-	templateRepository := postgres6.NewTemplateRepository(dbDB)
-	postgresCartRepository := postgres6.NewCartRepository(dbDB)
-	stores5 := app6.Stores{
-		Notifications: notificationRepository,
-		Templates:     templateRepository,
-		Carts:         postgresCartRepository,
-	}
+	stores5 := notifications.NewStores(dbDB, notificationRepository)
 	channels := notifications.NewChannels(cfg)
-	adapter17 := customersapi5.NewAdapter(service, service)
+	customersapiAdapter := customersapi2.NewAdapter(service, service)
 	backend, cleanup4, err := jobsfx.Provide(cfg, logger)
 	if err != nil {
 		cleanup3()
@@ -409,32 +262,21 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	enqueuer := jobsfx.ProvideEnqueuer(backend)
 	settings12 := notifications.NewSettings(cfg)
-	service12 := app6.NewService(dbDB, stores5, channels, adapter17, enqueuer, clockClock, settings12, logger)
+	service12 := app5.NewService(dbDB, stores5, channels, customersapiAdapter, enqueuer, clockClock, settings12, logger)
 	handler12 := http13.NewHandler(service12)
 	subscriber8 := events10.NewSubscriber(service12, logger)
 	jobs15 := jobs7.NewJobs(service12, cfg, logger)
 	notificationsModule := notifications.NewModule(handler12, subscriber8, jobs15)
-	adapter18 := paymentsapi3.NewAdapter(service4)
-	adapter19 := ordersapi5.NewAdapter(service9, queryService)
-	adapter20 := catalogapi4.NewAdapter(service2)
-	adapter21 := customersapi6.NewAdapter(service)
-	adapter22 := notificationsapi2.NewAdapter(service12)
-	appModules := app5.Modules{
-		Payments:  adapter18,
-		Orders:    adapter19,
-		Catalog:   adapter20,
-		Customers: adapter21,
-		Notifier:  adapter22,
-	}
+	appModules := subscriptions.NewModules(service4, service9, queryService, service2, service, service12)
 	settings13 := subscriptions.NewSettings(cfg)
-	service13 := app5.NewService(dbDB, repository, appModules, outbox, enqueuer, clockClock, settings13, logger)
+	service13 := app4.NewService(dbDB, repository, appModules, outbox, enqueuer, clockClock, settings13, logger)
 	handler13 := http14.NewHandler(service13)
 	subscriber9 := events11.NewSubscriber(service13, logger)
 	interval := subscriptions.NewInterval(cfg)
 	jobs16 := jobs8.NewJobs(service13, interval, logger)
 	subscriptionsModule := subscriptions.NewModule(service13, handler13, subscriber9, jobs16)
-	endpointRepository := postgres14.NewEndpointRepository(dbDB)
-	deliveryRepository := postgres14.NewDeliveryRepository(dbDB)
+	endpointRepository := postgres7.NewEndpointRepository(dbDB)
+	deliveryRepository := postgres7.NewDeliveryRepository(dbDB)
 	settings14 := webhooks.NewSettings(cfg)
 	resolver := webhooks.NewResolver()
 	sender, err := webhooks.NewSender(settings14, resolver)
@@ -471,7 +313,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	adminuiModule := adminui.NewModule()
 	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, taxModule, shippingModule, statisticsModule, checkoutModule, notificationsModule, subscriptionsModule, webhooksModule, adminModule, metricsModule, adminuiModule)
 	migrator := newMigrator(dbDB, v)
-	authenticator, cleanup5, err := app2.NewAuthenticator(settings, tokens, apiKeyRepository, keyCache, revocations, invalidations, clockClock, logger)
+	authenticator, cleanup5, err := app.NewAuthenticator(settings, tokens, apiKeyRepository, keyCache, revocations, invalidations, clockClock, logger)
 	if err != nil {
 		cleanup4()
 		cleanup3()

@@ -20,6 +20,10 @@ import (
 	"github.com/gocommerce/commerce/modules/carts/api"
 	"github.com/gocommerce/commerce/modules/carts/app"
 	"github.com/gocommerce/commerce/modules/carts/ports"
+	catalog "github.com/gocommerce/commerce/modules/catalog/api"
+	coupons "github.com/gocommerce/commerce/modules/coupons/api"
+	customers "github.com/gocommerce/commerce/modules/customers/api"
+	tax "github.com/gocommerce/commerce/modules/tax/api"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/modkit"
@@ -27,32 +31,24 @@ import (
 
 // Module is the carts module: its name, routes, migrations and jobs (the hourly
 // expiry sweep, carts:expire).
-type Module struct {
-	modkit.Parts
-	modkit.Work
-}
+type Module struct{ modkit.Parts }
 
 // NewModule builds the module.
 func NewModule(h *cartshttp.Handler, j *cartsjobs.Jobs) *Module {
-	return &Module{Parts: modkit.NewParts("carts", h, cartshttp.OpenAPI()), Work: modkit.Work{Jobs: j}}
+	return &Module{modkit.NewParts(modkit.Spec{Name: "carts", Routes: h, OpenAPI: cartshttp.OpenAPI(),
+		Migrations: Migrations(), Jobs: j})}
 }
-
-// Migrations returns the module's table migrations.
-func (m *Module) Migrations() db.MigrationSource { return Migrations() }
 
 // Migrations returns the module's migrations without building the module (tests, tools).
 func Migrations() db.MigrationSource { return cartspg.Migrations() }
 
-// NewSettings takes the module's slice of the configuration (carts.expiry_days).
-func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }
-
-// DefaultCollaborators binds the port of a capability no module offers yet: no
-// automatic discounts. (Shipping needs no port: checkout sets the chosen rate through
-// api.Carts.ChooseShipping, docs/decisions/0175.)
-var DefaultCollaborators = wire.NewSet(
-	none.NewAutomaticDiscounts,
-	wire.Bind(new(ports.AutomaticDiscounts), new(none.AutomaticDiscounts)),
-)
+// NewCollaborators reaches the catalog, coupons, customers and tax modules through
+// their api, and offers no automatic discounts: no module has them yet. (Shipping needs
+// no port: checkout sets the chosen rate through api.Carts.ChooseShipping, docs/decisions/0175.)
+func NewCollaborators(c catalog.Catalog, cp coupons.Coupons, a customers.Addresses, t tax.Tax) app.Collaborators {
+	return app.Collaborators{Catalog: catalogapi.NewAdapter(c), Coupons: couponsapi.NewAdapter(cp), Tax: taxapi.NewAdapter(t),
+		AutomaticDiscounts: none.NewAutomaticDiscounts(), Addresses: customersapi.NewAdapter(a)}
+}
 
 // QuerySet provides the read side alone: api.Queries (and *app.QueryService) from the
 // module's own store. It is part of ProviderSet; the customers module's cartsapi
@@ -60,10 +56,8 @@ var DefaultCollaborators = wire.NewSet(
 // depends on customers' addresses, the query service on nothing of customers':
 // docs/decisions/0108, as orders.QuerySet does for orders).
 var QuerySet = wire.NewSet(
-	cartspg.NewConfiguredRepository,
-	wire.Bind(new(ports.CartRepository), new(*cartspg.CartRepository)),
-	app.NewQueryService,
-	wire.Bind(new(api.Queries), new(*app.QueryService)),
+	cartspg.NewConfiguredRepository, wire.Bind(new(ports.CartRepository), new(*cartspg.CartRepository)),
+	app.NewQueryService, wire.Bind(new(api.Queries), new(*app.QueryService)),
 )
 
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
@@ -75,20 +69,12 @@ var QuerySet = wire.NewSet(
 var ProviderSet = wire.NewSet(
 	NewSettings,
 	QuerySet,
-	catalogapi.NewAdapter,
-	wire.Bind(new(ports.Catalog), new(*catalogapi.Adapter)),
-	couponsapi.NewAdapter,
-	wire.Bind(new(ports.Coupons), new(*couponsapi.Adapter)),
-	customersapi.NewAdapter,
-	wire.Bind(new(ports.Addresses), new(*customersapi.Adapter)),
-	taxapi.NewAdapter,
-	wire.Bind(new(ports.Tax), new(*taxapi.Adapter)),
-	DefaultCollaborators,
-	wire.Struct(new(app.Collaborators), "*"),
-	app.NewService,
-	wire.Bind(new(api.Carts), new(*app.Service)),
+	NewCollaborators,
+	app.NewService, wire.Bind(new(api.Carts), new(*app.Service)),
 	cartshttp.NewHandler,
-	cartsjobs.NewJobs,
-	wire.Bind(new(cartsjobs.Expirer), new(*app.Service)),
+	cartsjobs.NewJobs, wire.Bind(new(cartsjobs.Expirer), new(*app.Service)),
 	NewModule,
 )
+
+// NewSettings takes the module's slice of the configuration (carts.expiry_days).
+func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }

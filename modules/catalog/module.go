@@ -24,20 +24,22 @@ import (
 )
 
 // Module is the catalog module: its name, routes and migrations.
-type Module struct {
-	modkit.Parts
-}
+type Module struct{ modkit.Parts }
 
 // NewModule builds the module around its HTTP handler.
 func NewModule(h *cataloghttp.Handler) *Module {
-	return &Module{Parts: modkit.NewParts("catalog", h, cataloghttp.OpenAPI())}
+	return &Module{modkit.NewParts(modkit.Spec{Name: "catalog", Routes: h, OpenAPI: cataloghttp.OpenAPI(),
+		Migrations: Migrations()})}
 }
-
-// Migrations returns the module's table migrations.
-func (m *Module) Migrations() db.MigrationSource { return Migrations() }
 
 // Migrations returns the module's migrations without building the module (tests, tools).
 func Migrations() db.MigrationSource { return catalogpg.Migrations() }
+
+// NewStores builds the module's repositories on the database.
+func NewStores(d *db.DB) app.Stores {
+	return app.Stores{Products: catalogpg.NewProductRepository(d), Variants: catalogpg.NewVariantRepository(d),
+		Images: catalogpg.NewImageRepository(d), Collections: catalogpg.NewCollectionRepository(d)}
+}
 
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
 // tx.Manager, event.Publisher, clock.Clock and orders/api.Queries (orders.QuerySet,
@@ -47,19 +49,9 @@ var ProviderSet = wire.NewSet(
 	NewSettings,
 	NewHTTPSettings,
 	NewImageStorage,
-	catalogpg.NewProductRepository,
-	wire.Bind(new(ports.ProductRepository), new(*catalogpg.ProductRepository)),
-	catalogpg.NewVariantRepository,
-	wire.Bind(new(ports.VariantRepository), new(*catalogpg.VariantRepository)),
-	catalogpg.NewImageRepository,
-	wire.Bind(new(ports.ImageRepository), new(*catalogpg.ImageRepository)),
-	catalogpg.NewCollectionRepository,
-	wire.Bind(new(ports.CollectionRepository), new(*catalogpg.CollectionRepository)),
-	wire.Struct(new(app.Stores), "*"),
-	ordersapi.NewAdapter,
-	wire.Bind(new(ports.Orders), new(*ordersapi.Adapter)),
-	app.NewService,
-	wire.Bind(new(catalogapi.Catalog), new(*app.Service)),
+	NewStores,
+	ordersapi.NewAdapter, wire.Bind(new(ports.Orders), new(*ordersapi.Adapter)),
+	app.NewService, wire.Bind(new(catalogapi.Catalog), new(*app.Service)),
 	cataloghttp.NewHandler,
 	NewModule,
 )

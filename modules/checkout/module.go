@@ -9,6 +9,7 @@ package checkout
 import (
 	"github.com/google/wire"
 
+	carts "github.com/gocommerce/commerce/modules/carts/api"
 	"github.com/gocommerce/commerce/modules/checkout/adapters/cartsapi"
 	"github.com/gocommerce/commerce/modules/checkout/adapters/couponsapi"
 	checkoutevents "github.com/gocommerce/commerce/modules/checkout/adapters/events"
@@ -21,7 +22,12 @@ import (
 	"github.com/gocommerce/commerce/modules/checkout/adapters/shippingapi"
 	"github.com/gocommerce/commerce/modules/checkout/adapters/taxapi"
 	"github.com/gocommerce/commerce/modules/checkout/app"
-	"github.com/gocommerce/commerce/modules/checkout/ports"
+	coupons "github.com/gocommerce/commerce/modules/coupons/api"
+	inventory "github.com/gocommerce/commerce/modules/inventory/api"
+	orders "github.com/gocommerce/commerce/modules/orders/api"
+	payments "github.com/gocommerce/commerce/modules/payments/api"
+	shipping "github.com/gocommerce/commerce/modules/shipping/api"
+	tax "github.com/gocommerce/commerce/modules/tax/api"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/modkit"
@@ -30,18 +36,14 @@ import (
 // Module is the checkout module: its name, routes, migrations, subscriptions and jobs.
 type Module struct {
 	modkit.Parts
-	modkit.SubscribeFunc
-	modkit.Work
 	svc *app.Service
 }
 
 // NewModule builds the module.
 func NewModule(s *app.Service, h *checkouthttp.Handler, sub *checkoutevents.Subscriber, j *checkoutjobs.Jobs) *Module {
-	return &Module{Parts: modkit.NewParts("checkout", h, checkouthttp.OpenAPI()), SubscribeFunc: sub.Subscribe, Work: modkit.Work{Jobs: j}, svc: s}
+	return &Module{Parts: modkit.NewParts(modkit.Spec{Name: "checkout", Routes: h, OpenAPI: checkouthttp.OpenAPI(),
+		Migrations: Migrations(), Subscribe: sub.Subscribe, Jobs: j}), svc: s}
 }
-
-// Migrations returns the module's table migrations.
-func (m *Module) Migrations() db.MigrationSource { return Migrations() }
 
 // Service is the module's use cases (cmd and end-to-end tests: the expiry sweep, the
 // tax and shipping ports of a test).
@@ -50,46 +52,33 @@ func (m *Module) Service() *app.Service { return m.svc }
 // Migrations returns the module's migrations without building the module (tests, tools).
 func Migrations() db.MigrationSource { return checkoutpg.Migrations() }
 
-// NewSettings takes the module's slice of the configuration.
-func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }
+// NewStores builds the module's own tables on the database.
+func NewStores(d *db.DB) app.Stores {
+	return app.Stores{Sessions: checkoutpg.NewSessions(d), Idempotency: checkoutpg.NewIdempotency(d)}
+}
 
-// RatesSet binds the tax and shipping ports to the tax and shipping modules' api.
-var RatesSet = wire.NewSet(
-	taxapi.NewAdapter,
-	wire.Bind(new(ports.Tax), new(*taxapi.Adapter)),
-	shippingapi.NewAdapter,
-	wire.Bind(new(ports.Shipping), new(*shippingapi.Adapter)),
-)
+// NewModules reaches the carts, inventory, orders, payments, coupons, tax and shipping
+// modules through their api packages.
+func NewModules(c carts.Carts, i inventory.Inventory, o orders.Orders, q orders.Queries, p payments.Payments,
+	cp coupons.Coupons, t tax.Tax, s shipping.Shipping) app.Modules {
+	return app.Modules{Carts: cartsapi.NewAdapter(c), Inventory: inventoryapi.NewAdapter(i),
+		Orders: ordersapi.NewAdapter(o, q), Payments: paymentsapi.NewAdapter(p), Coupons: couponsapi.NewAdapter(cp),
+		Tax: taxapi.NewAdapter(t), Shipping: shippingapi.NewAdapter(s)}
+}
 
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
-// tx.Manager, event.Publisher, clock.Clock, carts/api.Carts, inventory/api.Inventory,
-// orders/api.Orders and api.Queries, payments/api.Payments, coupons/api.Coupons,
-// tax/api.Tax, shipping/api.Shipping.
-// Output: *Module.
+// tx.Manager, event.Publisher, clock.Clock and the api of the modules NewModules
+// reaches. Output: *Module.
 var ProviderSet = wire.NewSet(
 	NewSettings,
-	RatesSet,
-	checkoutpg.NewSessions,
-	wire.Bind(new(ports.Sessions), new(*checkoutpg.Sessions)),
-	checkoutpg.NewIdempotency,
-	wire.Bind(new(ports.Idempotency), new(*checkoutpg.Idempotency)),
-	wire.Struct(new(app.Stores), "*"),
-	cartsapi.NewAdapter,
-	wire.Bind(new(ports.Carts), new(*cartsapi.Adapter)),
-	inventoryapi.NewAdapter,
-	wire.Bind(new(ports.Inventory), new(*inventoryapi.Adapter)),
-	ordersapi.NewAdapter,
-	wire.Bind(new(ports.Orders), new(*ordersapi.Adapter)),
-	paymentsapi.NewAdapter,
-	wire.Bind(new(ports.Payments), new(*paymentsapi.Adapter)),
-	couponsapi.NewAdapter,
-	wire.Bind(new(ports.CouponUsage), new(*couponsapi.Adapter)),
-	wire.Struct(new(app.Modules), "*"),
+	NewStores,
+	NewModules,
 	app.NewService,
 	checkouthttp.NewHandler,
-	checkoutevents.NewSubscriber,
-	wire.Bind(new(checkoutevents.Settler), new(*app.Service)),
-	checkoutjobs.NewJobs,
-	wire.Bind(new(checkoutjobs.Expirer), new(*app.Service)),
+	checkoutevents.NewSubscriber, wire.Bind(new(checkoutevents.Settler), new(*app.Service)),
+	checkoutjobs.NewJobs, wire.Bind(new(checkoutjobs.Expirer), new(*app.Service)),
 	NewModule,
 )
+
+// NewSettings takes the module's slice of the configuration.
+func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }

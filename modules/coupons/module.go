@@ -15,31 +15,33 @@ import (
 	"github.com/gocommerce/commerce/modules/coupons/api"
 	"github.com/gocommerce/commerce/modules/coupons/app"
 	"github.com/gocommerce/commerce/modules/coupons/ports"
+	customers "github.com/gocommerce/commerce/modules/customers/api"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/modkit"
 )
 
 // Module is the coupons module: its name, routes, migrations and subscriptions.
-type Module struct {
-	modkit.Parts
-	modkit.SubscribeFunc
-}
+type Module struct{ modkit.Parts }
 
 // NewModule builds the module.
 func NewModule(h *couponshttp.Handler, s *couponsevents.Subscriber) *Module {
-	return &Module{Parts: modkit.NewParts("coupons", h, couponshttp.OpenAPI()), SubscribeFunc: s.Subscribe}
+	return &Module{modkit.NewParts(modkit.Spec{Name: "coupons", Routes: h, OpenAPI: couponshttp.OpenAPI(),
+		Migrations: Migrations(), Subscribe: s.Subscribe})}
 }
-
-// Migrations returns the module's table migrations.
-func (m *Module) Migrations() db.MigrationSource { return Migrations() }
 
 // Migrations returns the module's migrations without building the module (tests, tools).
 func Migrations() db.MigrationSource { return couponspg.Migrations() }
 
-// NewSettings takes the module's slice of the configuration
-// (coupons.allow_free_shipping_stacking).
-func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }
+// NewStores builds the module's repositories on the database.
+func NewStores(d *db.DB) app.Stores {
+	return app.Stores{Coupons: couponspg.NewCouponRepository(d), Usage: couponspg.NewUsageRepository(d)}
+}
+
+// NewCollaborators reaches customers (and their segments) through customers/api.
+func NewCollaborators(c customers.Customers, s customers.Segments) app.Collaborators {
+	return app.Collaborators{Customers: customersapi.NewAdapter(c, s)}
+}
 
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
 // tx.Manager, event.Publisher, clock.Clock, customers/api.Customers and
@@ -49,21 +51,16 @@ func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg)
 // handler, reads carts). Outputs: *Module, *app.Service, api.Coupons.
 var ProviderSet = wire.NewSet(
 	NewSettings,
-	couponspg.NewCouponRepository,
-	wire.Bind(new(ports.CouponRepository), new(*couponspg.CouponRepository)),
-	couponspg.NewUsageRepository,
-	wire.Bind(new(ports.UsageRepository), new(*couponspg.UsageRepository)),
-	wire.Struct(new(app.Stores), "*"),
-	customersapi.NewAdapter,
-	wire.Bind(new(ports.Customers), new(*customersapi.Adapter)),
-	cartsapi.NewAdapter,
-	wire.Bind(new(ports.Carts), new(*cartsapi.Adapter)),
-	wire.Struct(new(app.Collaborators), "*"),
-	app.NewService,
-	wire.Bind(new(api.Coupons), new(*app.Service)),
+	NewStores,
+	NewCollaborators,
+	cartsapi.NewAdapter, wire.Bind(new(ports.Carts), new(*cartsapi.Adapter)),
+	app.NewService, wire.Bind(new(api.Coupons), new(*app.Service)),
 	app.NewValidator,
 	couponshttp.NewHandler,
-	couponsevents.NewSubscriber,
-	wire.Bind(new(couponsevents.OrderRecorder), new(*app.Service)),
+	couponsevents.NewSubscriber, wire.Bind(new(couponsevents.OrderRecorder), new(*app.Service)),
 	NewModule,
 )
+
+// NewSettings takes the module's slice of the configuration
+// (coupons.allow_free_shipping_stacking).
+func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }

@@ -8,6 +8,7 @@ package customers
 import (
 	"github.com/google/wire"
 
+	carts "github.com/gocommerce/commerce/modules/carts/api"
 	"github.com/gocommerce/commerce/modules/customers/adapters/cartsapi"
 	customersevents "github.com/gocommerce/commerce/modules/customers/adapters/events"
 	customershttp "github.com/gocommerce/commerce/modules/customers/adapters/http"
@@ -20,8 +21,11 @@ import (
 	"github.com/gocommerce/commerce/modules/customers/adapters/subscriptionsapi"
 	"github.com/gocommerce/commerce/modules/customers/api"
 	"github.com/gocommerce/commerce/modules/customers/app"
-	"github.com/gocommerce/commerce/modules/customers/ports"
+	identity "github.com/gocommerce/commerce/modules/identity/api"
+	notifications "github.com/gocommerce/commerce/modules/notifications/api"
+	orders "github.com/gocommerce/commerce/modules/orders/api"
 	statsapi "github.com/gocommerce/commerce/modules/statistics/api"
+	subscriptions "github.com/gocommerce/commerce/modules/subscriptions/api"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/modkit"
@@ -29,64 +33,37 @@ import (
 
 // Module is the customers module: its name, routes, migrations, event subscriptions
 // and jobs.
-type Module struct {
-	modkit.Parts
-	modkit.SubscribeFunc
-	modkit.Work
-}
+type Module struct{ modkit.Parts }
 
 // NewModule builds the module.
 func NewModule(h *customershttp.Handler, s *customersevents.Subscriber, j *customersjobs.Jobs) *Module {
-	return &Module{Parts: modkit.NewParts("customers", h, customershttp.OpenAPI()), SubscribeFunc: s.Subscribe, Work: modkit.Work{Jobs: j}}
+	return &Module{modkit.NewParts(modkit.Spec{Name: "customers", Routes: h, OpenAPI: customershttp.OpenAPI(),
+		Migrations: Migrations(), Subscribe: s.Subscribe, Jobs: j})}
 }
-
-// Migrations returns the module's table migrations.
-func (m *Module) Migrations() db.MigrationSource { return Migrations() }
 
 // Migrations returns the module's migrations without building the module (tests, tools).
 func Migrations() db.MigrationSource { return customerspg.Migrations() }
 
-// NewSettings takes the module's slice of the configuration (token key from
-// security.jwt.secret, link base from http.public_url).
-func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }
+// NewStores builds the module's repositories on the database.
+func NewStores(d *db.DB) app.Stores {
+	return app.Stores{Customers: customerspg.NewCustomerRepository(d), Addresses: customerspg.NewAddressRepository(d),
+		Tokens: customerspg.NewTokenRepository(d), Stats: customerspg.NewOrderStatsRepository(d),
+		Segments: customerspg.NewSegmentRepository(d), Audit: customerspg.NewAuditRepository(d)}
+}
 
-// Repositories wires the module's stores.
-var Repositories = wire.NewSet(
-	customerspg.NewCustomerRepository,
-	wire.Bind(new(ports.CustomerRepository), new(*customerspg.CustomerRepository)),
-	customerspg.NewAddressRepository,
-	wire.Bind(new(ports.AddressRepository), new(*customerspg.AddressRepository)),
-	customerspg.NewTokenRepository,
-	wire.Bind(new(ports.TokenRepository), new(*customerspg.TokenRepository)),
-	customerspg.NewOrderStatsRepository,
-	wire.Bind(new(ports.OrderStatsRepository), new(*customerspg.OrderStatsRepository)),
-	customerspg.NewSegmentRepository,
-	wire.Bind(new(ports.SegmentRepository), new(*customerspg.SegmentRepository)),
-	customerspg.NewAuditRepository,
-	wire.Bind(new(ports.AuditRepository), new(*customerspg.AuditRepository)),
-	wire.Struct(new(app.Stores), "*"),
-)
-
-// DefaultDataSources binds the ports of the modules customers reads personal data
-// from: orders through adapters/ordersapi (on orders/api.Queries), carts through
-// adapters/cartsapi (on carts/api.Queries), notifications through
-// adapters/notificationsapi (on notifications/api.Queries), and subscriptions through
-// adapters/subscriptionsapi (on subscriptions/api.Queries, subscriptions.QuerySet,
-// which depends on none of customers' services: docs/decisions/0079, 0108).
-var DefaultDataSources = wire.NewSet(
-	ordersapi.NewAdapter,
-	wire.Bind(new(ports.Orders), new(*ordersapi.Adapter)),
-	cartsapi.NewAdapter,
-	wire.Bind(new(ports.Carts), new(*cartsapi.Adapter)),
-	subscriptionsapi.NewAdapter,
-	wire.Bind(new(ports.Subscriptions), new(*subscriptionsapi.Adapter)),
-	notificationsapi.NewAdapter,
-	wire.Bind(new(ports.Notifications), new(*notificationsapi.Adapter)),
-)
+// NewCollaborators reaches identity's credentials and the modules customers reads
+// personal data from, each through its query side (orders.QuerySet, carts.QuerySet,
+// notifications.QuerySet, subscriptions.QuerySet), which depends on none of customers'
+// services: docs/decisions/0079, 0108.
+func NewCollaborators(c identity.Credentials, o orders.Queries, cq carts.Queries, s subscriptions.Queries,
+	n notifications.Queries) app.Collaborators {
+	return app.Collaborators{Credentials: identityapi.NewAdapter(c), Orders: ordersapi.NewAdapter(o),
+		Carts: cartsapi.NewAdapter(cq), Subscriptions: subscriptionsapi.NewAdapter(s), Notifications: notificationsapi.NewAdapter(n)}
+}
 
 // NewSegments is the module's api.Segments: the hand-made segments (the service) and
 // the ones the statistics module computes (statistics/api.Segments, by name).
-func NewSegments(svc *app.Service, computed statsapi.Segments) *statisticsapi.Segments {
+func NewSegments(svc *app.Service, computed statsapi.Segments) api.Segments {
 	return statisticsapi.NewSegments(svc, computed)
 }
 
@@ -101,21 +78,17 @@ func NewSegments(svc *app.Service, computed statsapi.Segments) *statisticsapi.Se
 // api.Addresses.
 var ProviderSet = wire.NewSet(
 	NewSettings,
-	Repositories,
-	DefaultDataSources,
-	identityapi.NewAdapter,
-	wire.Bind(new(ports.Credentials), new(*identityapi.Adapter)),
-	wire.Struct(new(app.Collaborators), "*"),
-	app.NewService,
-	wire.Bind(new(api.Customers), new(*app.Service)),
-	wire.Bind(new(api.AccountLinks), new(*app.Service)),
+	NewStores,
+	NewCollaborators,
+	app.NewService, wire.Bind(new(api.Customers), new(*app.Service)),
+	wire.Bind(new(api.AccountLinks), new(*app.Service)), wire.Bind(new(api.Addresses), new(*app.Service)),
 	NewSegments,
-	wire.Bind(new(api.Segments), new(*statisticsapi.Segments)),
-	wire.Bind(new(api.Addresses), new(*app.Service)),
 	customershttp.NewHandler,
-	customersevents.NewSubscriber,
-	wire.Bind(new(customersevents.OrderRecorder), new(*app.Service)),
-	customersjobs.NewJobs,
-	wire.Bind(new(customersjobs.TokenPurger), new(*app.Service)),
+	customersevents.NewSubscriber, wire.Bind(new(customersevents.OrderRecorder), new(*app.Service)),
+	customersjobs.NewJobs, wire.Bind(new(customersjobs.TokenPurger), new(*app.Service)),
 	NewModule,
 )
+
+// NewSettings takes the module's slice of the configuration (token key from
+// security.jwt.secret, link base from http.public_url).
+func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }

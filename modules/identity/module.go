@@ -26,17 +26,13 @@ import (
 )
 
 // Module is the identity module: its name, routes and migrations.
-type Module struct {
-	modkit.Parts
-}
+type Module struct{ modkit.Parts }
 
 // NewModule builds the module around its HTTP handler.
 func NewModule(h *identityhttp.Handler) *Module {
-	return &Module{Parts: modkit.NewParts("identity", h, identityhttp.OpenAPI())}
+	return &Module{modkit.NewParts(modkit.Spec{Name: "identity", Routes: h, OpenAPI: identityhttp.OpenAPI(),
+		Migrations: Migrations()})}
 }
-
-// Migrations returns the module's table migrations.
-func (m *Module) Migrations() db.MigrationSource { return Migrations() }
 
 // Migrations returns the module's migrations without building the module (tests, tools).
 func Migrations() db.MigrationSource { return identitypg.Migrations() }
@@ -49,28 +45,19 @@ func Migrations() db.MigrationSource { return identitypg.Migrations() }
 // customers module consumes it, so the graph stays acyclic).
 var ProviderSet = wire.NewSet(
 	NewSettings,
-	identitypg.NewCredentialRepository,
-	wire.Bind(new(ports.CredentialRepository), new(*identitypg.CredentialRepository)),
-	app.NewCredentialService,
-	wire.Bind(new(api.Credentials), new(*app.CredentialService)),
-	identitypg.NewStaffRepository,
-	wire.Bind(new(ports.StaffRepository), new(*identitypg.StaffRepository)),
-	identitypg.NewAPIKeyRepository,
-	wire.Bind(new(ports.APIKeyRepository), new(*identitypg.APIKeyRepository)),
+	identitypg.NewCredentialRepository, wire.Bind(new(ports.CredentialRepository), new(*identitypg.CredentialRepository)),
+	app.NewCredentialService, wire.Bind(new(api.Credentials), new(*app.CredentialService)),
+	identitypg.NewStaffRepository, wire.Bind(new(ports.StaffRepository), new(*identitypg.StaffRepository)),
+	identitypg.NewAPIKeyRepository, wire.Bind(new(ports.APIKeyRepository), new(*identitypg.APIKeyRepository)),
 	identitypg.NewTokenRevocationRepository,
 	wire.Bind(new(ports.TokenRevocationRepository), new(*identitypg.TokenRevocationRepository)),
 	app.NewRevocations,
-	customersapi.NewAdapter,
-	wire.Bind(new(ports.Customers), new(*customersapi.Adapter)),
-	identityjwt.NewTokens,
-	wire.Bind(new(ports.Tokens), new(*identityjwt.Tokens)),
-	NewInvalidations,
-	wire.Bind(new(ports.KeyInvalidations), new(*Invalidations)),
+	customersapi.NewAdapter, wire.Bind(new(ports.Customers), new(*customersapi.Adapter)),
+	identityjwt.NewTokens, wire.Bind(new(ports.Tokens), new(*identityjwt.Tokens)),
+	NewInvalidations, wire.Bind(new(ports.KeyInvalidations), new(*Invalidations)),
 	app.NewKeyCache,
-	app.NewService,
-	wire.Bind(new(api.Identity), new(*app.Service)),
-	app.NewAuthenticator,
-	wire.Bind(new(auth.Authenticator), new(*app.Authenticator)),
+	app.NewService, wire.Bind(new(api.Identity), new(*app.Service)),
+	app.NewAuthenticator, wire.Bind(new(auth.Authenticator), new(*app.Authenticator)),
 	identityhttp.NewHandler,
 	NewModule,
 )

@@ -21,48 +21,37 @@ import (
 )
 
 // Module is the inventory module: routes, migrations, subscriptions and jobs.
-type Module struct {
-	modkit.Parts
-	modkit.SubscribeFunc
-	modkit.Work
-}
+type Module struct{ modkit.Parts }
 
 // NewModule builds the module.
 func NewModule(h *inventoryhttp.Handler, s *inventoryevents.Subscriber, j *inventoryjobs.Jobs) *Module {
-	return &Module{Parts: modkit.NewParts("inventory", h, inventoryhttp.OpenAPI()), SubscribeFunc: s.Register, Work: modkit.Work{Jobs: j}}
+	return &Module{modkit.NewParts(modkit.Spec{Name: "inventory", Routes: h, OpenAPI: inventoryhttp.OpenAPI(),
+		Migrations: Migrations(), Subscribe: s.Register, Jobs: j})}
 }
-
-// Migrations returns the module's table migrations.
-func (m *Module) Migrations() db.MigrationSource { return Migrations() }
 
 // Migrations returns the module's migrations without building the module (tests, tools).
 func Migrations() db.MigrationSource { return inventorypg.Migrations() }
 
-// NewSettings takes inventory's slice of the configuration.
-func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }
+// NewRepositories builds the module's repositories on the database.
+func NewRepositories(d *db.DB) app.Repositories {
+	return app.Repositories{Locations: inventorypg.NewLocationRepository(d), Levels: inventorypg.NewLevelRepository(d),
+		Movements: inventorypg.NewMovementRepository(d), Reservations: inventorypg.NewReservationRepository(d),
+		Processed: inventorypg.NewProcessedEvents(d)}
+}
 
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
 // tx.Manager, event.Publisher, clock.Clock and catalog/api.Catalog (from the catalog
 // module). Outputs: *Module, *app.Service and api.Inventory.
 var ProviderSet = wire.NewSet(
 	NewSettings,
-	inventorypg.NewLocationRepository,
-	wire.Bind(new(ports.LocationRepository), new(*inventorypg.LocationRepository)),
-	inventorypg.NewLevelRepository,
-	wire.Bind(new(ports.LevelRepository), new(*inventorypg.LevelRepository)),
-	inventorypg.NewMovementRepository,
-	wire.Bind(new(ports.MovementRepository), new(*inventorypg.MovementRepository)),
-	inventorypg.NewReservationRepository,
-	wire.Bind(new(ports.ReservationRepository), new(*inventorypg.ReservationRepository)),
-	inventorypg.NewProcessedEvents,
-	wire.Bind(new(ports.ProcessedEvents), new(*inventorypg.ProcessedEvents)),
-	wire.Struct(new(app.Repositories), "*"),
-	catalogapi.NewAdapter,
-	wire.Bind(new(ports.Catalog), new(*catalogapi.Adapter)),
-	app.NewService,
-	wire.Bind(new(api.Inventory), new(*app.Service)),
+	NewRepositories,
+	catalogapi.NewAdapter, wire.Bind(new(ports.Catalog), new(*catalogapi.Adapter)),
+	app.NewService, wire.Bind(new(api.Inventory), new(*app.Service)),
 	inventoryhttp.NewHandler,
 	inventoryevents.NewSubscriber,
 	inventoryjobs.NewJobs,
 	NewModule,
 )
+
+// NewSettings takes inventory's slice of the configuration.
+func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }

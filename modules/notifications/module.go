@@ -25,44 +25,41 @@ import (
 
 // Module is the notifications module: its name, routes, migrations, subscriptions
 // and jobs.
-type Module struct {
-	modkit.Parts
-	modkit.SubscribeFunc
-	modkit.Work
-}
+type Module struct{ modkit.Parts }
 
-// NewModule builds the module.
+// NewModule builds the module (without subscriptions or jobs when s or j is nil).
 func NewModule(h *notificationshttp.Handler, s *notificationsevents.Subscriber, j *notificationsjobs.Jobs) *Module {
-	m := &Module{Parts: modkit.NewParts("notifications", h, notificationshttp.OpenAPI())}
+	spec := modkit.Spec{Name: "notifications", Routes: h, OpenAPI: notificationshttp.OpenAPI(), Migrations: Migrations()}
 	if s != nil {
-		m.SubscribeFunc = s.Subscribe
+		spec.Subscribe = s.Subscribe
 	}
 	if j != nil {
-		m.Work = modkit.Work{Jobs: j}
+		spec.Jobs = j
 	}
-	return m
+	return &Module{modkit.NewParts(spec)}
 }
-
-// Migrations returns the module's table migrations.
-func (m *Module) Migrations() db.MigrationSource { return Migrations() }
 
 // Migrations returns the module's migrations without building the module (tests, tools).
 func Migrations() db.MigrationSource { return notificationspg.Migrations() }
 
-// NewSettings takes the module's slice of the configuration.
-func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }
-
 // NewChannels builds the channels from notifications.* (email to the file outbox
 // under data_dir when no SMTP host is set).
 func NewChannels(cfg *config.Config) app.Channels { return channels.New(cfg) }
+
+// NewStores builds the module's repositories: the notifications one (QuerySet's) and,
+// on the database, the templates and the abandoned carts.
+func NewStores(d *db.DB, n ports.NotificationRepository) app.Stores {
+	return app.Stores{Notifications: n, Templates: notificationspg.NewTemplateRepository(d),
+		Carts: notificationspg.NewCartRepository(d)}
+}
 
 // QuerySet is the query side: it depends on the database only, so customers (which
 // the command side depends on) can read it for its data export. It is part of
 // ProviderSet.
 var QuerySet = wire.NewSet(
 	notificationspg.NewNotificationRepository,
-	app.NewQueries,
-	wire.Bind(new(api.Queries), new(*app.Queries)),
+	wire.Bind(new(ports.NotificationRepository), new(*notificationspg.NotificationRepository)),
+	app.NewQueries, wire.Bind(new(api.Queries), new(*app.Queries)),
 )
 
 // ProviderSet wires the command side. Inputs: *config.Config, *zap.Logger, *db.DB,
@@ -73,18 +70,14 @@ var ProviderSet = wire.NewSet(
 	QuerySet,
 	NewSettings,
 	NewChannels,
-	wire.Bind(new(ports.NotificationRepository), new(*notificationspg.NotificationRepository)),
-	notificationspg.NewTemplateRepository,
-	wire.Bind(new(ports.TemplateRepository), new(*notificationspg.TemplateRepository)),
-	notificationspg.NewCartRepository,
-	wire.Bind(new(ports.CartRepository), new(*notificationspg.CartRepository)),
-	wire.Struct(new(app.Stores), "*"),
-	customersapi.NewAdapter,
-	wire.Bind(new(ports.Customers), new(*customersapi.Adapter)),
-	app.NewService,
-	wire.Bind(new(api.Notifications), new(*app.Service)),
+	NewStores,
+	customersapi.NewAdapter, wire.Bind(new(ports.Customers), new(*customersapi.Adapter)),
+	app.NewService, wire.Bind(new(api.Notifications), new(*app.Service)),
 	notificationshttp.NewHandler,
 	notificationsevents.NewSubscriber,
 	notificationsjobs.NewJobs,
 	NewModule,
 )
+
+// NewSettings takes the module's slice of the configuration.
+func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }

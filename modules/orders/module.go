@@ -9,6 +9,10 @@ package orders
 import (
 	"github.com/google/wire"
 
+	catalog "github.com/gocommerce/commerce/modules/catalog/api"
+	coupons "github.com/gocommerce/commerce/modules/coupons/api"
+	customers "github.com/gocommerce/commerce/modules/customers/api"
+	inventory "github.com/gocommerce/commerce/modules/inventory/api"
 	"github.com/gocommerce/commerce/modules/orders/adapters/catalogapi"
 	"github.com/gocommerce/commerce/modules/orders/adapters/couponsapi"
 	"github.com/gocommerce/commerce/modules/orders/adapters/customersapi"
@@ -19,31 +23,36 @@ import (
 	orderspg "github.com/gocommerce/commerce/modules/orders/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/orders/api"
 	"github.com/gocommerce/commerce/modules/orders/app"
-	"github.com/gocommerce/commerce/modules/orders/ports"
+	payments "github.com/gocommerce/commerce/modules/payments/api"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/modkit"
 )
 
 // Module is the orders module: its name, routes, migrations and event subscriptions.
-type Module struct {
-	modkit.Parts
-	modkit.SubscribeFunc
-}
+type Module struct{ modkit.Parts }
 
 // NewModule builds the module.
 func NewModule(h *ordershttp.Handler, s *ordersevents.Subscriber) *Module {
-	return &Module{Parts: modkit.NewParts("orders", h, ordershttp.OpenAPI()), SubscribeFunc: s.Subscribe}
+	return &Module{modkit.NewParts(modkit.Spec{Name: "orders", Routes: h, OpenAPI: ordershttp.OpenAPI(),
+		Migrations: Migrations(), Subscribe: s.Subscribe})}
 }
-
-// Migrations returns the module's table migrations.
-func (m *Module) Migrations() db.MigrationSource { return Migrations() }
 
 // Migrations returns the module's migrations without building the module (tests, tools).
 func Migrations() db.MigrationSource { return orderspg.Migrations() }
 
-// NewSettings takes the module's slice of the configuration.
-func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }
+// NewStores builds the module's repositories on the database.
+func NewStores(d *db.DB) app.Stores {
+	return app.Stores{Orders: orderspg.NewOrderRepository(d), Notes: orderspg.NewNoteRepository(d)}
+}
+
+// NewCollaborators reaches the catalog, inventory, payments, customers and coupons
+// modules through their api packages.
+func NewCollaborators(c catalog.Catalog, i inventory.Inventory, p payments.Payments, cu customers.Customers,
+	co coupons.Coupons) app.Collaborators {
+	return app.Collaborators{Catalog: catalogapi.NewAdapter(c), Inventory: inventoryapi.NewAdapter(i),
+		Payments: paymentsapi.NewAdapter(p), Customers: customersapi.NewAdapter(cu), Coupons: couponsapi.NewAdapter(co)}
+}
 
 // QuerySet provides the read side alone: api.Queries (and *app.QueryService) from the
 // module's own stores. It is part of ProviderSet; the catalog and customers modules'
@@ -51,36 +60,23 @@ func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg)
 // service depends on catalog and customers, the query service on nothing of theirs).
 var QuerySet = wire.NewSet(
 	NewSettings,
-	orderspg.NewOrderRepository,
-	wire.Bind(new(ports.OrderRepository), new(*orderspg.OrderRepository)),
-	orderspg.NewNoteRepository,
-	wire.Bind(new(ports.NoteRepository), new(*orderspg.NoteRepository)),
-	wire.Struct(new(app.Stores), "*"),
-	app.NewQueryService,
-	wire.Bind(new(api.Queries), new(*app.QueryService)),
+	NewStores,
+	app.NewQueryService, wire.Bind(new(api.Queries), new(*app.QueryService)),
 )
 
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
 // tx.Manager, event.Publisher, clock.Clock, catalog/api.Catalog,
-// inventory/api.Inventory, payments/api.Payments and customers/api.Customers.
-// Outputs: *Module, *app.Service (api.Orders), *app.QueryService (api.Queries).
+// inventory/api.Inventory, payments/api.Payments, customers/api.Customers and
+// coupons/api.Coupons. Outputs: *Module, *app.Service (api.Orders), *app.QueryService
+// (api.Queries).
 var ProviderSet = wire.NewSet(
 	QuerySet,
-	catalogapi.NewAdapter,
-	wire.Bind(new(ports.Catalog), new(*catalogapi.Adapter)),
-	inventoryapi.NewAdapter,
-	wire.Bind(new(ports.Inventory), new(*inventoryapi.Adapter)),
-	paymentsapi.NewAdapter,
-	wire.Bind(new(ports.Payments), new(*paymentsapi.Adapter)),
-	customersapi.NewAdapter,
-	wire.Bind(new(ports.Customers), new(*customersapi.Adapter)),
-	couponsapi.NewAdapter,
-	wire.Bind(new(ports.Coupons), new(*couponsapi.Adapter)),
-	wire.Struct(new(app.Collaborators), "*"),
-	app.NewService,
-	wire.Bind(new(api.Orders), new(*app.Service)),
+	NewCollaborators,
+	app.NewService, wire.Bind(new(api.Orders), new(*app.Service)),
 	ordershttp.NewHandler,
-	ordersevents.NewSubscriber,
-	wire.Bind(new(ordersevents.Recorder), new(*app.Service)),
+	ordersevents.NewSubscriber, wire.Bind(new(ordersevents.Recorder), new(*app.Service)),
 	NewModule,
 )
+
+// NewSettings takes the module's slice of the configuration.
+func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }

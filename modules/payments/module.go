@@ -24,28 +24,16 @@ import (
 )
 
 // Module is the payments module: its name, routes, migrations and subscriptions.
-type Module struct {
-	modkit.Parts
-	modkit.SubscribeFunc
-}
+type Module struct{ modkit.Parts }
 
 // NewModule builds the module around its HTTP handler and event subscriber.
 func NewModule(h *paymentshttp.Handler, s *paymentsevents.Subscriber) *Module {
-	return &Module{Parts: modkit.NewParts("payments", h, paymentshttp.OpenAPI()), SubscribeFunc: s.Subscribe}
+	return &Module{modkit.NewParts(modkit.Spec{Name: "payments", Routes: h, OpenAPI: paymentshttp.OpenAPI(),
+		Migrations: Migrations(), Subscribe: s.Subscribe})}
 }
-
-// Migrations returns the module's table migrations.
-func (m *Module) Migrations() db.MigrationSource { return Migrations() }
 
 // Migrations returns the module's migrations without building the module (tests, tools).
 func Migrations() db.MigrationSource { return paymentspg.Migrations() }
-
-// NewSettings takes the module's slice of the configuration.
-func NewSettings(cfg *config.Config) app.Settings {
-	s := app.DefaultSettings()
-	s.PublicURL = cfg.HTTP.PublicURL
-	return s
-}
 
 // NewGateways builds the enabled gateways of payment.*.
 func NewGateways(cfg *config.Config) (*gateways.Registry, error) {
@@ -66,12 +54,16 @@ func NewService(settings app.Settings, tm tx.Manager, gws ports.Gateways, d *db.
 // other module's service.
 var ProviderSet = wire.NewSet(
 	NewSettings,
-	NewGateways,
-	wire.Bind(new(ports.Gateways), new(*gateways.Registry)),
-	NewService,
-	wire.Bind(new(api.Payments), new(*app.Service)),
+	NewGateways, wire.Bind(new(ports.Gateways), new(*gateways.Registry)),
+	NewService, wire.Bind(new(api.Payments), new(*app.Service)),
 	paymentshttp.NewHandler,
-	paymentsevents.NewSubscriber,
-	wire.Bind(new(paymentsevents.MethodForgetter), new(*app.Service)),
+	paymentsevents.NewSubscriber, wire.Bind(new(paymentsevents.MethodForgetter), new(*app.Service)),
 	NewModule,
 )
+
+// NewSettings takes the module's slice of the configuration.
+func NewSettings(cfg *config.Config) app.Settings {
+	s := app.DefaultSettings()
+	s.PublicURL = cfg.HTTP.PublicURL
+	return s
+}

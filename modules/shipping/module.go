@@ -28,24 +28,16 @@ import (
 )
 
 // Module is the shipping module: its name, routes, migrations and jobs.
-type Module struct {
-	modkit.Parts
-	modkit.Work
-}
+type Module struct{ modkit.Parts }
 
 // NewModule builds the module.
 func NewModule(h *shippinghttp.Handler, j *shippingjobs.Jobs) *Module {
-	return &Module{Parts: modkit.NewParts("shipping", h, shippinghttp.OpenAPI()), Work: modkit.Work{Jobs: j}}
+	return &Module{modkit.NewParts(modkit.Spec{Name: "shipping", Routes: h, OpenAPI: shippinghttp.OpenAPI(),
+		Migrations: Migrations(), Jobs: j})}
 }
-
-// Migrations returns the module's table migrations.
-func (m *Module) Migrations() db.MigrationSource { return Migrations() }
 
 // Migrations returns the module's migrations without building the module (tests, tools).
 func Migrations() db.MigrationSource { return shippingpg.Migrations() }
-
-// NewSettings takes shipping's slice of the configuration.
-func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }
 
 // NewCarriers builds one carrier per code: its API adapter when client_id and
 // client_secret are set under shipping.<carrier>, else its built-in rate table.
@@ -90,13 +82,13 @@ func liveCarrier(cfg *config.Config, code string) ports.Carrier {
 var ProviderSet = wire.NewSet(
 	NewSettings,
 	NewCarriers,
-	shippingpg.NewShipmentRepository,
-	wire.Bind(new(ports.ShipmentRepository), new(*shippingpg.ShipmentRepository)),
-	ordersapi.NewAdapter,
-	wire.Bind(new(ports.Orders), new(*ordersapi.Adapter)),
-	app.NewService,
-	wire.Bind(new(api.Shipping), new(*app.Service)),
+	shippingpg.NewShipmentRepository, wire.Bind(new(ports.ShipmentRepository), new(*shippingpg.ShipmentRepository)),
+	ordersapi.NewAdapter, wire.Bind(new(ports.Orders), new(*ordersapi.Adapter)),
+	app.NewService, wire.Bind(new(api.Shipping), new(*app.Service)),
 	shippinghttp.NewHandler,
 	shippingjobs.NewJobs,
 	NewModule,
 )
+
+// NewSettings takes shipping's slice of the configuration.
+func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }

@@ -22,37 +22,28 @@ import (
 )
 
 // Module is the statistics module: its name, routes, migrations, subscriptions and job.
-type Module struct {
-	modkit.Parts
-	modkit.SubscribeFunc
-	modkit.Work
-}
+type Module struct{ modkit.Parts }
 
 // NewModule builds the module.
 func NewModule(h *statshttp.Handler, s *statsevents.Subscriber, j *statsjobs.Jobs) *Module {
-	return &Module{Parts: modkit.NewParts("statistics", h, statshttp.OpenAPI()), SubscribeFunc: s.Subscribe,
-		Work: modkit.Work{Jobs: j}}
+	return &Module{modkit.NewParts(modkit.Spec{Name: "statistics", Routes: h, OpenAPI: statshttp.OpenAPI(),
+		Migrations: Migrations(), Subscribe: s.Subscribe, Jobs: j})}
 }
-
-// Migrations returns the module's table migrations.
-func (m *Module) Migrations() db.MigrationSource { return Migrations() }
 
 // Migrations returns the module's migrations without building the module.
 func Migrations() db.MigrationSource { return statspg.Migrations() }
-
-// NewSettings takes the module's slice of the configuration (statistics.*).
-func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }
 
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
 // tx.Manager, clock.Clock. Outputs: *Module, *app.Service, api.Segments.
 var ProviderSet = wire.NewSet(
 	NewSettings,
-	statspg.NewRepository,
-	wire.Bind(new(ports.Repository), new(*statspg.Repository)),
-	app.NewService,
-	wire.Bind(new(api.Segments), new(*app.Service)),
+	statspg.NewRepository, wire.Bind(new(ports.Repository), new(*statspg.Repository)),
+	app.NewService, wire.Bind(new(api.Segments), new(*app.Service)),
 	statshttp.NewHandler,
 	statsevents.NewSubscriber,
 	statsjobs.NewJobs,
 	NewModule,
 )
+
+// NewSettings takes the module's slice of the configuration (statistics.*).
+func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }

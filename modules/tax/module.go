@@ -20,44 +20,22 @@ import (
 	"github.com/gocommerce/commerce/modules/tax/ports"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
-	"github.com/gocommerce/commerce/platform/event"
-	"github.com/gocommerce/commerce/platform/httpx"
-	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/modkit"
 )
 
-// Module is the tax module: its name, routes, migrations and subscription.
-type Module struct {
-	handler    *taxhttp.Handler
-	subscriber *taxevents.Subscriber
-}
+// Module is the tax module: its name, routes, migrations and subscription (orders'
+// taxes recorded from order.created).
+type Module struct{ modkit.Parts }
 
 // NewModule builds the module.
 func NewModule(h *taxhttp.Handler, s *taxevents.Subscriber) *Module {
-	return &Module{handler: h, subscriber: s}
+	return &Module{modkit.NewParts(modkit.Spec{Name: "tax", Routes: h, OpenAPI: taxhttp.OpenAPI(),
+		Migrations: Migrations(), Subscribe: s.Subscribe})}
 }
 
-// Name names the module.
-func (m *Module) Name() string { return "tax" }
-
-// RegisterRoutes mounts the tax endpoints.
-func (m *Module) RegisterRoutes(r *httpx.Routes) { m.handler.RegisterRoutes(r) }
-
-// Migrations returns the module's migrations (tables and the shipped rates).
-func (m *Module) Migrations() db.MigrationSource { return taxpg.Migrations() }
-
-// Subscribe records orders' taxes from order.created.
-func (m *Module) Subscribe(s event.Subscriber) { m.subscriber.Subscribe(s) }
-
-// OpenAPI returns the module's OpenAPI fragment (openapi.Documented).
-func (m *Module) OpenAPI() openapi.Fragment {
-	return openapi.Fragment{Module: "tax", Data: taxhttp.OpenAPI()}
-}
-
-// Migrations returns the module's migrations without building the module.
+// Migrations returns the module's migrations (tables and the shipped rates) without
+// building the module.
 func Migrations() db.MigrationSource { return taxpg.Migrations() }
-
-// NewSettings takes the module's slice of the configuration (tax.*).
-func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }
 
 // NewProvider chooses the tax provider of tax.provider: "builtin" (the default) is the
 // module's own engine; no external service is wired yet, so another name stops start-up.
@@ -70,20 +48,23 @@ func NewProvider(cfg *config.Config) (ports.Provider, error) {
 	}
 }
 
+// NewDeps builds the service's repository (on the database) and VIES client
+// (tax.vies_url, tax.vies_timeout) next to the provider.
+func NewDeps(cfg *config.Config, d *db.DB, p ports.Provider) app.Deps {
+	return app.Deps{Repo: taxpg.NewRepository(d), VIES: vies.New(cfg), Provider: p}
+}
+
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
 // tx.Manager, clock.Clock. Outputs: *Module, *app.Service, api.Tax.
 var ProviderSet = wire.NewSet(
 	NewSettings,
 	NewProvider,
-	taxpg.NewRepository,
-	wire.Bind(new(ports.Repository), new(*taxpg.Repository)),
-	vies.New,
-	wire.Bind(new(ports.VIES), new(*vies.Client)),
-	wire.Struct(new(app.Deps), "*"),
-	app.NewService,
-	wire.Bind(new(api.Tax), new(*app.Service)),
+	NewDeps,
+	app.NewService, wire.Bind(new(api.Tax), new(*app.Service)),
 	taxhttp.NewHandler,
-	taxevents.NewSubscriber,
-	wire.Bind(new(taxevents.OrderRecorder), new(*app.Service)),
+	taxevents.NewSubscriber, wire.Bind(new(taxevents.OrderRecorder), new(*app.Service)),
 	NewModule,
 )
+
+// NewSettings takes the module's slice of the configuration (tax.*).
+func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }

@@ -24,25 +24,16 @@ import (
 )
 
 // Module is the webhooks module: its name, routes, migrations, subscription and jobs.
-type Module struct {
-	modkit.Parts
-	modkit.SubscribeFunc
-	modkit.Work
-}
+type Module struct{ modkit.Parts }
 
 // NewModule builds the module.
 func NewModule(h *webhookshttp.Handler, s *webhooksevents.Subscriber, j *webhooksjobs.Jobs) *Module {
-	return &Module{Parts: modkit.NewParts("webhooks", h, webhookshttp.OpenAPI()), SubscribeFunc: s.Subscribe, Work: modkit.Work{Jobs: j}}
+	return &Module{modkit.NewParts(modkit.Spec{Name: "webhooks", Routes: h, OpenAPI: webhookshttp.OpenAPI(),
+		Migrations: Migrations(), Subscribe: s.Subscribe, Jobs: j})}
 }
-
-// Migrations returns the module's table migrations.
-func (m *Module) Migrations() db.MigrationSource { return Migrations() }
 
 // Migrations returns the module's migrations without building the module (tests, tools).
 func Migrations() db.MigrationSource { return webhookspg.Migrations() }
-
-// NewSettings takes the module's slice of the configuration.
-func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }
 
 // NewResolver is the system resolver.
 func NewResolver() ports.Resolver { return net.DefaultResolver }
@@ -62,16 +53,15 @@ func NewSender(s app.Settings, r ports.Resolver) (*sender.Sender, error) {
 var ProviderSet = wire.NewSet(
 	NewSettings,
 	NewResolver,
-	NewSender,
-	wire.Bind(new(ports.Sender), new(*sender.Sender)),
-	webhookspg.NewEndpointRepository,
-	wire.Bind(new(ports.EndpointRepository), new(*webhookspg.EndpointRepository)),
-	webhookspg.NewDeliveryRepository,
-	wire.Bind(new(ports.DeliveryRepository), new(*webhookspg.DeliveryRepository)),
-	app.NewService,
-	wire.Bind(new(webhooksevents.Fanout), new(*app.Service)),
+	NewSender, wire.Bind(new(ports.Sender), new(*sender.Sender)),
+	webhookspg.NewEndpointRepository, wire.Bind(new(ports.EndpointRepository), new(*webhookspg.EndpointRepository)),
+	webhookspg.NewDeliveryRepository, wire.Bind(new(ports.DeliveryRepository), new(*webhookspg.DeliveryRepository)),
+	app.NewService, wire.Bind(new(webhooksevents.Fanout), new(*app.Service)),
 	webhookshttp.NewHandler,
 	webhooksevents.NewSubscriber,
 	webhooksjobs.NewJobs,
 	NewModule,
 )
+
+// NewSettings takes the module's slice of the configuration.
+func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }

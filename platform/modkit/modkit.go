@@ -83,54 +83,66 @@ func RegisterJobs(mods []Module, r jobs.Registry) {
 	}
 }
 
-// Parts gives a module the methods cmd calls from what the module is made of, so a
-// module's Module type is a struct of parts and its constructor (decision 0123):
-//
-//	type Module struct {
-//		modkit.Parts                // Name, RegisterRoutes, OpenAPI
-//		modkit.SubscribeFunc        // Subscribe (only modules that react to events)
-//		modkit.Work                 // RegisterJobs (only modules with background work)
-//	}
-//
-//	func NewModule(h *widgetshttp.Handler, s *widgetsevents.Subscriber) *Module {
-//		return &Module{Parts: modkit.NewParts("widgets", h, widgetshttp.OpenAPI()), SubscribeFunc: s.Subscribe}
-//	}
-//
-// Migrations stays the module's own method (it reads no part, so a zero Module answers it).
-type Parts struct {
-	name     string
-	routes   httpx.Module
-	fragment []byte
-}
-
-// NewParts names the module, its routes and its OpenAPI fragment.
-func NewParts(name string, routes httpx.Module, fragment []byte) Parts {
-	return Parts{name: name, routes: routes, fragment: fragment}
-}
-
-// Name names the module.
-func (p Parts) Name() string { return p.name }
-
-// RegisterRoutes mounts the module's endpoints.
-func (p Parts) RegisterRoutes(r *httpx.Routes) { p.routes.RegisterRoutes(r) }
-
-// OpenAPI returns the module's OpenAPI fragment (openapi.Documented).
-func (p Parts) OpenAPI() openapi.Fragment { return openapi.Fragment{Module: p.name, Data: p.fragment} }
-
-// SubscribeFunc makes a module's subscriber registration its Subscribe (Subscriptions).
-type SubscribeFunc func(s event.Subscriber)
-
-// Subscribe registers the module's event handlers.
-func (f SubscribeFunc) Subscribe(s event.Subscriber) { f(s) }
-
-// Work gives a module RegisterJobs (Jobs) from its jobs adapter, anything with a
-// Register(jobs.Registry) such as a Sweep.
-type Work struct {
+// Spec is what a business module is made of (decision 0222): every module has a name,
+// routes with their OpenAPI fragment and migrations; Subscribe and Jobs are set only
+// by a module that reacts to events or runs background work.
+type Spec struct {
+	Name       string
+	Routes     httpx.Module // the module's HTTP handler
+	OpenAPI    []byte       // the handler's OpenAPI fragment
+	Migrations db.MigrationSource
+	Subscribe  func(s event.Subscriber)
+	// Jobs is the module's jobs adapter: anything with a Register(jobs.Registry), such
+	// as a Sweep.
 	Jobs interface{ Register(r jobs.Registry) }
 }
 
-// RegisterJobs registers the module's background work.
-func (w Work) RegisterJobs(r jobs.Registry) { w.Jobs.Register(r) }
+// Parts gives a module every method cmd calls, from its Spec, so a module's Module
+// type is Parts embedded and NewModule one Spec (decisions 0123, 0222):
+//
+//	type Module struct{ modkit.Parts }
+//
+//	func NewModule(h *widgetshttp.Handler, s *widgetsevents.Subscriber) *Module {
+//		return &Module{modkit.NewParts(modkit.Spec{Name: "widgets", Routes: h, OpenAPI: widgetshttp.OpenAPI(),
+//			Migrations: Migrations(), Subscribe: s.Subscribe})}
+//	}
+//
+// A module without subscriptions or jobs answers Subscribe and RegisterJobs with
+// nothing (its event consumer stays empty, so the bus records nothing for it). The
+// methods are promoted from a value type: a module built with nil parts (the OpenAPI
+// tests' NewModule(nil, ...)) still answers Name, OpenAPI and Migrations.
+type Parts struct{ spec Spec }
+
+// NewParts builds a module's parts from its spec.
+func NewParts(s Spec) Parts { return Parts{spec: s} }
+
+// Name names the module.
+func (p Parts) Name() string { return p.spec.Name }
+
+// RegisterRoutes mounts the module's endpoints.
+func (p Parts) RegisterRoutes(r *httpx.Routes) { p.spec.Routes.RegisterRoutes(r) }
+
+// OpenAPI returns the module's OpenAPI fragment (openapi.Documented).
+func (p Parts) OpenAPI() openapi.Fragment {
+	return openapi.Fragment{Module: p.spec.Name, Data: p.spec.OpenAPI}
+}
+
+// Migrations returns the module's table migrations.
+func (p Parts) Migrations() db.MigrationSource { return p.spec.Migrations }
+
+// Subscribe registers the module's event handlers, if it has any.
+func (p Parts) Subscribe(s event.Subscriber) {
+	if p.spec.Subscribe != nil {
+		p.spec.Subscribe(s)
+	}
+}
+
+// RegisterJobs registers the module's background work, if it has any.
+func (p Parts) RegisterJobs(r jobs.Registry) {
+	if p.spec.Jobs != nil {
+		p.spec.Jobs.Register(r)
+	}
+}
 
 // Sweep is a periodic background task: every Every it runs Run, a use case that reads
 // what is due from the database and answers how many rows it changed, and logs the
