@@ -93,11 +93,12 @@ func minTime(a, b time.Time) time.Time {
 	return b
 }
 
-// productSums is a query of the product rollups' sums over r per product and variant
+// productRows is a query of the product rollups' rows that sum to r's figures
 // (columns product_id, variant_id, orders, q, rq, rev, ref), with its arguments: whole
 // months from statistics_product_monthly, the days at the ends from
-// statistics_product_daily (decision 0215). A variant is in it when it sold in r.
-func productSums(r ports.Range) (string, []any) {
+// statistics_product_daily, added or subtracted (decision 0215). Grouped, a product or
+// variant sold in r when its orders sum to more than 0.
+func productRows(r ports.Range) (string, []any) {
 	const cols = `product_id, variant_id, orders, quantity AS q, refunded_quantity AS rq, revenue AS rev, refunded AS ref`
 	const neg = `product_id, variant_id, -orders, -quantity, -refunded_quantity, -revenue, -refunded`
 	p := planMonths(r.From, r.To, r.Current)
@@ -115,10 +116,5 @@ func productSums(r ports.Range) (string, []any) {
 		parts = append(parts, `SELECT `+neg+` FROM statistics_product_daily WHERE currency = ? AND day >= ? AND day <= ?`)
 		args = append(args, r.Currency, d.from, d.to)
 	}
-	if len(parts) == 1 && p.fromMonth == "" {
-		return `SELECT product_id, variant_id, SUM(orders) AS orders, SUM(q) AS q, SUM(rq) AS rq, SUM(rev) AS rev, SUM(ref) AS ref
-			FROM (` + parts[0] + `) d GROUP BY product_id, variant_id`, args
-	}
-	return `SELECT product_id, variant_id, SUM(orders) AS orders, SUM(q) AS q, SUM(rq) AS rq, SUM(rev) AS rev, SUM(ref) AS ref
-		FROM (` + strings.Join(parts, ` UNION ALL `) + `) d GROUP BY product_id, variant_id HAVING SUM(orders) > 0`, args
+	return strings.Join(parts, ` UNION ALL `), args
 }

@@ -262,11 +262,12 @@ func (r *Repository) Daily(ctx context.Context, rg ports.Range, dims ...string) 
 // quantity at each variant's cost price, and the product's title and type.
 func (r *Repository) Products(ctx context.Context, rg ports.Range, productType string) ([]ports.ProductRow, error) {
 	// per variant first (at most the catalog's size), then the costs and titles
-	sums, args := productSums(rg)
+	rows, args := productRows(rg)
 	q := `SELECT a.product_id, COALESCE(MAX(p.title), ''), COALESCE(MAX(p.product_type), ''), COALESCE(MAX(v.sku), ''),
 		` + sum("a.orders") + `, ` + sum("a.q") + `, ` + sum("a.rq") + `, ` + sum("a.rev") + `, ` + sum("a.ref") + `,
 		` + sum("(a.q - a.rq) * COALESCE(v.cost, 0)") + `, MIN(CASE WHEN v.cost IS NULL THEN 0 ELSE 1 END)
-		FROM (` + sums + `) a
+		FROM (SELECT product_id, variant_id, SUM(orders) AS orders, SUM(q) AS q, SUM(rq) AS rq, SUM(rev) AS rev, SUM(ref) AS ref
+			FROM (` + rows + `) d GROUP BY product_id, variant_id HAVING SUM(orders) > 0) a
 		LEFT JOIN statistics_variants v ON v.variant_id = a.variant_id
 		LEFT JOIN statistics_products p ON p.product_id = a.product_id`
 	if productType != "" {
@@ -311,13 +312,13 @@ func (r *Repository) Products(ctx context.Context, rg ports.Range, productType s
 // TopProducts implements ports.Repository: the sums alone, sorted and cut in SQL, with
 // the few titles, in one statement.
 func (r *Repository) TopProducts(ctx context.Context, rg ports.Range, limit int) ([]ports.ProductRow, error) {
-	sums, args := productSums(rg)
+	rows, args := productRows(rg)
 	var row ports.ProductRow
 	var out []ports.ProductRow
 	err := r.query(ctx, `SELECT t.product_id, t.q, t.net, COALESCE(p.title,
 			(SELECT l.title FROM statistics_order_lines l WHERE l.product_id = t.product_id LIMIT 1), '')
-		FROM (SELECT product_id, `+sum("q - rq")+` AS q, `+sum("rev - ref")+` AS net FROM (`+sums+`) s
-			GROUP BY product_id ORDER BY net DESC, product_id LIMIT ?) t
+		FROM (SELECT product_id, `+sum("q - rq")+` AS q, `+sum("rev - ref")+` AS net FROM (`+rows+`) s
+			GROUP BY product_id HAVING SUM(orders) > 0 ORDER BY net DESC, product_id LIMIT ?) t
 		LEFT JOIN statistics_products p ON p.product_id = t.product_id
 		ORDER BY t.net DESC, t.product_id`, append(args, limit),
 		[]any{&row.ProductID, &row.Quantity, &row.Revenue, &row.Title}, func() error {
