@@ -32,7 +32,16 @@ CREATE INDEX idx_statistics_product_daily_sums ON statistics_product_daily (curr
 DROP INDEX idx_statistics_customer_totals_last;
 CREATE INDEX idx_statistics_customer_totals_last ON statistics_customer_totals (currency, last_day, first_day);
 
+-- The customers created per local day: the customer figures' totals and new customers
+-- are sums of a few hundred days, not counts of every customer.
+CREATE TABLE statistics_customer_days (
+    day       text{{if .Postgres}} COLLATE "C"{{end}} PRIMARY KEY,
+    customers {{.BigInt}} NOT NULL
+);
+INSERT INTO statistics_customer_days (day, customers) SELECT day, COUNT(*) FROM statistics_customers GROUP BY day;
+
 -- +goose Down
+DROP TABLE statistics_customer_days;
 DROP INDEX idx_statistics_customer_totals_last;
 CREATE INDEX idx_statistics_customer_totals_last ON statistics_customer_totals (currency, last_day);
 DROP INDEX idx_statistics_product_daily_sums;
