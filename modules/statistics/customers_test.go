@@ -7,6 +7,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	customers "github.com/gocommerce/commerce/modules/customers/api"
 	"github.com/gocommerce/commerce/platform/httpxtest"
 )
 
@@ -187,5 +188,43 @@ func TestCustomersReportAndSegments(t *testing.T) {
 		if in, _ := h.svc.InSegment(t.Context(), "0190a000-0000-7000-8000-000000000001", "c-01"); in {
 			t.Error("a name that is no computed segment")
 		}
+	})
+}
+
+// TestCustomerCountsFollowCreatesAndDeletes: the total and new customers (sums of the
+// customers per day) count a customer created twice once and a deleted one no more.
+func TestCustomerCountsFollowCreatesAndDeletes(t *testing.T) {
+	eachEngine(t, nil, func(t *testing.T, h *harness) {
+		st := h.seedStore(7, 10)
+		from, to := "2026-03-20", "2026-06-17"
+		check := func(gone map[string]bool) {
+			t.Helper()
+			var total, newC int64
+			for _, c := range st.customers {
+				if day := c.created.Format(time.DateOnly); !gone[c.id] && day <= to {
+					total++
+					if day >= from {
+						newC++
+					}
+				}
+			}
+			sm := obj(h.get("/customers?currency=USD&date_from=last_90_days")["summary"])
+			if int64(num(t, sm["total_customers"])) != total || int64(num(t, sm["new_customers"])) != newC {
+				t.Errorf("summary %v, want total %d new %d", sm, total, newC)
+			}
+		}
+		check(nil)
+		// the same customer created again (a replayed event, another time): counted once
+		c := st.customers[3]
+		h.send(customers.EventCustomerCreated, customers.Customer{ID: c.id, CreatedAt: c.created})
+		h.send(customers.EventCustomerCreated, customers.Customer{ID: c.id, CreatedAt: c.created.Add(-48 * time.Hour)})
+		check(nil)
+		// deleted customers (twice, and one never seen) are no longer counted
+		gone := map[string]bool{}
+		for _, id := range []string{st.customers[5].id, st.customers[9].id, st.customers[5].id, "c-unknown"} {
+			h.send(customers.EventCustomerDeleted, customers.CustomerDeleted{ID: id})
+			gone[id] = true
+		}
+		check(gone)
 	})
 }

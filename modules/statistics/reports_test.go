@@ -439,6 +439,21 @@ func TestProductsReport(t *testing.T) {
 				}
 			}
 		}
+		// a period that reads months minus their end days (Apr 3 - May 29), and one within
+		// a month: the same figures as the orders'
+		for _, w := range []window{{from: "2026-04-03", to: "2026-05-29", cur: "USD", loc: time.UTC},
+			{from: "2026-05-10", to: "2026-05-16", cur: "USD", loc: time.UTC}} {
+			want := st.products(w)
+			top := httpxtest.Objects(h.get("/products?currency=USD&limit=100&date_from=" + w.from + "&date_to=" + w.to)["top_products"])
+			if len(top) != len(want) {
+				t.Fatalf("%s..%s: top_products %d, want %d", w.from, w.to, len(top), len(want))
+			}
+			for i, p := range top {
+				if e := want[i]; p["product_id"] != e.id || p["revenue"] != money(e.revenue) || int64(num(t, p["quantity_sold"])) != e.sold {
+					t.Errorf("%s..%s: top_products[%d] %v, want %+v", w.from, w.to, i, p, e)
+				}
+			}
+		}
 		// sort by quantity, limit 2
 		d = h.get("/products?currency=USD&date_from=last_90_days&sort_by=quantity&limit=2")
 		byQty := append([]productFigure(nil), want...)

@@ -131,6 +131,40 @@ func (h *harness) checkRollups(st *store) {
 			h.T.Errorf("product %s: rollup %v, recomputation %v", k, gotProducts[k], w)
 		}
 	}
+	// the monthly product rollup: the same cells per month (YYYY-MM)
+	wantMonthly := map[string][3]int64{}
+	wantMonthlyRevenue := map[string]decimal.Decimal{}
+	for k, w := range wantProducts {
+		mk := k[:7] + k[10:]
+		m := wantMonthly[mk]
+		for i := range m {
+			m[i] += w[i]
+		}
+		wantMonthly[mk] = m
+		wantMonthlyRevenue[mk] = wantMonthlyRevenue[mk].Add(wantRevenue[k])
+	}
+	gotMonthly := map[string][3]int64{}
+	var month string
+	err = h.DB.Query(h.T.Context(), `SELECT month, currency, product_id, variant_id, orders, quantity, refunded_quantity, revenue
+		FROM statistics_product_monthly`, nil, []any{&month, &cur, &pid, &vid, &n, &q, &rq, &rev}, func() error {
+		k := fmt.Sprintf("%s|%s|%s|%s", month, cur, pid, vid)
+		gotMonthly[k] = [3]int64{n, q, rq}
+		if units(rev) != wantMonthlyRevenue[k].StringFixed(4) {
+			h.T.Errorf("monthly product %s: revenue %s, recomputation %s", k, units(rev), wantMonthlyRevenue[k].StringFixed(4))
+		}
+		return nil
+	})
+	if err != nil {
+		h.T.Fatal(err)
+	}
+	if len(gotMonthly) != len(wantMonthly) {
+		h.T.Errorf("monthly product rollup has %d cells, recomputation %d", len(gotMonthly), len(wantMonthly))
+	}
+	for k, w := range wantMonthly {
+		if gotMonthly[k] != w {
+			h.T.Errorf("monthly product %s: rollup %v, recomputation %v", k, gotMonthly[k], w)
+		}
+	}
 }
 
 // checkCustomerTotals compares the customer totals with the orders'.

@@ -30,16 +30,17 @@ func (s *Service) RecordOrder(ctx context.Context, o ports.OrderFacts) error {
 		if found && old.Version > rec.Version {
 			return nil
 		}
-		if found {
-			if err := s.apply(ctx, old, -1); err != nil {
-				return err
-			}
+		if !found {
+			old = nil
 		}
-		if err := s.apply(ctx, rec, 1); err != nil {
+		if err := s.applyChange(ctx, old, rec); err != nil {
 			return err
 		}
-		if err := s.repo.SaveOrder(ctx, rec); err != nil {
+		if err := s.repo.SaveOrder(ctx, rec, old); err != nil {
 			return err
+		}
+		if found && !domain.CustomerTotalsChange(old, rec) {
+			return nil
 		}
 		if err := s.repo.RefreshCustomer(ctx, rec.CustomerID, rec.Currency); err != nil {
 			return err
@@ -51,15 +52,37 @@ func (s *Service) RecordOrder(ctx context.Context, o ports.OrderFacts) error {
 	})
 }
 
-// apply adds (sign 1) or takes back (sign -1) an order's part of the rollups.
-func (s *Service) apply(ctx context.Context, o *domain.Order, sign int64) error {
-	k, m := o.Daily()
-	if err := s.repo.AddDaily(ctx, k, m, sign); err != nil {
-		return err
+// applyChange gives the rollups what replacing old (nil for none) with rec changes:
+// a cell's difference in one statement, nothing for a cell that does not change (an
+// order paid keeps its product cells; an order whose cell keys stay takes one update).
+func (s *Service) applyChange(ctx context.Context, old, rec *domain.Order) error {
+	k, m := rec.Daily()
+	if old != nil {
+		ok, om := old.Daily()
+		if ok != k {
+			if err := s.repo.AddDaily(ctx, ok, om, -1); err != nil {
+				return err
+			}
+		} else {
+			m.Add(om, -1)
+		}
 	}
-	for pk, pm := range o.Products() {
-		if err := s.repo.AddProduct(ctx, pk, pm, sign); err != nil {
+	if m != (domain.Measures{}) {
+		if err := s.repo.AddDaily(ctx, k, m, 1); err != nil {
 			return err
+		}
+	}
+	cells := rec.Products()
+	if old != nil {
+		for pk, pm := range old.Products() {
+			cells[pk] = cells[pk].Minus(pm)
+		}
+	}
+	for _, pk := range domain.SortedProductKeys(cells) {
+		if pm := cells[pk]; pm != (domain.ProductMeasures{}) {
+			if err := s.repo.AddProduct(ctx, pk, pm, 1); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

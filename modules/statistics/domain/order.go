@@ -1,5 +1,10 @@
 package domain
 
+import (
+	"cmp"
+	"slices"
+)
+
 // Order is what the statistics keep of an order (statistics_orders) and give the
 // rollups; Version orders the events (the order's updated_at in microseconds).
 type Order struct {
@@ -111,3 +116,35 @@ func (o *Order) Products() map[ProductKey]ProductMeasures {
 	}
 	return out
 }
+
+// Minus is m less m2.
+func (m ProductMeasures) Minus(m2 ProductMeasures) ProductMeasures {
+	return ProductMeasures{Orders: m.Orders - m2.Orders, Quantity: m.Quantity - m2.Quantity,
+		RefundedQty: m.RefundedQty - m2.RefundedQty, Revenue: m.Revenue - m2.Revenue, Refunded: m.Refunded - m2.Refunded}
+}
+
+// SortedProductKeys are the cells' keys in a fixed order (statements in the same order
+// in every transaction).
+func SortedProductKeys[V any](cells map[ProductKey]V) []ProductKey {
+	keys := make([]ProductKey, 0, len(cells))
+	for k := range cells {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b ProductKey) int {
+		return cmp.Or(cmp.Compare(a.Day, b.Day), cmp.Compare(a.Currency, b.Currency), cmp.Compare(a.ProductID, b.ProductID),
+			cmp.Compare(a.VariantID, b.VariantID))
+	})
+	return keys
+}
+
+// CustomerTotalsChange reports whether replacing old with rec can change a customer's
+// totals (statistics_customer_totals: the orders not cancelled, their net spend, first
+// and last instants and days, and the first order's channel).
+func CustomerTotalsChange(old, rec *Order) bool {
+	return old.CustomerID != rec.CustomerID || old.Currency != rec.Currency || old.Counted() != rec.Counted() ||
+		old.Gross-old.Refunded != rec.Gross-rec.Refunded || old.CreatedAt != rec.CreatedAt || old.Day != rec.Day ||
+		old.Channel != rec.Channel
+}
+
+// SameLines reports whether two orders' lines are the same.
+func SameLines(a, b *Order) bool { return slices.Equal(a.Lines, b.Lines) }

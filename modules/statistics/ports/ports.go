@@ -78,11 +78,13 @@ type SegmentRow struct {
 type Repository interface {
 	// Order returns the stored record of an order (with its lines), or false.
 	Order(ctx context.Context, id string) (*domain.Order, bool, error)
-	// SaveOrder writes the order's record and lines.
-	SaveOrder(ctx context.Context, o *domain.Order) error
+	// SaveOrder writes the order's record and lines in place of old, the stored record
+	// (nil for none): lines equal to old's are not written again.
+	SaveOrder(ctx context.Context, o, old *domain.Order) error
 	// AddDaily adds m times sign to the cell k (a cell left with no order is removed).
 	AddDaily(ctx context.Context, k domain.DailyKey, m domain.Measures, sign int64) error
-	// AddProduct adds m times sign to the product cell k.
+	// AddProduct adds m times sign to the product cell k, of the day and of its month
+	// (a cell left with no order is removed).
 	AddProduct(ctx context.Context, k domain.ProductKey, m domain.ProductMeasures, sign int64) error
 	// RefreshCustomer recomputes a customer's totals in a currency from the orders.
 	RefreshCustomer(ctx context.Context, customerID, currency string) error

@@ -56,29 +56,43 @@ func (r *Repository) Order(ctx context.Context, id string) (*domain.Order, bool,
 	return o, true, err
 }
 
-// SaveOrder implements ports.Repository.
-func (r *Repository) SaveOrder(ctx context.Context, o *domain.Order) error {
+// SaveOrder implements ports.Repository: the record in one upsert, the lines (when
+// they changed) in one delete and one insert of all the rows.
+func (r *Repository) SaveOrder(ctx context.Context, o, old *domain.Order) error {
 	sameDay := 0
 	if o.FulfilledSameDay {
 		sameDay = 1
 	}
-	if err := r.exec(ctx, `DELETE FROM statistics_orders WHERE order_id = ?`, o.ID); err != nil {
-		return err
-	}
-	if err := r.exec(ctx, `DELETE FROM statistics_order_lines WHERE order_id = ?`, o.ID); err != nil {
-		return err
-	}
 	if err := r.exec(ctx, `INSERT INTO statistics_orders (order_id, version, currency, customer_id, day, created_at, status,
 		fulfillment, channel, payment_method, country, items, gross, discounts, refunded, closed_at, fulfilled_at, same_day)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (order_id) DO UPDATE SET version = excluded.version, currency = excluded.currency,
+		customer_id = excluded.customer_id, day = excluded.day, created_at = excluded.created_at, status = excluded.status,
+		fulfillment = excluded.fulfillment, channel = excluded.channel, payment_method = excluded.payment_method,
+		country = excluded.country, items = excluded.items, gross = excluded.gross, discounts = excluded.discounts,
+		refunded = excluded.refunded, closed_at = excluded.closed_at, fulfilled_at = excluded.fulfilled_at,
+		same_day = excluded.same_day`,
 		o.ID, o.Version, o.Currency, o.CustomerID, o.Day, o.CreatedAt, o.Status, o.Fulfillment, o.Channel, o.PaymentMethod,
 		o.Country, o.Items, o.Gross, o.Discounts, o.Refunded, o.ClosedAt, o.FulfilledAt, sameDay); err != nil {
 		return err
 	}
-	for _, l := range o.Lines {
+	if old != nil {
+		if domain.SameLines(o, old) {
+			return nil
+		}
+		if err := r.exec(ctx, `DELETE FROM statistics_order_lines WHERE order_id = ?`, o.ID); err != nil {
+			return err
+		}
+	}
+	// one INSERT per 50 lines (10 arguments a row: within every SQLite's limit)
+	for lines := range slices.Chunk(o.Lines, 50) {
+		args := make([]any, 0, 10*len(lines))
+		for _, l := range lines {
+			args = append(args, o.ID, l.Line, l.ProductID, l.VariantID, l.Title, l.SKU, l.Quantity, l.RefundedQty, l.Revenue, l.Refunded)
+		}
 		if err := r.exec(ctx, `INSERT INTO statistics_order_lines (order_id, line, product_id, variant_id, title, sku, quantity,
-			refunded_quantity, revenue, refunded) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			o.ID, l.Line, l.ProductID, l.VariantID, l.Title, l.SKU, l.Quantity, l.RefundedQty, l.Revenue, l.Refunded); err != nil {
+			refunded_quantity, revenue, refunded) VALUES `+strings.TrimSuffix(strings.Repeat(`(?, ?, ?, ?, ?, ?, ?, ?, ?, ?), `, len(lines)), ", "),
+			args...); err != nil {
 			return err
 		}
 	}
@@ -104,7 +118,7 @@ func (r *Repository) AddDaily(ctx context.Context, k domain.DailyKey, m domain.M
 		k.Day, k.Currency, k.Channel, k.PaymentMethod, k.Status, k.Fulfillment, k.Country,
 		d.Orders, d.Items, d.Gross, d.Discounts, d.Refunded, d.ClosedOrders, d.ClosedSecs, d.FulfilledOrders, d.FulfilledSecs,
 		d.SameDay, d.Within48h)
-	if err != nil || sign > 0 {
+	if err != nil || d.Orders >= 0 {
 		return err
 	}
 	return r.exec(ctx, `DELETE FROM statistics_daily WHERE currency = ? AND day = ? AND channel = ? AND payment_method = ?
@@ -112,20 +126,38 @@ func (r *Repository) AddDaily(ctx context.Context, k domain.DailyKey, m domain.M
 		k.Currency, k.Day, k.Channel, k.PaymentMethod, k.Status, k.Fulfillment, k.Country)
 }
 
-// AddProduct implements ports.Repository.
+// AddProduct implements ports.Repository: the day's cell and the month's.
 func (r *Repository) AddProduct(ctx context.Context, k domain.ProductKey, m domain.ProductMeasures, sign int64) error {
-	err := r.exec(ctx, `INSERT INTO statistics_product_daily (day, currency, product_id, variant_id, orders, quantity,
-		refunded_quantity, revenue, refunded) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (currency, day, product_id, variant_id) DO UPDATE SET
-		orders = statistics_product_daily.orders + excluded.orders, quantity = statistics_product_daily.quantity + excluded.quantity,
-		refunded_quantity = statistics_product_daily.refunded_quantity + excluded.refunded_quantity,
-		revenue = statistics_product_daily.revenue + excluded.revenue, refunded = statistics_product_daily.refunded + excluded.refunded`,
-		k.Day, k.Currency, k.ProductID, k.VariantID, sign*m.Orders, sign*m.Quantity, sign*m.RefundedQty, sign*m.Revenue, sign*m.Refunded)
-	if err != nil || sign > 0 {
-		return err
+	for _, t := range []struct{ table, period, value string }{
+		{"statistics_product_daily", "day", k.Day},
+		{"statistics_product_monthly", "month", month(k.Day)},
+	} {
+		err := r.exec(ctx, `INSERT INTO `+t.table+` (`+t.period+`, currency, product_id, variant_id, orders, quantity,
+			refunded_quantity, revenue, refunded) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+			ON CONFLICT (currency, `+t.period+`, product_id, variant_id) DO UPDATE SET
+			orders = `+t.table+`.orders + excluded.orders, quantity = `+t.table+`.quantity + excluded.quantity,
+			refunded_quantity = `+t.table+`.refunded_quantity + excluded.refunded_quantity,
+			revenue = `+t.table+`.revenue + excluded.revenue, refunded = `+t.table+`.refunded + excluded.refunded`,
+			t.value, k.Currency, k.ProductID, k.VariantID, sign*m.Orders, sign*m.Quantity, sign*m.RefundedQty, sign*m.Revenue, sign*m.Refunded)
+		if err != nil {
+			return err
+		}
+		if sign*m.Orders < 0 {
+			if err := r.exec(ctx, `DELETE FROM `+t.table+` WHERE currency = ? AND `+t.period+` = ? AND product_id = ? AND variant_id = ?
+				AND orders = 0`, k.Currency, t.value, k.ProductID, k.VariantID); err != nil {
+				return err
+			}
+		}
 	}
-	return r.exec(ctx, `DELETE FROM statistics_product_daily WHERE currency = ? AND day = ? AND product_id = ? AND variant_id = ?
-		AND orders = 0`, k.Currency, k.Day, k.ProductID, k.VariantID)
+	return nil
+}
+
+// month is the month (YYYY-MM) of a day (YYYY-MM-DD).
+func month(day string) string {
+	if len(day) < 7 {
+		return day
+	}
+	return day[:7]
 }
 
 // RefreshCustomer implements ports.Repository.
@@ -145,14 +177,29 @@ func (r *Repository) RefreshCustomer(ctx context.Context, customerID, currency s
 		GROUP BY customer_id, currency`, customerID, currency)
 }
 
-// SaveCustomer implements ports.Repository.
+// SaveCustomer implements ports.Repository (and counts the customer in its day).
 func (r *Repository) SaveCustomer(ctx context.Context, id, day string, createdAt int64) error {
-	return r.exec(ctx, `INSERT INTO statistics_customers (customer_id, day, created_at) VALUES (?, ?, ?)
-		ON CONFLICT (customer_id) DO NOTHING`, id, day, createdAt)
+	n, err := r.db.Exec(ctx, r.db.Rebind(`INSERT INTO statistics_customers (customer_id, day, created_at) VALUES (?, ?, ?)
+		ON CONFLICT (customer_id) DO NOTHING`), id, day, createdAt)
+	if err != nil || n == 0 {
+		return err
+	}
+	return r.exec(ctx, `INSERT INTO statistics_customer_days (day, customers) VALUES (?, 1)
+		ON CONFLICT (day) DO UPDATE SET customers = statistics_customer_days.customers + 1`, day)
 }
 
 // DeleteCustomer implements ports.Repository.
 func (r *Repository) DeleteCustomer(ctx context.Context, id string) error {
+	var day string
+	err := r.db.QueryRow(ctx, r.db.Rebind(`SELECT day FROM statistics_customers WHERE customer_id = ?`), []any{id}, &day)
+	switch {
+	case err == nil:
+		if err := r.exec(ctx, `UPDATE statistics_customer_days SET customers = customers - 1 WHERE day = ?`, day); err != nil {
+			return err
+		}
+	case !errors.Is(err, sql.ErrNoRows):
+		return err
+	}
 	for _, t := range []string{"statistics_customers", "statistics_customer_totals", "statistics_segments"} {
 		if err := r.exec(ctx, `DELETE FROM `+t+` WHERE customer_id = ?`, id); err != nil {
 			return err
@@ -230,15 +277,14 @@ func (r *Repository) Daily(ctx context.Context, rg ports.Range, dims ...string) 
 // quantity at each variant's cost price, and the product's title and type.
 func (r *Repository) Products(ctx context.Context, rg ports.Range, productType string) ([]ports.ProductRow, error) {
 	// per variant first (at most the catalog's size), then the costs and titles
+	rows, args := productRows(rg)
 	q := `SELECT a.product_id, COALESCE(MAX(p.title), ''), COALESCE(MAX(p.product_type), ''), COALESCE(MAX(v.sku), ''),
 		` + sum("a.orders") + `, ` + sum("a.q") + `, ` + sum("a.rq") + `, ` + sum("a.rev") + `, ` + sum("a.ref") + `,
 		` + sum("(a.q - a.rq) * COALESCE(v.cost, 0)") + `, MIN(CASE WHEN v.cost IS NULL THEN 0 ELSE 1 END)
-		FROM (SELECT product_id, variant_id, SUM(orders) AS orders, SUM(quantity) AS q, SUM(refunded_quantity) AS rq,
-			SUM(revenue) AS rev, SUM(refunded) AS ref
-			FROM statistics_product_daily WHERE currency = ? AND day >= ? AND day <= ? GROUP BY product_id, variant_id) a
+		FROM (SELECT product_id, variant_id, SUM(orders) AS orders, SUM(q) AS q, SUM(rq) AS rq, SUM(rev) AS rev, SUM(ref) AS ref
+			FROM (` + rows + `) d GROUP BY product_id, variant_id HAVING SUM(orders) > 0) a
 		LEFT JOIN statistics_variants v ON v.variant_id = a.variant_id
 		LEFT JOIN statistics_products p ON p.product_id = a.product_id`
-	args := []any{rg.Currency, rg.From, rg.To}
 	if productType != "" {
 		q += ` WHERE p.product_type = ?`
 		args = append(args, productType)
@@ -278,51 +324,44 @@ func (r *Repository) Products(ctx context.Context, rg ports.Range, productType s
 	return out, nil
 }
 
-// TopProducts implements ports.Repository: the sums alone, sorted and cut in SQL, then
-// the few titles.
+// TopProducts implements ports.Repository: the sums alone, sorted and cut in SQL, with
+// the few titles, in one statement.
 func (r *Repository) TopProducts(ctx context.Context, rg ports.Range, limit int) ([]ports.ProductRow, error) {
+	rows, args := productRows(rg)
 	var row ports.ProductRow
 	var out []ports.ProductRow
-	err := r.query(ctx, `SELECT product_id, `+sum("quantity - refunded_quantity")+`, `+sum("revenue - refunded")+` AS net
-		FROM statistics_product_daily WHERE currency = ? AND day >= ? AND day <= ?
-		GROUP BY product_id ORDER BY net DESC, product_id LIMIT ?`, []any{rg.Currency, rg.From, rg.To, limit},
-		[]any{&row.ProductID, &row.Quantity, &row.Revenue}, func() error {
+	err := r.query(ctx, `SELECT t.product_id, t.q, t.net, COALESCE(p.title,
+			(SELECT l.title FROM statistics_order_lines l WHERE l.product_id = t.product_id LIMIT 1), '')
+		FROM (SELECT product_id, `+sum("q - rq")+` AS q, `+sum("rev - ref")+` AS net FROM (`+rows+`) s
+			GROUP BY product_id HAVING SUM(orders) > 0 ORDER BY net DESC, product_id LIMIT ?) t
+		LEFT JOIN statistics_products p ON p.product_id = t.product_id
+		ORDER BY t.net DESC, t.product_id`, append(args, limit),
+		[]any{&row.ProductID, &row.Quantity, &row.Revenue, &row.Title}, func() error {
 			out = append(out, row)
 			return nil
 		})
-	if err != nil {
-		return nil, err
-	}
-	for i := range out {
-		err := r.db.QueryRow(ctx, r.db.Rebind(`SELECT COALESCE((SELECT title FROM statistics_products WHERE product_id = ?),
-			(SELECT title FROM statistics_order_lines WHERE product_id = ? LIMIT 1), '')`), []any{out[i].ProductID, out[i].ProductID}, &out[i].Title)
-		if err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return out, err
 }
 
-// Inventory implements ports.Repository.
+// Inventory implements ports.Repository (one statement).
 func (r *Repository) Inventory(ctx context.Context, currency string) (ports.Inventory, error) {
 	var inv ports.Inventory
-	err := r.db.QueryRow(ctx, r.db.Rebind(`SELECT COUNT(*), `+sum("CASE WHEN v.inventory_quantity > 0 THEN v.inventory_quantity * COALESCE(v.cost, 0) ELSE 0 END")+`
-		FROM statistics_variants v JOIN statistics_products p ON p.product_id = v.product_id WHERE p.currency = ?`),
-		[]any{currency}, &inv.SKUs, &inv.Value)
-	if err != nil {
-		return inv, err
-	}
-	err = r.db.QueryRow(ctx, r.db.Rebind(`SELECT `+sum("CASE WHEN inventory_quantity <= 0 THEN 1 ELSE 0 END")+`, `+
-		sum("CASE WHEN inventory_quantity > 0 AND inventory_quantity <= low_stock_threshold THEN 1 ELSE 0 END")+`
-		FROM statistics_products WHERE currency = ? AND tracked`), []any{currency}, &inv.OutOfStock, &inv.LowStock)
+	err := r.db.QueryRow(ctx, r.db.Rebind(`SELECT v.n, v.value, p.out_of_stock, p.low FROM
+		(SELECT COUNT(*) AS n, `+sum("CASE WHEN v.inventory_quantity > 0 THEN v.inventory_quantity * COALESCE(v.cost, 0) ELSE 0 END")+` AS value
+		 FROM statistics_variants v JOIN statistics_products p ON p.product_id = v.product_id WHERE p.currency = ?) v,
+		(SELECT `+sum("CASE WHEN inventory_quantity <= 0 THEN 1 ELSE 0 END")+` AS out_of_stock, `+
+		sum("CASE WHEN inventory_quantity > 0 AND inventory_quantity <= low_stock_threshold THEN 1 ELSE 0 END")+` AS low
+		 FROM statistics_products WHERE currency = ? AND tracked) p`),
+		[]any{currency, currency}, &inv.SKUs, &inv.Value, &inv.OutOfStock, &inv.LowStock)
 	return inv, err
 }
 
 // Customers implements ports.Repository.
 func (r *Repository) Customers(ctx context.Context, rg ports.Range, full bool, churnFrom, churnTo string) (ports.CustomerFigures, error) {
 	f := ports.CustomerFigures{Sources: map[string]int64{}}
-	err := r.db.QueryRow(ctx, r.db.Rebind(`SELECT COUNT(*), `+sum("CASE WHEN day >= ? THEN 1 ELSE 0 END")+`
-		FROM statistics_customers WHERE day <= ?`), []any{rg.From, rg.To}, &f.Total, &f.New)
+	// sums of the customers created per day (no count of every customer)
+	err := r.db.QueryRow(ctx, r.db.Rebind(`SELECT `+sum("customers")+`, `+sum("CASE WHEN day >= ? THEN customers ELSE 0 END")+`
+		FROM statistics_customer_days WHERE day <= ?`), []any{rg.From, rg.To}, &f.Total, &f.New)
 	if err != nil {
 		return f, err
 	}
@@ -459,8 +498,10 @@ func (r *Repository) Segments(ctx context.Context, currency string) ([]ports.Seg
 	return out, buyers, err
 }
 
-// Rebuild recomputes the rollups and the customer totals from the order records (the
-// full recomputation the incremental updates must equal; also the bench's seeding).
+// Rebuild recomputes the rollups and the customer totals from the order records, and
+// the customers per day from the customers (the full recomputation the incremental
+// updates must equal; also the bench's seeding).
+// Rows go in by currency and day, so a period's rows lie together in the table.
 func (r *Repository) Rebuild(ctx context.Context) error {
 	statements := []string{
 		`DELETE FROM statistics_daily`,
@@ -473,7 +514,8 @@ func (r *Repository) Rebuild(ctx context.Context) error {
 		` + sum("CASE WHEN fulfilled_at > created_at THEN fulfilled_at - created_at ELSE 0 END") + `,
 		` + sum("CASE WHEN fulfilled_at > 0 AND same_day = 1 THEN 1 ELSE 0 END") + `,
 		` + sum("CASE WHEN fulfilled_at > 0 AND fulfilled_at - created_at <= 172800 THEN 1 ELSE 0 END") + `
-		FROM statistics_orders GROUP BY day, currency, channel, payment_method, status, fulfillment, country`,
+		FROM statistics_orders GROUP BY day, currency, channel, payment_method, status, fulfillment, country
+		ORDER BY currency, day`,
 		`DELETE FROM statistics_product_daily`,
 		`INSERT INTO statistics_product_daily (day, currency, product_id, variant_id, orders, quantity, refunded_quantity, revenue, refunded)
 		SELECT day, currency, product_id, variant_id, COUNT(*), ` + sum("q") + `, ` + sum("rq") + `, ` + sum("rev") + `, ` + sum("ref") + `
@@ -481,7 +523,14 @@ func (r *Repository) Rebuild(ctx context.Context) error {
 			SUM(l.revenue) AS rev, SUM(l.refunded) AS ref
 			FROM statistics_order_lines l JOIN statistics_orders o ON o.order_id = l.order_id
 			WHERE o.status <> 'cancelled' GROUP BY o.order_id, o.day, o.currency, l.product_id, l.variant_id) per_order
-		GROUP BY day, currency, product_id, variant_id`,
+		GROUP BY day, currency, product_id, variant_id ORDER BY currency, day`,
+		`DELETE FROM statistics_product_monthly`,
+		`INSERT INTO statistics_product_monthly (month, currency, product_id, variant_id, orders, quantity, refunded_quantity, revenue, refunded)
+		SELECT substr(day, 1, 7), currency, product_id, variant_id, ` + sum("orders") + `, ` + sum("quantity") + `,
+		` + sum("refunded_quantity") + `, ` + sum("revenue") + `, ` + sum("refunded") + `
+		FROM statistics_product_daily GROUP BY substr(day, 1, 7), currency, product_id, variant_id ORDER BY currency, substr(day, 1, 7)`,
+		`DELETE FROM statistics_customer_days`,
+		`INSERT INTO statistics_customer_days (day, customers) SELECT day, COUNT(*) FROM statistics_customers GROUP BY day`,
 		`DELETE FROM statistics_customer_totals`,
 		`INSERT INTO statistics_customer_totals (customer_id, currency, orders, spent, first_at, last_at, first_day, last_day, first_channel)
 		SELECT customer_id, currency, COUNT(*), ` + sum("gross - refunded") + `, MIN(created_at), MAX(created_at), MIN(day), MAX(day),
