@@ -37,7 +37,6 @@ import (
 	"github.com/gocommerce/commerce/platform/jobs"
 	"github.com/gocommerce/commerce/platform/jobs/inprocess"
 	"github.com/gocommerce/commerce/platform/jobs/jobstest"
-	"github.com/gocommerce/commerce/platform/openapi"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
@@ -48,7 +47,7 @@ var principals = httpxtest.Principals{
 	"customer": httpxtest.Customer("0190a000-0000-7000-8000-0000000000c1", ""),
 }
 
-var docs = httpxtest.NewValidator(func() openapi.Fragment { return webhooks.NewModule(nil, nil, nil).OpenAPI() })
+var docs = httpxtest.Docs(func() *webhooks.Module { return webhooks.NewModule(nil, nil, nil) })
 
 // resolver is a fixed DNS table the test can change (a rebinding attacker's DNS).
 type resolver struct {
@@ -139,8 +138,7 @@ func build(t *testing.T, d *db.DB, settings app.Settings, enq jobs.Enqueuer) *ha
 	outbox := events.NewOutbox(d)
 	bus := events.NewBus()
 	mod.Subscribe(bus.Consumer(mod.Name()))
-	srv := httpxtest.NewServer(t, &cfg, nil, principals, mod)
-	return &harness{Harness: httpxtest.New(t, docs.Wrap(t, srv), d), t: t, svc: svc, outbox: outbox,
+	return &harness{Harness: httpxtest.Start(t, &cfg, principals, docs, d, mod), t: t, svc: svc, outbox: outbox,
 		relay: events.NewRelay(d, bus, log), resolver: res, sender: snd}
 }
 
