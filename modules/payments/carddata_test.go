@@ -6,8 +6,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 var (
@@ -56,8 +54,7 @@ func (s *stack) dump() string {
 // TestNoCardDataStored pays, saves, completes 3D Secure, replays and refunds, then scans
 // every stored row and every log entry for the card numbers and the CVC.
 func TestNoCardDataStored(t *testing.T) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		s := newStack(t, engine, stackOptions{})
+	eachStack(t, stackOptions{}, func(t *testing.T, s *stack) {
 		numbers := []string{"4242 4242 4242 4242", "4000 0025 0000 3155", "4000 0000 0000 0002", "5555 5555 5555 4444"}
 		body := payBody("19.99", numbers[0])
 		body["save_payment_method"] = true
