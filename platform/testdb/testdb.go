@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -128,15 +129,30 @@ func create(t testing.TB, engine, tpl string) string {
 func Open(t testing.TB, engine string, sources ...db.MigrationSource) *Engine {
 	t.Helper()
 	u := MigratedURL(t, engine, sources...)
+	d, _ := Connect(t, u, nil)
+	return &Engine{Name: engine, URL: u, DB: d}
+}
+
+// Connect opens a handle on the database at url, as another process would: the
+// default configuration with a pool of 10 connections, then set's changes (nil for
+// none). The handle is closed in t.Cleanup, or earlier by the close it returns (which
+// may be called again).
+func Connect(t testing.TB, url string, set func(*config.Database)) (*db.DB, func()) {
+	t.Helper()
 	cfg := config.Default()
-	cfg.Database.URL = u
+	cfg.Database.URL = url
 	cfg.Database.MaxOpenConns = 10
+	if set != nil {
+		set(&cfg.Database)
+	}
 	d, closeFn, err := db.Open(&cfg, zap.NewNop())
 	if err != nil {
 		t.Fatalf("testdb: open: %v", err)
 	}
-	t.Cleanup(closeFn)
-	return &Engine{Name: engine, URL: u, DB: d}
+	var once sync.Once
+	closeOnce := func() { once.Do(closeFn) }
+	t.Cleanup(closeOnce)
+	return d, closeOnce
 }
 
 // Each opens a fresh migrated database per engine.
