@@ -34,14 +34,11 @@ const (
 	hookSecret = "whsec-notifications"
 )
 
-var principals = httpxtest.Principals{
-	"admin":     httpxtest.APIKey("k1", "admin"),
-	"writer":    httpxtest.APIKey("k2", "notifications:write"),
-	"reader":    httpxtest.APIKey("k3", "notifications:read"),
+var principals = httpxtest.Preset().With(httpxtest.ReadWrite("notifications")).With(httpxtest.Principals{
 	"other":     httpxtest.APIKey("k4", "products:read"),
 	"customer":  httpxtest.Customer(customer1, "ada@example.com", "notifications:read"),
 	"customer2": httpxtest.Customer(customer2, "bob@example.com", "notifications:read"),
-}
+})
 
 var docs = httpxtest.Docs(func() *notifications.Module { return notifications.NewModule(nil, nil, nil) })
 

@@ -31,14 +31,11 @@ const (
 	secret    = "whsec-test"
 )
 
-var principals = httpxtest.Principals{
-	"admin":     httpxtest.APIKey("k1", "admin"),
-	"writer":    httpxtest.APIKey("k2", "shipping:write"),
-	"reader":    httpxtest.APIKey("k3", "shipping:read"),
+var principals = httpxtest.Preset().With(httpxtest.ReadWrite("shipping")).With(httpxtest.Principals{
 	"other":     httpxtest.APIKey("k4", "products:read"),
 	"customer":  httpxtest.Customer(customer1, ""),
 	"customer2": httpxtest.Customer(customer2, ""),
-}
+})
 
 // fakeOrders knows one order, of customer1.
 type fakeOrders struct{}

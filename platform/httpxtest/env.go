@@ -77,3 +77,16 @@ func EachEngine[H any](t *testing.T, build func(t *testing.T, engine string) H, 
 func ReadWrite(module string) Principals {
 	return Principals{"writer": APIKey("k2", module+":write"), "reader": APIKey("k3", module+":read")}
 }
+
+// Override sets extra's members on body, removing those whose value is nil, and
+// returns body: a test's request body is a valid default with a few members changed.
+func Override(body, extra map[string]any) map[string]any {
+	for k, v := range extra {
+		if v == nil {
+			delete(body, k)
+			continue
+		}
+		body[k] = v
+	}
+	return body
+}
