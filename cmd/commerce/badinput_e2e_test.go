@@ -21,6 +21,7 @@ import (
 
 	identityapi "github.com/gocommerce/commerce/modules/identity/api"
 	"github.com/gocommerce/commerce/platform/config"
+	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 // The bad-input probe (issue 15, "Done means"): every write operation of the served
@@ -334,34 +335,17 @@ func (p *probe) snapshot() string {
 		if strings.HasPrefix(table, "goose") || strings.HasPrefix(table, "sqlite_") {
 			continue
 		}
-		rows, err := g.Raw(`SELECT * FROM "` + table + `"`).Rows()
-		if err != nil {
-			p.t.Fatalf("snapshot %s: %v", table, err)
-		}
-		cols, _ := rows.Columns()
+		cols, rows := testdb.Rows(p.t, p.ta.app.DB, table)
 		var lines []string
-		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				p.t.Fatal(err)
-			}
+		for _, vals := range rows {
 			var b strings.Builder
 			for i, v := range vals {
-				if volatileColumn(table, cols[i]) {
-					continue
+				if !volatileColumn(table, cols[i]) {
+					fmt.Fprintf(&b, "%v\x1f", v)
 				}
-				if bs, ok := v.([]byte); ok {
-					v = string(bs)
-				}
-				fmt.Fprintf(&b, "%v\x1f", v)
 			}
 			lines = append(lines, b.String())
 		}
-		_ = rows.Close()
 		sort.Strings(lines)
 		fmt.Fprintf(h, "%s:%d\n%s\n", table, len(lines), strings.Join(lines, "\n"))
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"sort"
@@ -11,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/getkin/kin-openapi/openapi3filter"
 
 	"github.com/gocommerce/commerce/modules/carts"
 	"github.com/gocommerce/commerce/modules/catalog"
@@ -40,16 +38,7 @@ import (
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
-func init() {
-	text := func(body io.Reader, _ http.Header, _ *openapi3.SchemaRef, _ openapi3filter.EncodingFn) (any, error) {
-		b, err := io.ReadAll(body)
-		return string(b), err
-	}
-	openapi3filter.RegisterBodyDecoder("text/html", text)
-	openapi3filter.RegisterBodyDecoder("text/plain", text)
-	openapi3filter.RegisterBodyDecoder("text/javascript", text)
-	openapi3filter.RegisterBodyDecoder("text/css", text)
-}
+func init() { httpxtest.ReadAsText("text/html", "text/plain", "text/javascript", "text/css") }
 
 // migrationSources are every module's migrations, read from modules that need no
 // wiring to say them; a database of them is a copy of one template (testdb).

@@ -3,7 +3,6 @@ package catalog_test
 import (
 	"bytes"
 	"context"
-	"io"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -12,8 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/getkin/kin-openapi/openapi3filter"
 	"go.uber.org/zap"
 
 	"github.com/gocommerce/commerce/modules/catalog"
@@ -27,15 +24,7 @@ import (
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
-func init() {
-	binary := func(body io.Reader, _ http.Header, _ *openapi3.SchemaRef, _ openapi3filter.EncodingFn) (any, error) {
-		b, err := io.ReadAll(body)
-		return string(b), err
-	}
-	for _, ct := range []string{"image/png", "image/jpeg", "image/webp"} {
-		openapi3filter.RegisterBodyDecoder(ct, binary)
-	}
-}
+func init() { httpxtest.ReadAsText("image/png", "image/jpeg", "image/webp") }
 
 var principals = httpxtest.Preset().With(httpxtest.Principals{
 	"writer":   httpxtest.APIKey("k2", "products:write", "collections:write"),

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 var (
@@ -22,31 +24,12 @@ func (s *stack) dump() string {
 	s.t.Helper()
 	var b strings.Builder
 	for _, table := range []string{"payments_payments", "payments_refunds", "payments_saved_methods", "payments_idempotency_keys", "payments_webhook_events", "outbox_events"} {
-		rows, err := s.db.Gorm().Raw("SELECT * FROM " + table).Rows()
-		if err != nil {
-			s.t.Fatal(err)
-		}
-		cols, _ := rows.Columns()
-		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				s.t.Fatal(err)
-			}
-			for _, v := range vals {
-				if raw, ok := v.([]byte); ok {
-					v = string(raw)
-				}
+		_, rows := testdb.Rows(s.t, s.db, table)
+		for _, row := range rows {
+			for _, v := range row {
 				fmt.Fprintf(&b, "%v\n", v)
 			}
 		}
-		if err := rows.Err(); err != nil {
-			s.t.Fatal(err)
-		}
-		_ = rows.Close()
 	}
 	return b.String()
 }

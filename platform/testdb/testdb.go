@@ -195,3 +195,37 @@ func Tables(name string, statements ...string) db.MigrationSource {
 	body := "-- +goose Up\n" + strings.Join(statements, ";\n") + ";\n"
 	return db.MigrationSource{Module: name, FS: fstest.MapFS{"9999123199_" + name + ".sql": {Data: []byte(body)}}}
 }
+
+// Rows reads every row of a table: the names of its columns and each row's values in
+// their order (a []byte value as a string).
+func Rows(t testing.TB, d *db.DB, table string) (cols []string, values [][]any) {
+	t.Helper()
+	rows, err := d.Gorm().Raw(`SELECT * FROM "` + table + `"`).Rows()
+	if err != nil {
+		t.Fatalf("testdb: rows of %s: %v", table, err)
+	}
+	defer func() { _ = rows.Close() }()
+	if cols, err = rows.Columns(); err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range vals {
+			if raw, ok := v.([]byte); ok {
+				vals[i] = string(raw)
+			}
+		}
+		values = append(values, vals)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return cols, values
+}
