@@ -15,8 +15,7 @@ import (
 )
 
 func setup(t *testing.T) (*carriertest.Server, *dhl.Carrier) {
-	srv, acct := carriertest.Start(t, "", dhl.Config{ClientID: "apikey", ClientSecret: "apisecret", AccountNumber: "123456789"})
-	return srv, dhl.New(acct)
+	return carriertest.Start(t, "", dhl.Config{ClientID: "apikey", ClientSecret: "apisecret", AccountNumber: "123456789"}, dhl.New)
 }
 
 func TestRates(t *testing.T) {

@@ -15,8 +15,7 @@ import (
 )
 
 func setup(t *testing.T) (*carriertest.Server, *fedex.Carrier) {
-	srv, acct := carriertest.Start(t, "/oauth/token", fedex.Config{ClientID: "key", ClientSecret: "secret", AccountNumber: "740561073"})
-	return srv, fedex.New(acct)
+	return carriertest.Start(t, "/oauth/token", fedex.Config{ClientID: "key", ClientSecret: "secret", AccountNumber: "740561073"}, fedex.New)
 }
 
 func TestRates(t *testing.T) {

@@ -36,8 +36,7 @@ func shipment() *domain.Shipment {
 }
 
 func setup(t *testing.T) (*carriertest.Server, *ups.Carrier) {
-	srv, acct := carriertest.Start(t, "/security/v1/oauth/token", ups.Config{ClientID: "cid", ClientSecret: "csecret", AccountNumber: "A1B2C3"})
-	return srv, ups.New(acct)
+	return carriertest.Start(t, "/security/v1/oauth/token", ups.Config{ClientID: "cid", ClientSecret: "csecret", AccountNumber: "A1B2C3"}, ups.New)
 }
 
 func TestRates(t *testing.T) {

@@ -16,8 +16,7 @@ import (
 )
 
 func setup(t *testing.T) (*carriertest.Server, *usps.Carrier) {
-	srv, acct := carriertest.Start(t, "/oauth2/v3/token", usps.Config{ClientID: "cid", ClientSecret: "csecret", AccountNumber: "123456:900001:1000123456"})
-	return srv, usps.New(acct)
+	return carriertest.Start(t, "/oauth2/v3/token", usps.Config{ClientID: "cid", ClientSecret: "csecret", AccountNumber: "123456:900001:1000123456"}, usps.New)
 }
 
 func request(to, zip, service string) domain.RateRequest {

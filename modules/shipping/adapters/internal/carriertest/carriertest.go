@@ -31,13 +31,13 @@ const Token = "tok-1"
 var ShipDate = time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
 
 // Start starts a stand-in for the account (OAuth on tokenPath, "" for basic
-// authentication) that accepts its client id and secret, and returns the account
-// pointed at it.
-func Start(t testing.TB, tokenPath string, a carrierhttp.Account) (*Server, carrierhttp.Account) {
+// authentication) that accepts its client id and secret, and returns it with the
+// adapter newCarrier makes of the account pointed at it.
+func Start[C any](t testing.TB, tokenPath string, a carrierhttp.Account, newCarrier func(carrierhttp.Account) C) (*Server, C) {
 	t.Helper()
 	s := New(t, tokenPath, a.ClientID, a.ClientSecret)
 	a.BaseURL = s.URL
-	return s, a
+	return s, newCarrier(a)
 }
 
 // Request is a recorded request.
