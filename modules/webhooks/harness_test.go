@@ -99,7 +99,7 @@ func newHarness(t *testing.T, engine string, settings app.Settings) *harness {
 	t.Helper()
 	cfg := config.Default()
 	runner := inprocess.New(&cfg, zap.NewNop())
-	h := build(t, testdb.Open(t, engine, events.Migrations(), webhooks.Migrations()).DB, settings, runner)
+	h := build(t, openDB(t, engine), settings, runner)
 	jobstest.Start(t, runner, 10*time.Second)
 	return h
 }
@@ -124,6 +124,25 @@ func service(t *testing.T, d *db.DB, settings app.Settings, res *resolver, enq j
 		mod.RegisterJobs(reg)
 	}
 	return svc, snd, mod
+}
+
+// openDB opens a fresh database of the engine with the module's migrations.
+func openDB(t *testing.T, engine string) *db.DB {
+	t.Helper()
+	return testdb.Open(t, engine, events.Migrations(), webhooks.Migrations()).DB
+}
+
+// eachEngine runs fn as a parallel subtest per engine on a fresh harness whose
+// settings are fast() changed by set (nil for none).
+func eachEngine(t *testing.T, set func(*app.Settings), fn func(t *testing.T, h *harness)) {
+	t.Helper()
+	httpxtest.EachEngine(t, func(t *testing.T, engine string) *harness {
+		s := fast()
+		if set != nil {
+			set(&s)
+		}
+		return newHarness(t, engine, s)
+	}, fn)
 }
 
 // build is the API side of the module on d: HTTP server, outbox, relay; its tasks go
