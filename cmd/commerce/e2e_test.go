@@ -43,6 +43,17 @@ type testApp struct {
 	server http.Handler // app.Server, every answer checked against doc
 }
 
+// relay runs the relay rounds times over the outbox, as the worker does, failing the
+// test on an error.
+func (ta *testApp) relay(rounds int) {
+	ta.t.Helper()
+	for range rounds {
+		if _, err := ta.app.Relay.Drain(context.Background()); err != nil {
+			ta.t.Fatal(err)
+		}
+	}
+}
+
 func newTestApp(t *testing.T, engine string, mutate func(*config.Config)) *testApp {
 	t.Helper()
 	cfg := config.Default()

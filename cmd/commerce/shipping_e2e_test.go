@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"testing"
 )
 
@@ -12,14 +11,7 @@ func TestShipmentTrackingOnItsOrder(t *testing.T) {
 	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		auth := ta.adminAuth()
-		drain := func() {
-			t.Helper()
-			for range 3 {
-				if _, err := ta.app.Relay.Drain(context.Background()); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
+		drain := func() { ta.relay(3) }
 		p := ta.do("POST", "/api/v1/products", map[string]any{"title": "Mug", "price": "10.00", "currency": "USD", "weight": "300", "weight_unit": "g"}, auth...)
 		if p.Status != 201 {
 			t.Fatalf("product %d %s", p.Status, p.Body)
