@@ -229,3 +229,7 @@ func Rows(t testing.TB, d *db.DB, table string) (cols []string, values [][]any) 
 	}
 	return cols, values
 }
+
+// Now is the current time in UTC at the precision both engines store (microseconds),
+// so a time written and read back compares equal.
+func Now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
