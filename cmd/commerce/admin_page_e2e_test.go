@@ -41,13 +41,7 @@ func TestAdminPageInBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	auth := ta.adminAuth()
-	drain := func() {
-		for range 5 {
-			if _, err := ta.app.Relay.Drain(ctx); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	drain := func() { ta.relay(5) }
 	mustCreate := func(path string, body map[string]any) map[string]any {
 		r := ta.do("POST", path, body, auth...)
 		if r.Status != http.StatusCreated {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"net/http"
 	"testing"
 )
@@ -10,7 +9,6 @@ import (
 func TestCatalogInventoryEndToEnd(t *testing.T) {
 	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
-		ctx := context.Background()
 		auth := ta.adminAuth()
 
 		created := ta.do("POST", "/api/v1/products", map[string]any{
@@ -26,9 +24,7 @@ func TestCatalogInventoryEndToEnd(t *testing.T) {
 		}
 
 		// The relay delivers catalog.stock_set to inventory, which sets the default location.
-		if _, err := ta.app.Relay.Drain(ctx); err != nil {
-			t.Fatal(err)
-		}
+		ta.relay(1)
 		level := ta.do("GET", "/api/v1/inventory/"+id+"?include_history=true", nil, auth...)
 		if level.Status != http.StatusOK {
 			t.Fatalf("level: %d %s", level.Status, level.Body)
@@ -65,9 +61,7 @@ func TestCatalogInventoryEndToEnd(t *testing.T) {
 		if r := ta.do("DELETE", "/api/v1/products/"+id, nil, auth...); r.Status != http.StatusNoContent {
 			t.Fatalf("delete: %d %s", r.Status, r.Body)
 		}
-		if _, err := ta.app.Relay.Drain(ctx); err != nil {
-			t.Fatal(err)
-		}
+		ta.relay(1)
 		if r := ta.do("GET", "/api/v1/inventory/"+id, nil, auth...); r.Status != http.StatusNotFound {
 			t.Errorf("level after delete: %d %s", r.Status, r.Body)
 		}

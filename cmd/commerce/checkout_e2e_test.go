@@ -95,11 +95,7 @@ func (e *checkoutEnv) product(price string, stock int) string {
 
 func (e *checkoutEnv) drain() {
 	e.t.Helper()
-	for range 5 {
-		if _, err := e.app.Relay.Drain(context.Background()); err != nil {
-			e.t.Fatal(err)
-		}
-	}
+	e.relay(5)
 }
 
 // guestCart creates a guest cart holding quantity of the product (and the coupon).

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"sort"
@@ -11,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/getkin/kin-openapi/openapi3filter"
 
 	"github.com/gocommerce/commerce/modules/carts"
 	"github.com/gocommerce/commerce/modules/catalog"
@@ -40,16 +38,7 @@ import (
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
-func init() {
-	text := func(body io.Reader, _ http.Header, _ *openapi3.SchemaRef, _ openapi3filter.EncodingFn) (any, error) {
-		b, err := io.ReadAll(body)
-		return string(b), err
-	}
-	openapi3filter.RegisterBodyDecoder("text/html", text)
-	openapi3filter.RegisterBodyDecoder("text/plain", text)
-	openapi3filter.RegisterBodyDecoder("text/javascript", text)
-	openapi3filter.RegisterBodyDecoder("text/css", text)
-}
+func init() { httpxtest.ReadAsText("text/html", "text/plain", "text/javascript", "text/css") }
 
 // migrationSources are every module's migrations, read from modules built without
 // their parts (a module's spec names its migrations); a database of them is a copy of
@@ -68,6 +57,17 @@ type testApp struct {
 	app    *App
 	doc    *openapi3.T
 	server http.Handler // app.Server, every answer checked against doc
+}
+
+// relay runs the relay rounds times over the outbox, as the worker does, failing the
+// test on an error.
+func (ta *testApp) relay(rounds int) {
+	ta.t.Helper()
+	for range rounds {
+		if _, err := ta.app.Relay.Drain(context.Background()); err != nil {
+			ta.t.Fatal(err)
+		}
+	}
 }
 
 func newTestApp(t *testing.T, engine string, mutate func(*config.Config)) *testApp {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"net/http"
 	"testing"
 )
@@ -10,16 +9,8 @@ import (
 func TestOrdersEndToEnd(t *testing.T) {
 	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
-		ctx := context.Background()
 		auth := ta.adminAuth()
-		drain := func() {
-			t.Helper()
-			for range 5 {
-				if _, err := ta.app.Relay.Drain(ctx); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
+		drain := func() { ta.relay(5) }
 		p := ta.do("POST", "/api/v1/products", map[string]any{"title": "Mug", "price": "10.00", "currency": "USD", "inventory_quantity": 5, "weight": "300", "weight_unit": "g"}, auth...)
 		if p.Status != 201 {
 			t.Fatalf("product %d %s", p.Status, p.Body)

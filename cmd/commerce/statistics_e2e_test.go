@@ -24,14 +24,7 @@ func TestStatisticsEndToEnd(t *testing.T) {
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		ctx := context.Background()
 		admin := ta.adminAuth()
-		drain := func() {
-			t.Helper()
-			for range 5 {
-				if _, err := ta.app.Relay.Drain(ctx); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
+		drain := func() { ta.relay(5) }
 		p := ta.do("POST", "/api/v1/products", map[string]any{"title": "Mug", "price": "10.00", "cost_price": "4.00", "currency": "USD",
 			"inventory_quantity": 100}, admin...)
 		if p.Status != http.StatusCreated {

@@ -21,12 +21,8 @@ import (
 	"github.com/gocommerce/commerce/modules/carts/ports"
 	"github.com/gocommerce/commerce/platform/auth"
 	"github.com/gocommerce/commerce/platform/clock"
-	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
-	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/httpxtest"
-	"github.com/gocommerce/commerce/platform/openapi"
-	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 const (
@@ -52,16 +48,12 @@ const (
 	collection1 = "0190a000-0000-7000-8000-0000000000c0"
 )
 
-var principals = httpxtest.Principals{
-	"admin":    httpxtest.APIKey("k1", "admin"),
-	"staff":    httpxtest.Staff("s1", ""),
-	"reader":   httpxtest.APIKey("k2", "carts:read"),
-	"writer":   httpxtest.APIKey("k3", "carts:write"),
+var principals = httpxtest.Preset().With(httpxtest.ReadWrite("carts")).With(httpxtest.Principals{
 	"products": httpxtest.APIKey("k4", "products:read"),
 	"cust1":    httpxtest.Customer(customer1, ""),
 	"cust2":    httpxtest.Customer(customer2, ""),
 	"nocarts":  {Kind: auth.Customer, ID: customer2, Scopes: []string{"products:read"}},
-}
+})
 
 func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 
@@ -300,11 +292,10 @@ var t0 = time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 
 func newHarness(t *testing.T, engine string) *harness {
 	t.Helper()
-	e := testdb.Open(t, engine, events.Migrations(), carts.Migrations())
-	cfg := config.Default()
-	clk := clock.NewFake(t0)
+	env := httpxtest.NewEnv(t, engine, t0, carts.Migrations())
+	clk := env.Clock
 	h := &harness{
-		t: t, engine: engine, db: e.DB, clock: clk, catalog: newCatalog(),
+		t: t, engine: engine, db: env.DB, clock: clk, catalog: newCatalog(),
 		coupons: &fakeCoupons{stacking: true, coupons: map[string]fakeCoupon{
 			"TEN": {Type: "percentage", Value: "10"}, "FIVE": {Type: "fixed_amount", Value: "5.00"},
 			"SHIP": {Type: "free_shipping"}, "SHIP2": {Type: "free_shipping"}, "BIG": {Type: "percentage", Value: "50", Minimum: "100.00"},
@@ -316,28 +307,26 @@ func newHarness(t *testing.T, engine string) *harness {
 		addrs: &fakeAddresses{owner: map[string]string{}},
 		auto:  &fakeAuto{},
 	}
-	outbox := events.NewOutbox(e.DB)
-	repo := cartspg.NewCartRepository(e.DB, outbox)
+	outbox := env.Outbox()
+	repo := cartspg.NewCartRepository(env.DB, outbox)
 	h.queries = app.NewQueryService(repo, clk)
-	h.svc = app.NewService(carts.NewSettings(&cfg), e.DB, repo, app.Collaborators{
+	h.svc = app.NewService(carts.NewSettings(&env.Config), env.DB, repo, app.Collaborators{
 		Catalog: h.catalog, Coupons: h.coupons, Tax: h.tax, AutomaticDiscounts: h.auto,
 		Addresses: h.addrs,
 	}, outbox, clk)
 	h.jobs = cartsjobs.NewJobs(h.svc, zap.NewNop())
-	srv := httpxtest.NewServer(t, &cfg, nil, principals, carts.NewModule(cartshttp.NewHandler(h.svc), h.jobs))
-	h.Harness = httpxtest.New(t, docs.Wrap(t, srv), e.DB)
+	h.Harness = env.Serve(principals, docs, carts.NewModule(cartshttp.NewHandler(h.svc), h.jobs))
 	return h
 }
 
 // eachEngine runs fn on a fresh harness per engine, in parallel.
 func eachEngine(t *testing.T, fn func(t *testing.T, h *harness)) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) { fn(t, newHarness(t, engine)) })
+	httpxtest.EachEngine(t, newHarness, fn)
 }
 
 // docs checks every response against the module's OpenAPI document; unknown routes
 // may answer 404 or 405 undocumented.
-var docs = httpxtest.NewValidator(func() openapi.Fragment { return carts.NewModule(nil, nil).OpenAPI() },
-	http.StatusNotFound, http.StatusMethodNotAllowed)
+var docs = httpxtest.Docs(func() *carts.Module { return carts.NewModule(nil, nil) }, http.StatusNotFound, http.StatusMethodNotAllowed)
 
 var assertError = httpxtest.AssertError
 

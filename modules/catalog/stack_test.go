@@ -3,16 +3,14 @@ package catalog_test
 import (
 	"bytes"
 	"context"
-	"io"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"sort"
 	"sync"
 	"testing"
+	"time"
 
-	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/getkin/kin-openapi/openapi3filter"
 	"go.uber.org/zap"
 
 	"github.com/gocommerce/commerce/modules/catalog"
@@ -21,23 +19,12 @@ import (
 	catalogpg "github.com/gocommerce/commerce/modules/catalog/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/catalog/app"
 	"github.com/gocommerce/commerce/platform/clock"
-	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
-	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/httpxtest"
-	"github.com/gocommerce/commerce/platform/openapi"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
-func init() {
-	binary := func(body io.Reader, _ http.Header, _ *openapi3.SchemaRef, _ openapi3filter.EncodingFn) (any, error) {
-		b, err := io.ReadAll(body)
-		return string(b), err
-	}
-	for _, ct := range []string{"image/png", "image/jpeg", "image/webp"} {
-		openapi3filter.RegisterBodyDecoder(ct, binary)
-	}
-}
+func init() { httpxtest.ReadAsText("image/png", "image/jpeg", "image/webp") }
 
 var principals = httpxtest.Preset().With(httpxtest.Principals{
 	"writer":   httpxtest.APIKey("k2", "products:write", "collections:write"),
@@ -48,7 +35,7 @@ var principals = httpxtest.Preset().With(httpxtest.Principals{
 
 // docs checks every response against the module's OpenAPI fragment; unknown routes
 // may answer 404 or 405 undocumented.
-var docs = httpxtest.NewValidator(func() openapi.Fragment { return catalog.NewModule(nil).OpenAPI() },
+var docs = httpxtest.Docs(func() *catalog.Module { return catalog.NewModule(nil) },
 	http.StatusNotFound, http.StatusMethodNotAllowed)
 
 // fakeOrders is ports.Orders with a settable answer.
@@ -92,26 +79,24 @@ func newStack(t *testing.T, engine string, opts ...stackOptions) *stack {
 	if len(opts) > 0 {
 		o = opts[0]
 	}
-	e := testdb.Open(t, engine, events.Migrations(), catalog.Migrations())
-	cfg := config.Default()
-	cfg.DataDir = t.TempDir()
+	env := httpxtest.NewEnv(t, engine, time.Now(), catalog.Migrations())
+	env.Config.DataDir = t.TempDir()
 	if o.maxImageBytes > 0 {
-		cfg.Uploads.MaxSizeBytes = o.maxImageBytes
+		env.Config.Uploads.MaxSizeBytes = o.maxImageBytes
 	}
-	storage, err := localdisk.New(catalog.UploadsDir(&cfg), cfg.Uploads.PublicURL)
+	storage, err := localdisk.New(catalog.UploadsDir(&env.Config), env.Config.Uploads.PublicURL)
 	if err != nil {
 		t.Fatal(err)
 	}
 	orders := &fakeOrders{with: map[string]bool{}}
-	svc := app.NewService(catalog.NewSettings(&cfg), e.DB, app.Stores{
-		Products:    catalogpg.NewProductRepository(e.DB),
-		Variants:    catalogpg.NewVariantRepository(e.DB),
-		Images:      catalogpg.NewImageRepository(e.DB),
-		Collections: catalogpg.NewCollectionRepository(e.DB),
-	}, storage, orders, events.NewOutbox(e.DB), clock.New(), zap.NewNop())
-	mod := catalog.NewModule(cataloghttp.NewHandler(svc, catalog.NewHTTPSettings(&cfg)))
-	srv := httpxtest.NewServer(t, &cfg, nil, principals, mod)
-	return &stack{Harness: httpxtest.New(t, docs.Wrap(t, srv), e.DB), t: t, engine: engine, db: e.DB, svc: svc, orders: orders, uploads: catalog.UploadsDir(&cfg)}
+	svc := app.NewService(catalog.NewSettings(&env.Config), env.DB, app.Stores{
+		Products:    catalogpg.NewProductRepository(env.DB),
+		Variants:    catalogpg.NewVariantRepository(env.DB),
+		Images:      catalogpg.NewImageRepository(env.DB),
+		Collections: catalogpg.NewCollectionRepository(env.DB),
+	}, storage, orders, env.Outbox(), clock.New(), zap.NewNop())
+	mod := catalog.NewModule(cataloghttp.NewHandler(svc, catalog.NewHTTPSettings(&env.Config)))
+	return &stack{Harness: env.Serve(principals, docs, mod), t: t, engine: engine, db: env.DB, svc: svc, orders: orders, uploads: catalog.UploadsDir(&env.Config)}
 }
 
 // upload posts a multipart image form.

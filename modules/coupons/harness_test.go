@@ -21,12 +21,8 @@ import (
 	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/auth"
 	"github.com/gocommerce/commerce/platform/clock"
-	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
-	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/httpxtest"
-	"github.com/gocommerce/commerce/platform/openapi"
-	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 const (
@@ -39,9 +35,7 @@ const (
 	guestTok  = "guest-token"
 )
 
-var principals = httpxtest.Preset().With(httpxtest.Principals{
-	"writer":    httpxtest.APIKey("k2", "coupons:write"),
-	"reader":    httpxtest.APIKey("k3", "coupons:read"),
+var principals = httpxtest.Preset().With(httpxtest.ReadWrite("coupons")).With(httpxtest.Principals{
 	"couponad":  httpxtest.APIKey("k4", "coupons:admin"),
 	"products":  httpxtest.APIKey("k5", "products:read"),
 	"customer":  httpxtest.Customer(customer1, ""),
@@ -115,10 +109,8 @@ func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 
 func newHarness(t *testing.T, engine string, stacking bool) *harness {
 	t.Helper()
-	e := testdb.Open(t, engine, events.Migrations(), coupons.Migrations())
-	cfg := config.Default()
-	cfg.Coupons.AllowFreeShippingStacking = stacking
-	clk := clock.NewFake(t0)
+	env := httpxtest.NewEnv(t, engine, t0, coupons.Migrations())
+	env.Config.Coupons.AllowFreeShippingStacking = stacking
 	cust := &fakeCustomers{returning: map[string]bool{}, segments: map[string]map[string]bool{}}
 	carts := &fakeCarts{cart: ports.Cart{
 		ID: cartID, Currency: "USD", Subtotal: dec("100.00"), ShippingTotal: dec("10.00"), TaxTotal: decimal.Zero,
@@ -127,22 +119,21 @@ func newHarness(t *testing.T, engine string, stacking bool) *harness {
 			{ID: "i2", ProductID: productB, VariantID: productB, Quantity: 1, UnitPrice: dec("40.00")},
 		},
 	}}
-	svc := app.NewService(coupons.NewSettings(&cfg), e.DB,
-		app.Stores{Coupons: couponspg.NewCouponRepository(e.DB), Usage: couponspg.NewUsageRepository(e.DB)},
-		app.Collaborators{Customers: cust}, events.NewOutbox(e.DB), clk)
+	svc := app.NewService(coupons.NewSettings(&env.Config), env.DB,
+		app.Stores{Coupons: couponspg.NewCouponRepository(env.DB), Usage: couponspg.NewUsageRepository(env.DB)},
+		app.Collaborators{Customers: cust}, env.Outbox(), env.Clock)
 	sub := couponsevents.NewSubscriber(svc, zap.NewNop())
-	mod := coupons.NewModule(couponshttp.NewHandler(svc, app.NewValidator(svc, carts)), sub)
-	srv := httpxtest.NewServer(t, &cfg, nil, principals, mod)
-	return &harness{Harness: httpxtest.New(t, docs.Wrap(t, srv), e.DB), t: t, engine: engine, db: e.DB, svc: svc, customers: cust, carts: carts, clock: clk, sub: sub}
+	h := env.Serve(principals, docs, coupons.NewModule(couponshttp.NewHandler(svc, app.NewValidator(svc, carts)), sub))
+	return &harness{Harness: h, t: t, engine: engine, db: env.DB, svc: svc, customers: cust, carts: carts, clock: env.Clock, sub: sub}
 }
 
 // eachEngine runs fn on a fresh harness per engine, in parallel.
 func eachEngine(t *testing.T, fn func(t *testing.T, h *harness)) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) { fn(t, newHarness(t, engine, true)) })
+	httpxtest.EachEngine(t, func(t *testing.T, engine string) *harness { return newHarness(t, engine, true) }, fn)
 }
 
 // docs checks every response against the module's OpenAPI document.
-var docs = httpxtest.NewValidator(func() openapi.Fragment { return coupons.NewModule(nil, nil).OpenAPI() })
+var docs = httpxtest.Docs(func() *coupons.Module { return coupons.NewModule(nil, nil) })
 
 var assertError = httpxtest.AssertError
 

@@ -23,13 +23,10 @@ import (
 	"github.com/gocommerce/commerce/modules/customers/domain"
 	"github.com/gocommerce/commerce/modules/customers/ports"
 	"github.com/gocommerce/commerce/platform/clock"
-	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/event"
-	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/ids"
-	"github.com/gocommerce/commerce/platform/openapi"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
@@ -196,29 +193,27 @@ var t0 = time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
 
 func newHarness(t *testing.T, engine string) *harness {
 	t.Helper()
-	e := testdb.Open(t, engine, events.Migrations(), customers.Migrations(), testTables)
-	cfg := config.Default()
-	cfg.Security.JWT.Secret = "test-secret-0123456789-abcdefghijklmnop"
-	cfg.HTTP.PublicURL = "https://shop.example.com/"
-	clk := clock.NewFake(t0)
-	creds := &fakeCredentials{db: e.DB}
+	env := httpxtest.NewEnv(t, engine, t0, customers.Migrations(), testTables)
+	env.Config.Security.JWT.Secret = "test-secret-0123456789-abcdefghijklmnop"
+	env.Config.HTTP.PublicURL = "https://shop.example.com/"
+	clk := env.Clock
+	creds := &fakeCredentials{db: env.DB}
 	orders := &fakeOrders{has: map[string]bool{}, orders: map[string][]ports.OrderSummary{}}
 	stores := app.Stores{
-		Customers: customerspg.NewCustomerRepository(e.DB), Addresses: customerspg.NewAddressRepository(e.DB),
-		Tokens: customerspg.NewTokenRepository(e.DB), Stats: customerspg.NewOrderStatsRepository(e.DB),
-		Segments: customerspg.NewSegmentRepository(e.DB), Audit: customerspg.NewAuditRepository(e.DB),
+		Customers: customerspg.NewCustomerRepository(env.DB), Addresses: customerspg.NewAddressRepository(env.DB),
+		Tokens: customerspg.NewTokenRepository(env.DB), Stats: customerspg.NewOrderStatsRepository(env.DB),
+		Segments: customerspg.NewSegmentRepository(env.DB), Audit: customerspg.NewAuditRepository(env.DB),
 	}
 	others := app.Collaborators{Credentials: creds, Orders: orders, Carts: none.NewCarts(), Subscriptions: none.NewSubscriptions(), Notifications: none.NewNotifications()}
-	svc := app.NewService(customers.NewSettings(&cfg), e.DB, stores, others, events.NewOutbox(e.DB), clk)
+	svc := app.NewService(customers.NewSettings(&env.Config), env.DB, stores, others, env.Outbox(), clk)
 	sub := customersevents.NewSubscriber(svc, zap.NewNop())
 	jobs := customersjobs.NewJobs(svc, zap.NewNop())
-	srv := httpxtest.NewServer(t, &cfg, nil, principals, customers.NewModule(customershttp.NewHandler(svc), sub, jobs))
-	return &harness{Harness: httpxtest.New(t, docs.Wrap(t, srv), e.DB), t: t, engine: engine, db: e.DB, svc: svc, creds: creds, orders: orders, clock: clk, sub: sub, jobs: jobs}
+	return &harness{Harness: env.Serve(principals, docs, customers.NewModule(customershttp.NewHandler(svc), sub, jobs)), t: t, engine: engine, db: env.DB, svc: svc, creds: creds, orders: orders, clock: clk, sub: sub, jobs: jobs}
 }
 
 // eachEngine runs fn on a fresh harness per engine, in parallel.
 func eachEngine(t *testing.T, fn func(t *testing.T, h *harness)) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) { fn(t, newHarness(t, engine)) })
+	httpxtest.EachEngine(t, newHarness, fn)
 }
 
 var assertError = httpxtest.AssertError
@@ -270,4 +265,4 @@ func orderSummary(id, number string) ports.OrderSummary {
 
 // docs checks every response against the module's OpenAPI fragment: each answer the
 // tests provoke must be documented with its status and match its schema.
-var docs = httpxtest.NewValidator(func() openapi.Fragment { return customers.NewModule(nil, nil, nil).OpenAPI() })
+var docs = httpxtest.Docs(func() *customers.Module { return customers.NewModule(nil, nil, nil) })

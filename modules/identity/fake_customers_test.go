@@ -47,7 +47,7 @@ func newFakeCustomers(t testing.TB, d *db.DB) *fakeCustomers {
 }
 
 func (f *fakeCustomers) CreateCustomer(ctx context.Context, cmd customersapi.CreateCustomerCommand) (customersapi.Customer, error) {
-	now := time.Now().UTC().Truncate(time.Microsecond)
+	now := testdb.Now()
 	row := fakeCustomerRow{ID: ids.New(), Email: strings.ToLower(cmd.Email), FirstName: cmd.FirstName, LastName: cmd.LastName, State: cmd.State, CreatedAt: now, UpdatedAt: now}
 	out := row.toAPI()
 	err := f.db.InTx(ctx, func(ctx context.Context) error {

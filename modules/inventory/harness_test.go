@@ -19,12 +19,9 @@ import (
 	"github.com/gocommerce/commerce/modules/inventory/domain"
 	"github.com/gocommerce/commerce/modules/inventory/ports"
 	"github.com/gocommerce/commerce/platform/clock"
-	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
-	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/ids"
-	"github.com/gocommerce/commerce/platform/openapi"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
@@ -149,7 +146,7 @@ var principals = httpxtest.Principals{
 }
 
 // docs checks every response against the module's OpenAPI fragment.
-var docs = httpxtest.NewValidator(func() openapi.Fragment { return inventory.NewModule(nil, nil, nil).OpenAPI() })
+var docs = httpxtest.Docs(func() *inventory.Module { return inventory.NewModule(nil, nil, nil) })
 
 // stack is the module built by hand on a fresh database.
 type stack struct {
@@ -167,26 +164,24 @@ var t0 = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 
 func newStack(t *testing.T, engine string) *stack {
 	t.Helper()
-	e := testdb.Open(t, engine, events.Migrations(), inventory.Migrations(), testTables)
-	clk := clock.NewFake(t0)
-	cat := newFakeCatalog(t, e.DB)
-	svc := app.NewService(e.DB, app.Repositories{
-		Locations:    inventorypg.NewLocationRepository(e.DB),
-		Levels:       inventorypg.NewLevelRepository(e.DB),
-		Movements:    inventorypg.NewMovementRepository(e.DB),
-		Reservations: inventorypg.NewReservationRepository(e.DB),
-		Processed:    inventorypg.NewProcessedEvents(e.DB),
-	}, cat, events.NewOutbox(e.DB), clk, app.Settings{ReservationTimeout: 30 * time.Minute})
+	env := httpxtest.NewEnv(t, engine, t0, inventory.Migrations(), testTables)
+	clk := env.Clock
+	cat := newFakeCatalog(t, env.DB)
+	svc := app.NewService(env.DB, app.Repositories{
+		Locations:    inventorypg.NewLocationRepository(env.DB),
+		Levels:       inventorypg.NewLevelRepository(env.DB),
+		Movements:    inventorypg.NewMovementRepository(env.DB),
+		Reservations: inventorypg.NewReservationRepository(env.DB),
+		Processed:    inventorypg.NewProcessedEvents(env.DB),
+	}, cat, env.Outbox(), clk, app.Settings{ReservationTimeout: 30 * time.Minute})
 	mod := inventory.NewModule(inventoryhttp.NewHandler(svc), inventoryevents.NewSubscriber(svc, zap.NewNop()), inventoryjobs.NewJobs(svc, zap.NewNop()))
-	cfg := config.Default()
-	srv := httpxtest.NewServer(t, &cfg, nil, principals, mod)
-	return &stack{Harness: httpxtest.New(t, docs.Wrap(t, srv), e.DB), t: t, engine: engine, db: e.DB, clock: clk, catalog: cat, svc: svc, module: mod}
+	return &stack{Harness: env.Serve(principals, docs, mod), t: t, engine: engine, db: env.DB, clock: clk, catalog: cat, svc: svc, module: mod}
 }
 
 // forEngine runs fn as a parallel subtest per engine (testdb.EachEngine) on a fresh
 // stack.
 func forEngine(t *testing.T, fn func(t *testing.T, s *stack)) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) { fn(t, newStack(t, engine)) })
+	httpxtest.EachEngine(t, newStack, fn)
 }
 
 // location creates a location as "writer" and answers its id.

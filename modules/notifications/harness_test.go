@@ -23,12 +23,9 @@ import (
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/event"
-	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/jobs/inprocess"
 	"github.com/gocommerce/commerce/platform/jobs/jobstest"
-	"github.com/gocommerce/commerce/platform/openapi"
-	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 const (
@@ -37,16 +34,13 @@ const (
 	hookSecret = "whsec-notifications"
 )
 
-var principals = httpxtest.Principals{
-	"admin":     httpxtest.APIKey("k1", "admin"),
-	"writer":    httpxtest.APIKey("k2", "notifications:write"),
-	"reader":    httpxtest.APIKey("k3", "notifications:read"),
+var principals = httpxtest.Preset().With(httpxtest.ReadWrite("notifications")).With(httpxtest.Principals{
 	"other":     httpxtest.APIKey("k4", "products:read"),
 	"customer":  httpxtest.Customer(customer1, "ada@example.com", "notifications:read"),
 	"customer2": httpxtest.Customer(customer2, "bob@example.com", "notifications:read"),
-}
+})
 
-var docs = httpxtest.NewValidator(func() openapi.Fragment { return notifications.NewModule(nil, nil, nil).OpenAPI() })
+var docs = httpxtest.Docs(func() *notifications.Module { return notifications.NewModule(nil, nil, nil) })
 
 // fakeCustomers knows two customers; only the first accepts marketing.
 type fakeCustomers struct{}
@@ -114,46 +108,44 @@ type options struct {
 
 func newHarness(t *testing.T, engine string, o options) *harness {
 	t.Helper()
-	e := testdb.Open(t, engine, events.Migrations(), notifications.Migrations())
-	cfg := config.Default()
-	cfg.DataDir = t.TempDir()
+	env := httpxtest.NewEnv(t, engine, time.Now(), notifications.Migrations())
+	env.Config.DataDir = t.TempDir()
 	srv := notificationstest.StartSMTP(t)
-	cfg.Notifications.Email = config.NotificationEmail{From: "Shop <shop@example.com>", Host: srv.Host, Port: srv.Port,
+	env.Config.Notifications.Email = config.NotificationEmail{From: "Shop <shop@example.com>", Host: srv.Host, Port: srv.Port,
 		Username: srv.Username, Password: srv.Password, TLS: "none", Timeout: 5 * time.Second}
-	cfg.Notifications.WebhookSecret = hookSecret
-	cfg.Notifications.StaffEmails = []string{"staff@example.com"}
-	cfg.Notifications.ShopName = "Test Shop"
-	cfg.HTTP.PublicURL = "https://shop.example"
+	env.Config.Notifications.WebhookSecret = hookSecret
+	env.Config.Notifications.StaffEmails = []string{"staff@example.com"}
+	env.Config.Notifications.ShopName = "Test Shop"
+	env.Config.HTTP.PublicURL = "https://shop.example"
 	if o.backoff != nil {
-		cfg.Notifications.RetryBackoff = o.backoff
+		env.Config.Notifications.RetryBackoff = o.backoff
 	}
 	if o.concurrency > 0 {
-		cfg.Notifications.Concurrency = o.concurrency
+		env.Config.Notifications.Concurrency = o.concurrency
 	}
 	if o.maxAttempts > 0 {
-		cfg.Notifications.MaxAttempts = o.maxAttempts
+		env.Config.Notifications.MaxAttempts = o.maxAttempts
 	}
 	sms := &recorder{name: domain.ChannelSMS}
-	chs := app.Channels{channels.NewSMTP(cfg.Notifications.Email), sms, &recorder{name: domain.ChannelPush},
+	chs := app.Channels{channels.NewSMTP(env.Config.Notifications.Email), sms, &recorder{name: domain.ChannelPush},
 		&recorder{name: domain.ChannelWebhook}, channels.InApp{}}
-	runner := inprocess.New(&cfg, zap.NewNop())
-	stores := app.Stores{Notifications: notificationspg.NewNotificationRepository(e.DB),
-		Templates: notificationspg.NewTemplateRepository(e.DB), Carts: notificationspg.NewCartRepository(e.DB)}
-	svc := app.NewService(e.DB, stores, chs, fakeCustomers{}, runner, clock.New(), app.SettingsFrom(&cfg), zap.NewNop())
-	j := notificationsjobs.NewJobs(svc, &cfg, zap.NewNop())
+	runner := inprocess.New(&env.Config, zap.NewNop())
+	stores := app.Stores{Notifications: notificationspg.NewNotificationRepository(env.DB),
+		Templates: notificationspg.NewTemplateRepository(env.DB), Carts: notificationspg.NewCartRepository(env.DB)}
+	svc := app.NewService(env.DB, stores, chs, fakeCustomers{}, runner, clock.New(), app.SettingsFrom(&env.Config), zap.NewNop())
+	j := notificationsjobs.NewJobs(svc, &env.Config, zap.NewNop())
 	j.Register(runner)
 	if !o.noRunner {
 		jobstest.Start(t, runner, 10*time.Second)
 	}
 	sub := notificationsevents.NewSubscriber(svc, zap.NewNop())
 	mod := notifications.NewModule(notificationshttp.NewHandler(svc), sub, j)
-	server := httpxtest.NewServer(t, &cfg, nil, principals, mod)
-	return &harness{Harness: httpxtest.New(t, docs.Wrap(t, server), e.DB), t: t, svc: svc, smtp: srv, jobs: j, sub: sub, sms: sms, cfg: cfg}
+	return &harness{Harness: env.Serve(principals, docs, mod), t: t, svc: svc, smtp: srv, jobs: j, sub: sub, sms: sms, cfg: env.Config}
 }
 
 func eachEngine(t *testing.T, o options, fn func(t *testing.T, h *harness)) {
 	t.Helper()
-	testdb.EachEngine(t, func(t *testing.T, engine string) { fn(t, newHarness(t, engine, o)) })
+	httpxtest.EachEngine(t, func(t *testing.T, engine string) *harness { return newHarness(t, engine, o) }, fn)
 }
 
 // get reads a notification as admin.

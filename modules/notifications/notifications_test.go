@@ -12,14 +12,7 @@ import (
 func emailBody(extra map[string]any) map[string]any {
 	b := map[string]any{"channel": "email", "recipient": "Ada@Example.com", "subject": "Hello", "body": "Plain body",
 		"html_body": "<p>HTML body</p>", "metadata": map[string]any{"source": "test"}}
-	for k, v := range extra {
-		if v == nil {
-			delete(b, k)
-			continue
-		}
-		b[k] = v
-	}
-	return b
+	return httpxtest.Override(b, extra)
 }
 
 func TestSendEmailDeliversThroughSMTP(t *testing.T) {

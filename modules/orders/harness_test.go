@@ -24,14 +24,10 @@ import (
 	orderspg "github.com/gocommerce/commerce/modules/orders/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/orders/app"
 	"github.com/gocommerce/commerce/platform/clock"
-	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/event"
-	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/ids"
-	"github.com/gocommerce/commerce/platform/openapi"
-	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 // Fixed ids of the test catalog and customers.
@@ -88,9 +84,8 @@ func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 
 func newHarness(t *testing.T, engine string) *harness {
 	t.Helper()
-	e := testdb.Open(t, engine, events.Migrations(), orders.Migrations(), testTables)
-	cfg := config.Default()
-	clk := clock.NewFake(t0)
+	env := httpxtest.NewEnv(t, engine, t0, orders.Migrations(), testTables)
+	clk := env.Clock
 	cat := catalogtest.New()
 	cat.Put(catalog.Product{
 		ID: prodShirt, Title: "Shirt", Status: catalog.StatusActive, Currency: "USD", Price: d("19.99"), Taxable: true, RequiresShipping: true,
@@ -114,7 +109,7 @@ func newHarness(t *testing.T, engine string) *harness {
 		ID: prodYen, Title: "Tea", Status: catalog.StatusActive, Currency: "JPY", Price: d("1200"), Taxable: true, RequiresShipping: true,
 		Variants: []catalog.Variant{{ID: varYen, ProductID: prodYen, Title: "Default Title", Price: d("1200"), Weight: d("100"), WeightUnit: "g", IsDefault: true}},
 	})
-	inv := &fakeInventory{db: e.DB}
+	inv := &fakeInventory{db: env.DB}
 	inv.put(prodShirt, varShirtS, 10, "deny")
 	inv.put(prodShirt, varShirtM, 1, "deny")
 	inv.put(prodMug, varMug, 5, "deny")
@@ -123,24 +118,22 @@ func newHarness(t *testing.T, engine string) *harness {
 	cus.put(customers.Customer{ID: custAda, Email: adaEmail, Phone: "+4930123", FirstName: "Ada"})
 	cus.put(customers.Customer{ID: custBob, Email: bobEmail, FirstName: "Bob"})
 
-	stores := app.Stores{Orders: orderspg.NewOrderRepository(e.DB), Notes: orderspg.NewNoteRepository(e.DB)}
-	settings := orders.NewSettings(&cfg)
+	stores := app.Stores{Orders: orderspg.NewOrderRepository(env.DB), Notes: orderspg.NewNoteRepository(env.DB)}
+	settings := orders.NewSettings(&env.Config)
 	others := app.Collaborators{
 		Catalog: catalogapi.NewAdapter(cat), Inventory: inventoryapi.NewAdapter(inv),
 		Payments: paymentsapi.NewAdapter(pay), Customers: customersapi.NewAdapter(cus),
 	}
-	pub := events.NewOutbox(e.DB)
-	svc := app.NewService(settings, e.DB, stores, others, pub, clk)
-	queries := app.NewQueryService(settings, e.DB, stores, clk)
+	svc := app.NewService(settings, env.DB, stores, others, env.Outbox(), clk)
+	queries := app.NewQueryService(settings, env.DB, stores, clk)
 	sub := ordersevents.NewSubscriber(svc, zap.NewNop())
-	srv := httpxtest.NewServer(t, &cfg, nil, principals, orders.NewModule(ordershttp.NewHandler(svc, queries), sub))
-	return &harness{Harness: httpxtest.New(t, docs.Wrap(t, srv), e.DB), t: t, engine: engine, db: e.DB, svc: svc, queries: queries,
-		catalog: cat, inventory: inv, payments: pay, customers: cus, clock: clk, sub: sub}
+	return &harness{Harness: env.Serve(principals, docs, orders.NewModule(ordershttp.NewHandler(svc, queries), sub)), t: t, engine: engine, db: env.DB,
+		svc: svc, queries: queries, catalog: cat, inventory: inv, payments: pay, customers: cus, clock: clk, sub: sub}
 }
 
 // eachEngine runs fn on a fresh harness per engine, in parallel.
 func eachEngine(t *testing.T, fn func(t *testing.T, h *harness)) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) { fn(t, newHarness(t, engine)) })
+	httpxtest.EachEngine(t, newHarness, fn)
 }
 
 var assertError = httpxtest.AssertError
@@ -231,4 +224,4 @@ func items(m map[string]any, key string) []map[string]any { return httpxtest.Obj
 
 // docs checks every response against the module's OpenAPI fragment: each answer the
 // tests provoke must be documented with its status and match its schema.
-var docs = httpxtest.NewValidator(func() openapi.Fragment { return orders.NewModule(nil, nil).OpenAPI() })
+var docs = httpxtest.Docs(func() *orders.Module { return orders.NewModule(nil, nil) })

@@ -9,13 +9,11 @@ import (
 	"time"
 
 	"github.com/gocommerce/commerce/platform/ids"
-	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 // TestCardTable drives every row of CONTRACT.md §6 over HTTP on both engines.
 func TestCardTable(t *testing.T) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		s := newStack(t, engine, stackOptions{})
+	eachStack(t, stackOptions{}, func(t *testing.T, s *stack) {
 
 		successKeys := []string{"payment_id", "payment_method", "payment_status", "receipt_url", "transaction_id", "type"}
 		methodKeys := []string{"card_brand", "cardholder_name", "exp_month", "exp_year", "last_four", "method_type", "token"}
@@ -167,8 +165,7 @@ func TestCardTable(t *testing.T) {
 
 // TestInitiateValidation checks the request errors of initiate.
 func TestInitiateValidation(t *testing.T) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		s := newStack(t, engine, stackOptions{})
+	eachStack(t, stackOptions{}, func(t *testing.T, s *stack) {
 		cases := []struct {
 			name   string
 			body   map[string]any

@@ -24,31 +24,12 @@ func (s *stack) dump() string {
 	s.t.Helper()
 	var b strings.Builder
 	for _, table := range []string{"payments_payments", "payments_refunds", "payments_saved_methods", "payments_idempotency_keys", "payments_webhook_events", "outbox_events"} {
-		rows, err := s.db.Gorm().Raw("SELECT * FROM " + table).Rows()
-		if err != nil {
-			s.t.Fatal(err)
-		}
-		cols, _ := rows.Columns()
-		for rows.Next() {
-			vals := make([]any, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range vals {
-				ptrs[i] = &vals[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				s.t.Fatal(err)
-			}
-			for _, v := range vals {
-				if raw, ok := v.([]byte); ok {
-					v = string(raw)
-				}
+		_, rows := testdb.Rows(s.t, s.db, table)
+		for _, row := range rows {
+			for _, v := range row {
 				fmt.Fprintf(&b, "%v\n", v)
 			}
 		}
-		if err := rows.Err(); err != nil {
-			s.t.Fatal(err)
-		}
-		_ = rows.Close()
 	}
 	return b.String()
 }
@@ -56,8 +37,7 @@ func (s *stack) dump() string {
 // TestNoCardDataStored pays, saves, completes 3D Secure, replays and refunds, then scans
 // every stored row and every log entry for the card numbers and the CVC.
 func TestNoCardDataStored(t *testing.T) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		s := newStack(t, engine, stackOptions{})
+	eachStack(t, stackOptions{}, func(t *testing.T, s *stack) {
 		numbers := []string{"4242 4242 4242 4242", "4000 0025 0000 3155", "4000 0000 0000 0002", "5555 5555 5555 4444"}
 		body := payBody("19.99", numbers[0])
 		body["save_payment_method"] = true

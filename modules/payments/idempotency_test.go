@@ -6,15 +6,13 @@ import (
 	"testing"
 
 	"github.com/gocommerce/commerce/platform/httpxtest"
-	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 // TestIdempotencyKeys: the spec's "unique per attempt; reuse yields
 // IDEMPOTENCY_KEY_REUSED". Any reuse is 409 and charges nothing; a retry of the same
 // request is told the payment_id its key made; concurrent duplicates charge once.
 func TestIdempotencyKeys(t *testing.T) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		s := newStack(t, engine, stackOptions{})
+	eachStack(t, stackOptions{}, func(t *testing.T, s *stack) {
 		reused := func(r httpxtest.Response, paymentID any) {
 			t.Helper()
 			e := sub(r.Body, "error")
@@ -100,8 +98,7 @@ func TestIdempotencyKeys(t *testing.T) {
 // (header or body) is 409 IDEMPOTENCY_KEY_REUSED and refunds nothing; a retry of the
 // same refund is told its refund_id; concurrent retries refund once.
 func TestRefundIdempotencyKeys(t *testing.T) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		s := newStack(t, engine, stackOptions{})
+	eachStack(t, stackOptions{}, func(t *testing.T, s *stack) {
 		id := s.pay("merchant", "50.00", "4242424242424242").Body["payment_id"].(string)
 		path := "/api/v1/payments/" + id + "/refund"
 		refunded := func() any {

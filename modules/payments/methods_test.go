@@ -34,8 +34,7 @@ func (flakyGateway) Refund(context.Context, ports.RefundRequest) (ports.RefundRe
 
 // TestPaymentMethods: one descriptor per enabled gateway supporting currency and amount.
 func TestPaymentMethods(t *testing.T) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		s := newStack(t, engine, stackOptions{extra: []ports.Gateway{walletGateway{testgateway.New(testgateway.Config{})}}})
+	eachStack(t, stackOptions{extra: []ports.Gateway{walletGateway{testgateway.New(testgateway.Config{})}}}, func(t *testing.T, s *stack) {
 		list := func(currency, amount string) []any {
 			t.Helper()
 			r := s.do(http.MethodPost, "/api/v1/payments/methods", "alice", map[string]any{"currency": currency, "amount": amount})
@@ -121,8 +120,7 @@ func TestPaymentMethods(t *testing.T) {
 // TestRefundFailure: a refund the gateway refuses is refund.failed and gives the
 // reserved amount back.
 func TestRefundFailure(t *testing.T) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		s := newStack(t, engine, stackOptions{extra: []ports.Gateway{flakyGateway{testgateway.New(testgateway.Config{})}}})
+	eachStack(t, stackOptions{extra: []ports.Gateway{flakyGateway{testgateway.New(testgateway.Config{})}}}, func(t *testing.T, s *stack) {
 		body := payBody("20.00", "4242424242424242")
 		body["gateway_id"] = "flaky"
 		id := s.do(http.MethodPost, "/api/v1/payments", "merchant", body).Body["payment_id"].(string)

@@ -6,13 +6,11 @@ import (
 	"testing"
 
 	"github.com/gocommerce/commerce/platform/httpxtest"
-	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 // TestAccessAndStatus: scopes, read-only keys, customers' own payments, the record.
 func TestAccessAndStatus(t *testing.T) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		s := newStack(t, engine, stackOptions{})
+	eachStack(t, stackOptions{}, func(t *testing.T, s *stack) {
 		body := payBody("42.50", "4242424242424242")
 		body["order_id"] = "1001"
 		body["customer_id"] = bobID // ignored for a customer: alice pays as alice
@@ -85,8 +83,7 @@ func TestAccessAndStatus(t *testing.T) {
 // TestRefunds: full and partial, several partials up to the amount, errors, events,
 // and concurrent refunds that can never exceed the captured amount.
 func TestRefunds(t *testing.T) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		s := newStack(t, engine, stackOptions{})
+	eachStack(t, stackOptions{}, func(t *testing.T, s *stack) {
 		id := s.pay("merchant", "50.00", "4242424242424242").Body["payment_id"].(string)
 		refund := func(body map[string]any) httpxtest.Response {
 			t.Helper()
@@ -178,8 +175,7 @@ func TestRefunds(t *testing.T) {
 
 // TestManualCapture: capture_method manual authorizes; capture captures once; cancel.
 func TestManualCapture(t *testing.T) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		s := newStack(t, engine, stackOptions{capture: "manual"})
+	eachStack(t, stackOptions{capture: "manual"}, func(t *testing.T, s *stack) {
 		r := s.pay("merchant", "80.00", "4242424242424242")
 		if r.Code != 200 || r.Body["type"] != "success" || r.Body["payment_status"] != "requires_capture" {
 			t.Fatalf("authorize: %d %s", r.Code, r.Raw)

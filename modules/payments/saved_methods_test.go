@@ -8,14 +8,12 @@ import (
 
 	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/ids"
-	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 // TestSavedMethods: save, list (own only), default handling, delete, paying with a saved
 // card and save_payment_method.
 func TestSavedMethods(t *testing.T) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		s := newStack(t, engine, stackOptions{})
+	eachStack(t, stackOptions{}, func(t *testing.T, s *stack) {
 		save := func(cred, number string, def bool) httpxtest.Response {
 			t.Helper()
 			return s.do(http.MethodPost, "/api/v1/payments/saved-methods", cred, map[string]any{

@@ -10,14 +10,12 @@ import (
 
 	"github.com/gocommerce/commerce/modules/payments/api"
 	"github.com/gocommerce/commerce/platform/apperr"
-	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 // TestPaymentsAPI exercises api.Payments, the interface orders, checkout and
 // subscriptions use (trusted calls, no principal).
 func TestPaymentsAPI(t *testing.T) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		s := newStack(t, engine, stackOptions{})
+	eachStack(t, stackOptions{}, func(t *testing.T, s *stack) {
 		var p api.Payments = s.svc
 		ctx := context.Background()
 		card := func(n string) api.PaymentMethodInput {

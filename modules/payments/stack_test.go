@@ -18,11 +18,8 @@ import (
 	"github.com/gocommerce/commerce/modules/payments/ports"
 	"github.com/gocommerce/commerce/platform/auth"
 	"github.com/gocommerce/commerce/platform/clock"
-	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
-	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/httpxtest"
-	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 const (
@@ -58,10 +55,16 @@ type stack struct {
 	logs *observer.ObservedLogs
 }
 
+// eachStack runs fn as a parallel subtest per engine on a fresh stack with options o.
+func eachStack(t *testing.T, o stackOptions, fn func(t *testing.T, s *stack)) {
+	t.Helper()
+	httpxtest.EachEngine(t, func(t *testing.T, engine string) *stack { return newStack(t, engine, o) }, fn)
+}
+
 func newStack(t *testing.T, engine string, o stackOptions) *stack {
 	t.Helper()
-	e := testdb.Open(t, engine, events.Migrations(), payments.Migrations())
-	cfg := config.Default()
+	e := httpxtest.NewEnv(t, engine, time.Now(), payments.Migrations())
+	cfg := e.Config
 	clk := o.clock
 	if clk == nil {
 		clk = clock.New()
@@ -70,7 +73,7 @@ func newStack(t *testing.T, engine string, o stackOptions) *stack {
 	log := zap.New(core)
 	gw := testgateway.New(testgateway.Config{CaptureMethod: o.capture, WebhookSecret: webhookSecret})
 	reg := gateways.New("test", append([]ports.Gateway{gw}, o.extra...)...)
-	svc := payments.NewService(payments.NewSettings(&cfg), e.DB, reg, e.DB, events.NewOutbox(e.DB), clk, log)
+	svc := payments.NewService(payments.NewSettings(&cfg), e.DB, reg, e.DB, e.Outbox(), clk, log)
 	sub := paymentsevents.NewSubscriber(svc, log)
 	srv := httpxtest.NewServer(t, &cfg, log, principals, payments.NewModule(paymentshttp.NewHandler(svc), sub))
 	return &stack{Harness: httpxtest.New(t, srv, e.DB), t: t, db: e.DB, svc: svc, sub: sub, gw: gw, logs: logs}

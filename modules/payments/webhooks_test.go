@@ -12,7 +12,6 @@ import (
 	"github.com/gocommerce/commerce/modules/payments/adapters/stripe"
 	"github.com/gocommerce/commerce/modules/payments/ports"
 	"github.com/gocommerce/commerce/platform/httpxtest"
-	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 // signed builds a test gateway webhook delivery (Stripe's scheme, Test-Signature).
@@ -33,8 +32,7 @@ func stripeEvent(id, typ string, object map[string]any) map[string]any {
 
 // TestProviderWebhooks: verified, stored once, mapped onto payments and refunds.
 func TestProviderWebhooks(t *testing.T) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		s := newStack(t, engine, stackOptions{})
+	eachStack(t, stackOptions{}, func(t *testing.T, s *stack) {
 		deliver := func(ev map[string]any) httpxtest.Response {
 			t.Helper()
 			raw, header := signed(t, ev, webhookSecret, time.Now())
@@ -165,8 +163,7 @@ func TestProviderWebhooks(t *testing.T) {
 
 // TestStripeWebhookOverHTTP delivers a Stripe-signed invoice event to the stripe gateway.
 func TestStripeWebhookOverHTTP(t *testing.T) {
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		s := newStack(t, engine, stackOptions{extra: []ports.Gateway{stripe.New(stripe.Config{WebhookSecret: "whsec_stripe"})}})
+	eachStack(t, stackOptions{extra: []ports.Gateway{stripe.New(stripe.Config{WebhookSecret: "whsec_stripe"})}}, func(t *testing.T, s *stack) {
 		ev := stripeEvent("evt_s1", "invoice.paid", map[string]any{
 			"id": "in_9", "object": "invoice", "amount_paid": 2500, "currency": "usd", "subscription": "sub_9", "payment_intent": "pi_9",
 		})

@@ -19,10 +19,8 @@ import (
 	"github.com/gocommerce/commerce/modules/shipping/ports"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
-	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/httpx"
 	"github.com/gocommerce/commerce/platform/httpxtest"
-	"github.com/gocommerce/commerce/platform/openapi"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
@@ -33,14 +31,11 @@ const (
 	secret    = "whsec-test"
 )
 
-var principals = httpxtest.Principals{
-	"admin":     httpxtest.APIKey("k1", "admin"),
-	"writer":    httpxtest.APIKey("k2", "shipping:write"),
-	"reader":    httpxtest.APIKey("k3", "shipping:read"),
+var principals = httpxtest.Preset().With(httpxtest.ReadWrite("shipping")).With(httpxtest.Principals{
 	"other":     httpxtest.APIKey("k4", "products:read"),
 	"customer":  httpxtest.Customer(customer1, ""),
 	"customer2": httpxtest.Customer(customer2, ""),
-}
+})
 
 // fakeOrders knows one order, of customer1.
 type fakeOrders struct{}
@@ -136,18 +131,16 @@ func tables() app.Carriers {
 
 func newHarness(t *testing.T, engine string, carriers app.Carriers) *harness {
 	t.Helper()
-	e := testdb.Open(t, engine, events.Migrations(), shipping.Migrations())
-	cfg := config.Default()
-	clk := clock.NewFake(t0)
+	env := httpxtest.NewEnv(t, engine, t0, shipping.Migrations())
+	clk := env.Clock
 	store := &memStorage{files: map[string][]byte{}}
-	settings := app.SettingsFrom(&cfg)
+	settings := app.SettingsFrom(&env.Config)
 	settings.RatesTimeout = 300 * time.Millisecond
 	settings.WebhookSecret = secret
-	svc := app.NewService(e.DB, shippingpg.NewShipmentRepository(e.DB), carriers, store, fakeOrders{}, events.NewOutbox(e.DB), clk, settings)
+	svc := app.NewService(env.DB, shippingpg.NewShipmentRepository(env.DB), carriers, store, fakeOrders{}, env.Outbox(), clk, settings)
 	j := shippingjobs.NewJobs(svc, zap.NewNop())
 	mod := shipping.NewModule(shippinghttp.NewHandler(svc), j)
-	srv := httpxtest.NewServer(t, &cfg, nil, principals, mod)
-	return &harness{Harness: httpxtest.New(t, docs.Wrap(t, srv), e.DB), t: t, svc: svc, clock: clk, storage: store, jobs: j, carriers: carriers}
+	return &harness{Harness: env.Serve(principals, docs, mod), t: t, svc: svc, clock: clk, storage: store, jobs: j, carriers: carriers}
 }
 
 // eachEngine runs fn on a fresh harness (built-in tables) per engine, in parallel.
@@ -161,7 +154,7 @@ func eachEngineWith(t *testing.T, carriers func() app.Carriers, fn func(t *testi
 	testdb.EachEngine(t, func(t *testing.T, engine string) { fn(t, newHarness(t, engine, carriers())) })
 }
 
-var docs = httpxtest.NewValidator(func() openapi.Fragment { return shipping.NewModule(nil, nil).OpenAPI() })
+var docs = httpxtest.Docs(func() *shipping.Module { return shipping.NewModule(nil, nil) })
 
 // outbox returns the types of the stored events, oldest first.
 func (h *harness) outbox() []string {

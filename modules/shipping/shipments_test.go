@@ -27,14 +27,7 @@ func shipmentBody(extra map[string]any) map[string]any {
 		"packages": []any{map[string]any{"weight": 2, "weight_unit": "kg", "length": "30", "width": 20, "height": 10,
 			"items": []any{map[string]any{"line_item_id": "li-1", "quantity": 2}}}},
 	}
-	for k, v := range extra {
-		if v == nil {
-			delete(b, k)
-			continue
-		}
-		b[k] = v
-	}
-	return b
+	return httpxtest.Override(b, extra)
 }
 
 func TestCreateShipmentWithTableCarrier(t *testing.T) {

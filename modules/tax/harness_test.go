@@ -22,8 +22,6 @@ import (
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/httpxtest"
-	"github.com/gocommerce/commerce/platform/openapi"
-	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 // Ids of the shipped data (the migration's fixed ids).
@@ -46,14 +44,11 @@ const (
 	vatBusy    = "NL123456789B01"
 )
 
-var principals = httpxtest.Principals{
-	"admin":    httpxtest.APIKey("k1", "admin"),
-	"taxadmin": httpxtest.APIKey("k2", "tax:admin"),
-	"writer":   httpxtest.APIKey("k3", "tax:write"),
-	"reader":   httpxtest.APIKey("k4", "tax:read"),
+var principals = httpxtest.Preset().With(httpxtest.ReadWrite("tax")).With(httpxtest.Principals{
+	"taxadmin": httpxtest.APIKey("k4", "tax:admin"),
 	"products": httpxtest.APIKey("k5", "products:read"),
 	"customer": httpxtest.Customer("0190a000-0000-7000-8000-0000000000c1", ""),
-}
+})
 
 // viesStandIn answers like the VIES REST API (GET /ms/{cc}/vat/{number}); mode
 // "outage" answers 500, "slow" waits past the client's timeout, "busy" answers
@@ -131,36 +126,35 @@ var t0 = time.Date(2026, 6, 15, 10, 0, 0, 0, time.UTC)
 // is in DE (tax.oss_member_state), VIES validation on against the stand-in.
 func newHarness(t testing.TB, engine string, mutate func(*config.Config)) *harness {
 	t.Helper()
-	e := testdb.Open(t, engine, tax.Migrations())
+	env := httpxtest.NewEnv(t, engine, t0, tax.Migrations())
 	v := newVIES(t)
-	cfg := config.Default()
+	cfg := &env.Config
 	cfg.Tax.OSSMemberState = "DE"
 	cfg.Tax.ValidateVATIDs = true
 	cfg.Tax.VIESURL = v.srv.URL
 	cfg.Tax.VIESTimeout = 300 * time.Millisecond
 	if mutate != nil {
-		mutate(&cfg)
+		mutate(cfg)
 	}
-	clk := clock.NewFake(t0)
-	provider, err := tax.NewProvider(&cfg)
+	provider, err := tax.NewProvider(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	svc := app.NewService(tax.NewSettings(&cfg), e.DB,
-		app.Deps{Repo: taxpg.NewRepository(e.DB), VIES: vies.New(&cfg), Provider: provider}, clk)
+	svc := app.NewService(tax.NewSettings(cfg), env.DB,
+		app.Deps{Repo: taxpg.NewRepository(env.DB), VIES: vies.New(cfg), Provider: provider}, env.Clock)
 	sub := taxevents.NewSubscriber(svc, zap.NewNop())
-	srv := httpxtest.NewServer(t, &cfg, nil, principals, tax.NewModule(taxhttp.NewHandler(svc), sub))
-	return &harness{Harness: httpxtest.New(t, docs.Wrap(t, srv), e.DB), svc: svc, bare: srv, vies: v, clock: clk, sub: sub}
+	srv := httpxtest.NewServer(t, cfg, nil, principals, tax.NewModule(taxhttp.NewHandler(svc), sub))
+	return &harness{Harness: httpxtest.New(t, docs.Wrap(t, srv), env.DB), svc: svc, bare: srv, vies: v, clock: env.Clock, sub: sub}
 }
 
 // eachEngine runs fn on a fresh harness per engine, in parallel.
 func eachEngine(t *testing.T, mutate func(*config.Config), fn func(t *testing.T, h *harness)) {
 	t.Helper()
-	testdb.EachEngine(t, func(t *testing.T, engine string) { fn(t, newHarness(t, engine, mutate)) })
+	httpxtest.EachEngine(t, func(t *testing.T, engine string) *harness { return newHarness(t, engine, mutate) }, fn)
 }
 
 // docs checks every response against the module's OpenAPI document.
-var docs = httpxtest.NewValidator(func() openapi.Fragment { return tax.NewModule(nil, nil).OpenAPI() })
+var docs = httpxtest.Docs(func() *tax.Module { return tax.NewModule(nil, nil) })
 
 // calc posts a calculation with the reader key and wants 200.
 func (h *harness) calc(body map[string]any) map[string]any {

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/gocommerce/commerce/modules/webhooks/api"
+	"github.com/gocommerce/commerce/modules/webhooks/app"
 	"github.com/gocommerce/commerce/modules/webhooks/domain"
 	"github.com/gocommerce/commerce/platform/httpxtest"
-	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 type eventBody struct {
@@ -34,8 +34,7 @@ func decodeBody(t *testing.T, r received) eventBody {
 // subscribed to them, signed with each endpoint's secret; other types do not.
 func TestDeliversSubscribedEventsSigned(t *testing.T) {
 	t.Parallel()
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		h := newHarness(t, engine, fast())
+	eachEngine(t, nil, func(t *testing.T, h *harness) {
 		all := newReceiver(t, false, nil)
 		orders := newReceiver(t, false, nil)
 		a := h.create(all.srv.URL+"/hooks", "cart.created", "product.created", "order.created")
@@ -99,8 +98,7 @@ func TestDeliversSubscribedEventsSigned(t *testing.T) {
 // attempt is recorded. Redelivery sends the same event (same id and body) again.
 func TestRetryThenSuccessAndRedeliver(t *testing.T) {
 	t.Parallel()
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		h := newHarness(t, engine, fast())
+	eachEngine(t, nil, func(t *testing.T, h *harness) {
 		rc := newReceiver(t, false, func(n int, w http.ResponseWriter, _ *http.Request) {
 			if n <= 2 {
 				w.WriteHeader(http.StatusInternalServerError)
@@ -162,11 +160,10 @@ func TestRetryThenSuccessAndRedeliver(t *testing.T) {
 // endpoint next to it gets everything. Retries stop after max_retries.
 func TestDeadEndpointDisabledAfterStreak(t *testing.T) {
 	t.Parallel()
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		s := fast()
+	eachEngine(t, func(s *app.Settings) {
 		s.DisableAfter = 4
 		s.Retry.MaxRetries = 2
-		h := newHarness(t, engine, s)
+	}, func(t *testing.T, h *harness) {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
 			t.Fatal(err)
@@ -261,11 +258,10 @@ func TestDeadEndpointDisabledAfterStreak(t *testing.T) {
 // ends at the timeout.
 func TestSlowEndpointDoesNotDelayOthers(t *testing.T) {
 	t.Parallel()
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		s := fast()
+	eachEngine(t, func(s *app.Settings) {
 		s.Timeout = 1500 * time.Millisecond
 		s.Retry.MaxRetries = 0
-		h := newHarness(t, engine, s)
+	}, func(t *testing.T, h *harness) {
 		slow := newReceiver(t, false, func(_ int, w http.ResponseWriter, r *http.Request) {
 			select {
 			case <-r.Context().Done():
@@ -309,8 +305,7 @@ func TestSlowEndpointDoesNotDelayOthers(t *testing.T) {
 // event at once, even while a snapshot is held.
 func TestRoutingFollowsEndpointChanges(t *testing.T) {
 	t.Parallel()
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		h := newHarness(t, engine, fast())
+	eachEngine(t, nil, func(t *testing.T, h *harness) {
 		rc := newReceiver(t, false, nil)
 		h.publish("cart.created", "c0", map[string]any{"id": "c0"}) // snapshot taken: no endpoints
 		h.drain()

@@ -7,13 +7,11 @@ import (
 
 	"github.com/gocommerce/commerce/modules/webhooks/domain"
 	"github.com/gocommerce/commerce/platform/httpxtest"
-	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 func TestEndpoints(t *testing.T) {
 	t.Parallel()
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		h := newHarness(t, engine, fast())
+	eachEngine(t, nil, func(t *testing.T, h *harness) {
 		admin := h.As("admin")
 		// Created with a generated secret, shown once.
 		r := h.As("writer").Must(http.StatusCreated, "POST", "/api/v1/webhooks",

@@ -37,7 +37,6 @@ import (
 	"github.com/gocommerce/commerce/platform/jobs"
 	"github.com/gocommerce/commerce/platform/jobs/inprocess"
 	"github.com/gocommerce/commerce/platform/jobs/jobstest"
-	"github.com/gocommerce/commerce/platform/openapi"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
@@ -48,7 +47,7 @@ var principals = httpxtest.Principals{
 	"customer": httpxtest.Customer("0190a000-0000-7000-8000-0000000000c1", ""),
 }
 
-var docs = httpxtest.NewValidator(func() openapi.Fragment { return webhooks.NewModule(nil, nil, nil).OpenAPI() })
+var docs = httpxtest.Docs(func() *webhooks.Module { return webhooks.NewModule(nil, nil, nil) })
 
 // resolver is a fixed DNS table the test can change (a rebinding attacker's DNS).
 type resolver struct {
@@ -100,7 +99,7 @@ func newHarness(t *testing.T, engine string, settings app.Settings) *harness {
 	t.Helper()
 	cfg := config.Default()
 	runner := inprocess.New(&cfg, zap.NewNop())
-	h := build(t, testdb.Open(t, engine, events.Migrations(), webhooks.Migrations()).DB, settings, runner)
+	h := build(t, openDB(t, engine), settings, runner)
 	jobstest.Start(t, runner, 10*time.Second)
 	return h
 }
@@ -127,6 +126,25 @@ func service(t *testing.T, d *db.DB, settings app.Settings, res *resolver, enq j
 	return svc, snd, mod
 }
 
+// openDB opens a fresh database of the engine with the module's migrations.
+func openDB(t *testing.T, engine string) *db.DB {
+	t.Helper()
+	return testdb.Open(t, engine, events.Migrations(), webhooks.Migrations()).DB
+}
+
+// eachEngine runs fn as a parallel subtest per engine on a fresh harness whose
+// settings are fast() changed by set (nil for none).
+func eachEngine(t *testing.T, set func(*app.Settings), fn func(t *testing.T, h *harness)) {
+	t.Helper()
+	httpxtest.EachEngine(t, func(t *testing.T, engine string) *harness {
+		s := fast()
+		if set != nil {
+			set(&s)
+		}
+		return newHarness(t, engine, s)
+	}, fn)
+}
+
 // build is the API side of the module on d: HTTP server, outbox, relay; its tasks go
 // to enq (with their handlers registered when enq is also a registry).
 func build(t *testing.T, d *db.DB, settings app.Settings, enq jobs.Enqueuer) *harness {
@@ -139,8 +157,7 @@ func build(t *testing.T, d *db.DB, settings app.Settings, enq jobs.Enqueuer) *ha
 	outbox := events.NewOutbox(d)
 	bus := events.NewBus()
 	mod.Subscribe(bus.Consumer(mod.Name()))
-	srv := httpxtest.NewServer(t, &cfg, nil, principals, mod)
-	return &harness{Harness: httpxtest.New(t, docs.Wrap(t, srv), d), t: t, svc: svc, outbox: outbox,
+	return &harness{Harness: httpxtest.Start(t, &cfg, principals, docs, d, mod), t: t, svc: svc, outbox: outbox,
 		relay: events.NewRelay(d, bus, log), resolver: res, sender: snd}
 }
 

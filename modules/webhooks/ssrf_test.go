@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gocommerce/commerce/modules/webhooks/app"
 	"github.com/gocommerce/commerce/modules/webhooks/domain"
 	"github.com/gocommerce/commerce/platform/httpxtest"
-	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 // In production (COMMERCE_ENV=production) an endpoint must be https and resolve only
@@ -16,12 +16,11 @@ import (
 // loopback address (DNS rebinding) reaches nothing.
 func TestSSRFProduction(t *testing.T) {
 	t.Parallel()
-	testdb.EachEngine(t, func(t *testing.T, engine string) {
-		s := fast()
+	eachEngine(t, func(s *app.Settings) {
 		s.Production = true
 		s.AllowedHosts = []string{"allowed.example.com", "198.51.100.0/24"}
 		s.Retry.MaxRetries = 0
-		h := newHarness(t, engine, s)
+	}, func(t *testing.T, h *harness) {
 		h.resolver.set("public.test", "93.184.216.34")
 		h.resolver.set("internal.test", "93.184.216.34", "192.168.1.5")
 		h.resolver.set("v6.test", "fd00::1")

@@ -8,10 +8,8 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/gocommerce/commerce/modules/webhooks"
 	"github.com/gocommerce/commerce/modules/webhooks/domain"
 	"github.com/gocommerce/commerce/platform/config"
-	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/jobs"
 	"github.com/gocommerce/commerce/platform/jobs/inprocess"
@@ -32,7 +30,7 @@ func TestSweepDeliversWhatLostTasksLeft(t *testing.T) {
 	testdb.EachEngine(t, func(t *testing.T, engine string) {
 		s := fast()
 		s.SweepInterval = 100 * time.Millisecond
-		d := testdb.Open(t, engine, events.Migrations(), webhooks.Migrations()).DB
+		d := openDB(t, engine)
 		h := build(t, d, s, lost{})
 		rc := newReceiver(t, false, nil)
 		ep := h.create(rc.srv.URL, "cart.created")

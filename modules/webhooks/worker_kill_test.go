@@ -11,12 +11,10 @@ import (
 
 	"go.uber.org/zap"
 
-	"github.com/gocommerce/commerce/modules/webhooks"
 	"github.com/gocommerce/commerce/modules/webhooks/app"
 	"github.com/gocommerce/commerce/modules/webhooks/domain"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
-	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/jobs/asynqjobs"
 	"github.com/gocommerce/commerce/platform/testdb"
 	"github.com/gocommerce/commerce/platform/testredis"
@@ -68,7 +66,7 @@ func TestWorkerKilledDuringDeliveries(t *testing.T) {
 		s := fast()
 		s.SweepInterval = 200 * time.Millisecond
 		s.Lease = 2 * time.Second
-		d := testdb.Open(t, engine, events.Migrations(), webhooks.Migrations()).DB
+		d := openDB(t, engine)
 		h := build(t, d, s, asynqBackend(t, redisURL)) // the API process: it only enqueues
 
 		var mu sync.Mutex

@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"go.uber.org/zap"
-
 	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
@@ -73,15 +71,9 @@ func TestStrictStatementOutsideTransaction(t *testing.T) {
 // openPool opens a database whose pool has one connection and the given acquire timeout.
 func openPool(t *testing.T, engine string, acquire time.Duration) *db.DB {
 	t.Helper()
-	cfg := config.Default()
-	cfg.Database.URL = testdb.Open(t, engine, widgets()).URL
-	cfg.Database.MaxOpenConns = 1
-	cfg.Database.AcquireTimeout = acquire
-	d, closeFn, err := db.Open(&cfg, zap.NewNop())
-	if err != nil {
-		t.Fatalf("open: %v", err)
-	}
-	t.Cleanup(closeFn)
+	d, _ := testdb.Connect(t, testdb.Open(t, engine, widgets()).URL, func(c *config.Database) {
+		c.MaxOpenConns, c.AcquireTimeout = 1, acquire
+	})
 	return d
 }
 

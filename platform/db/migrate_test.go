@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
-	"go.uber.org/zap"
 
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
@@ -21,14 +20,7 @@ import (
 // openEmpty opens a fresh, unmigrated database of the engine.
 func openEmpty(t *testing.T, engine string) *db.DB {
 	t.Helper()
-	cfg := config.Default()
-	cfg.Database.URL = testdb.URL(t, engine)
-	cfg.Database.MaxOpenConns = 5
-	d, closeFn, err := db.Open(&cfg, zap.NewNop())
-	if err != nil {
-		t.Fatalf("open: %v", err)
-	}
-	t.Cleanup(closeFn)
+	d, _ := testdb.Connect(t, testdb.URL(t, engine), func(c *config.Database) { c.MaxOpenConns = 5 })
 	return d
 }
 

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
-	"go.uber.org/zap"
 
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
@@ -103,15 +102,7 @@ func openReads(t *testing.T, n int) *db.DB {
 	if !slices.Contains(testdb.Engines(), "postgres") {
 		t.Skip("the read gate is PostgreSQL's")
 	}
-	cfg := config.Default()
-	cfg.Database.URL = testdb.MigratedURL(t, "postgres", widgets())
-	cfg.Database.MaxOpenConns = 10
-	cfg.Database.ReadConcurrency = n
-	d, closeFn, err := db.Open(&cfg, zap.NewNop())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(closeFn)
+	d, _ := testdb.Connect(t, testdb.MigratedURL(t, "postgres", widgets()), func(c *config.Database) { c.ReadConcurrency = n })
 	return d
 }
 

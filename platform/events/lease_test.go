@@ -22,17 +22,7 @@ import (
 // returns a kill that closes it (what a killed process's connections do).
 func killableProcess(t *testing.T, e *testdb.Engine) (*db.DB, func()) {
 	t.Helper()
-	cfg := config.Default()
-	cfg.Database.URL = e.URL
-	cfg.Database.MaxOpenConns = 4
-	d, closeFn, err := db.Open(&cfg, zap.NewNop())
-	if err != nil {
-		t.Fatalf("open second handle: %v", err)
-	}
-	var once sync.Once
-	kill := func() { once.Do(closeFn) }
-	t.Cleanup(kill)
-	return d, kill
+	return testdb.Connect(t, e.URL, func(c *config.Database) { c.MaxOpenConns = 4 })
 }
 
 // leaseTicks is how many events the lease tests publish.

@@ -11,7 +11,6 @@ import (
 	"go.uber.org/zap"
 	"gorm.io/gorm"
 
-	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
 	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/events"
@@ -21,14 +20,7 @@ import (
 // secondProcess opens another handle on the same database, as another process would.
 func secondProcess(t *testing.T, e *testdb.Engine) *db.DB {
 	t.Helper()
-	cfg := config.Default()
-	cfg.Database.URL = e.URL
-	cfg.Database.MaxOpenConns = 10
-	d, closeFn, err := db.Open(&cfg, zap.NewNop())
-	if err != nil {
-		t.Fatalf("open second handle: %v", err)
-	}
-	t.Cleanup(closeFn)
+	d, _ := testdb.Connect(t, e.URL, nil)
 	return d
 }
 

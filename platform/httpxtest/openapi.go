@@ -12,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
@@ -127,4 +128,17 @@ func AssertRoutesDocumented(t testing.TB, m DocumentedModule, prefixes ...string
 		}
 	}
 	return n
+}
+
+// ReadAsText lets every Validator read bodies of these content types (a page, a
+// script, an image) as text; kin-openapi knows only JSON and forms. Call it from init.
+func ReadAsText(contentTypes ...string) {
+	for _, ct := range contentTypes {
+		openapi3filter.RegisterBodyDecoder(ct, readAsText)
+	}
+}
+
+func readAsText(body io.Reader, _ http.Header, _ *openapi3.SchemaRef, _ openapi3filter.EncodingFn) (any, error) {
+	b, err := io.ReadAll(body)
+	return string(b), err
 }

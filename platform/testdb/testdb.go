@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
@@ -128,15 +129,30 @@ func create(t testing.TB, engine, tpl string) string {
 func Open(t testing.TB, engine string, sources ...db.MigrationSource) *Engine {
 	t.Helper()
 	u := MigratedURL(t, engine, sources...)
+	d, _ := Connect(t, u, nil)
+	return &Engine{Name: engine, URL: u, DB: d}
+}
+
+// Connect opens a handle on the database at url, as another process would: the
+// default configuration with a pool of 10 connections, then set's changes (nil for
+// none). The handle is closed in t.Cleanup, or earlier by the close it returns (which
+// may be called again).
+func Connect(t testing.TB, url string, set func(*config.Database)) (*db.DB, func()) {
+	t.Helper()
 	cfg := config.Default()
-	cfg.Database.URL = u
+	cfg.Database.URL = url
 	cfg.Database.MaxOpenConns = 10
+	if set != nil {
+		set(&cfg.Database)
+	}
 	d, closeFn, err := db.Open(&cfg, zap.NewNop())
 	if err != nil {
 		t.Fatalf("testdb: open: %v", err)
 	}
-	t.Cleanup(closeFn)
-	return &Engine{Name: engine, URL: u, DB: d}
+	var once sync.Once
+	closeOnce := func() { once.Do(closeFn) }
+	t.Cleanup(closeOnce)
+	return d, closeOnce
 }
 
 // Each opens a fresh migrated database per engine.
@@ -179,3 +195,41 @@ func Tables(name string, statements ...string) db.MigrationSource {
 	body := "-- +goose Up\n" + strings.Join(statements, ";\n") + ";\n"
 	return db.MigrationSource{Module: name, FS: fstest.MapFS{"9999123199_" + name + ".sql": {Data: []byte(body)}}}
 }
+
+// Rows reads every row of a table: the names of its columns and each row's values in
+// their order (a []byte value as a string).
+func Rows(t testing.TB, d *db.DB, table string) (cols []string, values [][]any) {
+	t.Helper()
+	rows, err := d.Gorm().Raw(`SELECT * FROM "` + table + `"`).Rows()
+	if err != nil {
+		t.Fatalf("testdb: rows of %s: %v", table, err)
+	}
+	defer func() { _ = rows.Close() }()
+	if cols, err = rows.Columns(); err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range vals {
+			if raw, ok := v.([]byte); ok {
+				vals[i] = string(raw)
+			}
+		}
+		values = append(values, vals)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return cols, values
+}
+
+// Now is the current time in UTC at the precision both engines store (microseconds),
+// so a time written and read back compares equal.
+func Now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }

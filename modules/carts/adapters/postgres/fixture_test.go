@@ -26,7 +26,7 @@ func storedCart(tb testing.TB, engine string, lines int) (*testdb.Engine, *postg
 	tb.Helper()
 	e := testdb.Open(tb, engine, events.Migrations(), postgres.Migrations())
 	r := postgres.NewCartRepository(e.DB, events.NewOutbox(e.DB))
-	now := time.Now().UTC().Truncate(time.Microsecond)
+	now := testdb.Now()
 	cart := domain.New(domain.CartID(ids.New()), "", "USD", now, time.Hour)
 	for i := 0; i < lines; i++ {
 		if _, err := cart.AddItem(domain.ItemID(ids.New()), shirt(), 1, nil, now); err != nil {

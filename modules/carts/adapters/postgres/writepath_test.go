@@ -346,7 +346,7 @@ func TestConcurrentAddsOnEveryWritePath(t *testing.T) {
 			t.Run(engine+"/"+name, func(t *testing.T) {
 				t.Parallel()
 				p := newWritePath(t, engine, name, o)
-				now := time.Now().UTC().Truncate(time.Microsecond)
+				now := testdb.Now()
 				cart := domain.New("0190a7f0-0000-7000-8000-0000000000c2", "", "EUR", now, time.Hour)
 				if err := p.repo.Create(context.Background(), cart); err != nil {
 					t.Fatal(err)

@@ -3,7 +3,6 @@ package postgres_test
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -23,7 +22,7 @@ func BenchmarkProductReads(b *testing.B) {
 			e := testdb.Open(b, engine, postgres.Migrations())
 			ctx := context.Background()
 			r := postgres.NewProductRepository(e.DB)
-			now := time.Now().UTC().Truncate(time.Microsecond)
+			now := testdb.Now()
 			id := ids.New()
 			p := &domain.Product{ID: id, Title: "Shirt", Slug: "shirt", Tags: []string{"a"}, Status: "active",
 				Price: decimal.RequireFromString("19.90"), Currency: "USD", Weight: decimal.Zero, WeightUnit: "kg",

@@ -17,7 +17,7 @@ func TestCustomerRepository(t *testing.T) {
 	testdb.EachOpen(t, func(t *testing.T, e *testdb.Engine) {
 		repo := customerspg.NewCustomerRepository(e.DB)
 		ctx := context.Background()
-		now := time.Now().UTC().Truncate(time.Microsecond)
+		now := testdb.Now()
 
 		c, err := domain.NewCustomer(domain.CustomerID(ids.New()), "ada@example.com", "Ada", "Lovelace", "", now)
 		if err != nil {

@@ -33,7 +33,7 @@ func newCustomer(t *testing.T, repo *customerspg.CustomerRepository, email strin
 func TestRepositoryContracts(t *testing.T) {
 	testdb.EachOpen(t, func(t *testing.T, e *testdb.Engine) {
 		ctx := context.Background()
-		now := time.Now().UTC().Truncate(time.Microsecond)
+		now := testdb.Now()
 		repo := customerspg.NewCustomerRepository(e.DB)
 
 		t.Run("customer update and tags", func(t *testing.T) {

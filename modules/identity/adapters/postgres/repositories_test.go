@@ -18,7 +18,7 @@ import (
 func TestRepositories(t *testing.T) {
 	testdb.EachOpen(t, func(t *testing.T, e *testdb.Engine) {
 		ctx := context.Background()
-		now := time.Now().UTC().Truncate(time.Microsecond)
+		now := testdb.Now()
 
 		t.Run("credentials", func(t *testing.T) {
 			r := identitypg.NewCredentialRepository(e.DB)

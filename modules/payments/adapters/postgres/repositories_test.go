@@ -19,7 +19,7 @@ import (
 func TestRepositories(t *testing.T) {
 	testdb.EachOpen(t, func(t *testing.T, e *testdb.Engine) {
 		ctx := context.Background()
-		now := time.Now().UTC().Truncate(time.Microsecond)
+		now := testdb.Now()
 		payments := paymentspg.NewPaymentRepository(e.DB)
 
 		p := &domain.Payment{

@@ -15,8 +15,7 @@ import (
 )
 
 func setup(t *testing.T) (*carriertest.Server, *dhl.Carrier) {
-	srv, acct := carriertest.Start(t, "", dhl.Config{ClientID: "apikey", ClientSecret: "apisecret", AccountNumber: "123456789"})
-	return srv, dhl.New(acct)
+	return carriertest.Start(t, "", dhl.Config{ClientID: "apikey", ClientSecret: "apisecret", AccountNumber: "123456789"}, dhl.New)
 }
 
 func TestRates(t *testing.T) {
@@ -31,10 +30,7 @@ func TestRates(t *testing.T) {
 	req := domain.RateRequest{FromCountry: "DE", FromZip: "10117", ToCountry: "GB", ToZip: "SW1A 1AA", Currency: "EUR", ShipDate: carriertest.ShipDate,
 		Parcel: domain.Parcel{WeightKg: decimal.RequireFromString("2.5"), HasDimensions: true, LengthCm: decimal.NewFromInt(30),
 			WidthCm: decimal.NewFromInt(20), HeightCm: decimal.RequireFromString("10.2")}}
-	rates, err := c.Rates(context.Background(), req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rates := carriertest.Rates(t, c, req)
 	if len(rates) != 2 || rates[0].Price.String() != "84.3" || rates[0].Currency != "EUR" || rates[0].EstimatedDays != 2 || rates[0].ServiceName != "DHL EXPRESS WORLDWIDE" {
 		t.Fatalf("rates %+v", rates)
 	}
@@ -53,10 +49,7 @@ func TestRates(t *testing.T) {
 		t.Errorf("service filter %+v", rates)
 	}
 	srv.AssertFailures("GET /rates", `{"instance":"/expressapi/rates","detail":"Product not available between this origin and destination","title":"Product not found","message":"Not Found","status":"400"}`,
-		"Product not available", func(ctx context.Context) error {
-			_, err := c.Rates(ctx, req)
-			return err
-		})
+		"Product not available", carriertest.RatesCall(c, req))
 }
 
 func TestCreateLabel(t *testing.T) {
@@ -73,10 +66,7 @@ func TestCreateLabel(t *testing.T) {
 		Packages:    []domain.Package{{Weight: decimal.NewFromInt(3), WeightUnit: domain.Pound}},
 		Insurance:   &domain.Insurance{Amount: decimal.RequireFromString("150"), Currency: "USD"},
 		CustomsInfo: &domain.CustomsInfo{ContentsType: "merchandise", Items: []domain.CustomsItem{{Description: "T-shirt", Quantity: 2, Value: decimal.RequireFromString("25"), Currency: "USD", HSTariffNumber: "610910", OriginCountry: "US"}}}}
-	label, err := c.CreateLabel(context.Background(), ports.LabelRequest{Shipment: sh, ShipDate: carriertest.ShipDate})
-	if err != nil {
-		t.Fatal(err)
-	}
+	label := carriertest.Label(t, c, ports.LabelRequest{Shipment: sh, ShipDate: carriertest.ShipDate})
 	if label.TrackingNumber != "1234567890" || label.PackageTrackingNumbers[0] != "JD014600003828542860" || label.Price.String() != "147.25" || string(label.Image) != "%PDF dhl" {
 		t.Fatalf("label %+v", label)
 	}
@@ -89,10 +79,7 @@ func TestCreateLabel(t *testing.T) {
 		"customerReferences.0.value": "PO-7",
 	})
 	srv.AssertFailures("POST /shipments", `{"instance":"/expressapi/shipments","detail":"1001: The requested product(s) (P) not available","title":"Product not available","status":"400"}`,
-		"The requested product(s) (P) not available", func(ctx context.Context) error {
-			_, err := c.CreateLabel(ctx, ports.LabelRequest{Shipment: sh, ShipDate: carriertest.ShipDate})
-			return err
-		})
+		"The requested product(s) (P) not available", carriertest.LabelCall(c, ports.LabelRequest{Shipment: sh, ShipDate: carriertest.ShipDate}))
 }
 
 func TestTrack(t *testing.T) {
@@ -103,17 +90,11 @@ func TestTrack(t *testing.T) {
 		{"date":"2026-11-26","time":"06:00:00","GMTOffset":"+01:00","typeCode":"NH","description":"Delivery attempted; recipient not home","serviceArea":[{"code":"BER","description":"Berlin - Germany"}]},
 		{"date":"2026-11-27","time":"08:00:00","GMTOffset":"+01:00","typeCode":"WC","description":"With delivery courier","serviceArea":[{"code":"BER","description":"Berlin - Germany"}]},
 		{"date":"2026-11-27","time":"11:45:00","GMTOffset":"+01:00","typeCode":"OK","description":"Delivered","serviceArea":[{"code":"BER","description":"Berlin - Germany"}]}]}]}`)
-	events, err := c.Track(context.Background(), "1234567890")
-	if err != nil {
-		t.Fatal(err)
-	}
+	events := carriertest.Track(t, c, "1234567890")
 	carriertest.AssertStatuses(t, events, domain.StatusInTransit, domain.StatusException, domain.StatusOutForDelivery, domain.StatusDelivered)
 	if e := events[0]; !e.OccurredAt.Equal(time.Date(2026, 11, 25, 23, 10, 0, 0, time.UTC)) || e.Location != "New York - USA" {
 		t.Errorf("pickup %+v", e)
 	}
 	srv.AssertFailures("GET /shipments/1234567890/tracking", `{"title":"Not Found","detail":"No shipment with given tracking number found","status":"404"}`,
-		"No shipment with given tracking number found", func(ctx context.Context) error {
-			_, err := c.Track(ctx, "1234567890")
-			return err
-		})
+		"No shipment with given tracking number found", carriertest.TrackCall(c, "1234567890"))
 }

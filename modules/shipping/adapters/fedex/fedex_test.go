@@ -15,8 +15,7 @@ import (
 )
 
 func setup(t *testing.T) (*carriertest.Server, *fedex.Carrier) {
-	srv, acct := carriertest.Start(t, "/oauth/token", fedex.Config{ClientID: "key", ClientSecret: "secret", AccountNumber: "740561073"})
-	return srv, fedex.New(acct)
+	return carriertest.Start(t, "/oauth/token", fedex.Config{ClientID: "key", ClientSecret: "secret", AccountNumber: "740561073"}, fedex.New)
 }
 
 func TestRates(t *testing.T) {
@@ -30,10 +29,7 @@ func TestRates(t *testing.T) {
 		 "commit":{"dateDetail":{"dayOfWeek":"FRI","dayFormat":"2026-11-27T16:30:00"}},"operationalDetail":{"transitTime":"TWO_DAYS"}}]}}`)
 	req := domain.RateRequest{FromCountry: "US", FromZip: "10001", ToCountry: "US", ToZip: "94105", Currency: "USD", ShipDate: carriertest.ShipDate,
 		Parcel: domain.Parcel{WeightKg: decimal.RequireFromString("1.36077711")}}
-	rates, err := c.Rates(context.Background(), req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rates := carriertest.Rates(t, c, req)
 	if len(rates) != 2 || rates[0].Price.String() != "12.08" || !rates[0].IsNegotiatedRate || rates[0].EstimatedDays != 4 || rates[0].ServiceName != "FedEx Ground" {
 		t.Fatalf("ground %+v", rates)
 	}
@@ -47,10 +43,7 @@ func TestRates(t *testing.T) {
 		"requestedShipment.rateRequestType.0": "ACCOUNT",
 	})
 	srv.AssertFailures("POST /rate/v1/rates/quotes", `{"transactionId":"t2","errors":[{"code":"RATE.LOCATION.NOSERVICE","message":"FedEx does not serve this location."}]}`,
-		"FedEx does not serve this location", func(ctx context.Context) error {
-			_, err := c.Rates(ctx, req)
-			return err
-		})
+		"FedEx does not serve this location", carriertest.RatesCall(c, req))
 	if srv.TokenCalls() != 1 {
 		t.Errorf("tokens %d", srv.TokenCalls())
 	}
@@ -71,10 +64,7 @@ func TestCreateLabelInternational(t *testing.T) {
 		Insurance: &domain.Insurance{Amount: decimal.RequireFromString("50"), Currency: "USD"},
 		CustomsInfo: &domain.CustomsInfo{ContentsType: "merchandise", Items: []domain.CustomsItem{
 			{Description: "T-shirt", Quantity: 2, Value: decimal.RequireFromString("25"), Currency: "USD", HSTariffNumber: "610910", OriginCountry: "US"}}}}
-	label, err := c.CreateLabel(context.Background(), ports.LabelRequest{Shipment: sh, ShipDate: carriertest.ShipDate})
-	if err != nil {
-		t.Fatal(err)
-	}
+	label := carriertest.Label(t, c, ports.LabelRequest{Shipment: sh, ShipDate: carriertest.ShipDate})
 	if label.TrackingNumber != "794953535000" || label.Price.String() != "88.12" || label.ContentType != "application/pdf" || string(label.Image) != "%PDF-1.4 fedex" {
 		t.Fatalf("label %+v", label)
 	}
@@ -87,10 +77,7 @@ func TestCreateLabelInternational(t *testing.T) {
 		"requestedShipment.shipmentSpecialServices.specialServiceTypes.0":            "SATURDAY_DELIVERY",
 	})
 	srv.AssertFailures("POST /ship/v1/shipments", `{"errors":[{"code":"SHIPMENT.USER.UNAUTHORIZED","message":"Account is not authorized for this service."}]}`,
-		"Account is not authorized", func(ctx context.Context) error {
-			_, err := c.CreateLabel(ctx, ports.LabelRequest{Shipment: sh, ShipDate: carriertest.ShipDate})
-			return err
-		})
+		"Account is not authorized", carriertest.LabelCall(c, ports.LabelRequest{Shipment: sh, ShipDate: carriertest.ShipDate}))
 }
 
 func TestTrack(t *testing.T) {
@@ -101,10 +88,7 @@ func TestTrack(t *testing.T) {
 		{"date":"2026-11-27T08:02:00-08:00","eventType":"OD","eventDescription":"On FedEx vehicle for delivery","scanLocation":{"city":"SAN FRANCISCO","countryCode":"US"}},
 		{"date":"2026-11-25T18:00:00-05:00","eventType":"PU","eventDescription":"Picked up","scanLocation":{"city":"NEW YORK","countryCode":"US"}},
 		{"date":"2026-11-25T10:05:00-05:00","eventType":"OC","eventDescription":"Shipment information sent to FedEx","scanLocation":{}}]}]}]}}`)
-	events, err := c.Track(context.Background(), "794953535000")
-	if err != nil {
-		t.Fatal(err)
-	}
+	events := carriertest.Track(t, c, "794953535000")
 	carriertest.AssertStatuses(t, events, domain.StatusLabelCreated, domain.StatusInTransit, domain.StatusOutForDelivery, domain.StatusDelivered)
 	if e := events[3]; !e.OccurredAt.Equal(time.Date(2026, 11, 27, 22, 30, 0, 0, time.UTC)) || e.Location != "SAN FRANCISCO, CA, US" {
 		t.Errorf("delivered %+v", e)
@@ -118,8 +102,5 @@ func TestTrack(t *testing.T) {
 		t.Errorf("not found: %v", err)
 	}
 	srv.AssertFailures("POST /track/v1/trackingnumbers", `{"errors":[{"code":"TRACKING.TRACKINGNUMBER.EMPTY","message":"Please provide tracking number."}]}`,
-		"Please provide tracking number", func(ctx context.Context) error {
-			_, err := c.Track(ctx, "794953535000")
-			return err
-		})
+		"Please provide tracking number", carriertest.TrackCall(c, "794953535000"))
 }

@@ -36,8 +36,7 @@ func shipment() *domain.Shipment {
 }
 
 func setup(t *testing.T) (*carriertest.Server, *ups.Carrier) {
-	srv, acct := carriertest.Start(t, "/security/v1/oauth/token", ups.Config{ClientID: "cid", ClientSecret: "csecret", AccountNumber: "A1B2C3"})
-	return srv, ups.New(acct)
+	return carriertest.Start(t, "/security/v1/oauth/token", ups.Config{ClientID: "cid", ClientSecret: "csecret", AccountNumber: "A1B2C3"}, ups.New)
 }
 
 func TestRates(t *testing.T) {
@@ -47,10 +46,7 @@ func TestRates(t *testing.T) {
 	srv.Answer("POST /api/rating/v2403/Rate", 200, `{"RateResponse":{"Response":{"ResponseStatus":{"Code":"1","Description":"Success"}},
 		"RatedShipment":{"Service":{"Code":"03"},"TotalCharges":{"CurrencyCode":"USD","MonetaryValue":"14.20"},
 		"NegotiatedRateCharges":{"TotalCharge":{"CurrencyCode":"USD","MonetaryValue":"11.05"}}}}}`)
-	rates, err := c.Rates(context.Background(), request("03"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rates := carriertest.Rates(t, c, request("03"))
 	if len(rates) != 1 || rates[0].Price.String() != "11.05" || !rates[0].IsNegotiatedRate || rates[0].ServiceName != "UPS Ground" {
 		t.Fatalf("rates %+v", rates)
 	}
@@ -71,10 +67,7 @@ func TestRates(t *testing.T) {
 	srv.Answer("POST /api/rating/v2403/Shop", 200, `{"RateResponse":{"RatedShipment":[
 		{"Service":{"Code":"03"},"TotalCharges":{"CurrencyCode":"USD","MonetaryValue":"14.20"}},
 		{"Service":{"Code":"02"},"TotalCharges":{"CurrencyCode":"USD","MonetaryValue":"31.70"},"GuaranteedDelivery":{"BusinessDaysInTransit":"2"}}]}}`)
-	rates, err = c.Rates(context.Background(), request(""))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rates = carriertest.Rates(t, c, request(""))
 	if len(rates) != 2 || rates[1].EstimatedDays != 2 || !rates[1].DeliveryDateGuaranteed || rates[1].DeliveryDate.Format(time.DateOnly) != "2026-11-27" {
 		t.Fatalf("shop %+v", rates)
 	}
@@ -82,10 +75,7 @@ func TestRates(t *testing.T) {
 		t.Errorf("token asked %d times, want once (cached)", srv.TokenCalls())
 	}
 	srv.AssertFailures("POST /api/rating/v2403/Shop", `{"response":{"errors":[{"code":"111210","message":"The requested service is unavailable between the selected locations."}]}}`,
-		"111210 The requested service is unavailable", func(ctx context.Context) error {
-			_, err := c.Rates(ctx, request(""))
-			return err
-		})
+		"111210 The requested service is unavailable", carriertest.RatesCall(c, request("")))
 }
 
 func TestCreateLabel(t *testing.T) {
@@ -97,10 +87,7 @@ func TestCreateLabel(t *testing.T) {
 		"ShipmentIdentificationNumber":"1ZA1B2C30312345678",
 		"PackageResults":[{"TrackingNumber":"1ZA1B2C30312345678","ShippingLabel":{"ImageFormat":{"Code":"PNG"},"GraphicImage":"`+png+`"}},
 		                  {"TrackingNumber":"1ZA1B2C30312345687","ShippingLabel":{"ImageFormat":{"Code":"PNG"},"GraphicImage":"`+png+`"}}]}}}`)
-	label, err := c.CreateLabel(context.Background(), ports.LabelRequest{Shipment: shipment(), ShipDate: carriertest.ShipDate})
-	if err != nil {
-		t.Fatal(err)
-	}
+	label := carriertest.Label(t, c, ports.LabelRequest{Shipment: shipment(), ShipDate: carriertest.ShipDate})
 	if label.TrackingNumber != "1ZA1B2C30312345678" || len(label.PackageTrackingNumbers) != 2 || label.PackageTrackingNumbers[1] != "1ZA1B2C30312345687" ||
 		label.Price.String() != "27.45" || label.ContentType != "image/png" || string(label.Image) != "\x89PNG label" {
 		t.Fatalf("label %+v", label)
@@ -115,10 +102,7 @@ func TestCreateLabel(t *testing.T) {
 		"ShipmentRequest.Shipment.ReferenceNumber.Value":                                       "PO-7",
 	})
 	srv.AssertFailures("POST /api/shipments/v2409/ship", `{"response":{"errors":[{"code":"120100","message":"Missing or invalid shipper number"}]}}`,
-		"Missing or invalid shipper number", func(ctx context.Context) error {
-			_, err := c.CreateLabel(ctx, ports.LabelRequest{Shipment: shipment(), ShipDate: carriertest.ShipDate})
-			return err
-		})
+		"Missing or invalid shipper number", carriertest.LabelCall(c, ports.LabelRequest{Shipment: shipment(), ShipDate: carriertest.ShipDate}))
 }
 
 func TestTrack(t *testing.T) {
@@ -129,19 +113,13 @@ func TestTrack(t *testing.T) {
 		{"location":{"address":{"city":"Oakland","stateProvince":"CA","countryCode":"US"}},"status":{"type":"O","description":"Out For Delivery Today","code":"OT"},"date":"20261127","time":"080000"},
 		{"location":{"address":{"city":"Secaucus","stateProvince":"NJ","countryCode":"US"}},"status":{"type":"I","description":"Departed from Facility","code":"DP"},"date":"20261125","time":"220000"},
 		{"location":{"address":{"countryCode":"US"}},"status":{"type":"M","description":"Shipper created a label","code":"MP"},"date":"20261125","time":"100500"}]}]}]}}`)
-	events, err := c.Track(context.Background(), "1ZA1B2C30312345678")
-	if err != nil {
-		t.Fatal(err)
-	}
+	events := carriertest.Track(t, c, "1ZA1B2C30312345678")
 	carriertest.AssertStatuses(t, events, domain.StatusLabelCreated, domain.StatusInTransit, domain.StatusOutForDelivery, domain.StatusDelivered)
 	if e := events[3]; e.Location != "San Francisco, CA, US" || e.OccurredAt != time.Date(2026, 11, 27, 14, 30, 0, 0, time.UTC) || e.Description != "DELIVERED" {
 		t.Errorf("delivered %+v", e)
 	}
 	srv.AssertFailures("GET /api/track/v1/details/1ZA1B2C30312345678", `{"response":{"errors":[{"code":"TW0001","message":"Invalid tracking number"}]}}`,
-		"Invalid tracking number", func(ctx context.Context) error {
-			_, err := c.Track(ctx, "1ZA1B2C30312345678")
-			return err
-		})
+		"Invalid tracking number", carriertest.TrackCall(c, "1ZA1B2C30312345678"))
 }
 
 func TestBadCredentialsAreUnavailable(t *testing.T) {

@@ -16,8 +16,7 @@ import (
 )
 
 func setup(t *testing.T) (*carriertest.Server, *usps.Carrier) {
-	srv, acct := carriertest.Start(t, "/oauth2/v3/token", usps.Config{ClientID: "cid", ClientSecret: "csecret", AccountNumber: "123456:900001:1000123456"})
-	return srv, usps.New(acct)
+	return carriertest.Start(t, "/oauth2/v3/token", usps.Config{ClientID: "cid", ClientSecret: "csecret", AccountNumber: "123456:900001:1000123456"}, usps.New)
 }
 
 func request(to, zip, service string) domain.RateRequest {
@@ -44,10 +43,7 @@ func TestRatesDomesticAndInternational(t *testing.T) {
 	t.Parallel()
 	srv, c := setup(t)
 	prices(srv, "POST /prices/v3/base-rates/search", map[string]string{"USPS_GROUND_ADVANTAGE": "8.15", "PRIORITY_MAIL": "11.40"})
-	rates, err := c.Rates(context.Background(), request("US", "94105-1234", ""))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rates := carriertest.Rates(t, c, request("US", "94105-1234", ""))
 	got := map[string]string{}
 	for _, r := range rates {
 		got[r.ServiceCode] = r.Price.String()
@@ -63,7 +59,7 @@ func TestRatesDomesticAndInternational(t *testing.T) {
 	// 0.68038855 kg = 1.5 lb; 25.4 cm = 10 in.
 	carriertest.AssertBody(t, body, map[string]any{"originZIPCode": "10001", "destinationZIPCode": "94105", "weight": 1.5, "length": 10.0, "width": 8.0, "mailingDate": "2026-11-25"})
 	prices(srv, "POST /international-prices/v3/base-rates/search", map[string]string{"PRIORITY_MAIL_INTERNATIONAL": "52.10"})
-	rates, err = c.Rates(context.Background(), request("DE", "10117", "PRIORITY_MAIL_INTERNATIONAL"))
+	rates, err := c.Rates(context.Background(), request("DE", "10117", "PRIORITY_MAIL_INTERNATIONAL"))
 	if err != nil || len(rates) != 1 || rates[0].Price.String() != "52.1" || rates[0].ServiceName != "USPS Priority Mail International" {
 		t.Fatalf("international %+v %v", rates, err)
 	}
@@ -75,10 +71,7 @@ func TestRatesDomesticAndInternational(t *testing.T) {
 		t.Errorf("from CA: %v %v", r, err)
 	}
 	srv.AssertFailures("POST /prices/v3/base-rates/search", `{"error":{"code":"400","message":"bad","errors":[{"title":"Invalid ZIP","detail":"destinationZIPCode is not valid"}]}}`,
-		"destinationZIPCode is not valid", func(ctx context.Context) error {
-			_, err := c.Rates(ctx, request("US", "94105", "PRIORITY_MAIL"))
-			return err
-		})
+		"destinationZIPCode is not valid", carriertest.RatesCall(c, request("US", "94105", "PRIORITY_MAIL")))
 }
 
 func TestCreateLabel(t *testing.T) {
@@ -100,10 +93,7 @@ func TestCreateLabel(t *testing.T) {
 		ShipFrom: domain.Address{Name: "Ada Lovelace", Address1: "1 Main St", City: "New York", State: "NY", Country: "US", Zip: "10001"},
 		ShipTo:   domain.Address{Name: "Bob Smith", Address1: "2 Market St", City: "San Francisco", State: "CA", Country: "US", Zip: "94105-1234"},
 		Packages: []domain.Package{{Weight: decimal.NewFromInt(1), WeightUnit: domain.Pound}, {Weight: decimal.NewFromInt(20), WeightUnit: domain.Ounce}}}
-	label, err := c.CreateLabel(context.Background(), ports.LabelRequest{Shipment: sh, ShipDate: carriertest.ShipDate})
-	if err != nil {
-		t.Fatal(err)
-	}
+	label := carriertest.Label(t, c, ports.LabelRequest{Shipment: sh, ShipDate: carriertest.ShipDate})
 	if label.TrackingNumber != "9400100000000000000001" || len(label.PackageTrackingNumbers) != 2 || label.Price.String() != "18.7" || string(label.Image) != "%PDF usps" {
 		t.Fatalf("label %+v", label)
 	}
@@ -115,10 +105,7 @@ func TestCreateLabel(t *testing.T) {
 	carriertest.AssertBody(t, body, map[string]any{"toAddress.ZIPCode": "94105", "toAddress.ZIPPlus4": "1234", "toAddress.lastName": "Smith",
 		"packageDescription.mailClass": "PRIORITY_MAIL", "packageDescription.weight": 1.25, "packageDescription.customerReference.0.referenceNumber": "PO-7"})
 	srv.AssertFailures("POST /labels/v3/label", `{"error":{"code":"400","message":"Invalid address","errors":[{"title":"Address Not Found","detail":"The address is not deliverable."}]}}`,
-		"The address is not deliverable", func(ctx context.Context) error {
-			_, err := c.CreateLabel(ctx, ports.LabelRequest{Shipment: sh, ShipDate: carriertest.ShipDate})
-			return err
-		})
+		"The address is not deliverable", carriertest.LabelCall(c, ports.LabelRequest{Shipment: sh, ShipDate: carriertest.ShipDate}))
 }
 
 func TestTrack(t *testing.T) {
@@ -129,17 +116,11 @@ func TestTrack(t *testing.T) {
 		{"eventType":"Out for Delivery","eventTimestamp":"2026-11-27T07:10:00Z","eventCity":"SAN FRANCISCO","eventState":"CA","eventCode":"OF"},
 		{"eventType":"USPS picked up item","eventTimestamp":"2026-11-25T17:00:00Z","eventCity":"NEW YORK","eventState":"NY","eventCode":"03"},
 		{"eventType":"Shipping Label Created, USPS Awaiting Item","eventTimestamp":"2026-11-25T10:00:00Z","eventCity":"NEW YORK","eventState":"NY","eventCode":"GX"}]}`)
-	events, err := c.Track(context.Background(), "9400100000000000000001")
-	if err != nil {
-		t.Fatal(err)
-	}
+	events := carriertest.Track(t, c, "9400100000000000000001")
 	carriertest.AssertStatuses(t, events, domain.StatusLabelCreated, domain.StatusInTransit, domain.StatusOutForDelivery, domain.StatusDelivered)
 	if q := srv.Last("GET /tracking/v3/tracking/9400100000000000000001").Query["expand"]; len(q) != 1 || q[0] != "DETAIL" {
 		t.Errorf("expand %v", q)
 	}
 	srv.AssertFailures("GET /tracking/v3/tracking/9400100000000000000001", `{"error":{"code":"400","message":"Invalid tracking number","errors":[{"title":"Invalid","detail":"Tracking number is invalid."}]}}`,
-		"Tracking number is invalid", func(ctx context.Context) error {
-			_, err := c.Track(ctx, "9400100000000000000001")
-			return err
-		})
+		"Tracking number is invalid", carriertest.TrackCall(c, "9400100000000000000001"))
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/gocommerce/commerce/modules/shipping/adapters/internal/carrierhttp"
 	"github.com/gocommerce/commerce/modules/shipping/domain"
+	"github.com/gocommerce/commerce/modules/shipping/ports"
 	"github.com/gocommerce/commerce/platform/apperr"
 )
 
@@ -30,13 +31,13 @@ const Token = "tok-1"
 var ShipDate = time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
 
 // Start starts a stand-in for the account (OAuth on tokenPath, "" for basic
-// authentication) that accepts its client id and secret, and returns the account
-// pointed at it.
-func Start(t testing.TB, tokenPath string, a carrierhttp.Account) (*Server, carrierhttp.Account) {
+// authentication) that accepts its client id and secret, and returns it with the
+// adapter newCarrier makes of the account pointed at it.
+func Start[C any](t testing.TB, tokenPath string, a carrierhttp.Account, newCarrier func(carrierhttp.Account) C) (*Server, C) {
 	t.Helper()
 	s := New(t, tokenPath, a.ClientID, a.ClientSecret)
 	a.BaseURL = s.URL
-	return s, a
+	return s, newCarrier(a)
 }
 
 // Request is a recorded request.
@@ -233,4 +234,49 @@ func AssertStatuses(t testing.TB, events []domain.TrackingEvent, want ...domain.
 			t.Errorf("event %d: %s, want %s", i, e.Status, want[i])
 		}
 	}
+}
+
+// Rates asks c for rates, failing the test on an error.
+func Rates(t testing.TB, c ports.Carrier, req domain.RateRequest) []domain.Rate {
+	t.Helper()
+	rates, err := c.Rates(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rates
+}
+
+// Label buys a label from c, failing the test on an error.
+func Label(t testing.TB, c ports.Carrier, req ports.LabelRequest) ports.Label {
+	t.Helper()
+	label, err := c.CreateLabel(context.Background(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return label
+}
+
+// Track asks c for a tracking number's events, failing the test on an error.
+func Track(t testing.TB, c ports.Carrier, number string) []domain.TrackingEvent {
+	t.Helper()
+	events, err := c.Track(context.Background(), number)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return events
+}
+
+// RatesCall is the rates call for AssertFailures.
+func RatesCall(c ports.Carrier, req domain.RateRequest) func(ctx context.Context) error {
+	return func(ctx context.Context) error { _, err := c.Rates(ctx, req); return err }
+}
+
+// LabelCall is the label call for AssertFailures.
+func LabelCall(c ports.Carrier, req ports.LabelRequest) func(ctx context.Context) error {
+	return func(ctx context.Context) error { _, err := c.CreateLabel(ctx, req); return err }
+}
+
+// TrackCall is the tracking call for AssertFailures.
+func TrackCall(c ports.Carrier, number string) func(ctx context.Context) error {
+	return func(ctx context.Context) error { _, err := c.Track(ctx, number); return err }
 }
