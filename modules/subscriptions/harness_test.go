@@ -271,18 +271,10 @@ func (h *harness) advance(d time.Duration) {
 }
 
 func body(extra map[string]any) map[string]any {
-	b := map[string]any{
+	return httpxtest.Override(map[string]any{
 		"customer_id": customer1, "order_id": order1, "product_id": product1, "interval": "monthly", "interval_count": 1,
 		"currency": "USD", "amount": "19.99", "payment_method_id": cardOK, "gateway": "test",
-	}
-	for k, v := range extra {
-		if v == nil {
-			delete(b, k)
-			continue
-		}
-		b[k] = v
-	}
-	return b
+	}, extra)
 }
 
 // create creates a subscription as the caller and returns its resource.

@@ -139,15 +139,7 @@ func TestTwoAsynqWorkersBillEachCycleOnce(t *testing.T) {
 // BenchmarkBillDue measures one sweep billing b.N due renewals (the fake gateway,
 // the primary test engine).
 func BenchmarkBillDue(b *testing.B) {
-	e := testdb.Open(b, testdb.Primary(), events.Migrations(), subscriptions.Migrations())
-	clk := clock.NewFake(t0)
-	pay := &fakePayments{byKey: map[string]ports.ChargeResult{}, charges: map[string]int{}}
-	ord := &fakeOrders{owners: map[string]string{order1: customer1}, created: map[string]ports.OrderDraft{}}
-	cfg := config.Default()
-	settings := app.SettingsFrom(&cfg)
-	settings.BatchSize = b.N + 1
-	svc := app.NewService(e.DB, subspg.NewRepository(e.DB), app.Modules{Payments: pay, Orders: ord, Catalog: fakeCatalog{}, Customers: fakeCustomers{}, Notifier: &fakeNotifier{}},
-		events.NewOutbox(e.DB), &enqueued{}, clk, settings, zap.NewNop())
+	svc, clk, pay := billingService(b, b.N+1)
 	SeedDue(b, svc, b.N)
 	clk.Advance(24 * time.Hour)
 	b.ResetTimer()
@@ -173,15 +165,7 @@ func BenchmarkBillDue(b *testing.B) {
 // TestSweepBillsFullBatchesInOneRun: with a batch of 2, one sweep bills all 5 renewals
 // due at once, reading batch after batch (decision 0206), and each exactly once.
 func TestSweepBillsFullBatchesInOneRun(t *testing.T) {
-	e := testdb.Open(t, testdb.Primary(), events.Migrations(), subscriptions.Migrations())
-	clk := clock.NewFake(t0)
-	pay := &fakePayments{byKey: map[string]ports.ChargeResult{}, charges: map[string]int{}}
-	ord := &fakeOrders{owners: map[string]string{order1: customer1}, created: map[string]ports.OrderDraft{}}
-	cfg := config.Default()
-	settings := app.SettingsFrom(&cfg)
-	settings.BatchSize = 2
-	svc := app.NewService(e.DB, subspg.NewRepository(e.DB), app.Modules{Payments: pay, Orders: ord, Catalog: fakeCatalog{}, Customers: fakeCustomers{}, Notifier: &fakeNotifier{}},
-		events.NewOutbox(e.DB), &enqueued{}, clk, settings, zap.NewNop())
+	svc, clk, pay := billingService(t, 2)
 	SeedDue(t, svc, 5)
 	clk.Advance(24 * time.Hour)
 	n, err := svc.BillDue(context.Background())
@@ -200,4 +184,19 @@ func TestSweepBillsFullBatchesInOneRun(t *testing.T) {
 	if _, err := svc.BillDue(context.Background()); err != nil || pay.total != 5 {
 		t.Fatalf("second sweep: %v, %d charges", err, pay.total)
 	}
+}
+
+// billingService is the service on the primary engine with fake payments and orders,
+// reading batchSize renewals at once.
+func billingService(t testing.TB, batchSize int) (*app.Service, *clock.Fake, *fakePayments) {
+	e := testdb.Open(t, testdb.Primary(), events.Migrations(), subscriptions.Migrations())
+	clk := clock.NewFake(t0)
+	pay := &fakePayments{byKey: map[string]ports.ChargeResult{}, charges: map[string]int{}}
+	ord := &fakeOrders{owners: map[string]string{order1: customer1}, created: map[string]ports.OrderDraft{}}
+	cfg := config.Default()
+	settings := app.SettingsFrom(&cfg)
+	settings.BatchSize = batchSize
+	svc := app.NewService(e.DB, subspg.NewRepository(e.DB), app.Modules{Payments: pay, Orders: ord, Catalog: fakeCatalog{}, Customers: fakeCustomers{}, Notifier: &fakeNotifier{}},
+		events.NewOutbox(e.DB), &enqueued{}, clk, settings, zap.NewNop())
+	return svc, clk, pay
 }
