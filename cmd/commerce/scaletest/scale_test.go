@@ -3,11 +3,14 @@ package scaletest
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -85,7 +88,7 @@ func (l *load) send(turn int, title string) {
 		p := ps[(turn+try)%len(ps)]
 		r, err := l.api.do(p.url(), "POST", "/api/v1/products", newProduct(title), true)
 		if err != nil {
-			if refused(err) && time.Now().Before(deadline) {
+			if (refused(err) || closedUnanswered(err)) && time.Now().Before(deadline) {
 				l.refusals.Add(1)
 				time.Sleep(10 * time.Millisecond)
 				continue
@@ -107,6 +110,16 @@ func (l *load) send(turn int, title string) {
 		l.mu.Unlock()
 		return
 	}
+}
+
+// closedUnanswered: the server closed a kept-alive connection the request was sent on
+// before reading it. A stopping server closes its idle connections (http.Server.Shutdown),
+// and a client that picked one at that moment gets EOF or a reset without an answer;
+// HTTP/1.1 clients send such a request again (RFC 9112, 9.3.1; Go's Transport does for
+// idempotent requests). The request was not handled (a request in flight is finished,
+// and the connection is not idle then): that it is created once is checked below.
+func closedUnanswered(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET)
 }
 
 func (l *load) fail(s string) {
@@ -199,7 +212,7 @@ func TestScaleOut(t *testing.T) {
 			}
 		}
 		l.mu.Unlock()
-		t.Logf("load: %d products created by 8 clients in %s (%.0f/s, one serve process restarted meanwhile), answers %v, %d connections refused and retried on the other process",
+		t.Logf("load: %d products created by 8 clients in %s (%.0f/s, one serve process restarted meanwhile), answers %v, %d connections refused (or closed unanswered) and retried on the other process",
 			len(ids), took.Round(time.Millisecond), float64(len(ids))/took.Seconds(), statuses, refusals)
 		if len(ids) < 100 {
 			t.Fatalf("only %d products created under load", len(ids))
