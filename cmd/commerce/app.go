@@ -139,7 +139,7 @@ func (a *App) Migrate(ctx context.Context) error {
 	return nil
 }
 
-// Serve runs the HTTP API, the outbox relay and (embedded mode) the in-process jobs.
+// Serve runs the HTTP API, the outbox relay (unless jobs.serve_relay is false) and (embedded mode) the in-process jobs.
 func (a *App) Serve(ctx context.Context) error {
 	mode := "production (postgres)"
 	if a.Cfg.Embedded() {
@@ -154,7 +154,9 @@ func (a *App) Serve(ctx context.Context) error {
 	}
 	g, ctx := errgroup.WithContext(ctx)
 	g.Go(func() error { return a.Server.ListenAndServe(ctx) })
-	g.Go(func() error { a.Relay.Run(ctx); return nil })
+	if a.Cfg.Jobs.ServeRelay {
+		g.Go(func() error { a.Relay.Run(ctx); return nil })
+	}
 	if addr := a.Cfg.HTTP.PprofAddr; addr != "" {
 		g.Go(func() error { return servePprof(ctx, addr, a.Log) })
 	}

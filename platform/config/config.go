@@ -373,6 +373,10 @@ type Webhooks struct {
 // Jobs configures background work.
 type Jobs struct {
 	Concurrency int `koanf:"concurrency"`
+	// ServeRelay: serve processes deliver outbox events too (the default). false leaves
+	// the delivery to worker processes, so that API processes spend their time on
+	// requests alone; it needs Redis (worker processes exist only with it).
+	ServeRelay bool `koanf:"serve_relay"`
 }
 
 // Default returns every key with its default value.
@@ -450,7 +454,7 @@ func Default() Config {
 			Push:    NotificationPush{BaseURL: "https://fcm.googleapis.com"},
 			Webhook: NotificationHook{Timeout: 10 * time.Second},
 		},
-		Jobs: Jobs{Concurrency: 10},
+		Jobs: Jobs{Concurrency: 10, ServeRelay: true},
 		Shipping: Shipping{
 			RatesTimeout: 10 * time.Second, LabelTimeout: 30 * time.Second, TrackingInterval: time.Hour,
 			UPS:   Carrier{BaseURL: "https://onlinetools.ups.com"},
@@ -661,6 +665,9 @@ func (c *Config) Validate() error {
 	positive("customers.invite_ttl", int64(c.Customers.InviteTTL))
 	positive("customers.reset_ttl", int64(c.Customers.ResetTTL))
 	positive("jobs.concurrency", int64(c.Jobs.Concurrency))
+	if !c.Jobs.ServeRelay && c.Redis.URL == "" {
+		bad("jobs.serve_relay", "may be false only with redis.url set (worker processes deliver the events then)")
+	}
 	positive("shipping.rates_timeout", int64(c.Shipping.RatesTimeout))
 	positive("notifications.max_attempts", int64(c.Notifications.MaxAttempts))
 	positive("notifications.concurrency", int64(c.Notifications.Concurrency))

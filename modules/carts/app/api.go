@@ -50,14 +50,21 @@ func (s *Service) MarkConverted(ctx context.Context, cartID, orderID string) err
 		return domain.ErrCartNotFound
 	}
 	orderID = strings.TrimSpace(orderID)
+	id := domain.CartID(strings.ToLower(cartID))
 	return s.tx.InTx(ctx, func(ctx context.Context) error {
-		again := false
-		c, err := s.repo.Update(ctx, domain.CartID(strings.ToLower(cartID)), func(_ context.Context, c *domain.Cart) (err error) {
-			again, err = c.MarkConverted(orderID, s.now())
+		c, done, err := s.repo.Convert(ctx, id, orderID, s.now())
+		if err != nil {
 			return err
-		})
-		if err != nil || again {
-			return err
+		}
+		if !done { // not active (or converted already): the domain says what to answer
+			again := false
+			c, err = s.repo.Update(ctx, id, func(_ context.Context, c *domain.Cart) (err error) {
+				again, err = c.MarkConverted(orderID, s.now())
+				return err
+			})
+			if err != nil || again {
+				return err
+			}
 		}
 		return s.events.Publish(ctx, api.EventCartConverted, string(c.ID), api.CartConverted{CartResource: ToResource(c), OrderID: orderID})
 	})

@@ -32,6 +32,10 @@ type CartRepository interface {
 	// changed and removed ones). change gets the context to run its own statements
 	// with (the transaction's): it must not use another.
 	Update(ctx context.Context, id domain.CartID, change func(ctx context.Context, c *domain.Cart) error) (*domain.Cart, error)
+	// Convert marks an active, unexpired cart converted for the order in one statement
+	// and returns it; false (nothing changed) when it is not active or the store has
+	// no such statement: Update with Cart.MarkConverted is the general path.
+	Convert(ctx context.Context, id domain.CartID, orderID string, now time.Time) (*domain.Cart, bool, error)
 	// CartWriter is the write path of changes that are their own use case.
 	CartWriter
 	// Delete removes a cart and its items.

@@ -225,16 +225,16 @@ func (s *Service) hold(ctx context.Context, in CompleteInput, c ports.Cart, sess
 	}
 	lines := append([]domain.Line(nil), sess.Totals.Lines...)
 	sort.Slice(lines, func(i, j int) bool { return lines[i].VariantID < lines[j].VariantID })
+	// The stock and the coupon uses first, the claim of the session last: one
+	// statement writes the attempt over the session read before, if it is still open
+	// and unchanged. A concurrent attempt of the same cart waits on the same products'
+	// locks, and then either finds the session claimed (it rolls back and replays the
+	// first attempt) or, with the stock gone, fails: the session read again tells
+	// which (docs/decisions/0170).
+	open := *sess
 	err = s.tx.InTx(ctx, func(ctx context.Context) error {
-		claimed, err := s.Sessions.Claim(ctx, c.ID, orderID, s.now())
-		if err != nil {
-			return err
-		}
-		if !claimed {
-			return errNotClaimed
-		}
-		sess.Status, sess.OrderID, sess.Attempt, sess.Version = domain.StatusProcessing, orderID, sess.Attempt+1, sess.Version+1
-		sess.Reservations, sess.Coupons = nil, uses
+		sess.Status, sess.OrderID = domain.StatusProcessing, orderID
+		sess.Reservations, sess.Coupons, sess.HoldExpiresAt = nil, uses, nil
 		var expires time.Time
 		holds := make([]ports.Hold, len(lines))
 		for i, l := range lines {
@@ -258,9 +258,18 @@ func (s *Service) hold(ctx context.Context, in CompleteInput, c ports.Cart, sess
 				return err
 			}
 		}
-		return s.store(ctx, sess, true)
+		sess.UpdatedAt = s.now()
+		claimed, err := s.Sessions.Claim(ctx, sess)
+		if err == nil && !claimed {
+			err = errNotClaimed
+		}
+		return err
 	})
 	if err != nil {
+		*sess = open
+		if !errors.Is(err, errNotClaimed) && s.claimedByAnother(ctx, sess) {
+			return Outcome{}, errNotClaimed
+		}
 		return Outcome{}, err
 	}
 	pay, err := s.Payments.Charge(ctx, ports.Charge{
@@ -281,6 +290,13 @@ func (s *Service) hold(ctx context.Context, in CompleteInput, c ports.Cart, sess
 		return Outcome{}, err
 	}
 	return out, nil
+}
+
+// claimedByAnother tells whether another attempt claimed the session since it was
+// read (its reservation may be why this one failed).
+func (s *Service) claimedByAnother(ctx context.Context, sess *domain.Session) bool {
+	cur, found, err := s.Sessions.Get(context.WithoutCancel(ctx), sess.CartID)
+	return err == nil && found && (cur.Status != domain.StatusOpen || cur.Version != sess.Version)
 }
 
 // place creates the order; a paid one completes the checkout, a pending one waits.

@@ -18,9 +18,10 @@ type Sessions interface {
 	// Save writes s if its version is the stored one (then increments it), answering
 	// false when another writer saved first.
 	Save(ctx context.Context, s *domain.Session) (bool, error)
-	// Claim moves the cart's open session to processing for a new attempt with the
-	// order id, in one conditional statement; false when it was not open.
-	Claim(ctx context.Context, cartID, orderID string, now time.Time) (bool, error)
+	// Claim writes s (processing, for its attempt) over its stored version in one
+	// statement conditional on that version being open and unchanged (then increments
+	// s.Version and the attempt count); false when another attempt or writer came first.
+	Claim(ctx context.Context, s *domain.Session) (bool, error)
 	// Lapsed returns sessions awaiting payment whose hold expired before now, and
 	// sessions left processing since before stuck (an attempt cut short by a crash).
 	Lapsed(ctx context.Context, now, stuck time.Time, limit int) ([]*domain.Session, error)

@@ -191,82 +191,67 @@ func (s *Service) Commit(ctx context.Context, reservationID string) (api.Reserva
 }
 
 // CommitAll commits the reservations among ids that are still active, in one
-// transaction and a few statements whatever their number: the products are locked
-// (in the order of ids), the reservations read again under the locks, released in one
-// conditional update and their reserved stock taken out of the levels. A reservation
-// no longer active is left out of the result (a lapsed hold); an unknown id is
-// ErrReservationNotFound.
+// transaction and three statements whatever their number: the products are locked (in
+// product id order, one statement that finds them from the reservations), the active
+// reservations released in one conditional update that returns them, and their
+// reserved stock taken out of the levels in one guarded update (reserved stays
+// non-negative). A reservation no longer active is left out of the result (a lapsed
+// hold); an unknown id is ErrReservationNotFound.
 func (s *Service) CommitAll(ctx context.Context, reservationIDs []string) ([]api.Reservation, error) {
 	for _, id := range reservationIDs {
 		if !ids.Valid(id) {
 			return nil, domain.ErrReservationNotFound
 		}
 	}
+	unique := slices.Compact(slices.Sorted(slices.Values(reservationIDs)))
 	out := []api.Reservation{}
 	err := s.tx.InTx(ctx, func(ctx context.Context) error {
-		rs, err := s.repos.Reservations.GetAll(ctx, reservationIDs)
-		if err != nil {
+		if err := s.repos.Levels.LockProductsOf(ctx, unique); err != nil {
 			return err
-		}
-		if len(rs) != len(slices.Compact(slices.Sorted(slices.Values(reservationIDs)))) {
-			return domain.ErrReservationNotFound
 		}
 		now := s.clock.Now()
-		locked := map[string]bool{}
-		var lockIDs []string
-		for _, r := range rs {
-			if r.Status == domain.ReservationActive && !locked[r.ProductID] {
-				locked[r.ProductID] = true
-				lockIDs = append(lockIDs, r.ProductID)
-			}
-		}
-		if len(locked) == 0 {
-			return nil
-		}
-		if err := s.repos.Levels.LockProducts(ctx, lockIDs); err != nil {
-			return err
-		}
-		if rs, err = s.repos.Reservations.GetAll(ctx, reservationIDs); err != nil { // under the locks
-			return err
-		}
-		active := make([]*domain.Reservation, 0, len(rs))
-		activeIDs := make([]string, 0, len(rs))
-		keys := make([]ports.LevelKey, 0, len(rs))
-		for _, r := range rs {
-			if r.Status == domain.ReservationActive && locked[r.ProductID] {
-				active = append(active, r)
-				activeIDs = append(activeIDs, r.ID)
-				keys = append(keys, ports.LevelKey{ProductID: r.ProductID, VariantID: r.VariantID, LocationID: r.LocationID})
-			}
-		}
-		n, err := s.repos.Reservations.MarkAllReleased(ctx, activeIDs, domain.ReleaseOrderCompleted, now)
+		released, err := s.repos.Reservations.ReleaseActive(ctx, unique, domain.ReleaseOrderCompleted, now)
 		if err != nil {
 			return err
 		}
-		if n != int64(len(activeIDs)) {
-			return domain.ErrReservationAlreadyReleased
-		}
-		levels, err := s.repos.Levels.FindAll(ctx, keys)
-		if err != nil {
-			return err
-		}
-		deltas := make([]ports.LevelDelta, 0, len(active))
-		for i, r := range active {
-			r.Status, r.ReleasedAt, r.ReleaseReason = domain.ReservationReleased, &now, domain.ReleaseOrderCompleted
-			if before, ok := levels[keys[i]]; ok {
-				after, err := before.Release(r.Quantity, true)
-				if err != nil {
-					return err
-				}
-				deltas = append(deltas, ports.LevelDelta{Key: keys[i], Delta: after.Minus(before)})
-				levels[keys[i]] = after
+		if len(released) < len(unique) { // lapsed, or unknown
+			rs, err := s.repos.Reservations.GetAll(ctx, unique)
+			if err != nil {
+				return err
 			}
+			if len(rs) != len(unique) {
+				return domain.ErrReservationNotFound
+			}
+		}
+		byID := make(map[string]*domain.Reservation, len(released))
+		for _, r := range released {
+			byID[r.ID] = r
+		}
+		deltas := make([]ports.LevelDelta, 0, len(released))
+		for _, id := range reservationIDs {
+			r, ok := byID[id]
+			if !ok {
+				continue
+			}
+			delete(byID, id) // an id given twice is committed once
+			after, err := domain.Quantities{Reserved: r.Quantity}.Release(r.Quantity, true)
+			if err != nil {
+				return err
+			}
+			deltas = append(deltas, ports.LevelDelta{Key: ports.LevelKey{ProductID: r.ProductID, VariantID: r.VariantID, LocationID: r.LocationID},
+				Delta: after.Minus(domain.Quantities{Reserved: r.Quantity})})
 			out = append(out, toReservation(r))
 			if err := s.publish(ctx, api.EventReleased, r.ID, out[len(out)-1]); err != nil {
 				return err
 			}
 		}
-		return s.repos.Levels.ApplyAll(ctx, deltas, now)
+		if err := s.repos.Levels.ApplyAll(ctx, deltas, now); err != nil {
+			if errors.Is(err, ports.ErrGuard) { // a level lower than its reservations, or gone
+				return apperr.New(apperr.Internal, "", "reserved stock is lower than the reservations")
+			}
+			return err
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err

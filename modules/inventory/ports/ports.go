@@ -147,6 +147,8 @@ type LevelRepository interface {
 	// LockProducts locks the existing stock records of the products in product id
 	// order (no deadlock between two callers), in one statement.
 	LockProducts(ctx context.Context, productIDs []string) error
+	// LockProductsOf is LockProducts for the products of the reservations.
+	LockProductsOf(ctx context.Context, reservationIDs []string) error
 	// RefreshProduct updates name and threshold of an existing record (no-op otherwise).
 	RefreshProduct(ctx context.Context, p ProductInfo) error
 	// Ensure returns the level's quantities, creating a zero level when there is none.
@@ -212,9 +214,9 @@ type ReservationRepository interface {
 	MarkReleased(ctx context.Context, id string, reason domain.ReleaseReason, at time.Time) (bool, error)
 	// GetAll returns the reservations among ids that exist, in the order of ids.
 	GetAll(ctx context.Context, ids []string) ([]*domain.Reservation, error)
-	// MarkAllReleased releases the active reservations among ids in one conditional
-	// update and returns how many it released.
-	MarkAllReleased(ctx context.Context, ids []string, reason domain.ReleaseReason, at time.Time) (int64, error)
+	// ReleaseActive releases the active reservations among ids in one conditional
+	// update and returns them (released); the others are left as they are.
+	ReleaseActive(ctx context.Context, ids []string, reason domain.ReleaseReason, at time.Time) ([]*domain.Reservation, error)
 	// Active lists a product's active reservations with location names, soonest expiry first.
 	Active(ctx context.Context, productID string) ([]*domain.Reservation, error)
 	// ActiveIDs lists the ids of active reservations of an order, a product or a

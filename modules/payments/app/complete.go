@@ -43,7 +43,7 @@ func (s *Service) CompletePayment(ctx context.Context, c Caller, cmd CompleteCom
 		return api.PaymentResult{}, apperr.Validation(map[string]string{"action_data.payment_intent": "is required"})
 	}
 	if p.Action != nil && !s.clock.Now().Before(p.Action.ExpiresAt) {
-		return s.recordCharge(ctx, p.ID, ports.ChargeResult{
+		return s.recordCharge(ctx, p.ID, nil, ports.ChargeResult{
 			Status: domain.StatusFailed, DeclineCode: "authentication_expired",
 			DeclineMessage: "The customer action expired before it was completed",
 		}, true)
@@ -59,7 +59,7 @@ func (s *Service) CompletePayment(ctx context.Context, c Caller, cmd CompleteCom
 	if gerr != nil {
 		res = s.gatewayFailure(g.ID(), "complete", gerr)
 	}
-	return s.recordCharge(ctx, p.ID, res, true)
+	return s.recordCharge(ctx, p.ID, nil, res, true)
 }
 
 // ActionTarget is where the hosted 3D Secure page of the test gateway sends the customer.

@@ -93,7 +93,7 @@ func (s *Service) InitiatePayment(ctx context.Context, c Caller, cmd api.Initiat
 	if gerr != nil {
 		res = s.gatewayFailure(in.gateway.ID(), "authorize", gerr)
 	}
-	result, err := s.recordCharge(ctx, p.ID, res, false)
+	result, err := s.recordCharge(ctx, p.ID, p, res, false)
 	if err != nil {
 		return api.PaymentResult{}, err
 	}
@@ -330,9 +330,10 @@ func providerMetadata(p *domain.Payment) map[string]string {
 }
 
 // recordCharge stores a gateway's answer to a charge or completion and raises events.
-// completing marks a customer action that finished.
-func (s *Service) recordCharge(ctx context.Context, id string, res ports.ChargeResult, completing bool) (api.PaymentResult, error) {
-	p, err := s.mutate(ctx, id, func(ctx context.Context, p *domain.Payment) error {
+// completing marks a customer action that finished; known is the payment as this
+// request created it (nil: it is read).
+func (s *Service) recordCharge(ctx context.Context, id string, known *domain.Payment, res ports.ChargeResult, completing bool) (api.PaymentResult, error) {
+	p, err := s.mutateKnown(ctx, id, known, func(ctx context.Context, p *domain.Payment) error {
 		now := s.clock.Now()
 		if completing && p.Status != domain.StatusRequiresAction && p.Status != domain.StatusProcessing {
 			return nil // a concurrent completion or a webhook got there first

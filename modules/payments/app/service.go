@@ -141,11 +141,20 @@ func (s *Service) visible(ctx context.Context, c Caller, id string) (*domain.Pay
 // mutate loads a payment inside a transaction, lets fn change it and saves it, retrying
 // when a concurrent writer got there first (optimistic version check).
 func (s *Service) mutate(ctx context.Context, id string, fn func(ctx context.Context, p *domain.Payment) error) (*domain.Payment, error) {
+	return s.mutateKnown(ctx, id, nil, fn)
+}
+
+// mutateKnown is mutate starting from known, the payment as this process last wrote
+// it (no read when no one changed it since: the version-guarded update tells).
+func (s *Service) mutateKnown(ctx context.Context, id string, known *domain.Payment, fn func(ctx context.Context, p *domain.Payment) error) (*domain.Payment, error) {
 	var out *domain.Payment
 	for attempt := 0; ; attempt++ {
 		err := s.tx.InTx(ctx, func(ctx context.Context) error {
-			p, err := s.payments.Get(ctx, id)
-			if err != nil {
+			p, err := known, error(nil)
+			if attempt == 0 && known != nil {
+				cp := *known
+				p = &cp
+			} else if p, err = s.payments.Get(ctx, id); err != nil {
 				return err
 			}
 			if err := fn(ctx, p); err != nil {

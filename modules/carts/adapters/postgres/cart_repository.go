@@ -93,8 +93,13 @@ var (
 // carts in the order given, each cart's items oldest first. One statement is also one
 // snapshot: the cart row and its items are consistent.
 func find(ctx context.Context, d *db.DB, where, order string, args ...any) ([]*domain.Cart, error) {
-	q := "SELECT " + cartSelect + ", " + itemSelect + " FROM carts c LEFT JOIN cart_items i ON i.cart_id = c.id WHERE " + where +
-		" ORDER BY " + order + ", i.created_at, i.id"
+	return query(ctx, d, "SELECT "+cartSelect+", "+itemSelect+" FROM carts c LEFT JOIN cart_items i ON i.cart_id = c.id WHERE "+where+
+		" ORDER BY "+order+", i.created_at, i.id", args...)
+}
+
+// query runs q, which selects cartSelect and itemSelect ordered by cart, and builds
+// the carts with their items.
+func query(ctx context.Context, d *db.DB, q string, args ...any) ([]*domain.Cart, error) {
 	var (
 		out    []*domain.Cart
 		cart   cartRow
@@ -199,6 +204,26 @@ func (r *CartRepository) lock(ctx context.Context, id domain.CartID) (*domain.Ca
 		return nil, fmt.Errorf("carts: items: %w", err)
 	}
 	return cart.toDomain(items)
+}
+
+// Convert marks the cart converted for the order when it is active and not expired,
+// and returns it with its items, in one statement on PostgreSQL (an UPDATE ...
+// RETURNING joined to the items: the items as the statement's snapshot sees them,
+// which are the checkout's, decision 0186). false when the cart is not active, and on
+// SQLite: the caller takes Update's path then.
+func (r *CartRepository) Convert(ctx context.Context, id domain.CartID, orderID string, now time.Time) (*domain.Cart, bool, error) {
+	if r.db.Dialect() != db.Postgres {
+		return nil, false, nil
+	}
+	r.cache.drop(id)
+	cs, err := query(ctx, r.db, "WITH c AS (UPDATE carts SET status = ?, converted_order_id = ?, updated_at = ?, version = version + 1"+
+		" WHERE id = ? AND status = ? AND expires_at > ? RETURNING *) SELECT "+cartSelect+", "+itemSelect+
+		" FROM c LEFT JOIN cart_items i ON i.cart_id = c.id ORDER BY c.id, i.created_at, i.id",
+		string(domain.StatusConverted), orderID, now.UTC(), string(id), string(domain.StatusActive), now.UTC())
+	if err != nil || len(cs) == 0 {
+		return nil, false, err
+	}
+	return cs[0], true, nil
 }
 
 // Columns an update never writes (the version is bumped by every update instead).

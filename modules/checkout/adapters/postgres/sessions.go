@@ -131,13 +131,23 @@ func (s *Sessions) Save(ctx context.Context, sess *domain.Session) (bool, error)
 	return true, nil
 }
 
-// Claim moves the cart's open session to processing for a new attempt.
-func (s *Sessions) Claim(ctx context.Context, cartID, orderID string, now time.Time) (bool, error) {
-	n, err := db.Affected(s.db.Conn(ctx).Model(&sessionRow{}).Where("cart_id = ? AND status = ?", cartID, string(domain.StatusOpen)).Updates(map[string]any{
-		"status": string(domain.StatusProcessing), "order_id": orderID, "attempt": gorm.Expr("attempt + 1"),
-		"version": gorm.Expr("version + 1"), "updated_at": now.UTC(),
+// Claim writes the session processing for its attempt if the stored one is still
+// open at the session's version.
+func (s *Sessions) Claim(ctx context.Context, sess *domain.Session) (bool, error) {
+	row, err := toRow(sess)
+	if err != nil {
+		return false, err
+	}
+	n, err := db.Affected(s.db.Conn(ctx).Model(&sessionRow{}).Where("id = ? AND version = ? AND status = ?", sess.ID, sess.Version, string(domain.StatusOpen)).Updates(map[string]any{
+		"status": row.Status, "order_id": row.OrderID, "payment_id": row.PaymentID, "hold_expires_at": row.HoldExpiresAt, "data": row.Data,
+		"attempt": gorm.Expr("attempt + 1"), "version": gorm.Expr("version + 1"), "updated_at": row.UpdatedAt,
 	}), "checkout: session claim")
-	return n == 1, err
+	if err != nil || n != 1 {
+		return false, err
+	}
+	sess.Version++
+	sess.Attempt++
+	return true, nil
 }
 
 // Lapsed returns sessions awaiting payment whose hold expired before now, and sessions

@@ -65,6 +65,21 @@ func (r *LevelRepository) LockProducts(ctx context.Context, productIDs []string)
 	return nil
 }
 
+// LockProductsOf locks the stock records of the reservations' products in product id
+// order, as LockProducts does, in one statement that finds them too.
+func (r *LevelRepository) LockProductsOf(ctx context.Context, reservationIDs []string) error {
+	if len(reservationIDs) == 0 || r.db.Dialect() != db.Postgres {
+		return nil
+	}
+	var locked []string
+	err := r.db.Conn(ctx).Raw("SELECT product_id FROM inventory_products WHERE product_id IN (SELECT product_id FROM inventory_reservations WHERE id IN ?) ORDER BY product_id FOR UPDATE",
+		reservationIDs).Scan(&locked).Error
+	if err != nil {
+		return fmt.Errorf("inventory: lock products: %w", err)
+	}
+	return nil
+}
+
 // RefreshProduct updates name and threshold of an existing record.
 func (r *LevelRepository) RefreshProduct(ctx context.Context, p ports.ProductInfo) error {
 	err := r.db.Conn(ctx).Model(&productRow{}).Where("product_id = ?", p.ID).

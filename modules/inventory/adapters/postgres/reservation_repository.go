@@ -65,15 +65,19 @@ func (r *ReservationRepository) GetAll(ctx context.Context, ids []string) ([]*do
 	return out, nil
 }
 
-// MarkAllReleased releases the active reservations among ids.
-func (r *ReservationRepository) MarkAllReleased(ctx context.Context, ids []string, reason domain.ReleaseReason, at time.Time) (int64, error) {
+// ReleaseActive releases the active reservations among ids in one conditional update
+// and returns them as released (RETURNING: no read before or after).
+func (r *ReservationRepository) ReleaseActive(ctx context.Context, ids []string, reason domain.ReleaseReason, at time.Time) ([]*domain.Reservation, error) {
 	if len(ids) == 0 {
-		return 0, nil
+		return nil, nil
 	}
-	return db.Affected(r.db.Conn(ctx).Model(&reservationRow{}).
-		Where("id IN ? AND status = ?", ids, string(domain.ReservationActive)).
-		Updates(map[string]any{"status": string(domain.ReservationReleased), "released_at": at.UTC(), "release_reason": string(reason)}),
-		"inventory: release reservations")
+	var rows []reservationView
+	err := r.db.Conn(ctx).Raw("UPDATE inventory_reservations SET status = ?, released_at = ?, release_reason = ? WHERE id IN ? AND status = ? RETURNING *, NULL AS location_name",
+		string(domain.ReservationReleased), at.UTC(), string(reason), ids, string(domain.ReservationActive)).Scan(&rows).Error
+	if err != nil {
+		return nil, fmt.Errorf("inventory: release reservations: %w", err)
+	}
+	return db.Map(rows, reservationView.toDomain), nil
 }
 
 // Active lists a product's active reservations, soonest expiry first.
