@@ -272,9 +272,11 @@ func (s *Service) hold(ctx context.Context, in CompleteInput, c ports.Cart, sess
 		}
 		return Outcome{}, err
 	}
+	// No payments idempotency key: the claim makes this attempt the cart's only one,
+	// its order id is new, and the gateway gets the payment's id as its key.
 	pay, err := s.Payments.Charge(ctx, ports.Charge{
 		Amount: sess.Totals.Total(), Currency: c.Currency, Method: in.PaymentMethod, OrderID: sess.OrderID, CustomerID: c.CustomerID,
-		Email: sess.Email, ReturnURL: in.ReturnURL, IdempotencyKey: "checkout_" + sess.OrderID,
+		Email: sess.Email, ReturnURL: in.ReturnURL,
 		Metadata: map[string]any{"checkout_id": sess.ID, "cart_id": c.ID},
 	})
 	if err != nil {
