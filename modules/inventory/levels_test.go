@@ -24,9 +24,7 @@ func TestLevels(t *testing.T) {
 		set := func(p *fakeProduct, v int, loc string, q int) {
 			t.Helper()
 			s.clock.Advance(time.Second)
-			if _, err := s.svc.Set(ctx, api.SetCommand{ProductID: p.ID, VariantID: p.variant(v), LocationID: loc, Quantity: q}); err != nil {
-				t.Fatal(err)
-			}
+			s.set(p, v, loc, q)
 		}
 		set(mug, 0, defaultLoc, 10)
 		set(mug, 1, defaultLoc, 5)
