@@ -210,6 +210,17 @@ func (s *stack) do(method, path, cred string, body any) (int, map[string]any) {
 	return r.Code, r.Body
 }
 
+// refusesQueries checks that GET path answers each query string with a validation
+// error (400).
+func (s *stack) refusesQueries(path string, queries ...string) {
+	s.t.Helper()
+	for _, q := range queries {
+		if code, body := s.do("GET", path+"?"+q, "reader", nil); code != 400 || errCode(body) != float64(400) {
+			s.t.Errorf("%s: %d %v", q, code, body)
+		}
+	}
+}
+
 // level reads a variant's quantities at a location straight from the table.
 func (s *stack) level(variantID, locationID string) (available, reserved, incoming int) {
 	s.t.Helper()
