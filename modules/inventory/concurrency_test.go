@@ -37,10 +37,7 @@ func parallel(n int, fn func(i int) error) []error {
 func TestConcurrentReservations(t *testing.T) {
 	forEngine(t, func(t *testing.T, s *stack) {
 		ctx := context.Background()
-		p := s.catalog.add("Last units", 2, domain.PolicyDeny, 1)
-		if _, err := s.svc.Set(ctx, api.SetCommand{ProductID: p.ID, LocationID: defaultLoc, Quantity: 10}); err != nil {
-			t.Fatal(err)
-		}
+		p := s.stocked("Last units", 2, 1, 10)
 		errs := parallel(50, func(i int) error {
 			_, err := s.svc.Reserve(ctx, api.ReserveCommand{ProductID: p.ID, LocationID: defaultLoc, OrderID: fmt.Sprintf("order-%d", i), Quantity: 1})
 			return err
@@ -140,12 +137,7 @@ func TestConcurrentChangesKeepTotals(t *testing.T) {
 func TestConcurrentReserveAll(t *testing.T) {
 	forEngine(t, func(t *testing.T, s *stack) {
 		ctx := context.Background()
-		lamp, desk := s.catalog.add("Lamp", 0, domain.PolicyDeny, 1), s.catalog.add("Desk", 0, domain.PolicyDeny, 1)
-		for p, q := range map[*fakeProduct]int{lamp: 10, desk: 12} {
-			if _, err := s.svc.Set(ctx, api.SetCommand{ProductID: p.ID, LocationID: defaultLoc, Quantity: q}); err != nil {
-				t.Fatal(err)
-			}
-		}
+		lamp, desk := s.stocked("Lamp", 0, 1, 10), s.stocked("Desk", 0, 1, 12)
 		reserved := make([][]api.Reservation, 30)
 		errs := parallel(30, func(i int) error {
 			order := fmt.Sprintf("order-%d", i)

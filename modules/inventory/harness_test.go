@@ -14,7 +14,7 @@ import (
 	inventoryevents "github.com/gocommerce/commerce/modules/inventory/adapters/events"
 	inventoryhttp "github.com/gocommerce/commerce/modules/inventory/adapters/http"
 	inventoryjobs "github.com/gocommerce/commerce/modules/inventory/adapters/jobs"
-	inventorypg "github.com/gocommerce/commerce/modules/inventory/adapters/postgres"
+	"github.com/gocommerce/commerce/modules/inventory/api"
 	"github.com/gocommerce/commerce/modules/inventory/app"
 	"github.com/gocommerce/commerce/modules/inventory/domain"
 	"github.com/gocommerce/commerce/modules/inventory/ports"
@@ -167,13 +167,7 @@ func newStack(t *testing.T, engine string) *stack {
 	env := httpxtest.NewEnv(t, engine, t0, inventory.Migrations(), testTables)
 	clk := env.Clock
 	cat := newFakeCatalog(t, env.DB)
-	svc := app.NewService(env.DB, app.Repositories{
-		Locations:    inventorypg.NewLocationRepository(env.DB),
-		Levels:       inventorypg.NewLevelRepository(env.DB),
-		Movements:    inventorypg.NewMovementRepository(env.DB),
-		Reservations: inventorypg.NewReservationRepository(env.DB),
-		Processed:    inventorypg.NewProcessedEvents(env.DB),
-	}, cat, env.Outbox(), clk, app.Settings{ReservationTimeout: 30 * time.Minute})
+	svc := app.NewService(env.DB, inventory.NewRepositories(env.DB), cat, env.Outbox(), clk, app.Settings{ReservationTimeout: 30 * time.Minute})
 	mod := inventory.NewModule(inventoryhttp.NewHandler(svc), inventoryevents.NewSubscriber(svc, zap.NewNop()), inventoryjobs.NewJobs(svc, zap.NewNop()))
 	return &stack{Harness: env.Serve(principals, docs, mod), t: t, engine: engine, db: env.DB, clock: clk, catalog: cat, svc: svc, module: mod}
 }
@@ -190,11 +184,41 @@ func (s *stack) location(body map[string]any) string {
 	return s.Must(http.StatusCreated, http.MethodPost, "/api/v1/inventory/locations", body, "writer").Data()["id"].(string)
 }
 
+// stocked adds a product with n variants under policy deny (fakeCatalog.add) whose
+// default variant has quantity available at the default location.
+func (s *stack) stocked(name string, threshold, n, quantity int) *fakeProduct {
+	s.t.Helper()
+	p := s.catalog.add(name, threshold, domain.PolicyDeny, n)
+	s.set(p, 0, defaultLoc, quantity)
+	return p
+}
+
+// set sets the available quantity of p's variant i at a location through the service,
+// failing the test on an error.
+func (s *stack) set(p *fakeProduct, i int, locationID string, quantity int) {
+	s.t.Helper()
+	cmd := api.SetCommand{ProductID: p.ID, VariantID: p.variant(i), LocationID: locationID, Quantity: quantity}
+	if _, err := s.svc.Set(context.Background(), cmd); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
 // do sends a request as cred and returns the status and the decoded body.
 func (s *stack) do(method, path, cred string, body any) (int, map[string]any) {
 	s.t.Helper()
 	r := s.Do(method, path, body, cred)
 	return r.Code, r.Body
+}
+
+// refusesQueries checks that GET path answers each query string with a validation
+// error (400).
+func (s *stack) refusesQueries(path string, queries ...string) {
+	s.t.Helper()
+	for _, q := range queries {
+		if code, body := s.do("GET", path+"?"+q, "reader", nil); code != 400 || errCode(body) != float64(400) {
+			s.t.Errorf("%s: %d %v", q, code, body)
+		}
+	}
 }
 
 // level reads a variant's quantities at a location straight from the table.

@@ -14,11 +14,7 @@ import (
 
 func TestReservations(t *testing.T) {
 	forEngine(t, func(t *testing.T, s *stack) {
-		ctx := context.Background()
-		p := s.catalog.add("Lamp", 2, domain.PolicyDeny, 1)
-		if _, err := s.svc.Set(ctx, api.SetCommand{ProductID: p.ID, LocationID: defaultLoc, Quantity: 5}); err != nil {
-			t.Fatal(err)
-		}
+		p := s.stocked("Lamp", 2, 1, 5)
 		v := p.variant(0)
 
 		code, body := s.do("POST", "/api/v1/inventory/reserve", "writer", map[string]any{
@@ -153,11 +149,8 @@ func (r *fakeRegistry) Every(taskType string, d time.Duration) { r.every[taskTyp
 func TestReservationExpiry(t *testing.T) {
 	forEngine(t, func(t *testing.T, s *stack) {
 		ctx := context.Background()
-		p := s.catalog.add("Lamp", 2, domain.PolicyDeny, 1)
+		p := s.stocked("Lamp", 2, 1, 10)
 		v := p.variant(0)
-		if _, err := s.svc.Set(ctx, api.SetCommand{ProductID: p.ID, LocationID: defaultLoc, Quantity: 10}); err != nil {
-			t.Fatal(err)
-		}
 		early, err := s.svc.Reserve(ctx, api.ReserveCommand{ProductID: p.ID, OrderID: "o-1", Quantity: 2})
 		if err != nil {
 			t.Fatal(err)
@@ -239,15 +232,8 @@ func TestReservationExpiry(t *testing.T) {
 func TestReserveAllAndCommitAll(t *testing.T) {
 	forEngine(t, func(t *testing.T, s *stack) {
 		ctx := context.Background()
-		lamp, desk := s.catalog.add("Lamp", 0, domain.PolicyDeny, 1), s.catalog.add("Desk", 0, domain.PolicyDeny, 2)
-		for _, p := range []*fakeProduct{lamp, desk} {
-			if _, err := s.svc.Set(ctx, api.SetCommand{ProductID: p.ID, LocationID: defaultLoc, Quantity: 5}); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if _, err := s.svc.Set(ctx, api.SetCommand{ProductID: desk.ID, VariantID: desk.variant(1), LocationID: defaultLoc, Quantity: 5}); err != nil {
-			t.Fatal(err)
-		}
+		lamp, desk := s.stocked("Lamp", 0, 1, 5), s.stocked("Desk", 0, 2, 5)
+		s.set(desk, 1, defaultLoc, 5)
 		line := func(p *fakeProduct, v string, q int) api.ReserveCommand {
 			return api.ReserveCommand{ProductID: p.ID, VariantID: v, OrderID: "order-7", Quantity: q}
 		}

@@ -1,25 +1,19 @@
 package inventory_test
 
 import (
-	"context"
 	"testing"
 	"time"
 
 	"github.com/gocommerce/commerce/modules/inventory/api"
-	"github.com/gocommerce/commerce/modules/inventory/domain"
 	"github.com/gocommerce/commerce/platform/ids"
 )
 
 func TestTransferAndProductRoutes(t *testing.T) {
 	forEngine(t, func(t *testing.T, s *stack) {
-		ctx := context.Background()
 		berlin := s.location(map[string]any{"name": "Berlin", "code": "BER"})
 		closed := s.location(map[string]any{"name": "Closed", "is_active": false})
-		p := s.catalog.add("Chair", 1, domain.PolicyDeny, 2)
+		p := s.stocked("Chair", 1, 2, 10)
 		v := p.variant(0)
-		if _, err := s.svc.Set(ctx, api.SetCommand{ProductID: p.ID, LocationID: defaultLoc, Quantity: 10}); err != nil {
-			t.Fatal(err)
-		}
 		s.clock.Advance(time.Second)
 
 		code, body := s.do("POST", "/api/v1/inventory/transfer", "writer", map[string]any{

@@ -15,13 +15,8 @@ import (
 	"github.com/gocommerce/commerce/modules/catalog/api/catalogtest"
 	customers "github.com/gocommerce/commerce/modules/customers/api"
 	"github.com/gocommerce/commerce/modules/orders"
-	"github.com/gocommerce/commerce/modules/orders/adapters/catalogapi"
-	"github.com/gocommerce/commerce/modules/orders/adapters/customersapi"
 	ordersevents "github.com/gocommerce/commerce/modules/orders/adapters/events"
 	ordershttp "github.com/gocommerce/commerce/modules/orders/adapters/http"
-	"github.com/gocommerce/commerce/modules/orders/adapters/inventoryapi"
-	"github.com/gocommerce/commerce/modules/orders/adapters/paymentsapi"
-	orderspg "github.com/gocommerce/commerce/modules/orders/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/orders/app"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/db"
@@ -118,12 +113,10 @@ func newHarness(t *testing.T, engine string) *harness {
 	cus.put(customers.Customer{ID: custAda, Email: adaEmail, Phone: "+4930123", FirstName: "Ada"})
 	cus.put(customers.Customer{ID: custBob, Email: bobEmail, FirstName: "Bob"})
 
-	stores := app.Stores{Orders: orderspg.NewOrderRepository(env.DB), Notes: orderspg.NewNoteRepository(env.DB)}
+	stores := orders.NewStores(env.DB)
 	settings := orders.NewSettings(&env.Config)
-	others := app.Collaborators{
-		Catalog: catalogapi.NewAdapter(cat), Inventory: inventoryapi.NewAdapter(inv),
-		Payments: paymentsapi.NewAdapter(pay), Customers: customersapi.NewAdapter(cus),
-	}
+	others := orders.NewCollaborators(cat, inv, pay, cus, nil)
+	others.Coupons = nil // no coupons module: discount codes are not recorded as coupon uses
 	svc := app.NewService(settings, env.DB, stores, others, env.Outbox(), clk)
 	queries := app.NewQueryService(settings, env.DB, stores, clk)
 	sub := ordersevents.NewSubscriber(svc, zap.NewNop())

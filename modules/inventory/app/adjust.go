@@ -15,12 +15,18 @@ import (
 // maxText bounds reason, reference and notes.
 const maxText = 1000
 
-func checkTexts(fields map[string]string, texts map[string]string) {
+// checkTexts adds a problem to fields for each text longer than maxText and answers the
+// validation error of all the problems fields then holds (nil when there are none).
+func checkTexts(fields map[string]string, texts map[string]string) error {
 	for name, v := range texts {
 		if utf8.RuneCountInString(v) > maxText {
 			fields[name] = "must be at most 1000 characters"
 		}
 	}
+	if len(fields) > 0 {
+		return apperr.Validation(fields)
+	}
+	return nil
 }
 
 // Adjust changes a variant's available stock at a location by a signed amount and
@@ -57,9 +63,8 @@ func (s *Service) adjust(ctx context.Context, fields map[string]string, defaultR
 	if in.reason == "" {
 		in.reason = defaultReason
 	}
-	checkTexts(fields, map[string]string{"reason": in.reason, "notes": in.notes, "reference": in.reference})
-	if len(fields) > 0 {
-		return api.Adjustment{}, apperr.Validation(fields)
+	if err := checkTexts(fields, map[string]string{"reason": in.reason, "notes": in.notes, "reference": in.reference}); err != nil {
+		return api.Adjustment{}, err
 	}
 	out, err := s.change(ctx, in)
 	return out, domain.StockLimitField(err, limitField)

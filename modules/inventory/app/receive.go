@@ -9,7 +9,6 @@ import (
 	"github.com/gocommerce/commerce/modules/inventory/api"
 	"github.com/gocommerce/commerce/modules/inventory/domain"
 	"github.com/gocommerce/commerce/modules/inventory/ports"
-	"github.com/gocommerce/commerce/platform/apperr"
 )
 
 // Receive adds received stock to available at an active location (consuming incoming
@@ -26,10 +25,8 @@ func (s *Service) Receive(ctx context.Context, cmd api.ReceiveCommand) (api.Rece
 		}
 		cost = &c
 	}
-	fields := map[string]string{}
-	checkTexts(fields, map[string]string{"notes": cmd.Notes, "reference": cmd.Reference})
-	if len(fields) > 0 {
-		return api.Receipt{}, apperr.Validation(fields)
+	if err := checkTexts(map[string]string{}, map[string]string{"notes": cmd.Notes, "reference": cmd.Reference}); err != nil {
+		return api.Receipt{}, err
 	}
 	var out api.Receipt
 	err := s.variantChange(ctx, cmd.ProductID, cmd.VariantID, func(ctx context.Context, v ports.Variant, now time.Time) error {

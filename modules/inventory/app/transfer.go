@@ -8,7 +8,6 @@ import (
 	"github.com/gocommerce/commerce/modules/inventory/api"
 	"github.com/gocommerce/commerce/modules/inventory/domain"
 	"github.com/gocommerce/commerce/modules/inventory/ports"
-	"github.com/gocommerce/commerce/platform/apperr"
 )
 
 // Transfer moves available stock of a variant from one location to another (active)
@@ -31,9 +30,8 @@ func (s *Service) Transfer(ctx context.Context, cmd api.TransferCommand) (api.Tr
 	case from:
 		fields["to_location_id"] = "must differ from from_location_id"
 	}
-	checkTexts(fields, map[string]string{"reason": reason, "notes": cmd.Notes, "reference": cmd.Reference})
-	if len(fields) > 0 {
-		return api.Transfer{}, apperr.Validation(fields)
+	if err := checkTexts(fields, map[string]string{"reason": reason, "notes": cmd.Notes, "reference": cmd.Reference}); err != nil {
+		return api.Transfer{}, err
 	}
 	var out api.Transfer
 	err := s.variantChange(ctx, cmd.ProductID, cmd.VariantID, func(ctx context.Context, v ports.Variant, now time.Time) error {

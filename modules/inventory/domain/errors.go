@@ -4,22 +4,24 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/gocommerce/commerce/modules/inventory/api"
 	"github.com/gocommerce/commerce/platform/apperr"
 )
 
-// Domain errors. The codes match the ones inventory/api exports, so errors.Is works
-// across the boundary. Statuses follow CONTRACT.md §5 where the spec gives none.
+// Domain errors: those other modules may test for are inventory/api's own values, so
+// errors.Is works across the boundary. Statuses follow CONTRACT.md §5 where the spec
+// gives none.
 var (
-	ErrProductNotFound            = apperr.New(apperr.NotFound, "PRODUCT_NOT_FOUND", "Product not found")
-	ErrVariantNotFound            = apperr.New(apperr.NotFound, "VARIANT_NOT_FOUND", "Variant not found")
-	ErrLocationNotFound           = apperr.New(apperr.NotFound, "LOCATION_NOT_FOUND", "Location not found")
-	ErrLocationCodeTaken          = apperr.New(apperr.Conflict, "LOCATION_CODE_TAKEN", "Location code is already in use")
-	ErrLocationInactive           = apperr.New(apperr.Invalid, "LOCATION_INACTIVE", "Location is not active")
-	ErrInventoryNegative          = apperr.New(apperr.Invalid, "INVENTORY_NEGATIVE", "Negative stock is not allowed")
-	ErrInsufficientInventory      = apperr.New(apperr.Invalid, "INSUFFICIENT_INVENTORY", "Not enough stock available")
-	ErrInvalidQuantity            = apperr.New(apperr.Invalid, "INVALID_QUANTITY", "Quantity must be positive")
-	ErrReservationNotFound        = apperr.New(apperr.NotFound, "RESERVATION_NOT_FOUND", "Reservation not found")
-	ErrReservationAlreadyReleased = apperr.New(apperr.Conflict, "RESERVATION_ALREADY_RELEASED", "Reservation is already released")
+	ErrProductNotFound            = api.ErrProductNotFound
+	ErrVariantNotFound            = api.ErrVariantNotFound
+	ErrLocationNotFound           = api.ErrLocationNotFound
+	ErrLocationCodeTaken          = api.ErrLocationCodeTaken
+	ErrLocationInactive           = api.ErrLocationInactive
+	ErrInventoryNegative          = api.ErrInventoryNegative
+	ErrInsufficientInventory      = api.ErrInsufficientInventory
+	ErrInvalidQuantity            = api.ErrInvalidQuantity
+	ErrReservationNotFound        = api.ErrReservationNotFound
+	ErrReservationAlreadyReleased = api.ErrReservationAlreadyReleased
 	// ErrStockLimit: a change would take stock beyond MaxStock (docs/decisions/0094).
 	// Use cases report it as a validation error naming the request's field
 	// (StockLimitField); the code matches the catalog's, so errors.Is works across.

@@ -28,6 +28,17 @@ func checkLimit(before, after Quantities) error {
 
 func tooMany(n int) bool { return n > MaxStock || n < -MaxStock }
 
+// checkUnits accepts a count of units that is positive and within MaxStock.
+func checkUnits(n int) error {
+	if n <= 0 {
+		return ErrInvalidQuantity
+	}
+	if tooMany(n) {
+		return ErrStockLimit
+	}
+	return nil
+}
+
 // MovementType classifies a movement (the spec's enumeration).
 type MovementType string
 
@@ -185,11 +196,8 @@ func (q Quantities) Set(quantity int, policy Policy) (Quantities, error) {
 
 // Receive adds n (> 0) to available and consumes up to n of the incoming stock.
 func (q Quantities) Receive(n int) (Quantities, error) {
-	if n <= 0 {
-		return q, ErrInvalidQuantity
-	}
-	if tooMany(n) {
-		return q, ErrStockLimit
+	if err := checkUnits(n); err != nil {
+		return q, err
 	}
 	next := q
 	next.Available += n
@@ -200,11 +208,8 @@ func (q Quantities) Receive(n int) (Quantities, error) {
 // Reserve moves n (> 0) from available to reserved: ErrInsufficientInventory when
 // fewer than n are available, unless backorders are allowed.
 func (q Quantities) Reserve(n int, policy Policy) (Quantities, error) {
-	if n <= 0 {
-		return q, ErrInvalidQuantity
-	}
-	if tooMany(n) {
-		return q, ErrStockLimit
+	if err := checkUnits(n); err != nil {
+		return q, err
 	}
 	if q.Available < n && !policy.AllowsBackorder() {
 		return q, ErrInsufficientInventory
@@ -234,11 +239,8 @@ func (q Quantities) Release(n int, commit bool) (Quantities, error) {
 // TransferOut takes n (> 0) off available at the source. Stock that is not there cannot
 // be moved, whatever the policy: ErrInventoryNegative.
 func (q Quantities) TransferOut(n int) (Quantities, error) {
-	if n <= 0 {
-		return q, ErrInvalidQuantity
-	}
-	if tooMany(n) {
-		return q, ErrStockLimit
+	if err := checkUnits(n); err != nil {
+		return q, err
 	}
 	if q.Available < n {
 		return q, ErrInventoryNegative

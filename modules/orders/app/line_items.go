@@ -114,9 +114,5 @@ func (s *Service) RemoveLineItem(ctx context.Context, a Actor, key, lineID strin
 
 // updateOrder applies change to the order under key and publishes order.updated.
 func (s *Service) updateOrder(ctx context.Context, key string, change func(ctx context.Context, o *domain.Order) error) (api.Order, error) {
-	o, err := s.change(ctx, key, change, func(ctx context.Context, o *domain.Order) error { return s.publishOrder(ctx, api.EventOrderUpdated, o) })
-	if err != nil {
-		return api.Order{}, err
-	}
-	return ToOrder(o), nil
+	return s.changeOrder(ctx, key, change, func(ctx context.Context, o *domain.Order) error { return s.publishOrder(ctx, api.EventOrderUpdated, o) })
 }

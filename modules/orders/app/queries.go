@@ -89,37 +89,34 @@ func (q *QueryService) Get(ctx context.Context, a Actor, key string, inc Include
 		if err != nil {
 			return api.Order{}, err
 		}
-		list := make([]api.Note, len(ns))
-		for i, n := range ns {
-			list[i] = ToNote(n)
-		}
+		list := mapped(ns, ToNote)
 		out.Notes = &list
 	}
 	return out, nil
 }
 
-func fulfillments(o *domain.Order) []api.Fulfillment {
-	out := make([]api.Fulfillment, len(o.Fulfillments))
-	for i, f := range o.Fulfillments {
-		out[i] = ToFulfillment(o, f)
+// mapped converts each of xs with to.
+func mapped[T, R any](xs []T, to func(T) R) []R {
+	out := make([]R, len(xs))
+	for i, x := range xs {
+		out[i] = to(x)
 	}
 	return out
 }
 
-func refunds(o *domain.Order) []api.Refund {
-	out := make([]api.Refund, len(o.Refunds))
-	for i, r := range o.Refunds {
-		out[i] = ToRefund(o, r)
-	}
-	return out
+// ofOrder converts each of an order's records with to, which also reads the order.
+func ofOrder[T, R any](o *domain.Order, xs []T, to func(*domain.Order, T) R) []R {
+	return mapped(xs, func(x T) R { return to(o, x) })
 }
+
+func fulfillments(o *domain.Order) []api.Fulfillment {
+	return ofOrder(o, o.Fulfillments, ToFulfillment)
+}
+
+func refunds(o *domain.Order) []api.Refund { return ofOrder(o, o.Refunds, ToRefund) }
 
 func transactions(o *domain.Order) []api.Transaction {
-	out := make([]api.Transaction, len(o.Transactions))
-	for i, t := range o.Transactions {
-		out[i] = ToTransaction(o, t)
-	}
-	return out
+	return ofOrder(o, o.Transactions, ToTransaction)
 }
 
 // List returns a page of order summaries; a customer's list is its own orders only.
@@ -131,11 +128,7 @@ func (q *QueryService) List(ctx context.Context, a Actor, f ports.ListFilter) ([
 	if err != nil {
 		return nil, 0, err
 	}
-	out := make([]api.OrderSummary, len(list))
-	for i, o := range list {
-		out[i] = ToSummary(o)
-	}
-	return out, total, nil
+	return mapped(list, ToSummary), total, nil
 }
 
 func page[T any](all []T, offset, limit int) []T {
@@ -186,11 +179,7 @@ func (q *QueryService) Notes(ctx context.Context, a Actor, key string, offset, l
 	if err != nil {
 		return nil, 0, err
 	}
-	out := make([]api.Note, len(ns))
-	for i, n := range ns {
-		out[i] = ToNote(n)
-	}
-	return out, total, nil
+	return mapped(ns, ToNote), total, nil
 }
 
 // Risk assesses an order (staff only): billing and shipping countries, failed payment
@@ -215,11 +204,10 @@ func (q *QueryService) Risk(ctx context.Context, a Actor, key string) (api.Risk,
 		in.ShippingCountry = o.ShippingAddress.Country
 	}
 	r := domain.AssessRisk(in, q.settings.Risk)
-	out := api.Risk{OrderID: o.ID, Score: r.Score, Recommendation: r.Recommendation, Reasons: make([]api.RiskReason, len(r.Reasons)), AssessedAt: q.clock.Now().UTC()}
-	for i, x := range r.Reasons {
-		out.Reasons[i] = api.RiskReason{Code: x.Code, Message: x.Message, Score: x.Score}
-	}
-	return out, nil
+	return api.Risk{OrderID: o.ID, Score: r.Score, Recommendation: r.Recommendation, AssessedAt: q.clock.Now().UTC(),
+		Reasons: mapped(r.Reasons, func(x domain.RiskReason) api.RiskReason {
+			return api.RiskReason{Code: x.Code, Message: x.Message, Score: x.Score}
+		})}, nil
 }
 
 // largeOrderThreshold is LargeOrderMultiple × the average total of the store's other

@@ -187,6 +187,15 @@ func (s *Service) change(ctx context.Context, key string, fn func(ctx context.Co
 	}
 }
 
+// changeOrder is change answering the saved order as the api resource.
+func (s *Service) changeOrder(ctx context.Context, key string, fn, after func(ctx context.Context, o *domain.Order) error) (api.Order, error) {
+	o, err := s.change(ctx, key, fn, after)
+	if err != nil {
+		return api.Order{}, err
+	}
+	return ToOrder(o), nil
+}
+
 func (s *Service) publish(ctx context.Context, eventType, aggregateID string, data any) error {
 	if err := s.events.Publish(ctx, eventType, aggregateID, data); err != nil {
 		return fmt.Errorf("orders: publish %s: %w", eventType, err)

@@ -15,7 +15,7 @@ func (s *Service) Update(ctx context.Context, a Actor, key string, p domain.Patc
 		return api.Order{}, err
 	}
 	changed := false
-	o, err := s.change(ctx, key, func(_ context.Context, o *domain.Order) error {
+	return s.changeOrder(ctx, key, func(_ context.Context, o *domain.Order) error {
 		var err error
 		changed, err = o.Update(p, s.clock.Now())
 		return err
@@ -25,10 +25,6 @@ func (s *Service) Update(ctx context.Context, a Actor, key string, p domain.Patc
 		}
 		return s.publishOrder(ctx, api.EventOrderUpdated, o)
 	})
-	if err != nil {
-		return api.Order{}, err
-	}
-	return ToOrder(o), nil
 }
 
 // CancelCommand cancels an order.
@@ -52,7 +48,7 @@ func (s *Service) Cancel(ctx context.Context, a Actor, key string, cmd CancelCom
 	if !reason.Valid() {
 		return api.Order{}, apperr.Validation(map[string]string{"reason": "must be one of: customer_request, fraudulent, inventory, other"})
 	}
-	o, err := s.change(ctx, key, func(ctx context.Context, o *domain.Order) error {
+	return s.changeOrder(ctx, key, func(ctx context.Context, o *domain.Order) error {
 		if err := o.Cancel(reason, s.clock.Now()); err != nil {
 			return err
 		}
@@ -63,10 +59,6 @@ func (s *Service) Cancel(ctx context.Context, a Actor, key string, cmd CancelCom
 	}, func(ctx context.Context, o *domain.Order) error {
 		return s.publish(ctx, api.EventOrderCancelled, o.ID, api.OrderCancelled{Order: ToOrder(o), Restock: cmd.Restock, NotifyCustomer: cmd.NotifyCustomer})
 	})
-	if err != nil {
-		return api.Order{}, err
-	}
-	return ToOrder(o), nil
 }
 
 // Close closes a fulfilled, paid order.
@@ -83,10 +75,6 @@ func (s *Service) transition(ctx context.Context, a Actor, key, event string, fn
 	if err := a.write(); err != nil {
 		return api.Order{}, err
 	}
-	o, err := s.change(ctx, key, func(_ context.Context, o *domain.Order) error { return fn(o) },
+	return s.changeOrder(ctx, key, func(_ context.Context, o *domain.Order) error { return fn(o) },
 		func(ctx context.Context, o *domain.Order) error { return s.publishOrder(ctx, event, o) })
-	if err != nil {
-		return api.Order{}, err
-	}
-	return ToOrder(o), nil
 }

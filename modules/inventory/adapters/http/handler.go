@@ -4,6 +4,7 @@
 package http
 
 import (
+	"context"
 	"net/http"
 	"strconv"
 	"strings"
@@ -163,15 +164,9 @@ func (h *Handler) listLevels(c *gin.Context, page httpx.Page) ([]levelResponse, 
 	default:
 		fields["sort"] = "must be one of: product_id, available, updated_at"
 	}
-	if len(fields) > 0 {
-		return nil, 0, apperr.Validation(fields)
-	}
-	levels, total, err := h.svc.ListLevels(c.Request.Context(), f, ports.Page{Offset: page.Offset(), Limit: page.Limit()})
-	items := make([]levelResponse, len(levels))
-	for i, l := range levels {
-		items[i] = toLevelResponse(l, f.IncludeIncoming)
-	}
-	return items, total, err
+	return listPage(c, page, fields, f, h.svc.ListLevels, func(l domain.ProductLevel) levelResponse {
+		return toLevelResponse(l, f.IncludeIncoming)
+	})
 }
 
 func (h *Handler) listMovements(c *gin.Context, page httpx.Page) ([]movementResponse, int64, error) {
@@ -202,15 +197,7 @@ func (h *Handler) listMovements(c *gin.Context, page httpx.Page) ([]movementResp
 	if f.From != nil && f.Until != nil && !f.Until.After(*f.From) {
 		fields["end_date"] = "must not be before start_date"
 	}
-	if len(fields) > 0 {
-		return nil, 0, apperr.Validation(fields)
-	}
-	ms, total, err := h.svc.ListMovements(c.Request.Context(), f, ports.Page{Offset: page.Offset(), Limit: page.Limit()})
-	items := make([]movementResponse, len(ms))
-	for i, m := range ms {
-		items[i] = toMovementResponse(m)
-	}
-	return items, total, err
+	return listPage(c, page, fields, f, h.svc.ListMovements, toMovementResponse)
 }
 
 func (h *Handler) listLocations(c *gin.Context, page httpx.Page) ([]locationResponse, int64, error) {
@@ -220,13 +207,20 @@ func (h *Handler) listLocations(c *gin.Context, page httpx.Page) ([]locationResp
 		v := queryBool(c, "is_active", fields)
 		f.IsActive = &v
 	}
+	return listPage(c, page, fields, f, h.svc.ListLocations, toLocationResponse)
+}
+
+// listPage answers the validation error of the query's problems in fields, or lists the
+// page of items filter f selects and maps each to its response.
+func listPage[F, T, R any](c *gin.Context, page httpx.Page, fields map[string]string, f F,
+	list func(context.Context, F, ports.Page) ([]T, int64, error), response func(T) R) ([]R, int64, error) {
 	if len(fields) > 0 {
 		return nil, 0, apperr.Validation(fields)
 	}
-	ls, total, err := h.svc.ListLocations(c.Request.Context(), f, ports.Page{Offset: page.Offset(), Limit: page.Limit()})
-	items := make([]locationResponse, len(ls))
-	for i, l := range ls {
-		items[i] = toLocationResponse(l)
+	found, total, err := list(c.Request.Context(), f, ports.Page{Offset: page.Offset(), Limit: page.Limit()})
+	items := make([]R, len(found))
+	for i, x := range found {
+		items[i] = response(x)
 	}
 	return items, total, err
 }
