@@ -129,20 +129,22 @@ type deliveryEventRow struct {
 
 func (deliveryEventRow) TableName() string { return "notification_delivery_events" }
 
+// cartRow is a watched cart: the columns of its activity (cart_id is the table's
+// primary key) and when it was reminded.
 type cartRow struct {
-	CartID       string `gorm:"primaryKey"`
-	CustomerID   string
-	Email        string
-	Currency     string
-	Total        string
-	ItemCount    int
-	LastActiveAt time.Time
-	RemindedAt   *time.Time
+	ports.CartActivity
+	RemindedAt *time.Time
 }
 
 func (cartRow) TableName() string { return "notification_cart_activity" }
 
+func fromCart(c ports.CartActivity) cartRow {
+	c.LastActiveAt = c.LastActiveAt.UTC()
+	return cartRow{CartActivity: c}
+}
+
 func (r cartRow) toPort() ports.CartActivity {
-	return ports.CartActivity{CartID: r.CartID, CustomerID: r.CustomerID, Email: r.Email, Currency: r.Currency, Total: r.Total,
-		ItemCount: r.ItemCount, LastActiveAt: r.LastActiveAt.UTC()}
+	c := r.CartActivity
+	c.LastActiveAt = c.LastActiveAt.UTC()
+	return c
 }
