@@ -160,7 +160,7 @@ func (r *NotificationRepository) Finish(ctx context.Context, n *domain.Notificat
 	if err := db.Done(res, "notifications: finish"); err != nil {
 		return err
 	}
-	row := attemptRow{ID: a.ID, NotificationID: n.ID, Channel: a.Channel, Status: a.Status, Error: a.Error, AttemptedAt: a.AttemptedAt.UTC()}
+	row := fromAttempt(n.ID, a)
 	return db.Insert(conn, &row, nil, "notifications: insert attempt")
 }
 
