@@ -17,6 +17,7 @@ import (
 	"github.com/gocommerce/commerce/modules/identity/domain"
 	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/jobs/jobstest"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
@@ -179,7 +180,7 @@ func TestAPIKeyRevocationAcrossProcesses(t *testing.T) {
 			if _, err := a.identity.RevokeAPIKey(context.Background(), strings.SplitN(key, ".", 2)[0], "rotated"); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, 5*time.Second, func() bool { return b.do(http.MethodGet, "/api/v1/test/me", nil, key).Code == 401 })
+			jobstest.WaitFor(t, 5*time.Second, "the revoked key refused", func() bool { return b.do(http.MethodGet, "/api/v1/test/me", nil, key).Code == 401 })
 			assertError(t, b.do(http.MethodGet, "/api/v1/test/me", nil, key), 401, "Unauthorized: API key has been revoked", 401, "auth")
 		})
 		// Not parallel: subscriber counts on the shared channel must be this test's own.
@@ -190,7 +191,7 @@ func TestAPIKeyRevocationAcrossProcesses(t *testing.T) {
 			subsBefore := numSub(t, rdb)
 			a := newStackWith(t, engine, stackOptions{db: d, redis: rdb, settings: noRecheck})
 			b := newStackWith(t, engine, stackOptions{db: d, redis: rdb, settings: noRecheck})
-			waitFor(t, 5*time.Second, func() bool { return numSub(t, rdb) >= subsBefore+2 })
+			jobstest.WaitFor(t, 5*time.Second, "the subscribers", func() bool { return numSub(t, rdb) >= subsBefore+2 })
 			_, key, err := a.identity.CreateAPIKey(context.Background(), apiKeyCmd("shared", "read"))
 			if err != nil {
 				t.Fatal(err)
@@ -204,7 +205,7 @@ func TestAPIKeyRevocationAcrossProcesses(t *testing.T) {
 			if err := a.identity.DeleteAPIKey(context.Background(), strings.SplitN(key, ".", 2)[0]); err != nil {
 				t.Fatal(err)
 			}
-			waitFor(t, 5*time.Second, func() bool { return b.cache.Len() == 0 })
+			jobstest.WaitFor(t, 5*time.Second, "the key cache emptied", func() bool { return b.cache.Len() == 0 })
 			assertError(t, b.do(http.MethodGet, "/api/v1/test/me", nil, key), 401, "Unauthorized: Invalid API key", 401, "auth")
 		})
 	}
@@ -217,15 +218,4 @@ func numSub(t *testing.T, rdb *goredis.Client) int64 {
 		t.Fatal(err)
 	}
 	return m[identityredis.Channel]
-}
-
-func waitFor(t *testing.T, d time.Duration, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not met in time")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/gocommerce/commerce/modules/identity/domain"
 	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/httpxtest"
+	"github.com/gocommerce/commerce/platform/jobs/jobstest"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
@@ -135,7 +136,7 @@ func TestCustomerRevocationAcrossProcesses(t *testing.T) {
 		}
 		start := time.Now()
 		a.revoke(id)
-		waitFor(t, 3*time.Second, func() bool { return b.me(access).Code == http.StatusUnauthorized })
+		jobstest.WaitFor(t, 3*time.Second, "the revoked token refused", func() bool { return b.me(access).Code == http.StatusUnauthorized })
 		t.Logf("refused by the other process after %v", time.Since(start))
 		assertError(t, b.me(access), http.StatusUnauthorized, "Unauthorized: Invalid token", 401, "auth")
 		assertError(t, b.refresh(refresh), http.StatusUnauthorized, "Unauthorized: Invalid token", 401, "auth")
@@ -175,7 +176,7 @@ func TestCustomerRevocationAcrossProcesses(t *testing.T) {
 			subsBefore := numSub(t, rdb)
 			a := newStackWith(t, engine, stackOptions{db: d, redis: rdb, settings: noPoll})
 			b := newStackWith(t, engine, stackOptions{db: d, redis: rdb, settings: noPoll})
-			waitFor(t, 5*time.Second, func() bool { return numSub(t, rdb) >= subsBefore+2 })
+			jobstest.WaitFor(t, 5*time.Second, "the subscribers", func() bool { return numSub(t, rdb) >= subsBefore+2 })
 			run(t, a, b)
 		})
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/commerce/platform/httpxtest"
+	"github.com/gocommerce/commerce/platform/jobs/jobstest"
 )
 
 func emailBody(extra map[string]any) map[string]any {
@@ -128,7 +129,7 @@ func TestFailingSMTPRetriesOnScheduleThenManualRetry(t *testing.T) {
 			t.Errorf("error_message %q", msg)
 		}
 		var n map[string]any
-		httpxtestWait(t, 10*time.Second, func() bool {
+		jobstest.WaitFor(t, 10*time.Second, "three failed attempts", func() bool {
 			n = h.get(id)
 			return httpxtest.Num(n["attempt_count"]) == 3 && n["status"] == "failed" && n["next_retry_at"] == nil
 		})
@@ -165,17 +166,6 @@ func TestFailingSMTPRetriesOnScheduleThenManualRetry(t *testing.T) {
 		httpxtest.AssertError(t, h.Do("POST", "/api/v1/notifications/"+id+"/retry", nil, "writer"), http.StatusBadRequest,
 			"INVALID_STATUS_TRANSITION", "validation")
 	})
-}
-
-func httpxtestWait(t *testing.T, limit time.Duration, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("timed out")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 func TestScheduledNotificationCancel(t *testing.T) {

@@ -24,8 +24,6 @@ import (
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/httpxtest"
-	"github.com/gocommerce/commerce/platform/openapi"
-	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 var principals = httpxtest.Principals{
@@ -50,29 +48,24 @@ type harness struct {
 	loc   *time.Location
 }
 
-var docs = httpxtest.NewValidator(func() openapi.Fragment {
-	return openapi.Fragment{Module: "statistics", Data: statshttp.OpenAPI()}
-})
+var docs = httpxtest.Docs(func() *statistics.Module { return statistics.NewModule(nil, nil, nil) })
 
 func newHarness(t testing.TB, engine string, mutate func(*config.Config)) *harness {
 	t.Helper()
-	e := testdb.Open(t, engine, statistics.Migrations())
-	cfg := config.Default()
+	env := httpxtest.NewEnv(t, engine, now, statistics.Migrations())
 	if mutate != nil {
-		mutate(&cfg)
+		mutate(&env.Config)
 	}
-	clk := clock.NewFake(now)
-	settings := statistics.NewSettings(&cfg)
-	svc := app.NewService(settings, e.DB, statspg.NewRepository(e.DB), clk)
+	settings := statistics.NewSettings(&env.Config)
+	svc := app.NewService(settings, env.DB, statspg.NewRepository(env.DB), env.Clock)
 	sub := statsevents.NewSubscriber(svc, zap.NewNop())
-	mod := statistics.NewModule(statshttp.NewHandler(svc), sub, statsjobs.NewJobs(svc, settings, zap.NewNop()))
-	srv := httpxtest.NewServer(t, &cfg, nil, principals, mod)
-	return &harness{Harness: httpxtest.New(t, docs.Wrap(t, srv), e.DB), svc: svc, sub: sub, clock: clk, loc: settings.Location}
+	h := env.Serve(principals, docs, statistics.NewModule(statshttp.NewHandler(svc), sub, statsjobs.NewJobs(svc, settings, zap.NewNop())))
+	return &harness{Harness: h, svc: svc, sub: sub, clock: env.Clock, loc: settings.Location}
 }
 
 func eachEngine(t *testing.T, mutate func(*config.Config), fn func(t *testing.T, h *harness)) {
 	t.Helper()
-	testdb.EachEngine(t, func(t *testing.T, engine string) { fn(t, newHarness(t, engine, mutate)) })
+	httpxtest.EachEngine(t, func(t *testing.T, engine string) *harness { return newHarness(t, engine, mutate) }, fn)
 }
 
 // send hands an event to the module's subscriber as the bus would.

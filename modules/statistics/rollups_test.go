@@ -100,37 +100,8 @@ func (h *harness) checkRollups(st *store) {
 	if err != nil {
 		h.T.Fatal(err)
 	}
-	if len(got) != len(want) {
-		h.T.Errorf("daily rollup has %d cells, recomputation %d", len(got), len(want))
-	}
-	for k, w := range want {
-		if got[k] != w {
-			h.T.Errorf("daily %s: rollup %+v, recomputation %+v", k, got[k], w)
-		}
-	}
-	gotProducts := map[string][3]int64{}
-	var pid, vid string
-	var n, q, rq, rev int64
-	err = h.DB.Query(h.T.Context(), `SELECT day, currency, product_id, variant_id, orders, quantity, refunded_quantity, revenue
-		FROM statistics_product_daily`, nil, []any{&day, &cur, &pid, &vid, &n, &q, &rq, &rev}, func() error {
-		k := fmt.Sprintf("%s|%s|%s|%s", day, cur, pid, vid)
-		gotProducts[k] = [3]int64{n, q, rq}
-		if units(rev) != wantRevenue[k].StringFixed(4) {
-			h.T.Errorf("product %s: revenue %s, recomputation %s", k, units(rev), wantRevenue[k].StringFixed(4))
-		}
-		return nil
-	})
-	if err != nil {
-		h.T.Fatal(err)
-	}
-	if len(gotProducts) != len(wantProducts) {
-		h.T.Errorf("product rollup has %d cells, recomputation %d", len(gotProducts), len(wantProducts))
-	}
-	for k, w := range wantProducts {
-		if gotProducts[k] != w {
-			h.T.Errorf("product %s: rollup %v, recomputation %v", k, gotProducts[k], w)
-		}
-	}
+	compareCells(h.T, "daily", got, want)
+	h.checkProductRollup("product", "statistics_product_daily", "day", wantProducts, wantRevenue)
 	// the monthly product rollup: the same cells per month (YYYY-MM)
 	wantMonthly := map[string][3]int64{}
 	wantMonthlyRevenue := map[string]decimal.Decimal{}
@@ -143,26 +114,41 @@ func (h *harness) checkRollups(st *store) {
 		wantMonthly[mk] = m
 		wantMonthlyRevenue[mk] = wantMonthlyRevenue[mk].Add(wantRevenue[k])
 	}
-	gotMonthly := map[string][3]int64{}
-	var month string
-	err = h.DB.Query(h.T.Context(), `SELECT month, currency, product_id, variant_id, orders, quantity, refunded_quantity, revenue
-		FROM statistics_product_monthly`, nil, []any{&month, &cur, &pid, &vid, &n, &q, &rq, &rev}, func() error {
-		k := fmt.Sprintf("%s|%s|%s|%s", month, cur, pid, vid)
-		gotMonthly[k] = [3]int64{n, q, rq}
-		if units(rev) != wantMonthlyRevenue[k].StringFixed(4) {
-			h.T.Errorf("monthly product %s: revenue %s, recomputation %s", k, units(rev), wantMonthlyRevenue[k].StringFixed(4))
+	h.checkProductRollup("monthly product", "statistics_product_monthly", "month", wantMonthly, wantMonthlyRevenue)
+}
+
+// checkProductRollup compares a product rollup table, whose date column is dateCol,
+// with the recomputation: its cells' orders, quantity and refunded quantity, and their
+// revenue.
+func (h *harness) checkProductRollup(what, table, dateCol string, want map[string][3]int64, wantRevenue map[string]decimal.Decimal) {
+	h.T.Helper()
+	got := map[string][3]int64{}
+	var date, cur, pid, vid string
+	var n, q, rq, rev int64
+	err := h.DB.Query(h.T.Context(), `SELECT `+dateCol+`, currency, product_id, variant_id, orders, quantity, refunded_quantity, revenue
+		FROM `+table, nil, []any{&date, &cur, &pid, &vid, &n, &q, &rq, &rev}, func() error {
+		k := fmt.Sprintf("%s|%s|%s|%s", date, cur, pid, vid)
+		got[k] = [3]int64{n, q, rq}
+		if units(rev) != wantRevenue[k].StringFixed(4) {
+			h.T.Errorf("%s %s: revenue %s, recomputation %s", what, k, units(rev), wantRevenue[k].StringFixed(4))
 		}
 		return nil
 	})
 	if err != nil {
 		h.T.Fatal(err)
 	}
-	if len(gotMonthly) != len(wantMonthly) {
-		h.T.Errorf("monthly product rollup has %d cells, recomputation %d", len(gotMonthly), len(wantMonthly))
+	compareCells(h.T, what, got, want)
+}
+
+// compareCells compares a rollup's cells with the recomputation's.
+func compareCells[V comparable](t testing.TB, what string, got, want map[string]V) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%s rollup has %d cells, recomputation %d", what, len(got), len(want))
 	}
-	for k, w := range wantMonthly {
-		if gotMonthly[k] != w {
-			h.T.Errorf("monthly product %s: rollup %v, recomputation %v", k, gotMonthly[k], w)
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s %s: rollup %+v, recomputation %+v", what, k, got[k], w)
 		}
 	}
 }

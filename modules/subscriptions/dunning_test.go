@@ -244,7 +244,7 @@ func TestConcurrentSweepsChargeEachCycleOnce(t *testing.T) {
 			ids = append(ids, h.create("admin", map[string]any{"trial_days": 1, "interval": "daily"})["id"].(string))
 		}
 		// A second process on the same database, clock and payments.
-		other := harnessOn(t, h.db, h.clock, h.payments, h.orders)
+		other := h.process(t)
 		for cycle := 1; cycle <= 3; cycle++ {
 			h.clock.Advance(day)
 			var wg sync.WaitGroup

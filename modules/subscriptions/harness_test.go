@@ -24,11 +24,8 @@ import (
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
-	"github.com/gocommerce/commerce/platform/events"
 	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/jobs"
-	"github.com/gocommerce/commerce/platform/openapi"
-	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 const (
@@ -205,6 +202,7 @@ func (e *enqueued) Enqueue(_ context.Context, task string, payload any, _ ...job
 type harness struct {
 	*httpxtest.Harness
 	t        *testing.T
+	engine   string
 	db       *db.DB
 	svc      *app.Service
 	clock    *clock.Fake
@@ -220,39 +218,58 @@ type harness struct {
 
 var t0 = time.Date(2026, 1, 31, 9, 0, 0, 0, time.UTC)
 
-func newHarness(t *testing.T, engine string) *harness {
-	t.Helper()
-	e := testdb.Open(t, engine, events.Migrations(), subscriptions.Migrations())
-	return harnessOn(t, e.DB, clock.NewFake(t0), &fakePayments{byKey: map[string]ports.ChargeResult{}, charges: map[string]int{}},
-		&fakeOrders{owners: map[string]string{order1: customer1, order2: customer2}, created: map[string]ports.OrderDraft{}})
+func newFakePayments() *fakePayments {
+	return &fakePayments{byKey: map[string]ports.ChargeResult{}, charges: map[string]int{}}
 }
 
-// harnessOn builds a service (one "process") on a database, a clock, the payments and
-// the orders given.
-func harnessOn(t *testing.T, d *db.DB, clk *clock.Fake, pay *fakePayments, ord *fakeOrders) *harness {
+func newFakeOrders() *fakeOrders {
+	return &fakeOrders{owners: map[string]string{order1: customer1, order2: customer2}, created: map[string]ports.OrderDraft{}}
+}
+
+func newHarness(t *testing.T, engine string) *harness {
 	t.Helper()
-	cfg := config.Default()
-	settings := app.SettingsFrom(&cfg)
-	repo := subspg.NewRepository(d)
+	return harnessOn(t, httpxtest.NewEnv(t, engine, t0, subscriptions.Migrations()), newFakePayments(), newFakeOrders())
+}
+
+// harnessOn builds a service (one "process") on the env's database and clock, with the
+// payments and the orders given.
+func harnessOn(t *testing.T, env *httpxtest.Env, pay *fakePayments, ord *fakeOrders) *harness {
+	t.Helper()
+	settings := app.SettingsFrom(&env.Config)
+	repo := subspg.NewRepository(env.DB)
 	mail, queue := &fakeNotifier{}, &enqueued{}
-	svc := app.NewService(d, repo, app.Modules{Payments: pay, Orders: ord, Catalog: fakeCatalog{}, Customers: fakeCustomers{}, Notifier: mail},
-		events.NewOutbox(d), queue, clk, settings, zap.NewNop())
+	svc := newService(env, repo, settings, pay, ord, mail, queue)
 	sub := subsevents.NewSubscriber(svc, zap.NewNop())
 	j := subsjobs.NewJobs(svc, subsjobs.Interval(time.Minute), zap.NewNop())
 	mod := subscriptions.NewModule(svc, subshttp.NewHandler(svc), sub, j)
-	srv := httpxtest.NewServer(t, &cfg, nil, principals, mod)
-	return &harness{Harness: httpxtest.New(t, docs.Wrap(t, srv), d), t: t, db: d, svc: svc, clock: clk, payments: pay, orders: ord,
-		mail: mail, queue: queue, repo: repo, sub: sub, jobs: j, settings: settings}
+	return &harness{Harness: env.Serve(principals, docs, mod), t: t, engine: env.Engine, db: env.DB, svc: svc, clock: env.Clock,
+		payments: pay, orders: ord, mail: mail, queue: queue, repo: repo, sub: sub, jobs: j, settings: settings}
+}
+
+// newService is the module's service on the env's database and clock with fakes of
+// the other modules and of the jobs queue.
+func newService(env *httpxtest.Env, repo *subspg.Repository, settings app.Settings, pay *fakePayments, ord *fakeOrders,
+	mail *fakeNotifier, queue *enqueued) *app.Service {
+	return app.NewService(env.DB, repo, app.Modules{Payments: pay, Orders: ord, Catalog: fakeCatalog{}, Customers: fakeCustomers{}, Notifier: mail},
+		env.Outbox(), queue, env.Clock, settings, zap.NewNop())
+}
+
+// process is another process of the module on the harness's database and clock, with
+// its payments and orders.
+func (h *harness) process(t *testing.T) *harness {
+	t.Helper()
+	env := &httpxtest.Env{T: t, Engine: h.engine, DB: h.db, Config: config.Default(), Clock: h.clock}
+	return harnessOn(t, env, h.payments, h.orders)
 }
 
 // eachEngine runs fn on a fresh harness per engine, in parallel.
 func eachEngine(t *testing.T, fn func(t *testing.T, h *harness)) {
 	t.Helper()
-	testdb.EachEngine(t, func(t *testing.T, engine string) { fn(t, newHarness(t, engine)) })
+	httpxtest.EachEngine(t, newHarness, fn)
 }
 
-var docs = httpxtest.NewValidator(func() openapi.Fragment {
-	return subscriptions.NewModule(nil, nil, &subsevents.Subscriber{}, nil).OpenAPI()
+var docs = httpxtest.Docs(func() *subscriptions.Module {
+	return subscriptions.NewModule(nil, nil, &subsevents.Subscriber{}, nil)
 })
 
 // bill runs the billing sweep once.

@@ -16,10 +16,9 @@ import (
 	subspg "github.com/gocommerce/commerce/modules/subscriptions/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/subscriptions/app"
 	"github.com/gocommerce/commerce/modules/subscriptions/domain"
-	"github.com/gocommerce/commerce/modules/subscriptions/ports"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
-	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/jobs/asynqjobs"
 	"github.com/gocommerce/commerce/platform/jobs/jobstest"
 	"github.com/gocommerce/commerce/platform/patch"
@@ -89,12 +88,9 @@ func TestTwoAsynqWorkersBillEachCycleOnce(t *testing.T) {
 		c.SRem(ctx, "asynq:queues", queue)
 	})
 
-	e := testdb.Open(t, testdb.Primary(), events.Migrations(), subscriptions.Migrations())
-	clk := clock.NewFake(t0)
-	pay := &fakePayments{byKey: map[string]ports.ChargeResult{}, charges: map[string]int{}}
-	ord := &fakeOrders{owners: map[string]string{order1: customer1, order2: customer2}, created: map[string]ports.OrderDraft{}}
-	h1 := harnessOn(t, e.DB, clk, pay, ord)
-	h2 := harnessOn(t, e.DB, clk, pay, ord)
+	h1 := harnessOn(t, httpxtest.NewEnv(t, testdb.Primary(), t0, subscriptions.Migrations()), newFakePayments(), newFakeOrders())
+	h2 := h1.process(t)
+	pay, ord := h1.payments, h1.orders
 	const n = 60
 	ids := SeedDue(t, h1.svc, n)
 	w1, w2 := asynqWorker(t, u.String(), queue, h1), asynqWorker(t, u.String(), queue, h2)
@@ -102,7 +98,7 @@ func TestTwoAsynqWorkersBillEachCycleOnce(t *testing.T) {
 	jobstest.Start(t, w2, 5*time.Second)
 
 	for cycle := 1; cycle <= 2; cycle++ {
-		clk.Advance(24 * time.Hour)
+		h1.clock.Advance(24 * time.Hour)
 		for i := range 10 { // many runs of the sweep, spread over both workers
 			w := w1
 			if i%2 == 1 {
@@ -189,14 +185,10 @@ func TestSweepBillsFullBatchesInOneRun(t *testing.T) {
 // billingService is the service on the primary engine with fake payments and orders,
 // reading batchSize renewals at once.
 func billingService(t testing.TB, batchSize int) (*app.Service, *clock.Fake, *fakePayments) {
-	e := testdb.Open(t, testdb.Primary(), events.Migrations(), subscriptions.Migrations())
-	clk := clock.NewFake(t0)
-	pay := &fakePayments{byKey: map[string]ports.ChargeResult{}, charges: map[string]int{}}
-	ord := &fakeOrders{owners: map[string]string{order1: customer1}, created: map[string]ports.OrderDraft{}}
-	cfg := config.Default()
-	settings := app.SettingsFrom(&cfg)
+	env := httpxtest.NewEnv(t, testdb.Primary(), t0, subscriptions.Migrations())
+	pay := newFakePayments()
+	settings := app.SettingsFrom(&env.Config)
 	settings.BatchSize = batchSize
-	svc := app.NewService(e.DB, subspg.NewRepository(e.DB), app.Modules{Payments: pay, Orders: ord, Catalog: fakeCatalog{}, Customers: fakeCustomers{}, Notifier: &fakeNotifier{}},
-		events.NewOutbox(e.DB), &enqueued{}, clk, settings, zap.NewNop())
-	return svc, clk, pay
+	svc := newService(env, subspg.NewRepository(env.DB), settings, pay, newFakeOrders(), &fakeNotifier{}, &enqueued{})
+	return svc, env.Clock, pay
 }

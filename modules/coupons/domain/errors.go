@@ -1,6 +1,9 @@
 package domain
 
-import "github.com/gocommerce/commerce/platform/apperr"
+import (
+	"github.com/gocommerce/commerce/modules/coupons/api"
+	"github.com/gocommerce/commerce/platform/apperr"
+)
 
 // Coupon error codes (Part 1 "Coupon codes"; COUPON_CUSTOMER_NOT_ELIGIBLE is ours,
 // docs/decisions/0063). HTTP statuses follow CONTRACT.md §5.
@@ -20,14 +23,14 @@ const (
 	CodeCodeExists          = "COUPON_CODE_EXISTS"
 )
 
-// Errors of the coupons module.
+// Errors of the coupons module (those other modules test for are api's).
 var (
-	ErrCouponNotFound      = apperr.New(apperr.NotFound, CodeNotFound, "Coupon not found")
+	ErrCouponNotFound      = api.ErrCouponNotFound
 	ErrExpired             = apperr.New(apperr.Invalid, CodeExpired, "Coupon has expired")
 	ErrNotStarted          = apperr.New(apperr.Invalid, CodeNotStarted, "Coupon is not valid yet")
 	ErrInactive            = apperr.New(apperr.Invalid, CodeInactive, "Coupon is inactive")
-	ErrUsageLimit          = apperr.New(apperr.Invalid, CodeUsageLimit, "Coupon usage limit has been reached")
-	ErrCustomerLimit       = apperr.New(apperr.Invalid, CodeCustomerLimit, "Coupon has already been used the maximum number of times by this customer")
+	ErrUsageLimit          = api.ErrUsageLimit
+	ErrCustomerLimit       = api.ErrCustomerLimit
 	ErrMinimumNotMet       = apperr.New(apperr.Invalid, CodeMinimumNotMet, "Cart subtotal is below the coupon's minimum order amount")
 	ErrProductNotEligible  = apperr.New(apperr.Invalid, CodeProductNotEligible, "No products in the cart are eligible for this coupon")
 	ErrAlreadyApplied      = apperr.New(apperr.Conflict, CodeAlreadyApplied, "Coupon is already applied to this cart")

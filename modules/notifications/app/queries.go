@@ -24,9 +24,15 @@ func (q *Queries) ExportNotifications(ctx context.Context, customerID string) ([
 	if err != nil {
 		return nil, err
 	}
-	out := make([]api.Notification, len(ns))
-	for i, n := range ns {
-		out[i] = ToResource(n)
+	return resources(ns, ToResource), nil
+}
+
+// resources converts each of items with f, into a list that is never nil (the API
+// writes an empty one as []).
+func resources[T, R any](items []T, f func(T) R) []R {
+	out := make([]R, len(items))
+	for i, it := range items {
+		out[i] = f(it)
 	}
-	return out, nil
+	return out
 }

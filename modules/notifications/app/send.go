@@ -252,10 +252,9 @@ func (s *Service) Get(ctx context.Context, q GetQuery) (api.Notification, error)
 		if err != nil {
 			return api.Notification{}, err
 		}
-		list := make([]api.Attempt, len(as))
-		for i, a := range as {
-			list[i] = api.Attempt{Channel: a.Channel, AttemptedAt: a.AttemptedAt, Status: a.Status, Error: nullable(a.Error)}
-		}
+		list := resources(as, func(a domain.Attempt) api.Attempt {
+			return api.Attempt{Channel: a.Channel, AttemptedAt: a.AttemptedAt, Status: a.Status, Error: nullable(a.Error)}
+		})
 		out.Attempts = &list
 	}
 	if q.Template && n.TemplateID != "" {
@@ -277,11 +276,7 @@ func (s *Service) List(ctx context.Context, f ports.Filter, offset, limit int) (
 	if err != nil {
 		return nil, 0, err
 	}
-	out := make([]api.Notification, len(ns))
-	for i, n := range ns {
-		out[i] = ToResource(n)
-	}
-	return out, total, nil
+	return resources(ns, ToResource), total, nil
 }
 
 // StatusChange is the answer of retry and cancel.

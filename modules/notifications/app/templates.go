@@ -24,11 +24,7 @@ func (s *Service) Templates(ctx context.Context, channel, category string) ([]ap
 	if err != nil {
 		return nil, err
 	}
-	out := make([]api.Template, len(ts))
-	for i, t := range ts {
-		out[i] = TemplateResource(t)
-	}
-	return out, nil
+	return resources(ts, TemplateResource), nil
 }
 
 // Template returns one template.

@@ -91,14 +91,8 @@ func (s *Service) applyChange(ctx context.Context, old, rec *domain.Order) error
 // orderRecord is what the statistics keep of o; old (nil for a first event) lends
 // what this event may not carry (the payment method, the first shipment's time).
 func (s *Service) orderRecord(o ports.OrderFacts, old *domain.Order) *domain.Order {
-	created := o.CreatedAt
-	if created.IsZero() {
-		created = s.clock.Now()
-	}
-	version := o.UpdatedAt
-	if version.IsZero() {
-		version = created
-	}
+	created := orTime(o.CreatedAt, s.clock.Now())
+	version := orTime(o.UpdatedAt, created)
 	rec := &domain.Order{
 		ID: o.ID, Version: version.UnixMicro(), Currency: strings.ToUpper(o.Currency), Day: s.day(created),
 		CreatedAt: created.Unix(), Channel: orDefault(o.Channel, "unknown"), Country: orDefault(strings.ToUpper(strings.TrimSpace(o.Country)), "unknown"),
@@ -163,6 +157,14 @@ func orDefault(v, def string) string {
 	return v
 }
 
+// orTime is t, or def when an event did not give t (zero).
+func orTime(t, def time.Time) time.Time {
+	if t.IsZero() {
+		return def
+	}
+	return t
+}
+
 // RecordProduct keeps a product's title, type, stock and its variants' costs and
 // stock as a product event shows them.
 func (s *Service) RecordProduct(ctx context.Context, p ports.Product) error {
@@ -183,10 +185,7 @@ func (s *Service) RecordCustomer(ctx context.Context, c ports.CustomerFacts) err
 	if c.ID == "" {
 		return nil
 	}
-	created := c.CreatedAt
-	if created.IsZero() {
-		created = s.clock.Now()
-	}
+	created := orTime(c.CreatedAt, s.clock.Now())
 	return s.repo.SaveCustomer(ctx, c.ID, s.day(created), created.Unix())
 }
 
@@ -201,14 +200,8 @@ func (s *Service) RecordSubscription(ctx context.Context, f ports.SubscriptionFa
 	if f.ID == "" {
 		return nil
 	}
-	started := f.StartsAt
-	if started.IsZero() {
-		started = f.CreatedAt
-	}
-	version := f.UpdatedAt
-	if version.IsZero() {
-		version = s.clock.Now()
-	}
+	started := orTime(f.StartsAt, f.CreatedAt)
+	version := orTime(f.UpdatedAt, s.clock.Now())
 	rec := domain.Subscription{ID: f.ID, Currency: strings.ToUpper(f.Currency), Status: f.Status, Version: version.UnixMicro(),
 		MRR: domain.MonthlyAmount(f.Amount, f.Interval, f.IntervalCount), StartedDay: s.day(started)}
 	if domain.Ended(f.Status) {

@@ -1,16 +1,10 @@
 package domain
 
-// Segment names (Part 2 "Customer segment meanings"); docs/decisions/0213.
-const (
-	SegmentVIP     = "vip"
-	SegmentLoyal   = "loyal"
-	SegmentNew     = "new"
-	SegmentAtRisk  = "at_risk"
-	SegmentDormant = "dormant"
-)
+import "github.com/gocommerce/commerce/modules/statistics/api"
 
-// Segments lists the segments in the order responses give them.
-var Segments = []string{SegmentVIP, SegmentLoyal, SegmentNew, SegmentAtRisk, SegmentDormant}
+// Segments lists the segments (their names are api's, Part 2 "Customer segment
+// meanings"; docs/decisions/0213) in the order responses give them.
+var Segments = []string{api.SegmentVIP, api.SegmentLoyal, api.SegmentNew, api.SegmentAtRisk, api.SegmentDormant}
 
 // Segment rules: vip is the top VIPPercent of customers with orders by lifetime value
 // (at least one customer when any has orders); the others go by the days since the

@@ -238,6 +238,22 @@ func (s *Service) release(ctx context.Context, inv *domain.Invoice, sub *domain.
 	})
 }
 
+// settle stores inv's outcome if the invoice is still in one of from (and token's
+// claim when token is set), with the charge's attempt when there is one, and publishes
+// eventType; settled is false when it was not (another worker settled it first).
+func (s *Service) settle(ctx context.Context, inv *domain.Invoice, from []domain.InvoiceStatus, token string, attempt *domain.Attempt,
+	eventType string) (settled bool, err error) {
+	if ok, err := s.repo.Settle(ctx, inv, from, token); err != nil || !ok {
+		return false, err
+	}
+	if attempt != nil {
+		if err := s.repo.AddAttempt(ctx, attempt); err != nil {
+			return false, err
+		}
+	}
+	return true, s.publishInvoice(ctx, eventType, inv)
+}
+
 // settlePaid records the payment of an invoice still in one of from (and token's
 // claim when token is set): the invoice paid, the subscription renewed (recovered
 // from past_due), then the cycle's order. claimed is the invoice as token's claim
@@ -255,16 +271,8 @@ func (s *Service) settlePaid(ctx context.Context, claimed *domain.Invoice, invoi
 		}
 		now := s.clock.Now()
 		inv.Pay(paymentID, now)
-		if ok, err := s.repo.Settle(ctx, inv, from, token); err != nil || !ok {
+		if ok, err := s.settle(ctx, inv, from, token, attempt, api.EventInvoicePaid); err != nil || !ok {
 			inv = nil
-			return err
-		}
-		if attempt != nil {
-			if err := s.repo.AddAttempt(ctx, attempt); err != nil {
-				return err
-			}
-		}
-		if err := s.publishInvoice(ctx, api.EventInvoicePaid, inv); err != nil {
 			return err
 		}
 		if sub, err = s.repo.Get(ctx, inv.SubscriptionID); err != nil {
@@ -373,16 +381,8 @@ func (s *Service) settleFailed(ctx context.Context, claimed *domain.Invoice, inv
 		if sub.Status.Ended() || sub.Status == domain.StatusPaused {
 			out.NextRetryAt, out.Email, out.FailOut, inv.NextRetryAt = nil, "", false, nil
 		}
-		if ok, err := s.repo.Settle(ctx, inv, from, token); err != nil || !ok {
+		if ok, err := s.settle(ctx, inv, from, token, attempt, api.EventInvoicePaymentFailed); err != nil || !ok {
 			mail = ""
-			return err
-		}
-		if attempt != nil {
-			if err := s.repo.AddAttempt(ctx, attempt); err != nil {
-				return err
-			}
-		}
-		if err := s.publishInvoice(ctx, api.EventInvoicePaymentFailed, inv); err != nil {
 			return err
 		}
 		if sub.Status.Ended() || sub.Status == domain.StatusPaused {

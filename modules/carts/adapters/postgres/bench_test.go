@@ -27,38 +27,34 @@ func BenchmarkCartPaths(b *testing.B) {
 					return err
 				}
 			}
-			b.Run("Get", func(b *testing.B) {
-				b.ReportAllocs()
-				for b.Loop() {
-					if _, err := r.Get(ctx, cart.ID); err != nil {
-						b.Fatal(err)
+			// path runs op as the sub-benchmark name, the n-th run given n (from 1).
+			path := func(name string, op func(n int) error) {
+				b.Run(name, func(b *testing.B) {
+					b.ReportAllocs()
+					n := 0
+					for b.Loop() {
+						n++
+						if err := op(n); err != nil {
+							b.Fatal(err)
+						}
 					}
-				}
+				})
+			}
+			path("Get", func(int) error {
+				_, err := r.Get(ctx, cart.ID)
+				return err
 			})
-			b.Run("Update", func(b *testing.B) {
-				b.ReportAllocs()
-				n := 0
-				for b.Loop() {
-					n++
-					if err := e.DB.InTx(ctx, func(ctx context.Context) error {
-						_, err := r.Update(ctx, cart.ID, change(n))
-						return err
-					}); err != nil {
-						b.Fatal(err)
-					}
-				}
+			path("Update", func(n int) error {
+				return e.DB.InTx(ctx, func(ctx context.Context) error {
+					_, err := r.Update(ctx, cart.ID, change(n))
+					return err
+				})
 			})
-			b.Run("Apply", func(b *testing.B) {
-				b.ReportAllocs()
-				n := 0
-				for b.Loop() {
-					n++
-					if _, err := r.Apply(ctx, cart.ID, func(ctx context.Context, c *domain.Cart) ([]ports.Event, error) {
-						return nil, change(n)(ctx, c)
-					}); err != nil {
-						b.Fatal(err)
-					}
-				}
+			path("Apply", func(n int) error {
+				_, err := r.Apply(ctx, cart.ID, func(ctx context.Context, c *domain.Cart) ([]ports.Event, error) {
+					return nil, change(n)(ctx, c)
+				})
+				return err
 			})
 		})
 	}

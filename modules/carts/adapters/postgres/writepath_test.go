@@ -123,72 +123,69 @@ func (p *writePath) newEvents(t *testing.T) []storedEvent {
 // PostgreSQL the versioned paths write through the batch statement (counted), except
 // the removal, which takes the locked path.
 func TestWritePathsStoreTheSameRows(t *testing.T) {
-	for _, engine := range testdb.Engines() {
-		t.Run(engine, func(t *testing.T) {
-			t.Parallel()
-			plain := newWritePath(t, engine, "plain", WriteOptions{})
-			paths := []*writePath{plain, newWritePath(t, engine, "optimised", Optimised)}
-			for _, v := range switchedOff {
-				if v.o.Versioned { // without it, the path is the plain one
-					paths = append(paths, newWritePath(t, engine, "no "+v.name, v.o))
-				}
+	testdb.EachEngine(t, func(t *testing.T, engine string) {
+		plain := newWritePath(t, engine, "plain", WriteOptions{})
+		paths := []*writePath{plain, newWritePath(t, engine, "optimised", Optimised)}
+		for _, v := range switchedOff {
+			if v.o.Versioned { // without it, the path is the plain one
+				paths = append(paths, newWritePath(t, engine, "no "+v.name, v.o))
 			}
-			now := time.Date(2026, 11, 25, 10, 0, 0, 123456000, time.UTC)
-			cart := domain.New("0190a7f0-0000-7000-8000-0000000000c1", "", "EUR", now, time.Hour)
+		}
+		now := time.Date(2026, 11, 25, 10, 0, 0, 123456000, time.UTC)
+		cart := domain.New("0190a7f0-0000-7000-8000-0000000000c1", "", "EUR", now, time.Hour)
+		for _, p := range paths {
+			if err := p.repo.Create(context.Background(), cart.Clone()); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ops := writeOps(now)
+		for _, op := range ops {
+			var (
+				want      []storedEvent
+				wantState string
+			)
 			for _, p := range paths {
-				if err := p.repo.Create(context.Background(), cart.Clone()); err != nil {
+				got, err := p.repo.Apply(context.Background(), cart.ID, op.change)
+				if err != nil {
+					t.Fatalf("%s, %s: %v", op.name, p.name, err)
+				}
+				stored, err := p.repo.Get(context.Background(), cart.ID)
+				if err != nil {
 					t.Fatal(err)
 				}
+				if state(got) != state(stored) {
+					t.Errorf("%s, %s: answered\n%s\nstored\n%s", op.name, p.name, state(got), state(stored))
+				}
+				evts := p.newEvents(t)
+				if len(evts) == 0 {
+					t.Fatalf("%s, %s: no event stored", op.name, p.name)
+				}
+				if p == plain {
+					want, wantState = evts, state(stored)
+					continue
+				}
+				if !reflect.DeepEqual(evts, want) {
+					t.Errorf("%s: outbox rows of %s\n%+v\nplain path's\n%+v", op.name, p.name, evts, want)
+				}
+				if state(stored) != wantState {
+					t.Errorf("%s: cart of %s\n%s\nplain path's\n%s", op.name, p.name, state(stored), wantState)
+				}
 			}
-			ops := writeOps(now)
+		}
+		versioned := int64(0)
+		if engine == "postgres" {
 			for _, op := range ops {
-				var (
-					want      []storedEvent
-					wantState string
-				)
-				for _, p := range paths {
-					got, err := p.repo.Apply(context.Background(), cart.ID, op.change)
-					if err != nil {
-						t.Fatalf("%s, %s: %v", op.name, p.name, err)
-					}
-					stored, err := p.repo.Get(context.Background(), cart.ID)
-					if err != nil {
-						t.Fatal(err)
-					}
-					if state(got) != state(stored) {
-						t.Errorf("%s, %s: answered\n%s\nstored\n%s", op.name, p.name, state(got), state(stored))
-					}
-					evts := p.newEvents(t)
-					if len(evts) == 0 {
-						t.Fatalf("%s, %s: no event stored", op.name, p.name)
-					}
-					if p == plain {
-						want, wantState = evts, state(stored)
-						continue
-					}
-					if !reflect.DeepEqual(evts, want) {
-						t.Errorf("%s: outbox rows of %s\n%+v\nplain path's\n%+v", op.name, p.name, evts, want)
-					}
-					if state(stored) != wantState {
-						t.Errorf("%s: cart of %s\n%s\nplain path's\n%s", op.name, p.name, state(stored), wantState)
-					}
+				if !op.removes {
+					versioned++
 				}
 			}
-			versioned := int64(0)
-			if engine == "postgres" {
-				for _, op := range ops {
-					if !op.removes {
-						versioned++
-					}
-				}
+		}
+		for _, p := range paths {
+			if _, ok := p.repo.writer.(*versionedWriter); ok && p.batches.Load() != versioned {
+				t.Errorf("%s: %d versioned writes, want %d", p.name, p.batches.Load(), versioned)
 			}
-			for _, p := range paths {
-				if _, ok := p.repo.writer.(*versionedWriter); ok && p.batches.Load() != versioned {
-					t.Errorf("%s: %d versioned writes, want %d", p.name, p.batches.Load(), versioned)
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 // state is what a cart holds: its resource, status, version and coupons.

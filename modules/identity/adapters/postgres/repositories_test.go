@@ -31,12 +31,8 @@ func TestRepositories(t *testing.T) {
 				t.Fatalf("FindByEmail = %+v, %v", got, err)
 			}
 			c.CustomerID = ids.New()
-			if err := r.Create(ctx, c); !errors.Is(err, domain.ErrEmailTaken) {
-				t.Fatalf("duplicate: %v", err)
-			}
-			if _, err := r.FindByEmail(ctx, "b@example.com"); !errors.Is(err, domain.ErrCredentialNotFound) {
-				t.Fatalf("missing: %v", err)
-			}
+			wantErr(t, "duplicate", r.Create(ctx, c), domain.ErrEmailTaken)
+			wantErr(t, "missing", second(r.FindByEmail(ctx, "b@example.com")), domain.ErrCredentialNotFound)
 
 			// Upsert replaces the existing credential of a customer and inserts new ones.
 			orig, err := r.FindByEmail(ctx, "a@example.com")
@@ -57,16 +53,10 @@ func TestRepositories(t *testing.T) {
 			if got, err := r.FindByEmail(ctx, "u2@example.com"); err != nil || got.CustomerID != c.CustomerID || got.PasswordHash != "h2" {
 				t.Fatalf("after upsert: %+v, %v", got, err)
 			}
-			if _, err := r.FindByEmail(ctx, "u@example.com"); !errors.Is(err, domain.ErrCredentialNotFound) {
-				t.Fatalf("old email after upsert: %v", err)
-			}
+			wantErr(t, "old email after upsert", second(r.FindByEmail(ctx, "u@example.com")), domain.ErrCredentialNotFound)
 			c.Email = "a@example.com" // another customer's
-			if err := r.Upsert(ctx, c); !errors.Is(err, domain.ErrEmailTaken) {
-				t.Fatalf("upsert onto a taken email: %v", err)
-			}
-			if err := r.UpdateEmail(ctx, c.CustomerID, "a@example.com", now); !errors.Is(err, domain.ErrEmailTaken) {
-				t.Fatalf("update onto a taken email: %v", err)
-			}
+			wantErr(t, "upsert onto a taken email", r.Upsert(ctx, c), domain.ErrEmailTaken)
+			wantErr(t, "update onto a taken email", r.UpdateEmail(ctx, c.CustomerID, "a@example.com", now), domain.ErrEmailTaken)
 			if err := r.UpdateEmail(ctx, c.CustomerID, "u3@example.com", now); err != nil {
 				t.Fatal(err)
 			}
@@ -76,9 +66,7 @@ func TestRepositories(t *testing.T) {
 			if err := r.DeleteByCustomer(ctx, c.CustomerID); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := r.FindByEmail(ctx, "u3@example.com"); !errors.Is(err, domain.ErrCredentialNotFound) {
-				t.Fatalf("after delete: %v", err)
-			}
+			wantErr(t, "after delete", second(r.FindByEmail(ctx, "u3@example.com")), domain.ErrCredentialNotFound)
 			if got, err := r.FindByEmail(ctx, "a@example.com"); err != nil || got.CustomerID != first {
 				t.Fatalf("other credential disturbed: %+v, %v", got, err)
 			}
@@ -97,12 +85,8 @@ func TestRepositories(t *testing.T) {
 				t.Fatalf("FindByEmail = %+v, %v", got, err)
 			}
 			u.ID = ids.New()
-			if err := r.Create(ctx, u); !errors.Is(err, domain.ErrEmailTaken) {
-				t.Fatalf("duplicate: %v", err)
-			}
-			if _, err := r.Get(ctx, "not-a-uuid"); !errors.Is(err, domain.ErrStaffUserNotFound) {
-				t.Fatalf("bad id: %v", err)
-			}
+			wantErr(t, "duplicate", r.Create(ctx, u), domain.ErrEmailTaken)
+			wantErr(t, "bad id", second(r.Get(ctx, "not-a-uuid")), domain.ErrStaffUserNotFound)
 		})
 
 		t.Run("api keys", func(t *testing.T) {
@@ -118,16 +102,12 @@ func TestRepositories(t *testing.T) {
 			}
 			dup := other
 			dup.ID = ids.New()
-			if err := r.Create(ctx, dup); !errors.Is(err, domain.ErrAPIKeyPrefixTaken) {
-				t.Fatalf("duplicate prefix: %v", err)
-			}
+			wantErr(t, "duplicate prefix", r.Create(ctx, dup), domain.ErrAPIKeyPrefixTaken)
 			got, err := r.GetByPrefix(ctx, "AbCd1234")
 			if err != nil || got.ID != k.ID || len(got.Scopes) != 2 || got.RateLimitMultiplier == nil || got.RateLimitMultiplier.String() != "2.5" || got.RevokedAt != nil {
 				t.Fatalf("GetByPrefix = %+v, %v", got, err)
 			}
-			if _, err := r.GetByPrefix(ctx, "abcd1234"); !errors.Is(err, domain.ErrAPIKeyNotFound) {
-				t.Fatalf("prefixes are case-sensitive: %v", err)
-			}
+			wantErr(t, "prefixes are case-sensitive", second(r.GetByPrefix(ctx, "abcd1234")), domain.ErrAPIKeyNotFound)
 			list, err := r.List(ctx)
 			if err != nil || len(list) != 2 || list[0].ID != other.ID {
 				t.Fatalf("List = %+v, %v", list, err)
@@ -173,15 +153,22 @@ func TestRepositories(t *testing.T) {
 			if len(stale) != 1 || stale[0] != k.Prefix {
 				t.Fatalf("RevokedOrMissing after revoke = %v", stale)
 			}
-			if _, err := r.Update(ctx, "missing0", func(*domain.APIKey) error { return nil }); !errors.Is(err, domain.ErrAPIKeyNotFound) {
-				t.Fatalf("update missing: %v", err)
-			}
+			wantErr(t, "update missing", second(r.Update(ctx, "missing0", func(*domain.APIKey) error { return nil })), domain.ErrAPIKeyNotFound)
 			if err := r.Delete(ctx, other.Prefix); err != nil {
 				t.Fatal(err)
 			}
-			if err := r.Delete(ctx, other.Prefix); !errors.Is(err, domain.ErrAPIKeyNotFound) {
-				t.Fatalf("second delete: %v", err)
-			}
+			wantErr(t, "second delete", r.Delete(ctx, other.Prefix), domain.ErrAPIKeyNotFound)
 		})
 	}, identitypg.Migrations())
 }
+
+// wantErr fails the test unless err is target.
+func wantErr(t *testing.T, what string, err, target error) {
+	t.Helper()
+	if !errors.Is(err, target) {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// second is the error of a call that answers a value and an error.
+func second[T any](_ T, err error) error { return err }

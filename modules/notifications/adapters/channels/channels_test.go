@@ -29,11 +29,17 @@ func note(channel, recipient string) *domain.Notification {
 		CreatedAt: time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)}
 }
 
+// smtpConfig is the email settings of a sender from "from" on the test server srv,
+// with its credentials and the TLS mode given.
+func smtpConfig(srv *notificationstest.SMTPServer, from, tlsMode string) config.NotificationEmail {
+	return config.NotificationEmail{From: from, Host: srv.Host, Port: srv.Port, Username: srv.Username,
+		Password: srv.Password, TLS: tlsMode, Timeout: 5 * time.Second}
+}
+
 func TestSMTPAgainstARealServer(t *testing.T) {
 	t.Parallel()
 	srv := notificationstest.StartSMTP(t)
-	cfg := config.NotificationEmail{From: "Shop <shop@example.com>", Host: srv.Host, Port: srv.Port, Username: srv.Username,
-		Password: srv.Password, TLS: "none", Timeout: 5 * time.Second}
+	cfg := smtpConfig(srv, "Shop <shop@example.com>", "none")
 	ch := channels.NewSMTP(cfg)
 	id, err := ch.Send(context.Background(), note("email", "ada@example.com"))
 	if err != nil {
@@ -69,8 +75,7 @@ func TestSMTPAgainstARealServer(t *testing.T) {
 func TestSMTPWithSTARTTLS(t *testing.T) {
 	t.Parallel()
 	srv := notificationstest.StartSMTPTLS(t)
-	cfg := config.NotificationEmail{From: "shop@example.com", Host: srv.Host, Port: srv.Port, Username: srv.Username,
-		Password: srv.Password, TLS: "mandatory_starttls", Timeout: 5 * time.Second}
+	cfg := smtpConfig(srv, "shop@example.com", "mandatory_starttls")
 	ch := channels.NewSMTP(cfg)
 	// The server's certificate is not trusted yet: mandatory TLS refuses it.
 	if _, err := ch.Send(context.Background(), note("email", "ada@example.com")); err == nil {

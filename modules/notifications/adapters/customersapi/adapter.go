@@ -25,17 +25,16 @@ func NewAdapter(c customers.Customers, l customers.AccountLinks) *Adapter {
 
 // Customer reads a customer.
 func (a *Adapter) Customer(ctx context.Context, id string) (ports.Customer, error) {
-	c, err := a.customers.GetCustomer(ctx, id)
-	if err != nil {
-		return ports.Customer{}, err
-	}
-	return ports.Customer{ID: c.ID, Email: c.Email, Phone: c.Phone, FirstName: c.FirstName, LastName: c.LastName,
-		AcceptsMarketing: c.AcceptsMarketing}, nil
+	return toPort(a.customers.GetCustomer(ctx, id))
 }
 
 // CustomerByEmail finds a customer by email.
 func (a *Adapter) CustomerByEmail(ctx context.Context, email string) (ports.Customer, error) {
-	c, err := a.customers.FindCustomerByEmail(ctx, email)
+	return toPort(a.customers.FindCustomerByEmail(ctx, email))
+}
+
+// toPort is the customer customers answered in the notifications module's words.
+func toPort(c customers.Customer, err error) (ports.Customer, error) {
 	if err != nil {
 		return ports.Customer{}, err
 	}

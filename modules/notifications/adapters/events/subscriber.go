@@ -227,27 +227,27 @@ func (s *Subscriber) customerCreated(ctx context.Context, e event.Event) error {
 }
 
 func (s *Subscriber) customerEnabled(ctx context.Context, e event.Event) error {
-	c, err := decode[customers.CustomerUpdated](e)
-	if err != nil {
-		return err
-	}
-	return s.App.Welcome(ctx, c.ID)
+	return withCustomer(e, func(c customers.Customer) error { return s.App.Welcome(ctx, c.ID) })
 }
 
 func (s *Subscriber) customerInvited(ctx context.Context, e event.Event) error {
-	c, err := decode[customers.CustomerInvited](e)
-	if err != nil {
-		return err
-	}
-	return s.App.Invite(ctx, "invite:"+e.ID, c.ID)
+	return withCustomer(e, func(c customers.Customer) error { return s.App.Invite(ctx, "invite:"+e.ID, c.ID) })
 }
 
 func (s *Subscriber) passwordReset(ctx context.Context, e event.Event) error {
-	c, err := decode[customers.CustomerPasswordReset](e)
+	return withCustomer(e, func(c customers.Customer) error {
+		return s.App.PasswordReset(ctx, "password_reset:"+e.ID, c.ID)
+	})
+}
+
+// withCustomer runs fn on the customer a customer event carries (its data is the
+// customer, with an expiry beside it for an invitation or a password reset).
+func withCustomer(e event.Event, fn func(customers.Customer) error) error {
+	c, err := decode[customers.Customer](e)
 	if err != nil {
 		return err
 	}
-	return s.App.PasswordReset(ctx, "password_reset:"+e.ID, c.ID)
+	return fn(c)
 }
 
 // forgetCustomer erases a deleted or anonymized customer's data (both events carry the

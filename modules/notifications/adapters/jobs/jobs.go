@@ -49,8 +49,8 @@ func NewJobs(svc *app.Service, cfg *config.Config, log *zap.Logger) *Jobs {
 
 // Register declares the handlers and the sweeps.
 func (j *Jobs) Register(r jobs.Registry) {
-	r.Handle(app.TaskSend, j.send)
-	r.Handle(app.TaskSendBatch, j.sendBatch)
+	r.Handle(app.TaskSend, byID("send", func(p taskPayload) string { return p.ID }, j.svc.Deliver))
+	r.Handle(app.TaskSendBatch, byID("batch", func(p taskPayload) string { return p.BatchID }, j.svc.SendBatch))
 	j.due.Register(r)
 	j.carts.Register(r)
 }
@@ -61,24 +61,22 @@ func (j *Jobs) SendDue(ctx context.Context) error { return j.due.Handle(ctx, nil
 // RemindAbandonedCarts runs the abandoned-cart sweep once (tests).
 func (j *Jobs) RemindAbandonedCarts(ctx context.Context) error { return j.carts.Handle(ctx, nil) }
 
-func (j *Jobs) send(ctx context.Context, payload []byte) error {
-	var p struct {
-		ID string `json:"id"`
-	}
-	if err := json.Unmarshal(payload, &p); err != nil || p.ID == "" {
-		return fmt.Errorf("notifications: send payload %q: %w", payload, jobs.ErrSkipRetry)
-	}
-	_, err := j.svc.Deliver(ctx, p.ID)
-	return err
+// taskPayload is the payload of the send task (the notification's id) and of the
+// batch task (the bulk send's batch id).
+type taskPayload struct {
+	ID      string `json:"id"`
+	BatchID string `json:"batch_id"`
 }
 
-func (j *Jobs) sendBatch(ctx context.Context, payload []byte) error {
-	var p struct {
-		BatchID string `json:"batch_id"`
+// byID is the handler of a task that runs on the id its payload names; a payload that
+// does not decode or names none is not retried (no retry can fix it).
+func byID[T any](name string, id func(taskPayload) string, run func(context.Context, string) (T, error)) jobs.Handler {
+	return func(ctx context.Context, payload []byte) error {
+		var p taskPayload
+		if err := json.Unmarshal(payload, &p); err != nil || id(p) == "" {
+			return fmt.Errorf("notifications: %s payload %q: %w", name, payload, jobs.ErrSkipRetry)
+		}
+		_, err := run(ctx, id(p))
+		return err
 	}
-	if err := json.Unmarshal(payload, &p); err != nil || p.BatchID == "" {
-		return fmt.Errorf("notifications: batch payload %q: %w", payload, jobs.ErrSkipRetry)
-	}
-	_, err := j.svc.SendBatch(ctx, p.BatchID)
-	return err
 }

@@ -160,7 +160,7 @@ func (r *NotificationRepository) Finish(ctx context.Context, n *domain.Notificat
 	if err := db.Done(res, "notifications: finish"); err != nil {
 		return err
 	}
-	row := attemptRow{ID: a.ID, NotificationID: n.ID, Channel: a.Channel, Status: a.Status, Error: a.Error, AttemptedAt: a.AttemptedAt.UTC()}
+	row := fromAttempt(n.ID, a)
 	return db.Insert(conn, &row, nil, "notifications: insert attempt")
 }
 
@@ -316,8 +316,7 @@ func (r *TemplateRepository) Delete(ctx context.Context, id string) error {
 // Touch records a cart's state and activity.
 func (r *CartRepository) Touch(ctx context.Context, c ports.CartActivity) error {
 	conn := r.db.Conn(ctx)
-	row := cartRow{CartID: c.CartID, CustomerID: c.CustomerID, Email: c.Email, Currency: c.Currency, Total: c.Total,
-		ItemCount: c.ItemCount, LastActiveAt: c.LastActiveAt.UTC()}
+	row := fromCart(c)
 	created, err := db.InsertNew(conn, &row, "notifications: insert cart")
 	if err != nil || created {
 		return err

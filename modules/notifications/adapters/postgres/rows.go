@@ -72,20 +72,21 @@ func (r notificationRow) toDomain() (*domain.Notification, error) {
 
 func utc(t *time.Time) *time.Time { return db.UTCPtr(t) }
 
-type attemptRow struct {
-	ID             string `gorm:"primaryKey"`
-	NotificationID string
-	Channel        string
-	Status         string
-	Error          string
-	AttemptedAt    time.Time
-}
+// attemptRow is an attempt: its columns are the domain attempt's fields.
+type attemptRow struct{ domain.Attempt }
 
 func (attemptRow) TableName() string { return "notification_attempts" }
 
+// fromAttempt is a's row as an attempt of the notification notificationID.
+func fromAttempt(notificationID string, a domain.Attempt) attemptRow {
+	a.NotificationID, a.AttemptedAt = notificationID, a.AttemptedAt.UTC()
+	return attemptRow{a}
+}
+
 func (r attemptRow) toDomain() domain.Attempt {
-	return domain.Attempt{ID: r.ID, NotificationID: r.NotificationID, Channel: r.Channel, Status: r.Status, Error: r.Error,
-		AttemptedAt: r.AttemptedAt.UTC()}
+	a := r.Attempt
+	a.AttemptedAt = a.AttemptedAt.UTC()
+	return a
 }
 
 type templateRow struct {
@@ -129,20 +130,22 @@ type deliveryEventRow struct {
 
 func (deliveryEventRow) TableName() string { return "notification_delivery_events" }
 
+// cartRow is a watched cart: the columns of its activity (cart_id is the table's
+// primary key) and when it was reminded.
 type cartRow struct {
-	CartID       string `gorm:"primaryKey"`
-	CustomerID   string
-	Email        string
-	Currency     string
-	Total        string
-	ItemCount    int
-	LastActiveAt time.Time
-	RemindedAt   *time.Time
+	ports.CartActivity
+	RemindedAt *time.Time
 }
 
 func (cartRow) TableName() string { return "notification_cart_activity" }
 
+func fromCart(c ports.CartActivity) cartRow {
+	c.LastActiveAt = c.LastActiveAt.UTC()
+	return cartRow{CartActivity: c}
+}
+
 func (r cartRow) toPort() ports.CartActivity {
-	return ports.CartActivity{CartID: r.CartID, CustomerID: r.CustomerID, Email: r.Email, Currency: r.Currency, Total: r.Total,
-		ItemCount: r.ItemCount, LastActiveAt: r.LastActiveAt.UTC()}
+	c := r.CartActivity
+	c.LastActiveAt = c.LastActiveAt.UTC()
+	return c
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gocommerce/commerce/modules/statistics/api"
 	"github.com/gocommerce/commerce/modules/statistics/domain"
 	"github.com/gocommerce/commerce/modules/statistics/ports"
 	"github.com/gocommerce/commerce/platform/db"
@@ -453,10 +454,10 @@ func (r *Repository) ReplaceSegments(ctx context.Context, currency, today string
 		segment, where string
 		args           []any
 	}{
-		{domain.SegmentDormant, `last_day <= ?`, []any{days(domain.DormantDays)}},
-		{domain.SegmentAtRisk, `last_day <= ? AND last_day > ?`, []any{days(domain.AtRiskDays), days(domain.DormantDays)}},
-		{domain.SegmentNew, `last_day > ? AND first_day > ?`, []any{days(domain.AtRiskDays), days(domain.NewDays)}},
-		{domain.SegmentLoyal, `last_day > ? AND first_day <= ? AND orders >= ?`, []any{days(domain.AtRiskDays), days(domain.NewDays), domain.LoyalOrders}},
+		{api.SegmentDormant, `last_day <= ?`, []any{days(domain.DormantDays)}},
+		{api.SegmentAtRisk, `last_day <= ? AND last_day > ?`, []any{days(domain.AtRiskDays), days(domain.DormantDays)}},
+		{api.SegmentNew, `last_day > ? AND first_day > ?`, []any{days(domain.AtRiskDays), days(domain.NewDays)}},
+		{api.SegmentLoyal, `last_day > ? AND first_day <= ? AND orders >= ?`, []any{days(domain.AtRiskDays), days(domain.NewDays), domain.LoyalOrders}},
 	}
 	for _, rule := range rules {
 		args := append([]any{rule.segment, currency}, rule.args...)

@@ -4,6 +4,7 @@
 package http
 
 import (
+	"context"
 	"net/http"
 	"time"
 
@@ -91,41 +92,48 @@ func (h *Handler) list(c *gin.Context) {
 	c.JSON(http.StatusOK, out)
 }
 
-func (h *Handler) create(c *gin.Context) {
+// answer writes err, or the value v a use case answered as view shows it (the
+// module's answers have no data envelope), with status.
+func answer[T, V any](c *gin.Context, status int, v T, err error, view func(T) V) {
+	if err != nil {
+		httpx.Error(c, err)
+		return
+	}
+	c.JSON(status, view(v))
+}
+
+// saved is the answer of a create or an update.
+func saved(sub *domain.Subscription) successResponse {
+	return successResponse{Success: true, Subscription: resource(sub)}
+}
+
+// readAndSave reads a create or update body (a 400 naming every bad member), then answers
+// what fn made of it with status.
+func readAndSave(c *gin.Context, status int, fn func(ctx context.Context, in domain.Input) (*domain.Subscription, error)) {
 	in, err := httpx.ReadPatch(c, readInput)
 	if err != nil {
 		httpx.Error(c, err)
 		return
 	}
-	sub, err := h.svc.Create(c.Request.Context(), caller(c), in)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusCreated, successResponse{Success: true, Subscription: resource(sub)})
+	sub, err := fn(c.Request.Context(), in)
+	answer(c, status, sub, err, saved)
+}
+
+func (h *Handler) create(c *gin.Context) {
+	readAndSave(c, http.StatusCreated, func(ctx context.Context, in domain.Input) (*domain.Subscription, error) {
+		return h.svc.Create(ctx, caller(c), in)
+	})
 }
 
 func (h *Handler) get(c *gin.Context) {
 	sub, err := h.svc.Get(c.Request.Context(), caller(c), c.Param("id"))
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, getResponse{Subscription: resource(sub)})
+	answer(c, http.StatusOK, sub, err, func(sub *domain.Subscription) getResponse { return getResponse{Subscription: resource(sub)} })
 }
 
 func (h *Handler) update(c *gin.Context) {
-	in, err := httpx.ReadPatch(c, readInput)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	sub, err := h.svc.Update(c.Request.Context(), caller(c), c.Param("id"), in)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, successResponse{Success: true, Subscription: resource(sub)})
+	readAndSave(c, http.StatusOK, func(ctx context.Context, in domain.Input) (*domain.Subscription, error) {
+		return h.svc.Update(ctx, caller(c), c.Param("id"), in)
+	})
 }
 
 func (h *Handler) cancel(c *gin.Context) {
@@ -149,50 +157,42 @@ func (h *Handler) cancel(c *gin.Context) {
 		}
 	}
 	sub, err := h.svc.Cancel(c.Request.Context(), caller(c), c.Param("id"), in)
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	msg := "Subscription cancelled"
-	if sub.Status != domain.StatusCancelled {
-		msg = "Subscription will be cancelled at the end of the current period"
-	}
-	reason := sub.CancellationReason
-	c.JSON(http.StatusOK, cancelResponse{Success: true, Message: msg, Subscription: cancelledJSON{ID: sub.ID, Status: string(sub.Status),
-		CancelledAt: sub.CancelledAt, CancellationReason: &reason, UpdatedAt: sub.UpdatedAt}})
+	answer(c, http.StatusOK, sub, err, func(sub *domain.Subscription) cancelResponse {
+		msg := "Subscription cancelled"
+		if sub.Status != domain.StatusCancelled {
+			msg = "Subscription will be cancelled at the end of the current period"
+		}
+		reason := sub.CancellationReason
+		return cancelResponse{Success: true, Message: msg, Subscription: cancelledJSON{ID: sub.ID, Status: string(sub.Status),
+			CancelledAt: sub.CancelledAt, CancellationReason: &reason, UpdatedAt: sub.UpdatedAt}}
+	})
 }
 
 func (h *Handler) pause(c *gin.Context) {
 	sub, err := h.svc.Pause(c.Request.Context(), caller(c), c.Param("id"))
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, pauseResponse{Success: true, Message: "Subscription paused",
-		Subscription: pausedJSON{ID: sub.ID, Status: string(sub.Status), UpdatedAt: sub.UpdatedAt}})
+	answer(c, http.StatusOK, sub, err, func(sub *domain.Subscription) pauseResponse {
+		return pauseResponse{Success: true, Message: "Subscription paused",
+			Subscription: pausedJSON{ID: sub.ID, Status: string(sub.Status), UpdatedAt: sub.UpdatedAt}}
+	})
 }
 
 func (h *Handler) resume(c *gin.Context) {
 	sub, err := h.svc.Resume(c.Request.Context(), caller(c), c.Param("id"))
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	c.JSON(http.StatusOK, resumeResponse{Success: true, Message: "Subscription resumed",
-		Subscription: resumedJSON{ID: sub.ID, Status: string(sub.Status), NextBillingAt: sub.NextBillingAt, UpdatedAt: sub.UpdatedAt}})
+	answer(c, http.StatusOK, sub, err, func(sub *domain.Subscription) resumeResponse {
+		return resumeResponse{Success: true, Message: "Subscription resumed",
+			Subscription: resumedJSON{ID: sub.ID, Status: string(sub.Status), NextBillingAt: sub.NextBillingAt, UpdatedAt: sub.UpdatedAt}}
+	})
 }
 
 func (h *Handler) invoices(c *gin.Context) {
 	invs, err := h.svc.Invoices(c.Request.Context(), caller(c), c.Param("id"))
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	out := invoicesResponse{Invoices: make([]invoiceJSON, len(invs))}
-	for i := range invs {
-		out.Invoices[i] = invoiceJSON(app.ToInvoice(&invs[i]))
-	}
-	c.JSON(http.StatusOK, out)
+	answer(c, http.StatusOK, invs, err, func(invs []domain.Invoice) invoicesResponse {
+		out := invoicesResponse{Invoices: make([]invoiceJSON, len(invs))}
+		for i := range invs {
+			out.Invoices[i] = invoiceJSON(app.ToInvoice(&invs[i]))
+		}
+		return out
+	})
 }
 
 func (h *Handler) failedPayments(c *gin.Context) {

@@ -79,60 +79,21 @@ func (r subscriptionRow) toDomain() domain.Subscription {
 	}
 }
 
-type invoiceRow struct {
-	ID               string `gorm:"primaryKey"`
-	SubscriptionID   string
-	CustomerID       string
-	OrderRef         string
-	OrderID          string
-	CycleNumber      int
-	PeriodStart      time.Time
-	PeriodEnd        time.Time
-	Subtotal         decimal.Decimal
-	TaxTotal         decimal.Decimal
-	Total            decimal.Decimal
-	Currency         string
-	Status           string
-	PaidAt           *time.Time
-	PaymentID        string
-	FailedAttempts   int
-	LastFailedAt     *time.Time
-	FirstFailedAt    *time.Time
-	FailureReason    string
-	NextRetryAt      *time.Time
-	RetryCount       int
-	RecoveredAttempt int
-	LostAt           *time.Time
-	ClaimToken       string
-	ClaimedUntil     *time.Time
-	CreatedAt        time.Time
-	UpdatedAt        time.Time
-}
+// invoiceRow is an invoice: its columns are the domain invoice's fields.
+type invoiceRow struct{ domain.Invoice }
 
 func (invoiceRow) TableName() string { return "subscription_invoices" }
 
-func fromInvoice(i *domain.Invoice) invoiceRow {
-	return invoiceRow{
-		ID: i.ID, SubscriptionID: i.SubscriptionID, CustomerID: i.CustomerID, OrderRef: i.OrderRef, OrderID: i.OrderID,
-		CycleNumber: i.CycleNumber, PeriodStart: utc(i.PeriodStart), PeriodEnd: utc(i.PeriodEnd), Subtotal: i.Subtotal,
-		TaxTotal: i.TaxTotal, Total: i.Total, Currency: i.Currency, Status: string(i.Status), PaidAt: db.UTCPtr(i.PaidAt),
-		PaymentID: i.PaymentID, FailedAttempts: i.FailedAttempts, LastFailedAt: db.UTCPtr(i.LastFailedAt),
-		FirstFailedAt: db.UTCPtr(i.FirstFailedAt), FailureReason: i.FailureReason, NextRetryAt: db.UTCPtr(i.NextRetryAt),
-		RetryCount: i.RetryCount, RecoveredAttempt: i.RecoveredAttempt, LostAt: db.UTCPtr(i.LostAt), ClaimToken: i.ClaimToken,
-		ClaimedUntil: db.UTCPtr(i.ClaimedUntil), CreatedAt: utc(i.CreatedAt), UpdatedAt: utc(i.UpdatedAt),
-	}
-}
+func fromInvoice(i *domain.Invoice) invoiceRow { return invoiceRow{utcInvoice(*i)} }
 
-func (r invoiceRow) toDomain() domain.Invoice {
-	return domain.Invoice{
-		ID: r.ID, SubscriptionID: r.SubscriptionID, CustomerID: r.CustomerID, OrderRef: r.OrderRef, OrderID: r.OrderID,
-		CycleNumber: r.CycleNumber, PeriodStart: utc(r.PeriodStart), PeriodEnd: utc(r.PeriodEnd), Subtotal: r.Subtotal,
-		TaxTotal: r.TaxTotal, Total: r.Total, Currency: r.Currency, Status: domain.InvoiceStatus(r.Status), PaidAt: db.UTCPtr(r.PaidAt),
-		PaymentID: r.PaymentID, FailedAttempts: r.FailedAttempts, LastFailedAt: db.UTCPtr(r.LastFailedAt),
-		FirstFailedAt: db.UTCPtr(r.FirstFailedAt), FailureReason: r.FailureReason, NextRetryAt: db.UTCPtr(r.NextRetryAt),
-		RetryCount: r.RetryCount, RecoveredAttempt: r.RecoveredAttempt, LostAt: db.UTCPtr(r.LostAt), ClaimToken: r.ClaimToken,
-		ClaimedUntil: db.UTCPtr(r.ClaimedUntil), CreatedAt: utc(r.CreatedAt), UpdatedAt: utc(r.UpdatedAt),
-	}
+func (r invoiceRow) toDomain() domain.Invoice { return utcInvoice(r.Invoice) }
+
+// utcInvoice is i with its times in UTC.
+func utcInvoice(i domain.Invoice) domain.Invoice {
+	i.PeriodStart, i.PeriodEnd, i.CreatedAt, i.UpdatedAt = utc(i.PeriodStart), utc(i.PeriodEnd), utc(i.CreatedAt), utc(i.UpdatedAt)
+	i.PaidAt, i.LastFailedAt, i.FirstFailedAt = db.UTCPtr(i.PaidAt), db.UTCPtr(i.LastFailedAt), db.UTCPtr(i.FirstFailedAt)
+	i.NextRetryAt, i.LostAt, i.ClaimedUntil = db.UTCPtr(i.NextRetryAt), db.UTCPtr(i.LostAt), db.UTCPtr(i.ClaimedUntil)
+	return i
 }
 
 type attemptRow struct {

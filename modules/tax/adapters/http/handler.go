@@ -92,15 +92,24 @@ func create[In, Out any](c *gin.Context, read func(b *patch.Body) In, fn func(co
 	c.JSON(http.StatusCreated, httpx.Data(view(out)))
 }
 
-func (h *Handler) calculate(c *gin.Context) {
-	answer(c, func(ctx context.Context, req *calculateRequest) (any, error) {
-		q, err := req.query()
+// compute answers a body R that reads into a query of the app (its query method):
+// run on the query, the answer shown by view.
+func compute[R any, PR interface {
+	*R
+	query() (Q, error)
+}, Q, Res, V any](c *gin.Context, run func(context.Context, Q) (Res, error), view func(Res) V) {
+	answer(c, func(ctx context.Context, req *R) (any, error) {
+		q, err := PR(req).query()
 		if err != nil {
 			return nil, err
 		}
-		res, err := h.app.Calculate(ctx, q)
-		return toCalculation(res), err
+		res, err := run(ctx, q)
+		return view(res), err
 	})
+}
+
+func (h *Handler) calculate(c *gin.Context) {
+	compute[calculateRequest](c, h.app.Calculate, toCalculation)
 }
 
 func (h *Handler) validateVAT(c *gin.Context) {
@@ -111,14 +120,7 @@ func (h *Handler) validateVAT(c *gin.Context) {
 }
 
 func (h *Handler) calculateShipping(c *gin.Context) {
-	answer(c, func(ctx context.Context, req *shippingRequest) (any, error) {
-		q, err := req.query()
-		if err != nil {
-			return nil, err
-		}
-		res, err := h.app.CalculateShipping(ctx, q)
-		return toShipping(res), err
-	})
+	compute[shippingRequest](c, h.app.CalculateShipping, toShipping)
 }
 
 func (h *Handler) ossReport(c *gin.Context) {
@@ -133,28 +135,26 @@ func (h *Handler) rates(c *gin.Context) {
 		CountryCode: c.Query("country_code"), RegionCode: c.Query("region_code"), PostalCode: c.Query("postal_code"),
 		CategoryID: c.Query("tax_category_id"),
 	})
-	if err != nil {
-		httpx.Error(c, err)
-		return
-	}
-	out := make([]rateListItem, len(views))
-	for i, v := range views {
-		out[i] = toRateListItem(v)
-	}
-	c.JSON(http.StatusOK, gin.H{"rates": out})
+	list(c, "rates", views, err, toRateListItem)
 }
 
 func (h *Handler) categories(c *gin.Context) {
 	cats, err := h.app.Categories(c.Request.Context())
+	list(c, "categories", cats, err, toCategory)
+}
+
+// list answers the items a read gave, each shown by view, as the member key of the
+// body (an empty list is []) with 200; or the read's error.
+func list[T, V any](c *gin.Context, key string, items []T, err error, view func(T) V) {
 	if err != nil {
 		httpx.Error(c, err)
 		return
 	}
-	out := make([]categoryJSON, len(cats))
-	for i, cat := range cats {
-		out[i] = toCategory(cat)
+	out := make([]V, len(items))
+	for i, it := range items {
+		out[i] = view(it)
 	}
-	c.JSON(http.StatusOK, gin.H{"categories": out})
+	c.JSON(http.StatusOK, gin.H{key: out})
 }
 
 func (h *Handler) createZone(c *gin.Context) {
