@@ -85,12 +85,9 @@ func dataOf(t *testing.T, r response) map[string]any {
 
 func (e *checkoutEnv) product(price string, stock int) string {
 	e.t.Helper()
-	p := e.do("POST", "/api/v1/products", map[string]any{"title": "Thing " + price, "price": price, "currency": "USD", "inventory_quantity": stock}, e.admin...)
-	if p.Status != http.StatusCreated {
-		e.t.Fatalf("product: %d %s", p.Status, p.Body)
-	}
+	id := e.createdID("/api/v1/products", map[string]any{"title": "Thing " + price, "price": price, "currency": "USD", "inventory_quantity": stock}, e.admin...)
 	e.drain()
-	return dataOf(e.t, p)["id"].(string)
+	return id
 }
 
 func (e *checkoutEnv) drain() {
@@ -101,19 +98,10 @@ func (e *checkoutEnv) drain() {
 // guestCart creates a guest cart holding quantity of the product (and the coupon).
 func (e *checkoutEnv) guestCart(productID string, quantity int, coupon string) (string, []string) {
 	e.t.Helper()
-	g := e.do("POST", "/api/v1/carts/guest", map[string]any{"currency": "USD"})
-	if g.Status != http.StatusCreated {
-		e.t.Fatalf("guest cart: %d %s", g.Status, g.Body)
-	}
-	d := dataOf(e.t, g)
-	id, session := d["id"].(string), []string{"X-Session-Token", d["session_token"].(string)}
-	if r := e.do("POST", "/api/v1/carts/"+id+"/items", map[string]any{"product_id": productID, "quantity": quantity}, session...); r.Status != http.StatusCreated {
-		e.t.Fatalf("add item: %d %s", r.Status, r.Body)
-	}
+	id, session := e.newGuestCart("USD")
+	e.addItem(id, productID, quantity, session...)
 	if coupon != "" {
-		if r := e.do("POST", "/api/v1/carts/"+id+"/coupon", map[string]any{"coupon_code": coupon}, session...); r.Status != http.StatusOK {
-			e.t.Fatalf("apply coupon: %d %s", r.Status, r.Body)
-		}
+		e.must(http.StatusOK, "POST", "/api/v1/carts/"+id+"/coupon", map[string]any{"coupon_code": coupon}, session...)
 	}
 	return id, session
 }
@@ -157,11 +145,7 @@ func (e *checkoutEnv) count(query string, args ...any) int64 {
 
 func (e *checkoutEnv) coupon(code string, limit int) string {
 	e.t.Helper()
-	c := e.do("POST", "/api/v1/coupons", map[string]any{"code": code, "type": "percentage", "value": "10", "is_active": true, "usage_limit": limit}, e.admin...)
-	if c.Status != http.StatusCreated {
-		e.t.Fatalf("coupon: %d %s", c.Status, c.Body)
-	}
-	return dataOf(e.t, c)["id"].(string)
+	return e.createdID("/api/v1/coupons", map[string]any{"code": code, "type": "percentage", "value": "10", "is_active": true, "usage_limit": limit}, e.admin...)
 }
 
 // couponCart is a product at 10.00 with stock units, the coupon SAVE10 (10%, 10 uses)
@@ -181,7 +165,6 @@ func (e *checkoutEnv) usageCount(couponID string) float64 {
 // A guest: initiate (tax by address, rates), choose a rate, pay; the order is paid,
 // the stock committed, the cart converted, and the same cart again answers the order.
 func TestCheckoutGuestEndToEnd(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		e := checkoutOn(ta)
 		pid := e.product("10.00", 100)
@@ -273,25 +256,17 @@ func TestCheckoutGuestEndToEnd(t *testing.T) {
 
 // A customer checks out their cart without initiating (the address comes with complete).
 func TestCheckoutCustomerEndToEnd(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		e := checkoutOn(ta)
 		pid := e.product("8.00", 10)
 		s := e.register("ada@example.com")
-		bearer := []string{"Authorization", "Bearer " + s.access}
-		me := e.do("GET", "/api/v1/carts/me?currency=USD", nil, bearer...)
-		cartID := dataOf(t, me)["id"].(string)
-		if r := e.do("POST", "/api/v1/carts/"+cartID+"/items", map[string]any{"product_id": pid, "quantity": 3}, bearer...); r.Status != http.StatusCreated {
-			t.Fatalf("add: %d %s", r.Status, r.Body)
-		}
+		creds := bearer(s.access)
+		cartID, _ := e.customerCart("USD", pid, 3, creds...)
 		other := e.register("eve@example.com")
-		if r := e.do("POST", "/api/v1/checkout/complete", map[string]any{"cart_id": cartID, "payment_method": card("4242424242424242")}, "Authorization", "Bearer "+other.access); r.Status != http.StatusNotFound {
+		if r := e.do("POST", "/api/v1/checkout/complete", map[string]any{"cart_id": cartID, "payment_method": card("4242424242424242")}, bearer(other.access)...); r.Status != http.StatusNotFound {
 			t.Errorf("another customer's cart: %d %s", r.Status, r.Body)
 		}
-		done := e.do("POST", "/api/v1/checkout/complete", map[string]any{"cart_id": cartID, "shipping_address": usAddress, "payment_method": card("4000000000003055")}, bearer...)
-		if done.Status != http.StatusOK {
-			t.Fatalf("complete: %d %s", done.Status, done.Body)
-		}
+		done := e.must(http.StatusOK, "POST", "/api/v1/checkout/complete", map[string]any{"cart_id": cartID, "shipping_address": usAddress, "payment_method": card("4000000000003055")}, creds...)
 		d := dataOf(t, done)
 		order := d["order"].(map[string]any)
 		// 24.00 + standard shipping 5.00 (the cheapest, none chosen) + 10% tax.
@@ -311,7 +286,6 @@ func TestCheckoutCustomerEndToEnd(t *testing.T) {
 // A declined card, an Idempotency-Key replayed, out of stock at complete and a
 // coupon: nothing of a failed attempt stays.
 func TestCheckoutFailuresLeaveNothing(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		e := checkoutOn(ta)
 		pid, couponID, cartID, session := e.couponCart(3)
@@ -372,7 +346,6 @@ func TestCheckoutFailuresLeaveNothing(t *testing.T) {
 // 3D Secure: the order waits, pending; completing the payment pays it and converts
 // the cart; a payment never completed lapses with its stock hold.
 func TestCheckoutThreeDSecure(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, func(c *config.Config) { c.Inventory.ReservationTimeout = 2 * time.Second }, func(t *testing.T, ta *testApp) {
 		e := checkoutOn(ta)
 		pid, couponID, cartID, session := e.couponCart(5)
@@ -466,7 +439,6 @@ func TestCheckoutThreeDSecure(t *testing.T) {
 // Concurrency: 50 completes on the last 10 units sell exactly 10; 20 completes with a
 // coupon limited to 5 count exactly 5 uses; the same key racing charges once.
 func TestCheckoutConcurrency(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		e := checkoutOn(ta)
 		run := func(n int, pid, coupon string, want int, code string) {
@@ -534,7 +506,6 @@ func TestCheckoutConcurrency(t *testing.T) {
 
 // Admin orders record their coupon uses under the same limits as checkout.
 func TestAdminOrderCouponLimit(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		e := checkoutOn(ta)
 		pid := e.product("10.00", 10)
@@ -574,7 +545,6 @@ func (failingOrders) Create(context.Context, ports.OrderDraft) (ports.Order, err
 // A failure after the charge voids it: the payment is refunded, the stock and the
 // coupon use given back, no order made; the next attempt succeeds.
 func TestCheckoutFailureAfterChargeVoids(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		e := checkoutOn(ta)
 		pid, couponID, cartID, session := e.couponCart(5)

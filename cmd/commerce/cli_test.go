@@ -148,7 +148,6 @@ func TestSeed(t *testing.T) {
 // seed on a store where a customer registered first (the README's order): that
 // customer is skipped, with a line saying so, and the rest is seeded.
 func TestSeedAfterRegister(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		ta.app.Seeders.ProductCount = 3
 		reg := ta.do("POST", "/api/v1/auth/register", map[string]any{

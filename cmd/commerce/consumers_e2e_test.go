@@ -15,7 +15,6 @@ import (
 // subscribes to every type (decision 0191), no event of the wired app is stored
 // delivered at once; platform/events tests that path.
 func TestModulesAreRegisteredEventConsumers(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		ctx := context.Background()
 		if err := ta.app.Relay.Register(ctx); err != nil {

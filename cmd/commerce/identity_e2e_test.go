@@ -22,7 +22,6 @@ func errorOf(t *testing.T, r response) map[string]any {
 // The main identity path through the whole process, every response checked against the
 // OpenAPI document.
 func TestIdentityEndToEnd(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, func(c *config.Config) {
 		c.RateLimiting.Auth.RequestsPerMinute = 1000
 		c.RateLimiting.Anonymous = config.Limit{RequestsPerMinute: 1000, BurstCapacity: 1000, RequestsPerHour: 10000}

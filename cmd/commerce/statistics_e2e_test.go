@@ -20,7 +20,6 @@ func (r taskRecorder) Every(string, time.Duration)        {}
 // and the products report count them (the cancelled one only by status), and after the
 // segments job a coupon for the vip segment applies to the vip customer's cart only.
 func TestStatisticsEndToEnd(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		ctx := context.Background()
 		admin := ta.adminAuth()

@@ -9,7 +9,6 @@ import (
 // addresses (the carts module asks customers through its customersapi adapter), as
 // wired in production: decision 0101.
 func TestCartTotalsShippingAddressEndToEnd(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		type shopper struct {
 			id      string

@@ -21,7 +21,6 @@ import (
 // endpoint as signed deliveries, through the relay and the in-process jobs runner, as
 // wired in the embedded mode.
 func TestWebhooksDeliverRealEvents(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, func(c *config.Config) { c.Webhooks.RetryBase = 50 * time.Millisecond }, func(t *testing.T, ta *testApp) {
 		t.Parallel()
 		ctx, cancel := context.WithCancel(context.Background())
