@@ -7,9 +7,7 @@ import (
 	"testing"
 
 	"github.com/gin-gonic/gin"
-	"go.uber.org/zap"
 
-	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/httpx"
 )
 
@@ -30,16 +28,12 @@ func (uploadsModule) RegisterRoutes(r *httpx.Routes) {
 
 // The rate-limit hook sees which requests are routed to an upload route.
 func TestIsUpload(t *testing.T) {
-	cfg := config.Default()
 	seen := func(c *gin.Context) {
 		if httpx.IsUpload(c) {
 			c.Header("X-Upload", "yes")
 		}
 	}
-	s, err := httpx.NewServer(&cfg, zap.NewNop(), nil, seen, nil, nil, []httpx.Module{uploadsModule{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, _ := newServer(t, serverOpts{limiter: seen, module: uploadsModule{}})
 	for req, want := range map[string]bool{
 		"POST /api/v1/products/p1/images": true,
 		"POST /api/v1/products/p2/images": true,
