@@ -162,6 +162,20 @@ func (e *checkoutEnv) usageCount(couponID string) float64 {
 	return dataOf(e.t, e.do("GET", "/api/v1/coupons/"+couponID+"/usage", nil, e.admin...))["usage_count"].(float64)
 }
 
+// stockAndUses checks, after what, the product's available stock and the coupon's uses.
+func (e *checkoutEnv) stockAndUses(what, productID, couponID string, available, uses float64) {
+	e.t.Helper()
+	if got, n := e.available(productID), e.usageCount(couponID); got != available || n != uses {
+		e.t.Errorf("%s: available %v, uses %v (want %v, %v)", what, got, n, available, uses)
+	}
+}
+
+// order is the order as staff read it.
+func (e *checkoutEnv) order(id string) map[string]any {
+	e.t.Helper()
+	return dataOf(e.t, e.do("GET", "/api/v1/orders/"+id, nil, e.admin...))
+}
+
 // A guest: initiate (tax by address, rates), choose a rate, pay; the order is paid,
 // the stock committed, the cart converted, and the same cart again answers the order.
 func TestCheckoutGuestEndToEnd(t *testing.T) {
@@ -228,7 +242,7 @@ func TestCheckoutGuestEndToEnd(t *testing.T) {
 		if n := e.count("SELECT count(*) FROM inventory_reservations WHERE order_id = ? AND status = 'active'", orderID); n != 0 {
 			t.Errorf("active reservations: %d", n)
 		}
-		o := dataOf(t, e.do("GET", "/api/v1/orders/"+orderID, nil, e.admin...))
+		o := e.order(orderID)
 		if o["source_name"] != "checkout" || o["financial_status"] != "paid" || o["total_tax"] != "3.50" || o["total_shipping"] != "15.00" || len(o["line_items"].([]any)) != 1 ||
 			len(o["shipping_lines"].([]any)) != 1 || o["cart_token"] != cartID {
 			t.Errorf("order: %v", o)
@@ -294,12 +308,7 @@ func TestCheckoutFailuresLeaveNothing(t *testing.T) {
 		if er := errorOf(t, declined); declined.Status != http.StatusPaymentRequired || er["code"] != "CARD_DECLINED" {
 			t.Fatalf("declined: %d %s", declined.Status, declined.Body)
 		}
-		if got := e.available(pid); got != 3 {
-			t.Errorf("available after decline: %v", got)
-		}
-		if n := e.usageCount(couponID); n != 0 {
-			t.Errorf("coupon uses after decline: %v", n)
-		}
+		e.stockAndUses("after decline", pid, couponID, 3, 0)
 		if n := e.count("SELECT count(*) FROM orders"); n != 0 {
 			t.Errorf("orders after decline: %d", n)
 		}
@@ -320,9 +329,7 @@ func TestCheckoutFailuresLeaveNothing(t *testing.T) {
 		if short.Status != http.StatusBadRequest || errorOf(t, short)["code"] != "INSUFFICIENT_INVENTORY" {
 			t.Errorf("out of stock: %d %s", short.Status, short.Body)
 		}
-		if got, n := e.available(pid), e.usageCount(couponID); got != 1 || n != 0 {
-			t.Errorf("after out of stock: available %v, coupon uses %v", got, n)
-		}
+		e.stockAndUses("after out of stock", pid, couponID, 1, 0)
 		if r := e.complete(other, otherSession, "4242424242424242", "key-2"); r.Status != http.StatusConflict || errorOf(t, r)["code"] != "IDEMPOTENCY_KEY_REUSED" {
 			t.Errorf("key of another cart: %d %s", r.Status, r.Body)
 		}
@@ -334,9 +341,7 @@ func TestCheckoutFailuresLeaveNothing(t *testing.T) {
 		if ok.Status != http.StatusOK {
 			t.Fatalf("after fixing the cart: %d %s", ok.Status, ok.Body)
 		}
-		if got, n := e.available(pid), e.usageCount(couponID); got != 0 || n != 1 {
-			t.Errorf("after the sale: available %v, coupon uses %v", got, n)
-		}
+		e.stockAndUses("after the sale", pid, couponID, 0, 1)
 		if d := dataOf(t, ok); d["discount_total"] != "1.00" || d["order"].(map[string]any)["total_price"] != "15.40" {
 			t.Errorf("discounted order: %s", ok.Body)
 		}
@@ -361,14 +366,12 @@ func TestCheckoutThreeDSecure(t *testing.T) {
 		if again := e.complete(cartID, session, "4242424242424242", ""); dataOf(t, again)["order_id"] != orderID || dataOf(t, again)["status"] != "requires_action" {
 			t.Errorf("again while pending: %s", again.Body)
 		}
-		if got, n := e.available(pid), e.usageCount(couponID); got != 3 || n != 1 {
-			t.Errorf("held: available %v, uses %v", got, n)
-		}
+		e.stockAndUses("held", pid, couponID, 3, 1)
 		if r := e.do("POST", "/api/v1/payments/"+paymentID+"/complete", map[string]any{"action_type": "three_d_secure", "action_data": map[string]any{"payment_intent": intent}}, e.admin...); r.Status != http.StatusOK {
 			t.Fatalf("payment complete: %d %s", r.Status, r.Body)
 		}
 		e.drain()
-		o := dataOf(t, e.do("GET", "/api/v1/orders/"+orderID, nil, e.admin...))
+		o := e.order(orderID)
 		if o["financial_status"] != "paid" {
 			t.Errorf("order after 3DS: %v", o["financial_status"])
 		}
@@ -389,12 +392,10 @@ func TestCheckoutThreeDSecure(t *testing.T) {
 			t.Fatalf("a failing 3DS answered 200: %s", r.Body)
 		}
 		e.drain()
-		if o := dataOf(t, e.do("GET", "/api/v1/orders/"+p3["order_id"].(string), nil, e.admin...)); o["status"] != "cancelled" {
+		if o := e.order(p3["order_id"].(string)); o["status"] != "cancelled" {
 			t.Errorf("order of the failed 3DS: %v", o["status"])
 		}
-		if got, n := e.available(pid), e.usageCount(couponID); got != 3 || n != 1 {
-			t.Errorf("after the failed 3DS: available %v, uses %v", got, n)
-		}
+		e.stockAndUses("after the failed 3DS", pid, couponID, 3, 1)
 
 		// A second cart's payment is never completed: the hold lapses.
 		cart2, session2 := e.guestCart(pid, 3, "SAVE10")
@@ -411,13 +412,11 @@ func TestCheckoutThreeDSecure(t *testing.T) {
 		if err != nil || n != 1 {
 			t.Fatalf("expire: %d %v", n, err)
 		}
-		o2 := dataOf(t, e.do("GET", "/api/v1/orders/"+order2, nil, e.admin...))
+		o2 := e.order(order2)
 		if o2["status"] != "cancelled" {
 			t.Errorf("lapsed order: %v", o2["status"])
 		}
-		if got, n := e.available(pid), e.usageCount(couponID); got != 3 || n != 1 {
-			t.Errorf("after lapse: available %v, uses %v", got, n)
-		}
+		e.stockAndUses("after lapse", pid, couponID, 3, 1)
 		if r := e.do("GET", "/api/v1/carts/"+cart2, nil, session2...); r.Status != http.StatusOK {
 			t.Errorf("cart after lapse: %d", r.Status)
 		}
@@ -558,9 +557,7 @@ func TestCheckoutFailureAfterChargeVoids(t *testing.T) {
 		if n := e.count("SELECT count(*) FROM payments_payments WHERE status IN ('refunded', 'canceled')"); n != 1 {
 			t.Errorf("voided payments: %d", n)
 		}
-		if got, n := e.available(pid), e.usageCount(couponID); got != 5 || n != 0 {
-			t.Errorf("after the failure: available %v, uses %v", got, n)
-		}
+		e.stockAndUses("after the failure", pid, couponID, 5, 0)
 		if n := e.count("SELECT count(*) FROM orders"); n != 0 {
 			t.Errorf("orders: %d", n)
 		}
@@ -568,8 +565,6 @@ func TestCheckoutFailureAfterChargeVoids(t *testing.T) {
 		if r := e.complete(cartID, session, "4242424242424242", ""); r.Status != http.StatusOK {
 			t.Fatalf("retry: %d %s", r.Status, r.Body)
 		}
-		if got, n := e.available(pid), e.usageCount(couponID); got != 3 || n != 1 {
-			t.Errorf("after the retry: available %v, uses %v", got, n)
-		}
+		e.stockAndUses("after the retry", pid, couponID, 3, 1)
 	})
 }
