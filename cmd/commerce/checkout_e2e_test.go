@@ -211,9 +211,7 @@ func TestCheckoutGuestEndToEnd(t *testing.T) {
 		if fr2["item_tax"] != "4.00" || fr2["reverse_charge_applied"] != false {
 			t.Errorf("FR tax: %v", fr2)
 		}
-		if r := e.do("POST", "/api/v1/checkout/initiate", map[string]any{"cart_id": cartID, "shipping_address": usAddress}, session...); r.Status != http.StatusOK {
-			t.Fatalf("initiate again: %d %s", r.Status, r.Body)
-		}
+		e.must(http.StatusOK, "POST", "/api/v1/checkout/initiate", map[string]any{"cart_id": cartID, "shipping_address": usAddress}, session...) // initiate again
 		if r := e.do("POST", "/api/v1/checkout/shipping", map[string]any{"cart_id": cartID, "shipping_rate_id": "nope"}, session...); r.Status != http.StatusNotFound || errorOf(t, r)["code"] != "SHIPPING_RATE_NOT_FOUND" {
 			t.Errorf("unknown rate: %d %s", r.Status, r.Body)
 		}
@@ -367,9 +365,7 @@ func TestCheckoutThreeDSecure(t *testing.T) {
 			t.Errorf("again while pending: %s", again.Body)
 		}
 		e.stockAndUses("held", pid, couponID, 3, 1)
-		if r := e.do("POST", "/api/v1/payments/"+paymentID+"/complete", map[string]any{"action_type": "three_d_secure", "action_data": map[string]any{"payment_intent": intent}}, e.admin...); r.Status != http.StatusOK {
-			t.Fatalf("payment complete: %d %s", r.Status, r.Body)
-		}
+		e.must(http.StatusOK, "POST", "/api/v1/payments/"+paymentID+"/complete", map[string]any{"action_type": "three_d_secure", "action_data": map[string]any{"payment_intent": intent}}, e.admin...)
 		e.drain()
 		o := e.order(orderID)
 		if o["financial_status"] != "paid" {

@@ -30,9 +30,7 @@ func TestIdentityEndToEnd(t *testing.T) {
 		ctx := context.Background()
 
 		// Health and docs.
-		if r := ta.do("GET", "/health", nil); r.Status != http.StatusOK {
-			t.Fatalf("health: %d %s", r.Status, r.Body)
-		}
+		ta.must(http.StatusOK, "GET", "/health", nil)
 		if r := ta.do("GET", "/api/v1/openapi.json", nil); r.Status != http.StatusOK || !strings.Contains(string(r.Body), "/api/v1/auth/register") {
 			t.Fatalf("openapi: %d", r.Status)
 		}
