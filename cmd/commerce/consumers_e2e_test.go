@@ -38,10 +38,7 @@ func TestModulesAreRegisteredEventConsumers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := ta.do("POST", "/api/v1/products", map[string]any{"title": "Mug", "price": "12.50", "currency": "USD", "inventory_quantity": 5}, "Authorization", "Bearer "+key)
-		if p.Status != http.StatusCreated {
-			t.Fatalf("product: %d %s", p.Status, p.Body)
-		}
+		ta.must(http.StatusCreated, "POST", "/api/v1/products", map[string]any{"title": "Mug", "price": "12.50", "currency": "USD", "inventory_quantity": 5}, "Authorization", "Bearer "+key)
 		type outboxRow struct {
 			Type        string
 			OccurredAt  time.Time

@@ -64,10 +64,7 @@ func TestExportHoldsTheCustomersNotifications(t *testing.T) {
 		ta.register("bob@example.com")
 		e := &checkoutEnv{testApp: ta, admin: admin}
 		e.drain()
-		r := ta.do("POST", "/api/v1/customers/"+ada.id+"/export", nil, admin...)
-		if r.Status != http.StatusOK {
-			t.Fatalf("export: %d %s", r.Status, r.Body)
-		}
+		r := ta.must(http.StatusOK, "POST", "/api/v1/customers/"+ada.id+"/export", nil, admin...)
 		ns, _ := dataOf(t, r)["notifications"].([]any)
 		if len(ns) != 1 {
 			t.Fatalf("exported notifications %v", ns)

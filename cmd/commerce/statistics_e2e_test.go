@@ -44,10 +44,7 @@ func TestStatisticsEndToEnd(t *testing.T) {
 		ta.must(http.StatusOK, "POST", "/api/v1/orders/"+guest+"/cancel", map[string]any{}, admin...)
 		drain()
 
-		d := ta.do("GET", "/api/v1/admin/statistics/dashboard", nil, admin...)
-		if d.Status != http.StatusOK {
-			t.Fatalf("dashboard %d %s", d.Status, d.Body)
-		}
+		d := ta.must(http.StatusOK, "GET", "/api/v1/admin/statistics/dashboard", nil, admin...)
 		data := d.JSON(t)["data"].(map[string]any)
 		sales := data["sales"].(map[string]any)
 		if rev := sales["total_revenue"].(map[string]any); rev["amount"] != "35.00" || rev["currency"] != "USD" {
