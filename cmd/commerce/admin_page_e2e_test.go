@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"image"
 	"image/png"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
@@ -18,8 +17,6 @@ import (
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
-
-	"github.com/gocommerce/commerce/platform/testdb"
 )
 
 // TestAdminPageInBrowser signs a staff user in to /admin in headless Chromium and
@@ -31,11 +28,7 @@ import (
 // CI installs it).
 func TestAdminPageInBrowser(t *testing.T) {
 	t.Parallel()
-	chrome := findChrome()
-	if chrome == "" {
-		t.Skip("no Chromium found (make browser, or set CHROME_BIN): the browser check of /admin did not run")
-	}
-	ta := newTestApp(t, testdb.Primary(), nil)
+	chrome, ta := browserApp(t, "/admin")
 	ctx := context.Background()
 	if _, err := ta.app.Identity.CreateAdmin(ctx, "owner@example.com", "Owner12345"); err != nil {
 		t.Fatal(err)
@@ -43,11 +36,8 @@ func TestAdminPageInBrowser(t *testing.T) {
 	auth := ta.adminAuth()
 	drain := func() { ta.relay(5) }
 	mustCreate := func(path string, body map[string]any) map[string]any {
-		r := ta.do("POST", path, body, auth...)
-		if r.Status != http.StatusCreated {
-			t.Fatalf("%s: %d %s", path, r.Status, r.Body)
-		}
-		return r.JSON(t)["data"].(map[string]any)
+		t.Helper()
+		return ta.created(path, body, auth...)
 	}
 	kettle := mustCreate("/api/v1/products", map[string]any{"title": "Copper kettle", "price": "40.00", "currency": "USD", "inventory_quantity": 20})
 	mustCreate("/api/v1/products", map[string]any{"title": "Tea strainer", "price": "6.00", "currency": "USD", "inventory_quantity": 2, "low_stock_threshold": 5})

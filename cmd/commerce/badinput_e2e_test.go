@@ -32,7 +32,6 @@ import (
 // the outbox included) must be unchanged after each operation's table. Deterministic:
 // the cases are a table, the few random strings come from a fixed seed.
 func TestBadInputProbe(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, func(c *config.Config) { c.RateLimiting.Enabled = false }, func(t *testing.T, ta *testApp) {
 		p := &probe{t: t, ta: ta, rnd: rand.New(rand.NewPCG(15, 2))}
 		p.seed()
@@ -707,7 +706,6 @@ func newContainer(nextKey string) any {
 // search) and is now a 400 validation error naming the field; stock has one limit in
 // the catalog and in inventory.
 func TestBadInputRegressions(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		admin := ta.adminAuth()
 		// raw sends bytes as they are (no JSON encoding, no document check).

@@ -7,41 +7,30 @@ import (
 
 // Catalog and inventory meet through catalog's api and events, wired as in production.
 func TestCatalogInventoryEndToEnd(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		auth := ta.adminAuth()
 
-		created := ta.do("POST", "/api/v1/products", map[string]any{
+		product := ta.created("/api/v1/products", map[string]any{
 			"title": "Linen Shirt", "price": "49.90", "currency": "EUR", "inventory_quantity": 20,
 		}, auth...)
-		if created.Status != http.StatusCreated {
-			t.Fatalf("create product: %d %s", created.Status, created.Body)
-		}
-		product := created.JSON(t)["data"].(map[string]any)
 		id := product["id"].(string)
 		if product["slug"] != "linen-shirt" || product["price"] != "49.90" || product["inventory_quantity"] != float64(20) {
-			t.Errorf("product: %s", created.Body)
+			t.Errorf("product: %v", product)
 		}
 
 		// The relay delivers catalog.stock_set to inventory, which sets the default location.
 		ta.relay(1)
-		level := ta.do("GET", "/api/v1/inventory/"+id+"?include_history=true", nil, auth...)
-		if level.Status != http.StatusOK {
-			t.Fatalf("level: %d %s", level.Status, level.Body)
-		}
-		data := level.JSON(t)["data"].(map[string]any)
+		level := ta.must(http.StatusOK, "GET", "/api/v1/inventory/"+id+"?include_history=true", nil, auth...)
+		data := dataOf(t, level)
 		if data["total_available"] != float64(20) || data["stock_status"] != "in_stock" {
 			t.Errorf("level after create: %s", level.Body)
 		}
 		locationID := data["locations"].([]any)[0].(map[string]any)["location_id"].(string)
 
 		// A product-level adjustment flows back into the product's inventory_quantity.
-		adj := ta.do("POST", "/api/v1/products/"+id+"/inventory/adjust", map[string]any{
+		ta.must(http.StatusOK, "POST", "/api/v1/products/"+id+"/inventory/adjust", map[string]any{
 			"location_id": locationID, "adjustment": -18, "reason": "damaged",
 		}, auth...)
-		if adj.Status != http.StatusOK {
-			t.Fatalf("adjust: %d %s", adj.Status, adj.Body)
-		}
 		got := ta.do("GET", "/api/v1/products/"+id, nil, auth...)
 		if got.JSON(t)["data"].(map[string]any)["inventory_quantity"] != float64(2) {
 			t.Errorf("product after adjust: %s", got.Body)
@@ -58,9 +47,7 @@ func TestCatalogInventoryEndToEnd(t *testing.T) {
 			t.Errorf("negative: %d %s", neg.Status, neg.Body)
 		}
 		// Deleting the product removes its stock levels (through product.deleted).
-		if r := ta.do("DELETE", "/api/v1/products/"+id, nil, auth...); r.Status != http.StatusNoContent {
-			t.Fatalf("delete: %d %s", r.Status, r.Body)
-		}
+		ta.must(http.StatusNoContent, "DELETE", "/api/v1/products/"+id, nil, auth...)
 		ta.relay(1)
 		if r := ta.do("GET", "/api/v1/inventory/"+id, nil, auth...); r.Status != http.StatusNotFound {
 			t.Errorf("level after delete: %d %s", r.Status, r.Body)

@@ -85,12 +85,9 @@ func dataOf(t *testing.T, r response) map[string]any {
 
 func (e *checkoutEnv) product(price string, stock int) string {
 	e.t.Helper()
-	p := e.do("POST", "/api/v1/products", map[string]any{"title": "Thing " + price, "price": price, "currency": "USD", "inventory_quantity": stock}, e.admin...)
-	if p.Status != http.StatusCreated {
-		e.t.Fatalf("product: %d %s", p.Status, p.Body)
-	}
+	id := e.createdID("/api/v1/products", map[string]any{"title": "Thing " + price, "price": price, "currency": "USD", "inventory_quantity": stock}, e.admin...)
 	e.drain()
-	return dataOf(e.t, p)["id"].(string)
+	return id
 }
 
 func (e *checkoutEnv) drain() {
@@ -101,19 +98,10 @@ func (e *checkoutEnv) drain() {
 // guestCart creates a guest cart holding quantity of the product (and the coupon).
 func (e *checkoutEnv) guestCart(productID string, quantity int, coupon string) (string, []string) {
 	e.t.Helper()
-	g := e.do("POST", "/api/v1/carts/guest", map[string]any{"currency": "USD"})
-	if g.Status != http.StatusCreated {
-		e.t.Fatalf("guest cart: %d %s", g.Status, g.Body)
-	}
-	d := dataOf(e.t, g)
-	id, session := d["id"].(string), []string{"X-Session-Token", d["session_token"].(string)}
-	if r := e.do("POST", "/api/v1/carts/"+id+"/items", map[string]any{"product_id": productID, "quantity": quantity}, session...); r.Status != http.StatusCreated {
-		e.t.Fatalf("add item: %d %s", r.Status, r.Body)
-	}
+	id, session := e.newGuestCart("USD")
+	e.addItem(id, productID, quantity, session...)
 	if coupon != "" {
-		if r := e.do("POST", "/api/v1/carts/"+id+"/coupon", map[string]any{"coupon_code": coupon}, session...); r.Status != http.StatusOK {
-			e.t.Fatalf("apply coupon: %d %s", r.Status, r.Body)
-		}
+		e.must(http.StatusOK, "POST", "/api/v1/carts/"+id+"/coupon", map[string]any{"coupon_code": coupon}, session...)
 	}
 	return id, session
 }
@@ -157,11 +145,7 @@ func (e *checkoutEnv) count(query string, args ...any) int64 {
 
 func (e *checkoutEnv) coupon(code string, limit int) string {
 	e.t.Helper()
-	c := e.do("POST", "/api/v1/coupons", map[string]any{"code": code, "type": "percentage", "value": "10", "is_active": true, "usage_limit": limit}, e.admin...)
-	if c.Status != http.StatusCreated {
-		e.t.Fatalf("coupon: %d %s", c.Status, c.Body)
-	}
-	return dataOf(e.t, c)["id"].(string)
+	return e.createdID("/api/v1/coupons", map[string]any{"code": code, "type": "percentage", "value": "10", "is_active": true, "usage_limit": limit}, e.admin...)
 }
 
 // couponCart is a product at 10.00 with stock units, the coupon SAVE10 (10%, 10 uses)
@@ -178,10 +162,23 @@ func (e *checkoutEnv) usageCount(couponID string) float64 {
 	return dataOf(e.t, e.do("GET", "/api/v1/coupons/"+couponID+"/usage", nil, e.admin...))["usage_count"].(float64)
 }
 
+// stockAndUses checks, after what, the product's available stock and the coupon's uses.
+func (e *checkoutEnv) stockAndUses(what, productID, couponID string, available, uses float64) {
+	e.t.Helper()
+	if got, n := e.available(productID), e.usageCount(couponID); got != available || n != uses {
+		e.t.Errorf("%s: available %v, uses %v (want %v, %v)", what, got, n, available, uses)
+	}
+}
+
+// order is the order as staff read it.
+func (e *checkoutEnv) order(id string) map[string]any {
+	e.t.Helper()
+	return dataOf(e.t, e.do("GET", "/api/v1/orders/"+id, nil, e.admin...))
+}
+
 // A guest: initiate (tax by address, rates), choose a rate, pay; the order is paid,
 // the stock committed, the cart converted, and the same cart again answers the order.
 func TestCheckoutGuestEndToEnd(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		e := checkoutOn(ta)
 		pid := e.product("10.00", 100)
@@ -196,10 +193,7 @@ func TestCheckoutGuestEndToEnd(t *testing.T) {
 		if r := e.do("POST", "/api/v1/checkout/initiate", map[string]any{"cart_id": cartID, "shipping_address": map[string]any{"country_code": "USA"}}, session...); r.Status != http.StatusBadRequest {
 			t.Errorf("bad country: %d %s", r.Status, r.Body)
 		}
-		init := e.do("POST", "/api/v1/checkout/initiate", map[string]any{"cart_id": cartID, "shipping_address": usAddress}, session...)
-		if init.Status != http.StatusOK {
-			t.Fatalf("initiate: %d %s", init.Status, init.Body)
-		}
+		init := e.must(http.StatusOK, "POST", "/api/v1/checkout/initiate", map[string]any{"cart_id": cartID, "shipping_address": usAddress}, session...)
 		d := dataOf(t, init)
 		if d["subtotal"] != "20.00" || d["item_tax"] != "2.00" || d["shipping_tax"] != "0.00" || d["tax_total"] != "2.00" ||
 			len(d["available_shipping_rates"].([]any)) != 2 || len(d["tax_breakdown"].([]any)) != 1 || d["discount_total"] != "0.00" {
@@ -214,9 +208,7 @@ func TestCheckoutGuestEndToEnd(t *testing.T) {
 		if fr2["item_tax"] != "4.00" || fr2["reverse_charge_applied"] != false {
 			t.Errorf("FR tax: %v", fr2)
 		}
-		if r := e.do("POST", "/api/v1/checkout/initiate", map[string]any{"cart_id": cartID, "shipping_address": usAddress}, session...); r.Status != http.StatusOK {
-			t.Fatalf("initiate again: %d %s", r.Status, r.Body)
-		}
+		e.must(http.StatusOK, "POST", "/api/v1/checkout/initiate", map[string]any{"cart_id": cartID, "shipping_address": usAddress}, session...) // initiate again
 		if r := e.do("POST", "/api/v1/checkout/shipping", map[string]any{"cart_id": cartID, "shipping_rate_id": "nope"}, session...); r.Status != http.StatusNotFound || errorOf(t, r)["code"] != "SHIPPING_RATE_NOT_FOUND" {
 			t.Errorf("unknown rate: %d %s", r.Status, r.Body)
 		}
@@ -245,7 +237,7 @@ func TestCheckoutGuestEndToEnd(t *testing.T) {
 		if n := e.count("SELECT count(*) FROM inventory_reservations WHERE order_id = ? AND status = 'active'", orderID); n != 0 {
 			t.Errorf("active reservations: %d", n)
 		}
-		o := dataOf(t, e.do("GET", "/api/v1/orders/"+orderID, nil, e.admin...))
+		o := e.order(orderID)
 		if o["source_name"] != "checkout" || o["financial_status"] != "paid" || o["total_tax"] != "3.50" || o["total_shipping"] != "15.00" || len(o["line_items"].([]any)) != 1 ||
 			len(o["shipping_lines"].([]any)) != 1 || o["cart_token"] != cartID {
 			t.Errorf("order: %v", o)
@@ -273,25 +265,17 @@ func TestCheckoutGuestEndToEnd(t *testing.T) {
 
 // A customer checks out their cart without initiating (the address comes with complete).
 func TestCheckoutCustomerEndToEnd(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		e := checkoutOn(ta)
 		pid := e.product("8.00", 10)
 		s := e.register("ada@example.com")
-		bearer := []string{"Authorization", "Bearer " + s.access}
-		me := e.do("GET", "/api/v1/carts/me?currency=USD", nil, bearer...)
-		cartID := dataOf(t, me)["id"].(string)
-		if r := e.do("POST", "/api/v1/carts/"+cartID+"/items", map[string]any{"product_id": pid, "quantity": 3}, bearer...); r.Status != http.StatusCreated {
-			t.Fatalf("add: %d %s", r.Status, r.Body)
-		}
+		creds := bearer(s.access)
+		cartID, _ := e.customerCart("USD", pid, 3, creds...)
 		other := e.register("eve@example.com")
-		if r := e.do("POST", "/api/v1/checkout/complete", map[string]any{"cart_id": cartID, "payment_method": card("4242424242424242")}, "Authorization", "Bearer "+other.access); r.Status != http.StatusNotFound {
+		if r := e.do("POST", "/api/v1/checkout/complete", map[string]any{"cart_id": cartID, "payment_method": card("4242424242424242")}, bearer(other.access)...); r.Status != http.StatusNotFound {
 			t.Errorf("another customer's cart: %d %s", r.Status, r.Body)
 		}
-		done := e.do("POST", "/api/v1/checkout/complete", map[string]any{"cart_id": cartID, "shipping_address": usAddress, "payment_method": card("4000000000003055")}, bearer...)
-		if done.Status != http.StatusOK {
-			t.Fatalf("complete: %d %s", done.Status, done.Body)
-		}
+		done := e.must(http.StatusOK, "POST", "/api/v1/checkout/complete", map[string]any{"cart_id": cartID, "shipping_address": usAddress, "payment_method": card("4000000000003055")}, creds...)
 		d := dataOf(t, done)
 		order := d["order"].(map[string]any)
 		// 24.00 + standard shipping 5.00 (the cheapest, none chosen) + 10% tax.
@@ -311,7 +295,6 @@ func TestCheckoutCustomerEndToEnd(t *testing.T) {
 // A declined card, an Idempotency-Key replayed, out of stock at complete and a
 // coupon: nothing of a failed attempt stays.
 func TestCheckoutFailuresLeaveNothing(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		e := checkoutOn(ta)
 		pid, couponID, cartID, session := e.couponCart(3)
@@ -320,12 +303,7 @@ func TestCheckoutFailuresLeaveNothing(t *testing.T) {
 		if er := errorOf(t, declined); declined.Status != http.StatusPaymentRequired || er["code"] != "CARD_DECLINED" {
 			t.Fatalf("declined: %d %s", declined.Status, declined.Body)
 		}
-		if got := e.available(pid); got != 3 {
-			t.Errorf("available after decline: %v", got)
-		}
-		if n := e.usageCount(couponID); n != 0 {
-			t.Errorf("coupon uses after decline: %v", n)
-		}
+		e.stockAndUses("after decline", pid, couponID, 3, 0)
 		if n := e.count("SELECT count(*) FROM orders"); n != 0 {
 			t.Errorf("orders after decline: %d", n)
 		}
@@ -346,9 +324,7 @@ func TestCheckoutFailuresLeaveNothing(t *testing.T) {
 		if short.Status != http.StatusBadRequest || errorOf(t, short)["code"] != "INSUFFICIENT_INVENTORY" {
 			t.Errorf("out of stock: %d %s", short.Status, short.Body)
 		}
-		if got, n := e.available(pid), e.usageCount(couponID); got != 1 || n != 0 {
-			t.Errorf("after out of stock: available %v, coupon uses %v", got, n)
-		}
+		e.stockAndUses("after out of stock", pid, couponID, 1, 0)
 		if r := e.complete(other, otherSession, "4242424242424242", "key-2"); r.Status != http.StatusConflict || errorOf(t, r)["code"] != "IDEMPOTENCY_KEY_REUSED" {
 			t.Errorf("key of another cart: %d %s", r.Status, r.Body)
 		}
@@ -360,9 +336,7 @@ func TestCheckoutFailuresLeaveNothing(t *testing.T) {
 		if ok.Status != http.StatusOK {
 			t.Fatalf("after fixing the cart: %d %s", ok.Status, ok.Body)
 		}
-		if got, n := e.available(pid), e.usageCount(couponID); got != 0 || n != 1 {
-			t.Errorf("after the sale: available %v, coupon uses %v", got, n)
-		}
+		e.stockAndUses("after the sale", pid, couponID, 0, 1)
 		if d := dataOf(t, ok); d["discount_total"] != "1.00" || d["order"].(map[string]any)["total_price"] != "15.40" {
 			t.Errorf("discounted order: %s", ok.Body)
 		}
@@ -372,7 +346,6 @@ func TestCheckoutFailuresLeaveNothing(t *testing.T) {
 // 3D Secure: the order waits, pending; completing the payment pays it and converts
 // the cart; a payment never completed lapses with its stock hold.
 func TestCheckoutThreeDSecure(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, func(c *config.Config) { c.Inventory.ReservationTimeout = 2 * time.Second }, func(t *testing.T, ta *testApp) {
 		e := checkoutOn(ta)
 		pid, couponID, cartID, session := e.couponCart(5)
@@ -388,14 +361,10 @@ func TestCheckoutThreeDSecure(t *testing.T) {
 		if again := e.complete(cartID, session, "4242424242424242", ""); dataOf(t, again)["order_id"] != orderID || dataOf(t, again)["status"] != "requires_action" {
 			t.Errorf("again while pending: %s", again.Body)
 		}
-		if got, n := e.available(pid), e.usageCount(couponID); got != 3 || n != 1 {
-			t.Errorf("held: available %v, uses %v", got, n)
-		}
-		if r := e.do("POST", "/api/v1/payments/"+paymentID+"/complete", map[string]any{"action_type": "three_d_secure", "action_data": map[string]any{"payment_intent": intent}}, e.admin...); r.Status != http.StatusOK {
-			t.Fatalf("payment complete: %d %s", r.Status, r.Body)
-		}
+		e.stockAndUses("held", pid, couponID, 3, 1)
+		e.must(http.StatusOK, "POST", "/api/v1/payments/"+paymentID+"/complete", map[string]any{"action_type": "three_d_secure", "action_data": map[string]any{"payment_intent": intent}}, e.admin...)
 		e.drain()
-		o := dataOf(t, e.do("GET", "/api/v1/orders/"+orderID, nil, e.admin...))
+		o := e.order(orderID)
 		if o["financial_status"] != "paid" {
 			t.Errorf("order after 3DS: %v", o["financial_status"])
 		}
@@ -416,12 +385,10 @@ func TestCheckoutThreeDSecure(t *testing.T) {
 			t.Fatalf("a failing 3DS answered 200: %s", r.Body)
 		}
 		e.drain()
-		if o := dataOf(t, e.do("GET", "/api/v1/orders/"+p3["order_id"].(string), nil, e.admin...)); o["status"] != "cancelled" {
+		if o := e.order(p3["order_id"].(string)); o["status"] != "cancelled" {
 			t.Errorf("order of the failed 3DS: %v", o["status"])
 		}
-		if got, n := e.available(pid), e.usageCount(couponID); got != 3 || n != 1 {
-			t.Errorf("after the failed 3DS: available %v, uses %v", got, n)
-		}
+		e.stockAndUses("after the failed 3DS", pid, couponID, 3, 1)
 
 		// A second cart's payment is never completed: the hold lapses.
 		cart2, session2 := e.guestCart(pid, 3, "SAVE10")
@@ -438,13 +405,11 @@ func TestCheckoutThreeDSecure(t *testing.T) {
 		if err != nil || n != 1 {
 			t.Fatalf("expire: %d %v", n, err)
 		}
-		o2 := dataOf(t, e.do("GET", "/api/v1/orders/"+order2, nil, e.admin...))
+		o2 := e.order(order2)
 		if o2["status"] != "cancelled" {
 			t.Errorf("lapsed order: %v", o2["status"])
 		}
-		if got, n := e.available(pid), e.usageCount(couponID); got != 3 || n != 1 {
-			t.Errorf("after lapse: available %v, uses %v", got, n)
-		}
+		e.stockAndUses("after lapse", pid, couponID, 3, 1)
 		if r := e.do("GET", "/api/v1/carts/"+cart2, nil, session2...); r.Status != http.StatusOK {
 			t.Errorf("cart after lapse: %d", r.Status)
 		}
@@ -466,7 +431,6 @@ func TestCheckoutThreeDSecure(t *testing.T) {
 // Concurrency: 50 completes on the last 10 units sell exactly 10; 20 completes with a
 // coupon limited to 5 count exactly 5 uses; the same key racing charges once.
 func TestCheckoutConcurrency(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		e := checkoutOn(ta)
 		run := func(n int, pid, coupon string, want int, code string) {
@@ -534,7 +498,6 @@ func TestCheckoutConcurrency(t *testing.T) {
 
 // Admin orders record their coupon uses under the same limits as checkout.
 func TestAdminOrderCouponLimit(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		e := checkoutOn(ta)
 		pid := e.product("10.00", 10)
@@ -574,7 +537,6 @@ func (failingOrders) Create(context.Context, ports.OrderDraft) (ports.Order, err
 // A failure after the charge voids it: the payment is refunded, the stock and the
 // coupon use given back, no order made; the next attempt succeeds.
 func TestCheckoutFailureAfterChargeVoids(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		e := checkoutOn(ta)
 		pid, couponID, cartID, session := e.couponCart(5)
@@ -588,9 +550,7 @@ func TestCheckoutFailureAfterChargeVoids(t *testing.T) {
 		if n := e.count("SELECT count(*) FROM payments_payments WHERE status IN ('refunded', 'canceled')"); n != 1 {
 			t.Errorf("voided payments: %d", n)
 		}
-		if got, n := e.available(pid), e.usageCount(couponID); got != 5 || n != 0 {
-			t.Errorf("after the failure: available %v, uses %v", got, n)
-		}
+		e.stockAndUses("after the failure", pid, couponID, 5, 0)
 		if n := e.count("SELECT count(*) FROM orders"); n != 0 {
 			t.Errorf("orders: %d", n)
 		}
@@ -598,8 +558,6 @@ func TestCheckoutFailureAfterChargeVoids(t *testing.T) {
 		if r := e.complete(cartID, session, "4242424242424242", ""); r.Status != http.StatusOK {
 			t.Fatalf("retry: %d %s", r.Status, r.Body)
 		}
-		if got, n := e.available(pid), e.usageCount(couponID); got != 3 || n != 1 {
-			t.Errorf("after the retry: available %v, uses %v", got, n)
-		}
+		e.stockAndUses("after the retry", pid, couponID, 3, 1)
 	})
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -95,10 +96,7 @@ func TestSeed(t *testing.T) {
 	if !strings.Contains(out.String(), "seeded: 5 products") || !strings.Contains(key, ".") {
 		t.Fatalf("seed output:\n%s", out.String())
 	}
-	products := ta.do("GET", "/api/v1/products?per_page=100", nil, "Authorization", "Bearer "+key)
-	if products.Status != 200 {
-		t.Fatalf("products with the demo key: %d %s", products.Status, products.Body)
-	}
+	products := ta.must(http.StatusOK, "GET", "/api/v1/products?per_page=100", nil, "Authorization", "Bearer "+key)
 	_, admin, err := ta.app.Identity.CreateAPIKey(context.Background(), identityapi.CreateAPIKeyCommand{Name: "a", Scopes: []string{"admin"}})
 	if err != nil {
 		t.Fatal(err)
@@ -148,15 +146,9 @@ func TestSeed(t *testing.T) {
 // seed on a store where a customer registered first (the README's order): that
 // customer is skipped, with a line saying so, and the rest is seeded.
 func TestSeedAfterRegister(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		ta.app.Seeders.ProductCount = 3
-		reg := ta.do("POST", "/api/v1/auth/register", map[string]any{
-			"email": "ada@example.com", "password": "Secret123", "first_name": "Ada", "last_name": "Lovelace",
-		})
-		if reg.Status != 201 {
-			t.Fatalf("register: %d %s", reg.Status, reg.Body)
-		}
+		ta.register("ada@example.com")
 		var out bytes.Buffer
 		if err := seed(context.Background(), ta.app, &out); err != nil {
 			t.Fatalf("seed: %v\n%s", err, out.String())
@@ -169,9 +161,6 @@ func TestSeedAfterRegister(t *testing.T) {
 			t.Fatalf("seed output:\n%s", out.String())
 		}
 		// The registered customer keeps her account.
-		login := ta.do("POST", "/api/v1/auth/login", map[string]any{"email": "ada@example.com", "password": "Secret123"})
-		if login.Status != 200 {
-			t.Fatalf("login after seed: %d %s", login.Status, login.Body)
-		}
+		ta.must(http.StatusOK, "POST", "/api/v1/auth/login", map[string]any{"email": "ada@example.com", "password": "Secret123"})
 	})
 }

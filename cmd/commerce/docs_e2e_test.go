@@ -87,11 +87,7 @@ func TestDocsPageIsSelfContained(t *testing.T) {
 // (CHROME_BIN, chromium-headless-shell, chromium, google-chrome).
 func TestDocsPageRendersOffline(t *testing.T) {
 	t.Parallel()
-	chrome := findChrome()
-	if chrome == "" {
-		t.Skip("no Chromium found (set CHROME_BIN): the browser check of /docs did not run")
-	}
-	ta := newTestApp(t, testdb.Primary(), nil)
+	chrome, ta := browserApp(t, "/docs")
 
 	// The browser reaches everything through this proxy: the app answers for
 	// commerce.test, any other host is recorded and refused.

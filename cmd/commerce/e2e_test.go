@@ -208,10 +208,12 @@ func normalize(k string) string {
 	return strings.Join(parts, "/")
 }
 
-// onEachEngine runs body as one subtest per database engine, each with a fresh app
+// onEachEngine runs the test in parallel with the others (it calls t.Parallel, so the
+// caller must not), body as one subtest per database engine, each with a fresh app
 // whose configuration mutate adjusts (nil for the defaults).
 func onEachEngine(t *testing.T, mutate func(*config.Config), body func(t *testing.T, ta *testApp)) {
 	t.Helper()
+	t.Parallel()
 	for _, engine := range testdb.Engines() {
 		t.Run(engine, func(t *testing.T) { body(t, newTestApp(t, engine, mutate)) })
 	}

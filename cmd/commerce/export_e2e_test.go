@@ -9,63 +9,29 @@ import (
 // process is wired in production (customers reads carts' query side:
 // docs/decisions/0108), and never another customer's or a guest's cart.
 func TestExportHoldsTheCustomersCarts(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		admin := ta.adminAuth()
-		dataOf := func(r response) map[string]any {
-			t.Helper()
-			m := r.JSON(t)
-			if d, ok := m["data"].(map[string]any); ok {
-				return d
-			}
-			return m
-		}
-		p := ta.do("POST", "/api/v1/products", map[string]any{"title": "Mug", "price": "12.50", "currency": "USD", "inventory_quantity": 50}, admin...)
-		if p.Status != http.StatusCreated {
-			t.Fatalf("product: %d %s", p.Status, p.Body)
-		}
-		productID := dataOf(p)["id"].(string)
+		productID := ta.createdID("/api/v1/products", map[string]any{"title": "Mug", "price": "12.50", "currency": "USD", "inventory_quantity": 50}, admin...)
 
 		// Two customers, each with a cart holding items; and a guest cart.
-		type shopper struct {
+		type cartShopper struct {
 			id, cartID, itemID string
 			bearer             []string
 		}
-		shop := func(email string, qty int) shopper {
+		shop := func(email string, qty int) cartShopper {
 			t.Helper()
-			reg := ta.do("POST", "/api/v1/auth/register", map[string]string{"email": email, "password": "Secret123", "first_name": "S", "last_name": "H"})
-			if reg.Status != http.StatusCreated {
-				t.Fatalf("register %s: %d %s", email, reg.Status, reg.Body)
-			}
-			body := reg.JSON(t)
-			s := shopper{id: body["customer"].(map[string]any)["id"].(string), bearer: []string{"Authorization", "Bearer " + body["access_token"].(string)}}
-			me := ta.do("GET", "/api/v1/carts/me", nil, s.bearer...)
-			if me.Status != http.StatusOK {
-				t.Fatalf("cart of %s: %d %s", email, me.Status, me.Body)
-			}
-			s.cartID = dataOf(me)["id"].(string)
-			item := ta.do("POST", "/api/v1/carts/"+s.cartID+"/items", map[string]any{"product_id": productID, "quantity": qty}, s.bearer...)
-			if item.Status != http.StatusCreated {
-				t.Fatalf("add item for %s: %d %s", email, item.Status, item.Body)
-			}
-			s.itemID = dataOf(item)["id"].(string)
+			reg := ta.register(email)
+			s := cartShopper{id: reg.id, bearer: bearer(reg.access)}
+			s.cartID, s.itemID = ta.customerCart("", productID, qty, s.bearer...)
 			return s
 		}
 		ada := shop("ada@example.com", 2)
 		bob := shop("bob@example.com", 5)
-		guest := ta.do("POST", "/api/v1/carts/guest", map[string]any{"currency": "USD"})
-		if guest.Status != http.StatusCreated {
-			t.Fatalf("guest cart: %d %s", guest.Status, guest.Body)
-		}
-		guestID := dataOf(guest)["id"].(string)
+		guestID, _ := ta.newGuestCart("USD")
 
-		export := func(who shopper, creds []string) map[string]any {
+		export := func(who cartShopper, creds []string) map[string]any {
 			t.Helper()
-			r := ta.do("POST", "/api/v1/customers/"+who.id+"/export", nil, creds...)
-			if r.Status != http.StatusOK {
-				t.Fatalf("export: %d %s", r.Status, r.Body)
-			}
-			return dataOf(r)
+			return dataOf(t, ta.must(http.StatusOK, "POST", "/api/v1/customers/"+who.id+"/export", nil, creds...))
 		}
 		for _, creds := range [][]string{admin, ada.bearer} { // staff, and the customer itself
 			ex := export(ada, creds)

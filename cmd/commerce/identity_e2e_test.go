@@ -22,7 +22,6 @@ func errorOf(t *testing.T, r response) map[string]any {
 // The main identity path through the whole process, every response checked against the
 // OpenAPI document.
 func TestIdentityEndToEnd(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, func(c *config.Config) {
 		c.RateLimiting.Auth.RequestsPerMinute = 1000
 		c.RateLimiting.Anonymous = config.Limit{RequestsPerMinute: 1000, BurstCapacity: 1000, RequestsPerHour: 10000}
@@ -31,9 +30,7 @@ func TestIdentityEndToEnd(t *testing.T) {
 		ctx := context.Background()
 
 		// Health and docs.
-		if r := ta.do("GET", "/health", nil); r.Status != http.StatusOK {
-			t.Fatalf("health: %d %s", r.Status, r.Body)
-		}
+		ta.must(http.StatusOK, "GET", "/health", nil)
 		if r := ta.do("GET", "/api/v1/openapi.json", nil); r.Status != http.StatusOK || !strings.Contains(string(r.Body), "/api/v1/auth/register") {
 			t.Fatalf("openapi: %d", r.Status)
 		}
@@ -73,20 +70,14 @@ func TestIdentityEndToEnd(t *testing.T) {
 		}
 
 		// Login, wrong password.
-		login := ta.do("POST", "/api/v1/auth/login", map[string]string{"email": "ada@example.com", "password": "Secret123"})
-		if login.Status != http.StatusOK {
-			t.Fatalf("login: %d %s", login.Status, login.Body)
-		}
+		ta.must(http.StatusOK, "POST", "/api/v1/auth/login", map[string]string{"email": "ada@example.com", "password": "Secret123"})
 		bad := ta.do("POST", "/api/v1/auth/login", map[string]string{"email": "ada@example.com", "password": "Wrong1234"})
 		if e := errorOf(t, bad); bad.Status != http.StatusUnauthorized || e["category"] != "auth" || e["code"] != float64(401) {
 			t.Errorf("bad login: %d %s", bad.Status, bad.Body)
 		}
 
 		// Refresh; refresh token is not an access token and vice versa.
-		ref := ta.do("POST", "/api/v1/auth/refresh", map[string]string{"refresh_token": refresh})
-		if ref.Status != http.StatusOK {
-			t.Fatalf("refresh: %d %s", ref.Status, ref.Body)
-		}
+		ta.must(http.StatusOK, "POST", "/api/v1/auth/refresh", map[string]string{"refresh_token": refresh})
 		if r := ta.do("POST", "/api/v1/auth/refresh", map[string]string{"refresh_token": access}); r.Status != http.StatusUnauthorized {
 			t.Errorf("access token accepted as refresh: %d", r.Status)
 		}
@@ -118,10 +109,7 @@ func TestIdentityEndToEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		view := ta.do("GET", "/api/v1/admin/rate-limits", nil, "Authorization", adminKey)
-		if view.Status != http.StatusOK {
-			t.Fatalf("rate-limit view: %d %s", view.Status, view.Body)
-		}
+		ta.must(http.StatusOK, "GET", "/api/v1/admin/rate-limits", nil, "Authorization", adminKey)
 		forbidden := ta.do("GET", "/api/v1/admin/rate-limits", nil, "Authorization", "Bearer "+readKey)
 		if e := errorOf(t, forbidden); forbidden.Status != http.StatusForbidden || !strings.HasPrefix(e["message"].(string), "Forbidden: Insufficient permissions. Required: admin") {
 			t.Errorf("forbidden: %d %s", forbidden.Status, forbidden.Body)
@@ -144,10 +132,7 @@ func TestIdentityEndToEnd(t *testing.T) {
 		if _, err := ta.app.Identity.CreateAdmin(ctx, "root@example.com", "Admin12345"); err != nil {
 			t.Fatal(err)
 		}
-		staff := ta.do("POST", "/api/v1/admin/auth/login", map[string]string{"email": "root@example.com", "password": "Admin12345"})
-		if staff.Status != http.StatusOK {
-			t.Fatalf("admin login: %d %s", staff.Status, staff.Body)
-		}
+		staff := ta.must(http.StatusOK, "POST", "/api/v1/admin/auth/login", map[string]string{"email": "root@example.com", "password": "Admin12345"})
 		staffToken := staff.JSON(t)["access_token"].(string)
 		if r := ta.do("GET", "/api/v1/admin/rate-limits", nil, "Authorization", "Bearer "+staffToken); r.Status != http.StatusOK {
 			t.Errorf("staff token on admin view: %d %s", r.Status, r.Body)

@@ -16,7 +16,6 @@ import (
 // notifications module, its send task through the jobs port, the message through
 // SMTP; the customer's export then holds it.
 func TestOrderConfirmationReachesSMTP(t *testing.T) {
-	t.Parallel()
 	smtp := notificationstest.StartSMTP(t)
 	onEachEngine(t, func(c *config.Config) {
 		c.Notifications.Email = config.NotificationEmail{From: "Shop <shop@example.com>", Host: smtp.Host, Port: smtp.Port,
@@ -58,7 +57,6 @@ func TestOrderConfirmationReachesSMTP(t *testing.T) {
 // A customer's export (GDPR) holds the notifications sent to them: the welcome the
 // registration raised, delivered through the relay and the jobs port.
 func TestExportHoldsTheCustomersNotifications(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		jobstest.Start(t, ta.app.Jobs.Runner, 10*time.Second)
 		admin := ta.adminAuth()
@@ -66,10 +64,7 @@ func TestExportHoldsTheCustomersNotifications(t *testing.T) {
 		ta.register("bob@example.com")
 		e := &checkoutEnv{testApp: ta, admin: admin}
 		e.drain()
-		r := ta.do("POST", "/api/v1/customers/"+ada.id+"/export", nil, admin...)
-		if r.Status != http.StatusOK {
-			t.Fatalf("export: %d %s", r.Status, r.Body)
-		}
+		r := ta.must(http.StatusOK, "POST", "/api/v1/customers/"+ada.id+"/export", nil, admin...)
 		ns, _ := dataOf(t, r)["notifications"].([]any)
 		if len(ns) != 1 {
 			t.Fatalf("exported notifications %v", ns)

@@ -66,10 +66,7 @@ func TestUploadLimitAndProbeHeaders(t *testing.T) {
 		cfg.RateLimiting.Default = config.Limit{RequestsPerMinute: 6000, BurstCapacity: 1000, RequestsPerHour: 200}
 	})
 	auth := ta.adminAuth()
-	created := ta.do("POST", "/api/v1/products", map[string]any{"title": "Poster", "price": "12.00", "currency": "EUR"}, auth...)
-	if created.Status != http.StatusCreated {
-		t.Fatalf("create product: %d %s", created.Status, created.Body)
-	}
+	created := ta.must(http.StatusCreated, "POST", "/api/v1/products", map[string]any{"title": "Poster", "price": "12.00", "currency": "EUR"}, auth...)
 	id := created.JSON(t)["data"].(map[string]any)["id"].(string)
 	var img bytes.Buffer
 	if err := png.Encode(&img, image.NewGray(image.Rect(0, 0, 2, 2))); err != nil {
@@ -112,17 +109,12 @@ func TestUploadLimitAndProbeHeaders(t *testing.T) {
 	if f.Limit != 200 || f.Policy != "200;w=3600" || f.Remaining < 188 || f.Remaining > 189 {
 		t.Fatalf("other request headers: %+v", f)
 	}
-	if r := ta.do("POST", "/api/v1/products", map[string]any{"title": "Card", "price": "2.00", "currency": "EUR"}, auth...); r.Status != http.StatusCreated {
-		t.Fatalf("create another product after the uploads: %d %s", r.Status, r.Body)
-	}
+	ta.must(http.StatusCreated, "POST", "/api/v1/products", map[string]any{"title": "Card", "price": "2.00", "currency": "EUR"}, auth...) // create another product after the uploads
 	f = figures(t, ta.do("GET", "/api/v1/products/"+id, nil, auth...))
 
 	// /health reports the key's figures and does not take from them.
 	for range 5 {
-		h := ta.do("GET", "/health", nil, auth...)
-		if h.Status != http.StatusOK {
-			t.Fatalf("health: %d %s", h.Status, h.Body)
-		}
+		h := ta.must(http.StatusOK, "GET", "/health", nil, auth...)
 		hf := figures(t, h)
 		if hf.Limit != 200 || hf.Policy != "200;w=3600" || !hf.HasReset || hf.Remaining < f.Remaining || hf.Remaining > f.Remaining+1 {
 			t.Fatalf("health headers %+v after a request with %+v", hf, f)

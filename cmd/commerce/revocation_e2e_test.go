@@ -112,17 +112,11 @@ func TestRemovedCustomerLosesTokensAndCards(t *testing.T) {
 
 				switch action {
 				case "disable":
-					if r := ta.do("PUT", "/api/v1/customers/"+ada.id, map[string]any{"state": "disabled"}, admin...); r.Status != http.StatusOK {
-						t.Fatalf("disable: %d %s", r.Status, r.Body)
-					}
+					ta.must(http.StatusOK, "PUT", "/api/v1/customers/"+ada.id, map[string]any{"state": "disabled"}, admin...)
 				case "delete":
-					if r := ta.do("DELETE", "/api/v1/customers/"+ada.id, nil, admin...); r.Status != http.StatusNoContent {
-						t.Fatalf("delete: %d %s", r.Status, r.Body)
-					}
+					ta.must(http.StatusNoContent, "DELETE", "/api/v1/customers/"+ada.id, nil, admin...)
 				case "anonymize":
-					if r := ta.do("POST", "/api/v1/customers/"+ada.id+"/anonymize", nil, admin...); r.Status != http.StatusOK {
-						t.Fatalf("anonymize: %d %s", r.Status, r.Body)
-					}
+					ta.must(http.StatusOK, "POST", "/api/v1/customers/"+ada.id+"/anonymize", nil, admin...)
 				}
 
 				// The same tokens, right away.
@@ -131,9 +125,7 @@ func TestRemovedCustomerLosesTokensAndCards(t *testing.T) {
 				}
 				assertInvalidToken(t, "refresh", ta.do("POST", "/api/v1/auth/refresh", map[string]string{"refresh_token": ada.refresh}))
 				// Another customer is untouched.
-				if r := ta.do("GET", "/api/v1/carts/me", nil, bearer(grace.access)...); r.Status != http.StatusOK {
-					t.Fatalf("other customer: %d %s", r.Status, r.Body)
-				}
+				ta.must(http.StatusOK, "GET", "/api/v1/carts/me", nil, bearer(grace.access)...) // other customer
 
 				ta.relay(1)
 				if action == "disable" {
@@ -142,19 +134,13 @@ func TestRemovedCustomerLosesTokensAndCards(t *testing.T) {
 					if n := ta.savedMethods(ada.id); n != 1 {
 						t.Fatalf("saved methods after disable: %d", n)
 					}
-					if r := ta.do("PUT", "/api/v1/customers/"+ada.id, map[string]any{"state": "enabled"}, admin...); r.Status != http.StatusOK {
-						t.Fatalf("enable: %d %s", r.Status, r.Body)
-					}
+					ta.must(http.StatusOK, "PUT", "/api/v1/customers/"+ada.id, map[string]any{"state": "enabled"}, admin...)
 					access, refresh := ta.login(ada.email)
-					if r := ta.do("GET", "/api/v1/carts/me", nil, bearer(access)...); r.Status != http.StatusOK {
-						t.Fatalf("new token after re-enable: %d %s", r.Status, r.Body)
-					}
+					ta.must(http.StatusOK, "GET", "/api/v1/carts/me", nil, bearer(access)...) // new token after re-enable
 					if r := ta.do("GET", "/api/v1/payments/saved-methods", nil, bearer(access)...); r.Status != http.StatusOK || len(r.JSON(t)["data"].([]any)) != 1 {
 						t.Fatalf("saved methods after re-enable: %d %s", r.Status, r.Body)
 					}
-					if r := ta.do("POST", "/api/v1/auth/refresh", map[string]string{"refresh_token": refresh}); r.Status != http.StatusOK {
-						t.Fatalf("new refresh token: %d %s", r.Status, r.Body)
-					}
+					ta.must(http.StatusOK, "POST", "/api/v1/auth/refresh", map[string]string{"refresh_token": refresh}) // new refresh token
 					assertInvalidToken(t, "old token after re-enable", ta.do("GET", "/api/v1/carts/me", nil, bearer(ada.access)...))
 					assertInvalidToken(t, "old refresh after re-enable", ta.do("POST", "/api/v1/auth/refresh", map[string]string{"refresh_token": ada.refresh}))
 					return
@@ -193,14 +179,10 @@ func TestCustomerRevocationReachesEveryProcess(t *testing.T) {
 			b := newTestApp(t, engine, shared)
 			admin := a.adminAuth()
 			ada := a.register("ada@example.com")
-			if r := b.do("GET", "/api/v1/carts/me", nil, bearer(ada.access)...); r.Status != http.StatusOK {
-				t.Fatalf("b before: %d %s", r.Status, r.Body)
-			}
+			b.must(http.StatusOK, "GET", "/api/v1/carts/me", nil, bearer(ada.access)...) // b before
 
 			start := time.Now()
-			if r := a.do("PUT", "/api/v1/customers/"+ada.id, map[string]any{"state": "disabled"}, admin...); r.Status != http.StatusOK {
-				t.Fatalf("disable on a: %d %s", r.Status, r.Body)
-			}
+			a.must(http.StatusOK, "PUT", "/api/v1/customers/"+ada.id, map[string]any{"state": "disabled"}, admin...)
 			for b.do("GET", "/api/v1/carts/me", nil, bearer(ada.access)...).Status != http.StatusUnauthorized {
 				if time.Since(start) > 3*time.Second {
 					t.Fatal("the other process still accepts the token 3 s after the customer was disabled")
@@ -212,13 +194,9 @@ func TestCustomerRevocationReachesEveryProcess(t *testing.T) {
 				"payment_method": map[string]any{"type": "card", "card": map[string]any{"number": "4242424242424242", "exp_month": 12, "exp_year": 2030, "cvc": "123", "name": "Ada"}}}, bearer(ada.access)...))
 			assertInvalidToken(t, "refresh on b", b.do("POST", "/api/v1/auth/refresh", map[string]string{"refresh_token": ada.refresh}))
 
-			if r := b.do("PUT", "/api/v1/customers/"+ada.id, map[string]any{"state": "enabled"}, admin...); r.Status != http.StatusOK {
-				t.Fatalf("enable on b: %d %s", r.Status, r.Body)
-			}
+			b.must(http.StatusOK, "PUT", "/api/v1/customers/"+ada.id, map[string]any{"state": "enabled"}, admin...)
 			access, _ := b.login(ada.email)
-			if r := a.do("GET", "/api/v1/carts/me", nil, bearer(access)...); r.Status != http.StatusOK {
-				t.Fatalf("new token on a: %d %s", r.Status, r.Body)
-			}
+			a.must(http.StatusOK, "GET", "/api/v1/carts/me", nil, bearer(access)...) // new token on a
 		})
 	}
 }

@@ -8,34 +8,22 @@ import (
 // fulfillment with the shipment's tracking once the relay delivers shipment.created
 // (decision 0157).
 func TestShipmentTrackingOnItsOrder(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		auth := ta.adminAuth()
 		drain := func() { ta.relay(3) }
-		p := ta.do("POST", "/api/v1/products", map[string]any{"title": "Mug", "price": "10.00", "currency": "USD", "weight": "300", "weight_unit": "g"}, auth...)
-		if p.Status != 201 {
-			t.Fatalf("product %d %s", p.Status, p.Body)
-		}
+		pid := ta.createdID("/api/v1/products", map[string]any{"title": "Mug", "price": "10.00", "currency": "USD", "weight": "300", "weight_unit": "g"}, auth...)
 		drain()
-		o := ta.do("POST", "/api/v1/orders", map[string]any{"email": "ada@example.com",
-			"line_items": []any{map[string]any{"product_id": p.JSON(t)["data"].(map[string]any)["id"], "quantity": 2}}}, auth...)
-		if o.Status != 201 {
-			t.Fatalf("order %d %s", o.Status, o.Body)
-		}
-		order := o.JSON(t)["data"].(map[string]any)
+		order := ta.created("/api/v1/orders", map[string]any{"email": "ada@example.com",
+			"line_items": []any{map[string]any{"product_id": pid, "quantity": 2}}}, auth...)
 		oid, line := order["id"].(string), order["line_items"].([]any)[0].(map[string]any)["id"].(string)
 		addr := func(zip string) map[string]any {
 			return map[string]any{"name": "Ada", "address1": "1 Main St", "city": "New York", "state": "NY", "country": "US", "zip": zip}
 		}
-		s := ta.do("POST", "/api/v1/shipping/shipments", map[string]any{"order_id": oid, "carrier": "ups", "service_code": "03",
+		shipment := ta.created("/api/v1/shipping/shipments", map[string]any{"order_id": oid, "carrier": "ups", "service_code": "03",
 			"ship_from": addr("10001"), "ship_to": addr("10002"), "packages": []any{map[string]any{"weight": "0.6", "weight_unit": "kg",
 				"items": []any{map[string]any{"line_item_id": line, "quantity": 2}}}}}, auth...)
-		if s.Status != 201 {
-			t.Fatalf("shipment %d %s", s.Status, s.Body)
-		}
-		shipment := s.JSON(t)["data"].(map[string]any)
 		drain()
-		got := ta.do("GET", "/api/v1/orders/"+oid+"?include=fulfillments", nil, auth...).JSON(t)["data"].(map[string]any)
+		got := dataOf(t, ta.do("GET", "/api/v1/orders/"+oid+"?include=fulfillments", nil, auth...))
 		fs, _ := got["fulfillments"].([]any)
 		if len(fs) != 1 || got["fulfillment_status"] != "fulfilled" {
 			t.Fatalf("order after the shipment: %v %v", got["fulfillment_status"], fs)

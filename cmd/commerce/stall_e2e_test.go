@@ -152,7 +152,6 @@ func cartTotals(t *testing.T, cart map[string]any, subtotal string) {
 // couponed cart exhausted the pool the same way. The discount must be re-priced after
 // each add, and /health must answer 200 throughout.
 func TestCouponedCartAddsNeverStallTheStore(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		s := newLiveServer(t, ta)
 		_, key, err := ta.app.Identity.CreateAPIKey(context.Background(), identityapi.CreateAPIKeyCommand{Name: "admin", Scopes: []string{"admin"}})

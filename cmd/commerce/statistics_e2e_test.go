@@ -20,47 +20,31 @@ func (r taskRecorder) Every(string, time.Duration)        {}
 // and the products report count them (the cancelled one only by status), and after the
 // segments job a coupon for the vip segment applies to the vip customer's cart only.
 func TestStatisticsEndToEnd(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		ctx := context.Background()
 		admin := ta.adminAuth()
 		drain := func() { ta.relay(5) }
-		p := ta.do("POST", "/api/v1/products", map[string]any{"title": "Mug", "price": "10.00", "cost_price": "4.00", "currency": "USD",
+		pid := ta.createdID("/api/v1/products", map[string]any{"title": "Mug", "price": "10.00", "cost_price": "4.00", "currency": "USD",
 			"inventory_quantity": 100}, admin...)
-		if p.Status != http.StatusCreated {
-			t.Fatalf("product %d %s", p.Status, p.Body)
-		}
-		pid := p.JSON(t)["data"].(map[string]any)["id"].(string)
 		register := func(email string) (string, []string) {
-			r := ta.do("POST", "/api/v1/auth/register", map[string]any{"email": email, "password": "Secret123", "first_name": "A", "last_name": "B"})
-			if r.Status != http.StatusCreated {
-				t.Fatalf("register %d %s", r.Status, r.Body)
-			}
-			body := r.JSON(t)
-			return body["customer"].(map[string]any)["id"].(string), []string{"Authorization", "Bearer " + body["access_token"].(string)}
+			t.Helper()
+			s := ta.register(email)
+			return s.id, bearer(s.access)
 		}
 		ada, adaAuth := register("ada@example.com")
 		bob, bobAuth := register("bob@example.com")
 		order := func(body map[string]any) string {
-			r := ta.do("POST", "/api/v1/orders", body, admin...)
-			if r.Status != http.StatusCreated {
-				t.Fatalf("order %d %s", r.Status, r.Body)
-			}
-			return r.JSON(t)["data"].(map[string]any)["id"].(string)
+			t.Helper()
+			return ta.createdID("/api/v1/orders", body, admin...)
 		}
 		order(map[string]any{"customer_id": ada, "line_items": []any{map[string]any{"product_id": pid, "quantity": 2}},
 			"shipping_lines": []any{map[string]any{"title": "Std", "price": "5.00"}}})
 		order(map[string]any{"customer_id": bob, "line_items": []any{map[string]any{"product_id": pid, "quantity": 1}}})
 		guest := order(map[string]any{"email": "g@example.com", "line_items": []any{map[string]any{"product_id": pid, "quantity": 4}}})
-		if r := ta.do("POST", "/api/v1/orders/"+guest+"/cancel", map[string]any{}, admin...); r.Status != http.StatusOK {
-			t.Fatalf("cancel %d %s", r.Status, r.Body)
-		}
+		ta.must(http.StatusOK, "POST", "/api/v1/orders/"+guest+"/cancel", map[string]any{}, admin...)
 		drain()
 
-		d := ta.do("GET", "/api/v1/admin/statistics/dashboard", nil, admin...)
-		if d.Status != http.StatusOK {
-			t.Fatalf("dashboard %d %s", d.Status, d.Body)
-		}
+		d := ta.must(http.StatusOK, "GET", "/api/v1/admin/statistics/dashboard", nil, admin...)
 		data := d.JSON(t)["data"].(map[string]any)
 		sales := data["sales"].(map[string]any)
 		if rev := sales["total_revenue"].(map[string]any); rev["amount"] != "35.00" || rev["currency"] != "USD" {
@@ -101,20 +85,11 @@ func TestStatisticsEndToEnd(t *testing.T) {
 		if err := tasks["statistics:segments"](ctx, nil); err != nil {
 			t.Fatal(err)
 		}
-		if c := ta.do("POST", "/api/v1/coupons", map[string]any{"code": "VIPONLY", "type": "percentage", "value": "10", "is_active": true,
-			"customer_eligibility": map[string]any{"customer_segments": []string{"vip"}}}, admin...); c.Status != http.StatusCreated {
-			t.Fatalf("coupon %d %s", c.Status, c.Body)
-		}
+		ta.created("/api/v1/coupons", map[string]any{"code": "VIPONLY", "type": "percentage", "value": "10", "is_active": true,
+			"customer_eligibility": map[string]any{"customer_segments": []string{"vip"}}}, admin...)
 		apply := func(auth []string) response {
-			me := ta.do("GET", "/api/v1/carts/me", nil, auth...)
-			cart := me.JSON(t)
-			if d, ok := cart["data"].(map[string]any); ok {
-				cart = d
-			}
-			id := cart["id"].(string)
-			if r := ta.do("POST", "/api/v1/carts/"+id+"/items", map[string]any{"product_id": pid, "quantity": 1}, auth...); r.Status != http.StatusCreated {
-				t.Fatalf("add %d %s", r.Status, r.Body)
-			}
+			t.Helper()
+			id, _ := ta.customerCart("", pid, 1, auth...)
 			return ta.do("POST", "/api/v1/carts/"+id+"/coupon", map[string]any{"coupon_code": "VIPONLY"}, auth...)
 		}
 		if r := apply(adaAuth); r.Status != http.StatusOK {

@@ -15,26 +15,23 @@ import (
 // recovers (the first dunning email went through the notifications module); the
 // customer's export holds the subscription with its invoices.
 func TestSubscriptionsEndToEnd(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
 		e := checkoutOn(ta)
 		pid := e.product("10.00", 100)
+		// buys is a customer's paid order of one unit: their credentials and the order's id.
+		buys := func(s shopper) (creds []string, orderID string) {
+			t.Helper()
+			creds = bearer(s.access)
+			cartID, _ := ta.customerCart("USD", pid, 1, creds...)
+			done := ta.must(http.StatusOK, "POST", "/api/v1/checkout/complete", map[string]any{"cart_id": cartID, "shipping_address": usAddress, "payment_method": card("4242424242424242")}, creds...)
+			return creds, dataOf(t, done)["order"].(map[string]any)["id"].(string)
+		}
 		ada := ta.register("ada@example.com")
-		bearer := []string{"Authorization", "Bearer " + ada.access}
-		me := e.do("GET", "/api/v1/carts/me?currency=USD", nil, bearer...)
-		cartID := dataOf(t, me)["id"].(string)
-		if r := e.do("POST", "/api/v1/carts/"+cartID+"/items", map[string]any{"product_id": pid, "quantity": 1}, bearer...); r.Status != http.StatusCreated {
-			t.Fatalf("add: %d %s", r.Status, r.Body)
-		}
-		done := e.do("POST", "/api/v1/checkout/complete", map[string]any{"cart_id": cartID, "shipping_address": usAddress, "payment_method": card("4242424242424242")}, bearer...)
-		if done.Status != http.StatusOK {
-			t.Fatalf("complete: %d %s", done.Status, done.Body)
-		}
-		orderID := dataOf(t, done)["order"].(map[string]any)["id"].(string)
+		adaAuth, orderID := buys(ada)
 		save := func(number string) string {
 			t.Helper()
 			r := e.do("POST", "/api/v1/payments/saved-methods", map[string]any{"gateway_id": "test",
-				"payment_method_data": map[string]any{"type": "card", "card": map[string]any{"number": number, "exp_month": 12, "exp_year": 2030, "cvc": "123", "name": "Ada"}}}, bearer...)
+				"payment_method_data": map[string]any{"type": "card", "card": map[string]any{"number": number, "exp_month": 12, "exp_year": 2030, "cvc": "123", "name": "Ada"}}}, adaAuth...)
 			if r.Status != http.StatusCreated && r.Status != http.StatusOK {
 				t.Fatalf("save card: %d %s", r.Status, r.Body)
 			}
@@ -49,7 +46,7 @@ func TestSubscriptionsEndToEnd(t *testing.T) {
 			t.Helper()
 			r := e.do("POST", "/api/v1/subscriptions", map[string]any{"customer_id": ada.id, "order_id": orderID, "product_id": pid,
 				"interval": "monthly", "interval_count": 1, "currency": "USD", "amount": "10.00", "setup_fee": "2.50",
-				"payment_method_id": token, "gateway": "test"}, bearer...)
+				"payment_method_id": token, "gateway": "test"}, adaAuth...)
 			if r.Status != http.StatusCreated {
 				t.Fatalf("create: %d %s", r.Status, r.Body)
 			}
@@ -57,11 +54,7 @@ func TestSubscriptionsEndToEnd(t *testing.T) {
 		}
 		invoices := func(id string) []any {
 			t.Helper()
-			r := e.do("GET", "/api/v1/subscriptions/"+id+"/invoices", nil, bearer...)
-			if r.Status != http.StatusOK {
-				t.Fatalf("invoices: %d %s", r.Status, r.Body)
-			}
-			return r.JSON(t)["invoices"].([]any)
+			return ta.must(http.StatusOK, "GET", "/api/v1/subscriptions/"+id+"/invoices", nil, adaAuth...).JSON(t)["invoices"].([]any)
 		}
 
 		// Paid at once: an order paid by the cycle's payment.
@@ -73,26 +66,15 @@ func TestSubscriptionsEndToEnd(t *testing.T) {
 		if inv["status"] != "paid" || inv["total"] != "12.50" || inv["order_id"] == nil || inv["payment_id"] == nil {
 			t.Fatalf("invoice %v", inv)
 		}
-		o := e.do("GET", "/api/v1/orders/"+inv["order_id"].(string), nil, e.admin...)
-		if o.Status != http.StatusOK {
-			t.Fatalf("cycle order: %d %s", o.Status, o.Body)
-		}
+		o := ta.must(http.StatusOK, "GET", "/api/v1/orders/"+inv["order_id"].(string), nil, e.admin...)
 		if ord := dataOf(t, o); ord["financial_status"] != "paid" || ord["total_price"] != "12.50" || ord["source_name"] != "subscription" {
 			t.Errorf("cycle order %v", ord)
 		}
 
 		// Another customer cannot subscribe with Ada's saved card (nor be charged to it).
 		bob := ta.register("bob@example.com")
-		bobAuth := []string{"Authorization", "Bearer " + bob.access}
-		bc := dataOf(t, e.do("GET", "/api/v1/carts/me?currency=USD", nil, bobAuth...))["id"].(string)
-		if r := e.do("POST", "/api/v1/carts/"+bc+"/items", map[string]any{"product_id": pid, "quantity": 1}, bobAuth...); r.Status != http.StatusCreated {
-			t.Fatalf("bob's add: %d %s", r.Status, r.Body)
-		}
-		bobDone := e.do("POST", "/api/v1/checkout/complete", map[string]any{"cart_id": bc, "shipping_address": usAddress, "payment_method": card("4242424242424242")}, bobAuth...)
-		if bobDone.Status != http.StatusOK {
-			t.Fatalf("bob's complete: %d %s", bobDone.Status, bobDone.Body)
-		}
-		steal := e.do("POST", "/api/v1/subscriptions", map[string]any{"customer_id": bob.id, "order_id": dataOf(t, bobDone)["order"].(map[string]any)["id"],
+		bobAuth, bobOrderID := buys(bob)
+		steal := e.do("POST", "/api/v1/subscriptions", map[string]any{"customer_id": bob.id, "order_id": bobOrderID,
 			"product_id": pid, "interval": "monthly", "interval_count": 1, "currency": "USD", "amount": "10.00",
 			"payment_method_id": good, "gateway": "test"}, bobAuth...)
 		if e := errorOf(t, steal); steal.Status != http.StatusBadRequest || e["fields"].(map[string]any)["payment_method_id"] == nil {
@@ -122,14 +104,12 @@ func TestSubscriptionsEndToEnd(t *testing.T) {
 		if list, _ := rows.JSON(t)["data"].([]any); rows.Status != http.StatusOK || len(list) != 1 {
 			t.Fatalf("failed payments: %d %s", rows.Status, rows.Body)
 		}
-		if r := e.do("PATCH", "/api/v1/subscriptions/"+id, map[string]any{"payment_method_id": good}, bearer...); r.Status != http.StatusOK {
-			t.Fatalf("change card: %d %s", r.Status, r.Body)
-		}
+		ta.must(http.StatusOK, "PATCH", "/api/v1/subscriptions/"+id, map[string]any{"payment_method_id": good}, adaAuth...) // the card changed
 		r := e.do("POST", "/api/v1/admin/dunning/subscriptions/"+id+"/retry", nil, e.admin...)
 		if r.Status != http.StatusOK || r.JSON(t)["status"] != "succeeded" {
 			t.Fatalf("retry: %d %s", r.Status, r.Body)
 		}
-		got := e.do("GET", "/api/v1/subscriptions/"+id, nil, bearer...).JSON(t)["subscription"].(map[string]any)
+		got := e.do("GET", "/api/v1/subscriptions/"+id, nil, adaAuth...).JSON(t)["subscription"].(map[string]any)
 		if got["status"] != "active" || got["current_cycle"] != float64(1) {
 			t.Fatalf("recovered %v", got)
 		}

@@ -9,35 +9,22 @@ import (
 // addresses (the carts module asks customers through its customersapi adapter), as
 // wired in production: decision 0101.
 func TestCartTotalsShippingAddressEndToEnd(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, nil, func(t *testing.T, ta *testApp) {
-		type shopper struct {
+		type addressed struct {
 			id      string
 			bearer  []string
 			address string
 		}
-		register := func(email string) shopper {
+		register := func(email string) addressed {
 			t.Helper()
-			reg := ta.do("POST", "/api/v1/auth/register", map[string]string{"email": email, "password": "Secret123", "first_name": "S", "last_name": "H"})
-			if reg.Status != http.StatusCreated {
-				t.Fatalf("register %s: %d %s", email, reg.Status, reg.Body)
-			}
-			body := reg.JSON(t)
-			bearer := []string{"Authorization", "Bearer " + body["access_token"].(string)}
-			id := body["customer"].(map[string]any)["id"].(string)
-			a := ta.do("POST", "/api/v1/customers/"+id+"/addresses", map[string]any{"address1": "1 Main St", "city": "Springfield", "country": "US", "zip": "12345"}, bearer...)
-			if a.Status != http.StatusCreated {
-				t.Fatalf("address of %s: %d %s", email, a.Status, a.Body)
-			}
-			return shopper{id: id, bearer: bearer, address: a.JSON(t)["data"].(map[string]any)["id"].(string)}
+			s := ta.register(email)
+			creds := bearer(s.access)
+			return addressed{id: s.id, bearer: creds, address: ta.createdID("/api/v1/customers/"+s.id+"/addresses",
+				map[string]any{"address1": "1 Main St", "city": "Springfield", "country": "US", "zip": "12345"}, creds...)}
 		}
 		ada, bob := register("ada@example.com"), register("bob@example.com")
 
-		me := ta.do("GET", "/api/v1/carts/me", nil, ada.bearer...)
-		if me.Status != http.StatusOK {
-			t.Fatalf("carts/me: %d %s", me.Status, me.Body)
-		}
-		cart := me.JSON(t)["data"].(map[string]any)["id"].(string)
+		cart := dataOf(t, ta.must(http.StatusOK, "GET", "/api/v1/carts/me", nil, ada.bearer...))["id"].(string)
 		totals := func(cart, address string, headers ...string) response {
 			t.Helper()
 			return ta.do("GET", "/api/v1/carts/"+cart+"/totals?shipping_address_id="+address, nil, headers...)
@@ -60,21 +47,12 @@ func TestCartTotalsShippingAddressEndToEnd(t *testing.T) {
 		// The tax module taxes the totals at the address (decision 0137): Germany's
 		// VAT in Germany, nothing in a US state where the store has no nexus.
 		admin := ta.adminAuth()
-		p := ta.do("POST", "/api/v1/products", map[string]any{"title": "Lamp", "price": "12.50", "currency": "USD", "inventory_quantity": 50}, admin...)
-		if p.Status != http.StatusCreated {
-			t.Fatalf("product: %d %s", p.Status, p.Body)
-		}
-		if r := ta.do("POST", "/api/v1/carts/"+cart+"/items", map[string]any{"product_id": p.JSON(t)["data"].(map[string]any)["id"], "quantity": 2}, ada.bearer...); r.Status != http.StatusCreated {
-			t.Fatalf("add item: %d %s", r.Status, r.Body)
-		}
+		pid := ta.createdID("/api/v1/products", map[string]any{"title": "Lamp", "price": "12.50", "currency": "USD", "inventory_quantity": 50}, admin...)
+		ta.addItem(cart, pid, 2, ada.bearer...)
 		address := func(body map[string]any) string {
 			t.Helper()
 			body["address1"] = "1 Street"
-			a := ta.do("POST", "/api/v1/customers/"+ada.id+"/addresses", body, ada.bearer...)
-			if a.Status != http.StatusCreated {
-				t.Fatalf("address %v: %d %s", body, a.Status, a.Body)
-			}
-			return a.JSON(t)["data"].(map[string]any)["id"].(string)
+			return ta.createdID("/api/v1/customers/"+ada.id+"/addresses", body, ada.bearer...)
 		}
 		berlin := address(map[string]any{"city": "Berlin", "country": "DE", "zip": "10115"})
 		albany := address(map[string]any{"city": "Albany", "state": "NY", "country": "US", "zip": "12207"})
@@ -99,11 +77,7 @@ func TestCartTotalsShippingAddressEndToEnd(t *testing.T) {
 		notFound("another customer's address", totals(cart, bob.address, ada.bearer...))
 		notFound("a random id", totals(cart, "0190a000-0000-7000-8000-00000000beef", ada.bearer...))
 
-		guest := ta.do("POST", "/api/v1/carts/guest", map[string]any{"currency": "USD"})
-		if guest.Status != http.StatusCreated {
-			t.Fatalf("guest cart: %d %s", guest.Status, guest.Body)
-		}
-		g := guest.JSON(t)["data"].(map[string]any)
-		notFound("a guest cart with an address", totals(g["id"].(string), ada.address, "X-Session-Token", g["session_token"].(string)))
+		guestCart, session := ta.newGuestCart("USD")
+		notFound("a guest cart with an address", totals(guestCart, ada.address, session...))
 	})
 }

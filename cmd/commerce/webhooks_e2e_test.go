@@ -21,7 +21,6 @@ import (
 // endpoint as signed deliveries, through the relay and the in-process jobs runner, as
 // wired in the embedded mode.
 func TestWebhooksDeliverRealEvents(t *testing.T) {
-	t.Parallel()
 	onEachEngine(t, func(c *config.Config) { c.Webhooks.RetryBase = 50 * time.Millisecond }, func(t *testing.T, ta *testApp) {
 		t.Parallel()
 		ctx, cancel := context.WithCancel(context.Background())
@@ -40,16 +39,10 @@ func TestWebhooksDeliverRealEvents(t *testing.T) {
 		}))
 		t.Cleanup(rc.Close)
 		auth := ta.adminAuth()
-		w := ta.do("POST", "/api/v1/webhooks", map[string]any{"url": rc.URL, "events": []string{"cart.created", "product.created", "order.created"}}, auth...)
-		if w.Status != http.StatusCreated {
-			t.Fatalf("webhook %d %s", w.Status, w.Body)
-		}
+		w := ta.must(http.StatusCreated, "POST", "/api/v1/webhooks", map[string]any{"url": rc.URL, "events": []string{"cart.created", "product.created", "order.created"}}, auth...)
 		secret := w.JSON(t)["data"].(map[string]any)["secret"].(string)
 
-		p := ta.do("POST", "/api/v1/products", map[string]any{"title": "Mug", "price": "10.00", "currency": "USD"}, auth...)
-		if p.Status != http.StatusCreated {
-			t.Fatalf("product %d %s", p.Status, p.Body)
-		}
+		p := ta.must(http.StatusCreated, "POST", "/api/v1/products", map[string]any{"title": "Mug", "price": "10.00", "currency": "USD"}, auth...)
 		if c := ta.do("POST", "/api/v1/carts/guest", map[string]any{"currency": "USD"}); c.Status != http.StatusCreated {
 			t.Fatalf("cart %d %s", c.Status, c.Body)
 		}

@@ -14,11 +14,6 @@ import (
 func TestBindJSON(t *testing.T) {
 	t.Parallel()
 	s, _ := newServer(t, serverOpts{})
-	invalidJSON := map[string]any{"code": 400, "message": "Request body is not valid JSON", "category": "validation",
-		"fields": fields("body", "must be a valid JSON object")}
-	validation := func(kv ...string) map[string]any {
-		return map[string]any{"code": 400, "message": "Validation failed", "category": "validation", "fields": fields(kv...)}
-	}
 
 	// Valid bodies, unknown members ignored; +json and charset accepted.
 	for _, ct := range []string{"application/json", "application/json; charset=utf-8", "application/merge-patch+json", "Application/JSON"} {

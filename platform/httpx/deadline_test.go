@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
-	"go.uber.org/zap"
 
 	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/config"
@@ -37,12 +36,7 @@ func (deadlineModule) RegisterRoutes(r *httpx.Routes) {
 
 func deadlineServer(t *testing.T, timeout time.Duration) http.Handler {
 	t.Helper()
-	cfg := config.Default()
-	cfg.HTTP.RequestTimeout = timeout
-	s, err := httpx.NewServer(&cfg, zap.NewNop(), &fakeAuth{}, nil, nil, nil, []httpx.Module{deadlineModule{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, _ := newServer(t, serverOpts{cfg: func(c *config.Config) { c.HTTP.RequestTimeout = timeout }, module: deadlineModule{}})
 	return s
 }
 

@@ -185,7 +185,7 @@ type serverOpts struct {
 	metrics httpx.MetricsMiddleware
 	health  *httpx.Health
 	logger  *zap.Logger
-	module  *testModule
+	module  httpx.Module // the testModule when nil
 }
 
 func newServer(t *testing.T, o serverOpts) (*httpx.Server, *fakeAuth) {
@@ -284,6 +284,18 @@ func expectError(t *testing.T, w *httptest.ResponseRecorder, status int, want ma
 		t.Fatalf("error = %s\n want %s", gj, wj)
 	}
 }
+
+// invalid is the 400 envelope of a validation error: its message and the fields
+// (name, message pairs) it names.
+func invalid(message string, kv ...string) map[string]any {
+	return map[string]any{"code": 400, "message": message, "category": "validation", "fields": fields(kv...)}
+}
+
+// validation is the "Validation failed" envelope naming the fields.
+func validation(kv ...string) map[string]any { return invalid("Validation failed", kv...) }
+
+// invalidJSON is the envelope of a body that is not a JSON object.
+var invalidJSON = invalid("Request body is not valid JSON", "body", "must be a valid JSON object")
 
 func fields(kv ...string) map[string]any {
 	out := map[string]any{}

@@ -10,9 +10,7 @@ import (
 	"testing"
 
 	"github.com/gin-gonic/gin"
-	"go.uber.org/zap"
 
-	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/httpx"
 )
 
@@ -21,9 +19,7 @@ import (
 func TestInputRulesQueryAndPath(t *testing.T) {
 	t.Parallel()
 	s, _ := newServer(t, serverOpts{})
-	params := func(kv ...string) map[string]any {
-		return map[string]any{"code": 400, "message": "Invalid request parameters", "category": "validation", "fields": fields(kv...)}
-	}
+	params := func(kv ...string) map[string]any { return invalid("Invalid request parameters", kv...) }
 	long := strings.Repeat("a", 4097)
 	cases := []struct {
 		name, path string
@@ -65,9 +61,6 @@ func TestInputRulesQueryAndPath(t *testing.T) {
 func TestInputRulesJSONBody(t *testing.T) {
 	t.Parallel()
 	s, _ := newServer(t, serverOpts{})
-	validation := func(kv ...string) map[string]any {
-		return map[string]any{"code": 400, "message": "Validation failed", "category": "validation", "fields": fields(kv...)}
-	}
 	cases := []struct {
 		name, body string
 		want       map[string]any
@@ -95,8 +88,7 @@ func TestInputRulesJSONBody(t *testing.T) {
 	}
 	// Broken JSON is left to the handler, which reports it as such, even after a NUL.
 	expectError(t, postJSON(t, s, "/api/v1/items", `{"name":"x", "quantity":`), http.StatusBadRequest,
-		map[string]any{"code": 400, "message": "Request body is not valid JSON", "category": "validation",
-			"fields": fields("body", "must be a valid JSON object")})
+		invalidJSON)
 	// The body limit still answers 413 for a chunked body.
 	w = do(t, s, request{method: http.MethodPost, path: "/api/v1/items", contentType: "application/json", body: chunked(padded(testLimit + 1))})
 	if w.Code != http.StatusRequestEntityTooLarge {
@@ -114,16 +106,12 @@ func (providerModule) RegisterRoutes(r *httpx.Routes) {
 // A route that keeps its numbers (a provider's JSON) still has its strings checked.
 func TestInputRulesKeepNumbers(t *testing.T) {
 	t.Parallel()
-	cfg := config.Default()
-	s, err := httpx.NewServer(&cfg, zap.NewNop(), nil, nil, nil, nil, []httpx.Module{providerModule{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, _ := newServer(t, serverOpts{module: providerModule{}})
 	if w := postJSON(t, s, "/hooks/stripe", `{"amount":99999999999,"created":1e12}`); w.Code != http.StatusOK {
 		t.Fatalf("%d %s", w.Code, w.Body)
 	}
 	expectError(t, postJSON(t, s, "/hooks/stripe", `{"data":{"object":{"id":"\u0000"}}}`), http.StatusBadRequest,
-		map[string]any{"code": 400, "message": "Validation failed", "category": "validation", "fields": fields("data.object.id", httpx.MsgNUL)})
+		validation("data.object.id", httpx.MsgNUL))
 }
 
 func FuzzCheckJSON(f *testing.F) {

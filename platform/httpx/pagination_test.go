@@ -66,9 +66,7 @@ func TestParsePage(t *testing.T) {
 
 	// Through the server: a 400 envelope naming the parameter; the cap shows in meta.
 	s, _ := newServer(t, serverOpts{})
-	expectError(t, get(t, s, "/api/v1/products?page=abc", nil), http.StatusBadRequest, map[string]any{
-		"code": 400, "message": "Validation failed", "category": "validation", "fields": fields("page", "must be an integer of at least 1"),
-	})
+	expectError(t, get(t, s, "/api/v1/products?page=abc", nil), http.StatusBadRequest, validation("page", "must be an integer of at least 1"))
 	w := get(t, s, "/api/v1/products?per_page=1000", nil)
 	want := `{"data":["a"],"meta":{"pagination":{"total":1,"per_page":100,"current_page":1,"total_pages":1,"has_next":false,"has_prev":false}}}`
 	if w.Code != http.StatusOK || w.Body.String() != want {

@@ -7,10 +7,9 @@ import (
 	"testing"
 
 	"github.com/gin-gonic/gin"
-	"go.uber.org/zap"
 
-	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/httpxtest"
 )
 
 // uploadsModule registers upload routes (multipart bodies) and ordinary ones.
@@ -18,34 +17,25 @@ type uploadsModule struct{}
 
 func (uploadsModule) RegisterRoutes(r *httpx.Routes) {
 	ok := func(c *gin.Context) { c.Status(http.StatusNoContent) }
-	r.API.POST("/products/:id/images", ok)
-	r.API.GET("/products/:id/images", ok)
-	r.API.POST("/products/:id", ok)
+	httpxtest.UploadRoutes(r, ok)
 	r.API.POST("/forms", ok)
-	r.API.POST("/mixed", ok)
-	r.AllowMultipart(http.MethodPost, "/api/v1/products/:id/images", 1<<20)
-	r.AllowBody(http.MethodPost, "/api/v1/mixed", "multipart/mixed", httpx.BodyRule{Limit: 1 << 20})
 	r.AllowForm(http.MethodPost, "/api/v1/forms", 1<<10)
 }
 
 // The rate-limit hook sees which requests are routed to an upload route.
 func TestIsUpload(t *testing.T) {
-	cfg := config.Default()
 	seen := func(c *gin.Context) {
 		if httpx.IsUpload(c) {
 			c.Header("X-Upload", "yes")
 		}
 	}
-	s, err := httpx.NewServer(&cfg, zap.NewNop(), nil, seen, nil, nil, []httpx.Module{uploadsModule{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, _ := newServer(t, serverOpts{limiter: seen, module: uploadsModule{}})
 	for req, want := range map[string]bool{
-		"POST /api/v1/products/p1/images": true,
-		"POST /api/v1/products/p2/images": true,
-		"POST /api/v1/mixed":              true,
-		"GET /api/v1/products/p1/images":  false,
-		"POST /api/v1/products/p1":        false,
+		"POST /api/v1/things/t1/files":    true,
+		"POST /api/v1/things/t2/files":    true,
+		"POST /api/v1/things/t1/pictures": true,
+		"GET /api/v1/things/t1/files":     false,
+		"POST /api/v1/things/t1":          false,
 		"POST /api/v1/forms":              false,
 		"POST /api/v1/nope":               false,
 	} {

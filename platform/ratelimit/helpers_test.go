@@ -21,6 +21,7 @@ import (
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/metrics"
 	"github.com/gocommerce/commerce/platform/testredis"
 )
@@ -62,12 +63,7 @@ func (routes) RegisterRoutes(r *httpx.Routes) {
 	r.API.POST("/uploads/images", ok)
 	r.Root.GET("/ready", ok)
 	// Upload routes (multipart bodies) outside /api/v1/uploads, and their neighbours.
-	r.API.POST("/things/:id/files", ok)
-	r.API.GET("/things/:id/files", ok)
-	r.API.POST("/things/:id/pictures", ok)
-	r.API.POST("/things/:id", ok)
-	r.AllowMultipart(http.MethodPost, "/api/v1/things/:id/files", 1<<20)
-	r.AllowBody(http.MethodPost, "/api/v1/things/:id/pictures", "multipart/mixed", httpx.BodyRule{Limit: 1 << 20})
+	httpxtest.UploadRoutes(r, ok)
 }
 
 // testConfig is the default configuration with small, test-friendly limits.

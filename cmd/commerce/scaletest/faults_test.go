@@ -82,15 +82,23 @@ func allDeliveries(t *testing.T, c *cluster, rc *receiver, within time.Duration,
 	return repeated
 }
 
+// faultStack starts the deployment of a fault test (guarded, run in parallel with the
+// others): one serve and one worker process; it answers the receiver, the cluster, the
+// admin client, the serve and the worker.
+func faultStack(t *testing.T) (rc *receiver, c *cluster, a *api, s, w *proc) {
+	t.Helper()
+	guard(t)
+	t.Parallel()
+	st := newStack(t, 1, 1)
+	return st.rc, st.c, st.a, st.serves[0], st.workers[0]
+}
+
 // Redis stopped and started again (empty: no persistence) under a serve and a worker:
 // the API keeps serving, writes included, and the jobs of the events committed during
 // the outage run once Redis is back (the webhooks sweep re-queues what the database
 // says is due), without a restart of ours.
 func TestFaultRedisRestart(t *testing.T) {
-	guard(t)
-	t.Parallel()
-	st := newStack(t, 1, 1)
-	rc, c, a, s, w := st.rc, st.c, st.a, st.serves[0], st.workers[0]
+	rc, c, a, s, w := faultStack(t)
 	before := productIDs(t, a, s, "before", 5)
 	rc.deliveredOnce(t, before, 30*time.Second)
 
@@ -138,10 +146,7 @@ type call struct {
 // with Retry-After at once (no 500, no hanging), and once it is back the same
 // processes serve again and the worker's jobs run.
 func TestFaultPostgresRestart(t *testing.T) {
-	guard(t)
-	t.Parallel()
-	st := newStack(t, 1, 1)
-	rc, c, a, s, w := st.rc, st.c, st.a, st.serves[0], st.workers[0]
+	rc, c, a, s, w := faultStack(t)
 
 	var (
 		mu    sync.Mutex
@@ -251,10 +256,7 @@ func TestFaultPostgresRestart(t *testing.T) {
 // endpoint) still happens exactly once, done by the other worker once the killed
 // one's lease on the endpoint runs out.
 func TestFaultWorkerKilled(t *testing.T) {
-	guard(t)
-	t.Parallel()
-	st := newStack(t, 1, 1)
-	rc, c, a, s, w1 := st.rc, st.c, st.a, st.serves[0], st.workers[0]
+	rc, c, a, s, w1 := faultStack(t)
 	var killed sync.Once
 	isKilled := make(chan struct{})
 	rc.mu.Lock()
