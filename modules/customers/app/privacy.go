@@ -73,13 +73,13 @@ func (s *Service) Export(ctx context.Context, a Actor, id string) (Export, error
 		if out.Orders, err = s.orders.ExportOrders(ctx, string(c.ID)); err != nil {
 			return err
 		}
-		if out.Carts, err = s.carts.ExportCarts(ctx, string(c.ID)); err != nil {
+		if out.Carts, err = s.carts.Export(ctx, string(c.ID)); err != nil {
 			return err
 		}
-		if out.Subscriptions, err = s.subs.ExportSubscriptions(ctx, string(c.ID)); err != nil {
+		if out.Subscriptions, err = s.subs.Export(ctx, string(c.ID)); err != nil {
 			return err
 		}
-		out.Notifications, err = s.notes.ExportNotifications(ctx, string(c.ID))
+		out.Notifications, err = s.notes.Export(ctx, string(c.ID))
 		return err
 	})
 	return out, err

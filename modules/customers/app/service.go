@@ -67,9 +67,9 @@ type Stores struct {
 type Collaborators struct {
 	Credentials   ports.Credentials
 	Orders        ports.Orders
-	Carts         ports.Carts
-	Subscriptions ports.Subscriptions
-	Notifications ports.Notifications
+	Carts         ports.Exporter
+	Subscriptions ports.Exporter
+	Notifications ports.Exporter
 }
 
 // Service implements the customers use cases, api.Customers, api.AccountLinks and
@@ -85,9 +85,9 @@ type Service struct {
 	audit    ports.AuditRepository
 	creds    ports.Credentials
 	orders   ports.Orders
-	carts    ports.Carts
-	subs     ports.Subscriptions
-	notes    ports.Notifications
+	carts    ports.Exporter
+	subs     ports.Exporter
+	notes    ports.Exporter
 	events   event.Publisher
 	clock    clock.Clock
 	newID    func() string
