@@ -37,11 +37,7 @@ func (s *Service) ListImages(ctx context.Context, productID string, activeOnly b
 	if err != nil {
 		return nil, 0, err
 	}
-	out := make([]api.ImageResource, 0, len(imgs))
-	for _, i := range imgs {
-		out = append(out, toImageResource(i))
-	}
-	return out, total, nil
+	return mapAll(imgs, toImageResource), total, nil
 }
 
 // UploadImage checks the file by its content (JPEG, PNG or WebP; INVALID_IMAGE_TYPE),

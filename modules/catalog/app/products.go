@@ -306,10 +306,7 @@ func (s *Service) GetProductResource(ctx context.Context, q GetProductQuery) (ap
 		if err != nil {
 			return api.ProductResource{}, err
 		}
-		list := make([]api.ImageResource, 0, len(imgs))
-		for _, i := range imgs {
-			list = append(list, toImageResource(i))
-		}
+		list := mapAll(imgs, toImageResource)
 		out.Images = &list
 	}
 	if q.Include.Collections {
@@ -317,10 +314,7 @@ func (s *Service) GetProductResource(ctx context.Context, q GetProductQuery) (ap
 		if err != nil {
 			return api.ProductResource{}, err
 		}
-		list := make([]api.CollectionResource, 0, len(cs))
-		for _, c := range cs {
-			list = append(list, toCollectionResource(c))
-		}
+		list := mapAll(cs, toCollectionResource)
 		out.Collections = &list
 	}
 	return out, nil
@@ -423,11 +417,7 @@ func (s *Service) ListProducts(ctx context.Context, q ListProductsQuery) ([]api.
 		}
 		s.totals.put(key, gen, total)
 	}
-	out := make([]api.ProductSummary, 0, len(page))
-	for _, p := range page {
-		out = append(out, toSummary(p.Product, p.ImageURL))
-	}
-	return out, total, nil
+	return mapAll(page, func(p ports.ListedProduct) api.ProductSummary { return toSummary(p.Product, p.ImageURL) }), total, nil
 }
 
 // totalKey is the totals cache key of a list filter: the filter without its order and

@@ -11,6 +11,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/gocommerce/commerce/modules/catalog/api"
 	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/limits"
 	"github.com/gocommerce/commerce/platform/patch"
@@ -60,25 +61,16 @@ const (
 	MaxInventoryQuantity = limits.MaxStock // shared with inventory (docs/decisions/0094)
 )
 
-// Stock statuses.
+// Stock statuses (catalog/api's).
 const (
-	StockInStock    = "in_stock"
-	StockLowStock   = "low_stock"
-	StockOutOfStock = "out_of_stock"
+	StockInStock    = api.StockInStock
+	StockLowStock   = api.StockLowStock
+	StockOutOfStock = api.StockOutOfStock
 )
 
 // StockStatus derives the stock status: out_of_stock when quantity <= 0, low_stock when
-// quantity <= threshold, else in_stock.
-func StockStatus(quantity, threshold int) string {
-	switch {
-	case quantity <= 0:
-		return StockOutOfStock
-	case quantity <= threshold:
-		return StockLowStock
-	default:
-		return StockInStock
-	}
-}
+// quantity <= threshold, else in_stock (api.StockStatus).
+func StockStatus(quantity, threshold int) string { return api.StockStatus(quantity, threshold) }
 
 // ValidProductType reports physical, digital or service.
 func ValidProductType(s string) bool {
