@@ -312,7 +312,7 @@ func TestCollectionsAndRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &Product{Title: "Big MUG", Tags: []string{"eco"}, Price: decimal.RequireFromString("20")}
+	p := &Product{Title: "Big MUG", Tags: []string{"eco"}, Shared: Shared{Price: decimal.RequireFromString("20")}}
 	if !s.Matches(p) {
 		t.Fatal("should match")
 	}
@@ -330,7 +330,7 @@ func TestCollectionsAndRules(t *testing.T) {
 			t.Errorf("rule %+v refused: %s", r, msg)
 		}
 	}
-	q := &Product{Vendor: "Sunny Co", ProductType: TypeDigital, InventoryQuantity: 0}
+	q := &Product{Vendor: "Sunny Co", ProductType: TypeDigital, Shared: Shared{InventoryQuantity: 0}}
 	for _, r := range []struct {
 		rule Rule
 		want bool

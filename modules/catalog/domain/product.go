@@ -99,16 +99,9 @@ type Product struct {
 	Tags                []string
 	Status              string
 	IsFeatured          bool
-	Price               decimal.Decimal
-	CompareAtPrice      *decimal.Decimal
-	CostPrice           *decimal.Decimal
+	Shared              // price, stock, weight, requires_shipping
 	Currency            string
 	Taxable             bool
-	RequiresShipping    bool
-	Weight              decimal.Decimal
-	WeightUnit          string
-	InventoryQuantity   int
-	InventoryPolicy     string
 	InventoryManagement string // "" when not tracked
 	LowStockThreshold   int
 	HasVariants         bool
@@ -128,8 +121,7 @@ func (p *Product) Clone() *Product {
 	c := *p
 	c.Tags = slices.Clone(p.Tags)
 	c.MetaFields = maps.Clone(p.MetaFields)
-	c.CompareAtPrice = cloneDec(p.CompareAtPrice)
-	c.CostPrice = cloneDec(p.CostPrice)
+	c.Shared = p.Shared.clone()
 	if p.PublishedAt != nil {
 		t := *p.PublishedAt
 		c.PublishedAt = &t
@@ -239,7 +231,7 @@ func NewProduct(id string, in ProductInput, now time.Time) (*Product, error) {
 	}
 	p := &Product{
 		ID: id, ProductType: TypePhysical, Tags: []string{}, Status: StatusDraft, Taxable: true,
-		WeightUnit: DefaultWeightUnit, InventoryPolicy: PolicyDeny, InventoryManagement: InventoryManagementCommerce,
+		Shared: Shared{WeightUnit: DefaultWeightUnit, InventoryPolicy: PolicyDeny}, InventoryManagement: InventoryManagementCommerce,
 		LowStockThreshold: DefaultLowStockThreshold, MetaFields: map[string]any{}, CreatedAt: now, UpdatedAt: now,
 	}
 	if !in.Status.Set {

@@ -107,10 +107,11 @@ func fromProduct(p *domain.Product) productRow {
 func (r productRow) toDomain() *domain.Product {
 	p := &domain.Product{
 		ID: r.ID, Title: r.Title, Slug: r.Slug, Description: r.Description, ShortDescription: r.ShortDescription,
-		ProductType: r.ProductType, Vendor: r.Vendor, Status: r.Status, IsFeatured: r.IsFeatured, Price: r.Price,
-		CompareAtPrice: decPtr(r.CompareAtPrice), CostPrice: decPtr(r.CostPrice), Currency: r.Currency,
-		Taxable: r.Taxable, RequiresShipping: r.RequiresShipping, Weight: r.Weight, WeightUnit: r.WeightUnit,
-		InventoryQuantity: r.InventoryQuantity, InventoryPolicy: r.InventoryPolicy, LowStockThreshold: r.LowStockThreshold,
+		ProductType: r.ProductType, Vendor: r.Vendor, Status: r.Status, IsFeatured: r.IsFeatured, Currency: r.Currency,
+		Shared: domain.Shared{Price: r.Price, CompareAtPrice: decPtr(r.CompareAtPrice), CostPrice: decPtr(r.CostPrice),
+			InventoryQuantity: r.InventoryQuantity, InventoryPolicy: r.InventoryPolicy, Weight: r.Weight, WeightUnit: r.WeightUnit,
+			RequiresShipping: r.RequiresShipping},
+		Taxable: r.Taxable, LowStockThreshold: r.LowStockThreshold,
 		HasVariants: r.HasVariants, SEOTitle: r.SEOTitle, SEODescription: r.SEODescription,
 		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(), PublishedAt: db.UTCPtr(r.PublishedAt),
 	}
@@ -189,9 +190,10 @@ func fromVariant(v *domain.Variant) variantRow {
 
 func (r variantRow) toDomain() *domain.Variant {
 	v := &domain.Variant{
-		ID: r.ID, ProductID: r.ProductID, Title: r.Title, SKU: r.SKU, Barcode: r.Barcode, Price: r.Price,
-		CompareAtPrice: decPtr(r.CompareAtPrice), CostPrice: decPtr(r.CostPrice), InventoryQuantity: r.InventoryQuantity,
-		InventoryPolicy: r.InventoryPolicy, Weight: r.Weight, WeightUnit: r.WeightUnit, RequiresShipping: r.RequiresShipping,
+		ID: r.ID, ProductID: r.ProductID, Title: r.Title, SKU: r.SKU, Barcode: r.Barcode,
+		Shared: domain.Shared{Price: r.Price, CompareAtPrice: decPtr(r.CompareAtPrice), CostPrice: decPtr(r.CostPrice),
+			InventoryQuantity: r.InventoryQuantity, InventoryPolicy: r.InventoryPolicy, Weight: r.Weight, WeightUnit: r.WeightUnit,
+			RequiresShipping: r.RequiresShipping},
 		IsDefault: r.IsDefault, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}
 	if err := json.Unmarshal([]byte(r.Options), &v.Options); err != nil || v.Options == nil {
