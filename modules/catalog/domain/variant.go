@@ -69,9 +69,16 @@ func (v *Variant) Clone() *Variant {
 
 // VariantInput is a variant write request.
 type VariantInput struct {
-	Title             patch.Field[string]
-	SKU               patch.Field[string]
-	Barcode           patch.Field[string]
+	Title   patch.Field[string]
+	SKU     patch.Field[string]
+	Barcode patch.Field[string]
+	SharedInput
+	Options patch.Field[map[string]string]
+}
+
+// SharedInput is the write request of the Shared fields, which products and variants
+// both take.
+type SharedInput struct {
 	Price             patch.Field[string]
 	CompareAtPrice    patch.Field[string]
 	CostPrice         patch.Field[string]
@@ -80,7 +87,6 @@ type VariantInput struct {
 	Weight            patch.Field[string]
 	WeightUnit        patch.Field[string]
 	RequiresShipping  patch.Field[bool]
-	Options           patch.Field[map[string]string]
 }
 
 // NewDefaultVariant builds the default variant of p, mirroring the product.
