@@ -53,16 +53,9 @@ func (s *Service) GetVariantResource(ctx context.Context, productID, variantID s
 // replaced), variant.created, product.updated, catalog.stock_set when
 // inventory_quantity is given, stock events when the product total moved.
 func (s *Service) CreateVariant(ctx context.Context, productID string, in domain.VariantInput) (api.VariantResource, error) {
-	if !ids.Valid(productID) {
-		return api.VariantResource{}, domain.ErrProductNotFound
-	}
 	var out api.VariantResource
-	err := s.writeTx(ctx, func(ctx context.Context) error {
+	err := s.writeProduct(ctx, productID, func(ctx context.Context, p *domain.Product) error {
 		now := s.clock.Now()
-		p, err := s.products.GetForUpdate(ctx, productID)
-		if err != nil {
-			return err
-		}
 		v, err := domain.NewVariant(s.newID(), p, in, now)
 		if err != nil {
 			return err
