@@ -204,7 +204,7 @@ func newHarness(t *testing.T, engine string) *harness {
 		Tokens: customerspg.NewTokenRepository(env.DB), Stats: customerspg.NewOrderStatsRepository(env.DB),
 		Segments: customerspg.NewSegmentRepository(env.DB), Audit: customerspg.NewAuditRepository(env.DB),
 	}
-	others := app.Collaborators{Credentials: creds, Orders: orders, Carts: none.NewCarts(), Subscriptions: none.NewSubscriptions(), Notifications: none.NewNotifications()}
+	others := app.Collaborators{Credentials: creds, Orders: orders, Carts: none.Records{}, Subscriptions: none.Records{}, Notifications: none.Records{}}
 	svc := app.NewService(customers.NewSettings(&env.Config), env.DB, stores, others, env.Outbox(), clk)
 	sub := customersevents.NewSubscriber(svc, zap.NewNop())
 	jobs := customersjobs.NewJobs(svc, zap.NewNop())

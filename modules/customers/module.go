@@ -9,16 +9,14 @@ import (
 	"github.com/google/wire"
 
 	carts "github.com/gocommerce/commerce/modules/carts/api"
-	"github.com/gocommerce/commerce/modules/customers/adapters/cartsapi"
 	customersevents "github.com/gocommerce/commerce/modules/customers/adapters/events"
+	"github.com/gocommerce/commerce/modules/customers/adapters/exportapi"
 	customershttp "github.com/gocommerce/commerce/modules/customers/adapters/http"
 	"github.com/gocommerce/commerce/modules/customers/adapters/identityapi"
 	customersjobs "github.com/gocommerce/commerce/modules/customers/adapters/jobs"
-	"github.com/gocommerce/commerce/modules/customers/adapters/notificationsapi"
 	"github.com/gocommerce/commerce/modules/customers/adapters/ordersapi"
 	customerspg "github.com/gocommerce/commerce/modules/customers/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/customers/adapters/statisticsapi"
-	"github.com/gocommerce/commerce/modules/customers/adapters/subscriptionsapi"
 	"github.com/gocommerce/commerce/modules/customers/api"
 	"github.com/gocommerce/commerce/modules/customers/app"
 	identity "github.com/gocommerce/commerce/modules/identity/api"
@@ -58,7 +56,9 @@ func NewStores(d *db.DB) app.Stores {
 func NewCollaborators(c identity.Credentials, o orders.Queries, cq carts.Queries, s subscriptions.Queries,
 	n notifications.Queries) app.Collaborators {
 	return app.Collaborators{Credentials: identityapi.NewAdapter(c), Orders: ordersapi.NewAdapter(o),
-		Carts: cartsapi.NewAdapter(cq), Subscriptions: subscriptionsapi.NewAdapter(s), Notifications: notificationsapi.NewAdapter(n)}
+		Carts:         exportapi.NewSource(cq.ExportCarts, "cart", func(v carts.ExportedCart) string { return v.ID }),
+		Subscriptions: exportapi.NewSource(s.ExportSubscriptions, "subscription", func(v subscriptions.ExportedSubscription) string { return v.ID }),
+		Notifications: exportapi.NewSource(n.ExportNotifications, "notification", func(v notifications.Notification) string { return v.ID })}
 }
 
 // NewSegments is the module's api.Segments: the hand-made segments (the service) and

@@ -31,11 +31,7 @@ func (s *Service) ListCollections(ctx context.Context, q ListCollectionsQuery) (
 	if err != nil {
 		return nil, 0, err
 	}
-	out := make([]api.CollectionResource, 0, len(cs))
-	for _, c := range cs {
-		out = append(out, toCollectionResource(c))
-	}
-	return out, total, nil
+	return mapAll(cs, toCollectionResource), total, nil
 }
 
 // GetCollection reads a collection by id, or by slug when no collection has that id.

@@ -29,19 +29,9 @@ type ImageInput struct {
 
 // ListImages returns a page of a product's images by position and the total.
 func (s *Service) ListImages(ctx context.Context, productID string, activeOnly bool, offset, limit int) ([]api.ImageResource, int64, error) {
-	p, err := s.visibleProduct(ctx, productID, activeOnly)
-	if err != nil {
-		return nil, 0, err
-	}
-	imgs, total, err := s.images.List(ctx, p.ID, offset, limit)
-	if err != nil {
-		return nil, 0, err
-	}
-	out := make([]api.ImageResource, 0, len(imgs))
-	for _, i := range imgs {
-		out = append(out, toImageResource(i))
-	}
-	return out, total, nil
+	return listParts(ctx, s, s.images, productID, activeOnly, offset, limit, func(_ *domain.Product, i *domain.Image) api.ImageResource {
+		return toImageResource(i)
+	})
 }
 
 // UploadImage checks the file by its content (JPEG, PNG or WebP; INVALID_IMAGE_TYPE),

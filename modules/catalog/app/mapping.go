@@ -57,12 +57,18 @@ func withVariants(p *domain.Product, vs []*domain.Variant) api.ProductResource {
 	return r
 }
 
-func toVariantResources(vs []*domain.Variant, currency string) []api.VariantResource {
-	out := make([]api.VariantResource, 0, len(vs))
-	for _, v := range vs {
-		out = append(out, toVariantResource(v, currency))
+// mapAll maps every element of xs with f, in order (never nil: an empty list encodes
+// as []).
+func mapAll[T, R any](xs []T, f func(T) R) []R {
+	out := make([]R, 0, len(xs))
+	for _, x := range xs {
+		out = append(out, f(x))
 	}
 	return out
+}
+
+func toVariantResources(vs []*domain.Variant, currency string) []api.VariantResource {
+	return mapAll(vs, func(v *domain.Variant) api.VariantResource { return toVariantResource(v, currency) })
 }
 
 func toVariantResource(v *domain.Variant, currency string) api.VariantResource {

@@ -142,16 +142,9 @@ func (s *Service) ReplaceProduct(ctx context.Context, id string, in domain.Produ
 // inventory_quantity is given, product.inventory_changed (and low_stock / out_of_stock
 // crossings) when the stock total changed.
 func (s *Service) UpdateProduct(ctx context.Context, id string, in domain.ProductInput) (api.ProductResource, error) {
-	if !ids.Valid(id) {
-		return api.ProductResource{}, domain.ErrProductNotFound
-	}
 	var out api.ProductResource
-	err := s.writeTx(ctx, func(ctx context.Context) error {
+	err := s.writeProduct(ctx, id, func(ctx context.Context, p *domain.Product) error {
 		now := s.clock.Now()
-		p, err := s.products.GetForUpdate(ctx, id)
-		if err != nil {
-			return err
-		}
 		vs, err := s.variantsOf(ctx, p.ID)
 		if err != nil {
 			return err
@@ -245,15 +238,8 @@ func (s *Service) UpdateProduct(ctx context.Context, id string, in domain.Produc
 // changes; with force it is deleted like any other product (orders keep their own
 // snapshot of their lines: decision 0025).
 func (s *Service) DeleteProduct(ctx context.Context, id string, force bool) error {
-	if !ids.Valid(id) {
-		return domain.ErrProductNotFound
-	}
 	var keys []string
-	err := s.writeTx(ctx, func(ctx context.Context) error {
-		p, err := s.products.GetForUpdate(ctx, id)
-		if err != nil {
-			return err
-		}
+	err := s.writeProduct(ctx, id, func(ctx context.Context, p *domain.Product) error {
 		if !force {
 			has, err := s.orders.ProductHasOrders(ctx, p.ID)
 			if err != nil {
@@ -306,10 +292,7 @@ func (s *Service) GetProductResource(ctx context.Context, q GetProductQuery) (ap
 		if err != nil {
 			return api.ProductResource{}, err
 		}
-		list := make([]api.ImageResource, 0, len(imgs))
-		for _, i := range imgs {
-			list = append(list, toImageResource(i))
-		}
+		list := mapAll(imgs, toImageResource)
 		out.Images = &list
 	}
 	if q.Include.Collections {
@@ -317,10 +300,7 @@ func (s *Service) GetProductResource(ctx context.Context, q GetProductQuery) (ap
 		if err != nil {
 			return api.ProductResource{}, err
 		}
-		list := make([]api.CollectionResource, 0, len(cs))
-		for _, c := range cs {
-			list = append(list, toCollectionResource(c))
-		}
+		list := mapAll(cs, toCollectionResource)
 		out.Collections = &list
 	}
 	return out, nil
@@ -423,11 +403,7 @@ func (s *Service) ListProducts(ctx context.Context, q ListProductsQuery) ([]api.
 		}
 		s.totals.put(key, gen, total)
 	}
-	out := make([]api.ProductSummary, 0, len(page))
-	for _, p := range page {
-		out = append(out, toSummary(p.Product, p.ImageURL))
-	}
-	return out, total, nil
+	return mapAll(page, func(p ports.ListedProduct) api.ProductSummary { return toSummary(p.Product, p.ImageURL) }), total, nil
 }
 
 // totalKey is the totals cache key of a list filter: the filter without its order and

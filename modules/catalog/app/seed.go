@@ -98,10 +98,10 @@ func (s *Service) seedProduct(i int, cmd SeedCommand, currency string, now time.
 		Description:      fmt.Sprintf("<p>A %s %s %s made of %s by %s. Tagged %s.</p>", strings.ToLower(adj), strings.ToLower(mat), strings.ToLower(noun), strings.ToLower(mat), seedVendors[i%len(seedVendors)], strings.Join(tags, ", ")),
 		ShortDescription: fmt.Sprintf("%s %s %s", adj, mat, strings.ToLower(noun)),
 		ProductType:      ptype, Vendor: seedVendors[i%len(seedVendors)], Tags: tags, Status: domain.StatusActive,
-		IsFeatured: i%10 == 0, Price: price, Currency: currency, Taxable: true, RequiresShipping: ptype == domain.TypePhysical,
-		Weight: decimal.NewFromInt(int64(100 + i%900)).Shift(-3), WeightUnit: domain.DefaultWeightUnit,
-		InventoryPolicy: domain.PolicyDeny, InventoryManagement: domain.InventoryManagementCommerce,
-		LowStockThreshold: domain.DefaultLowStockThreshold, MetaFields: map[string]any{}, CreatedAt: now, UpdatedAt: now,
+		IsFeatured: i%10 == 0, Currency: currency, Taxable: true, Shared: domain.Shared{Price: price, RequiresShipping: ptype == domain.TypePhysical,
+			Weight: decimal.NewFromInt(int64(100 + i%900)).Shift(-3), WeightUnit: domain.DefaultWeightUnit, InventoryPolicy: domain.PolicyDeny},
+		InventoryManagement: domain.InventoryManagementCommerce,
+		LowStockThreshold:   domain.DefaultLowStockThreshold, MetaFields: map[string]any{}, CreatedAt: now, UpdatedAt: now,
 		PublishedAt: &published,
 	}
 	if cmd.VariantsPerProduct == 0 {

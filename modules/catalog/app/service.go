@@ -98,6 +98,21 @@ func (s *Service) writeTx(ctx context.Context, fn func(ctx context.Context) erro
 	})
 }
 
+// writeProduct runs change in a write transaction (writeTx) on the product id names,
+// its row locked until the transaction ends; a malformed id is PRODUCT_NOT_FOUND.
+func (s *Service) writeProduct(ctx context.Context, id string, change func(ctx context.Context, p *domain.Product) error) error {
+	if !ids.Valid(id) {
+		return domain.ErrProductNotFound
+	}
+	return s.writeTx(ctx, func(ctx context.Context) error {
+		p, err := s.products.GetForUpdate(ctx, id)
+		if err != nil {
+			return err
+		}
+		return change(ctx, p)
+	})
+}
+
 // result is what a use case returns after its transaction: out, or T's zero value
 // with the error.
 func result[T any](out T, err error) (T, error) {

@@ -5,20 +5,30 @@ import (
 
 	"github.com/gocommerce/commerce/modules/catalog/api"
 	"github.com/gocommerce/commerce/modules/catalog/domain"
+	"github.com/gocommerce/commerce/modules/catalog/ports"
 	"github.com/gocommerce/commerce/platform/ids"
 )
 
 // ListVariants returns a page of a product's variants (default first) and the total.
 func (s *Service) ListVariants(ctx context.Context, productID string, activeOnly bool, offset, limit int) ([]api.VariantResource, int64, error) {
+	return listParts(ctx, s, s.variants, productID, activeOnly, offset, limit, func(p *domain.Product, v *domain.Variant) api.VariantResource {
+		return toVariantResource(v, p.Currency)
+	})
+}
+
+// listParts returns a page of a visible product's parts (variants, images) as view
+// shows them, and their total.
+func listParts[T, R any](ctx context.Context, s *Service, parts ports.ProductPartRepository[T], productID string, activeOnly bool,
+	offset, limit int, view func(p *domain.Product, part *T) R) ([]R, int64, error) {
 	p, err := s.visibleProduct(ctx, productID, activeOnly)
 	if err != nil {
 		return nil, 0, err
 	}
-	vs, total, err := s.variants.List(ctx, p.ID, offset, limit)
+	list, total, err := parts.List(ctx, p.ID, offset, limit)
 	if err != nil {
 		return nil, 0, err
 	}
-	return toVariantResources(vs, p.Currency), total, nil
+	return mapAll(list, func(part *T) R { return view(p, part) }), total, nil
 }
 
 // GetVariantResource reads one variant of a product.
@@ -43,16 +53,9 @@ func (s *Service) GetVariantResource(ctx context.Context, productID, variantID s
 // replaced), variant.created, product.updated, catalog.stock_set when
 // inventory_quantity is given, stock events when the product total moved.
 func (s *Service) CreateVariant(ctx context.Context, productID string, in domain.VariantInput) (api.VariantResource, error) {
-	if !ids.Valid(productID) {
-		return api.VariantResource{}, domain.ErrProductNotFound
-	}
 	var out api.VariantResource
-	err := s.writeTx(ctx, func(ctx context.Context) error {
+	err := s.writeProduct(ctx, productID, func(ctx context.Context, p *domain.Product) error {
 		now := s.clock.Now()
-		p, err := s.products.GetForUpdate(ctx, productID)
-		if err != nil {
-			return err
-		}
 		v, err := domain.NewVariant(s.newID(), p, in, now)
 		if err != nil {
 			return err

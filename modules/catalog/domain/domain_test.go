@@ -121,7 +121,7 @@ func TestSlugs(t *testing.T) {
 
 func TestNewProductDefaultsAndStatus(t *testing.T) {
 	t.Parallel()
-	p, err := NewProduct("p1", ProductInput{Title: patch.Val(" Mug "), Price: patch.Val("9.50"), Currency: patch.Val("usd"), ProductType: patch.Val(TypeDigital)}, now)
+	p, err := NewProduct("p1", ProductInput{Title: patch.Val(" Mug "), Currency: patch.Val("usd"), ProductType: patch.Val(TypeDigital), SharedInput: SharedInput{Price: patch.Val("9.50")}}, now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestNewProductDefaultsAndStatus(t *testing.T) {
 			t.Errorf("step %d: published_at %v", i, p.PublishedAt)
 		}
 	}
-	d, err := NewProduct("p2", ProductInput{Title: patch.Val("Draft"), Price: patch.Val("1"), Currency: patch.Val("EUR"), Status: patch.Val(StatusDraft)}, now)
+	d, err := NewProduct("p2", ProductInput{Title: patch.Val("Draft"), Currency: patch.Val("EUR"), Status: patch.Val(StatusDraft), SharedInput: SharedInput{Price: patch.Val("1")}}, now)
 	if err != nil || d.PublishedAt != nil || !d.RequiresShipping {
 		t.Fatalf("draft %+v %v", d, err)
 	}
@@ -168,7 +168,7 @@ func TestNewProductDefaultsAndStatus(t *testing.T) {
 func TestProductApplyErrors(t *testing.T) {
 	t.Parallel()
 	base := func() *Product {
-		p, err := NewProduct("p", ProductInput{Title: patch.Val("T"), Price: patch.Val("10.50"), Currency: patch.Val("USD")}, now)
+		p, err := NewProduct("p", ProductInput{Title: patch.Val("T"), Currency: patch.Val("USD"), SharedInput: SharedInput{Price: patch.Val("10.50")}}, now)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -183,20 +183,20 @@ func TestProductApplyErrors(t *testing.T) {
 		{"type", ProductInput{ProductType: patch.Val("toy")}, "INVALID_PRODUCT_TYPE", "product_type"},
 		{"currency", ProductInput{Currency: patch.Val("ABC")}, "INVALID_CURRENCY", "currency"},
 		{"null currency", ProductInput{Currency: patch.Null[string]()}, "INVALID_CURRENCY", "currency"},
-		{"price", ProductInput{Price: patch.Val("-3")}, "INVALID_PRICE", "price"},
-		{"null price", ProductInput{Price: patch.Null[string]()}, "INVALID_PRICE", "price"},
+		{"price", ProductInput{SharedInput: SharedInput{Price: patch.Val("-3")}}, "INVALID_PRICE", "price"},
+		{"null price", ProductInput{SharedInput: SharedInput{Price: patch.Null[string]()}}, "INVALID_PRICE", "price"},
 		{"currency narrows", ProductInput{Currency: patch.Val("JPY")}, "INVALID_PRICE", "price"},
-		{"cost", ProductInput{CostPrice: patch.Val("x")}, "INVALID_PRICE", "cost_price"},
+		{"cost", ProductInput{SharedInput: SharedInput{CostPrice: patch.Val("x")}}, "INVALID_PRICE", "cost_price"},
 		{"status", ProductInput{Status: patch.Val("gone")}, "", "status"},
 		{"title", ProductInput{Title: patch.Val("")}, "", "title"},
 		{"long title", ProductInput{Title: patch.Val(strings.Repeat("é", 256))}, "", "title"},
 		{"slug", ProductInput{Slug: patch.Val("Bad Slug")}, "", "slug"},
-		{"weight", ProductInput{Weight: patch.Val("1.23456")}, "", "weight"},
-		{"unit", ProductInput{WeightUnit: patch.Val("ton")}, "", "weight_unit"},
-		{"policy", ProductInput{InventoryPolicy: patch.Val("allow")}, "", "inventory_policy"},
+		{"weight", ProductInput{SharedInput: SharedInput{Weight: patch.Val("1.23456")}}, "", "weight"},
+		{"unit", ProductInput{SharedInput: SharedInput{WeightUnit: patch.Val("ton")}}, "", "weight_unit"},
+		{"policy", ProductInput{SharedInput: SharedInput{InventoryPolicy: patch.Val("allow")}}, "", "inventory_policy"},
 		{"management", ProductInput{InventoryManagement: patch.Val("other")}, "", "inventory_management"},
 		{"threshold", ProductInput{LowStockThreshold: patch.Val(-1)}, "", "low_stock_threshold"},
-		{"quantity", ProductInput{InventoryQuantity: patch.Val(-1)}, "", "inventory_quantity"},
+		{"quantity", ProductInput{SharedInput: SharedInput{InventoryQuantity: patch.Val(-1)}}, "", "inventory_quantity"},
 		{"null bool", ProductInput{Taxable: patch.Null[bool]()}, "", "taxable"},
 		{"null tags", ProductInput{Tags: patch.Null[[]string]()}, "", "tags"},
 		{"tag comma", ProductInput{Tags: patch.Val([]string{"a,b"})}, "", "tags"},
@@ -221,7 +221,7 @@ func TestProductApplyErrors(t *testing.T) {
 		}
 	}
 	p := base()
-	if _, err := p.Apply(ProductInput{Tags: patch.Val([]string{" a ", "", "A", "b"}), CompareAtPrice: patch.Val("12"), InventoryManagement: patch.Val("")}, now); err != nil {
+	if _, err := p.Apply(ProductInput{Tags: patch.Val([]string{" a ", "", "A", "b"}), InventoryManagement: patch.Val(""), SharedInput: SharedInput{CompareAtPrice: patch.Val("12")}}, now); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Join(p.Tags, "|") != "a|b" || p.CompareAtPrice.String() != "12" || p.InventoryManagement != "" {
@@ -249,7 +249,7 @@ func manyTags(n int) []string {
 
 func TestVariantRules(t *testing.T) {
 	t.Parallel()
-	p, _ := NewProduct("p", ProductInput{Title: patch.Val("T"), Price: patch.Val("10.00"), Currency: patch.Val("USD"), Weight: patch.Val("2"), InventoryQuantity: patch.Val(5), CompareAtPrice: patch.Val("12")}, now)
+	p, _ := NewProduct("p", ProductInput{Title: patch.Val("T"), Currency: patch.Val("USD"), SharedInput: SharedInput{Price: patch.Val("10.00"), Weight: patch.Val("2"), InventoryQuantity: patch.Val(5), CompareAtPrice: patch.Val("12")}}, now)
 	def := NewDefaultVariant("v0", p, " SKU ", "", now)
 	if !def.IsDefault || def.Title != DefaultVariantTitle || def.SKU != "SKU" || !def.Price.Equal(p.Price) || def.InventoryQuantity != 5 || def.CompareAtPrice == nil {
 		t.Fatalf("default %+v", def)
@@ -257,16 +257,16 @@ func TestVariantRules(t *testing.T) {
 	if _, err := NewVariant("v1", p, VariantInput{}, now); err == nil {
 		t.Fatal("variant without title or options")
 	}
-	v, err := NewVariant("v1", p, VariantInput{Options: patch.Val(map[string]string{"size": " L ", "color": "Red"}), InventoryQuantity: patch.Val(2)}, now)
+	v, err := NewVariant("v1", p, VariantInput{Options: patch.Val(map[string]string{"size": " L ", "color": "Red"}), SharedInput: SharedInput{InventoryQuantity: patch.Val(2)}}, now)
 	if err != nil || v.Title != "Red / L" || v.Options["size"] != "L" || v.InventoryQuantity != 2 || !v.Weight.Equal(p.Weight) || v.IsDefault {
 		t.Fatalf("variant %+v %v", v, err)
 	}
 	for name, in := range map[string]VariantInput{
-		"price":   {Price: patch.Val("1.001")},
+		"price":   {SharedInput: SharedInput{Price: patch.Val("1.001")}},
 		"options": {Options: patch.Val(map[string]string{"": "x"})},
-		"policy":  {InventoryPolicy: patch.Val("x")},
+		"policy":  {SharedInput: SharedInput{InventoryPolicy: patch.Val("x")}},
 		"title":   {Title: patch.Val(" ")},
-		"qty":     {InventoryQuantity: patch.Val(-2)},
+		"qty":     {SharedInput: SharedInput{InventoryQuantity: patch.Val(-2)}},
 	} {
 		c := v.Clone()
 		if err := c.Apply(in, "USD", now); err == nil {
@@ -312,7 +312,7 @@ func TestCollectionsAndRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &Product{Title: "Big MUG", Tags: []string{"eco"}, Price: decimal.RequireFromString("20")}
+	p := &Product{Title: "Big MUG", Tags: []string{"eco"}, Shared: Shared{Price: decimal.RequireFromString("20")}}
 	if !s.Matches(p) {
 		t.Fatal("should match")
 	}
@@ -330,7 +330,7 @@ func TestCollectionsAndRules(t *testing.T) {
 			t.Errorf("rule %+v refused: %s", r, msg)
 		}
 	}
-	q := &Product{Vendor: "Sunny Co", ProductType: TypeDigital, InventoryQuantity: 0}
+	q := &Product{Vendor: "Sunny Co", ProductType: TypeDigital, Shared: Shared{InventoryQuantity: 0}}
 	for _, r := range []struct {
 		rule Rule
 		want bool

@@ -11,6 +11,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/gocommerce/commerce/modules/catalog/api"
 	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/limits"
 	"github.com/gocommerce/commerce/platform/patch"
@@ -60,25 +61,16 @@ const (
 	MaxInventoryQuantity = limits.MaxStock // shared with inventory (docs/decisions/0094)
 )
 
-// Stock statuses.
+// Stock statuses (catalog/api's).
 const (
-	StockInStock    = "in_stock"
-	StockLowStock   = "low_stock"
-	StockOutOfStock = "out_of_stock"
+	StockInStock    = api.StockInStock
+	StockLowStock   = api.StockLowStock
+	StockOutOfStock = api.StockOutOfStock
 )
 
 // StockStatus derives the stock status: out_of_stock when quantity <= 0, low_stock when
-// quantity <= threshold, else in_stock.
-func StockStatus(quantity, threshold int) string {
-	switch {
-	case quantity <= 0:
-		return StockOutOfStock
-	case quantity <= threshold:
-		return StockLowStock
-	default:
-		return StockInStock
-	}
-}
+// quantity <= threshold, else in_stock (api.StockStatus).
+func StockStatus(quantity, threshold int) string { return api.StockStatus(quantity, threshold) }
 
 // ValidProductType reports physical, digital or service.
 func ValidProductType(s string) bool {
@@ -107,16 +99,9 @@ type Product struct {
 	Tags                []string
 	Status              string
 	IsFeatured          bool
-	Price               decimal.Decimal
-	CompareAtPrice      *decimal.Decimal
-	CostPrice           *decimal.Decimal
+	Shared              // price, stock, weight, requires_shipping
 	Currency            string
 	Taxable             bool
-	RequiresShipping    bool
-	Weight              decimal.Decimal
-	WeightUnit          string
-	InventoryQuantity   int
-	InventoryPolicy     string
 	InventoryManagement string // "" when not tracked
 	LowStockThreshold   int
 	HasVariants         bool
@@ -136,8 +121,7 @@ func (p *Product) Clone() *Product {
 	c := *p
 	c.Tags = slices.Clone(p.Tags)
 	c.MetaFields = maps.Clone(p.MetaFields)
-	c.CompareAtPrice = cloneDec(p.CompareAtPrice)
-	c.CostPrice = cloneDec(p.CostPrice)
+	c.Shared = p.Shared.clone()
 	if p.PublishedAt != nil {
 		t := *p.PublishedAt
 		c.PublishedAt = &t
@@ -157,25 +141,18 @@ func cloneDec(d *decimal.Decimal) *decimal.Decimal {
 // fields carry the decimal string as sent. SKU and Barcode are not product fields: they
 // are written to the default variant.
 type ProductInput struct {
-	Title               patch.Field[string]
-	Slug                patch.Field[string]
-	Description         patch.Field[string]
-	ShortDescription    patch.Field[string]
-	ProductType         patch.Field[string]
-	Vendor              patch.Field[string]
-	Tags                patch.Field[[]string]
-	Status              patch.Field[string]
-	IsFeatured          patch.Field[bool]
-	Price               patch.Field[string]
-	CompareAtPrice      patch.Field[string]
-	CostPrice           patch.Field[string]
+	Title            patch.Field[string]
+	Slug             patch.Field[string]
+	Description      patch.Field[string]
+	ShortDescription patch.Field[string]
+	ProductType      patch.Field[string]
+	Vendor           patch.Field[string]
+	Tags             patch.Field[[]string]
+	Status           patch.Field[string]
+	IsFeatured       patch.Field[bool]
+	SharedInput
 	Currency            patch.Field[string]
 	Taxable             patch.Field[bool]
-	RequiresShipping    patch.Field[bool]
-	Weight              patch.Field[string]
-	WeightUnit          patch.Field[string]
-	InventoryQuantity   patch.Field[int]
-	InventoryPolicy     patch.Field[string]
 	InventoryManagement patch.Field[string]
 	LowStockThreshold   patch.Field[int]
 	SEOTitle            patch.Field[string]
@@ -247,7 +224,7 @@ func NewProduct(id string, in ProductInput, now time.Time) (*Product, error) {
 	}
 	p := &Product{
 		ID: id, ProductType: TypePhysical, Tags: []string{}, Status: StatusDraft, Taxable: true,
-		WeightUnit: DefaultWeightUnit, InventoryPolicy: PolicyDeny, InventoryManagement: InventoryManagementCommerce,
+		Shared: Shared{WeightUnit: DefaultWeightUnit, InventoryPolicy: PolicyDeny}, InventoryManagement: InventoryManagementCommerce,
 		LowStockThreshold: DefaultLowStockThreshold, MetaFields: map[string]any{}, CreatedAt: now, UpdatedAt: now,
 	}
 	if !in.Status.Set {

@@ -20,11 +20,21 @@ const MaxOptions = 10
 // explicit variants has exactly one default variant (IsDefault) that mirrors the
 // product's price, weight, policy and stock.
 type Variant struct {
-	ID                string
-	ProductID         string
-	Title             string
-	SKU               string
-	Barcode           string
+	ID        string
+	ProductID string
+	Title     string
+	SKU       string
+	Barcode   string
+	Shared    // mirrors the product's while IsDefault
+	IsDefault bool
+	Options   map[string]string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// Shared are the fields a product's default variant mirrors: price, compare/cost price,
+// inventory quantity and policy, weight and unit, requires_shipping.
+type Shared struct {
 	Price             decimal.Decimal
 	CompareAtPrice    *decimal.Decimal
 	CostPrice         *decimal.Decimal
@@ -33,26 +43,42 @@ type Variant struct {
 	Weight            decimal.Decimal
 	WeightUnit        string
 	RequiresShipping  bool
-	IsDefault         bool
-	Options           map[string]string
-	CreatedAt         time.Time
-	UpdatedAt         time.Time
+}
+
+// clone returns a deep copy.
+func (s Shared) clone() Shared {
+	s.CompareAtPrice = cloneDec(s.CompareAtPrice)
+	s.CostPrice = cloneDec(s.CostPrice)
+	return s
+}
+
+// equal reports whether s and o hold the same values (amounts compared as numbers).
+func (s Shared) equal(o Shared) bool {
+	return s.Price.Equal(o.Price) && decEq(s.CompareAtPrice, o.CompareAtPrice) && decEq(s.CostPrice, o.CostPrice) &&
+		s.InventoryPolicy == o.InventoryPolicy && s.InventoryQuantity == o.InventoryQuantity && s.Weight.Equal(o.Weight) &&
+		s.WeightUnit == o.WeightUnit && s.RequiresShipping == o.RequiresShipping
 }
 
 // Clone returns a deep copy.
 func (v *Variant) Clone() *Variant {
 	c := *v
-	c.CompareAtPrice = cloneDec(v.CompareAtPrice)
-	c.CostPrice = cloneDec(v.CostPrice)
+	c.Shared = v.Shared.clone()
 	c.Options = maps.Clone(v.Options)
 	return &c
 }
 
 // VariantInput is a variant write request.
 type VariantInput struct {
-	Title             patch.Field[string]
-	SKU               patch.Field[string]
-	Barcode           patch.Field[string]
+	Title   patch.Field[string]
+	SKU     patch.Field[string]
+	Barcode patch.Field[string]
+	SharedInput
+	Options patch.Field[map[string]string]
+}
+
+// SharedInput is the write request of the Shared fields, which products and variants
+// both take.
+type SharedInput struct {
 	Price             patch.Field[string]
 	CompareAtPrice    patch.Field[string]
 	CostPrice         patch.Field[string]
@@ -61,7 +87,6 @@ type VariantInput struct {
 	Weight            patch.Field[string]
 	WeightUnit        patch.Field[string]
 	RequiresShipping  patch.Field[bool]
-	Options           patch.Field[map[string]string]
 }
 
 // NewDefaultVariant builds the default variant of p, mirroring the product.
@@ -152,41 +177,19 @@ func normalizeOptions(in map[string]string) (map[string]string, string) {
 // price, compare/cost price, inventory policy and quantity, weight and unit,
 // requires_shipping. It reports whether anything changed.
 func MirrorProductToVariant(p *Product, v *Variant) bool {
-	before := v.Clone()
-	v.Price = p.Price
-	v.CompareAtPrice = cloneDec(p.CompareAtPrice)
-	v.CostPrice = cloneDec(p.CostPrice)
-	v.InventoryPolicy = p.InventoryPolicy
-	v.InventoryQuantity = p.InventoryQuantity
-	v.Weight = p.Weight
-	v.WeightUnit = p.WeightUnit
-	v.RequiresShipping = p.RequiresShipping
-	return !sameShared(before, v)
+	changed := !v.Shared.equal(p.Shared)
+	v.Shared = p.Shared.clone()
+	return changed
 }
 
 // MirrorVariantToProduct copies a default variant's shared fields back to its product
 // (an update through the variant endpoint). It reports whether anything changed.
 func MirrorVariantToProduct(v *Variant, p *Product) bool {
-	tmp := &Variant{}
-	MirrorProductToVariant(p, tmp)
-	if sameShared(tmp, v) {
+	if p.Shared.equal(v.Shared) {
 		return false
 	}
-	p.Price = v.Price
-	p.CompareAtPrice = cloneDec(v.CompareAtPrice)
-	p.CostPrice = cloneDec(v.CostPrice)
-	p.InventoryPolicy = v.InventoryPolicy
-	p.InventoryQuantity = v.InventoryQuantity
-	p.Weight = v.Weight
-	p.WeightUnit = v.WeightUnit
-	p.RequiresShipping = v.RequiresShipping
+	p.Shared = v.Shared.clone()
 	return true
-}
-
-func sameShared(a, b *Variant) bool {
-	return a.Price.Equal(b.Price) && decEq(a.CompareAtPrice, b.CompareAtPrice) && decEq(a.CostPrice, b.CostPrice) &&
-		a.InventoryPolicy == b.InventoryPolicy && a.InventoryQuantity == b.InventoryQuantity && a.Weight.Equal(b.Weight) &&
-		a.WeightUnit == b.WeightUnit && a.RequiresShipping == b.RequiresShipping
 }
 
 func decEq(a, b *decimal.Decimal) bool {

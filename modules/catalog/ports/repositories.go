@@ -57,21 +57,32 @@ type ProductWithVariants struct {
 	ImageURL string
 }
 
+// SluggedRepository stores entities (*T) that have an id and a unique slug: products
+// and collections. Every method uses the transaction carried by ctx. A taken slug is
+// the entity's own error (domain.ErrProductSlugTaken, domain.ErrCollectionSlugTaken), so
+// is one not found (domain.ErrProductNotFound, domain.ErrCollectionNotFound).
+type SluggedRepository[T any] interface {
+	// Create inserts an entity; its slug must be free.
+	Create(ctx context.Context, e *T) error
+	// Update saves every field of an entity; its slug must be free.
+	Update(ctx context.Context, e *T) error
+	// Delete removes an entity with what belongs to it (a product's variants, images
+	// and memberships; a collection's memberships).
+	Delete(ctx context.Context, id string) error
+	// Get loads an entity, or not found.
+	Get(ctx context.Context, id string) (*T, error)
+	// GetForUpdate loads an entity and locks its row until the transaction ends (a
+	// no-op lock on SQLite, whose writers are serialised).
+	GetForUpdate(ctx context.Context, id string) (*T, error)
+	// GetBySlug loads an entity by slug, or not found.
+	GetBySlug(ctx context.Context, slug string) (*T, error)
+	// SlugsLike lists the slugs in use that equal base or start with base + "-".
+	SlugsLike(ctx context.Context, base string) ([]string, error)
+}
+
 // ProductRepository stores products. Every method uses the transaction carried by ctx.
 type ProductRepository interface {
-	// Create inserts a product; a taken slug is domain.ErrProductSlugTaken.
-	Create(ctx context.Context, p *domain.Product) error
-	// Update saves every field of a product; a taken slug is domain.ErrProductSlugTaken.
-	Update(ctx context.Context, p *domain.Product) error
-	// Delete removes a product with its variants, images and memberships.
-	Delete(ctx context.Context, id string) error
-	// Get loads a product, or domain.ErrProductNotFound.
-	Get(ctx context.Context, id string) (*domain.Product, error)
-	// GetForUpdate loads a product and locks its row until the transaction ends (a
-	// no-op lock on SQLite, whose writers are serialised).
-	GetForUpdate(ctx context.Context, id string) (*domain.Product, error)
-	// GetBySlug loads a product by slug, or domain.ErrProductNotFound.
-	GetBySlug(ctx context.Context, slug string) (*domain.Product, error)
+	SluggedRepository[domain.Product]
 	// GetMany loads the products found among ids (any order).
 	GetMany(ctx context.Context, ids []string) ([]*domain.Product, error)
 	// GetWithVariants loads the products found among ids (any order) with their
@@ -84,8 +95,6 @@ type ProductRepository interface {
 	// GetByVariant loads the product a variant belongs to with only that variant and
 	// its first image in one round trip, or domain.ErrVariantNotFound.
 	GetByVariant(ctx context.Context, variantID string) (ProductWithVariants, error)
-	// SlugsLike lists the slugs in use that equal base or start with base + "-".
-	SlugsLike(ctx context.Context, base string) ([]string, error)
 	// List returns one page of products matching f with their first image URLs.
 	List(ctx context.Context, f ProductFilter) ([]ListedProduct, error)
 	// Count counts the products matching f (Sort, Desc, Offset and Limit aside).
@@ -106,19 +115,26 @@ type VariantQuantity struct {
 	Quantity             int
 }
 
+// ProductPartRepository stores the parts (*T) of products that are addressed by
+// product and id: variants and image records.
+type ProductPartRepository[T any] interface {
+	// Create inserts a part (a taken variant SKU is domain.ErrVariantSKUTaken).
+	Create(ctx context.Context, e *T) error
+	// Update saves a part (a taken variant SKU is domain.ErrVariantSKUTaken).
+	Update(ctx context.Context, e *T) error
+	// Delete removes a part of a product.
+	Delete(ctx context.Context, productID, id string) error
+	// Get loads a part of a product, or its not-found error (domain.ErrVariantNotFound,
+	// domain.ErrImageNotFound).
+	Get(ctx context.Context, productID, id string) (*T, error)
+	// List returns a page of a product's parts and their count: variants default
+	// first, then by creation; images by position.
+	List(ctx context.Context, productID string, offset, limit int) ([]*T, int64, error)
+}
+
 // VariantRepository stores variants.
 type VariantRepository interface {
-	// Create inserts a variant; a taken SKU is domain.ErrVariantSKUTaken.
-	Create(ctx context.Context, v *domain.Variant) error
-	// Update saves a variant; a taken SKU is domain.ErrVariantSKUTaken.
-	Update(ctx context.Context, v *domain.Variant) error
-	// Delete removes a variant.
-	Delete(ctx context.Context, productID, id string) error
-	// Get loads a variant of a product, or domain.ErrVariantNotFound.
-	Get(ctx context.Context, productID, id string) (*domain.Variant, error)
-	// List returns a page of a product's variants (default first, then by creation)
-	// and their count.
-	List(ctx context.Context, productID string, offset, limit int) ([]*domain.Variant, int64, error)
+	ProductPartRepository[domain.Variant]
 	// ListByProducts returns every variant of the products, grouped by product id,
 	// each group default first, then by creation.
 	ListByProducts(ctx context.Context, productIDs []string) (map[string][]*domain.Variant, error)
@@ -131,13 +147,7 @@ type VariantRepository interface {
 
 // ImageRepository stores image records (the files live in ImageStorage).
 type ImageRepository interface {
-	Create(ctx context.Context, img *domain.Image) error
-	Update(ctx context.Context, img *domain.Image) error
-	Delete(ctx context.Context, productID, id string) error
-	// Get loads an image of a product, or domain.ErrImageNotFound.
-	Get(ctx context.Context, productID, id string) (*domain.Image, error)
-	// List returns a page of a product's images by position and their count.
-	List(ctx context.Context, productID string, offset, limit int) ([]*domain.Image, int64, error)
+	ProductPartRepository[domain.Image]
 	// ListByProduct returns every image of a product by position.
 	ListByProduct(ctx context.Context, productID string) ([]*domain.Image, error)
 	// Count counts a product's images.
@@ -158,20 +168,7 @@ type CollectionFilter struct {
 
 // CollectionRepository stores collections and their manual memberships.
 type CollectionRepository interface {
-	// Create inserts a collection; a taken slug is domain.ErrCollectionSlugTaken.
-	Create(ctx context.Context, c *domain.Collection) error
-	// Update saves a collection; a taken slug is domain.ErrCollectionSlugTaken.
-	Update(ctx context.Context, c *domain.Collection) error
-	// Delete removes a collection and its memberships.
-	Delete(ctx context.Context, id string) error
-	// Get loads a collection, or domain.ErrCollectionNotFound.
-	Get(ctx context.Context, id string) (*domain.Collection, error)
-	// GetForUpdate loads and locks a collection (membership positions change).
-	GetForUpdate(ctx context.Context, id string) (*domain.Collection, error)
-	// GetBySlug loads a collection by slug, or domain.ErrCollectionNotFound.
-	GetBySlug(ctx context.Context, slug string) (*domain.Collection, error)
-	// SlugsLike lists the slugs in use that equal base or start with base + "-".
-	SlugsLike(ctx context.Context, base string) ([]string, error)
+	SluggedRepository[domain.Collection] // GetForUpdate: membership positions change
 	// List returns a page of collections and the total count.
 	List(ctx context.Context, f CollectionFilter) ([]*domain.Collection, int64, error)
 	// ListSmart returns every smart collection.

@@ -26,11 +26,7 @@ func (s *Service) hasOrders(ctx context.Context, id domain.CustomerID) (bool, er
 // module to strip the customer's personal data from its orders in the same
 // transaction. Audited; publishes customer.deleted.
 func (s *Service) Delete(ctx context.Context, a Actor, id string, anonymizeOrders bool) error {
-	cid, err := staffTarget(a, id)
-	if err != nil {
-		return err
-	}
-	return s.tx.InTx(ctx, func(ctx context.Context) error {
+	return s.staffTx(ctx, a, id, func(ctx context.Context, cid domain.CustomerID) error {
 		if err := s.repo.Lock(ctx, cid); err != nil {
 			return err
 		}

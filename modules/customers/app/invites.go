@@ -24,12 +24,8 @@ func (s *Service) issueInvite(ctx context.Context, c *domain.Customer, v api.Cus
 // from invited (re-send), declined and disabled; an enabled customer answers
 // INVALID_STATE_TRANSITION.
 func (s *Service) SendInvite(ctx context.Context, a Actor, id string) (api.Customer, error) {
-	cid, err := staffTarget(a, id)
-	if err != nil {
-		return api.Customer{}, err
-	}
 	var out api.Customer
-	err = s.tx.InTx(ctx, func(ctx context.Context) error {
+	err := s.staffTx(ctx, a, id, func(ctx context.Context, cid domain.CustomerID) error {
 		var changed bool
 		c, err := s.repo.Update(ctx, cid, func(c *domain.Customer) error {
 			var err error

@@ -73,13 +73,13 @@ func (s *Service) Export(ctx context.Context, a Actor, id string) (Export, error
 		if out.Orders, err = s.orders.ExportOrders(ctx, string(c.ID)); err != nil {
 			return err
 		}
-		if out.Carts, err = s.carts.ExportCarts(ctx, string(c.ID)); err != nil {
+		if out.Carts, err = s.carts.Export(ctx, string(c.ID)); err != nil {
 			return err
 		}
-		if out.Subscriptions, err = s.subs.ExportSubscriptions(ctx, string(c.ID)); err != nil {
+		if out.Subscriptions, err = s.subs.Export(ctx, string(c.ID)); err != nil {
 			return err
 		}
-		out.Notifications, err = s.notes.ExportNotifications(ctx, string(c.ID))
+		out.Notifications, err = s.notes.Export(ctx, string(c.ID))
 		return err
 	})
 	return out, err
@@ -91,12 +91,8 @@ func (s *Service) Export(ctx context.Context, a Actor, id string) (Export, error
 // statistics (staff and keys only). Audited; publishes customer.anonymized (and
 // customer.disabled when it was not disabled yet).
 func (s *Service) Anonymize(ctx context.Context, a Actor, id string) (api.Customer, error) {
-	cid, err := staffTarget(a, id)
-	if err != nil {
-		return api.Customer{}, err
-	}
 	var out api.Customer
-	err = s.tx.InTx(ctx, func(ctx context.Context) error {
+	err := s.staffTx(ctx, a, id, func(ctx context.Context, cid domain.CustomerID) error {
 		var disabled bool
 		now := s.clock.Now()
 		c, err := s.repo.Update(ctx, cid, func(c *domain.Customer) error {

@@ -67,9 +67,9 @@ type Stores struct {
 type Collaborators struct {
 	Credentials   ports.Credentials
 	Orders        ports.Orders
-	Carts         ports.Carts
-	Subscriptions ports.Subscriptions
-	Notifications ports.Notifications
+	Carts         ports.Exporter
+	Subscriptions ports.Exporter
+	Notifications ports.Exporter
 }
 
 // Service implements the customers use cases, api.Customers, api.AccountLinks and
@@ -85,9 +85,9 @@ type Service struct {
 	audit    ports.AuditRepository
 	creds    ports.Credentials
 	orders   ports.Orders
-	carts    ports.Carts
-	subs     ports.Subscriptions
-	notes    ports.Notifications
+	carts    ports.Exporter
+	subs     ports.Exporter
+	notes    ports.Exporter
 	events   event.Publisher
 	clock    clock.Clock
 	newID    func() string
@@ -165,13 +165,17 @@ func customerID(id string) (domain.CustomerID, error) {
 	return domain.CustomerID(id), nil
 }
 
-// staffTarget checks that a may change customers (staff and keys only) and parses
-// the target's id.
-func staffTarget(a Actor, id string) (domain.CustomerID, error) {
+// staffTx runs change in one transaction on the customer id names once a may change
+// customers (staff and keys only) and the id is well-formed.
+func (s *Service) staffTx(ctx context.Context, a Actor, id string, change func(ctx context.Context, cid domain.CustomerID) error) error {
 	if err := a.staffWrite(); err != nil {
-		return "", err
+		return err
 	}
-	return customerID(id)
+	cid, err := customerID(id)
+	if err != nil {
+		return err
+	}
+	return s.tx.InTx(ctx, func(ctx context.Context) error { return change(ctx, cid) })
 }
 
 // load reads a customer by id with the access rule applied.

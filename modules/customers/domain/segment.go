@@ -246,58 +246,59 @@ func parseCondition(field string, kind FieldKind, op Op, v any) (Condition, stri
 		values = list
 	}
 	for _, item := range values {
-		switch kind {
-		case KindInt:
-			n, ok := asInt(item)
-			if !ok {
-				return c, "must be a whole number of at least 0"
-			}
-			c.Ints = append(c.Ints, n)
-		case KindMoney:
-			d, ok := asDecimal(item)
-			if !ok {
-				return c, "must be a decimal amount"
-			}
-			c.Money = d
-		case KindBool:
-			b, ok := item.(bool)
-			if !ok {
-				return c, "must be a boolean"
-			}
-			c.Bool = b
-		case KindTime:
-			s, _ := item.(string)
-			t, ok := ParseTime(s)
-			if !ok {
-				return c, "must be an RFC 3339 timestamp, a date (YYYY-MM-DD) or -<days>d"
-			}
-			c.Time = t
-		case KindState:
-			s, _ := item.(string)
-			if !State(s).Valid() {
-				return c, "must be one of: enabled, disabled, invited, declined"
-			}
-			c.Texts = append(c.Texts, s)
-		case KindTags:
-			s, ok := item.(string)
-			if !ok || strings.TrimSpace(s) == "" {
-				return c, "must be a non-empty tag"
-			}
-			c.Texts = append(c.Texts, TagKey(s))
-		case KindText, KindUpper, KindLower:
-			s, ok := item.(string)
-			if !ok || strings.TrimSpace(s) == "" || utf8.RuneCountInString(s) > MaxEmailLength {
-				return c, "must be a non-empty string"
-			}
-			if kind == KindUpper {
-				s = strings.ToUpper(strings.TrimSpace(s))
-			} else {
-				s = strings.ToLower(strings.TrimSpace(s))
-			}
-			c.Texts = append(c.Texts, s)
+		if !c.add(item) {
+			return c, kindProblems[kind]
 		}
 	}
 	return c, ""
+}
+
+// kindProblems name what a value of each field kind must be.
+var kindProblems = map[FieldKind]string{
+	KindInt:   "must be a whole number of at least 0",
+	KindMoney: "must be a decimal amount",
+	KindBool:  "must be a boolean",
+	KindTime:  "must be an RFC 3339 timestamp, a date (YYYY-MM-DD) or -<days>d",
+	KindState: "must be one of: enabled, disabled, invited, declined",
+	KindTags:  "must be a non-empty tag",
+	KindText:  "must be a non-empty string",
+	KindUpper: "must be a non-empty string",
+	KindLower: "must be a non-empty string",
+}
+
+// add reads one value of the condition's kind into c, normalized (tags and text
+// trimmed, codes upper- or lower-cased); false when item is no such value (c is then of
+// no use: parseCondition answers the kind's problem).
+func (c *Condition) add(item any) bool {
+	s, isString := item.(string)
+	ok := true
+	switch c.Kind {
+	case KindInt:
+		var n int64
+		n, ok = asInt(item)
+		c.Ints = append(c.Ints, n)
+	case KindMoney:
+		c.Money, ok = asDecimal(item)
+	case KindBool:
+		c.Bool, ok = item.(bool)
+	case KindTime:
+		c.Time, ok = ParseTime(s)
+	case KindState:
+		ok = State(s).Valid()
+		c.Texts = append(c.Texts, s)
+	case KindTags:
+		ok = isString && strings.TrimSpace(s) != ""
+		c.Texts = append(c.Texts, TagKey(s))
+	case KindText, KindUpper, KindLower:
+		ok = isString && strings.TrimSpace(s) != "" && utf8.RuneCountInString(s) <= MaxEmailLength
+		if s = strings.TrimSpace(s); c.Kind == KindUpper {
+			s = strings.ToUpper(s)
+		} else {
+			s = strings.ToLower(s)
+		}
+		c.Texts = append(c.Texts, s)
+	}
+	return ok
 }
 
 func asInt(v any) (int64, bool) {

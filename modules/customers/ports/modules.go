@@ -61,17 +61,8 @@ type Orders interface {
 	AnonymizeCustomerOrders(ctx context.Context, customerID string) error
 }
 
-// Carts exports a customer's carts.
-type Carts interface {
-	ExportCarts(ctx context.Context, customerID string) ([]Record, error)
-}
-
-// Subscriptions exports a customer's subscriptions.
-type Subscriptions interface {
-	ExportSubscriptions(ctx context.Context, customerID string) ([]Record, error)
-}
-
-// Notifications exports the notifications sent to a customer.
-type Notifications interface {
-	ExportNotifications(ctx context.Context, customerID string) ([]Record, error)
+// Exporter exports a customer's resources of one kind that another module keeps (its
+// carts, subscriptions, the notifications sent to it), for a data export.
+type Exporter interface {
+	Export(ctx context.Context, customerID string) ([]Record, error)
 }

@@ -25,11 +25,8 @@ func productInput(b *patch.Body) domain.ProductInput {
 	return domain.ProductInput{
 		Title: b.String("title"), Slug: b.String("slug"), Description: b.String("description"),
 		ShortDescription: b.String("short_description"), ProductType: b.String("product_type"), Vendor: b.String("vendor"),
-		Tags: b.Strings("tags"), Status: b.String("status"), IsFeatured: b.Bool("is_featured"),
-		Price: b.Amount("price"), CompareAtPrice: b.Amount("compare_at_price"), CostPrice: b.Amount("cost_price"),
-		Currency: b.String("currency"), Taxable: b.Bool("taxable"), RequiresShipping: b.Bool("requires_shipping"),
-		Weight: b.Decimal("weight"), WeightUnit: b.String("weight_unit"), InventoryQuantity: b.Int("inventory_quantity"),
-		InventoryPolicy: b.String("inventory_policy"), InventoryManagement: b.String("inventory_management"),
+		Tags: b.Strings("tags"), Status: b.String("status"), IsFeatured: b.Bool("is_featured"), SharedInput: sharedInput(b),
+		Currency: b.String("currency"), Taxable: b.Bool("taxable"), InventoryManagement: b.String("inventory_management"),
 		LowStockThreshold: b.Int("low_stock_threshold"), SEOTitle: b.String("seo_title"),
 		SEODescription: b.String("seo_description"), MetaFields: b.Object("meta_fields"), SKU: b.String("sku"),
 		Barcode: b.String("barcode"),
@@ -39,11 +36,17 @@ func productInput(b *patch.Body) domain.ProductInput {
 // variantInput reads every variant member.
 func variantInput(b *patch.Body) domain.VariantInput {
 	return domain.VariantInput{
-		Title: b.String("title"), SKU: b.String("sku"), Barcode: b.String("barcode"), Price: b.Amount("price"),
-		CompareAtPrice: b.Amount("compare_at_price"), CostPrice: b.Amount("cost_price"),
+		Title: b.String("title"), SKU: b.String("sku"), Barcode: b.String("barcode"), SharedInput: sharedInput(b),
+		Options: b.StringMap("options"),
+	}
+}
+
+// sharedInput reads the members of the fields products and variants share.
+func sharedInput(b *patch.Body) domain.SharedInput {
+	return domain.SharedInput{
+		Price: b.Amount("price"), CompareAtPrice: b.Amount("compare_at_price"), CostPrice: b.Amount("cost_price"),
 		InventoryQuantity: b.Int("inventory_quantity"), InventoryPolicy: b.String("inventory_policy"),
 		Weight: b.Decimal("weight"), WeightUnit: b.String("weight_unit"), RequiresShipping: b.Bool("requires_shipping"),
-		Options: b.StringMap("options"),
 	}
 }
 

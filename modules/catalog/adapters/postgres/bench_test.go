@@ -25,8 +25,8 @@ func BenchmarkProductReads(b *testing.B) {
 			now := testdb.Now()
 			id := ids.New()
 			p := &domain.Product{ID: id, Title: "Shirt", Slug: "shirt", Tags: []string{"a"}, Status: "active",
-				Price: decimal.RequireFromString("19.90"), Currency: "USD", Weight: decimal.Zero, WeightUnit: "kg",
-				InventoryPolicy: "deny", MetaFields: map[string]any{}, CreatedAt: now, UpdatedAt: now}
+				Shared:   domain.Shared{Price: decimal.RequireFromString("19.90"), Weight: decimal.Zero, WeightUnit: "kg", InventoryPolicy: "deny"},
+				Currency: "USD", MetaFields: map[string]any{}, CreatedAt: now, UpdatedAt: now}
 			if err := r.Create(ctx, p); err != nil {
 				b.Fatal(err)
 			}

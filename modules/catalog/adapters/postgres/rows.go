@@ -12,27 +12,20 @@ import (
 )
 
 type productRow struct {
-	ID                  string `gorm:"primaryKey"`
-	Title               string
-	Slug                string
-	Description         string
-	ShortDescription    string
-	ProductType         string
-	Vendor              string
-	Tags                string // JSON array, as written
-	TagsText            string // tags joined by spaces (search)
-	Status              string
-	IsFeatured          bool
-	Price               decimal.Decimal
-	CompareAtPrice      decimal.NullDecimal
-	CostPrice           decimal.NullDecimal
+	ID               string `gorm:"primaryKey"`
+	Title            string
+	Slug             string
+	Description      string
+	ShortDescription string
+	ProductType      string
+	Vendor           string
+	Tags             string // JSON array, as written
+	TagsText         string // tags joined by spaces (search)
+	Status           string
+	IsFeatured       bool
+	SharedColumns
 	Currency            string
 	Taxable             bool
-	RequiresShipping    bool
-	Weight              decimal.Decimal
-	WeightUnit          string
-	InventoryQuantity   int
-	InventoryPolicy     string
 	InventoryManagement *string
 	LowStockThreshold   int
 	HasVariants         bool
@@ -70,6 +63,35 @@ func decPtr(n decimal.NullDecimal) *decimal.Decimal {
 	return &d
 }
 
+// SharedColumns is domain.Shared as stored: the columns of a product and its variants
+// that a default variant mirrors (exported, so gorm embeds its fields in the rows).
+type SharedColumns struct {
+	Price             decimal.Decimal
+	CompareAtPrice    decimal.NullDecimal
+	CostPrice         decimal.NullDecimal
+	InventoryQuantity int
+	InventoryPolicy   string
+	Weight            decimal.Decimal
+	WeightUnit        string
+	RequiresShipping  bool
+}
+
+func fromShared(s *domain.Shared) SharedColumns {
+	return SharedColumns{
+		Price: s.Price, CompareAtPrice: nullDec(s.CompareAtPrice), CostPrice: nullDec(s.CostPrice),
+		InventoryQuantity: s.InventoryQuantity, InventoryPolicy: s.InventoryPolicy, Weight: s.Weight, WeightUnit: s.WeightUnit,
+		RequiresShipping: s.RequiresShipping,
+	}
+}
+
+func (r SharedColumns) toDomain() domain.Shared {
+	return domain.Shared{
+		Price: r.Price, CompareAtPrice: decPtr(r.CompareAtPrice), CostPrice: decPtr(r.CostPrice),
+		InventoryQuantity: r.InventoryQuantity, InventoryPolicy: r.InventoryPolicy, Weight: r.Weight, WeightUnit: r.WeightUnit,
+		RequiresShipping: r.RequiresShipping,
+	}
+}
+
 func mustJSON(v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -95,9 +117,7 @@ func fromProduct(p *domain.Product) productRow {
 	return productRow{
 		ID: p.ID, Title: p.Title, Slug: p.Slug, Description: p.Description, ShortDescription: p.ShortDescription,
 		ProductType: p.ProductType, Vendor: p.Vendor, Tags: mustJSON(tags), TagsText: strings.Join(tags, " "),
-		Status: p.Status, IsFeatured: p.IsFeatured, Price: p.Price, CompareAtPrice: nullDec(p.CompareAtPrice),
-		CostPrice: nullDec(p.CostPrice), Currency: p.Currency, Taxable: p.Taxable, RequiresShipping: p.RequiresShipping,
-		Weight: p.Weight, WeightUnit: p.WeightUnit, InventoryQuantity: p.InventoryQuantity, InventoryPolicy: p.InventoryPolicy,
+		Status: p.Status, IsFeatured: p.IsFeatured, SharedColumns: fromShared(&p.Shared), Currency: p.Currency, Taxable: p.Taxable,
 		InventoryManagement: mgmt, LowStockThreshold: p.LowStockThreshold, HasVariants: p.HasVariants,
 		SEOTitle: p.SEOTitle, SEODescription: p.SEODescription, MetaFields: mustJSON(meta),
 		CreatedAt: p.CreatedAt.UTC(), UpdatedAt: p.UpdatedAt.UTC(), PublishedAt: db.UTCPtr(p.PublishedAt),
@@ -107,10 +127,8 @@ func fromProduct(p *domain.Product) productRow {
 func (r productRow) toDomain() *domain.Product {
 	p := &domain.Product{
 		ID: r.ID, Title: r.Title, Slug: r.Slug, Description: r.Description, ShortDescription: r.ShortDescription,
-		ProductType: r.ProductType, Vendor: r.Vendor, Status: r.Status, IsFeatured: r.IsFeatured, Price: r.Price,
-		CompareAtPrice: decPtr(r.CompareAtPrice), CostPrice: decPtr(r.CostPrice), Currency: r.Currency,
-		Taxable: r.Taxable, RequiresShipping: r.RequiresShipping, Weight: r.Weight, WeightUnit: r.WeightUnit,
-		InventoryQuantity: r.InventoryQuantity, InventoryPolicy: r.InventoryPolicy, LowStockThreshold: r.LowStockThreshold,
+		ProductType: r.ProductType, Vendor: r.Vendor, Status: r.Status, IsFeatured: r.IsFeatured, Currency: r.Currency,
+		Shared: r.SharedColumns.toDomain(), Taxable: r.Taxable, LowStockThreshold: r.LowStockThreshold,
 		HasVariants: r.HasVariants, SEOTitle: r.SEOTitle, SEODescription: r.SEODescription,
 		CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(), PublishedAt: db.UTCPtr(r.PublishedAt),
 	}
@@ -153,23 +171,16 @@ type productTagRow struct {
 func (productTagRow) TableName() string { return "product_tags" }
 
 type variantRow struct {
-	ID                string `gorm:"primaryKey"`
-	ProductID         string
-	Title             string
-	SKU               string
-	Barcode           string
-	Price             decimal.Decimal
-	CompareAtPrice    decimal.NullDecimal
-	CostPrice         decimal.NullDecimal
-	InventoryQuantity int
-	InventoryPolicy   string
-	Weight            decimal.Decimal
-	WeightUnit        string
-	RequiresShipping  bool
-	IsDefault         bool
-	Options           string    // JSON object
-	CreatedAt         time.Time `gorm:"autoCreateTime:false"`
-	UpdatedAt         time.Time `gorm:"autoUpdateTime:false"`
+	ID        string `gorm:"primaryKey"`
+	ProductID string
+	Title     string
+	SKU       string
+	Barcode   string
+	SharedColumns
+	IsDefault bool
+	Options   string    // JSON object
+	CreatedAt time.Time `gorm:"autoCreateTime:false"`
+	UpdatedAt time.Time `gorm:"autoUpdateTime:false"`
 }
 
 func (variantRow) TableName() string { return "product_variants" }
@@ -180,18 +191,14 @@ func fromVariant(v *domain.Variant) variantRow {
 		opts = map[string]string{}
 	}
 	return variantRow{
-		ID: v.ID, ProductID: v.ProductID, Title: v.Title, SKU: v.SKU, Barcode: v.Barcode, Price: v.Price,
-		CompareAtPrice: nullDec(v.CompareAtPrice), CostPrice: nullDec(v.CostPrice), InventoryQuantity: v.InventoryQuantity,
-		InventoryPolicy: v.InventoryPolicy, Weight: v.Weight, WeightUnit: v.WeightUnit, RequiresShipping: v.RequiresShipping,
+		ID: v.ID, ProductID: v.ProductID, Title: v.Title, SKU: v.SKU, Barcode: v.Barcode, SharedColumns: fromShared(&v.Shared),
 		IsDefault: v.IsDefault, Options: mustJSON(opts), CreatedAt: v.CreatedAt.UTC(), UpdatedAt: v.UpdatedAt.UTC(),
 	}
 }
 
 func (r variantRow) toDomain() *domain.Variant {
 	v := &domain.Variant{
-		ID: r.ID, ProductID: r.ProductID, Title: r.Title, SKU: r.SKU, Barcode: r.Barcode, Price: r.Price,
-		CompareAtPrice: decPtr(r.CompareAtPrice), CostPrice: decPtr(r.CostPrice), InventoryQuantity: r.InventoryQuantity,
-		InventoryPolicy: r.InventoryPolicy, Weight: r.Weight, WeightUnit: r.WeightUnit, RequiresShipping: r.RequiresShipping,
+		ID: r.ID, ProductID: r.ProductID, Title: r.Title, SKU: r.SKU, Barcode: r.Barcode, Shared: r.SharedColumns.toDomain(),
 		IsDefault: r.IsDefault, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
 	}
 	if err := json.Unmarshal([]byte(r.Options), &v.Options); err != nil || v.Options == nil {

@@ -76,9 +76,9 @@ func (j *joinedVariant) row() (variantRow, bool) {
 	}
 	return variantRow{
 		ID: j.ID.String, ProductID: j.ProductID.String, Title: j.Title.String, SKU: j.SKU.String,
-		Barcode: j.Barcode.String, Price: j.Price.Decimal, CompareAtPrice: j.CompareAtPrice, CostPrice: j.CostPrice,
-		InventoryQuantity: int(j.InventoryQuantity.Int64), InventoryPolicy: j.InventoryPolicy.String,
-		Weight: j.Weight.Decimal, WeightUnit: j.WeightUnit.String, RequiresShipping: j.RequiresShipping.Bool,
+		Barcode: j.Barcode.String, SharedColumns: SharedColumns{Price: j.Price.Decimal, CompareAtPrice: j.CompareAtPrice,
+			CostPrice: j.CostPrice, InventoryQuantity: int(j.InventoryQuantity.Int64), InventoryPolicy: j.InventoryPolicy.String,
+			Weight: j.Weight.Decimal, WeightUnit: j.WeightUnit.String, RequiresShipping: j.RequiresShipping.Bool},
 		IsDefault: j.IsDefault.Bool, Options: j.Options.String, CreatedAt: j.CreatedAt.Time, UpdatedAt: j.UpdatedAt.Time,
 	}, true
 }

@@ -1,7 +1,6 @@
 // Package none holds adapters answering "nothing" for the modules customers reads
 // personal data from, for tests that need the module alone (production binds
-// adapters/ordersapi, adapters/cartsapi, adapters/notificationsapi and
-// adapters/subscriptionsapi).
+// adapters/ordersapi and adapters/exportapi).
 package none
 
 import (
@@ -34,35 +33,13 @@ func (Orders) ExportOrders(context.Context, string) ([]ports.Record, error) {
 // AnonymizeCustomerOrders has nothing to do.
 func (Orders) AnonymizeCustomerOrders(context.Context, string) error { return nil }
 
-// Carts exports no carts (tests; production binds adapters/cartsapi).
-type Carts struct{}
+// Records exports no records: no carts, subscriptions or notifications (tests;
+// production binds adapters/exportapi).
+type Records struct{}
 
-// NewCarts builds the default carts adapter.
-func NewCarts() Carts { return Carts{} }
+var _ ports.Exporter = Records{}
 
-// ExportCarts answers no records.
-func (Carts) ExportCarts(context.Context, string) ([]ports.Record, error) {
-	return []ports.Record{}, nil
-}
-
-// Subscriptions exports no subscriptions.
-type Subscriptions struct{}
-
-// NewSubscriptions builds the subscriptions adapter of tests.
-func NewSubscriptions() Subscriptions { return Subscriptions{} }
-
-// ExportSubscriptions answers no records.
-func (Subscriptions) ExportSubscriptions(context.Context, string) ([]ports.Record, error) {
-	return []ports.Record{}, nil
-}
-
-// Notifications exports no notifications.
-type Notifications struct{}
-
-// NewNotifications builds the default notifications adapter.
-func NewNotifications() Notifications { return Notifications{} }
-
-// ExportNotifications answers no records.
-func (Notifications) ExportNotifications(context.Context, string) ([]ports.Record, error) {
+// Export answers no records.
+func (Records) Export(context.Context, string) ([]ports.Record, error) {
 	return []ports.Record{}, nil
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/gocommerce/commerce/modules/customers/adapters/internal/export"
+	"github.com/gocommerce/commerce/modules/customers/adapters/exportapi"
 	"github.com/gocommerce/commerce/modules/customers/ports"
 	orders "github.com/gocommerce/commerce/modules/orders/api"
 )
@@ -52,11 +52,7 @@ func (a *Adapter) ListOrders(ctx context.Context, customerID string, f ports.Ord
 // ExportOrders returns every order of the customer as the orders API shows it (with
 // fulfillments, refunds and transactions).
 func (a *Adapter) ExportOrders(ctx context.Context, customerID string) ([]ports.Record, error) {
-	list, err := a.orders.ExportCustomerOrders(ctx, customerID)
-	if err != nil {
-		return nil, err
-	}
-	return export.Records(list, "order", func(v orders.Order) string { return v.ID })
+	return exportapi.NewSource(a.orders.ExportCustomerOrders, "order", func(v orders.Order) string { return v.ID }).Export(ctx, customerID)
 }
 
 // AnonymizeCustomerOrders strips the customer's personal data from its orders, in the
