@@ -21,8 +21,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gocommerce/commerce/modules/payments/adapters/alipay"
-	"github.com/gocommerce/commerce/modules/payments/adapters/internal/gatewaytest"
 	"github.com/gocommerce/commerce/modules/payments/domain"
+	"github.com/gocommerce/commerce/modules/payments/internal/gatewaytest"
 	"github.com/gocommerce/commerce/modules/payments/ports"
 )
 
@@ -195,13 +195,7 @@ func notification(t *testing.T, k *rsa.PrivateKey, params map[string]string) []b
 	for key, val := range params {
 		v.Set(key, val)
 	}
-	sig, err := alipay.Sign(k, alipay.SignContent(v, "sign", "sign_type"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	v.Set("sign", sig)
-	v.Set("sign_type", "RSA2")
-	return []byte(v.Encode())
+	return gatewaytest.AlipayNotification(t, k, v)
 }
 
 func TestAlipayNotifications(t *testing.T) {

@@ -27,9 +27,9 @@ import (
 	"time"
 
 	"github.com/gocommerce/commerce/modules/payments/adapters/internal/gatewaykit"
-	"github.com/gocommerce/commerce/modules/payments/adapters/internal/rsakeys"
 	"github.com/gocommerce/commerce/modules/payments/adapters/internal/signedtime"
 	"github.com/gocommerce/commerce/modules/payments/domain"
+	"github.com/gocommerce/commerce/modules/payments/internal/rsakeys"
 	"github.com/gocommerce/commerce/modules/payments/ports"
 )
 

@@ -2,12 +2,7 @@ package wechatpay_test
 
 import (
 	"context"
-	"crypto"
-	"crypto/aes"
-	"crypto/cipher"
 	"crypto/rsa"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -23,9 +17,9 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/gocommerce/commerce/modules/payments/adapters/internal/gatewaytest"
 	"github.com/gocommerce/commerce/modules/payments/adapters/wechatpay"
 	"github.com/gocommerce/commerce/modules/payments/domain"
+	"github.com/gocommerce/commerce/modules/payments/internal/gatewaytest"
 	"github.com/gocommerce/commerce/modules/payments/ports"
 )
 
@@ -40,11 +34,10 @@ var authHeader = regexp.MustCompile(`^WECHATPAY2-SHA256-RSA2048 mchid="([^"]+)",
 
 // signHeaders sets WeChat Pay's answer/notification signature headers.
 func signHeaders(h http.Header, platform *rsa.PrivateKey, body string, at time.Time) {
-	ts, nonce := strconv.FormatInt(at.Unix(), 10), "NONCE123"
-	h.Set("Wechatpay-Timestamp", ts)
-	h.Set("Wechatpay-Nonce", nonce)
-	h.Set("Wechatpay-Serial", "PLATFORM-SERIAL")
-	h.Set("Wechatpay-Signature", gatewaytest.Sign(platform, wechatpay.ResponseMessage(ts, nonce, body)))
+	kv := gatewaytest.WeChatHeaders(platform, body, "NONCE123", "PLATFORM-SERIAL", at)
+	for i := 0; i < len(kv); i += 2 {
+		h.Set(kv[i], kv[i+1])
+	}
 }
 
 // fakeWeChat is a local stand-in of WeChat Pay API v3. It verifies each request's
@@ -63,11 +56,7 @@ func (f *fakeWeChat) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	m := authHeader.FindStringSubmatch(r.Header.Get("Authorization"))
 	ok := m != nil && m[1] == mchID && m[5] == serialNo
-	if ok {
-		raw, err := base64.StdEncoding.DecodeString(m[3])
-		sum := sha256.Sum256([]byte(wechatpay.SignatureMessage(r.Method, r.URL.RequestURI(), m[4], m[2], string(body))))
-		ok = err == nil && rsa.VerifyPKCS1v15(f.merchant, crypto.SHA256, sum[:], raw) == nil
-	}
+	ok = ok && gatewaytest.Verify(f.merchant, wechatpay.SignatureMessage(r.Method, r.URL.RequestURI(), m[4], m[2], string(body)), m[3])
 	answer := func(status int, v any) {
 		raw, _ := json.Marshal(v)
 		if status == http.StatusNoContent {
@@ -180,15 +169,7 @@ func TestWeChatPayAPIv3(t *testing.T) {
 }
 
 func encrypt(t *testing.T, plain, nonce, aad string) string {
-	block, err := aes.NewCipher([]byte(apiV3Key))
-	if err != nil {
-		t.Fatal(err)
-	}
-	gcm, err := cipher.NewGCM(block)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return base64.StdEncoding.EncodeToString(gcm.Seal(nil, []byte(nonce), []byte(plain), []byte(aad)))
+	return gatewaytest.Encrypt(t, apiV3Key, plain, nonce, aad)
 }
 
 func TestWeChatPayNotifications(t *testing.T) {

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gocommerce/commerce/modules/payments/adapters/internal/rsakeys"
 	"github.com/gocommerce/commerce/modules/payments/domain"
+	"github.com/gocommerce/commerce/modules/payments/internal/rsakeys"
 	"github.com/gocommerce/commerce/modules/payments/ports"
 )
 
