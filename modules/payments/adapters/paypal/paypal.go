@@ -6,12 +6,10 @@
 package paypal
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -137,22 +135,11 @@ func (g *Gateway) call(ctx context.Context, method, path, requestID string, in, 
 	if err != nil {
 		return err
 	}
-	var body io.Reader = http.NoBody
-	if in != nil {
-		raw, err := json.Marshal(in)
-		if err != nil {
-			return err
-		}
-		body = bytes.NewReader(raw)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, g.cfg.BaseURL+path, body)
+	req, _, err := gatewaykit.NewRequest(ctx, method, g.cfg.BaseURL+path, in, "Authorization", "Bearer "+token,
+		"Content-Type", "application/json", "Accept", "application/json", "Prefer", "return=representation")
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("Prefer", "return=representation")
 	if requestID != "" {
 		req.Header.Set("PayPal-Request-Id", requestID)
 	}
@@ -160,11 +147,8 @@ func (g *Gateway) call(ctx context.Context, method, path, requestID string, in, 
 	if err != nil {
 		return err
 	}
-	raw := resp.Body
-	if out != nil && len(raw) > 0 {
-		if err := json.Unmarshal(raw, out); err != nil {
-			return fmt.Errorf("paypal: %s %s: %w", method, path, err)
-		}
+	if err := resp.Decode(out); err != nil {
+		return fmt.Errorf("paypal: %s %s: %w", method, path, err)
 	}
 	return nil
 }

@@ -9,7 +9,6 @@
 package wechatpay
 
 import (
-	"bytes"
 	"context"
 	"crypto/aes"
 	"crypto/cipher"
@@ -19,7 +18,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -133,27 +131,15 @@ func refused(status int) error { return &apiError{Status: status} }
 
 // call sends a signed request and verifies the signed answer.
 func (g *Gateway) call(ctx context.Context, method, path string, in, out any) error {
-	var raw []byte
-	if in != nil {
-		var err error
-		if raw, err = json.Marshal(in); err != nil {
-			return err
-		}
+	req, raw, err := gatewaykit.NewRequest(ctx, method, g.Base+path, in, "Accept", "application/json")
+	if err != nil {
+		return err
 	}
 	auth, err := g.Authorization(method, path, string(raw))
 	if err != nil {
 		return err
 	}
-	var body io.Reader = http.NoBody
-	if in != nil {
-		body = bytes.NewReader(raw)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, g.Base+path, body)
-	if err != nil {
-		return err
-	}
 	req.Header.Set("Authorization", auth)
-	req.Header.Set("Accept", "application/json")
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
@@ -161,14 +147,10 @@ func (g *Gateway) call(ctx context.Context, method, path string, in, out any) er
 	if err != nil {
 		return err
 	}
-	answer := resp.Body
-	if err := g.verify(resp.Header, answer); err != nil {
+	if err := g.verify(resp.Header, resp.Body); err != nil {
 		return fmt.Errorf("wechat_pay: %s %s: answer signature: %w", method, path, err)
 	}
-	if out != nil && len(answer) > 0 {
-		return json.Unmarshal(answer, out)
-	}
-	return nil
+	return resp.Decode(out)
 }
 
 // outTradeNo is the merchant order number (6-32 characters): the payment's UUID

@@ -3,6 +3,7 @@
 package gatewaykit
 
 import (
+	"bytes"
 	"context"
 	"crypto/rsa"
 	"encoding/json"
@@ -122,6 +123,34 @@ func Do(client *http.Client, req *http.Request, limit int64, what string) (Answe
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(io.LimitReader(resp.Body, limit))
 	return Answer{Status: resp.StatusCode, Header: resp.Header, Body: body}, nil
+}
+
+// NewRequest builds a request to a provider's JSON API whose body is in as JSON (raw; in
+// nil: no body and raw nil), with headers (name, value pairs) set.
+func NewRequest(ctx context.Context, method, url string, in any, headers ...string) (req *http.Request, raw []byte, err error) {
+	var body io.Reader = http.NoBody
+	if in != nil {
+		if raw, err = json.Marshal(in); err != nil {
+			return nil, nil, err
+		}
+		body = bytes.NewReader(raw)
+	}
+	if req, err = http.NewRequestWithContext(ctx, method, url, body); err != nil {
+		return nil, nil, err
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	return req, raw, nil
+}
+
+// Decode unmarshals the answer's JSON body into out; nothing to do when out is nil or
+// the body is empty.
+func (a Answer) Decode(out any) error {
+	if out == nil || len(a.Body) == 0 {
+		return nil
+	}
+	return json.Unmarshal(a.Body, out)
 }
 
 // Send is Do for a provider whose failed answers carry a JSON error: an answer with a
