@@ -47,7 +47,7 @@ type fakeWeChat struct {
 	merchant *rsa.PublicKey
 	platform *rsa.PrivateKey
 	mu       sync.Mutex
-	state    string
+	state    *gatewaytest.State
 	bodies   map[string]map[string]any
 	srv      *httptest.Server
 }
@@ -75,8 +75,8 @@ func (f *fakeWeChat) serve(w http.ResponseWriter, r *http.Request) {
 	_ = json.Unmarshal(body, &in)
 	f.mu.Lock()
 	f.bodies[r.URL.Path] = in
-	state := f.state
 	f.mu.Unlock()
+	state := f.state.Get()
 	switch {
 	case r.URL.Path == "/v3/pay/transactions/native":
 		answer(200, map[string]any{"code_url": "weixin://wxpay/bizpayurl?pr=abc"})
@@ -107,7 +107,7 @@ func gateway(t *testing.T, merchant *rsa.PrivateKey, platform *rsa.PublicKey, ba
 
 func fake(t *testing.T, merchant *rsa.PublicKey, platform *rsa.PrivateKey) *fakeWeChat {
 	t.Helper()
-	f := &fakeWeChat{merchant: merchant, platform: platform, state: "NOTPAY", bodies: map[string]map[string]any{}}
+	f := &fakeWeChat{merchant: merchant, platform: platform, state: gatewaytest.NewState("NOTPAY"), bodies: map[string]map[string]any{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f
@@ -143,11 +143,7 @@ func TestWeChatPayAPIv3(t *testing.T) {
 		amount["currency"] != "CNY" || b["notify_url"] != "https://api.example/api/v2/webhooks/wechat_pay" {
 		t.Fatalf("order body %v", b)
 	}
-	gatewaytest.AssertPaidOnQuery(ctx, t, g, res.TransactionID, func() {
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		f.state = "SUCCESS"
-	}, "4200000001")
+	gatewaytest.AssertPaidOnQuery(ctx, t, g, res.TransactionID, f.state, "SUCCESS", "4200000001")
 	rr, err := g.Refund(ctx, ports.RefundRequest{RefundID: "ref_0190c8a2-0000-7000-8000-000000000001", TransactionID: res.TransactionID,
 		Amount: decimal.RequireFromString("5"), PaymentAmount: decimal.RequireFromString("19.99"), Currency: "CNY"})
 	ra := f.bodies["/v3/refund/domestic/refunds"]["amount"].(map[string]any)

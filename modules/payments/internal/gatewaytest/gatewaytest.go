@@ -13,6 +13,7 @@ import (
 	"encoding/pem"
 	"net/url"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -28,15 +29,38 @@ type Completer interface {
 	Complete(ctx context.Context, req ports.CompleteRequest) (ports.ChargeResult, error)
 }
 
+// State is a fake provider's trade state, read by its handler and set by the test.
+type State struct {
+	mu sync.Mutex
+	v  string
+}
+
+// NewState is a state that starts as v.
+func NewState(v string) *State { return &State{v: v} }
+
+// Get is the state now.
+func (s *State) Get() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.v
+}
+
+// Set changes the state.
+func (s *State) Set(v string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.v = v
+}
+
 // AssertPaidOnQuery checks a payment the customer finishes at the provider: Complete
-// answers requires_action until paid marks the trade paid at the fake provider, then
+// answers requires_action until the fake provider's trade state becomes paid, then
 // succeeded with the provider's reference.
-func AssertPaidOnQuery(ctx context.Context, t testing.TB, g Completer, transactionID string, paid func(), reference string) {
+func AssertPaidOnQuery(ctx context.Context, t testing.TB, g Completer, transactionID string, state *State, paid, reference string) {
 	t.Helper()
 	if r, err := g.Complete(ctx, ports.CompleteRequest{TransactionID: transactionID}); err != nil || r.Status != domain.StatusRequiresAction {
 		t.Fatalf("query waiting: %+v %v", r, err)
 	}
-	paid()
+	state.Set(paid)
 	if r, err := g.Complete(ctx, ports.CompleteRequest{TransactionID: transactionID}); err != nil || r.Status != domain.StatusSucceeded || r.ProviderReference != reference {
 		t.Fatalf("query paid: %+v %v", r, err)
 	}
