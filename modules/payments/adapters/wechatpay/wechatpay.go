@@ -27,7 +27,6 @@ import (
 	"github.com/gocommerce/commerce/modules/payments/adapters/internal/gatewaykit"
 	"github.com/gocommerce/commerce/modules/payments/adapters/internal/signedtime"
 	"github.com/gocommerce/commerce/modules/payments/domain"
-	"github.com/gocommerce/commerce/modules/payments/internal/rsakeys"
 	"github.com/gocommerce/commerce/modules/payments/ports"
 )
 
@@ -91,7 +90,7 @@ func nonce() string {
 func (g *Gateway) Authorization(method, urlPath, body string) (string, error) {
 	ts := strconv.FormatInt(g.Now().Unix(), 10)
 	n := nonce()
-	sig, err := rsakeys.Sign(g.Key, SignatureMessage(method, urlPath, ts, n, body))
+	sig, err := g.Sign(SignatureMessage(method, urlPath, ts, n, body))
 	if err != nil {
 		return "", err
 	}
@@ -109,10 +108,10 @@ func (g *Gateway) verify(h http.Header, body []byte) error {
 	if err != nil {
 		return errors.New("bad Wechatpay-Timestamp")
 	}
-	if err := signedtime.Check(g.Now(), time.Unix(sec, 0)); err != nil {
+	if err := g.Fresh(time.Unix(sec, 0)); err != nil {
 		return fmt.Errorf("Wechatpay-Timestamp: %w", err)
 	}
-	return rsakeys.Verify(g.Pub, ResponseMessage(ts, n, string(body)), sig)
+	return g.Verify(ResponseMessage(ts, n, string(body)), sig)
 }
 
 // apiError is a WeChat Pay error answer.

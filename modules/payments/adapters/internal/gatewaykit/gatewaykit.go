@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gocommerce/commerce/modules/payments/adapters/internal/signedtime"
 	"github.com/gocommerce/commerce/modules/payments/domain"
 	"github.com/gocommerce/commerce/modules/payments/internal/rsakeys"
 	"github.com/gocommerce/commerce/modules/payments/ports"
@@ -187,6 +188,15 @@ func NewSigned(w Wallet, privatePEM, publicPEM, baseURL string, now func() time.
 	}
 	return Signed{Wallet: w, Key: key, Pub: pub, Now: now, Base: strings.TrimRight(baseURL, "/")}, nil
 }
+
+// Sign is content's SHA256withRSA signature with the merchant's key, in base64.
+func (s Signed) Sign(content string) (string, error) { return rsakeys.Sign(s.Key, content) }
+
+// Verify checks sig, the provider's base64 SHA256withRSA signature of content.
+func (s Signed) Verify(content, sig string) error { return rsakeys.Verify(s.Pub, content, sig) }
+
+// Fresh refuses a signed time more than signedtime.Tolerance before or after now.
+func (s Signed) Fresh(signed time.Time) error { return signedtime.Check(s.Now(), signed) }
 
 // Subject refuses a charge that does not pay in the wallet (a card, a saved method or a
 // bank transfer: refusal says which payment_method type to send) and answers what the
