@@ -278,6 +278,49 @@ func Decrypt(apiV3Key, nonce, associatedData, ciphertext string) ([]byte, error)
 	return gcm.Open(nil, []byte(nonce), raw, []byte(associatedData))
 }
 
+// notification is a notification's envelope; its resource is encrypted.
+type notification struct {
+	ID         string            `json:"id"`
+	CreateTime string            `json:"create_time"`
+	EventType  string            `json:"event_type"`
+	Resource   encryptedResource `json:"resource"`
+}
+
+type encryptedResource struct {
+	Algorithm      string `json:"algorithm"`
+	Ciphertext     string `json:"ciphertext"`
+	AssociatedData string `json:"associated_data"`
+	Nonce          string `json:"nonce"`
+}
+
+// resource is a decrypted payment or refund notification resource.
+type resource struct {
+	OutTradeNo    string `json:"out_trade_no"`
+	TransactionID string `json:"transaction_id"`
+	TradeState    string `json:"trade_state"`
+	OutRefundNo   string `json:"out_refund_no"`
+	RefundStatus  string `json:"refund_status"`
+	Amount        struct {
+		Total    int64  `json:"total"`
+		Refund   int64  `json:"refund"`
+		Currency string `json:"currency"`
+	} `json:"amount"`
+}
+
+// open decrypts the resource with the APIv3 key and decodes it; either failure is
+// INVALID_SIGNATURE.
+func (e encryptedResource) open(apiV3Key string) (resource, error) {
+	var r resource
+	plain, err := Decrypt(apiV3Key, e.Nonce, e.AssociatedData, e.Ciphertext)
+	if err != nil {
+		return r, domain.ErrInvalidSignature.WithMessage("Notification resource does not decrypt")
+	}
+	if err := json.Unmarshal(plain, &r); err != nil {
+		return r, domain.ErrInvalidSignature.WithMessage("Notification resource is not JSON")
+	}
+	return r, nil
+}
+
 // ParseWebhook verifies a notification's signature headers, decrypts its resource with
 // the APIv3 key and maps it.
 func (g *Gateway) ParseWebhook(_ context.Context, headers http.Header, body []byte) (ports.WebhookEvent, error) {
@@ -287,38 +330,13 @@ func (g *Gateway) ParseWebhook(_ context.Context, headers http.Header, body []by
 	if err := g.verify(headers, body); err != nil {
 		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithCause(err)
 	}
-	var env struct {
-		ID         string `json:"id"`
-		CreateTime string `json:"create_time"`
-		EventType  string `json:"event_type"`
-		Resource   struct {
-			Algorithm      string `json:"algorithm"`
-			Ciphertext     string `json:"ciphertext"`
-			AssociatedData string `json:"associated_data"`
-			Nonce          string `json:"nonce"`
-		} `json:"resource"`
-	}
+	var env notification
 	if err := json.Unmarshal(body, &env); err != nil {
 		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithMessage("Notification is not JSON")
 	}
-	plain, err := Decrypt(g.cfg.APIv3Key, env.Resource.Nonce, env.Resource.AssociatedData, env.Resource.Ciphertext)
+	r, err := env.Resource.open(g.cfg.APIv3Key)
 	if err != nil {
-		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithMessage("Notification resource does not decrypt")
-	}
-	var r struct {
-		OutTradeNo    string `json:"out_trade_no"`
-		TransactionID string `json:"transaction_id"`
-		TradeState    string `json:"trade_state"`
-		OutRefundNo   string `json:"out_refund_no"`
-		RefundStatus  string `json:"refund_status"`
-		Amount        struct {
-			Total    int64  `json:"total"`
-			Refund   int64  `json:"refund"`
-			Currency string `json:"currency"`
-		} `json:"amount"`
-	}
-	if err := json.Unmarshal(plain, &r); err != nil {
-		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithMessage("Notification resource is not JSON")
+		return ports.WebhookEvent{}, err
 	}
 	c := domain.Currency("CNY")
 	if r.Amount.Currency != "" {
