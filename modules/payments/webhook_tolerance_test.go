@@ -1,21 +1,11 @@
 package payments_test
 
 import (
-	"crypto"
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/rand"
-	"crypto/rsa"
-	"crypto/sha256"
-	"crypto/x509"
-	"encoding/base64"
 	"encoding/json"
-	"encoding/pem"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"strconv"
 	"testing"
 	"time"
 
@@ -23,6 +13,7 @@ import (
 	"github.com/gocommerce/commerce/modules/payments/adapters/paypal"
 	"github.com/gocommerce/commerce/modules/payments/adapters/stripe"
 	"github.com/gocommerce/commerce/modules/payments/adapters/wechatpay"
+	"github.com/gocommerce/commerce/modules/payments/internal/gatewaytest"
 	"github.com/gocommerce/commerce/modules/payments/ports"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
@@ -30,28 +21,6 @@ import (
 // delivery is a correctly signed webhook request of one gateway, its signed timestamp
 // being at.
 type delivery func(t *testing.T, id string, at time.Time) (body []byte, headers []string)
-
-func rsaKey(t *testing.T) *rsa.PrivateKey {
-	t.Helper()
-	k, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return k
-}
-
-func privatePEM(k *rsa.PrivateKey) string {
-	return string(pem.EncodeToMemory(&pem.Block{Type: "RSA PRIVATE KEY", Bytes: x509.MarshalPKCS1PrivateKey(k)}))
-}
-
-func publicPEM(t *testing.T, k *rsa.PublicKey) string {
-	t.Helper()
-	der, err := x509.MarshalPKIXPublicKey(k)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}))
-}
 
 // stripeScheme signs Stripe-shaped events in Stripe's scheme under header.
 func stripeScheme(header, secret string) delivery {
@@ -90,9 +59,9 @@ func payPal(t *testing.T) (ports.Gateway, delivery) {
 // aliPay enables the alipay gateway; notifications are forms signed with Alipay's key,
 // notify_time in Beijing time.
 func aliPay(t *testing.T) (ports.Gateway, delivery) {
-	merchant, platform := rsaKey(t), rsaKey(t)
-	g, err := alipay.New(alipay.Config{AppID: "2021000000000001", PrivateKeyPEM: privatePEM(merchant),
-		AlipayPublicKeyPEM: publicPEM(t, &platform.PublicKey), BaseURL: "http://127.0.0.1:1"})
+	merchant, platform := gatewaytest.RSAKey(t), gatewaytest.RSAKey(t)
+	g, err := alipay.New(alipay.Config{AppID: "2021000000000001", PrivateKeyPEM: gatewaytest.PrivatePEM(merchant),
+		AlipayPublicKeyPEM: gatewaytest.PublicPEM(t, &platform.PublicKey), BaseURL: "http://127.0.0.1:1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,13 +70,7 @@ func aliPay(t *testing.T) (ports.Gateway, delivery) {
 		v := url.Values{"notify_id": {id}, "notify_type": {"trade_status_sync"}, "notify_time": {at.In(beijing).Format("2006-01-02 15:04:05")},
 			"app_id": {"2021000000000001"}, "charset": {"utf-8"}, "version": {"1.0"}, "trade_no": {"2026112522001"},
 			"out_trade_no": {"nobody"}, "trade_status": {"WAIT_BUYER_PAY"}, "total_amount": {"1.00"}}
-		sig, err := alipay.Sign(platform, alipay.SignContent(v, "sign", "sign_type"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		v.Set("sign", sig)
-		v.Set("sign_type", "RSA2")
-		return []byte(v.Encode()), []string{"Content-Type", "application/x-www-form-urlencoded"}
+		return gatewaytest.AlipayNotification(t, platform, v), []string{"Content-Type", "application/x-www-form-urlencoded"}
 	}
 }
 
@@ -115,37 +78,22 @@ func aliPay(t *testing.T) (ports.Gateway, delivery) {
 // resource and Wechatpay-* headers signed with the platform key.
 func weChatPay(t *testing.T) (ports.Gateway, delivery) {
 	const apiV3Key = "0123456789abcdef0123456789abcdef"
-	merchant, platform := rsaKey(t), rsaKey(t)
-	g, err := wechatpay.New(wechatpay.Config{AppID: "wx1", MerchantID: "1900000001", PrivateKeyPEM: privatePEM(merchant),
-		PlatformPublicKeyPEM: publicPEM(t, &platform.PublicKey), APIv3Key: apiV3Key, SerialNo: "S1", BaseURL: "http://127.0.0.1:1"})
+	merchant, platform := gatewaytest.RSAKey(t), gatewaytest.RSAKey(t)
+	g, err := wechatpay.New(wechatpay.Config{AppID: "wx1", MerchantID: "1900000001", PrivateKeyPEM: gatewaytest.PrivatePEM(merchant),
+		PlatformPublicKeyPEM: gatewaytest.PublicPEM(t, &platform.PublicKey), APIv3Key: apiV3Key, SerialNo: "S1", BaseURL: "http://127.0.0.1:1"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return g, func(t *testing.T, id string, at time.Time) ([]byte, []string) {
-		block, err := aes.NewCipher([]byte(apiV3Key))
-		if err != nil {
-			t.Fatal(err)
-		}
-		gcm, err := cipher.NewGCM(block)
-		if err != nil {
-			t.Fatal(err)
-		}
 		nonce := "fdasflkja484"
-		resource := base64.StdEncoding.EncodeToString(gcm.Seal(nil, []byte(nonce), []byte(`{"out_trade_no":"nobody","trade_state":"NOTPAY"}`), []byte("transaction")))
+		resource := gatewaytest.Encrypt(t, apiV3Key, `{"out_trade_no":"nobody","trade_state":"NOTPAY"}`, nonce, "transaction")
 		body, err := json.Marshal(map[string]any{"id": id, "create_time": at.Format(time.RFC3339), "resource_type": "encrypt-resource",
 			"event_type": "TRANSACTION.CLOSED", "resource": map[string]any{"algorithm": "AEAD_AES_256_GCM", "ciphertext": resource,
 				"associated_data": "transaction", "nonce": nonce, "original_type": "transaction"}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		ts, n := strconv.FormatInt(at.Unix(), 10), "NONCE-"+id
-		sum := sha256.Sum256([]byte(wechatpay.ResponseMessage(ts, n, string(body))))
-		sig, err := rsa.SignPKCS1v15(rand.Reader, platform, crypto.SHA256, sum[:])
-		if err != nil {
-			t.Fatal(err)
-		}
-		return body, []string{"Wechatpay-Timestamp", ts, "Wechatpay-Nonce", n, "Wechatpay-Serial", "PLATFORM-1",
-			"Wechatpay-Signature", base64.StdEncoding.EncodeToString(sig)}
+		return body, gatewaytest.WeChatHeaders(platform, string(body), "NONCE-"+id, "PLATFORM-1", at)
 	}
 }
 

@@ -11,55 +11,36 @@ import (
 
 func dec(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 
-func TestWeightConversionIsExact(t *testing.T) {
+// TestUnitConversionIsExact: into kg and cm exactly, out of them rounded to
+// ConvertedDecimals places.
+func TestUnitConversionIsExact(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
-		value string
-		unit  domain.WeightUnit
-		kg    string
+		value, unit string
+		convert     func(decimal.Decimal) decimal.Decimal
+		want        string
 	}{
-		{"1", domain.Kilogram, "1"},
-		{"2.5", domain.Kilogram, "2.5"},
-		{"1", domain.Pound, "0.45359237"},
-		{"2.2046", domain.Pound, "0.999989738902"},
-		{"16", domain.Ounce, "0.45359237"},
-		{"1", domain.Ounce, "0.028349523125"},
-		{"0.0001", domain.Ounce, "0.0000028349523125"},
-		{"1000", domain.Gram, "1"},
-		{"1", domain.Gram, "0.001"},
-		{"9999.9999", domain.Pound, "4535.923654640763"},
+		{"1", "kg to kg", domain.Kilogram.ToKg, "1"},
+		{"2.5", "kg to kg", domain.Kilogram.ToKg, "2.5"},
+		{"1", "lb to kg", domain.Pound.ToKg, "0.45359237"},
+		{"2.2046", "lb to kg", domain.Pound.ToKg, "0.999989738902"},
+		{"16", "oz to kg", domain.Ounce.ToKg, "0.45359237"},
+		{"1", "oz to kg", domain.Ounce.ToKg, "0.028349523125"},
+		{"0.0001", "oz to kg", domain.Ounce.ToKg, "0.0000028349523125"},
+		{"1000", "g to kg", domain.Gram.ToKg, "1"},
+		{"1", "g to kg", domain.Gram.ToKg, "0.001"},
+		{"9999.9999", "lb to kg", domain.Pound.ToKg, "4535.923654640763"},
+		{"1", "in to cm", domain.Inch.ToCm, "2.54"},
+		{"12", "in to cm", domain.Inch.ToCm, "30.48"},
+		{"0.5", "in to cm", domain.Inch.ToCm, "1.27"},
+		{"30", "cm to cm", domain.Centimetre.ToCm, "30"},
+		{"274", "cm to in", domain.Inch.FromCm, "107.874"},
+		{"70", "kg to lb", domain.Pound.FromKg, "154.3236"},
+		{"1.5", "kg to g", domain.Gram.FromKg, "1500"},
 	} {
-		got := c.unit.ToKg(dec(c.value))
-		if !got.Equal(dec(c.kg)) {
-			t.Errorf("%s %s = %s kg, want %s", c.value, c.unit, got, c.kg)
+		if got := c.convert(dec(c.value)); !got.Equal(dec(c.want)) || got.String() != dec(c.want).String() {
+			t.Errorf("%s %s = %s, want %s", c.value, c.unit, got, c.want)
 		}
-	}
-}
-
-func TestDimensionConversionIsExact(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct {
-		value string
-		unit  domain.DimensionUnit
-		cm    string
-	}{
-		{"1", domain.Inch, "2.54"},
-		{"12", domain.Inch, "30.48"},
-		{"0.5", domain.Inch, "1.27"},
-		{"30", domain.Centimetre, "30"},
-	} {
-		if got := c.unit.ToCm(dec(c.value)); !got.Equal(dec(c.cm)) {
-			t.Errorf("%s %s = %s cm, want %s", c.value, c.unit, got, c.cm)
-		}
-	}
-	if got := domain.Inch.FromCm(dec("274")); got.String() != "107.874" {
-		t.Errorf("274 cm = %s in", got)
-	}
-	if got := domain.Pound.FromKg(dec("70")); got.String() != "154.3236" {
-		t.Errorf("70 kg = %s lb", got)
-	}
-	if got := domain.Gram.FromKg(dec("1.5")); got.String() != "1500" {
-		t.Errorf("1.5 kg = %s g", got)
 	}
 }
 

@@ -144,24 +144,26 @@ func ValidateAddress(p Problems, field string, in *Address) Address {
 
 // ParseWeightUnit reads a weight unit, default kg.
 func ParseWeightUnit(s string) (WeightUnit, string) {
-	if s == "" {
-		return Kilogram, ""
-	}
-	u := WeightUnit(strings.ToLower(s))
-	if !u.Valid() {
-		return u, "must be one of: kg, lb, oz, g"
-	}
-	return u, ""
+	return parseUnit(s, Kilogram, "must be one of: kg, lb, oz, g")
 }
 
 // ParseDimensionUnit reads a dimension unit, default cm.
 func ParseDimensionUnit(s string) (DimensionUnit, string) {
+	return parseUnit(s, Centimetre, "must be one of: cm, in")
+}
+
+// parseUnit reads a unit's name in any case, def when s is empty; an unknown unit is
+// answered with problem (the accepted names).
+func parseUnit[U interface {
+	~string
+	Valid() bool
+}](s string, def U, problem string) (U, string) {
 	if s == "" {
-		return Centimetre, ""
+		return def, ""
 	}
-	u := DimensionUnit(strings.ToLower(s))
+	u := U(strings.ToLower(s))
 	if !u.Valid() {
-		return u, "must be one of: cm, in"
+		return u, problem
 	}
 	return u, ""
 }

@@ -18,9 +18,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gocommerce/commerce/modules/payments/adapters/internal/gatewaykit"
-	"github.com/gocommerce/commerce/modules/payments/adapters/internal/rsakeys"
-	"github.com/gocommerce/commerce/modules/payments/adapters/internal/signedtime"
 	"github.com/gocommerce/commerce/modules/payments/domain"
+	"github.com/gocommerce/commerce/modules/payments/internal/rsakeys"
 	"github.com/gocommerce/commerce/modules/payments/ports"
 )
 
@@ -120,7 +119,7 @@ func (g *Gateway) signed(method string, biz map[string]any, extra map[string]str
 			v.Set(k, val)
 		}
 	}
-	sig, err := Sign(g.Key, SignContent(v, "sign"))
+	sig, err := g.Sign(SignContent(v, "sign"))
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +159,7 @@ func (g *Gateway) call(ctx context.Context, method string, biz map[string]any) (
 	var sig string
 	_ = json.Unmarshal(env["sign"], &sig)
 	// The signature covers the response node exactly as sent.
-	if err := Verify(g.Pub, string(raw), sig); err != nil {
+	if err := g.Verify(string(raw), sig); err != nil {
 		return nil, fmt.Errorf("alipay: %s: response signature: %w", method, err)
 	}
 	var out map[string]any
@@ -267,7 +266,7 @@ func (g *Gateway) ParseWebhook(_ context.Context, _ http.Header, body []byte) (p
 	if err != nil || params.Get("sign") == "" {
 		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithMessage("Missing Alipay notification signature")
 	}
-	if err := Verify(g.Pub, SignContent(params, "sign", "sign_type"), params.Get("sign")); err != nil {
+	if err := g.Verify(SignContent(params, "sign", "sign_type"), params.Get("sign")); err != nil {
 		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithCause(err)
 	}
 	if params.Get("app_id") != g.cfg.AppID {
@@ -277,7 +276,7 @@ func (g *Gateway) ParseWebhook(_ context.Context, _ http.Header, body []byte) (p
 	if err != nil {
 		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithMessage("Missing or malformed notify_time")
 	}
-	if err := signedtime.Check(g.Now(), sent); err != nil {
+	if err := g.Fresh(sent); err != nil {
 		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithCause(err)
 	}
 	ev := ports.WebhookEvent{

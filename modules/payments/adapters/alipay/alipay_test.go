@@ -21,8 +21,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gocommerce/commerce/modules/payments/adapters/alipay"
-	"github.com/gocommerce/commerce/modules/payments/adapters/internal/gatewaytest"
 	"github.com/gocommerce/commerce/modules/payments/domain"
+	"github.com/gocommerce/commerce/modules/payments/internal/gatewaytest"
 	"github.com/gocommerce/commerce/modules/payments/ports"
 )
 
@@ -61,13 +61,13 @@ type fakeAlipay struct {
 	t      *testing.T
 	k      keys
 	mu     sync.Mutex
-	status string
+	status *gatewaytest.State
 	calls  map[string]map[string]any
 	srv    *httptest.Server
 }
 
 func newFake(t *testing.T, k keys) *fakeAlipay {
-	f := &fakeAlipay{t: t, k: k, status: "WAIT_BUYER_PAY", calls: map[string]map[string]any{}}
+	f := &fakeAlipay{t: t, k: k, status: gatewaytest.NewState("WAIT_BUYER_PAY"), calls: map[string]map[string]any{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f
@@ -96,8 +96,8 @@ func (f *fakeAlipay) serve(w http.ResponseWriter, r *http.Request) {
 		_ = json.Unmarshal([]byte(v.Get("biz_content")), &biz)
 		f.mu.Lock()
 		f.calls[method] = biz
-		status := f.status
 		f.mu.Unlock()
+		status := f.status.Get()
 		switch method {
 		case "alipay.trade.query":
 			if biz["out_trade_no"] == "missing" {
@@ -159,11 +159,7 @@ func TestAlipayOpenAPI(t *testing.T) {
 		t.Fatalf("biz_content %v", biz)
 	}
 	// Query: still waiting, then paid; a trade not created yet is still waiting.
-	gatewaytest.AssertPaidOnQuery(ctx, t, g, res.TransactionID, func() {
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		f.status = "TRADE_SUCCESS"
-	}, "2026112222001")
+	gatewaytest.AssertPaidOnQuery(ctx, t, g, res.TransactionID, f.status, "TRADE_SUCCESS", "2026112222001")
 	if r, err := g.Complete(ctx, ports.CompleteRequest{TransactionID: "missing"}); err != nil || r.Status != domain.StatusRequiresAction {
 		t.Fatalf("query missing: %+v %v", r, err)
 	}
@@ -195,13 +191,7 @@ func notification(t *testing.T, k *rsa.PrivateKey, params map[string]string) []b
 	for key, val := range params {
 		v.Set(key, val)
 	}
-	sig, err := alipay.Sign(k, alipay.SignContent(v, "sign", "sign_type"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	v.Set("sign", sig)
-	v.Set("sign_type", "RSA2")
-	return []byte(v.Encode())
+	return gatewaytest.AlipayNotification(t, k, v)
 }
 
 func TestAlipayNotifications(t *testing.T) {

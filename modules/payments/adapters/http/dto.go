@@ -1,8 +1,6 @@
 package http
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"time"
@@ -11,23 +9,19 @@ import (
 	"github.com/gocommerce/commerce/modules/payments/app"
 	"github.com/gocommerce/commerce/modules/payments/domain"
 	"github.com/gocommerce/commerce/modules/payments/ports"
+	"github.com/gocommerce/commerce/platform/httpx"
 )
 
 // flexInt accepts an integer or a string of digits (clients send exp_month both ways).
 type flexInt int
 
 func (f *flexInt) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if string(b) == "null" {
-		return nil
+	s, quoted, err := httpx.JSONText(b)
+	if err != nil {
+		return err
 	}
-	var s string
-	if len(b) > 0 && b[0] == '"' {
-		if err := json.Unmarshal(b, &s); err != nil {
-			return err
-		}
-	} else {
-		s = string(b)
+	if !quoted && s == "null" {
+		return nil
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil {
@@ -46,15 +40,16 @@ type decimalField struct {
 }
 
 func (d *decimalField) UnmarshalJSON(b []byte) error {
-	if string(bytes.TrimSpace(b)) == "null" {
+	s, quoted, err := httpx.JSONText(b)
+	if !quoted && s == "null" {
 		return nil
 	}
 	d.set = true
-	if len(b) > 0 && b[0] == '"' {
-		if err := json.Unmarshal(b, &d.value); err != nil {
+	if quoted {
+		if err != nil {
 			return err
 		}
-		d.ok = true
+		d.value, d.ok = s, true
 	}
 	return nil
 }

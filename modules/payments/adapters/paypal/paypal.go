@@ -6,16 +6,13 @@
 package paypal
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -24,6 +21,7 @@ import (
 	"github.com/gocommerce/commerce/modules/payments/adapters/internal/signedtime"
 	"github.com/gocommerce/commerce/modules/payments/domain"
 	"github.com/gocommerce/commerce/modules/payments/ports"
+	"github.com/gocommerce/commerce/platform/httpx"
 )
 
 // Config is the gateway's section of payment.paypal: client_id and api_key (the client
@@ -49,10 +47,7 @@ var Currencies = []string{
 type Gateway struct {
 	gatewaykit.Wallet // no saved methods: PayPal vaulting needs the buyer's approval
 	cfg               Config
-
-	mu      sync.Mutex
-	token   string
-	expires time.Time
+	tokens            httpx.TokenCache
 }
 
 var _ ports.Gateway = (*Gateway)(nil)
@@ -97,37 +92,34 @@ func (e *apiError) issue() string {
 
 // accessToken returns a cached OAuth2 client-credentials token.
 func (g *Gateway) accessToken(ctx context.Context) (string, error) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.token != "" && time.Now().Before(g.expires) {
-		return g.token, nil
-	}
+	return g.tokens.Token(ctx, g.newToken)
+}
+
+// newToken asks PayPal for a client-credentials token and its lifetime.
+func (g *Gateway) newToken(ctx context.Context) (string, time.Duration, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, g.cfg.BaseURL+"/v1/oauth2/token",
 		strings.NewReader(url.Values{"grant_type": {"client_credentials"}}.Encode()))
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
 	req.SetBasicAuth(g.cfg.ClientID, g.cfg.Secret)
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	req.Header.Set("Accept", "application/json")
 	resp, err := gatewaykit.Do(g.cfg.HTTPClient, req, 1<<20, "paypal: token")
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
-	body := resp.Body
 	if resp.Status != http.StatusOK {
-		return "", fmt.Errorf("paypal: token: status %d", resp.Status)
+		return "", 0, fmt.Errorf("paypal: token: status %d", resp.Status)
 	}
 	var t struct {
 		AccessToken string `json:"access_token"`
 		ExpiresIn   int    `json:"expires_in"`
 	}
-	if err := json.Unmarshal(body, &t); err != nil || t.AccessToken == "" {
-		return "", errors.New("paypal: token: malformed answer")
+	if err := json.Unmarshal(resp.Body, &t); err != nil || t.AccessToken == "" {
+		return "", 0, errors.New("paypal: token: malformed answer")
 	}
-	g.token = t.AccessToken
-	g.expires = time.Now().Add(time.Duration(t.ExpiresIn)*time.Second - time.Minute)
-	return g.token, nil
+	return t.AccessToken, time.Duration(t.ExpiresIn) * time.Second, nil
 }
 
 // call sends an authenticated JSON request; requestID (PayPal-Request-Id) makes it
@@ -137,22 +129,11 @@ func (g *Gateway) call(ctx context.Context, method, path, requestID string, in, 
 	if err != nil {
 		return err
 	}
-	var body io.Reader = http.NoBody
-	if in != nil {
-		raw, err := json.Marshal(in)
-		if err != nil {
-			return err
-		}
-		body = bytes.NewReader(raw)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, g.cfg.BaseURL+path, body)
+	req, _, err := gatewaykit.NewRequest(ctx, method, g.cfg.BaseURL+path, in, "Authorization", "Bearer "+token,
+		"Content-Type", "application/json", "Accept", "application/json", "Prefer", "return=representation")
 	if err != nil {
 		return err
 	}
-	req.Header.Set("Authorization", "Bearer "+token)
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("Prefer", "return=representation")
 	if requestID != "" {
 		req.Header.Set("PayPal-Request-Id", requestID)
 	}
@@ -160,11 +141,8 @@ func (g *Gateway) call(ctx context.Context, method, path, requestID string, in, 
 	if err != nil {
 		return err
 	}
-	raw := resp.Body
-	if out != nil && len(raw) > 0 {
-		if err := json.Unmarshal(raw, out); err != nil {
-			return fmt.Errorf("paypal: %s %s: %w", method, path, err)
-		}
+	if err := resp.Decode(out); err != nil {
+		return fmt.Errorf("paypal: %s %s: %w", method, path, err)
 	}
 	return nil
 }

@@ -2,11 +2,7 @@ package paypal_test
 
 import (
 	"context"
-	"crypto"
-	"crypto/rand"
 	"crypto/rsa"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -23,6 +19,7 @@ import (
 
 	"github.com/gocommerce/commerce/modules/payments/adapters/paypal"
 	"github.com/gocommerce/commerce/modules/payments/domain"
+	"github.com/gocommerce/commerce/modules/payments/internal/gatewaytest"
 	"github.com/gocommerce/commerce/modules/payments/ports"
 )
 
@@ -49,11 +46,7 @@ const (
 )
 
 func newFake(t *testing.T) *fakePayPal {
-	key, err := rsa.GenerateKey(rand.Reader, 2048)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := &fakePayPal{t: t, key: key, seen: map[string]map[string]any{}, reqIDs: map[string]string{}}
+	f := &fakePayPal{t: t, key: gatewaytest.RSAKey(t), seen: map[string]map[string]any{}, reqIDs: map[string]string{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f
@@ -62,10 +55,7 @@ func newFake(t *testing.T) *fakePayPal {
 func (f *fakePayPal) certURL() string { return f.srv.URL + "/certs/CERT-1" }
 
 func (f *fakePayPal) sign(transmissionID, at string, body []byte) string {
-	msg := fmt.Sprintf("%s|%s|%s|%d", transmissionID, at, webhookID, crc32.ChecksumIEEE(body))
-	sum := sha256.Sum256([]byte(msg))
-	sig, _ := rsa.SignPKCS1v15(rand.Reader, f.key, crypto.SHA256, sum[:])
-	return base64.StdEncoding.EncodeToString(sig)
+	return gatewaytest.Sign(f.key, fmt.Sprintf("%s|%s|%s|%d", transmissionID, at, webhookID, crc32.ChecksumIEEE(body)))
 }
 
 func write(w http.ResponseWriter, status int, v any) {
@@ -135,10 +125,8 @@ func (f *fakePayPal) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		_ = json.Unmarshal(body, &req)
 		msg := fmt.Sprintf("%s|%s|%s|%d", in["transmission_id"], in["transmission_time"], in["webhook_id"], crc32.ChecksumIEEE(req.WebhookEvent))
-		sum := sha256.Sum256([]byte(msg))
-		sig, _ := base64.StdEncoding.DecodeString(fmt.Sprint(in["transmission_sig"]))
 		if in["auth_algo"] == "SHA256withRSA" && in["cert_url"] == f.certURL() && in["webhook_id"] == webhookID &&
-			rsa.VerifyPKCS1v15(&f.key.PublicKey, crypto.SHA256, sum[:], sig) == nil {
+			gatewaytest.Verify(&f.key.PublicKey, msg, fmt.Sprint(in["transmission_sig"])) {
 			status = "SUCCESS"
 		}
 		write(w, 200, map[string]any{"verification_status": status})

@@ -9,7 +9,6 @@
 package wechatpay
 
 import (
-	"bytes"
 	"context"
 	"crypto/aes"
 	"crypto/cipher"
@@ -19,7 +18,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -27,7 +25,6 @@ import (
 	"time"
 
 	"github.com/gocommerce/commerce/modules/payments/adapters/internal/gatewaykit"
-	"github.com/gocommerce/commerce/modules/payments/adapters/internal/rsakeys"
 	"github.com/gocommerce/commerce/modules/payments/adapters/internal/signedtime"
 	"github.com/gocommerce/commerce/modules/payments/domain"
 	"github.com/gocommerce/commerce/modules/payments/ports"
@@ -93,7 +90,7 @@ func nonce() string {
 func (g *Gateway) Authorization(method, urlPath, body string) (string, error) {
 	ts := strconv.FormatInt(g.Now().Unix(), 10)
 	n := nonce()
-	sig, err := rsakeys.Sign(g.Key, SignatureMessage(method, urlPath, ts, n, body))
+	sig, err := g.Sign(SignatureMessage(method, urlPath, ts, n, body))
 	if err != nil {
 		return "", err
 	}
@@ -111,10 +108,10 @@ func (g *Gateway) verify(h http.Header, body []byte) error {
 	if err != nil {
 		return errors.New("bad Wechatpay-Timestamp")
 	}
-	if err := signedtime.Check(g.Now(), time.Unix(sec, 0)); err != nil {
+	if err := g.Fresh(time.Unix(sec, 0)); err != nil {
 		return fmt.Errorf("Wechatpay-Timestamp: %w", err)
 	}
-	return rsakeys.Verify(g.Pub, ResponseMessage(ts, n, string(body)), sig)
+	return g.Verify(ResponseMessage(ts, n, string(body)), sig)
 }
 
 // apiError is a WeChat Pay error answer.
@@ -133,27 +130,15 @@ func refused(status int) error { return &apiError{Status: status} }
 
 // call sends a signed request and verifies the signed answer.
 func (g *Gateway) call(ctx context.Context, method, path string, in, out any) error {
-	var raw []byte
-	if in != nil {
-		var err error
-		if raw, err = json.Marshal(in); err != nil {
-			return err
-		}
+	req, raw, err := gatewaykit.NewRequest(ctx, method, g.Base+path, in, "Accept", "application/json")
+	if err != nil {
+		return err
 	}
 	auth, err := g.Authorization(method, path, string(raw))
 	if err != nil {
 		return err
 	}
-	var body io.Reader = http.NoBody
-	if in != nil {
-		body = bytes.NewReader(raw)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, g.Base+path, body)
-	if err != nil {
-		return err
-	}
 	req.Header.Set("Authorization", auth)
-	req.Header.Set("Accept", "application/json")
 	if in != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
@@ -161,14 +146,10 @@ func (g *Gateway) call(ctx context.Context, method, path string, in, out any) er
 	if err != nil {
 		return err
 	}
-	answer := resp.Body
-	if err := g.verify(resp.Header, answer); err != nil {
+	if err := g.verify(resp.Header, resp.Body); err != nil {
 		return fmt.Errorf("wechat_pay: %s %s: answer signature: %w", method, path, err)
 	}
-	if out != nil && len(answer) > 0 {
-		return json.Unmarshal(answer, out)
-	}
-	return nil
+	return resp.Decode(out)
 }
 
 // outTradeNo is the merchant order number (6-32 characters): the payment's UUID
@@ -297,6 +278,49 @@ func Decrypt(apiV3Key, nonce, associatedData, ciphertext string) ([]byte, error)
 	return gcm.Open(nil, []byte(nonce), raw, []byte(associatedData))
 }
 
+// notification is a notification's envelope; its resource is encrypted.
+type notification struct {
+	ID         string            `json:"id"`
+	CreateTime string            `json:"create_time"`
+	EventType  string            `json:"event_type"`
+	Resource   encryptedResource `json:"resource"`
+}
+
+type encryptedResource struct {
+	Algorithm      string `json:"algorithm"`
+	Ciphertext     string `json:"ciphertext"`
+	AssociatedData string `json:"associated_data"`
+	Nonce          string `json:"nonce"`
+}
+
+// resource is a decrypted payment or refund notification resource.
+type resource struct {
+	OutTradeNo    string `json:"out_trade_no"`
+	TransactionID string `json:"transaction_id"`
+	TradeState    string `json:"trade_state"`
+	OutRefundNo   string `json:"out_refund_no"`
+	RefundStatus  string `json:"refund_status"`
+	Amount        struct {
+		Total    int64  `json:"total"`
+		Refund   int64  `json:"refund"`
+		Currency string `json:"currency"`
+	} `json:"amount"`
+}
+
+// open decrypts the resource with the APIv3 key and decodes it; either failure is
+// INVALID_SIGNATURE.
+func (e encryptedResource) open(apiV3Key string) (resource, error) {
+	var r resource
+	plain, err := Decrypt(apiV3Key, e.Nonce, e.AssociatedData, e.Ciphertext)
+	if err != nil {
+		return r, domain.ErrInvalidSignature.WithMessage("Notification resource does not decrypt")
+	}
+	if err := json.Unmarshal(plain, &r); err != nil {
+		return r, domain.ErrInvalidSignature.WithMessage("Notification resource is not JSON")
+	}
+	return r, nil
+}
+
 // ParseWebhook verifies a notification's signature headers, decrypts its resource with
 // the APIv3 key and maps it.
 func (g *Gateway) ParseWebhook(_ context.Context, headers http.Header, body []byte) (ports.WebhookEvent, error) {
@@ -306,38 +330,13 @@ func (g *Gateway) ParseWebhook(_ context.Context, headers http.Header, body []by
 	if err := g.verify(headers, body); err != nil {
 		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithCause(err)
 	}
-	var env struct {
-		ID         string `json:"id"`
-		CreateTime string `json:"create_time"`
-		EventType  string `json:"event_type"`
-		Resource   struct {
-			Algorithm      string `json:"algorithm"`
-			Ciphertext     string `json:"ciphertext"`
-			AssociatedData string `json:"associated_data"`
-			Nonce          string `json:"nonce"`
-		} `json:"resource"`
-	}
+	var env notification
 	if err := json.Unmarshal(body, &env); err != nil {
 		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithMessage("Notification is not JSON")
 	}
-	plain, err := Decrypt(g.cfg.APIv3Key, env.Resource.Nonce, env.Resource.AssociatedData, env.Resource.Ciphertext)
+	r, err := env.Resource.open(g.cfg.APIv3Key)
 	if err != nil {
-		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithMessage("Notification resource does not decrypt")
-	}
-	var r struct {
-		OutTradeNo    string `json:"out_trade_no"`
-		TransactionID string `json:"transaction_id"`
-		TradeState    string `json:"trade_state"`
-		OutRefundNo   string `json:"out_refund_no"`
-		RefundStatus  string `json:"refund_status"`
-		Amount        struct {
-			Total    int64  `json:"total"`
-			Refund   int64  `json:"refund"`
-			Currency string `json:"currency"`
-		} `json:"amount"`
-	}
-	if err := json.Unmarshal(plain, &r); err != nil {
-		return ports.WebhookEvent{}, domain.ErrInvalidSignature.WithMessage("Notification resource is not JSON")
+		return ports.WebhookEvent{}, err
 	}
 	c := domain.Currency("CNY")
 	if r.Amount.Currency != "" {

@@ -2,12 +2,7 @@ package wechatpay_test
 
 import (
 	"context"
-	"crypto"
-	"crypto/aes"
-	"crypto/cipher"
 	"crypto/rsa"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,7 +10,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -23,9 +17,9 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/gocommerce/commerce/modules/payments/adapters/internal/gatewaytest"
 	"github.com/gocommerce/commerce/modules/payments/adapters/wechatpay"
 	"github.com/gocommerce/commerce/modules/payments/domain"
+	"github.com/gocommerce/commerce/modules/payments/internal/gatewaytest"
 	"github.com/gocommerce/commerce/modules/payments/ports"
 )
 
@@ -40,11 +34,10 @@ var authHeader = regexp.MustCompile(`^WECHATPAY2-SHA256-RSA2048 mchid="([^"]+)",
 
 // signHeaders sets WeChat Pay's answer/notification signature headers.
 func signHeaders(h http.Header, platform *rsa.PrivateKey, body string, at time.Time) {
-	ts, nonce := strconv.FormatInt(at.Unix(), 10), "NONCE123"
-	h.Set("Wechatpay-Timestamp", ts)
-	h.Set("Wechatpay-Nonce", nonce)
-	h.Set("Wechatpay-Serial", "PLATFORM-SERIAL")
-	h.Set("Wechatpay-Signature", gatewaytest.Sign(platform, wechatpay.ResponseMessage(ts, nonce, body)))
+	kv := gatewaytest.WeChatHeaders(platform, body, "NONCE123", "PLATFORM-SERIAL", at)
+	for i := 0; i < len(kv); i += 2 {
+		h.Set(kv[i], kv[i+1])
+	}
 }
 
 // fakeWeChat is a local stand-in of WeChat Pay API v3. It verifies each request's
@@ -54,7 +47,7 @@ type fakeWeChat struct {
 	merchant *rsa.PublicKey
 	platform *rsa.PrivateKey
 	mu       sync.Mutex
-	state    string
+	state    *gatewaytest.State
 	bodies   map[string]map[string]any
 	srv      *httptest.Server
 }
@@ -63,11 +56,7 @@ func (f *fakeWeChat) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	m := authHeader.FindStringSubmatch(r.Header.Get("Authorization"))
 	ok := m != nil && m[1] == mchID && m[5] == serialNo
-	if ok {
-		raw, err := base64.StdEncoding.DecodeString(m[3])
-		sum := sha256.Sum256([]byte(wechatpay.SignatureMessage(r.Method, r.URL.RequestURI(), m[4], m[2], string(body))))
-		ok = err == nil && rsa.VerifyPKCS1v15(f.merchant, crypto.SHA256, sum[:], raw) == nil
-	}
+	ok = ok && gatewaytest.Verify(f.merchant, wechatpay.SignatureMessage(r.Method, r.URL.RequestURI(), m[4], m[2], string(body)), m[3])
 	answer := func(status int, v any) {
 		raw, _ := json.Marshal(v)
 		if status == http.StatusNoContent {
@@ -86,8 +75,8 @@ func (f *fakeWeChat) serve(w http.ResponseWriter, r *http.Request) {
 	_ = json.Unmarshal(body, &in)
 	f.mu.Lock()
 	f.bodies[r.URL.Path] = in
-	state := f.state
 	f.mu.Unlock()
+	state := f.state.Get()
 	switch {
 	case r.URL.Path == "/v3/pay/transactions/native":
 		answer(200, map[string]any{"code_url": "weixin://wxpay/bizpayurl?pr=abc"})
@@ -118,7 +107,7 @@ func gateway(t *testing.T, merchant *rsa.PrivateKey, platform *rsa.PublicKey, ba
 
 func fake(t *testing.T, merchant *rsa.PublicKey, platform *rsa.PrivateKey) *fakeWeChat {
 	t.Helper()
-	f := &fakeWeChat{merchant: merchant, platform: platform, state: "NOTPAY", bodies: map[string]map[string]any{}}
+	f := &fakeWeChat{merchant: merchant, platform: platform, state: gatewaytest.NewState("NOTPAY"), bodies: map[string]map[string]any{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.srv.Close)
 	return f
@@ -154,11 +143,7 @@ func TestWeChatPayAPIv3(t *testing.T) {
 		amount["currency"] != "CNY" || b["notify_url"] != "https://api.example/api/v2/webhooks/wechat_pay" {
 		t.Fatalf("order body %v", b)
 	}
-	gatewaytest.AssertPaidOnQuery(ctx, t, g, res.TransactionID, func() {
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		f.state = "SUCCESS"
-	}, "4200000001")
+	gatewaytest.AssertPaidOnQuery(ctx, t, g, res.TransactionID, f.state, "SUCCESS", "4200000001")
 	rr, err := g.Refund(ctx, ports.RefundRequest{RefundID: "ref_0190c8a2-0000-7000-8000-000000000001", TransactionID: res.TransactionID,
 		Amount: decimal.RequireFromString("5"), PaymentAmount: decimal.RequireFromString("19.99"), Currency: "CNY"})
 	ra := f.bodies["/v3/refund/domestic/refunds"]["amount"].(map[string]any)
@@ -180,15 +165,7 @@ func TestWeChatPayAPIv3(t *testing.T) {
 }
 
 func encrypt(t *testing.T, plain, nonce, aad string) string {
-	block, err := aes.NewCipher([]byte(apiV3Key))
-	if err != nil {
-		t.Fatal(err)
-	}
-	gcm, err := cipher.NewGCM(block)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return base64.StdEncoding.EncodeToString(gcm.Seal(nil, []byte(nonce), []byte(plain), []byte(aad)))
+	return gatewaytest.Encrypt(t, apiV3Key, plain, nonce, aad)
 }
 
 func TestWeChatPayNotifications(t *testing.T) {

@@ -206,7 +206,7 @@ func (c *Carrier) CreateLabel(ctx context.Context, req ports.LabelRequest) (port
 }
 
 // statuses maps DHL Express checkpoint codes.
-var statuses = map[string]domain.Status{
+var statuses = carrierhttp.Statuses{
 	"PU": domain.StatusInTransit, "PL": domain.StatusInTransit, "DF": domain.StatusInTransit, "AF": domain.StatusInTransit,
 	"AR": domain.StatusInTransit, "CC": domain.StatusInTransit, "CR": domain.StatusInTransit, "RR": domain.StatusInTransit,
 	"WC": domain.StatusOutForDelivery, "OK": domain.StatusDelivered, "DD": domain.StatusDelivered,
@@ -237,10 +237,7 @@ func (c *Carrier) Track(ctx context.Context, trackingNumber string) ([]domain.Tr
 					continue
 				}
 			}
-			st, known := statuses[e.TypeCode]
-			if !known {
-				st = domain.StatusInTransit
-			}
+			st := statuses.Of(e.TypeCode)
 			loc := ""
 			if len(e.ServiceArea) > 0 {
 				loc = e.ServiceArea[0].Description

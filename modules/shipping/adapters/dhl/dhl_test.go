@@ -70,8 +70,7 @@ func TestCreateLabel(t *testing.T) {
 	if label.TrackingNumber != "1234567890" || label.PackageTrackingNumbers[0] != "JD014600003828542860" || label.Price.String() != "147.25" || string(label.Image) != "%PDF dhl" {
 		t.Fatalf("label %+v", label)
 	}
-	body := srv.Last("POST /shipments").Body
-	carriertest.AssertBody(t, body, map[string]any{
+	srv.AssertSent("POST /shipments", map[string]any{
 		"productCode": "P", "accounts.0.number": "123456789", "plannedShippingDateAndTime": "2026-11-25T10:00:00 GMT+00:00",
 		"customerDetails.receiverDetails.postalAddress.cityName": "Berlin", "customerDetails.receiverDetails.contactInformation.companyName": "Bea GmbH",
 		"content.packages.0.weight": 1.361, "content.isCustomsDeclarable": true, "content.declaredValue": 50.0,

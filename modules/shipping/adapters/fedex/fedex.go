@@ -253,7 +253,7 @@ func (c *Carrier) CreateLabel(ctx context.Context, req ports.LabelRequest) (port
 }
 
 // statuses maps FedEx scan event types.
-var statuses = map[string]domain.Status{
+var statuses = carrierhttp.Statuses{
 	"OC": domain.StatusLabelCreated, "PU": domain.StatusInTransit, "AR": domain.StatusInTransit, "DP": domain.StatusInTransit,
 	"IT": domain.StatusInTransit, "AF": domain.StatusInTransit, "OD": domain.StatusOutForDelivery, "DL": domain.StatusDelivered,
 	"DE": domain.StatusException, "SE": domain.StatusException, "DY": domain.StatusException, "RS": domain.StatusException,
@@ -292,10 +292,7 @@ func (c *Carrier) Track(ctx context.Context, trackingNumber string) ([]domain.Tr
 				if !ok {
 					continue
 				}
-				st, known := statuses[e.EventType]
-				if !known {
-					st = domain.StatusInTransit
-				}
+				st := statuses.Of(e.EventType)
 				loc := e.ScanLocation
 				events = append(events, carrierhttp.Event(st, e.EventType, e.EventDescription,
 					carrierhttp.Join(loc.City, loc.StateOrProvinceCode, loc.CountryCode), at))

@@ -36,8 +36,7 @@ func TestRates(t *testing.T) {
 	if r := rates[1]; r.Price.String() != "31.4" || r.IsNegotiatedRate || !r.DeliveryDateGuaranteed || r.DeliveryDate.Format(time.DateOnly) != "2026-11-27" {
 		t.Fatalf("2day %+v", r)
 	}
-	body := srv.Last("POST /rate/v1/rates/quotes").Body
-	carriertest.AssertBody(t, body, map[string]any{
+	srv.AssertSent("POST /rate/v1/rates/quotes", map[string]any{
 		"accountNumber.value": "740561073", "requestedShipment.recipient.address.postalCode": "94105",
 		"requestedShipment.requestedPackageLineItems.0.weight.value": 1.4, "requestedShipment.requestedPackageLineItems.0.weight.units": "KG",
 		"requestedShipment.rateRequestType.0": "ACCOUNT",
@@ -68,8 +67,7 @@ func TestCreateLabelInternational(t *testing.T) {
 	if label.TrackingNumber != "794953535000" || label.Price.String() != "88.12" || label.ContentType != "application/pdf" || string(label.Image) != "%PDF-1.4 fedex" {
 		t.Fatalf("label %+v", label)
 	}
-	body := srv.Last("POST /ship/v1/shipments").Body
-	carriertest.AssertBody(t, body, map[string]any{
+	srv.AssertSent("POST /ship/v1/shipments", map[string]any{
 		"requestedShipment.serviceType": "INTERNATIONAL_PRIORITY", "requestedShipment.shipDatestamp": "2026-11-25",
 		"requestedShipment.recipients.0.address.city": "Berlin", "requestedShipment.shippingChargesPayment.paymentType": "SENDER",
 		"requestedShipment.customsClearanceDetail.commodities.0.harmonizedCode":      "610910",

@@ -1,13 +1,13 @@
 package http
 
 import (
-	"bytes"
 	"encoding/json"
 	"reflect"
 	"time"
 
 	"github.com/gocommerce/commerce/modules/shipping/api"
 	"github.com/gocommerce/commerce/modules/shipping/domain"
+	"github.com/gocommerce/commerce/platform/httpx"
 	"github.com/gocommerce/commerce/platform/money"
 )
 
@@ -16,20 +16,19 @@ import (
 type measure string
 
 func (m *measure) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
+	s, quoted, err := httpx.JSONText(b)
 	switch {
-	case bytes.Equal(b, []byte("null")):
-		*m = ""
-	case len(b) > 0 && b[0] == '"':
-		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
+	case quoted:
+		if err != nil {
 			return err
 		}
 		*m = measure(s)
-	case len(b) > 0 && (b[0] == '-' || (b[0] >= '0' && b[0] <= '9')):
-		*m = measure(b)
+	case s == "null":
+		*m = ""
+	case len(s) > 0 && (s[0] == '-' || (s[0] >= '0' && s[0] <= '9')):
+		*m = measure(s)
 	default:
-		return &json.UnmarshalTypeError{Value: string(b), Type: reflect.TypeFor[string]()}
+		return &json.UnmarshalTypeError{Value: s, Type: reflect.TypeFor[string]()}
 	}
 	return nil
 }

@@ -270,7 +270,7 @@ func internationalForms(ci *domain.CustomsInfo, date time.Time) map[string]any {
 }
 
 // statuses maps UPS activity status types.
-var statuses = map[string]domain.Status{
+var statuses = carrierhttp.Statuses{
 	"M": domain.StatusLabelCreated, "MV": domain.StatusLabelCreated, "P": domain.StatusInTransit, "I": domain.StatusInTransit,
 	"O": domain.StatusOutForDelivery, "D": domain.StatusDelivered, "X": domain.StatusException, "RS": domain.StatusException,
 	"NA": domain.StatusException, "DO": domain.StatusInTransit, "DD": domain.StatusInTransit, "W": domain.StatusInTransit,
@@ -292,10 +292,7 @@ func (c *Carrier) ParsePush(body []byte) (string, []domain.TrackingEvent, error)
 	if !ok {
 		return "", nil, domain.ErrCarrierRejected.WithMessage("ups: bad activity time").WithField("gmtActivityDate", "must be YYYYMMDD with gmtActivityTime HHMMSS")
 	}
-	st, known := statuses[push.ActivityStatus.Type]
-	if !known {
-		st = domain.StatusInTransit
-	}
+	st := statuses.Of(push.ActivityStatus.Type)
 	loc := push.ActivityLocation
 	return push.TrackingNumber, []domain.TrackingEvent{carrierhttp.Event(st, push.ActivityStatus.Type+":"+push.ActivityStatus.Code,
 		push.ActivityStatus.Description, carrierhttp.Join(loc.City, loc.StateProvince, loc.Country), at)}, nil
@@ -329,13 +326,10 @@ func (c *Carrier) Track(ctx context.Context, trackingNumber string) ([]domain.Tr
 			for i := len(p.Activity) - 1; i >= 0; i-- {
 				a := p.Activity[i]
 				at, ok := carrierhttp.ParseTime(a.Date + " " + a.Time)
-				st, known := statuses[a.Status.Type]
 				if !ok {
 					continue
 				}
-				if !known {
-					st = domain.StatusInTransit
-				}
+				st := statuses.Of(a.Status.Type)
 				loc := a.Location.Address
 				events = append(events, carrierhttp.Event(st, a.Status.Type+":"+a.Status.Code, a.Status.Description,
 					carrierhttp.Join(loc.City, loc.StateProvince, loc.CountryCode), at))

@@ -50,8 +50,7 @@ func TestRates(t *testing.T) {
 	if len(rates) != 1 || rates[0].Price.String() != "11.05" || !rates[0].IsNegotiatedRate || rates[0].ServiceName != "UPS Ground" {
 		t.Fatalf("rates %+v", rates)
 	}
-	req := srv.Last("POST /api/rating/v2403/Rate")
-	carriertest.AssertBody(t, req.Body, map[string]any{
+	req := srv.AssertSent("POST /api/rating/v2403/Rate", map[string]any{
 		"RateRequest.Request.RequestOption":                                   "Rate",
 		"RateRequest.Shipment.Service.Code":                                   "03",
 		"RateRequest.Shipment.Shipper.ShipperNumber":                          "A1B2C3",
@@ -92,8 +91,7 @@ func TestCreateLabel(t *testing.T) {
 		label.Price.String() != "27.45" || label.ContentType != "image/png" || string(label.Image) != "\x89PNG label" {
 		t.Fatalf("label %+v", label)
 	}
-	req := srv.Last("POST /api/shipments/v2409/ship")
-	carriertest.AssertBody(t, req.Body, map[string]any{
+	srv.AssertSent("POST /api/shipments/v2409/ship", map[string]any{
 		"ShipmentRequest.Shipment.Shipper.ShipperNumber":                                       "A1B2C3",
 		"ShipmentRequest.Shipment.ShipTo.Address.City":                                         "San Francisco",
 		"ShipmentRequest.Shipment.PaymentInformation.ShipmentCharge.BillShipper.AccountNumber": "A1B2C3",

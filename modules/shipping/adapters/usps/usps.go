@@ -289,7 +289,7 @@ func (c *Carrier) CreateLabel(ctx context.Context, req ports.LabelRequest) (port
 }
 
 // statuses maps USPS event codes.
-var statuses = map[string]domain.Status{
+var statuses = carrierhttp.Statuses{
 	"GX": domain.StatusLabelCreated, "MA": domain.StatusLabelCreated, "03": domain.StatusInTransit, "OA": domain.StatusInTransit,
 	"10": domain.StatusInTransit, "07": domain.StatusInTransit, "OF": domain.StatusOutForDelivery, "01": domain.StatusDelivered,
 	"02": domain.StatusException, "04": domain.StatusException, "05": domain.StatusException, "09": domain.StatusException,
@@ -314,10 +314,7 @@ func (c *Carrier) Track(ctx context.Context, trackingNumber string) ([]domain.Tr
 		if !ok {
 			continue
 		}
-		st, known := statuses[e.EventCode]
-		if !known {
-			st = domain.StatusInTransit
-		}
+		st := statuses.Of(e.EventCode)
 		events = append(events, carrierhttp.Event(st, e.EventCode, e.EventType, carrierhttp.Join(e.EventCity, e.EventState, e.EventCountry), at))
 	}
 	return events, nil

@@ -3,6 +3,7 @@
 package gatewaykit
 
 import (
+	"bytes"
 	"context"
 	"crypto/rsa"
 	"encoding/json"
@@ -13,8 +14,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gocommerce/commerce/modules/payments/adapters/internal/rsakeys"
+	"github.com/gocommerce/commerce/modules/payments/adapters/internal/signedtime"
 	"github.com/gocommerce/commerce/modules/payments/domain"
+	"github.com/gocommerce/commerce/modules/payments/internal/rsakeys"
 	"github.com/gocommerce/commerce/modules/payments/ports"
 )
 
@@ -124,6 +126,34 @@ func Do(client *http.Client, req *http.Request, limit int64, what string) (Answe
 	return Answer{Status: resp.StatusCode, Header: resp.Header, Body: body}, nil
 }
 
+// NewRequest builds a request to a provider's JSON API whose body is in as JSON (raw; in
+// nil: no body and raw nil), with headers (name, value pairs) set.
+func NewRequest(ctx context.Context, method, url string, in any, headers ...string) (req *http.Request, raw []byte, err error) {
+	var body io.Reader = http.NoBody
+	if in != nil {
+		if raw, err = json.Marshal(in); err != nil {
+			return nil, nil, err
+		}
+		body = bytes.NewReader(raw)
+	}
+	if req, err = http.NewRequestWithContext(ctx, method, url, body); err != nil {
+		return nil, nil, err
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	return req, raw, nil
+}
+
+// Decode unmarshals the answer's JSON body into out; nothing to do when out is nil or
+// the body is empty.
+func (a Answer) Decode(out any) error {
+	if out == nil || len(a.Body) == 0 {
+		return nil
+	}
+	return json.Unmarshal(a.Body, out)
+}
+
 // Send is Do for a provider whose failed answers carry a JSON error: an answer with a
 // status of 300 or more is returned as the Refusal of refused(status).
 func Send(client *http.Client, req *http.Request, limit int64, what string, refused func(status int) error) (Answer, error) {
@@ -158,6 +188,15 @@ func NewSigned(w Wallet, privatePEM, publicPEM, baseURL string, now func() time.
 	}
 	return Signed{Wallet: w, Key: key, Pub: pub, Now: now, Base: strings.TrimRight(baseURL, "/")}, nil
 }
+
+// Sign is content's SHA256withRSA signature with the merchant's key, in base64.
+func (s Signed) Sign(content string) (string, error) { return rsakeys.Sign(s.Key, content) }
+
+// Verify checks sig, the provider's base64 SHA256withRSA signature of content.
+func (s Signed) Verify(content, sig string) error { return rsakeys.Verify(s.Pub, content, sig) }
+
+// Fresh refuses a signed time more than signedtime.Tolerance before or after now.
+func (s Signed) Fresh(signed time.Time) error { return signedtime.Check(s.Now(), signed) }
 
 // Subject refuses a charge that does not pay in the wallet (a card, a saved method or a
 // bank transfer: refusal says which payment_method type to send) and answers what the

@@ -16,10 +16,10 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gocommerce/commerce/modules/shipping/domain"
+	"github.com/gocommerce/commerce/platform/httpx"
 )
 
 // OAuth configures the client-credentials token request.
@@ -45,11 +45,8 @@ type Config struct {
 
 // Client calls one carrier's API.
 type Client struct {
-	cfg Config
-
-	mu      sync.Mutex
-	token   string
-	expires time.Time
+	cfg    Config
+	tokens httpx.TokenCache
 }
 
 // New builds the client.
@@ -99,7 +96,7 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 	if c.cfg.OAuth == nil {
 		req.SetBasicAuth(c.cfg.ClientID, c.cfg.ClientSecret)
 	} else {
-		tok, err := c.accessToken(ctx)
+		tok, err := c.tokens.Token(ctx, c.newToken)
 		if err != nil {
 			return err
 		}
@@ -110,9 +107,7 @@ func (c *Client) Do(ctx context.Context, method, path string, query url.Values, 
 		return err
 	}
 	if status == http.StatusUnauthorized && c.cfg.OAuth != nil {
-		c.mu.Lock()
-		c.token = "" // expired early: ask for a new one next time
-		c.mu.Unlock()
+		c.tokens.Forget() // expired early: ask for a new one next time
 	}
 	if err := c.check(status, raw); err != nil {
 		return err
@@ -161,14 +156,9 @@ func (c *Client) check(status int, raw []byte) error {
 	return c.Rejected("%s", msg)
 }
 
-// accessToken returns a cached client-credentials token, asking for one when it is
-// missing or within a minute of expiring.
-func (c *Client) accessToken(ctx context.Context) (string, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.token != "" && time.Now().Before(c.expires) {
-		return c.token, nil
-	}
+// newToken asks for a client-credentials token (Do keeps it in c.tokens until a minute
+// before it expires) and its lifetime.
+func (c *Client) newToken(ctx context.Context) (string, time.Duration, error) {
 	o := c.cfg.OAuth
 	var body io.Reader
 	contentType := "application/x-www-form-urlencoded"
@@ -186,7 +176,7 @@ func (c *Client) accessToken(ctx context.Context) (string, error) {
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, c.cfg.BaseURL+o.Path, body)
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
 	req.Header.Set("Content-Type", contentType)
 	req.Header.Set("Accept", "application/json")
@@ -198,23 +188,21 @@ func (c *Client) accessToken(ctx context.Context) (string, error) {
 	}
 	status, raw, err := c.send(req)
 	if err != nil {
-		return "", err
+		return "", 0, err
 	}
 	if status != http.StatusOK {
-		return "", c.Unavailable("OAuth token: status %d", status)
+		return "", 0, c.Unavailable("OAuth token: status %d", status)
 	}
 	var t struct {
 		AccessToken string          `json:"access_token"`
 		ExpiresIn   json.RawMessage `json:"expires_in"` // a number, or a string (UPS)
 	}
 	if err := json.Unmarshal(raw, &t); err != nil || t.AccessToken == "" {
-		return "", c.Unavailable("OAuth token: unreadable answer")
+		return "", 0, c.Unavailable("OAuth token: unreadable answer")
 	}
 	secs, _ := strconv.Atoi(strings.Trim(string(t.ExpiresIn), `"`))
 	if secs <= 0 {
 		secs = 300
 	}
-	c.token = t.AccessToken
-	c.expires = time.Now().Add(time.Duration(secs)*time.Second - time.Minute)
-	return c.token, nil
+	return t.AccessToken, time.Duration(secs) * time.Second, nil
 }

@@ -49,6 +49,17 @@ func Event(status domain.Status, code, description, location string, at time.Tim
 	return domain.TrackingEvent{Status: status, Code: code, Description: description, Location: location, OccurredAt: at}
 }
 
+// Statuses maps a carrier's event codes to tracking statuses.
+type Statuses map[string]domain.Status
+
+// Of is code's status; a code the map does not know is in transit.
+func (s Statuses) Of(code string) domain.Status {
+	if st, known := s[code]; known {
+		return st
+	}
+	return domain.StatusInTransit
+}
+
 // LabelContentType maps a carrier's label format name to a content type.
 func LabelContentType(format string) string {
 	switch strings.ToUpper(format) {

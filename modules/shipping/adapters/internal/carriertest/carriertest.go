@@ -213,6 +213,15 @@ func (s *Server) AssertFailures(route, errorBody, wantMessage string, call func(
 	}
 }
 
+// AssertSent checks members of the JSON body of the route's last request by path (see
+// Get) and returns the request.
+func (s *Server) AssertSent(route string, want map[string]any) Request {
+	s.t.Helper()
+	r := s.Last(route)
+	AssertBody(s.t, r.Body, want)
+	return r
+}
+
 // AssertBody checks members of a decoded JSON body by path (see Get).
 func AssertBody(t testing.TB, body map[string]any, want map[string]any) {
 	t.Helper()
