@@ -51,8 +51,8 @@ func NewCollaborators(c catalog.Catalog, cp coupons.Coupons, a customers.Address
 }
 
 // QuerySet provides the read side alone: api.Queries (and *app.QueryService) from the
-// module's own store. It is part of ProviderSet; the customers module's cartsapi
-// adapter depends on api.Queries, which keeps the graph acyclic (the command service
+// module's own store. It is part of ProviderSet; the customers module's export
+// source for carts depends on api.Queries, which keeps the graph acyclic (the command service
 // depends on customers' addresses, the query service on nothing of customers':
 // docs/decisions/0108, as orders.QuerySet does for orders).
 var QuerySet = wire.NewSet(

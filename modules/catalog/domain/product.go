@@ -121,7 +121,7 @@ func (p *Product) Clone() *Product {
 	c := *p
 	c.Tags = slices.Clone(p.Tags)
 	c.MetaFields = maps.Clone(p.MetaFields)
-	c.Shared = p.Shared.clone()
+	c.Shared = p.clone()
 	if p.PublishedAt != nil {
 		t := *p.PublishedAt
 		c.PublishedAt = &t

@@ -62,7 +62,7 @@ func (s Shared) equal(o Shared) bool {
 // Clone returns a deep copy.
 func (v *Variant) Clone() *Variant {
 	c := *v
-	c.Shared = v.Shared.clone()
+	c.Shared = v.clone()
 	c.Options = maps.Clone(v.Options)
 	return &c
 }
@@ -177,18 +177,18 @@ func normalizeOptions(in map[string]string) (map[string]string, string) {
 // price, compare/cost price, inventory policy and quantity, weight and unit,
 // requires_shipping. It reports whether anything changed.
 func MirrorProductToVariant(p *Product, v *Variant) bool {
-	changed := !v.Shared.equal(p.Shared)
-	v.Shared = p.Shared.clone()
+	changed := !v.equal(p.Shared)
+	v.Shared = p.clone()
 	return changed
 }
 
 // MirrorVariantToProduct copies a default variant's shared fields back to its product
 // (an update through the variant endpoint). It reports whether anything changed.
 func MirrorVariantToProduct(v *Variant, p *Product) bool {
-	if p.Shared.equal(v.Shared) {
+	if p.equal(v.Shared) {
 		return false
 	}
-	p.Shared = v.Shared.clone()
+	p.Shared = v.clone()
 	return true
 }
 

@@ -150,12 +150,15 @@ func (s *Service) mutateKnown(ctx context.Context, id string, known *domain.Paym
 	var out *domain.Payment
 	for attempt := 0; ; attempt++ {
 		err := s.tx.InTx(ctx, func(ctx context.Context) error {
-			p, err := known, error(nil)
+			var p *domain.Payment
 			if attempt == 0 && known != nil {
 				cp := *known
 				p = &cp
-			} else if p, err = s.payments.Get(ctx, id); err != nil {
-				return err
+			} else {
+				var err error
+				if p, err = s.payments.Get(ctx, id); err != nil {
+					return err
+				}
 			}
 			if err := fn(ctx, p); err != nil {
 				return err
