@@ -197,6 +197,14 @@ func (f *fakePayments) Initiate(context.Context, payments.InitiateCommand) (paym
 	return payments.PaymentResult{}, errUnused
 }
 
+func (f *fakePayments) Prepare(context.Context, payments.InitiateCommand) (payments.Prepared, error) {
+	return payments.Prepared{}, errUnused
+}
+
+func (f *fakePayments) Authorize(context.Context, payments.Prepared) (payments.PaymentResult, error) {
+	return payments.PaymentResult{}, errUnused
+}
+
 func (f *fakePayments) Get(_ context.Context, id string) (payments.Payment, error) {
 	return f.get(id, payments.ErrPaymentNotFound)
 }

@@ -232,6 +232,7 @@ func (s *Service) hold(ctx context.Context, in CompleteInput, c ports.Cart, sess
 	// first attempt) or, with the stock gone, fails: the session read again tells
 	// which (docs/decisions/0170).
 	open := *sess
+	var prep ports.PreparedCharge
 	err = s.tx.InTx(ctx, func(ctx context.Context) error {
 		sess.Status, sess.OrderID = domain.StatusProcessing, orderID
 		sess.Reservations, sess.Coupons, sess.HoldExpiresAt = nil, uses, nil
@@ -258,6 +259,17 @@ func (s *Service) hold(ctx context.Context, in CompleteInput, c ports.Cart, sess
 				return err
 			}
 		}
+		// The payment is stored pending in this transaction too (a rollback leaves
+		// none); the gateway is asked once it has committed. No payments idempotency
+		// key: the claim makes this attempt the cart's only one, its order id is new,
+		// and the gateway gets the payment's id as its key.
+		if prep, err = s.Payments.Prepare(ctx, ports.Charge{
+			Amount: sess.Totals.Total(), Currency: c.Currency, Method: in.PaymentMethod, OrderID: sess.OrderID, CustomerID: c.CustomerID,
+			Email: sess.Email, ReturnURL: in.ReturnURL, Metadata: map[string]any{"checkout_id": sess.ID, "cart_id": c.ID},
+		}); err != nil {
+			return err
+		}
+		sess.PaymentID = prep.PaymentID
 		sess.UpdatedAt = s.now()
 		claimed, err := s.Sessions.Claim(ctx, sess)
 		if err == nil && !claimed {
@@ -272,20 +284,13 @@ func (s *Service) hold(ctx context.Context, in CompleteInput, c ports.Cart, sess
 		}
 		return Outcome{}, err
 	}
-	// No payments idempotency key: the claim makes this attempt the cart's only one,
-	// its order id is new, and the gateway gets the payment's id as its key.
-	pay, err := s.Payments.Charge(ctx, ports.Charge{
-		Amount: sess.Totals.Total(), Currency: c.Currency, Method: in.PaymentMethod, OrderID: sess.OrderID, CustomerID: c.CustomerID,
-		Email: sess.Email, ReturnURL: in.ReturnURL,
-		Metadata: map[string]any{"checkout_id": sess.ID, "cart_id": c.ID},
-	})
+	pay, err := s.Payments.Authorize(ctx, prep)
 	if err != nil {
 		return Outcome{}, err
 	}
 	if pay.Outcome == ports.PaymentFailed {
 		return Outcome{}, paymentFailed(pay)
 	}
-	sess.PaymentID = pay.PaymentID
 	out, err := s.place(ctx, sess, pay)
 	if err != nil {
 		s.void(ctx, pay.PaymentID)

@@ -204,9 +204,22 @@ type PaymentResult struct {
 	RetryAllowed                      bool
 }
 
-// Payments takes payments. Never call it inside a transaction.
+// PreparedCharge is a charge whose payment Prepare stored (pending) and whose gateway
+// call Authorize makes.
+type PreparedCharge struct {
+	PaymentID string
+	Handle    any // the payments module's own: passed back as it is
+}
+
+// Payments takes payments: Prepare inside the attempt's transaction, the rest
+// never inside one.
 type Payments interface {
-	Charge(ctx context.Context, c Charge) (PaymentResult, error)
+	// Prepare checks the charge and stores its payment pending in the transaction ctx
+	// carries (a rollback leaves no payment); nothing is asked of the gateway.
+	Prepare(ctx context.Context, c Charge) (PreparedCharge, error)
+	// Authorize asks the gateway for the prepared charge, outside any transaction: a
+	// decline is a result (PaymentFailed), not an error.
+	Authorize(ctx context.Context, p PreparedCharge) (PaymentResult, error)
 	// Status returns a payment's status (succeeded, requires_action, canceled, ...).
 	Status(ctx context.Context, paymentID string) (string, error)
 	// Void cancels a payment not captured, or refunds a captured one in full.

@@ -238,12 +238,28 @@ type CaptureCommand struct {
 	Amount    string
 }
 
+// Prepared is a payment Prepare stored whose gateway call Authorize makes.
+type Prepared struct {
+	PaymentID string
+	// Handle is the payments module's own state of the payment (the card data among
+	// it, which is never stored): pass the value back to Authorize as it is.
+	Handle any
+}
+
 // Payments is what the payments module offers other modules. Calls are trusted (no
-// principal checks); never call them inside a database transaction, since they talk
-// to the provider.
+// principal checks); never call them inside a database transaction (Prepare aside),
+// since they talk to the provider.
 type Payments interface {
 	// Initiate starts a payment; a decline is a PaymentResult of type failed (not an error).
+	// It is Prepare and Authorize in one.
 	Initiate(ctx context.Context, cmd InitiateCommand) (PaymentResult, error)
+	// Prepare validates a payment and stores it pending (payment.created) in the
+	// transaction ctx carries, if any: a caller's transaction that rolls back leaves no
+	// payment. Nothing is asked of the gateway yet.
+	Prepare(ctx context.Context, cmd InitiateCommand) (Prepared, error)
+	// Authorize makes a prepared payment's gateway call, outside any transaction, and
+	// records its answer, as Initiate does.
+	Authorize(ctx context.Context, p Prepared) (PaymentResult, error)
 	// Get returns the payment record, or ErrPaymentNotFound.
 	Get(ctx context.Context, paymentID string) (Payment, error)
 	// Refund refunds all or part of a captured payment.

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -44,12 +45,47 @@ func (s *Service) Initiate(ctx context.Context, cmd api.InitiateCommand) (api.Pa
 	return s.InitiatePayment(ctx, System, cmd)
 }
 
+// prepared is a payment stored pending, with what its gateway call needs.
+type prepared struct {
+	caller Caller
+	in     *initiation
+	p      *domain.Payment
+}
+
+// Prepare is api.Payments.Prepare: the payment stored in ctx's transaction.
+func (s *Service) Prepare(ctx context.Context, cmd api.InitiateCommand) (api.Prepared, error) {
+	pr, err := s.prepare(ctx, System, cmd)
+	if err != nil {
+		return api.Prepared{}, err
+	}
+	return api.Prepared{PaymentID: pr.p.ID, Handle: pr}, nil
+}
+
+// Authorize is api.Payments.Authorize.
+func (s *Service) Authorize(ctx context.Context, p api.Prepared) (api.PaymentResult, error) {
+	pr, ok := p.Handle.(*prepared)
+	if !ok || pr.p.ID != p.PaymentID {
+		return api.PaymentResult{}, fmt.Errorf("payments: authorize: %q was not prepared by this process", p.PaymentID)
+	}
+	return s.authorize(ctx, pr)
+}
+
 // InitiatePayment validates and starts a payment. Declines are answered as a result of
 // type failed; errors are for requests that could not start a payment at all.
 func (s *Service) InitiatePayment(ctx context.Context, c Caller, cmd api.InitiateCommand) (api.PaymentResult, error) {
-	in, err := s.validateInitiate(ctx, c, cmd)
+	pr, err := s.prepare(ctx, c, cmd)
 	if err != nil {
 		return api.PaymentResult{}, err
+	}
+	return s.authorize(ctx, pr)
+}
+
+// prepare validates the request and stores the payment pending, with its idempotency
+// key and payment.created, in one transaction (ctx's, when it carries one).
+func (s *Service) prepare(ctx context.Context, c Caller, cmd api.InitiateCommand) (*prepared, error) {
+	in, err := s.validateInitiate(ctx, c, cmd)
+	if err != nil {
+		return nil, err
 	}
 	key := strings.TrimSpace(cmd.IdempotencyKey)
 	hash := in.hash()
@@ -72,13 +108,18 @@ func (s *Service) InitiatePayment(ctx context.Context, c Caller, cmd api.Initiat
 		return s.publishPayment(ctx, api.EventPaymentCreated, p, nil)
 	})
 	if errors.Is(err, errKeyTaken) {
-		return api.PaymentResult{}, s.keyReused(ctx, c.Scope, key, hash)
+		return nil, s.keyReused(ctx, c.Scope, key, hash)
 	}
 	if err != nil {
-		return api.PaymentResult{}, err
+		return nil, err
 	}
+	return &prepared{caller: c, in: in, p: p}, nil
+}
 
-	base := s.baseURL(c)
+// authorize asks the gateway for the prepared payment and records its answer.
+func (s *Service) authorize(ctx context.Context, pr *prepared) (api.PaymentResult, error) {
+	in, p, cmd := pr.in, pr.p, pr.in.cmd
+	base := s.baseURL(pr.caller)
 	req := ports.ChargeRequest{
 		PaymentID: p.ID, Amount: in.amount, Currency: in.currency, MethodType: in.method, Card: in.card, BankTransfer: in.bank,
 		Capture: in.gateway.CaptureMethod() != domain.CaptureManual, ReturnURL: cmd.ReturnURL,
@@ -93,11 +134,7 @@ func (s *Service) InitiatePayment(ctx context.Context, c Caller, cmd api.Initiat
 	if gerr != nil {
 		res = s.gatewayFailure(in.gateway.ID(), "authorize", gerr)
 	}
-	result, err := s.recordCharge(ctx, p.ID, p, res, false)
-	if err != nil {
-		return api.PaymentResult{}, err
-	}
-	return result, nil
+	return s.recordCharge(ctx, p.ID, p, res, false)
 }
 
 // gatewayFailure turns an unreachable or erroring provider into a failed payment.

@@ -20,17 +20,26 @@ var _ ports.Payments = (*Adapter)(nil)
 // NewAdapter builds the adapter.
 func NewAdapter(p payments.Payments) *Adapter { return &Adapter{payments: p} }
 
-// Charge initiates the payment.
-func (a *Adapter) Charge(ctx context.Context, c ports.Charge) (ports.PaymentResult, error) {
+// Prepare stores the charge's payment pending (in ctx's transaction).
+func (a *Adapter) Prepare(ctx context.Context, c ports.Charge) (ports.PreparedCharge, error) {
 	m := payments.PaymentMethodInput{Type: c.Method.Type, Token: c.Method.Token, CVC: c.Method.CVC}
 	if k := c.Method.Card; k != nil {
 		m.Card = &payments.Card{Number: k.Number, ExpMonth: k.ExpMonth, ExpYear: k.ExpYear, CVC: k.CVC, Name: k.Name}
 	}
-	r, err := a.payments.Initiate(ctx, payments.InitiateCommand{
+	p, err := a.payments.Prepare(ctx, payments.InitiateCommand{
 		GatewayID: c.Method.GatewayID, Amount: money.Format(c.Amount, c.Currency), Currency: c.Currency, PaymentMethod: m,
 		OrderID: c.OrderID, CustomerEmail: c.Email, CustomerID: c.CustomerID, Description: "Checkout", Metadata: c.Metadata,
 		ReturnURL: c.ReturnURL, IdempotencyKey: c.IdempotencyKey,
 	})
+	if err != nil {
+		return ports.PreparedCharge{}, err
+	}
+	return ports.PreparedCharge{PaymentID: p.PaymentID, Handle: p.Handle}, nil
+}
+
+// Authorize makes the prepared charge's gateway call.
+func (a *Adapter) Authorize(ctx context.Context, p ports.PreparedCharge) (ports.PaymentResult, error) {
+	r, err := a.payments.Authorize(ctx, payments.Prepared{PaymentID: p.PaymentID, Handle: p.Handle})
 	if err != nil {
 		return ports.PaymentResult{}, err
 	}

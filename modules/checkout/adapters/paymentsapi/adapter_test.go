@@ -2,6 +2,7 @@ package paymentsapi_test
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -21,9 +22,25 @@ type fakePayments struct {
 	refunds  []payments.RefundCommand
 }
 
-func (f *fakePayments) Initiate(_ context.Context, cmd payments.InitiateCommand) (payments.PaymentResult, error) {
+func (f *fakePayments) Prepare(_ context.Context, cmd payments.InitiateCommand) (payments.Prepared, error) {
 	f.cmd = cmd
+	return payments.Prepared{PaymentID: f.result.PaymentID, Handle: &f.cmd}, nil
+}
+
+func (f *fakePayments) Authorize(_ context.Context, p payments.Prepared) (payments.PaymentResult, error) {
+	if h, ok := p.Handle.(*payments.InitiateCommand); !ok || h != &f.cmd || p.PaymentID != f.result.PaymentID {
+		return payments.PaymentResult{}, errors.New("not the prepared payment")
+	}
 	return f.result, nil
+}
+
+// charge is Prepare then Authorize, as checkout calls them.
+func charge(a *paymentsapi.Adapter, c ports.Charge) (ports.PaymentResult, error) {
+	p, err := a.Prepare(context.Background(), c)
+	if err != nil {
+		return ports.PaymentResult{}, err
+	}
+	return a.Authorize(context.Background(), p)
 }
 
 func (f *fakePayments) Get(_ context.Context, id string) (payments.Payment, error) {
@@ -46,7 +63,7 @@ func TestCharge(t *testing.T) {
 	f := &fakePayments{result: payments.PaymentResult{Type: payments.ResultRequiresAction, PaymentID: "pay_1",
 		Action: &payments.Action{Type: "three_d_secure", Data: map[string]any{"payment_intent": "pi"}, ExpiresAt: exp}}}
 	a := paymentsapi.NewAdapter(f)
-	r, err := a.Charge(context.Background(), ports.Charge{Amount: decimal.RequireFromString("38.5"), Currency: "USD", OrderID: "o1", IdempotencyKey: "k",
+	r, err := charge(a, ports.Charge{Amount: decimal.RequireFromString("38.5"), Currency: "USD", OrderID: "o1", IdempotencyKey: "k",
 		Method: ports.PaymentMethod{Type: "card", Card: &ports.Card{Number: "4000002500003155", ExpMonth: 12, ExpYear: 2030, CVC: "123"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -58,7 +75,7 @@ func TestCharge(t *testing.T) {
 		t.Errorf("result: %+v", r)
 	}
 	f.result = payments.PaymentResult{Type: payments.ResultFailed, PaymentID: "pay_2", ErrorCode: "card_declined", SpecCode: "CARD_DECLINED"}
-	if r, _ := a.Charge(context.Background(), ports.Charge{Currency: "USD"}); r.Outcome != ports.PaymentFailed || r.SpecCode != "CARD_DECLINED" {
+	if r, _ := charge(a, ports.Charge{Currency: "USD"}); r.Outcome != ports.PaymentFailed || r.SpecCode != "CARD_DECLINED" {
 		t.Errorf("failed: %+v", r)
 	}
 }
