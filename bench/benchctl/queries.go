@@ -211,6 +211,9 @@ type queriesFile struct {
 	BackgroundPerSecond float64       `json:"background_per_second"`
 	Background          []stmtCount   `json:"background"`
 	Results             []queryResult `json:"results"`
+	// Request is the same measured on a server that leaves its events to another
+	// process (report only; not in the file).
+	Request []queryResult `json:"-"`
 }
 
 func fetchCounts(admin string) (*pgStats, error) {
