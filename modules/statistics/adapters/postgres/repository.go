@@ -209,23 +209,36 @@ func (r *Repository) DeleteCustomer(ctx context.Context, id string) error {
 	return nil
 }
 
-// SaveProduct implements ports.Repository.
+// SaveProduct implements ports.Repository: the product and its variants upserted
+// (one statement each, whatever the number of variants) and the variants it no longer
+// has removed. A stock change re-saves the product with every event, so this is three
+// statements, not two deletes and an insert a row.
 func (r *Repository) SaveProduct(ctx context.Context, p ports.Product) error {
-	if err := r.DeleteProduct(ctx, p.ID); err != nil {
-		return err
-	}
 	if err := r.exec(ctx, `INSERT INTO statistics_products (product_id, title, product_type, currency, inventory_quantity,
-		low_stock_threshold, tracked) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		low_stock_threshold, tracked) VALUES (?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (product_id) DO UPDATE SET title = excluded.title, product_type = excluded.product_type, currency = excluded.currency,
+		inventory_quantity = excluded.inventory_quantity, low_stock_threshold = excluded.low_stock_threshold, tracked = excluded.tracked`,
 		p.ID, p.Title, p.ProductType, p.Currency, p.InventoryQuantity, p.LowStock, p.Tracked); err != nil {
 		return err
 	}
-	for _, v := range p.Variants {
-		if err := r.exec(ctx, `INSERT INTO statistics_variants (variant_id, product_id, title, sku, cost, inventory_quantity)
-			VALUES (?, ?, ?, ?, ?, ?)`, v.ID, p.ID, v.Title, v.SKU, v.Cost, v.InventoryQuantity); err != nil {
-			return err
-		}
+	if len(p.Variants) == 0 {
+		return r.exec(ctx, `DELETE FROM statistics_variants WHERE product_id = ?`, p.ID)
 	}
-	return nil
+	ids := make([]any, 0, len(p.Variants)+1)
+	ids = append(ids, p.ID)
+	args := make([]any, 0, 6*len(p.Variants))
+	for _, v := range p.Variants {
+		ids = append(ids, v.ID)
+		args = append(args, v.ID, p.ID, v.Title, v.SKU, v.Cost, v.InventoryQuantity)
+	}
+	if err := r.exec(ctx, `INSERT INTO statistics_variants (variant_id, product_id, title, sku, cost, inventory_quantity) VALUES `+
+		strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?), ", len(p.Variants)), ", ")+`
+		ON CONFLICT (variant_id) DO UPDATE SET product_id = excluded.product_id, title = excluded.title, sku = excluded.sku,
+		cost = excluded.cost, inventory_quantity = excluded.inventory_quantity`, args...); err != nil {
+		return err
+	}
+	return r.exec(ctx, `DELETE FROM statistics_variants WHERE product_id = ? AND variant_id NOT IN (`+
+		strings.TrimSuffix(strings.Repeat("?, ", len(p.Variants)), ", ")+`)`, ids...)
 }
 
 // DeleteProduct implements ports.Repository.
