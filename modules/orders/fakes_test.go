@@ -205,6 +205,14 @@ func (f *fakePayments) Authorize(context.Context, payments.Prepared) (payments.P
 	return payments.PaymentResult{}, errUnused
 }
 
+func (f *fakePayments) Ask(context.Context, payments.Prepared) (payments.Answer, error) {
+	return payments.Answer{}, errUnused
+}
+
+func (f *fakePayments) Record(context.Context, payments.Answer) (payments.PaymentResult, error) {
+	return payments.PaymentResult{}, errUnused
+}
+
 func (f *fakePayments) Get(_ context.Context, id string) (payments.Payment, error) {
 	return f.get(id, payments.ErrPaymentNotFound)
 }

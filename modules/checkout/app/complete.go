@@ -284,16 +284,25 @@ func (s *Service) hold(ctx context.Context, in CompleteInput, c ports.Cart, sess
 		}
 		return Outcome{}, err
 	}
-	pay, err := s.Payments.Authorize(ctx, prep)
+	ans, err := s.Payments.Ask(ctx, prep)
 	if err != nil {
 		return Outcome{}, err
 	}
-	if pay.Outcome == ports.PaymentFailed {
-		return Outcome{}, paymentFailed(pay)
+	if ans.Declined {
+		pay, err := s.Payments.Record(ctx, ans)
+		if err == nil {
+			err = paymentFailed(pay)
+		}
+		return Outcome{}, err
 	}
-	out, err := s.place(ctx, sess, pay)
+	out, err := s.place(ctx, sess, ans)
 	if err != nil {
-		s.void(ctx, pay.PaymentID)
+		// The answer was recorded in the order's transaction, which rolled back:
+		// record it alone, then void the charge.
+		if _, rerr := s.Payments.Record(context.WithoutCancel(ctx), ans); rerr != nil {
+			s.log.Error("payment answer not recorded", zap.String("payment_id", ans.PaymentID), zap.Error(rerr))
+		}
+		s.void(ctx, ans.PaymentID)
 		return Outcome{}, err
 	}
 	return out, nil
@@ -306,11 +315,21 @@ func (s *Service) claimedByAnother(ctx context.Context, sess *domain.Session) bo
 	return err == nil && found && (cur.Status != domain.StatusOpen || cur.Version != sess.Version)
 }
 
-// place creates the order; a paid one completes the checkout, a pending one waits.
-func (s *Service) place(ctx context.Context, sess *domain.Session, pay ports.PaymentResult) (Outcome, error) {
-	var o ports.Order
+// place records the gateway's answer and creates the order in one transaction; a
+// paid order completes the checkout, a pending one waits.
+func (s *Service) place(ctx context.Context, sess *domain.Session, ans ports.ChargeAnswer) (Outcome, error) {
+	var (
+		o   ports.Order
+		pay ports.PaymentResult
+	)
 	err := s.tx.InTx(ctx, func(ctx context.Context) error {
 		var err error
+		if pay, err = s.Payments.Record(ctx, ans); err != nil {
+			return err
+		}
+		if pay.Outcome == ports.PaymentFailed { // failed meanwhile (a provider's event)
+			return paymentFailed(pay)
+		}
 		o, err = s.Orders.Create(ctx, ports.OrderDraft{
 			ID: sess.OrderID, CustomerID: sess.CustomerID, Email: sess.Email, Currency: sess.Currency, CartID: sess.CartID, CheckoutID: sess.ID,
 			Lines: sess.Totals.Lines, ShippingAddress: sess.ShippingAddress, BillingAddress: sess.BillingAddress, Shipping: sess.Rate,

@@ -211,15 +211,24 @@ type PreparedCharge struct {
 	Handle    any // the payments module's own: passed back as it is
 }
 
-// Payments takes payments: Prepare inside the attempt's transaction, the rest
-// never inside one.
+// ChargeAnswer is the gateway's answer to a prepared charge, not recorded yet.
+type ChargeAnswer struct {
+	PreparedCharge
+	Declined bool
+}
+
+// Payments takes payments: Prepare and Record inside the attempt's transactions, the
+// rest never inside one.
 type Payments interface {
 	// Prepare checks the charge and stores its payment pending in the transaction ctx
 	// carries (a rollback leaves no payment); nothing is asked of the gateway.
 	Prepare(ctx context.Context, c Charge) (PreparedCharge, error)
-	// Authorize asks the gateway for the prepared charge, outside any transaction: a
-	// decline is a result (PaymentFailed), not an error.
-	Authorize(ctx context.Context, p PreparedCharge) (PaymentResult, error)
+	// Ask asks the gateway for the prepared charge, outside any transaction, and keeps
+	// its answer for Record (nothing is written): a decline is an answer, not an error.
+	Ask(ctx context.Context, p PreparedCharge) (ChargeAnswer, error)
+	// Record writes the answer in the transaction ctx carries, if any; after that
+	// transaction rolled back it may be called again, alone.
+	Record(ctx context.Context, a ChargeAnswer) (PaymentResult, error)
 	// Status returns a payment's status (succeeded, requires_action, canceled, ...).
 	Status(ctx context.Context, paymentID string) (string, error)
 	// Void cancels a payment not captured, or refunds a captured one in full.

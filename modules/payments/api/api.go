@@ -246,6 +246,13 @@ type Prepared struct {
 	Handle any
 }
 
+// Answer is the gateway's answer to a prepared payment, not recorded yet.
+type Answer struct {
+	Prepared
+	// Declined: the gateway refused the payment (Record then marks it failed).
+	Declined bool
+}
+
 // Payments is what the payments module offers other modules. Calls are trusted (no
 // principal checks); never call them inside a database transaction (Prepare aside),
 // since they talk to the provider.
@@ -258,8 +265,15 @@ type Payments interface {
 	// payment. Nothing is asked of the gateway yet.
 	Prepare(ctx context.Context, cmd InitiateCommand) (Prepared, error)
 	// Authorize makes a prepared payment's gateway call, outside any transaction, and
-	// records its answer, as Initiate does.
+	// records its answer, as Initiate does: Ask and Record in one.
 	Authorize(ctx context.Context, p Prepared) (PaymentResult, error)
+	// Ask makes a prepared payment's gateway call (outside any transaction) and keeps
+	// the answer for Record; nothing is written.
+	Ask(ctx context.Context, p Prepared) (Answer, error)
+	// Record writes an answer Ask got (payment.succeeded, payment.failed, ...) in the
+	// transaction ctx carries, if any; it may be called again after that transaction
+	// rolled back (it records the answer once).
+	Record(ctx context.Context, a Answer) (PaymentResult, error)
 	// Get returns the payment record, or ErrPaymentNotFound.
 	Get(ctx context.Context, paymentID string) (Payment, error)
 	// Refund refunds all or part of a captured payment.

@@ -45,11 +45,13 @@ func (s *Service) Initiate(ctx context.Context, cmd api.InitiateCommand) (api.Pa
 	return s.InitiatePayment(ctx, System, cmd)
 }
 
-// prepared is a payment stored pending, with what its gateway call needs.
+// prepared is a payment stored pending, with what its gateway call needs and, once
+// asked, the gateway's answer.
 type prepared struct {
 	caller Caller
 	in     *initiation
 	p      *domain.Payment
+	answer *ports.ChargeResult
 }
 
 // Prepare is api.Payments.Prepare: the payment stored in ctx's transaction.
@@ -63,11 +65,42 @@ func (s *Service) Prepare(ctx context.Context, cmd api.InitiateCommand) (api.Pre
 
 // Authorize is api.Payments.Authorize.
 func (s *Service) Authorize(ctx context.Context, p api.Prepared) (api.PaymentResult, error) {
-	pr, ok := p.Handle.(*prepared)
-	if !ok || pr.p.ID != p.PaymentID {
-		return api.PaymentResult{}, fmt.Errorf("payments: authorize: %q was not prepared by this process", p.PaymentID)
+	pr, err := preparedOf(p)
+	if err != nil {
+		return api.PaymentResult{}, err
 	}
 	return s.authorize(ctx, pr)
+}
+
+// Ask is api.Payments.Ask.
+func (s *Service) Ask(ctx context.Context, p api.Prepared) (api.Answer, error) {
+	pr, err := preparedOf(p)
+	if err != nil {
+		return api.Answer{}, err
+	}
+	res := s.ask(ctx, pr)
+	pr.answer = &res
+	return api.Answer{Prepared: p, Declined: res.Status == domain.StatusFailed}, nil
+}
+
+// Record is api.Payments.Record.
+func (s *Service) Record(ctx context.Context, a api.Answer) (api.PaymentResult, error) {
+	pr, err := preparedOf(a.Prepared)
+	if err != nil {
+		return api.PaymentResult{}, err
+	}
+	if pr.answer == nil {
+		return api.PaymentResult{}, fmt.Errorf("payments: record: %s was not asked", pr.p.ID)
+	}
+	return s.recordCharge(ctx, pr.p.ID, pr.p, *pr.answer, false)
+}
+
+func preparedOf(p api.Prepared) (*prepared, error) {
+	pr, ok := p.Handle.(*prepared)
+	if !ok || pr.p.ID != p.PaymentID {
+		return nil, fmt.Errorf("payments: %q was not prepared by this process", p.PaymentID)
+	}
+	return pr, nil
 }
 
 // InitiatePayment validates and starts a payment. Declines are answered as a result of
@@ -118,6 +151,12 @@ func (s *Service) prepare(ctx context.Context, c Caller, cmd api.InitiateCommand
 
 // authorize asks the gateway for the prepared payment and records its answer.
 func (s *Service) authorize(ctx context.Context, pr *prepared) (api.PaymentResult, error) {
+	return s.recordCharge(ctx, pr.p.ID, pr.p, s.ask(ctx, pr), false)
+}
+
+// ask makes the prepared payment's gateway call; an unreachable or erroring gateway is
+// a failed answer.
+func (s *Service) ask(ctx context.Context, pr *prepared) ports.ChargeResult {
 	in, p, cmd := pr.in, pr.p, pr.in.cmd
 	base := s.baseURL(pr.caller)
 	req := ports.ChargeRequest{
@@ -130,11 +169,11 @@ func (s *Service) authorize(ctx context.Context, pr *prepared) (api.PaymentResul
 	if in.saved != nil {
 		req.Saved = &ports.SavedInstrument{ProviderToken: in.saved.ProviderToken, ProviderCustomer: in.saved.ProviderCustomer, Card: in.saved.Card}
 	}
-	res, gerr := in.gateway.Authorize(ctx, req)
-	if gerr != nil {
-		res = s.gatewayFailure(in.gateway.ID(), "authorize", gerr)
+	res, err := in.gateway.Authorize(ctx, req)
+	if err != nil {
+		return s.gatewayFailure(in.gateway.ID(), "authorize", err)
 	}
-	return s.recordCharge(ctx, p.ID, p, res, false)
+	return res
 }
 
 // gatewayFailure turns an unreachable or erroring provider into a failed payment.

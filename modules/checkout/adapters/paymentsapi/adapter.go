@@ -37,9 +37,18 @@ func (a *Adapter) Prepare(ctx context.Context, c ports.Charge) (ports.PreparedCh
 	return ports.PreparedCharge{PaymentID: p.PaymentID, Handle: p.Handle}, nil
 }
 
-// Authorize makes the prepared charge's gateway call.
-func (a *Adapter) Authorize(ctx context.Context, p ports.PreparedCharge) (ports.PaymentResult, error) {
-	r, err := a.payments.Authorize(ctx, payments.Prepared{PaymentID: p.PaymentID, Handle: p.Handle})
+// Ask makes the prepared charge's gateway call.
+func (a *Adapter) Ask(ctx context.Context, p ports.PreparedCharge) (ports.ChargeAnswer, error) {
+	ans, err := a.payments.Ask(ctx, payments.Prepared{PaymentID: p.PaymentID, Handle: p.Handle})
+	if err != nil {
+		return ports.ChargeAnswer{}, err
+	}
+	return ports.ChargeAnswer{PreparedCharge: p, Declined: ans.Declined}, nil
+}
+
+// Record writes the gateway's answer.
+func (a *Adapter) Record(ctx context.Context, ans ports.ChargeAnswer) (ports.PaymentResult, error) {
+	r, err := a.payments.Record(ctx, payments.Answer{Prepared: payments.Prepared{PaymentID: ans.PaymentID, Handle: ans.Handle}, Declined: ans.Declined})
 	if err != nil {
 		return ports.PaymentResult{}, err
 	}

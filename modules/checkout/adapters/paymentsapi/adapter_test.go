@@ -27,20 +27,34 @@ func (f *fakePayments) Prepare(_ context.Context, cmd payments.InitiateCommand) 
 	return payments.Prepared{PaymentID: f.result.PaymentID, Handle: &f.cmd}, nil
 }
 
-func (f *fakePayments) Authorize(_ context.Context, p payments.Prepared) (payments.PaymentResult, error) {
+func (f *fakePayments) Ask(_ context.Context, p payments.Prepared) (payments.Answer, error) {
 	if h, ok := p.Handle.(*payments.InitiateCommand); !ok || h != &f.cmd || p.PaymentID != f.result.PaymentID {
-		return payments.PaymentResult{}, errors.New("not the prepared payment")
+		return payments.Answer{}, errors.New("not the prepared payment")
+	}
+	return payments.Answer{Prepared: p, Declined: f.result.Type == payments.ResultFailed}, nil
+}
+
+func (f *fakePayments) Record(_ context.Context, a payments.Answer) (payments.PaymentResult, error) {
+	if h, ok := a.Handle.(*payments.InitiateCommand); !ok || h != &f.cmd || a.Declined != (f.result.Type == payments.ResultFailed) {
+		return payments.PaymentResult{}, errors.New("not the answer asked")
 	}
 	return f.result, nil
 }
 
-// charge is Prepare then Authorize, as checkout calls them.
+// charge is Prepare, Ask and Record, as checkout calls them.
 func charge(a *paymentsapi.Adapter, c ports.Charge) (ports.PaymentResult, error) {
 	p, err := a.Prepare(context.Background(), c)
 	if err != nil {
 		return ports.PaymentResult{}, err
 	}
-	return a.Authorize(context.Background(), p)
+	ans, err := a.Ask(context.Background(), p)
+	if err != nil {
+		return ports.PaymentResult{}, err
+	}
+	if ans.Declined != (p.PaymentID == "pay_2") {
+		return ports.PaymentResult{}, errors.New("declined answer expected for pay_2 only")
+	}
+	return a.Record(context.Background(), ans)
 }
 
 func (f *fakePayments) Get(_ context.Context, id string) (payments.Payment, error) {
