@@ -55,3 +55,23 @@ func TestListener(t *testing.T) {
 	var none *modkit.Listener[widget] // a module built without its subscriber
 	_ = none.Subscribe
 }
+
+// A sweep logs the rows a run changed (none: nothing) and answers the run's error, so
+// the task is retried.
+func TestSweepHandle(t *testing.T) {
+	core, logs := observer.New(zap.InfoLevel)
+	n, runErr := int64(0), error(nil)
+	s := modkit.Sweep{Task: "widgets:expire", Run: func(context.Context) (int64, error) { return n, runErr },
+		Log: zap.New(core), Done: "widgets expired"}
+	if err := s.Handle(t.Context(), nil); err != nil || logs.Len() != 0 {
+		t.Errorf("nothing due: %v, %d logs", err, logs.Len())
+	}
+	n = 3
+	if err := s.Handle(t.Context(), nil); err != nil || logs.FilterMessage("widgets expired").FilterField(zap.Int64("count", 3)).Len() != 1 {
+		t.Errorf("3 rows: %v, logs %v", err, logs.All())
+	}
+	n, runErr = 0, context.DeadlineExceeded
+	if err := s.Handle(t.Context(), nil); !errors.Is(err, runErr) {
+		t.Errorf("run error answered as %v", err)
+	}
+}
