@@ -19,7 +19,7 @@ import (
 	"github.com/gocommerce/commerce/modules/checkout"
 	events9 "github.com/gocommerce/commerce/modules/checkout/adapters/events"
 	http12 "github.com/gocommerce/commerce/modules/checkout/adapters/http"
-	jobs5 "github.com/gocommerce/commerce/modules/checkout/adapters/jobs"
+	jobs3 "github.com/gocommerce/commerce/modules/checkout/adapters/jobs"
 	app13 "github.com/gocommerce/commerce/modules/checkout/app"
 	"github.com/gocommerce/commerce/modules/coupons"
 	"github.com/gocommerce/commerce/modules/coupons/adapters/cartsapi"
@@ -46,7 +46,7 @@ import (
 	customersapi2 "github.com/gocommerce/commerce/modules/notifications/adapters/customersapi"
 	events10 "github.com/gocommerce/commerce/modules/notifications/adapters/events"
 	http13 "github.com/gocommerce/commerce/modules/notifications/adapters/http"
-	jobs6 "github.com/gocommerce/commerce/modules/notifications/adapters/jobs"
+	jobs4 "github.com/gocommerce/commerce/modules/notifications/adapters/jobs"
 	postgres4 "github.com/gocommerce/commerce/modules/notifications/adapters/postgres"
 	app5 "github.com/gocommerce/commerce/modules/notifications/app"
 	"github.com/gocommerce/commerce/modules/orders"
@@ -58,20 +58,18 @@ import (
 	http5 "github.com/gocommerce/commerce/modules/payments/adapters/http"
 	"github.com/gocommerce/commerce/modules/shipping"
 	http10 "github.com/gocommerce/commerce/modules/shipping/adapters/http"
-	jobs3 "github.com/gocommerce/commerce/modules/shipping/adapters/jobs"
 	ordersapi2 "github.com/gocommerce/commerce/modules/shipping/adapters/ordersapi"
 	postgres6 "github.com/gocommerce/commerce/modules/shipping/adapters/postgres"
 	app12 "github.com/gocommerce/commerce/modules/shipping/app"
 	"github.com/gocommerce/commerce/modules/statistics"
 	events8 "github.com/gocommerce/commerce/modules/statistics/adapters/events"
 	http11 "github.com/gocommerce/commerce/modules/statistics/adapters/http"
-	jobs4 "github.com/gocommerce/commerce/modules/statistics/adapters/jobs"
 	postgres5 "github.com/gocommerce/commerce/modules/statistics/adapters/postgres"
 	app9 "github.com/gocommerce/commerce/modules/statistics/app"
 	"github.com/gocommerce/commerce/modules/subscriptions"
 	events11 "github.com/gocommerce/commerce/modules/subscriptions/adapters/events"
 	http14 "github.com/gocommerce/commerce/modules/subscriptions/adapters/http"
-	jobs7 "github.com/gocommerce/commerce/modules/subscriptions/adapters/jobs"
+	jobs5 "github.com/gocommerce/commerce/modules/subscriptions/adapters/jobs"
 	postgres3 "github.com/gocommerce/commerce/modules/subscriptions/adapters/postgres"
 	app4 "github.com/gocommerce/commerce/modules/subscriptions/app"
 	"github.com/gocommerce/commerce/modules/tax"
@@ -81,7 +79,7 @@ import (
 	"github.com/gocommerce/commerce/modules/webhooks"
 	events12 "github.com/gocommerce/commerce/modules/webhooks/adapters/events"
 	http15 "github.com/gocommerce/commerce/modules/webhooks/adapters/http"
-	jobs8 "github.com/gocommerce/commerce/modules/webhooks/adapters/jobs"
+	jobs6 "github.com/gocommerce/commerce/modules/webhooks/adapters/jobs"
 	postgres7 "github.com/gocommerce/commerce/modules/webhooks/adapters/postgres"
 	app14 "github.com/gocommerce/commerce/modules/webhooks/app"
 	"github.com/gocommerce/commerce/platform/adminui"
@@ -214,8 +212,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	collaborators2 := carts.NewCollaborators(service2, service6, service, service7)
 	service8 := app3.NewService(settings6, dbDB, cartRepository, collaborators2, outbox, clockClock)
 	handler5 := http6.NewHandler(service8)
-	jobs9 := jobs2.NewJobs(service8, logger)
-	cartsModule := carts.NewModule(handler5, jobs9)
+	jobs7 := jobs2.NewJobs(service8, logger)
+	cartsModule := carts.NewModule(handler5, jobs7)
 	cartsapiAdapter := cartsapi.NewAdapter(service8)
 	validator := app10.NewValidator(service6, cartsapiAdapter)
 	handler6 := http7.NewHandler(service6, validator)
@@ -235,20 +233,20 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	settings10 := shipping.NewSettings(cfg)
 	service10 := app12.NewService(dbDB, shipmentRepository, carriers, imageStorage, adapter2, outbox, clockClock, settings10)
 	handler9 := http10.NewHandler(service10)
-	jobs10 := jobs3.NewJobs(service10, logger)
-	shippingModule := shipping.NewModule(handler9, jobs10)
+	shippingJobs := shipping.NewJobs(service10, logger)
+	shippingModule := shipping.NewModule(handler9, shippingJobs)
 	handler10 := http11.NewHandler(service5)
 	subscriber4 := events8.NewSubscriber(service5, logger)
-	jobs11 := jobs4.NewJobs(service5, settings8, logger)
-	statisticsModule := statistics.NewModule(handler10, subscriber4, jobs11)
+	statisticsJobs := statistics.NewJobs(service5, settings8, logger)
+	statisticsModule := statistics.NewModule(handler10, subscriber4, statisticsJobs)
 	modules := checkout.NewModules(service8, service3, service9, queryService, service4, service6, service7, service10)
 	stores4 := checkout.NewStores(dbDB)
 	settings11 := checkout.NewSettings(cfg)
 	service11 := app13.NewService(modules, stores4, settings11, dbDB, outbox, clockClock, logger)
 	handler11 := http12.NewHandler(service11)
 	subscriber5 := events9.NewSubscriber(service11, logger)
-	jobs12 := jobs5.NewJobs(service11, logger)
-	checkoutModule := checkout.NewModule(service11, handler11, subscriber5, jobs12)
+	jobs8 := jobs3.NewJobs(service11, logger)
+	checkoutModule := checkout.NewModule(service11, handler11, subscriber5, jobs8)
 	stores5 := notifications.NewStores(dbDB, notificationRepository)
 	channels := notifications.NewChannels(cfg)
 	customersapiAdapter := customersapi2.NewAdapter(service, service)
@@ -264,16 +262,16 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	service12 := app5.NewService(dbDB, stores5, channels, customersapiAdapter, enqueuer, clockClock, settings12, logger)
 	handler12 := http13.NewHandler(service12)
 	subscriber6 := events10.NewSubscriber(service12, logger)
-	jobs13 := jobs6.NewJobs(service12, cfg, logger)
-	notificationsModule := notifications.NewModule(handler12, subscriber6, jobs13)
+	jobs9 := jobs4.NewJobs(service12, cfg, logger)
+	notificationsModule := notifications.NewModule(handler12, subscriber6, jobs9)
 	appModules := subscriptions.NewModules(service4, service9, queryService, service2, service, service12)
 	settings13 := subscriptions.NewSettings(cfg)
 	service13 := app4.NewService(dbDB, repository, appModules, outbox, enqueuer, clockClock, settings13, logger)
 	handler13 := http14.NewHandler(service13)
 	subscriber7 := events11.NewSubscriber(service13, logger)
 	interval := subscriptions.NewInterval(cfg)
-	jobs14 := jobs7.NewJobs(service13, interval, logger)
-	subscriptionsModule := subscriptions.NewModule(service13, handler13, subscriber7, jobs14)
+	jobs10 := jobs5.NewJobs(service13, interval, logger)
+	subscriptionsModule := subscriptions.NewModule(service13, handler13, subscriber7, jobs10)
 	endpointRepository := postgres7.NewEndpointRepository(dbDB)
 	deliveryRepository := postgres7.NewDeliveryRepository(dbDB)
 	settings14 := webhooks.NewSettings(cfg)
@@ -296,8 +294,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	handler14 := http15.NewHandler(service14)
 	subscriber8 := events12.NewSubscriber(service14)
-	jobs15 := jobs8.NewJobs(service14, logger)
-	webhooksModule := webhooks.NewModule(handler14, subscriber8, jobs15)
+	jobs11 := jobs6.NewJobs(service14, logger)
+	webhooksModule := webhooks.NewModule(handler14, subscriber8, jobs11)
 	metricsRegistry := metrics.New()
 	limiter, err := ratelimit.New(cfg, client, metricsRegistry, logger)
 	if err != nil {

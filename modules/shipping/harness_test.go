@@ -12,7 +12,6 @@ import (
 	orders "github.com/gocommerce/commerce/modules/orders/api"
 	"github.com/gocommerce/commerce/modules/shipping"
 	shippinghttp "github.com/gocommerce/commerce/modules/shipping/adapters/http"
-	shippingjobs "github.com/gocommerce/commerce/modules/shipping/adapters/jobs"
 	shippingpg "github.com/gocommerce/commerce/modules/shipping/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/shipping/app"
 	"github.com/gocommerce/commerce/modules/shipping/domain"
@@ -116,7 +115,7 @@ type harness struct {
 	svc      *app.Service
 	clock    *clock.Fake
 	storage  *memStorage
-	jobs     *shippingjobs.Jobs
+	jobs     *shipping.Jobs
 	carriers app.Carriers
 }
 
@@ -138,7 +137,7 @@ func newHarness(t *testing.T, engine string, carriers app.Carriers) *harness {
 	settings.RatesTimeout = 300 * time.Millisecond
 	settings.WebhookSecret = secret
 	svc := app.NewService(env.DB, shippingpg.NewShipmentRepository(env.DB), carriers, store, fakeOrders{}, env.Outbox(), clk, settings)
-	j := shippingjobs.NewJobs(svc, zap.NewNop())
+	j := shipping.NewJobs(svc, zap.NewNop())
 	mod := shipping.NewModule(shippinghttp.NewHandler(svc), j)
 	return &harness{Harness: env.Serve(principals, docs, mod), t: t, svc: svc, clock: clk, storage: store, jobs: j, carriers: carriers}
 }

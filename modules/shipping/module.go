@@ -6,13 +6,14 @@ package shipping
 
 import (
 	"net/http"
+	"time"
 
 	"github.com/google/wire"
+	"go.uber.org/zap"
 
 	"github.com/gocommerce/commerce/modules/shipping/adapters/dhl"
 	"github.com/gocommerce/commerce/modules/shipping/adapters/fedex"
 	shippinghttp "github.com/gocommerce/commerce/modules/shipping/adapters/http"
-	shippingjobs "github.com/gocommerce/commerce/modules/shipping/adapters/jobs"
 	"github.com/gocommerce/commerce/modules/shipping/adapters/ordersapi"
 	shippingpg "github.com/gocommerce/commerce/modules/shipping/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/shipping/adapters/ratetable"
@@ -31,9 +32,22 @@ import (
 type Module struct{ modkit.Parts }
 
 // NewModule builds the module.
-func NewModule(h *shippinghttp.Handler, j *shippingjobs.Jobs) *Module {
+func NewModule(h *shippinghttp.Handler, j *Jobs) *Module {
 	return &Module{modkit.NewParts(modkit.Spec{Name: "shipping", Routes: h, OpenAPI: shippinghttp.OpenAPI(),
 		Migrations: Migrations(), Jobs: j})}
+}
+
+// TaskPollTracking is the tracking sweep: every five minutes it asks the carriers about
+// the shipments in flight (each at most every shipping.tracking_interval).
+const TaskPollTracking = "shipping:poll_tracking"
+
+// Jobs is the module's background work: the tracking sweep.
+type Jobs struct{ modkit.Sweep }
+
+// NewJobs builds the sweep on the service.
+func NewJobs(svc *app.Service, log *zap.Logger) *Jobs {
+	return &Jobs{modkit.Sweep{Task: TaskPollTracking, Every: 5 * time.Minute, Run: svc.PollTracking,
+		Log: log.Named("shipping.jobs"), Done: "shipments moved by tracking"}}
 }
 
 // Migrations returns the module's migrations without building the module (tests, tools).
@@ -86,7 +100,7 @@ var ProviderSet = wire.NewSet(
 	ordersapi.NewAdapter, wire.Bind(new(ports.Orders), new(*ordersapi.Adapter)),
 	app.NewService, wire.Bind(new(api.Shipping), new(*app.Service)),
 	shippinghttp.NewHandler,
-	shippingjobs.NewJobs,
+	NewJobs,
 	NewModule,
 )
 

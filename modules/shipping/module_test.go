@@ -2,6 +2,9 @@ package shipping_test
 
 import (
 	"testing"
+	"time"
+
+	"go.uber.org/zap"
 
 	"github.com/gocommerce/commerce/modules/shipping"
 	"github.com/gocommerce/commerce/platform/config"
@@ -46,5 +49,13 @@ func TestOpenAPIFragment(t *testing.T) {
 	}
 	if m.Name() != "shipping" || m.Migrations().Module != "shipping" {
 		t.Errorf("module %q / %q", m.Name(), m.Migrations().Module)
+	}
+}
+
+// The tracking sweep runs every five minutes.
+func TestJobs(t *testing.T) {
+	t.Parallel()
+	if j := shipping.NewJobs(nil, zap.NewNop()); j.Task != "shipping:poll_tracking" || j.Every != 5*time.Minute || j.Done != "shipments moved by tracking" {
+		t.Errorf("sweep %q every %v", j.Task, j.Every)
 	}
 }
