@@ -57,6 +57,7 @@ import (
 	events4 "github.com/gocommerce/commerce/modules/payments/adapters/events"
 	http5 "github.com/gocommerce/commerce/modules/payments/adapters/http"
 	"github.com/gocommerce/commerce/modules/shipping"
+	"github.com/gocommerce/commerce/modules/shipping/adapters/carriers"
 	http10 "github.com/gocommerce/commerce/modules/shipping/adapters/http"
 	ordersapi2 "github.com/gocommerce/commerce/modules/shipping/adapters/ordersapi"
 	postgres6 "github.com/gocommerce/commerce/modules/shipping/adapters/postgres"
@@ -228,10 +229,10 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	v2 := events7.NewSubscriber(service7, logger)
 	taxModule := tax.NewModule(handler8, v2)
 	shipmentRepository := postgres6.NewShipmentRepository(dbDB)
-	carriers := shipping.NewCarriers(cfg)
+	appCarriers := carriers.New(cfg)
 	adapter2 := ordersapi2.NewAdapter(queryService)
 	settings10 := shipping.NewSettings(cfg)
-	service10 := app12.NewService(dbDB, shipmentRepository, carriers, imageStorage, adapter2, outbox, clockClock, settings10)
+	service10 := app12.NewService(dbDB, shipmentRepository, appCarriers, imageStorage, adapter2, outbox, clockClock, settings10)
 	handler9 := http10.NewHandler(service10)
 	shippingJobs := shipping.NewJobs(service10, logger)
 	shippingModule := shipping.NewModule(handler9, shippingJobs)

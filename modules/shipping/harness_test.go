@@ -11,6 +11,7 @@ import (
 
 	orders "github.com/gocommerce/commerce/modules/orders/api"
 	"github.com/gocommerce/commerce/modules/shipping"
+	"github.com/gocommerce/commerce/modules/shipping/adapters/carriers"
 	shippinghttp "github.com/gocommerce/commerce/modules/shipping/adapters/http"
 	shippingpg "github.com/gocommerce/commerce/modules/shipping/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/shipping/app"
@@ -125,7 +126,7 @@ var t0 = time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
 // tables are the carriers of a store without credentials: the built-in rate tables.
 func tables() app.Carriers {
 	cfg := config.Default()
-	return shipping.NewCarriers(&cfg)
+	return carriers.New(&cfg)
 }
 
 func newHarness(t *testing.T, engine string, carriers app.Carriers) *harness {

@@ -7,6 +7,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gocommerce/commerce/modules/shipping"
+	"github.com/gocommerce/commerce/modules/shipping/adapters/carriers"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/openapi"
 )
@@ -16,7 +17,7 @@ import (
 func TestNewCarriersChoosesTablesOrAPIs(t *testing.T) {
 	t.Parallel()
 	cfg := config.Default()
-	for _, c := range shipping.NewCarriers(&cfg) {
+	for _, c := range carriers.New(&cfg) {
 		if c.Live() {
 			t.Errorf("%s is live without credentials", c.Code())
 		}
@@ -24,7 +25,7 @@ func TestNewCarriersChoosesTablesOrAPIs(t *testing.T) {
 	cfg.Shipping.FedEx.ClientID, cfg.Shipping.FedEx.ClientSecret = "id", "secret"
 	cfg.Shipping.DHL.ClientID = "key only"
 	live := map[string]bool{}
-	for _, c := range shipping.NewCarriers(&cfg) {
+	for _, c := range carriers.New(&cfg) {
 		live[c.Code()] = c.Live()
 	}
 	if len(live) != 4 || !live["fedex"] || live["ups"] || live["usps"] || live["dhl"] {
