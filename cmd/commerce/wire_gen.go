@@ -9,7 +9,7 @@ package main
 import (
 	"github.com/gocommerce/commerce/modules/carts"
 	http6 "github.com/gocommerce/commerce/modules/carts/adapters/http"
-	jobs3 "github.com/gocommerce/commerce/modules/carts/adapters/jobs"
+	jobs2 "github.com/gocommerce/commerce/modules/carts/adapters/jobs"
 	postgres2 "github.com/gocommerce/commerce/modules/carts/adapters/postgres"
 	app3 "github.com/gocommerce/commerce/modules/carts/app"
 	"github.com/gocommerce/commerce/modules/catalog"
@@ -19,7 +19,7 @@ import (
 	"github.com/gocommerce/commerce/modules/checkout"
 	events9 "github.com/gocommerce/commerce/modules/checkout/adapters/events"
 	http12 "github.com/gocommerce/commerce/modules/checkout/adapters/http"
-	jobs6 "github.com/gocommerce/commerce/modules/checkout/adapters/jobs"
+	jobs3 "github.com/gocommerce/commerce/modules/checkout/adapters/jobs"
 	app13 "github.com/gocommerce/commerce/modules/checkout/app"
 	"github.com/gocommerce/commerce/modules/coupons"
 	"github.com/gocommerce/commerce/modules/coupons/adapters/cartsapi"
@@ -29,7 +29,6 @@ import (
 	"github.com/gocommerce/commerce/modules/customers"
 	events2 "github.com/gocommerce/commerce/modules/customers/adapters/events"
 	http2 "github.com/gocommerce/commerce/modules/customers/adapters/http"
-	"github.com/gocommerce/commerce/modules/customers/adapters/jobs"
 	app6 "github.com/gocommerce/commerce/modules/customers/app"
 	"github.com/gocommerce/commerce/modules/identity"
 	"github.com/gocommerce/commerce/modules/identity/adapters/customersapi"
@@ -41,13 +40,13 @@ import (
 	"github.com/gocommerce/commerce/modules/inventory/adapters/catalogapi"
 	events3 "github.com/gocommerce/commerce/modules/inventory/adapters/events"
 	http4 "github.com/gocommerce/commerce/modules/inventory/adapters/http"
-	jobs2 "github.com/gocommerce/commerce/modules/inventory/adapters/jobs"
+	"github.com/gocommerce/commerce/modules/inventory/adapters/jobs"
 	app8 "github.com/gocommerce/commerce/modules/inventory/app"
 	"github.com/gocommerce/commerce/modules/notifications"
 	customersapi2 "github.com/gocommerce/commerce/modules/notifications/adapters/customersapi"
 	events10 "github.com/gocommerce/commerce/modules/notifications/adapters/events"
 	http13 "github.com/gocommerce/commerce/modules/notifications/adapters/http"
-	jobs7 "github.com/gocommerce/commerce/modules/notifications/adapters/jobs"
+	jobs4 "github.com/gocommerce/commerce/modules/notifications/adapters/jobs"
 	postgres4 "github.com/gocommerce/commerce/modules/notifications/adapters/postgres"
 	app5 "github.com/gocommerce/commerce/modules/notifications/app"
 	"github.com/gocommerce/commerce/modules/orders"
@@ -58,21 +57,20 @@ import (
 	events4 "github.com/gocommerce/commerce/modules/payments/adapters/events"
 	http5 "github.com/gocommerce/commerce/modules/payments/adapters/http"
 	"github.com/gocommerce/commerce/modules/shipping"
+	"github.com/gocommerce/commerce/modules/shipping/adapters/carriers"
 	http10 "github.com/gocommerce/commerce/modules/shipping/adapters/http"
-	jobs4 "github.com/gocommerce/commerce/modules/shipping/adapters/jobs"
 	ordersapi2 "github.com/gocommerce/commerce/modules/shipping/adapters/ordersapi"
 	postgres6 "github.com/gocommerce/commerce/modules/shipping/adapters/postgres"
 	app12 "github.com/gocommerce/commerce/modules/shipping/app"
 	"github.com/gocommerce/commerce/modules/statistics"
 	events8 "github.com/gocommerce/commerce/modules/statistics/adapters/events"
 	http11 "github.com/gocommerce/commerce/modules/statistics/adapters/http"
-	jobs5 "github.com/gocommerce/commerce/modules/statistics/adapters/jobs"
 	postgres5 "github.com/gocommerce/commerce/modules/statistics/adapters/postgres"
 	app9 "github.com/gocommerce/commerce/modules/statistics/app"
 	"github.com/gocommerce/commerce/modules/subscriptions"
 	events11 "github.com/gocommerce/commerce/modules/subscriptions/adapters/events"
 	http14 "github.com/gocommerce/commerce/modules/subscriptions/adapters/http"
-	jobs8 "github.com/gocommerce/commerce/modules/subscriptions/adapters/jobs"
+	jobs5 "github.com/gocommerce/commerce/modules/subscriptions/adapters/jobs"
 	postgres3 "github.com/gocommerce/commerce/modules/subscriptions/adapters/postgres"
 	app4 "github.com/gocommerce/commerce/modules/subscriptions/app"
 	"github.com/gocommerce/commerce/modules/tax"
@@ -82,7 +80,7 @@ import (
 	"github.com/gocommerce/commerce/modules/webhooks"
 	events12 "github.com/gocommerce/commerce/modules/webhooks/adapters/events"
 	http15 "github.com/gocommerce/commerce/modules/webhooks/adapters/http"
-	jobs9 "github.com/gocommerce/commerce/modules/webhooks/adapters/jobs"
+	jobs6 "github.com/gocommerce/commerce/modules/webhooks/adapters/jobs"
 	postgres7 "github.com/gocommerce/commerce/modules/webhooks/adapters/postgres"
 	app14 "github.com/gocommerce/commerce/modules/webhooks/app"
 	"github.com/gocommerce/commerce/platform/adminui"
@@ -157,8 +155,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	module := identity.NewModule(handler)
 	httpHandler := http2.NewHandler(service)
 	subscriber := events2.NewSubscriber(service, logger)
-	jobsJobs := jobs.NewJobs(service, logger)
-	customersModule := customers.NewModule(httpHandler, subscriber, jobsJobs)
+	customersJobs := customers.NewJobs(service, logger)
+	customersModule := customers.NewModule(httpHandler, subscriber, customersJobs)
 	settings3 := catalog.NewSettings(cfg)
 	stores2 := catalog.NewStores(dbDB)
 	imageStorage, err := catalog.NewImageStorage(cfg)
@@ -179,8 +177,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	service3 := app8.NewService(dbDB, repositories, catalogapiAdapter, outbox, clockClock, settings4)
 	handler3 := http4.NewHandler(service3)
 	eventsSubscriber := events3.NewSubscriber(service3, logger)
-	jobs10 := jobs2.NewJobs(service3, logger)
-	inventoryModule := inventory.NewModule(handler3, eventsSubscriber, jobs10)
+	jobsJobs := jobs.NewJobs(service3, logger)
+	inventoryModule := inventory.NewModule(handler3, eventsSubscriber, jobsJobs)
 	settings5 := payments.NewSettings(cfg)
 	registry, err := payments.NewGateways(cfg)
 	if err != nil {
@@ -215,41 +213,41 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	collaborators2 := carts.NewCollaborators(service2, service6, service, service7)
 	service8 := app3.NewService(settings6, dbDB, cartRepository, collaborators2, outbox, clockClock)
 	handler5 := http6.NewHandler(service8)
-	jobs11 := jobs3.NewJobs(service8, logger)
-	cartsModule := carts.NewModule(handler5, jobs11)
+	jobs7 := jobs2.NewJobs(service8, logger)
+	cartsModule := carts.NewModule(handler5, jobs7)
 	cartsapiAdapter := cartsapi.NewAdapter(service8)
 	validator := app10.NewValidator(service6, cartsapiAdapter)
 	handler6 := http7.NewHandler(service6, validator)
-	subscriber3 := events5.NewSubscriber(service6, logger)
-	couponsModule := coupons.NewModule(handler6, subscriber3)
+	v := events5.NewSubscriber(service6, logger)
+	couponsModule := coupons.NewModule(handler6, v)
 	collaborators3 := orders.NewCollaborators(service2, service3, service4, service, service6)
 	service9 := app2.NewService(settings2, dbDB, appStores, collaborators3, outbox, clockClock)
 	handler7 := http8.NewHandler(service9, queryService)
-	subscriber4 := events6.NewSubscriber(service9, logger)
-	ordersModule := orders.NewModule(handler7, subscriber4)
+	subscriber3 := events6.NewSubscriber(service9, logger)
+	ordersModule := orders.NewModule(handler7, subscriber3)
 	handler8 := http9.NewHandler(service7)
-	subscriber5 := events7.NewSubscriber(service7, logger)
-	taxModule := tax.NewModule(handler8, subscriber5)
+	v2 := events7.NewSubscriber(service7, logger)
+	taxModule := tax.NewModule(handler8, v2)
 	shipmentRepository := postgres6.NewShipmentRepository(dbDB)
-	carriers := shipping.NewCarriers(cfg)
+	appCarriers := carriers.New(cfg)
 	adapter2 := ordersapi2.NewAdapter(queryService)
 	settings10 := shipping.NewSettings(cfg)
-	service10 := app12.NewService(dbDB, shipmentRepository, carriers, imageStorage, adapter2, outbox, clockClock, settings10)
+	service10 := app12.NewService(dbDB, shipmentRepository, appCarriers, imageStorage, adapter2, outbox, clockClock, settings10)
 	handler9 := http10.NewHandler(service10)
-	jobs12 := jobs4.NewJobs(service10, logger)
-	shippingModule := shipping.NewModule(handler9, jobs12)
+	shippingJobs := shipping.NewJobs(service10, logger)
+	shippingModule := shipping.NewModule(handler9, shippingJobs)
 	handler10 := http11.NewHandler(service5)
-	subscriber6 := events8.NewSubscriber(service5, logger)
-	jobs13 := jobs5.NewJobs(service5, settings8, logger)
-	statisticsModule := statistics.NewModule(handler10, subscriber6, jobs13)
+	subscriber4 := events8.NewSubscriber(service5, logger)
+	statisticsJobs := statistics.NewJobs(service5, settings8, logger)
+	statisticsModule := statistics.NewModule(handler10, subscriber4, statisticsJobs)
 	modules := checkout.NewModules(service8, service3, service9, queryService, service4, service6, service7, service10)
 	stores4 := checkout.NewStores(dbDB)
 	settings11 := checkout.NewSettings(cfg)
 	service11 := app13.NewService(modules, stores4, settings11, dbDB, outbox, clockClock, logger)
 	handler11 := http12.NewHandler(service11)
-	subscriber7 := events9.NewSubscriber(service11, logger)
-	jobs14 := jobs6.NewJobs(service11, logger)
-	checkoutModule := checkout.NewModule(service11, handler11, subscriber7, jobs14)
+	subscriber5 := events9.NewSubscriber(service11, logger)
+	jobs8 := jobs3.NewJobs(service11, logger)
+	checkoutModule := checkout.NewModule(service11, handler11, subscriber5, jobs8)
 	stores5 := notifications.NewStores(dbDB, notificationRepository)
 	channels := notifications.NewChannels(cfg)
 	customersapiAdapter := customersapi2.NewAdapter(service, service)
@@ -264,17 +262,16 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	settings12 := notifications.NewSettings(cfg)
 	service12 := app5.NewService(dbDB, stores5, channels, customersapiAdapter, enqueuer, clockClock, settings12, logger)
 	handler12 := http13.NewHandler(service12)
-	subscriber8 := events10.NewSubscriber(service12, logger)
-	jobs15 := jobs7.NewJobs(service12, cfg, logger)
-	notificationsModule := notifications.NewModule(handler12, subscriber8, jobs15)
+	subscriber6 := events10.NewSubscriber(service12, logger)
+	jobs9 := jobs4.NewJobs(service12, cfg, logger)
+	notificationsModule := notifications.NewModule(handler12, subscriber6, jobs9)
 	appModules := subscriptions.NewModules(service4, service9, queryService, service2, service, service12)
 	settings13 := subscriptions.NewSettings(cfg)
 	service13 := app4.NewService(dbDB, repository, appModules, outbox, enqueuer, clockClock, settings13, logger)
 	handler13 := http14.NewHandler(service13)
-	subscriber9 := events11.NewSubscriber(service13, logger)
-	interval := subscriptions.NewInterval(cfg)
-	jobs16 := jobs8.NewJobs(service13, interval, logger)
-	subscriptionsModule := subscriptions.NewModule(service13, handler13, subscriber9, jobs16)
+	subscriber7 := events11.NewSubscriber(service13, logger)
+	jobs10 := jobs5.NewJobs(service13, settings13, logger)
+	subscriptionsModule := subscriptions.NewModule(service13, handler13, subscriber7, jobs10)
 	endpointRepository := postgres7.NewEndpointRepository(dbDB)
 	deliveryRepository := postgres7.NewDeliveryRepository(dbDB)
 	settings14 := webhooks.NewSettings(cfg)
@@ -296,9 +293,9 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		return nil, nil, err
 	}
 	handler14 := http15.NewHandler(service14)
-	subscriber10 := events12.NewSubscriber(service14)
-	jobs17 := jobs9.NewJobs(service14, logger)
-	webhooksModule := webhooks.NewModule(handler14, subscriber10, jobs17)
+	subscriber8 := events12.NewSubscriber(service14)
+	jobs11 := jobs6.NewJobs(service14, logger)
+	webhooksModule := webhooks.NewModule(handler14, subscriber8, jobs11)
 	metricsRegistry := metrics.New()
 	limiter, err := ratelimit.New(cfg, client, metricsRegistry, logger)
 	if err != nil {
@@ -311,8 +308,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	adminModule := ratelimit.NewAdminModule(limiter)
 	metricsModule := metrics.NewModule(metricsRegistry)
 	adminuiModule := adminui.NewModule()
-	v := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, taxModule, shippingModule, statisticsModule, checkoutModule, notificationsModule, subscriptionsModule, webhooksModule, adminModule, metricsModule, adminuiModule)
-	migrator := newMigrator(dbDB, v)
+	v3 := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, taxModule, shippingModule, statisticsModule, checkoutModule, notificationsModule, subscriptionsModule, webhooksModule, adminModule, metricsModule, adminuiModule)
+	migrator := newMigrator(dbDB, v3)
 	authenticator, cleanup5, err := app.NewAuthenticator(settings, tokens, apiKeyRepository, keyCache, revocations, invalidations, clockClock, logger)
 	if err != nil {
 		cleanup4()
@@ -323,8 +320,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	rateLimitMiddleware := ratelimit.ProvideMiddleware(limiter)
 	health := newHealth(dbDB, client)
-	v2 := newFragments(v)
-	openapiModule, err := openapi.NewModule(v2)
+	v4 := newFragments(v3)
+	openapiModule, err := openapi.NewModule(v4)
 	if err != nil {
 		cleanup5()
 		cleanup4()
@@ -333,7 +330,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	server, err := newServer(cfg, logger, authenticator, rateLimitMiddleware, metricsRegistry, health, v, openapiModule)
+	server, err := newServer(cfg, logger, authenticator, rateLimitMiddleware, metricsRegistry, health, v3, openapiModule)
 	if err != nil {
 		cleanup5()
 		cleanup4()
@@ -342,10 +339,10 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 		cleanup()
 		return nil, nil, err
 	}
-	bus := newBus(v)
+	bus := newBus(v3)
 	relay := newRelay(dbDB, bus, outbox, logger, metricsRegistry)
 	seeders := newSeeders(service2, service2, service3, service)
-	mainApp := newApp(cfg, logger, dbDB, migrator, server, bus, relay, backend, appService, seeders, v)
+	mainApp := newApp(cfg, logger, dbDB, migrator, server, bus, relay, backend, appService, seeders, v3)
 	return mainApp, func() {
 		cleanup5()
 		cleanup4()

@@ -235,13 +235,13 @@ func TestOrderCreatedRecordsUsage(t *testing.T) {
 			"discount_total": "5.00", "total_price": "95.00", "currency": "usd", "created_at": "2026-03-05T08:00:00Z",
 		}
 		for i := 0; i < 2; i++ { // at-least-once delivery: the second is a no-op
-			if err := h.sub.HandleOrderCreated(ctx, orderEvent(t, order)); err != nil {
+			if err := h.sub.Handle(ctx, orderEvent(t, order)); err != nil {
 				t.Fatal(err)
 			}
 		}
 		// A placed order is counted even past the limit (the order exists).
 		order["id"], order["customer_id"] = "0190a000-0000-7000-8000-0000000000d2", nil
-		if err := h.sub.HandleOrderCreated(ctx, orderEvent(t, order)); err != nil {
+		if err := h.sub.Handle(ctx, orderEvent(t, order)); err != nil {
 			t.Fatal(err)
 		}
 		if n := h.usageCount(id); n != 2 {
@@ -263,7 +263,7 @@ func TestOrderCreatedRecordsUsage(t *testing.T) {
 			"coupon_code": "TENOFF", "discount_total": "10.00",
 			"applied_coupons": []map[string]any{{"code": "TENOFF", "discount_amount": "10.00"}, {"code": "SHIP", "discount_amount": "4.99"}},
 		}
-		if err := h.sub.HandleOrderCreated(ctx, orderEvent(t, stacked)); err != nil {
+		if err := h.sub.Handle(ctx, orderEvent(t, stacked)); err != nil {
 			t.Fatal(err)
 		}
 		ship := h.Must(http.StatusOK, http.MethodGet, "/api/v1/coupons/SHIP", nil, "admin").Data()
@@ -279,7 +279,7 @@ func TestOrderCreatedRecordsUsage(t *testing.T) {
 			{"id": "0190a000-0000-7000-8000-0000000000d6", "coupon_code": "ORDERED", "total_price": "lots", "currency": "USD"},
 			{"coupon_code": "ORDERED"},
 		} {
-			if err := h.sub.HandleOrderCreated(ctx, orderEvent(t, data)); err != nil {
+			if err := h.sub.Handle(ctx, orderEvent(t, data)); err != nil {
 				t.Errorf("%v: %v", data, err)
 			}
 		}

@@ -114,7 +114,7 @@ func TestActivationFlow(t *testing.T) {
 		if _, err := links.ActivationLink(ctx, other); !isErr(err, api.ErrActivationTokenInvalid) {
 			t.Fatalf("expired link: %v", err)
 		}
-		if err := h.jobs.HandlePurgeExpiredTokens(ctx, nil); err != nil {
+		if err := h.jobs.Handle(ctx, nil); err != nil {
 			t.Fatal(err)
 		}
 		if n := h.Count("customers_account_tokens", "customer_id = ?", other); n != 0 {

@@ -16,7 +16,6 @@ import (
 	"github.com/gocommerce/commerce/modules/customers"
 	customersevents "github.com/gocommerce/commerce/modules/customers/adapters/events"
 	customershttp "github.com/gocommerce/commerce/modules/customers/adapters/http"
-	customersjobs "github.com/gocommerce/commerce/modules/customers/adapters/jobs"
 	"github.com/gocommerce/commerce/modules/customers/adapters/none"
 	customerspg "github.com/gocommerce/commerce/modules/customers/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/customers/app"
@@ -186,7 +185,7 @@ type harness struct {
 	orders *fakeOrders
 	clock  *clock.Fake
 	sub    *customersevents.Subscriber
-	jobs   *customersjobs.Jobs
+	jobs   *customers.Jobs
 }
 
 var t0 = time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
@@ -207,7 +206,7 @@ func newHarness(t *testing.T, engine string) *harness {
 	others := app.Collaborators{Credentials: creds, Orders: orders, Carts: none.Records{}, Subscriptions: none.Records{}, Notifications: none.Records{}}
 	svc := app.NewService(customers.NewSettings(&env.Config), env.DB, stores, others, env.Outbox(), clk)
 	sub := customersevents.NewSubscriber(svc, zap.NewNop())
-	jobs := customersjobs.NewJobs(svc, zap.NewNop())
+	jobs := customers.NewJobs(svc, zap.NewNop())
 	return &harness{Harness: env.Serve(principals, docs, customers.NewModule(customershttp.NewHandler(svc), sub, jobs)), t: t, engine: engine, db: env.DB, svc: svc, creds: creds, orders: orders, clock: clk, sub: sub, jobs: jobs}
 }
 

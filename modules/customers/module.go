@@ -6,14 +6,16 @@
 package customers
 
 import (
+	"time"
+
 	"github.com/google/wire"
+	"go.uber.org/zap"
 
 	carts "github.com/gocommerce/commerce/modules/carts/api"
 	customersevents "github.com/gocommerce/commerce/modules/customers/adapters/events"
 	"github.com/gocommerce/commerce/modules/customers/adapters/exportapi"
 	customershttp "github.com/gocommerce/commerce/modules/customers/adapters/http"
 	"github.com/gocommerce/commerce/modules/customers/adapters/identityapi"
-	customersjobs "github.com/gocommerce/commerce/modules/customers/adapters/jobs"
 	"github.com/gocommerce/commerce/modules/customers/adapters/ordersapi"
 	customerspg "github.com/gocommerce/commerce/modules/customers/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/customers/adapters/statisticsapi"
@@ -34,13 +36,26 @@ import (
 type Module struct{ modkit.Parts }
 
 // NewModule builds the module.
-func NewModule(h *customershttp.Handler, s *customersevents.Subscriber, j *customersjobs.Jobs) *Module {
+func NewModule(h *customershttp.Handler, s *customersevents.Subscriber, j *Jobs) *Module {
 	return &Module{modkit.NewParts(modkit.Spec{Name: "customers", Routes: h, OpenAPI: customershttp.OpenAPI(),
 		Migrations: Migrations(), Subscribe: s.Subscribe, Jobs: j})}
 }
 
 // Migrations returns the module's migrations without building the module (tests, tools).
 func Migrations() db.MigrationSource { return customerspg.Migrations() }
+
+// TaskPurgeExpiredTokens is the hourly sweep that deletes expired invite and password
+// reset tokens.
+const TaskPurgeExpiredTokens = "customers:purge_expired_tokens"
+
+// Jobs is the module's background work: the expired-token sweep.
+type Jobs struct{ modkit.Sweep }
+
+// NewJobs builds the sweep on the service.
+func NewJobs(svc *app.Service, log *zap.Logger) *Jobs {
+	return &Jobs{modkit.Sweep{Task: TaskPurgeExpiredTokens, Every: time.Hour, Run: svc.PurgeExpiredTokens,
+		Log: log.Named("customers.jobs"), Done: "expired account tokens purged"}}
+}
 
 // NewStores builds the module's repositories on the database.
 func NewStores(d *db.DB) app.Stores {
@@ -85,7 +100,7 @@ var ProviderSet = wire.NewSet(
 	NewSegments,
 	customershttp.NewHandler,
 	customersevents.NewSubscriber, wire.Bind(new(customersevents.OrderRecorder), new(*app.Service)),
-	customersjobs.NewJobs, wire.Bind(new(customersjobs.TokenPurger), new(*app.Service)),
+	NewJobs,
 	NewModule,
 )
 

@@ -2,6 +2,9 @@ package customers_test
 
 import (
 	"testing"
+	"time"
+
+	"go.uber.org/zap"
 
 	"github.com/gocommerce/commerce/modules/customers"
 	customershttp "github.com/gocommerce/commerce/modules/customers/adapters/http"
@@ -25,5 +28,14 @@ func TestOpenAPIFragment(t *testing.T) {
 	}
 	if m := customers.NewModule(nil, nil, nil); m.Name() != "customers" || m.Migrations().Module != "customers" {
 		t.Errorf("module %q / %q", m.Name(), m.Migrations().Module)
+	}
+}
+
+// TestJobs checks the module's one background task: the expired-token sweep, hourly.
+func TestJobs(t *testing.T) {
+	t.Parallel()
+	if j := customers.NewJobs(nil, zap.NewNop()); j.Task != "customers:purge_expired_tokens" || j.Every != time.Hour ||
+		j.Done != "expired account tokens purged" {
+		t.Errorf("sweep %q every %v", j.Task, j.Every)
 	}
 }

@@ -11,8 +11,8 @@ import (
 
 	orders "github.com/gocommerce/commerce/modules/orders/api"
 	"github.com/gocommerce/commerce/modules/shipping"
+	"github.com/gocommerce/commerce/modules/shipping/adapters/carriers"
 	shippinghttp "github.com/gocommerce/commerce/modules/shipping/adapters/http"
-	shippingjobs "github.com/gocommerce/commerce/modules/shipping/adapters/jobs"
 	shippingpg "github.com/gocommerce/commerce/modules/shipping/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/shipping/app"
 	"github.com/gocommerce/commerce/modules/shipping/domain"
@@ -116,7 +116,7 @@ type harness struct {
 	svc      *app.Service
 	clock    *clock.Fake
 	storage  *memStorage
-	jobs     *shippingjobs.Jobs
+	jobs     *shipping.Jobs
 	carriers app.Carriers
 }
 
@@ -126,7 +126,7 @@ var t0 = time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
 // tables are the carriers of a store without credentials: the built-in rate tables.
 func tables() app.Carriers {
 	cfg := config.Default()
-	return shipping.NewCarriers(&cfg)
+	return carriers.New(&cfg)
 }
 
 func newHarness(t *testing.T, engine string, carriers app.Carriers) *harness {
@@ -138,7 +138,7 @@ func newHarness(t *testing.T, engine string, carriers app.Carriers) *harness {
 	settings.RatesTimeout = 300 * time.Millisecond
 	settings.WebhookSecret = secret
 	svc := app.NewService(env.DB, shippingpg.NewShipmentRepository(env.DB), carriers, store, fakeOrders{}, env.Outbox(), clk, settings)
-	j := shippingjobs.NewJobs(svc, zap.NewNop())
+	j := shipping.NewJobs(svc, zap.NewNop())
 	mod := shipping.NewModule(shippinghttp.NewHandler(svc), j)
 	return &harness{Harness: env.Serve(principals, docs, mod), t: t, svc: svc, clock: clk, storage: store, jobs: j, carriers: carriers}
 }

@@ -5,22 +5,17 @@
 package shipping
 
 import (
-	"net/http"
+	"time"
 
 	"github.com/google/wire"
+	"go.uber.org/zap"
 
-	"github.com/gocommerce/commerce/modules/shipping/adapters/dhl"
-	"github.com/gocommerce/commerce/modules/shipping/adapters/fedex"
+	"github.com/gocommerce/commerce/modules/shipping/adapters/carriers"
 	shippinghttp "github.com/gocommerce/commerce/modules/shipping/adapters/http"
-	shippingjobs "github.com/gocommerce/commerce/modules/shipping/adapters/jobs"
 	"github.com/gocommerce/commerce/modules/shipping/adapters/ordersapi"
 	shippingpg "github.com/gocommerce/commerce/modules/shipping/adapters/postgres"
-	"github.com/gocommerce/commerce/modules/shipping/adapters/ratetable"
-	"github.com/gocommerce/commerce/modules/shipping/adapters/ups"
-	"github.com/gocommerce/commerce/modules/shipping/adapters/usps"
 	"github.com/gocommerce/commerce/modules/shipping/api"
 	"github.com/gocommerce/commerce/modules/shipping/app"
-	"github.com/gocommerce/commerce/modules/shipping/domain"
 	"github.com/gocommerce/commerce/modules/shipping/ports"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
@@ -31,49 +26,26 @@ import (
 type Module struct{ modkit.Parts }
 
 // NewModule builds the module.
-func NewModule(h *shippinghttp.Handler, j *shippingjobs.Jobs) *Module {
+func NewModule(h *shippinghttp.Handler, j *Jobs) *Module {
 	return &Module{modkit.NewParts(modkit.Spec{Name: "shipping", Routes: h, OpenAPI: shippinghttp.OpenAPI(),
 		Migrations: Migrations(), Jobs: j})}
 }
 
+// TaskPollTracking is the tracking sweep: every five minutes it asks the carriers about
+// the shipments in flight (each at most every shipping.tracking_interval).
+const TaskPollTracking = "shipping:poll_tracking"
+
+// Jobs is the module's background work: the tracking sweep.
+type Jobs struct{ modkit.Sweep }
+
+// NewJobs builds the sweep on the service.
+func NewJobs(svc *app.Service, log *zap.Logger) *Jobs {
+	return &Jobs{modkit.Sweep{Task: TaskPollTracking, Every: 5 * time.Minute, Run: svc.PollTracking,
+		Log: log.Named("shipping.jobs"), Done: "shipments moved by tracking"}}
+}
+
 // Migrations returns the module's migrations without building the module (tests, tools).
 func Migrations() db.MigrationSource { return shippingpg.Migrations() }
-
-// NewCarriers builds one carrier per code: its API adapter when client_id and
-// client_secret are set under shipping.<carrier>, else its built-in rate table.
-func NewCarriers(cfg *config.Config) app.Carriers {
-	out := make(app.Carriers, 0, len(domain.Carriers))
-	for _, code := range domain.Carriers {
-		if c := liveCarrier(cfg, code); c != nil {
-			out = append(out, c)
-			continue
-		}
-		out = append(out, ratetable.New(code))
-	}
-	return out
-}
-
-// liveCarrier returns the carrier's API adapter when its credentials are configured,
-// else nil.
-func liveCarrier(cfg *config.Config, code string) ports.Carrier {
-	c := map[string]config.Carrier{domain.UPS: cfg.Shipping.UPS, domain.FedEx: cfg.Shipping.FedEx, domain.USPS: cfg.Shipping.USPS,
-		domain.DHL: cfg.Shipping.DHL}[code]
-	if c.ClientID == "" || c.ClientSecret == "" {
-		return nil
-	}
-	acct := ups.Config{ClientID: c.ClientID, ClientSecret: c.ClientSecret, AccountNumber: c.AccountNumber, BaseURL: c.BaseURL,
-		HTTPClient: &http.Client{Timeout: cfg.Shipping.LabelTimeout}} // the same account type for the four
-	switch code {
-	case domain.UPS:
-		return ups.New(acct)
-	case domain.FedEx:
-		return fedex.New(acct)
-	case domain.USPS:
-		return usps.New(acct)
-	default:
-		return dhl.New(acct)
-	}
-}
 
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,
 // tx.Manager, event.Publisher, clock.Clock, orders/api.Queries (orders.QuerySet) and
@@ -81,12 +53,12 @@ func liveCarrier(cfg *config.Config, code string) ports.Carrier {
 // *app.Service and api.Shipping.
 var ProviderSet = wire.NewSet(
 	NewSettings,
-	NewCarriers,
+	carriers.New,
 	shippingpg.NewShipmentRepository, wire.Bind(new(ports.ShipmentRepository), new(*shippingpg.ShipmentRepository)),
 	ordersapi.NewAdapter, wire.Bind(new(ports.Orders), new(*ordersapi.Adapter)),
 	app.NewService, wire.Bind(new(api.Shipping), new(*app.Service)),
 	shippinghttp.NewHandler,
-	shippingjobs.NewJobs,
+	NewJobs,
 	NewModule,
 )
 

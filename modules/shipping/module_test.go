@@ -2,8 +2,12 @@ package shipping_test
 
 import (
 	"testing"
+	"time"
+
+	"go.uber.org/zap"
 
 	"github.com/gocommerce/commerce/modules/shipping"
+	"github.com/gocommerce/commerce/modules/shipping/adapters/carriers"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/openapi"
 )
@@ -13,7 +17,7 @@ import (
 func TestNewCarriersChoosesTablesOrAPIs(t *testing.T) {
 	t.Parallel()
 	cfg := config.Default()
-	for _, c := range shipping.NewCarriers(&cfg) {
+	for _, c := range carriers.New(&cfg) {
 		if c.Live() {
 			t.Errorf("%s is live without credentials", c.Code())
 		}
@@ -21,7 +25,7 @@ func TestNewCarriersChoosesTablesOrAPIs(t *testing.T) {
 	cfg.Shipping.FedEx.ClientID, cfg.Shipping.FedEx.ClientSecret = "id", "secret"
 	cfg.Shipping.DHL.ClientID = "key only"
 	live := map[string]bool{}
-	for _, c := range shipping.NewCarriers(&cfg) {
+	for _, c := range carriers.New(&cfg) {
 		live[c.Code()] = c.Live()
 	}
 	if len(live) != 4 || !live["fedex"] || live["ups"] || live["usps"] || live["dhl"] {
@@ -46,5 +50,13 @@ func TestOpenAPIFragment(t *testing.T) {
 	}
 	if m.Name() != "shipping" || m.Migrations().Module != "shipping" {
 		t.Errorf("module %q / %q", m.Name(), m.Migrations().Module)
+	}
+}
+
+// The tracking sweep runs every five minutes.
+func TestJobs(t *testing.T) {
+	t.Parallel()
+	if j := shipping.NewJobs(nil, zap.NewNop()); j.Task != "shipping:poll_tracking" || j.Every != 5*time.Minute || j.Done != "shipments moved by tracking" {
+		t.Errorf("sweep %q every %v", j.Task, j.Every)
 	}
 }

@@ -367,7 +367,7 @@ func TestConcurrentTrackingUpdates(t *testing.T) {
 func TestCarrierNativePush(t *testing.T) {
 	t.Parallel()
 	carriers := func() app.Carriers {
-		return app.Carriers{&stubCarrier{code: domain.UPS, push: ups.New(ups.Config{}).ParsePush}, tables()[1]}
+		return app.Carriers{&stubCarrier{code: domain.UPS, push: (&ups.Carrier{}).ParsePush}, tables()[1]}
 	}
 	eachEngineWith(t, carriers, func(t *testing.T, h *harness) {
 		s := h.Must(201, "POST", "/api/v1/shipping/shipments", shipmentBody(nil), "writer").Data()

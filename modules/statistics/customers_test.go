@@ -6,8 +6,11 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+	"go.uber.org/zap"
 
 	customers "github.com/gocommerce/commerce/modules/customers/api"
+	"github.com/gocommerce/commerce/modules/statistics"
+	"github.com/gocommerce/commerce/modules/statistics/app"
 	"github.com/gocommerce/commerce/platform/httpxtest"
 )
 
@@ -227,4 +230,12 @@ func TestCustomerCountsFollowCreatesAndDeletes(t *testing.T) {
 		}
 		check(gone)
 	})
+}
+
+// The segments sweep runs every statistics.segments_interval.
+func TestSegmentsJob(t *testing.T) {
+	t.Parallel()
+	if j := statistics.NewJobs(nil, app.Settings{SegmentsInterval: 3 * time.Hour}, zap.NewNop()); j.Task != "statistics:segments" || j.Every != 3*time.Hour || j.Done != "segment memberships computed" {
+		t.Errorf("sweep %q every %v", j.Task, j.Every)
+	}
 }

@@ -17,7 +17,6 @@ import (
 	"github.com/gocommerce/commerce/modules/statistics"
 	statsevents "github.com/gocommerce/commerce/modules/statistics/adapters/events"
 	statshttp "github.com/gocommerce/commerce/modules/statistics/adapters/http"
-	statsjobs "github.com/gocommerce/commerce/modules/statistics/adapters/jobs"
 	statspg "github.com/gocommerce/commerce/modules/statistics/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/statistics/app"
 	"github.com/gocommerce/commerce/platform/clock"
@@ -59,7 +58,7 @@ func newHarness(t testing.TB, engine string, mutate func(*config.Config)) *harne
 	settings := statistics.NewSettings(&env.Config)
 	svc := app.NewService(settings, env.DB, statspg.NewRepository(env.DB), env.Clock)
 	sub := statsevents.NewSubscriber(svc, zap.NewNop())
-	h := env.Serve(principals, docs, statistics.NewModule(statshttp.NewHandler(svc), sub, statsjobs.NewJobs(svc, settings, zap.NewNop())))
+	h := env.Serve(principals, docs, statistics.NewModule(statshttp.NewHandler(svc), sub, statistics.NewJobs(svc, settings, zap.NewNop())))
 	return &harness{Harness: h, svc: svc, sub: sub, clock: env.Clock, loc: settings.Location}
 }
 

@@ -8,10 +8,10 @@ package statistics
 
 import (
 	"github.com/google/wire"
+	"go.uber.org/zap"
 
 	statsevents "github.com/gocommerce/commerce/modules/statistics/adapters/events"
 	statshttp "github.com/gocommerce/commerce/modules/statistics/adapters/http"
-	statsjobs "github.com/gocommerce/commerce/modules/statistics/adapters/jobs"
 	statspg "github.com/gocommerce/commerce/modules/statistics/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/statistics/api"
 	"github.com/gocommerce/commerce/modules/statistics/app"
@@ -25,9 +25,22 @@ import (
 type Module struct{ modkit.Parts }
 
 // NewModule builds the module.
-func NewModule(h *statshttp.Handler, s *statsevents.Subscriber, j *statsjobs.Jobs) *Module {
+func NewModule(h *statshttp.Handler, s *statsevents.Subscriber, j *Jobs) *Module {
 	return &Module{modkit.NewParts(modkit.Spec{Name: "statistics", Routes: h, OpenAPI: statshttp.OpenAPI(),
 		Migrations: Migrations(), Subscribe: s.Subscribe, Jobs: j})}
+}
+
+// TaskRefreshSegments is the periodic recomputation of the customer segments.
+const TaskRefreshSegments = "statistics:segments"
+
+// Jobs is the module's background work: the segments sweep, every
+// statistics.segments_interval.
+type Jobs struct{ modkit.Sweep }
+
+// NewJobs builds the sweep on the service.
+func NewJobs(svc *app.Service, s app.Settings, log *zap.Logger) *Jobs {
+	return &Jobs{modkit.Sweep{Task: TaskRefreshSegments, Every: s.SegmentsInterval, Run: svc.RefreshSegments,
+		Log: log.Named("statistics.jobs"), Done: "segment memberships computed"}}
 }
 
 // Migrations returns the module's migrations without building the module.
@@ -41,7 +54,7 @@ var ProviderSet = wire.NewSet(
 	app.NewService, wire.Bind(new(api.Segments), new(*app.Service)),
 	statshttp.NewHandler,
 	statsevents.NewSubscriber,
-	statsjobs.NewJobs,
+	NewJobs,
 	NewModule,
 )
 

@@ -240,7 +240,7 @@ func harnessOn(t *testing.T, env *httpxtest.Env, pay *fakePayments, ord *fakeOrd
 	mail, queue := &fakeNotifier{}, &enqueued{}
 	svc := newService(env, repo, settings, pay, ord, mail, queue)
 	sub := subsevents.NewSubscriber(svc, zap.NewNop())
-	j := subsjobs.NewJobs(svc, subsjobs.Interval(time.Minute), zap.NewNop())
+	j := subsjobs.NewJobs(svc, settings, zap.NewNop())
 	mod := subscriptions.NewModule(svc, subshttp.NewHandler(svc), sub, j)
 	return &harness{Harness: env.Serve(principals, docs, mod), t: t, engine: env.Engine, db: env.DB, svc: svc, clock: env.Clock,
 		payments: pay, orders: ord, mail: mail, queue: queue, repo: repo, sub: sub, jobs: j, settings: settings}

@@ -48,11 +48,6 @@ func (m *Module) Service() *app.Service { return m.svc }
 // Migrations returns the module's migrations without building the module (tests, tools).
 func Migrations() db.MigrationSource { return subspg.Migrations() }
 
-// NewInterval is how often the billing sweep runs (subscriptions.billing_interval).
-func NewInterval(cfg *config.Config) subsjobs.Interval {
-	return subsjobs.Interval(cfg.Subscriptions.BillingInterval)
-}
-
 // NewModules reaches the payments, orders, catalog, customers and notifications
 // modules through their api packages.
 func NewModules(p payments.Payments, o orders.Orders, q orders.Queries, c catalog.Catalog, cu customers.Customers,
@@ -76,7 +71,6 @@ var QuerySet = wire.NewSet(
 var ProviderSet = wire.NewSet(
 	QuerySet,
 	NewSettings,
-	NewInterval,
 	NewModules,
 	app.NewService,
 	subshttp.NewHandler,

@@ -165,7 +165,7 @@ func (h *harness) calc(body map[string]any) map[string]any {
 // order hands an order.created to the module's subscriber.
 func (h *harness) order(data map[string]any) {
 	h.T.Helper()
-	if err := h.sub.HandleOrderCreated(h.T.Context(), orderEvent(h.T, data)); err != nil {
+	if err := h.sub.Handle(h.T.Context(), orderEvent(h.T, data)); err != nil {
 		h.T.Fatal(err)
 	}
 }

@@ -42,7 +42,7 @@ func TestModule(t *testing.T) {
 		t.Errorf("FL after the event %v", r)
 	}
 	// A payload that is not an order is dropped, not retried.
-	if err := h.sub.HandleOrderCreated(t.Context(), eventOf("not json")); err != nil {
+	if err := h.sub.Handle(t.Context(), eventOf("not json")); err != nil {
 		t.Errorf("bad payload: %v", err)
 	}
 }

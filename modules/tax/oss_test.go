@@ -114,7 +114,7 @@ func TestNexusConcurrentOrders(t *testing.T) {
 			wg.Go(func() {
 				o := orderData("ny"+strconv.Itoa(i), "US", "2026-04-01T00:00:00Z", "1.00", "1.00", "", "", true)
 				o["shipping_address"] = map[string]any{"country": "US", "state": "NY"}
-				errs <- h.sub.HandleOrderCreated(t.Context(), orderEvent(t, o))
+				errs <- h.sub.Handle(t.Context(), orderEvent(t, o))
 			})
 		}
 		wg.Wait()
@@ -143,7 +143,7 @@ func TestNexusReachedWhileRulesLoaded(t *testing.T) {
 			for i := from; i < to; i++ {
 				o := orderData("ny"+strconv.Itoa(i), "US", "2026-04-01T00:00:00Z", "1.00", "1.00", "", "", true)
 				o["shipping_address"] = map[string]any{"country": "US", "state": "NY"}
-				if err := h.sub.HandleOrderCreated(t.Context(), orderEvent(t, o)); err != nil {
+				if err := h.sub.Handle(t.Context(), orderEvent(t, o)); err != nil {
 					t.Fatal(err)
 				}
 			}

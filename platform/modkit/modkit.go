@@ -146,7 +146,8 @@ func (p Parts) RegisterJobs(r jobs.Registry) {
 
 // Sweep is a periodic background task: every Every it runs Run, a use case that reads
 // what is due from the database and answers how many rows it changed, and logs the
-// count when there were any. A module's jobs adapter builds one per sweep:
+// count when there were any. A module's jobs adapter builds one per sweep (a module
+// whose only work is one sweep builds it in module.go: decision 0227):
 //
 //	j := &Jobs{Sweep: modkit.Sweep{Task: "widgets:expire", Every: time.Hour,
 //		Run: svc.ExpireWidgets, Log: log.Named("widgets.jobs"), Done: "widgets expired"}}

@@ -127,14 +127,14 @@ const SweepLimit = 100
 // PollTracking asks the carriers about every shipment due for a poll (next_track_at
 // passed), one carrier call per shipment outside any transaction, and applies the
 // answers. A carrier failure only delays that shipment to its next poll. It returns
-// how many shipments changed status.
-func (s *Service) PollTracking(ctx context.Context) (int, error) {
+// how many shipments changed status (the tracking sweep's count).
+func (s *Service) PollTracking(ctx context.Context) (int64, error) {
 	now := s.clock.Now().UTC()
 	due, err := s.repo.DueForTracking(ctx, now, SweepLimit)
 	if err != nil {
 		return 0, err
 	}
-	changed := 0
+	var changed int64
 	next := now.Add(s.settings.TrackingInterval)
 	for _, sh := range due {
 		c, ok := s.carriers.get(sh.Carrier)

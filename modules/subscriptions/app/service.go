@@ -115,7 +115,7 @@ func optional(s string) *string {
 func ToResource(s *domain.Subscription) api.Subscription {
 	return api.Subscription{
 		ID: s.ID, CustomerID: s.CustomerID, OrderID: s.OrderID, ProductID: s.ProductID, VariantID: optional(s.VariantID),
-		Status: string(s.Status), Interval: s.Interval, IntervalCount: s.IntervalCount, Currency: s.Currency,
+		Status: string(s.Status), Interval: s.BillingInterval, IntervalCount: s.IntervalCount, Currency: s.Currency,
 		Amount: money.Format(s.Amount, s.Currency), SetupFee: money.Format(s.SetupFee, s.Currency), TrialDays: s.TrialDays,
 		TrialEndsAt: s.TrialEndsAt, CurrentCycle: s.CurrentCycle, MinCycles: s.MinCycles, MaxCycles: s.MaxCycles, StartsAt: s.StartsAt,
 		NextBillingAt: s.NextBillingAt, LastBillingAt: s.LastBillingAt, EndsAt: s.EndsAt, CancelledAt: s.CancelledAt,

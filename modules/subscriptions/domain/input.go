@@ -111,7 +111,7 @@ func NewSubscription(id string, in Input, now time.Time) (*Subscription, error) 
 	uuidField(bad, "product_id", in.ProductID, &s.ProductID, true)
 	uuidField(bad, "variant_id", in.VariantID, &s.VariantID, false)
 	if required(bad, "interval", in.Interval.Set) {
-		patch.Apply(bad, "interval", in.Interval, &s.Interval, oneOf(Intervals))
+		patch.Apply(bad, "interval", in.Interval, &s.BillingInterval, oneOf(Intervals))
 	}
 	if required(bad, "interval_count", in.IntervalCount.Set) {
 		patch.Apply(bad, "interval_count", in.IntervalCount, &s.IntervalCount, intRange(1, 12))
@@ -196,7 +196,7 @@ func (s *Subscription) Apply(in Input, now time.Time) error {
 	if in.MinCycles.Set {
 		bad.Add("min_cycles", "cannot be changed")
 	}
-	patch.Apply(bad, "interval", in.Interval, &next.Interval, oneOf(Intervals))
+	patch.Apply(bad, "interval", in.Interval, &next.BillingInterval, oneOf(Intervals))
 	patch.Apply(bad, "interval_count", in.IntervalCount, &next.IntervalCount, intRange(1, 12))
 	patch.Apply(bad, "amount", in.Amount, &next.Amount, amountCheck(s.Currency))
 	if in.Amount.HasValue() && !bad.Has("amount") && !next.Amount.IsPositive() {
@@ -231,7 +231,7 @@ func (s *Subscription) Apply(in Input, now time.Time) error {
 	if err := bad.Err(); err != nil {
 		return err
 	}
-	if due != nil || next.Interval != s.Interval || next.IntervalCount != s.IntervalCount {
+	if due != nil || next.BillingInterval != s.BillingInterval || next.IntervalCount != s.IntervalCount {
 		at := now
 		if next.NextBillingAt != nil {
 			at = *next.NextBillingAt

@@ -50,7 +50,7 @@ type Subscription struct {
 	ID, CustomerID, OrderID, ProductID, VariantID string
 	ProductName                                   string
 	Status                                        Status
-	Interval                                      string
+	BillingInterval                               string
 	IntervalCount                                 int
 	Currency                                      string
 	Amount                                        decimal.Decimal
@@ -118,7 +118,7 @@ func addMonths(t time.Time, n int) time.Time {
 
 // DueOf is when cycle (1-based) is due.
 func (s *Subscription) DueOf(cycle int) time.Time {
-	return AddInterval(s.BillingAnchor, s.Interval, (cycle-s.AnchorCycle-1)*s.IntervalCount)
+	return AddInterval(s.BillingAnchor, s.BillingInterval, (cycle-s.AnchorCycle-1)*s.IntervalCount)
 }
 
 // NextCycle is the cycle number the next invoice bills.

@@ -10,7 +10,6 @@ import (
 
 	"github.com/gocommerce/commerce/modules/coupons/api"
 	"github.com/gocommerce/commerce/platform/apperr"
-	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/modkit"
 )
 
@@ -19,32 +18,20 @@ type OrderRecorder interface {
 	RecordOrder(ctx context.Context, o api.OrderCreated) error
 }
 
-// Subscriber turns order.created into coupon uses.
-type Subscriber struct{ modkit.Reactor[OrderRecorder] }
+// Subscriber turns order.created into coupon uses: Handle records the order's coupon
+// uses. A payload a retry cannot fix (one that does not decode, has no id, or that
+// the use case finds invalid) is logged and dropped; store errors are returned so the
+// relay retries (the recording is idempotent per order).
+type Subscriber = modkit.Listener[api.OrderCreated]
 
 // NewSubscriber builds the subscriber.
 func NewSubscriber(app OrderRecorder, log *zap.Logger) *Subscriber {
-	return &Subscriber{modkit.NewReactor(app, log, "coupons.events")}
+	return &Subscriber{Reactor: modkit.NewReactor(app.RecordOrder, log, "coupons.events"), Type: api.EventOrderCreated,
+		Dropped: "order event dropped: bad payload", Valid: func(o api.OrderCreated) bool { return o.ID != "" }, Final: invalid}
 }
 
-// Subscribe registers the handler.
-func (s *Subscriber) Subscribe(bus event.Subscriber) {
-	bus.Subscribe(api.EventOrderCreated, s.HandleOrderCreated)
-}
-
-// HandleOrderCreated records the order's coupon uses. A payload a retry cannot fix is
-// logged and dropped; store errors are returned so the relay retries (the recording
-// is idempotent per order).
-func (s *Subscriber) HandleOrderCreated(ctx context.Context, e event.Event) error {
-	const dropped = "order event dropped: bad payload"
-	o, ok := modkit.Decode(s.Reactor, dropped, e, func(o api.OrderCreated) bool { return o.ID != "" })
-	if !ok {
-		return nil
-	}
-	err := s.App.RecordOrder(ctx, o)
+// invalid is true of the use case's validation errors.
+func invalid(err error) bool {
 	var ae *apperr.Error
-	if errors.As(err, &ae) && ae.Kind == apperr.Invalid {
-		return s.Drop(dropped, e, err)
-	}
-	return err
+	return errors.As(err, &ae) && ae.Kind == apperr.Invalid
 }

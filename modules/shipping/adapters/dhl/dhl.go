@@ -18,15 +18,12 @@ import (
 	"github.com/gocommerce/commerce/modules/shipping/ports"
 )
 
-// Carrier is the DHL Express adapter. Config is shipping.dhl: the API key (client_id)
+// Carrier is the DHL Express adapter. Its account is shipping.dhl: the API key (client_id)
 // and secret, the shipper account number, the base URL.
-type (
-	Config  = carrierhttp.Account
-	Carrier struct{ carrierhttp.Base }
-)
+type Carrier struct{ carrierhttp.Base }
 
 // New builds the adapter.
-func New(cfg Config) *Carrier {
+func New(cfg carrierhttp.Account) *Carrier {
 	return &Carrier{carrierhttp.NewBase(domain.DHL, cfg, nil, message)}
 }
 

@@ -9,13 +9,14 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gocommerce/commerce/modules/shipping/adapters/dhl"
+	"github.com/gocommerce/commerce/modules/shipping/adapters/internal/carrierhttp"
 	"github.com/gocommerce/commerce/modules/shipping/adapters/internal/carriertest"
 	"github.com/gocommerce/commerce/modules/shipping/domain"
 	"github.com/gocommerce/commerce/modules/shipping/ports"
 )
 
 func setup(t *testing.T) (*carriertest.Server, *dhl.Carrier) {
-	return carriertest.Start(t, "", dhl.Config{ClientID: "apikey", ClientSecret: "apisecret", AccountNumber: "123456789"}, dhl.New)
+	return carriertest.Start(t, "", carrierhttp.Account{ClientID: "apikey", ClientSecret: "apisecret", AccountNumber: "123456789"}, dhl.New)
 }
 
 func TestRates(t *testing.T) {

@@ -18,15 +18,12 @@ import (
 	"github.com/gocommerce/commerce/modules/shipping/ports"
 )
 
-// Carrier is the FedEx adapter. Config is shipping.fedex: the OAuth client (API key and
+// Carrier is the FedEx adapter. Its account is shipping.fedex: the OAuth client (API key and
 // secret), the account number, the base URL.
-type (
-	Config  = carrierhttp.Account
-	Carrier struct{ carrierhttp.Base }
-)
+type Carrier struct{ carrierhttp.Base }
 
 // New builds the adapter.
-func New(cfg Config) *Carrier {
+func New(cfg carrierhttp.Account) *Carrier {
 	return &Carrier{carrierhttp.NewBase(domain.FedEx, cfg, &carrierhttp.OAuth{Path: "/oauth/token", Style: "form"}, message)}
 }
 

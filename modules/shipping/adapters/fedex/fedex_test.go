@@ -9,13 +9,14 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/gocommerce/commerce/modules/shipping/adapters/fedex"
+	"github.com/gocommerce/commerce/modules/shipping/adapters/internal/carrierhttp"
 	"github.com/gocommerce/commerce/modules/shipping/adapters/internal/carriertest"
 	"github.com/gocommerce/commerce/modules/shipping/domain"
 	"github.com/gocommerce/commerce/modules/shipping/ports"
 )
 
 func setup(t *testing.T) (*carriertest.Server, *fedex.Carrier) {
-	return carriertest.Start(t, "/oauth/token", fedex.Config{ClientID: "key", ClientSecret: "secret", AccountNumber: "740561073"}, fedex.New)
+	return carriertest.Start(t, "/oauth/token", carrierhttp.Account{ClientID: "key", ClientSecret: "secret", AccountNumber: "740561073"}, fedex.New)
 }
 
 func TestRates(t *testing.T) {

@@ -19,17 +19,14 @@ import (
 	"github.com/gocommerce/commerce/modules/shipping/ports"
 )
 
-// Carrier is the UPS adapter. Config is shipping.ups: the OAuth client, the shipper
+// Carrier is the UPS adapter. Its account is shipping.ups: the OAuth client, the shipper
 // (account) number, the base URL.
-type (
-	Config  = carrierhttp.Account
-	Carrier struct{ carrierhttp.Base }
-)
+type Carrier struct{ carrierhttp.Base }
 
 var _ ports.TrackingPush = (*Carrier)(nil)
 
 // New builds the adapter.
-func New(cfg Config) *Carrier {
+func New(cfg carrierhttp.Account) *Carrier {
 	return &Carrier{carrierhttp.NewBase(domain.UPS, cfg, &carrierhttp.OAuth{Path: "/security/v1/oauth/token", Style: "basic", Headers: map[string]string{"x-merchant-id": cfg.AccountNumber}}, message)}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/gocommerce/commerce/modules/shipping/adapters/internal/carrierhttp"
 	"github.com/gocommerce/commerce/modules/shipping/adapters/internal/carriertest"
 	"github.com/gocommerce/commerce/modules/shipping/adapters/ups"
 	"github.com/gocommerce/commerce/modules/shipping/domain"
@@ -36,7 +37,7 @@ func shipment() *domain.Shipment {
 }
 
 func setup(t *testing.T) (*carriertest.Server, *ups.Carrier) {
-	return carriertest.Start(t, "/security/v1/oauth/token", ups.Config{ClientID: "cid", ClientSecret: "csecret", AccountNumber: "A1B2C3"}, ups.New)
+	return carriertest.Start(t, "/security/v1/oauth/token", carrierhttp.Account{ClientID: "cid", ClientSecret: "csecret", AccountNumber: "A1B2C3"}, ups.New)
 }
 
 func TestRates(t *testing.T) {
@@ -123,7 +124,7 @@ func TestTrack(t *testing.T) {
 func TestBadCredentialsAreUnavailable(t *testing.T) {
 	t.Parallel()
 	srv := carriertest.New(t, "/security/v1/oauth/token", "cid", "csecret")
-	c := ups.New(ups.Config{ClientID: "cid", ClientSecret: "wrong", BaseURL: srv.URL})
+	c := ups.New(carrierhttp.Account{ClientID: "cid", ClientSecret: "wrong", BaseURL: srv.URL})
 	if _, err := c.Rates(context.Background(), request("")); err == nil || !domain.ErrCarrierUnavailable.Is(err) {
 		t.Errorf("bad credentials: %v", err)
 	}

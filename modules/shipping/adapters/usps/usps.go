@@ -24,16 +24,13 @@ import (
 	"github.com/gocommerce/commerce/modules/shipping/ports"
 )
 
-// Carrier is the USPS adapter. Config is shipping.usps: the OAuth client, the account
+// Carrier is the USPS adapter. Its account is shipping.usps: the OAuth client, the account
 // (CRID:MID:EPS account number, for the payment authorization labels need), the base
 // URL.
-type (
-	Config  = carrierhttp.Account
-	Carrier struct{ carrierhttp.Base }
-)
+type Carrier struct{ carrierhttp.Base }
 
 // New builds the adapter.
-func New(cfg Config) *Carrier {
+func New(cfg carrierhttp.Account) *Carrier {
 	return &Carrier{carrierhttp.NewBase(domain.USPS, cfg, &carrierhttp.OAuth{Path: "/oauth2/v3/token", Style: "json"}, message)}
 }
 

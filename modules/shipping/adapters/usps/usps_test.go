@@ -9,6 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/gocommerce/commerce/modules/shipping/adapters/internal/carrierhttp"
 	"github.com/gocommerce/commerce/modules/shipping/adapters/internal/carriertest"
 	"github.com/gocommerce/commerce/modules/shipping/adapters/usps"
 	"github.com/gocommerce/commerce/modules/shipping/domain"
@@ -16,7 +17,7 @@ import (
 )
 
 func setup(t *testing.T) (*carriertest.Server, *usps.Carrier) {
-	return carriertest.Start(t, "/oauth2/v3/token", usps.Config{ClientID: "cid", ClientSecret: "csecret", AccountNumber: "123456:900001:1000123456"}, usps.New)
+	return carriertest.Start(t, "/oauth2/v3/token", carrierhttp.Account{ClientID: "cid", ClientSecret: "csecret", AccountNumber: "123456:900001:1000123456"}, usps.New)
 }
 
 func request(to, zip, service string) domain.RateRequest {

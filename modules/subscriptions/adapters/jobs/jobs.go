@@ -31,10 +31,10 @@ type Jobs struct {
 	app Biller
 }
 
-// NewJobs builds the task handlers; the sweep runs every interval
-// (subscriptions.billing_interval).
-func NewJobs(a Biller, settings Interval, log *zap.Logger) *Jobs {
-	every := time.Duration(settings)
+// NewJobs builds the task handlers; the sweep runs every billing interval
+// (subscriptions.billing_interval, the settings' SweepFor).
+func NewJobs(a Biller, settings app.Settings, log *zap.Logger) *Jobs {
+	every := settings.SweepFor
 	if every <= 0 {
 		every = time.Minute
 	}
@@ -42,9 +42,6 @@ func NewJobs(a Biller, settings Interval, log *zap.Logger) *Jobs {
 		Task: TaskBill, Every: every, Run: a.BillDue, Log: log.Named("subscriptions.jobs"), Done: "subscription billing rows moved",
 	}, app: a}
 }
-
-// Interval is how often the billing sweep runs.
-type Interval time.Duration
 
 // Register declares the sweep and the retry task.
 func (j *Jobs) Register(r jobs.Registry) {

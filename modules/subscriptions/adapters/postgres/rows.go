@@ -3,80 +3,29 @@ package postgres
 import (
 	"time"
 
-	"github.com/shopspring/decimal"
-
 	"github.com/gocommerce/commerce/modules/subscriptions/domain"
 	"github.com/gocommerce/commerce/platform/db"
 )
 
-type subscriptionRow struct {
-	ID                  string `gorm:"primaryKey"`
-	CustomerID          string
-	OrderID             string
-	ProductID           string
-	VariantID           string
-	ProductName         string
-	Status              string
-	BillingInterval     string
-	IntervalCount       int
-	Currency            string
-	Amount              decimal.Decimal
-	SetupFee            decimal.Decimal
-	TrialDays           int
-	TrialEndsAt         *time.Time
-	CurrentCycle        int
-	MinCycles           int
-	MaxCycles           *int
-	StartsAt            time.Time
-	NextBillingAt       *time.Time
-	LastBillingAt       *time.Time
-	EndsAt              *time.Time
-	CancelledAt         *time.Time
-	CancellationReason  string
-	CancellationDetails string
-	CancelAtEnd         bool
-	PaymentMethodID     string
-	Gateway             string
-	Notes               string
-	BillingAnchor       time.Time
-	AnchorCycle         int
-	PausedAt            *time.Time
-	GraceEndsAt         *time.Time
-	CreatedAt           time.Time
-	UpdatedAt           time.Time
-	Version             int
-}
+// subscriptionRow is a subscription: its columns are the domain subscription's fields.
+type subscriptionRow struct{ domain.Subscription }
 
 func (subscriptionRow) TableName() string { return "subscriptions" }
 
 func utc(t time.Time) time.Time { return t.UTC() }
 
 func fromSubscription(s *domain.Subscription) subscriptionRow {
-	return subscriptionRow{
-		ID: s.ID, CustomerID: s.CustomerID, OrderID: s.OrderID, ProductID: s.ProductID, VariantID: s.VariantID, ProductName: s.ProductName,
-		Status: string(s.Status), BillingInterval: s.Interval, IntervalCount: s.IntervalCount, Currency: s.Currency, Amount: s.Amount,
-		SetupFee: s.SetupFee, TrialDays: s.TrialDays, TrialEndsAt: db.UTCPtr(s.TrialEndsAt), CurrentCycle: s.CurrentCycle,
-		MinCycles: s.MinCycles, MaxCycles: s.MaxCycles, StartsAt: utc(s.StartsAt), NextBillingAt: db.UTCPtr(s.NextBillingAt),
-		LastBillingAt: db.UTCPtr(s.LastBillingAt), EndsAt: db.UTCPtr(s.EndsAt), CancelledAt: db.UTCPtr(s.CancelledAt),
-		CancellationReason: s.CancellationReason, CancellationDetails: s.CancellationDetails, CancelAtEnd: s.CancelAtEnd,
-		PaymentMethodID: s.PaymentMethodID, Gateway: s.Gateway, Notes: s.Notes, BillingAnchor: utc(s.BillingAnchor),
-		AnchorCycle: s.AnchorCycle, PausedAt: db.UTCPtr(s.PausedAt), GraceEndsAt: db.UTCPtr(s.GraceEndsAt),
-		CreatedAt: utc(s.CreatedAt), UpdatedAt: utc(s.UpdatedAt), Version: s.Version,
-	}
+	return subscriptionRow{utcSubscription(*s)}
 }
 
-func (r subscriptionRow) toDomain() domain.Subscription {
-	return domain.Subscription{
-		ID: r.ID, CustomerID: r.CustomerID, OrderID: r.OrderID, ProductID: r.ProductID, VariantID: r.VariantID, ProductName: r.ProductName,
-		Status: domain.Status(r.Status), Interval: r.BillingInterval, IntervalCount: r.IntervalCount, Currency: r.Currency, Amount: r.Amount,
-		SetupFee: r.SetupFee, TrialDays: r.TrialDays, TrialEndsAt: db.UTCPtr(r.TrialEndsAt), CurrentCycle: r.CurrentCycle,
-		MinCycles: r.MinCycles, MaxCycles: r.MaxCycles, StartsAt: utc(r.StartsAt), NextBillingAt: db.UTCPtr(r.NextBillingAt),
-		LastBillingAt: db.UTCPtr(r.LastBillingAt), EndsAt: db.UTCPtr(r.EndsAt), CancelledAt: db.UTCPtr(r.CancelledAt),
-		CancellationReason: r.CancellationReason, CancellationDetails: r.CancellationDetails, CancelAtEnd: r.CancelAtEnd,
-		PaymentMethodID: r.PaymentMethodID, Gateway: r.Gateway, Notes: r.Notes, BillingAnchor: utc(r.BillingAnchor),
-		AnchorCycle: r.AnchorCycle, PausedAt: db.UTCPtr(r.PausedAt), GraceEndsAt: db.UTCPtr(r.GraceEndsAt),
-		CreatedAt: utc(r.CreatedAt), UpdatedAt: utc(r.UpdatedAt), Version: r.Version,
-	}
+func (r subscriptionRow) toDomain() domain.Subscription { return utcSubscription(r.Subscription) }
+
+// utcSubscription is s with its times in UTC.
+func utcSubscription(s domain.Subscription) domain.Subscription {
+	s.StartsAt, s.BillingAnchor, s.CreatedAt, s.UpdatedAt = utc(s.StartsAt), utc(s.BillingAnchor), utc(s.CreatedAt), utc(s.UpdatedAt)
+	s.TrialEndsAt, s.NextBillingAt, s.LastBillingAt = db.UTCPtr(s.TrialEndsAt), db.UTCPtr(s.NextBillingAt), db.UTCPtr(s.LastBillingAt)
+	s.EndsAt, s.CancelledAt, s.PausedAt, s.GraceEndsAt = db.UTCPtr(s.EndsAt), db.UTCPtr(s.CancelledAt), db.UTCPtr(s.PausedAt), db.UTCPtr(s.GraceEndsAt)
+	return s
 }
 
 // invoiceRow is an invoice: its columns are the domain invoice's fields.
