@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/gin-gonic/gin"
 
@@ -39,8 +40,10 @@ type asset struct {
 	version     string
 }
 
-// files are the assets by name (the README is not served).
-var files = func() map[string]asset {
+// files are the assets by name (the README is not served), read and hashed on the first
+// request for the page or an asset, not at start: an idle server that never serves the
+// page does not keep copies of them (docs/performance.md, idle RSS).
+var files = sync.OnceValue(func() map[string]asset {
 	types := map[string]string{".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".LICENSE": "text/plain; charset=utf-8"}
 	out := map[string]asset{}
 	entries, err := assets.ReadDir("assets")
@@ -60,21 +63,21 @@ var files = func() map[string]asset {
 		}
 	}
 	return out
-}()
+})
 
 // page is index.html with each asset URL versioned by its content, so assets can be
-// cached for a year and a new binary's page still loads its own.
-var page = func() []byte {
+// cached for a year and a new binary's page still loads its own. Built on first use.
+var page = sync.OnceValue(func() []byte {
 	raw, err := assets.ReadFile("assets/index.html")
 	if err != nil {
 		panic(err)
 	}
 	html := string(raw)
-	for name, a := range files {
+	for name, a := range files() {
 		html = strings.ReplaceAll(html, `"`+AssetsPath+name+`"`, `"`+AssetsPath+name+"?v="+a.version+`"`)
 	}
 	return []byte(html)
-}()
+})
 
 // Module mounts the page.
 type Module struct{}
@@ -91,10 +94,10 @@ func (*Module) RegisterRoutes(r *httpx.Routes) {
 		c.Header("Content-Security-Policy", csp)
 		c.Header("Cache-Control", "no-cache")
 		c.Header("X-Frame-Options", "DENY")
-		c.Data(http.StatusOK, "text/html; charset=utf-8", page)
+		c.Data(http.StatusOK, "text/html; charset=utf-8", page())
 	})
 	r.Root.GET(AssetsPath+":file", func(c *gin.Context) {
-		a, ok := files[c.Param("file")]
+		a, ok := files()[c.Param("file")]
 		if !ok {
 			httpx.Error(c, apperr.NotFoundf("Not found: %s %s", c.Request.Method, c.Request.URL.Path))
 			return

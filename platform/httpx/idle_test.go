@@ -44,12 +44,12 @@ func TestIdleTrimmer(t *testing.T) {
 	}
 }
 
-// gcTuner lowers GOGC to 100 while idle and restores it, but never raises a lower
+// gcTuner lowers GOGC to idleGCPercent while idle and restores it, but never raises a lower
 // setting or turns a disabled collector on.
 func TestGCTuner(t *testing.T) {
 	// Not parallel: it changes the process's GOGC.
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	for _, before := range []int{400, 100, 50, -1} {
+	for _, before := range []int{400, 100, idleGCPercent, 25, -1} {
 		debug.SetGCPercent(before)
 		g := &gcTuner{}
 		g.idle()

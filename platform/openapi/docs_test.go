@@ -19,7 +19,7 @@ func TestVendoredRedoc(t *testing.T) {
 	if !bytes.Contains(redocNotices, []byte(`Version: "2.5.4"`)) || !bytes.Contains(redocLicense, []byte("MIT License")) {
 		t.Fatal("redoc licence files do not match the vendored version")
 	}
-	if !strings.Contains(string(docsPage), RedocPath+"?v="+want[:12]) {
-		t.Fatalf("the docs page does not load the bundle by its content version:\n%s", docsPage)
+	if !strings.Contains(string(docsPage()), RedocPath+"?v="+want[:12]) {
+		t.Fatalf("the docs page does not load the bundle by its content version:\n%s", docsPage())
 	}
 }
