@@ -76,11 +76,12 @@ $(OPENAPI_LINT): tools/openapi-lint/package.json tools/openapi-lint/package-lock
 openapi-lint: $(OPENAPI_LINT) ## redocly lint of the served OpenAPI document (also part of make test)
 	$(GO) test -count=1 -run '^TestOpenAPILint$$' ./cmd/commerce
 
-generate: ## regenerate wire_gen.go
+generate: ## regenerate wire_gen.go and the served OpenAPI document (cmd/commerce/openapi.json)
 	cd cmd/commerce && $(GO) tool wire
+	UPDATE_OPENAPI=1 $(GO) test -count=1 -run '^TestOpenAPIDocumentIsCurrent$$' ./cmd/commerce
 
 check-generate: generate ## fail when generated code is stale
-	git diff --exit-code -- cmd/commerce/wire_gen.go
+	git diff --exit-code -- cmd/commerce/wire_gen.go cmd/commerce/openapi.json
 
 fmt:
 	gofmt -w cmd modules platform

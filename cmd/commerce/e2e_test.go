@@ -34,6 +34,7 @@ import (
 	"github.com/gocommerce/commerce/platform/metrics"
 	"github.com/gocommerce/commerce/platform/modkit"
 	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/openapi/openapidoc"
 	"github.com/gocommerce/commerce/platform/ratelimit"
 	"github.com/gocommerce/commerce/platform/testdb"
 )
@@ -43,12 +44,27 @@ func init() { httpxtest.ReadAsText("text/html", "text/plain", "text/javascript",
 // migrationSources are every module's migrations, read from modules built without
 // their parts (a module's spec names its migrations); a database of them is a copy of
 // one template (testdb).
-func migrationSources() []db.MigrationSource {
-	return modkit.MigrationSources(newModules(identity.NewModule(nil), customers.NewModule(nil, nil, nil), catalog.NewModule(nil),
+func migrationSources() []db.MigrationSource { return modkit.MigrationSources(bareModules()) }
+
+// bareModules are every module built without its parts: what a module's spec says
+// (migrations, OpenAPI fragment) without anything to run.
+func bareModules() []modkit.Module {
+	return newModules(identity.NewModule(nil), customers.NewModule(nil, nil, nil), catalog.NewModule(nil),
 		inventory.NewModule(nil, nil, nil), payments.NewModule(nil, nil), carts.NewModule(nil, nil), coupons.NewModule(nil, nil),
 		orders.NewModule(nil, nil), tax.NewModule(nil, nil), shipping.NewModule(nil, nil), statistics.NewModule(nil, nil, nil),
 		checkout.NewModule(nil, nil, nil, nil), notifications.NewModule(nil, nil, nil), subscriptions.NewModule(nil, nil, nil, nil),
-		webhooks.NewModule(nil, nil, nil), &ratelimit.AdminModule{}, &metrics.Module{}, &adminui.Module{}))
+		webhooks.NewModule(nil, nil, nil), &ratelimit.AdminModule{}, &metrics.Module{}, &adminui.Module{})
+}
+
+// newFragments collects the OpenAPI fragment of every documented module.
+func newFragments(mods []modkit.Module) []openapi.Fragment {
+	var out []openapi.Fragment
+	for _, m := range mods {
+		if d, ok := m.(openapi.Documented); ok {
+			out = append(out, d.OpenAPI())
+		}
+	}
+	return out
 }
 
 // testApp is the whole process wired as in production, on a fresh database.
@@ -96,7 +112,7 @@ func newTestApp(t *testing.T, engine string, mutate func(*config.Config)) *testA
 	if err := a.Migrate(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	doc, err := openapi.Build(newFragments(a.Modules))
+	doc, err := openapidoc.Build(newFragments(a.Modules))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,7 +53,7 @@ var platformSet = wire.NewSet(
 	adminui.NewModule,
 	ratelimit.ProviderSet,
 	openapi.NewModule,
-	newFragments,
+	newOpenAPIDocument,
 	newHealth,
 	newServer,
 	newMigrator,

@@ -99,6 +99,10 @@ import (
 	"github.com/google/wire"
 )
 
+import (
+	_ "embed"
+)
+
 // Injectors from wire.go:
 
 // initApp assembles the whole process from its configuration.
@@ -320,16 +324,8 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	}
 	rateLimitMiddleware := ratelimit.ProvideMiddleware(limiter)
 	health := newHealth(dbDB, client)
-	v4 := newFragments(v3)
-	openapiModule, err := openapi.NewModule(v4)
-	if err != nil {
-		cleanup5()
-		cleanup4()
-		cleanup3()
-		cleanup2()
-		cleanup()
-		return nil, nil, err
-	}
+	document := newOpenAPIDocument()
+	openapiModule := openapi.NewModule(document)
 	server, err := newServer(cfg, logger, authenticator, rateLimitMiddleware, metricsRegistry, health, v3, openapiModule)
 	if err != nil {
 		cleanup5()
@@ -355,7 +351,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 // wire.go:
 
 var platformSet = wire.NewSet(log.Provide, db.Open, wire.Bind(new(tx.Manager), new(*db.DB)), redisx.Provide, clock.New, events.NewOutbox, wire.Bind(new(event.Publisher), new(*events.Outbox)), newRelay,
-	newBus, jobsfx.ProviderSet, metrics.New, metrics.NewModule, adminui.NewModule, ratelimit.ProviderSet, openapi.NewModule, newFragments,
+	newBus, jobsfx.ProviderSet, metrics.New, metrics.NewModule, adminui.NewModule, ratelimit.ProviderSet, openapi.NewModule, newOpenAPIDocument,
 	newHealth,
 	newServer,
 	newMigrator,

@@ -10,13 +10,14 @@ import (
 	"github.com/gocommerce/commerce/modules/catalog"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/openapi/openapidoc"
 )
 
 // TestOpenAPIFragment checks that the fragment merges into a valid document and
 // documents every catalog route.
 func TestOpenAPIFragment(t *testing.T) {
 	t.Parallel()
-	doc, err := openapi.Build([]openapi.Fragment{catalog.NewModule(nil).OpenAPI()})
+	doc, err := openapidoc.Build([]openapi.Fragment{catalog.NewModule(nil).OpenAPI()})
 	if err != nil {
 		t.Fatal(err)
 	}

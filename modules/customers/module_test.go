@@ -10,13 +10,14 @@ import (
 	customershttp "github.com/gocommerce/commerce/modules/customers/adapters/http"
 	"github.com/gocommerce/commerce/platform/httpxtest"
 	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/openapi/openapidoc"
 )
 
 // TestOpenAPIFragment checks that the fragment merges into a valid document and
 // documents every route the handler registers, with its method.
 func TestOpenAPIFragment(t *testing.T) {
 	t.Parallel()
-	doc, err := openapi.Build([]openapi.Fragment{customers.NewModule(nil, nil, nil).OpenAPI()})
+	doc, err := openapidoc.Build([]openapi.Fragment{customers.NewModule(nil, nil, nil).OpenAPI()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,13 +6,14 @@ import (
 
 	"github.com/gocommerce/commerce/modules/identity"
 	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/openapi/openapidoc"
 )
 
 // TestOpenAPIFragment checks that the fragment merges into a valid document and
 // documents every identity route.
 func TestOpenAPIFragment(t *testing.T) {
 	t.Parallel()
-	doc, err := openapi.Build([]openapi.Fragment{identity.NewModule(nil).OpenAPI()})
+	doc, err := openapidoc.Build([]openapi.Fragment{identity.NewModule(nil).OpenAPI()})
 	if err != nil {
 		t.Fatal(err)
 	}

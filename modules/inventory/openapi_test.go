@@ -5,6 +5,7 @@ import (
 
 	"github.com/gocommerce/commerce/modules/inventory"
 	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/openapi/openapidoc"
 )
 
 // TestOpenAPIFragment checks that the fragment merges into a valid document and
@@ -12,7 +13,7 @@ import (
 func TestOpenAPIFragment(t *testing.T) {
 	t.Parallel()
 	m := inventory.NewModule(nil, nil, nil)
-	doc, err := openapi.Build([]openapi.Fragment{m.OpenAPI()})
+	doc, err := openapidoc.Build([]openapi.Fragment{m.OpenAPI()})
 	if err != nil {
 		t.Fatal(err)
 	}

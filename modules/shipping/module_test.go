@@ -10,6 +10,7 @@ import (
 	"github.com/gocommerce/commerce/modules/shipping/adapters/carriers"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/openapi/openapidoc"
 )
 
 // A fresh store serves every carrier from its table; credentials switch one carrier to
@@ -36,7 +37,7 @@ func TestNewCarriersChoosesTablesOrAPIs(t *testing.T) {
 func TestOpenAPIFragment(t *testing.T) {
 	t.Parallel()
 	m := shipping.NewModule(nil, nil)
-	doc, err := openapi.Build([]openapi.Fragment{m.OpenAPI()})
+	doc, err := openapidoc.Build([]openapi.Fragment{m.OpenAPI()})
 	if err != nil {
 		t.Fatal(err)
 	}

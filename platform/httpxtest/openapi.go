@@ -20,6 +20,7 @@ import (
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/httpx"
 	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/openapi/openapidoc"
 )
 
 // Validator checks responses against the OpenAPI document built from one module's
@@ -49,7 +50,7 @@ func NewDocValidator(fragments func() []openapi.Fragment, undocumentedOK ...int)
 func (v *Validator) load(t testing.TB) routers.Router {
 	t.Helper()
 	v.once.Do(func() {
-		doc, err := openapi.Build(v.fragments())
+		doc, err := openapidoc.Build(v.fragments())
 		if err != nil {
 			v.err = err
 			return
@@ -111,7 +112,7 @@ var ginParam = regexp.MustCompile(`:([A-Za-z_]+)`)
 // returns how many such routes there are.
 func AssertRoutesDocumented(t testing.TB, m DocumentedModule, prefixes ...string) int {
 	t.Helper()
-	doc, err := openapi.Build([]openapi.Fragment{m.OpenAPI()})
+	doc, err := openapidoc.Build([]openapi.Fragment{m.OpenAPI()})
 	if err != nil {
 		t.Fatal(err)
 	}

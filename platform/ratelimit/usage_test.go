@@ -12,6 +12,7 @@ import (
 
 	"github.com/gocommerce/commerce/platform/metrics"
 	"github.com/gocommerce/commerce/platform/openapi"
+	"github.com/gocommerce/commerce/platform/openapi/openapidoc"
 )
 
 // adminView decodes GET /api/v1/admin/rate-limits.
@@ -231,7 +232,7 @@ func TestAdminModuleOpenAPI(t *testing.T) {
 	t.Parallel()
 	m := NewAdminModule(nil)
 	eq(t, m.Name(), "ratelimit", "name")
-	doc, err := openapi.Build([]openapi.Fragment{m.OpenAPI()})
+	doc, err := openapidoc.Build([]openapi.Fragment{m.OpenAPI()})
 	if err != nil {
 		t.Fatalf("fragment: %v", err)
 	}

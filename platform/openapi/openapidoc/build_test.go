@@ -1,6 +1,10 @@
-package openapi
+package openapidoc
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gocommerce/commerce/platform/openapi"
+)
 
 func TestBuildBase(t *testing.T) {
 	t.Parallel()
@@ -18,7 +22,7 @@ func TestBuildBase(t *testing.T) {
 func TestBuildRejectsDuplicatePath(t *testing.T) {
 	t.Parallel()
 	frag := []byte("paths:\n  /health:\n    get:\n      responses:\n        '200': {description: ok}\n")
-	if _, err := Build([]Fragment{{Module: "x", Data: frag}}); err == nil {
+	if _, err := Build([]openapi.Fragment{{Module: "x", Data: frag}}); err == nil {
 		t.Fatal("duplicate path accepted")
 	}
 }
@@ -26,7 +30,7 @@ func TestBuildRejectsDuplicatePath(t *testing.T) {
 func TestBuildRejectsDanglingRef(t *testing.T) {
 	t.Parallel()
 	frag := []byte("paths:\n  /x:\n    get:\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {$ref: '#/components/schemas/Nope'}\n")
-	if _, err := Build([]Fragment{{Module: "x", Data: frag}}); err == nil {
+	if _, err := Build([]openapi.Fragment{{Module: "x", Data: frag}}); err == nil {
 		t.Fatal("dangling reference accepted")
 	}
 }
@@ -34,7 +38,7 @@ func TestBuildRejectsDanglingRef(t *testing.T) {
 func TestFragmentMayReferenceBaseComponents(t *testing.T) {
 	t.Parallel()
 	frag := []byte("paths:\n  /x:\n    get:\n      responses:\n        '404': {$ref: '#/components/responses/Error'}\n")
-	doc, err := Build([]Fragment{{Module: "x", Data: frag}})
+	doc, err := Build([]openapi.Fragment{{Module: "x", Data: frag}})
 	if err != nil {
 		t.Fatal(err)
 	}
