@@ -71,9 +71,15 @@ func TestWorkerKilledDuringDeliveries(t *testing.T) {
 
 		var mu sync.Mutex
 		got := map[string]map[string]int{} // path → event id → requests
+		// Requests after the 15th are answered only once the worker is killed, so the
+		// kill always lands mid-way, however fast the machine delivers.
+		gate := make(chan struct{})
 		var rc *receiver
 		rc = newReceiver(t, false, func(n int, _ http.ResponseWriter, r *http.Request) {
-			time.Sleep(20 * time.Millisecond) // an answer takes a moment: the kill lands mid-way
+			time.Sleep(20 * time.Millisecond) // an answer takes a moment
+			if n > 15 {
+				<-gate
+			}
 			var b struct{ ID string }
 			_ = json.Unmarshal(rc.requests()[n-1].Body, &b)
 			mu.Lock()
@@ -83,6 +89,8 @@ func TestWorkerKilledDuringDeliveries(t *testing.T) {
 			got[r.URL.Path][b.ID]++
 			mu.Unlock()
 		})
+		open := sync.OnceFunc(func() { close(gate) })
+		t.Cleanup(open) // before the receiver closes: no answer waits for ever
 		a := h.create(rc.srv.URL+"/a", "order.created")
 		b := h.create(rc.srv.URL+"/b", "*")
 
@@ -106,6 +114,7 @@ func TestWorkerKilledDuringDeliveries(t *testing.T) {
 		if ga == n && gb == n {
 			t.Fatalf("every event was delivered before the kill; the test proves nothing")
 		}
+		open()
 		startWorker(t, d, s, h.resolver, redisURL)
 		deadline := time.Now().Add(30 * time.Second)
 		for {
