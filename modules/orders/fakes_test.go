@@ -201,10 +201,6 @@ func (f *fakePayments) Prepare(context.Context, payments.InitiateCommand) (payme
 	return payments.Prepared{}, errUnused
 }
 
-func (f *fakePayments) Authorize(context.Context, payments.Prepared) (payments.PaymentResult, error) {
-	return payments.PaymentResult{}, errUnused
-}
-
 func (f *fakePayments) Ask(context.Context, payments.Prepared) (payments.Answer, error) {
 	return payments.Answer{}, errUnused
 }

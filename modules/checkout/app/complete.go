@@ -230,7 +230,7 @@ func (s *Service) hold(ctx context.Context, in CompleteInput, c ports.Cart, sess
 	// and unchanged. A concurrent attempt of the same cart waits on the same products'
 	// locks, and then either finds the session claimed (it rolls back and replays the
 	// first attempt) or, with the stock gone, fails: the session read again tells
-	// which (docs/decisions/0170).
+	// which (docs/decisions/0186).
 	open := *sess
 	var prep ports.PreparedCharge
 	err = s.tx.InTx(ctx, func(ctx context.Context) error {

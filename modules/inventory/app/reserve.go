@@ -234,12 +234,10 @@ func (s *Service) CommitAll(ctx context.Context, reservationIDs []string) ([]api
 				continue
 			}
 			delete(byID, id) // an id given twice is committed once
-			after, err := domain.Quantities{Reserved: r.Quantity}.Release(r.Quantity, true)
-			if err != nil {
-				return err
-			}
+			// Committed stock leaves reserved (available is already down); the guarded
+			// update keeps reserved non-negative.
 			deltas = append(deltas, ports.LevelDelta{Key: ports.LevelKey{ProductID: r.ProductID, VariantID: r.VariantID, LocationID: r.LocationID},
-				Delta: after.Minus(domain.Quantities{Reserved: r.Quantity})})
+				Delta: domain.Quantities{Reserved: -r.Quantity}})
 			out = append(out, toReservation(r))
 			if err := s.publish(ctx, api.EventReleased, r.ID, out[len(out)-1]); err != nil {
 				return err

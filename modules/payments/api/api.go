@@ -258,15 +258,12 @@ type Answer struct {
 // since they talk to the provider.
 type Payments interface {
 	// Initiate starts a payment; a decline is a PaymentResult of type failed (not an error).
-	// It is Prepare and Authorize in one.
+	// It is Prepare, Ask and Record in one.
 	Initiate(ctx context.Context, cmd InitiateCommand) (PaymentResult, error)
 	// Prepare validates a payment and stores it pending (payment.created) in the
 	// transaction ctx carries, if any: a caller's transaction that rolls back leaves no
 	// payment. Nothing is asked of the gateway yet.
 	Prepare(ctx context.Context, cmd InitiateCommand) (Prepared, error)
-	// Authorize makes a prepared payment's gateway call, outside any transaction, and
-	// records its answer, as Initiate does: Ask and Record in one.
-	Authorize(ctx context.Context, p Prepared) (PaymentResult, error)
 	// Ask makes a prepared payment's gateway call (outside any transaction) and keeps
 	// the answer for Record; nothing is written.
 	Ask(ctx context.Context, p Prepared) (Answer, error)

@@ -63,15 +63,6 @@ func (s *Service) Prepare(ctx context.Context, cmd api.InitiateCommand) (api.Pre
 	return api.Prepared{PaymentID: pr.p.ID, Handle: pr}, nil
 }
 
-// Authorize is api.Payments.Authorize.
-func (s *Service) Authorize(ctx context.Context, p api.Prepared) (api.PaymentResult, error) {
-	pr, err := preparedOf(p)
-	if err != nil {
-		return api.PaymentResult{}, err
-	}
-	return s.authorize(ctx, pr)
-}
-
 // Ask is api.Payments.Ask.
 func (s *Service) Ask(ctx context.Context, p api.Prepared) (api.Answer, error) {
 	pr, err := preparedOf(p)
