@@ -7,8 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/zap"
+
 	"github.com/gocommerce/commerce/modules/notifications/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/notifications/app"
+	"github.com/gocommerce/commerce/platform/events"
 )
 
 func order(extra map[string]any) map[string]any {
@@ -184,6 +187,56 @@ func TestForgetCustomer(t *testing.T) {
 		}
 		if o["recipient"] != "bob@example.com" || o["status"] != "pending" {
 			t.Errorf("another customer's notification changed: %v", o)
+		}
+	})
+}
+
+// Item activity through the relay: the batch's item events are one write (one
+// statement on PostgreSQL) in which each watched cart keeps its latest activity; a
+// cart not watched is ignored.
+func TestCartItemActivityInBatches(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, options{noRunner: true}, func(t *testing.T, h *harness) {
+		ctx := context.Background()
+		old := time.Now().Add(-5 * time.Hour).UTC()
+		for _, id := range []string{"cart-a", "cart-b"} {
+			h.deliver("cart.created", "created-"+id, map[string]any{"id": id, "customer_id": customer1, "currency": "EUR", "total": "0.00", "item_count": 0, "updated_at": old})
+		}
+		bus := events.NewBus()
+		h.sub.Subscribe(bus.Consumer("notifications"))
+		ob := events.NewOutbox(h.DB)
+		if err := h.DB.InTx(ctx, func(ctx context.Context) error {
+			for _, e := range []struct{ typ, cart, total string }{
+				{"cart.item_added", "cart-a", "10.00"}, {"cart.item_added", "cart-b", "5.00"}, {"cart.item_added", "cart-a", "25.00"},
+				{"cart.item_removed", "cart-b", "0.00"}, {"cart.item_added", "cart-x", "7.00"},
+			} {
+				if err := ob.Publish(ctx, e.typ, e.cart, map[string]any{"cart_id": e.cart, "total": e.total, "currency": "EUR"}); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if n, err := events.NewRelay(h.DB, bus, zap.NewNop()).Drain(ctx); err != nil || n != 5 {
+			t.Fatalf("Drain = %d, %v; want 5", n, err)
+		}
+		type activity struct {
+			Total        string
+			ItemCount    int
+			LastActiveAt time.Time
+		}
+		for cart, want := range map[string]activity{"cart-a": {"25.00", 1, old}, "cart-b": {"0.00", 0, old}} {
+			var got activity
+			if err := h.DB.Gorm().Table("notification_cart_activity").Select("total, item_count, last_active_at").Where("cart_id = ?", cart).Take(&got).Error; err != nil {
+				t.Fatal(err)
+			}
+			if got.Total != want.Total || got.ItemCount != want.ItemCount || !got.LastActiveAt.After(want.LastActiveAt.Add(time.Hour)) {
+				t.Errorf("%s activity = %+v, want total %s, %d items, active now", cart, got, want.Total, want.ItemCount)
+			}
+		}
+		if n := h.Count("notification_cart_activity", "cart_id = ?", "cart-x"); n != 0 {
+			t.Errorf("a cart not watched got %d activity rows", n)
 		}
 	})
 }

@@ -53,10 +53,26 @@ type Bus struct {
 	mu        sync.RWMutex
 	consumers []string                              // in subscription order
 	handlers  map[string]map[string][]event.Handler // consumer → event type → handlers
+	batches   map[string][]batchSub                 // consumer → batch handlers, in subscription order
 }
 
+// batchSub is a batch handler with its event types.
+type batchSub struct {
+	types []string
+	h     event.BatchHandler
+}
+
+func (s batchSub) wants(eventType string) bool { return slices.Contains(s.types, eventType) }
+
 // NewBus returns an empty bus.
-func NewBus() *Bus { return &Bus{handlers: map[string]map[string][]event.Handler{}} }
+func NewBus() *Bus {
+	return &Bus{handlers: map[string]map[string][]event.Handler{}, batches: map[string][]batchSub{}}
+}
+
+// SubscribeBatch adds a batch handler for the event types to the default consumer.
+func (b *Bus) SubscribeBatch(eventTypes []string, h event.BatchHandler) {
+	b.subscribeBatch(DefaultConsumer, eventTypes, h)
+}
 
 // Subscribe adds a handler for eventType ("*" for all) to the default consumer.
 func (b *Bus) Subscribe(eventType string, h event.Handler) {
@@ -66,7 +82,7 @@ func (b *Bus) Subscribe(eventType string, h event.Handler) {
 // Consumer returns the Subscriber of a named consumer: its handlers' deliveries are
 // recorded under that name (lower-case letters, digits, '.' and '-'; a module's name).
 // It panics on an invalid name, a programming error.
-func (b *Bus) Consumer(name string) event.Subscriber {
+func (b *Bus) Consumer(name string) event.BatchSubscriber {
 	if !validConsumer.MatchString(name) {
 		panic(fmt.Sprintf("events: invalid consumer name %q", name))
 	}
@@ -82,16 +98,44 @@ func (c consumerSubscriber) Subscribe(eventType string, h event.Handler) {
 	c.bus.subscribe(c.name, eventType, h)
 }
 
+func (c consumerSubscriber) SubscribeBatch(eventTypes []string, h event.BatchHandler) {
+	c.bus.subscribeBatch(c.name, eventTypes, h)
+}
+
 func (b *Bus) subscribe(consumer, eventType string, h event.Handler) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	byType := b.consumerLocked(consumer)
+	byType[eventType] = append(byType[eventType], h)
+}
+
+// subscribeBatch records the batch handler; its types are the consumer's too (with no
+// per-event handler), so that the relay claims their events and the registry lists
+// them.
+func (b *Bus) subscribeBatch(consumer string, eventTypes []string, h event.BatchHandler) {
+	if slices.Contains(eventTypes, "*") || len(eventTypes) == 0 {
+		panic("events: a batch handler names its event types")
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	byType := b.consumerLocked(consumer)
+	for _, t := range eventTypes {
+		if _, ok := byType[t]; !ok {
+			byType[t] = nil
+		}
+	}
+	b.batches[consumer] = append(b.batches[consumer], batchSub{types: slices.Clone(eventTypes), h: h})
+}
+
+// consumerLocked returns the consumer's handlers by type, adding the consumer if new.
+func (b *Bus) consumerLocked(consumer string) map[string][]event.Handler {
 	byType, ok := b.handlers[consumer]
 	if !ok {
 		byType = map[string][]event.Handler{}
 		b.handlers[consumer] = byType
 		b.consumers = append(b.consumers, consumer)
 	}
-	byType[eventType] = append(byType[eventType], h)
+	return byType
 }
 
 // Handles reports whether the bus has a handler for events of the type.
@@ -99,7 +143,7 @@ func (b *Bus) Handles(eventType string) bool {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
 	for _, byType := range b.handlers {
-		if len(byType[eventType]) > 0 || len(byType["*"]) > 0 {
+		if _, ok := byType[eventType]; ok || len(byType["*"]) > 0 {
 			return true
 		}
 	}
@@ -148,9 +192,24 @@ func (b *Bus) Dispatch(ctx context.Context, e event.Event) error {
 	return errors.Join(errs...)
 }
 
-// dispatchTo runs the consumer's handlers of the event (its type's, then "*"'s);
-// errors are joined.
+// dispatchTo runs the consumer's handlers of the event (its type's, then "*"'s, then
+// its batch handlers of the type with the event alone); errors are joined.
 func (b *Bus) dispatchTo(ctx context.Context, consumer string, e event.Event) error {
+	err := b.dispatchEach(ctx, consumer, e)
+	var errs []error
+	for _, bs := range b.batchesOf(consumer) {
+		if bs.wants(e.Type) {
+			if berr := callBatch(ctx, bs.h, []event.Event{e}); berr != nil {
+				errs = append(errs, fmt.Errorf("%s batch handler of %s: %w", e.Type, consumer, berr))
+			}
+		}
+	}
+	return errors.Join(append([]error{err}, errs...)...)
+}
+
+// dispatchEach runs the consumer's per-event handlers of the event (its type's, then
+// "*"'s); errors are joined.
+func (b *Bus) dispatchEach(ctx context.Context, consumer string, e event.Event) error {
 	b.mu.RLock()
 	byType := b.handlers[consumer]
 	hs := append(append([]event.Handler{}, byType[e.Type]...), byType["*"]...)
@@ -164,6 +223,13 @@ func (b *Bus) dispatchTo(ctx context.Context, consumer string, e event.Event) er
 	return errors.Join(errs...)
 }
 
+// batchesOf returns the consumer's batch handlers.
+func (b *Bus) batchesOf(consumer string) []batchSub {
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	return slices.Clone(b.batches[consumer])
+}
+
 // call runs one handler, turning a panic into an error so a faulty subscriber is a
 // failed (retried) delivery rather than a crashed relay.
 func call(ctx context.Context, h event.Handler, e event.Event) (err error) {
@@ -173,6 +239,16 @@ func call(ctx context.Context, h event.Handler, e event.Event) (err error) {
 		}
 	}()
 	return h(ctx, e)
+}
+
+// callBatch is call for a batch handler.
+func callBatch(ctx context.Context, h event.BatchHandler, es []event.Event) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return h(ctx, es)
 }
 
 type outboxRow struct {
@@ -350,6 +426,7 @@ func (r Record) Args() []any {
 
 // The implementations of the platform/event port.
 var (
-	_ event.Publisher  = (*Outbox)(nil)
-	_ event.Subscriber = (*Bus)(nil)
+	_ event.Publisher       = (*Outbox)(nil)
+	_ event.BatchSubscriber = (*Bus)(nil)
+	_ event.BatchSubscriber = consumerSubscriber{}
 )

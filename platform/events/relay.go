@@ -3,6 +3,7 @@ package events
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -215,31 +216,46 @@ RETURNING id, type, aggregate_id, payload, occurred_at, attempts, delivered_to`,
 	}
 	stopRenewing := r.renewLease(ctx, claim, rowIDs)
 	defer stopRenewing()
-	delivered := make([]handled, 0, len(rows))
-	var failed []failure
+	// Each local consumer that wants an event and has not handled it yet: its per-event
+	// handlers event by event, then its batch handlers once each with their events of
+	// the batch (decision 0231).
+	outcomes := make([]outcome, len(rows))
+	evs := make([]event.Event, len(rows))
 	for i := range rows {
 		row := &rows[i]
-		ev := event.Event{ID: "evt_" + row.ID, Type: row.Type, AggregateID: row.AggregateID, Data: []byte(row.Payload), CreatedAt: row.OccurredAt.UTC()}
-		// Each local consumer that wants the event and has not handled it yet.
-		var done []string
-		var errs []error
+		evs[i] = event.Event{ID: "evt_" + row.ID, Type: row.Type, AggregateID: row.AggregateID, Data: []byte(row.Payload), CreatedAt: row.OccurredAt.UTC()}
 		for _, sub := range subs {
 			if !sub.wants(row.Type) || listed(row.DeliveredTo, sub.consumer) {
 				continue
 			}
-			if herr := r.bus.dispatchTo(ctx, sub.consumer, ev); herr != nil {
-				errs = append(errs, herr)
+			outcomes[i].consumers = append(outcomes[i].consumers, sub.consumer)
+			outcomes[i].errs = append(outcomes[i].errs, r.bus.dispatchEach(ctx, sub.consumer, evs[i]))
+		}
+	}
+	for _, sub := range subs {
+		for _, bs := range r.bus.batchesOf(sub.consumer) {
+			r.runBatch(ctx, sub.consumer, bs, evs, outcomes)
+		}
+	}
+	delivered := make([]handled, 0, len(rows))
+	var failed []failure
+	for i, o := range outcomes {
+		var done []string
+		var errs []error
+		for j, c := range o.consumers {
+			if o.errs[j] != nil {
+				errs = append(errs, o.errs[j])
 				continue
 			}
-			done = append(done, sub.consumer)
+			done = append(done, c)
 		}
 		if len(errs) == 0 {
-			delivered = append(delivered, handled{id: row.ID, added: list(done)})
+			delivered = append(delivered, handled{id: rows[i].ID, added: list(done)})
 			continue
 		}
 		herr := errors.Join(errs...)
-		r.log.Warn("event handler failed", zap.String("event_id", ev.ID), zap.String("type", ev.Type), zap.Error(herr))
-		failed = append(failed, failure{id: row.ID, added: list(done), attempts: row.Attempts, err: herr})
+		r.log.Warn("event handler failed", zap.String("event_id", evs[i].ID), zap.String("type", evs[i].Type), zap.Error(herr))
+		failed = append(failed, failure{id: rows[i].ID, added: list(done), attempts: rows[i].Attempts, err: herr})
 	}
 	stopRenewing()
 	// The handled ones in one statement: each records its consumers, and is marked
@@ -266,6 +282,42 @@ RETURNING id, type, aggregate_id, payload, occurred_at, attempts, delivered_to`,
 		return 0, len(rows), err
 	}
 	return len(delivered), len(rows), nil
+}
+
+// outcome is what a batch's event met: the local consumers that had it to handle, and
+// each one's error (nil: handled).
+type outcome struct {
+	consumers []string
+	errs      []error
+}
+
+// runBatch calls the consumer's batch handler once with the batch's events it has to
+// handle (those of its types the consumer has not handled before); an error is each
+// of those events' error for the consumer.
+func (r *Relay) runBatch(ctx context.Context, consumer string, bs batchSub, evs []event.Event, outcomes []outcome) {
+	type ref struct{ event, consumer int }
+	var refs []ref
+	var batch []event.Event
+	for i := range evs {
+		if !bs.wants(evs[i].Type) {
+			continue
+		}
+		if j := slices.Index(outcomes[i].consumers, consumer); j >= 0 {
+			refs = append(refs, ref{i, j})
+			batch = append(batch, evs[i])
+		}
+	}
+	if len(batch) == 0 {
+		return
+	}
+	err := callBatch(ctx, bs.h, batch)
+	if err == nil {
+		return
+	}
+	for _, rf := range refs {
+		o := &outcomes[rf.event]
+		o.errs[rf.consumer] = errors.Join(o.errs[rf.consumer], fmt.Errorf("%s batch handler of %s: %w", evs[rf.event].Type, consumer, err))
+	}
 }
 
 // failure is a claimed event a local consumer failed to handle, with the consumers

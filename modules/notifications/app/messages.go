@@ -142,9 +142,29 @@ func (s *Service) TouchCart(ctx context.Context, c ports.CartActivity) error {
 
 // CartActivity records item activity on a cart.
 func (s *Service) CartActivity(ctx context.Context, cartID, total string, at time.Time) error {
-	zero := total == "" || total == "0" || total == "0.00"
-	return s.stores.Carts.Activity(ctx, cartID, total, !zero, at)
+	return s.stores.Carts.Activity(ctx, cartID, total, !zeroTotal(total), at)
 }
+
+// CartActivities records item activity on several carts, in the order seen: the last
+// (latest) activity of each cart is the one recorded, in one write.
+func (s *Service) CartActivities(ctx context.Context, as []ports.ItemActivity) error {
+	latest := make(map[string]int, len(as))
+	out := make([]ports.ItemActivity, 0, len(as))
+	for _, a := range as {
+		a.HasItems = !zeroTotal(a.Total)
+		i, seen := latest[a.CartID]
+		switch {
+		case !seen:
+			latest[a.CartID] = len(out)
+			out = append(out, a)
+		case !a.At.Before(out[i].At):
+			out[i] = a
+		}
+	}
+	return s.stores.Carts.Activities(ctx, out)
+}
+
+func zeroTotal(total string) bool { return total == "" || total == "0" || total == "0.00" }
 
 // ForgetCart stops watching a cart (it became an order).
 func (s *Service) ForgetCart(ctx context.Context, cartID string) error {

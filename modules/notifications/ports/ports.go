@@ -121,6 +121,14 @@ type CartActivity struct {
 	LastActiveAt time.Time
 }
 
+// ItemActivity is activity seen on a cart's items: its total, whether it has items, when.
+type ItemActivity struct {
+	CartID   string
+	Total    string
+	HasItems bool
+	At       time.Time
+}
+
 // CartRepository keeps the carts' last activity (from cart events).
 type CartRepository interface {
 	// Touch records activity on a cart (items > 0 keeps it watched, 0 forgets it).
@@ -132,6 +140,9 @@ type CartRepository interface {
 	// Activity records activity seen on a cart's items: its total, and whether it has
 	// items (a total of zero: none); a cart not watched yet is ignored.
 	Activity(ctx context.Context, cartID, total string, hasItems bool, at time.Time) error
+	// Activities records several carts' item activity at once (one statement on
+	// PostgreSQL), at most one entry per cart, as Activity does each.
+	Activities(ctx context.Context, as []ItemActivity) error
 	// Abandoned returns up to limit customers' carts with items, idle since before,
 	// never reminded.
 	Abandoned(ctx context.Context, before time.Time, limit int) ([]CartActivity, error)

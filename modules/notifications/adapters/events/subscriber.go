@@ -57,13 +57,19 @@ func (s *Subscriber) Subscribe(sub event.Subscriber) {
 		carts.EventCartCouponApplied:         s.cartState,
 		carts.EventCartCouponRemoved:         s.cartState,
 		carts.EventCartMerged:                s.cartState,
-		carts.EventCartItemAdded:             s.cartItem,
-		carts.EventCartItemUpdated:           s.cartItem,
-		carts.EventCartItemRemoved:           s.cartItem,
 		carts.EventCartConverted:             s.cartConverted,
 	}
 	for t, h := range handlers {
 		sub.Subscribe(t, s.decoded(h))
+	}
+	// Item activity, the most frequent, in one write per relay batch (decision 0231).
+	items := []string{carts.EventCartItemAdded, carts.EventCartItemUpdated, carts.EventCartItemRemoved}
+	if bs, ok := sub.(event.BatchSubscriber); ok {
+		bs.SubscribeBatch(items, s.cartItems)
+		return
+	}
+	for _, t := range items {
+		sub.Subscribe(t, s.decoded(s.cartItem))
 	}
 }
 
@@ -300,6 +306,21 @@ func (s *Subscriber) cartItem(ctx context.Context, e event.Event) error {
 		return err
 	}
 	return s.App.CartActivity(ctx, c.CartID, c.Total, e.CreatedAt)
+}
+
+// cartItems records a batch's item activity; a payload that does not decode is logged
+// and dropped.
+func (s *Subscriber) cartItems(ctx context.Context, es []event.Event) error {
+	as := make([]ports.ItemActivity, 0, len(es))
+	for _, e := range es {
+		c, err := decode[carts.CartItemEvent](e)
+		if err != nil {
+			s.Log.Warn("event payload dropped", zap.String("type", e.Type), zap.String("id", e.ID), zap.Error(err))
+			continue
+		}
+		as = append(as, ports.ItemActivity{CartID: c.CartID, Total: c.Total, At: e.CreatedAt})
+	}
+	return s.App.CartActivities(ctx, as)
 }
 
 func (s *Subscriber) cartConverted(ctx context.Context, e event.Event) error {

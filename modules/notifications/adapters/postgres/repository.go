@@ -339,6 +339,35 @@ func (r *CartRepository) Activity(ctx context.Context, cartID, total string, has
 	}), "notifications: cart activity")
 }
 
+// Activities records several carts' item activity: on PostgreSQL one UPDATE joined to
+// the entries unnested from arrays (decision 0231), on SQLite one Activity each.
+func (r *CartRepository) Activities(ctx context.Context, as []ports.ItemActivity) error {
+	if r.db.Dialect() != db.Postgres {
+		for _, a := range as {
+			if err := r.Activity(ctx, a.CartID, a.Total, a.HasItems, a.At); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if len(as) == 0 {
+		return nil
+	}
+	ids, totals, hasItems, ats := make([]string, len(as)), make([]string, len(as)), make([]bool, len(as)), make([]time.Time, len(as))
+	for i, a := range as {
+		ids[i], totals[i], hasItems[i], ats[i] = a.CartID, a.Total, a.HasItems, a.At.UTC()
+	}
+	_, err := r.db.Exec(ctx, `UPDATE notification_cart_activity AS a SET total = v.total,
+  item_count = CASE WHEN NOT v.has_items THEN 0 WHEN a.item_count > 0 THEN a.item_count ELSE 1 END,
+  last_active_at = v.at, reminded_at = NULL
+FROM unnest($1::text[], $2::text[], $3::boolean[], $4::timestamptz[]) AS v(cart_id, total, has_items, at)
+WHERE a.cart_id = v.cart_id AND a.last_active_at <= v.at`, ids, totals, hasItems, ats)
+	if err != nil {
+		return fmt.Errorf("notifications: cart activities: %w", err)
+	}
+	return nil
+}
+
 // Forget stops watching a cart.
 func (r *CartRepository) Forget(ctx context.Context, cartID string) error {
 	return db.Done(r.db.Conn(ctx).Where("cart_id = ?", cartID).Delete(&cartRow{}), "notifications: forget cart")
