@@ -49,14 +49,16 @@ func (s *Service) CreateOrder(ctx context.Context, cmd api.CreateOrderCommand) (
 		if err != nil {
 			return err
 		}
-		// The counter row is taken last: its lock is held for the shortest time.
+		// Coupon uses first (a limit reached rolls back before a number is taken); the
+		// number last: on SQLite its counter row stays locked until commit, on
+		// PostgreSQL a create that fails after taking it leaves a gap (decision 0232).
+		if err := s.recordCoupons(ctx, cmd, o); err != nil {
+			return err
+		}
 		if o.Number, err = s.orders.NextNumber(ctx); err != nil {
 			return err
 		}
 		if err := s.orders.Create(ctx, o); err != nil {
-			return err
-		}
-		if err := s.recordCoupons(ctx, cmd, o); err != nil {
 			return err
 		}
 		out = o

@@ -40,8 +40,8 @@ type ListFilter struct {
 // OrderRepository stores orders with their line items, fulfillments, refunds and
 // transactions. Methods join ctx's transaction.
 type OrderRepository interface {
-	// NextNumber takes the next order number (from 1001, without gaps: the counter
-	// moves inside the caller's transaction and rolls back with it).
+	// NextNumber takes the next order number (from 1001, increasing, never twice;
+	// inside the caller's transaction, which should take it last: decision 0232).
 	NextNumber(ctx context.Context) (int64, error)
 	// Create inserts a new order and its children.
 	Create(ctx context.Context, o *domain.Order) error

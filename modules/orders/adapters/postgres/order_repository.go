@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"reflect"
@@ -17,19 +18,24 @@ import (
 	"github.com/gocommerce/commerce/platform/ids"
 )
 
-// NextNumber moves the order-number counter inside the ambient transaction (the row
-// stays locked until it commits, so numbers are handed out in commit order, and a
-// rolled-back order gives its number back).
+// NextNumber takes the next order number. On PostgreSQL it is the order-number
+// sequence's nextval: no lock, so concurrent creates do not queue behind each other's
+// commits; a create that rolls back after taking its number leaves a gap (decision
+// 0232). On SQLite the counter row is moved inside the ambient transaction (it stays
+// locked until commit, and a rolled-back create gives its number back).
 func (r *OrderRepository) NextNumber(ctx context.Context) (int64, error) {
-	var v []int64
-	err := r.db.Conn(ctx).Raw("UPDATE orders_counters SET value = value + 1 WHERE name = ? RETURNING value", "order_number").Scan(&v).Error
-	if err != nil {
+	q := "UPDATE orders_counters SET value = value + 1 WHERE name = 'order_number' RETURNING value"
+	if r.db.Dialect() == db.Postgres {
+		q = "SELECT nextval('orders_order_number_seq')"
+	}
+	var v int64
+	if err := r.db.QueryRow(ctx, q, nil, &v); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return 0, fmt.Errorf("orders: next number: counter row missing")
+		}
 		return 0, fmt.Errorf("orders: next number: %w", err)
 	}
-	if len(v) != 1 {
-		return 0, fmt.Errorf("orders: next number: counter row missing")
-	}
-	return v[0], nil
+	return v, nil
 }
 
 // Create inserts an order with its children.
