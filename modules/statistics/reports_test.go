@@ -1,6 +1,7 @@
 package statistics_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"net/http"
@@ -10,8 +11,10 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	catalog "github.com/gocommerce/commerce/modules/catalog/api"
 	orders "github.com/gocommerce/commerce/modules/orders/api"
 	"github.com/gocommerce/commerce/platform/config"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/httpxtest"
 )
 
@@ -557,6 +560,39 @@ func TestStoreTimezone(t *testing.T) {
 		}
 		if c := obj(obj(d["sales"])["total_orders"]); c["change_direction"] != "up" || c["change_percentage"] != nil {
 			t.Errorf("against an empty week: %v", c)
+		}
+	})
+}
+
+// A relay batch of product events (every stock change re-sends the product) is one
+// write in which each product keeps its latest snapshot.
+func TestProductEventsInOneBatch(t *testing.T) {
+	eachEngine(t, nil, func(t *testing.T, h *harness) {
+		snapshot := func(id, title string, stock int) event.Event {
+			raw, err := json.Marshal(map[string]any{"id": id, "title": title, "status": "active",
+				"variants": []map[string]any{{"id": id + "-v", "title": "Default", "price": "5.00", "inventory_quantity": stock}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return event.Event{ID: "evt_" + id + title, Type: catalog.EventProductUpdated, Data: raw}
+		}
+		batch := []event.Event{snapshot("p1", "Mug", 9), snapshot("p2", "Cup", 4), snapshot("p1", "Mug 2", 8)}
+		if err := h.sub.HandleProducts(t.Context(), batch); err != nil {
+			t.Fatal(err)
+		}
+		var title string
+		var stock int
+		if err := h.DB.Gorm().Raw("SELECT title, inventory_quantity FROM statistics_variants WHERE variant_id = 'p1-v'").Row().Scan(&title, &stock); err != nil {
+			t.Fatal(err)
+		}
+		if title != "Default" || stock != 8 {
+			t.Errorf("p1's variant: %q stock %d, want the latest snapshot's 8", title, stock)
+		}
+		if err := h.DB.Gorm().Raw("SELECT title FROM statistics_products WHERE product_id = 'p1'").Row().Scan(&title); err != nil || title != "Mug 2" {
+			t.Errorf("p1: %q (%v), want Mug 2", title, err)
+		}
+		if n := h.Count("statistics_products", "product_id = ?", "p2"); n != 1 {
+			t.Errorf("p2 saved %d times, want 1", n)
 		}
 	})
 }

@@ -168,11 +168,30 @@ func orTime(t, def time.Time) time.Time {
 // RecordProduct keeps a product's title, type, stock and its variants' costs and
 // stock as a product event shows them.
 func (s *Service) RecordProduct(ctx context.Context, p ports.Product) error {
-	if p.ID == "" {
+	return s.RecordProducts(ctx, []ports.Product{p})
+}
+
+// RecordProducts records products as events showed them, in order: each product's last
+// snapshot is the one kept, all in one write (decision 0231).
+func (s *Service) RecordProducts(ctx context.Context, ps []ports.Product) error {
+	at := make(map[string]int, len(ps))
+	latest := make([]ports.Product, 0, len(ps))
+	for _, p := range ps {
+		if p.ID == "" {
+			continue
+		}
+		p.Currency = strings.ToUpper(p.Currency)
+		if i, seen := at[p.ID]; seen {
+			latest[i] = p
+			continue
+		}
+		at[p.ID] = len(latest)
+		latest = append(latest, p)
+	}
+	if len(latest) == 0 {
 		return nil
 	}
-	p.Currency = strings.ToUpper(p.Currency)
-	return s.tx.InTx(ctx, func(ctx context.Context) error { return s.repo.SaveProduct(ctx, p) })
+	return s.tx.InTx(ctx, func(ctx context.Context) error { return s.repo.SaveProducts(ctx, latest) })
 }
 
 // ForgetProduct removes a deleted product.

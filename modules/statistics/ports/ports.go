@@ -92,8 +92,9 @@ type Repository interface {
 	SaveCustomer(ctx context.Context, id, day string, createdAt int64) error
 	// DeleteCustomer forgets a customer (and its totals and segments).
 	DeleteCustomer(ctx context.Context, id string) error
-	// SaveProduct replaces a product and its variants; DeleteProduct removes them.
-	SaveProduct(ctx context.Context, p Product) error
+	// SaveProducts replaces distinct products and their variants; DeleteProduct
+	// removes one.
+	SaveProducts(ctx context.Context, ps []Product) error
 	DeleteProduct(ctx context.Context, id string) error
 
 	// Rebuild recomputes the rollups and the customer totals from the order records.

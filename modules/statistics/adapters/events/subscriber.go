@@ -12,6 +12,7 @@ import (
 	customers "github.com/gocommerce/commerce/modules/customers/api"
 	orders "github.com/gocommerce/commerce/modules/orders/api"
 	"github.com/gocommerce/commerce/modules/statistics/app"
+	"github.com/gocommerce/commerce/modules/statistics/ports"
 	subscriptions "github.com/gocommerce/commerce/modules/subscriptions/api"
 	"github.com/gocommerce/commerce/platform/event"
 )
@@ -47,8 +48,14 @@ func (s *Subscriber) Subscribe(bus event.Subscriber) {
 	for _, t := range OrderEvents {
 		bus.Subscribe(t, s.HandleOrder)
 	}
-	for _, t := range ProductEvents {
-		bus.Subscribe(t, s.HandleProduct)
+	// Every stock change re-sends the product: a relay batch of them is one write
+	// (decision 0231).
+	if bs, ok := bus.(event.BatchSubscriber); ok {
+		bs.SubscribeBatch(ProductEvents, s.HandleProducts)
+	} else {
+		for _, t := range ProductEvents {
+			bus.Subscribe(t, s.HandleProduct)
+		}
 	}
 	for _, t := range SubscriptionEvents {
 		bus.Subscribe(t, s.HandleSubscription)
@@ -85,6 +92,19 @@ func (s *Subscriber) HandleProduct(ctx context.Context, e event.Event) error {
 		return nil
 	}
 	return s.svc.RecordProduct(ctx, productFacts(p))
+}
+
+// HandleProducts records the products a batch of product events shows, each as its
+// latest event does.
+func (s *Subscriber) HandleProducts(ctx context.Context, es []event.Event) error {
+	ps := make([]ports.Product, 0, len(es))
+	for _, e := range es {
+		var p catalog.ProductResource
+		if s.decode(e, &p, func() string { return p.ID }) {
+			ps = append(ps, productFacts(p))
+		}
+	}
+	return s.svc.RecordProducts(ctx, ps)
 }
 
 // HandleProductDeleted forgets the product.

@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	statspg "github.com/gocommerce/commerce/modules/statistics/adapters/postgres"
@@ -19,7 +20,7 @@ func TestSaveProductReplacesItsVariants(t *testing.T) {
 		cost := int64(450)
 		save := func(p ports.Product) {
 			t.Helper()
-			if err := r.SaveProduct(ctx, p); err != nil {
+			if err := r.SaveProducts(ctx, []ports.Product{p}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -69,6 +70,48 @@ func TestSaveProductReplacesItsVariants(t *testing.T) {
 		var n int
 		if err := e.DB.Gorm().Raw("SELECT COUNT(*) FROM statistics_variants WHERE product_id = 'p1'").Row().Scan(&n); err != nil || n != 0 {
 			t.Errorf("p1's variants after it has none: %d (%v)", n, err)
+		}
+	}, statspg.Migrations())
+}
+
+// TestSaveProductsInOneBatch: distinct products saved together, past the round size
+// of variants (1,000), each with exactly its variants; a product re-saved in a later
+// batch loses the variants it dropped, the others are untouched.
+func TestSaveProductsInOneBatch(t *testing.T) {
+	testdb.EachOpen(t, func(t *testing.T, e *testdb.Engine) {
+		ctx := context.Background()
+		r := statspg.NewRepository(e.DB)
+		product := func(id string, variants int) ports.Product {
+			p := ports.Product{ID: id, Title: "T " + id, Currency: "USD", InventoryQuantity: variants}
+			for i := range variants {
+				p.Variants = append(p.Variants, ports.Variant{ID: fmt.Sprintf("%s-v%d", id, i), Title: "V", InventoryQuantity: 1})
+			}
+			return p
+		}
+		if err := r.SaveProducts(ctx, []ports.Product{product("a", 600), product("b", 600), product("c", 1)}); err != nil {
+			t.Fatal(err)
+		}
+		count := func(q string, args ...any) int {
+			t.Helper()
+			var n int
+			if err := e.DB.Gorm().Raw(q, args...).Row().Scan(&n); err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+		if n := count("SELECT COUNT(*) FROM statistics_variants"); n != 1201 {
+			t.Fatalf("%d variants saved, want 1201", n)
+		}
+		if err := r.SaveProducts(ctx, []ports.Product{product("a", 2), product("c", 0)}); err != nil {
+			t.Fatal(err)
+		}
+		for id, want := range map[string]int{"a": 2, "b": 600, "c": 0} {
+			if n := count("SELECT COUNT(*) FROM statistics_variants WHERE product_id = ?", id); n != want {
+				t.Errorf("product %s: %d variants, want %d", id, n, want)
+			}
+		}
+		if n := count("SELECT inventory_quantity FROM statistics_products WHERE product_id = 'a'"); n != 2 {
+			t.Errorf("product a's stock %d, want 2", n)
 		}
 	}, statspg.Migrations())
 }

@@ -209,36 +209,67 @@ func (r *Repository) DeleteCustomer(ctx context.Context, id string) error {
 	return nil
 }
 
-// SaveProduct implements ports.Repository: the product and its variants upserted
-// (one statement each, whatever the number of variants) and the variants it no longer
-// has removed. A stock change re-saves the product with every event, so this is three
-// statements, not two deletes and an insert a row.
-func (r *Repository) SaveProduct(ctx context.Context, p ports.Product) error {
+// SaveProducts implements ports.Repository: the products and their variants upserted
+// (one statement each, whatever the number of products and variants) and the variants
+// they no longer have removed. Stock changes re-save products with every event, so a
+// relay batch of them is three statements, not two deletes and an insert a row. The
+// products must be distinct (RecordProducts keeps each one's latest).
+func (r *Repository) SaveProducts(ctx context.Context, ps []ports.Product) error {
+	// At most maxSavedVariants variants a round (a product with more goes alone), well
+	// under either engine's limit of bind parameters.
+	const maxSavedVariants = 1000
+	for n, variants := 0, 0; n < len(ps); n++ {
+		variants += len(ps[n].Variants)
+		if variants > maxSavedVariants && n > 0 {
+			if err := r.saveProducts(ctx, ps[:n]); err != nil {
+				return err
+			}
+			return r.SaveProducts(ctx, ps[n:])
+		}
+	}
+	return r.saveProducts(ctx, ps)
+}
+
+func (r *Repository) saveProducts(ctx context.Context, ps []ports.Product) error {
+	if len(ps) == 0 {
+		return nil
+	}
+	productArgs := make([]any, 0, 7*len(ps))
+	productIDs := make([]any, 0, len(ps))
+	var variantArgs, variantIDs []any
+	for _, p := range ps {
+		productArgs = append(productArgs, p.ID, p.Title, p.ProductType, p.Currency, p.InventoryQuantity, p.LowStock, p.Tracked)
+		productIDs = append(productIDs, p.ID)
+		for _, v := range p.Variants {
+			variantIDs = append(variantIDs, v.ID)
+			variantArgs = append(variantArgs, v.ID, p.ID, v.Title, v.SKU, v.Cost, v.InventoryQuantity)
+		}
+	}
 	if err := r.exec(ctx, `INSERT INTO statistics_products (product_id, title, product_type, currency, inventory_quantity,
-		low_stock_threshold, tracked) VALUES (?, ?, ?, ?, ?, ?, ?)
+		low_stock_threshold, tracked) VALUES `+rowsOf(7, len(ps))+`
 		ON CONFLICT (product_id) DO UPDATE SET title = excluded.title, product_type = excluded.product_type, currency = excluded.currency,
 		inventory_quantity = excluded.inventory_quantity, low_stock_threshold = excluded.low_stock_threshold, tracked = excluded.tracked`,
-		p.ID, p.Title, p.ProductType, p.Currency, p.InventoryQuantity, p.LowStock, p.Tracked); err != nil {
+		productArgs...); err != nil {
 		return err
 	}
-	if len(p.Variants) == 0 {
-		return r.exec(ctx, `DELETE FROM statistics_variants WHERE product_id = ?`, p.ID)
-	}
-	ids := make([]any, 0, len(p.Variants)+1)
-	ids = append(ids, p.ID)
-	args := make([]any, 0, 6*len(p.Variants))
-	for _, v := range p.Variants {
-		ids = append(ids, v.ID)
-		args = append(args, v.ID, p.ID, v.Title, v.SKU, v.Cost, v.InventoryQuantity)
+	if len(variantIDs) == 0 {
+		return r.exec(ctx, `DELETE FROM statistics_variants WHERE product_id IN (`+list(len(productIDs))+`)`, productIDs...)
 	}
 	if err := r.exec(ctx, `INSERT INTO statistics_variants (variant_id, product_id, title, sku, cost, inventory_quantity) VALUES `+
-		strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?, ?), ", len(p.Variants)), ", ")+`
+		rowsOf(6, len(variantIDs))+`
 		ON CONFLICT (variant_id) DO UPDATE SET product_id = excluded.product_id, title = excluded.title, sku = excluded.sku,
-		cost = excluded.cost, inventory_quantity = excluded.inventory_quantity`, args...); err != nil {
+		cost = excluded.cost, inventory_quantity = excluded.inventory_quantity`, variantArgs...); err != nil {
 		return err
 	}
-	return r.exec(ctx, `DELETE FROM statistics_variants WHERE product_id = ? AND variant_id NOT IN (`+
-		strings.TrimSuffix(strings.Repeat("?, ", len(p.Variants)), ", ")+`)`, ids...)
+	return r.exec(ctx, `DELETE FROM statistics_variants WHERE product_id IN (`+list(len(productIDs))+`) AND variant_id NOT IN (`+
+		list(len(variantIDs))+`)`, append(productIDs, variantIDs...)...)
+}
+
+// list is n comma-separated placeholders; rowsOf is n rows of width of them.
+func list(n int) string { return strings.TrimSuffix(strings.Repeat("?, ", n), ", ") }
+
+func rowsOf(width, n int) string {
+	return strings.TrimSuffix(strings.Repeat("("+list(width)+"), ", n), ", ")
 }
 
 // DeleteProduct implements ports.Repository.
