@@ -78,14 +78,7 @@ func (s *Service) applyChange(ctx context.Context, old, rec *domain.Order) error
 			cells[pk] = cells[pk].Minus(pm)
 		}
 	}
-	for _, pk := range domain.SortedProductKeys(cells) {
-		if pm := cells[pk]; pm != (domain.ProductMeasures{}) {
-			if err := s.repo.AddProduct(ctx, pk, pm, 1); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return s.repo.AddProducts(ctx, cells)
 }
 
 // orderRecord is what the statistics keep of o; old (nil for a first event) lends

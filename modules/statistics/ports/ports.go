@@ -83,9 +83,9 @@ type Repository interface {
 	SaveOrder(ctx context.Context, o, old *domain.Order) error
 	// AddDaily adds m times sign to the cell k (a cell left with no order is removed).
 	AddDaily(ctx context.Context, k domain.DailyKey, m domain.Measures, sign int64) error
-	// AddProduct adds m times sign to the product cell k, of the day and of its month
-	// (a cell left with no order is removed).
-	AddProduct(ctx context.Context, k domain.ProductKey, m domain.ProductMeasures, sign int64) error
+	// AddProducts adds each cell's measures to the product cells of its day and of its
+	// month (a cell left with no order is removed).
+	AddProducts(ctx context.Context, cells map[domain.ProductKey]domain.ProductMeasures) error
 	// RefreshCustomer recomputes a customer's totals in a currency from the orders.
 	RefreshCustomer(ctx context.Context, customerID, currency string) error
 	// SaveCustomer records a customer's creation (once; later calls keep the first).

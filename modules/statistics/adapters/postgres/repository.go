@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"maps"
 	"slices"
 	"strings"
 
@@ -127,26 +128,54 @@ func (r *Repository) AddDaily(ctx context.Context, k domain.DailyKey, m domain.M
 		k.Currency, k.Day, k.Channel, k.PaymentMethod, k.Status, k.Fulfillment, k.Country)
 }
 
-// AddProduct implements ports.Repository: the day's cell and the month's.
-func (r *Repository) AddProduct(ctx context.Context, k domain.ProductKey, m domain.ProductMeasures, sign int64) error {
-	for _, t := range []struct{ table, period, value string }{
-		{"statistics_product_daily", "day", k.Day},
-		{"statistics_product_monthly", "month", month(k.Day)},
+// AddProducts implements ports.Repository: the cells of the days in one statement and
+// those of their months in another (cells of one month summed first), rows in key
+// order so that concurrent writers lock them in the same order; a cell left with no
+// order is removed.
+func (r *Repository) AddProducts(ctx context.Context, cells map[domain.ProductKey]domain.ProductMeasures) error {
+	for _, t := range []struct {
+		table, period string
+		of            func(day string) string
+	}{
+		{"statistics_product_daily", "day", func(day string) string { return day }},
+		{"statistics_product_monthly", "month", month},
 	} {
+		sums := map[domain.ProductKey]domain.ProductMeasures{}
+		for k, m := range cells {
+			if m == (domain.ProductMeasures{}) {
+				continue
+			}
+			k.Day = t.of(k.Day)
+			s := sums[k]
+			s.Orders, s.Quantity, s.RefundedQty = s.Orders+m.Orders, s.Quantity+m.Quantity, s.RefundedQty+m.RefundedQty
+			s.Revenue, s.Refunded = s.Revenue+m.Revenue, s.Refunded+m.Refunded
+			sums[k] = s
+		}
+		maps.DeleteFunc(sums, func(_ domain.ProductKey, m domain.ProductMeasures) bool { return m == domain.ProductMeasures{} })
+		if len(sums) == 0 {
+			continue
+		}
+		keys := domain.SortedProductKeys(sums)
+		args := make([]any, 0, 9*len(keys))
+		for _, k := range keys {
+			m := sums[k]
+			args = append(args, k.Day, k.Currency, k.ProductID, k.VariantID, m.Orders, m.Quantity, m.RefundedQty, m.Revenue, m.Refunded)
+		}
 		err := r.exec(ctx, `INSERT INTO `+t.table+` (`+t.period+`, currency, product_id, variant_id, orders, quantity,
-			refunded_quantity, revenue, refunded) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+			refunded_quantity, revenue, refunded) VALUES `+rowsOf(9, len(keys))+`
 			ON CONFLICT (currency, `+t.period+`, product_id, variant_id) DO UPDATE SET
 			orders = `+t.table+`.orders + excluded.orders, quantity = `+t.table+`.quantity + excluded.quantity,
 			refunded_quantity = `+t.table+`.refunded_quantity + excluded.refunded_quantity,
-			revenue = `+t.table+`.revenue + excluded.revenue, refunded = `+t.table+`.refunded + excluded.refunded`,
-			t.value, k.Currency, k.ProductID, k.VariantID, sign*m.Orders, sign*m.Quantity, sign*m.RefundedQty, sign*m.Revenue, sign*m.Refunded)
+			revenue = `+t.table+`.revenue + excluded.revenue, refunded = `+t.table+`.refunded + excluded.refunded`, args...)
 		if err != nil {
 			return err
 		}
-		if sign*m.Orders < 0 {
-			if err := r.exec(ctx, `DELETE FROM `+t.table+` WHERE currency = ? AND `+t.period+` = ? AND product_id = ? AND variant_id = ?
-				AND orders = 0`, k.Currency, t.value, k.ProductID, k.VariantID); err != nil {
-				return err
+		for _, k := range keys {
+			if sums[k].Orders < 0 {
+				if err := r.exec(ctx, `DELETE FROM `+t.table+` WHERE currency = ? AND `+t.period+` = ? AND product_id = ? AND variant_id = ?
+					AND orders = 0`, k.Currency, k.Day, k.ProductID, k.VariantID); err != nil {
+					return err
+				}
 			}
 		}
 	}
