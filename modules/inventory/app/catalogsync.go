@@ -42,8 +42,10 @@ type catalogSync struct {
 	mu      sync.Mutex
 	pending map[string]ports.Variant // by variant id
 	running bool
-	done    sync.WaitGroup
-	// reconciled is when ReconcileCatalog last ran to its end (zero: not yet).
+	// idle is closed when the running goroutine has emptied the queue and stopped.
+	idle chan struct{}
+	// reconciled is when the last ReconcileCatalog that ran to its end started (zero:
+	// none yet).
 	reconciled time.Time
 }
 
@@ -65,8 +67,7 @@ func (s *Service) enqueueSync(vs []ports.Variant) {
 		q.pending[v.VariantID] = v
 	}
 	if !q.running && len(q.pending) > 0 {
-		q.running = true
-		q.done.Add(1)
+		q.running, q.idle = true, make(chan struct{})
 		go s.runSync()
 	}
 }
@@ -129,13 +130,23 @@ func compareVariants(a, b ports.Variant) int {
 }
 
 // WaitCatalogSync waits until every queued catalog sync has run (tests).
-func (s *Service) WaitCatalogSync() { s.sync.done.Wait() }
+func (s *Service) WaitCatalogSync() {
+	for {
+		s.sync.mu.Lock()
+		running, idle := s.sync.running, s.sync.idle
+		s.sync.mu.Unlock()
+		if !running {
+			return
+		}
+		<-idle
+	}
+}
 
 // DrainCatalogSync waits for the queued catalog syncs at shutdown, at most d: false
 // when some were still running (they are logged as they fail).
 func (s *Service) DrainCatalogSync(d time.Duration) bool {
 	done := make(chan struct{})
-	go func() { s.sync.done.Wait(); close(done) }()
+	go func() { s.WaitCatalogSync(); close(done) }()
 	select {
 	case <-done:
 		return true
@@ -148,7 +159,6 @@ func (s *Service) DrainCatalogSync(d time.Duration) bool {
 // runSync reports the queued variants until the queue is empty.
 func (s *Service) runSync() {
 	q := &s.sync
-	defer q.done.Done()
 	for {
 		if d := s.settings.CatalogSyncDelay; d > 0 {
 			time.Sleep(d)
@@ -156,6 +166,7 @@ func (s *Service) runSync() {
 		q.mu.Lock()
 		if len(q.pending) == 0 {
 			q.running = false
+			close(q.idle)
 			q.mu.Unlock()
 			return
 		}
@@ -174,8 +185,14 @@ func (s *Service) runSync() {
 }
 
 // syncBatch reports a batch with retries; a batch refused for good is reported
-// variant by variant.
+// variant by variant. A panic is logged (the sweep makes the batch good), not raised:
+// no request is there to recover it.
 func (s *Service) syncBatch(batch []ports.Variant) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.log.Error("catalog stock sync panicked", zap.Any("panic", r), zap.Int("variants", len(batch)))
+		}
+	}()
 	err := s.syncAttempts(batch)
 	if err == nil {
 		return
