@@ -3,7 +3,9 @@
 # database "cotrace"), with the relay off in the serve process (jobs.serve_relay=false):
 # what one complete request runs, without the reactions. Needs bin/commerce (make build),
 # the local PostgreSQL with its log in /var/log/postgresql and Redis. Writes
-# /tmp/trace-N.txt per complete (the api-key cache refresh may appear: it is not the request).
+# /tmp/trace-N.txt per complete: the request's statements; the background catalog sync
+# that follows a reservation (docs/decisions/0229) goes to /tmp/trace-N-sync.txt and the
+# api-key cache refresh is left out (bench/trace-split.py).
 # Usage: bench/trace-checkout.sh [n completes]   (bin/commerce must be built)
 set -e
 N=${1:-3}
@@ -41,7 +43,7 @@ for n in $(seq $N); do
   sleep 0.3
   START=$(wc -l < $LOG)
   curl -s -X POST $B/checkout/complete -H "X-Session-Token: $TOK" -H 'Content-Type: application/json' -d "{\"cart_id\":\"$CID\",\"customer_email\":\"buyer@example.com\",\"payment_method\":{\"type\":\"card\",\"card\":{\"number\":\"4242424242424242\",\"exp_month\":12,\"exp_year\":2030,\"cvc\":\"123\",\"name\":\"B B\"}}}" | head -c 300; echo
-  sleep 0.3
-  tail -n +$((START+1)) $LOG | grep "@$DB" | grep -E "LOG:  (statement|execute)" | sed -E 's/.*LOG:  (statement|execute [^:]*): //' > /tmp/trace-$n.txt
-  echo "complete $n: $(wc -l < /tmp/trace-$n.txt) statements"
+  sleep 0.5
+  tail -n +$((START+1)) $LOG | grep "@$DB" | grep -E "LOG:  (statement|execute)" > /tmp/trace-$n-log.txt
+  echo "complete $n: $(bench/trace-split.py /tmp/trace-$n.txt /tmp/trace-$n-sync.txt < /tmp/trace-$n-log.txt)"
 done

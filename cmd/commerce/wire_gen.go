@@ -20,12 +20,12 @@ import (
 	events9 "github.com/gocommerce/commerce/modules/checkout/adapters/events"
 	http12 "github.com/gocommerce/commerce/modules/checkout/adapters/http"
 	jobs3 "github.com/gocommerce/commerce/modules/checkout/adapters/jobs"
-	app13 "github.com/gocommerce/commerce/modules/checkout/app"
+	app12 "github.com/gocommerce/commerce/modules/checkout/app"
 	"github.com/gocommerce/commerce/modules/coupons"
 	"github.com/gocommerce/commerce/modules/coupons/adapters/cartsapi"
 	events5 "github.com/gocommerce/commerce/modules/coupons/adapters/events"
 	http7 "github.com/gocommerce/commerce/modules/coupons/adapters/http"
-	app10 "github.com/gocommerce/commerce/modules/coupons/app"
+	app9 "github.com/gocommerce/commerce/modules/coupons/app"
 	"github.com/gocommerce/commerce/modules/customers"
 	events2 "github.com/gocommerce/commerce/modules/customers/adapters/events"
 	http2 "github.com/gocommerce/commerce/modules/customers/adapters/http"
@@ -41,7 +41,6 @@ import (
 	events3 "github.com/gocommerce/commerce/modules/inventory/adapters/events"
 	http4 "github.com/gocommerce/commerce/modules/inventory/adapters/http"
 	"github.com/gocommerce/commerce/modules/inventory/adapters/jobs"
-	app8 "github.com/gocommerce/commerce/modules/inventory/app"
 	"github.com/gocommerce/commerce/modules/notifications"
 	customersapi2 "github.com/gocommerce/commerce/modules/notifications/adapters/customersapi"
 	events10 "github.com/gocommerce/commerce/modules/notifications/adapters/events"
@@ -61,12 +60,12 @@ import (
 	http10 "github.com/gocommerce/commerce/modules/shipping/adapters/http"
 	ordersapi2 "github.com/gocommerce/commerce/modules/shipping/adapters/ordersapi"
 	postgres6 "github.com/gocommerce/commerce/modules/shipping/adapters/postgres"
-	app12 "github.com/gocommerce/commerce/modules/shipping/app"
+	app11 "github.com/gocommerce/commerce/modules/shipping/app"
 	"github.com/gocommerce/commerce/modules/statistics"
 	events8 "github.com/gocommerce/commerce/modules/statistics/adapters/events"
 	http11 "github.com/gocommerce/commerce/modules/statistics/adapters/http"
 	postgres5 "github.com/gocommerce/commerce/modules/statistics/adapters/postgres"
-	app9 "github.com/gocommerce/commerce/modules/statistics/app"
+	app8 "github.com/gocommerce/commerce/modules/statistics/app"
 	"github.com/gocommerce/commerce/modules/subscriptions"
 	events11 "github.com/gocommerce/commerce/modules/subscriptions/adapters/events"
 	http14 "github.com/gocommerce/commerce/modules/subscriptions/adapters/http"
@@ -76,13 +75,13 @@ import (
 	"github.com/gocommerce/commerce/modules/tax"
 	events7 "github.com/gocommerce/commerce/modules/tax/adapters/events"
 	http9 "github.com/gocommerce/commerce/modules/tax/adapters/http"
-	app11 "github.com/gocommerce/commerce/modules/tax/app"
+	app10 "github.com/gocommerce/commerce/modules/tax/app"
 	"github.com/gocommerce/commerce/modules/webhooks"
 	events12 "github.com/gocommerce/commerce/modules/webhooks/adapters/events"
 	http15 "github.com/gocommerce/commerce/modules/webhooks/adapters/http"
 	jobs6 "github.com/gocommerce/commerce/modules/webhooks/adapters/jobs"
 	postgres7 "github.com/gocommerce/commerce/modules/webhooks/adapters/postgres"
-	app14 "github.com/gocommerce/commerce/modules/webhooks/app"
+	app13 "github.com/gocommerce/commerce/modules/webhooks/app"
 	"github.com/gocommerce/commerce/platform/adminui"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
@@ -178,7 +177,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	repositories := inventory.NewRepositories(dbDB)
 	catalogapiAdapter := catalogapi.NewAdapter(service2)
 	settings4 := inventory.NewSettings(cfg)
-	service3 := app8.NewService(dbDB, repositories, catalogapiAdapter, outbox, clockClock, settings4)
+	service3, cleanup4 := inventory.NewService(dbDB, repositories, catalogapiAdapter, outbox, clockClock, settings4, logger)
 	handler3 := http4.NewHandler(service3)
 	eventsSubscriber := events3.NewSubscriber(service3, logger)
 	jobsJobs := jobs.NewJobs(service3, logger)
@@ -186,6 +185,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	settings5 := payments.NewSettings(cfg)
 	registry, err := payments.NewGateways(cfg)
 	if err != nil {
+		cleanup4()
 		cleanup3()
 		cleanup2()
 		cleanup()
@@ -200,27 +200,28 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	stores3 := coupons.NewStores(dbDB)
 	settings8 := statistics.NewSettings(cfg)
 	postgresRepository := postgres5.NewRepository(dbDB)
-	service5 := app9.NewService(settings8, dbDB, postgresRepository, clockClock)
+	service5 := app8.NewService(settings8, dbDB, postgresRepository, clockClock)
 	segments := customers.NewSegments(service, service5)
 	appCollaborators := coupons.NewCollaborators(service, segments)
-	service6 := app10.NewService(settings7, dbDB, stores3, appCollaborators, outbox, clockClock)
+	service6 := app9.NewService(settings7, dbDB, stores3, appCollaborators, outbox, clockClock)
 	settings9 := tax.NewSettings(cfg)
 	provider, err := tax.NewProvider(cfg)
 	if err != nil {
+		cleanup4()
 		cleanup3()
 		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
 	deps := tax.NewDeps(cfg, dbDB, provider)
-	service7 := app11.NewService(settings9, dbDB, deps, clockClock)
+	service7 := app10.NewService(settings9, dbDB, deps, clockClock)
 	collaborators2 := carts.NewCollaborators(service2, service6, service, service7)
 	service8 := app3.NewService(settings6, dbDB, cartRepository, collaborators2, outbox, clockClock)
 	handler5 := http6.NewHandler(service8)
 	jobs7 := jobs2.NewJobs(service8, logger)
 	cartsModule := carts.NewModule(handler5, jobs7)
 	cartsapiAdapter := cartsapi.NewAdapter(service8)
-	validator := app10.NewValidator(service6, cartsapiAdapter)
+	validator := app9.NewValidator(service6, cartsapiAdapter)
 	handler6 := http7.NewHandler(service6, validator)
 	v := events5.NewSubscriber(service6, logger)
 	couponsModule := coupons.NewModule(handler6, v)
@@ -236,7 +237,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	appCarriers := carriers.New(cfg)
 	adapter2 := ordersapi2.NewAdapter(queryService)
 	settings10 := shipping.NewSettings(cfg)
-	service10 := app12.NewService(dbDB, shipmentRepository, appCarriers, imageStorage, adapter2, outbox, clockClock, settings10)
+	service10 := app11.NewService(dbDB, shipmentRepository, appCarriers, imageStorage, adapter2, outbox, clockClock, settings10)
 	handler9 := http10.NewHandler(service10)
 	shippingJobs := shipping.NewJobs(service10, logger)
 	shippingModule := shipping.NewModule(handler9, shippingJobs)
@@ -244,10 +245,10 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	subscriber4 := events8.NewSubscriber(service5, logger)
 	statisticsJobs := statistics.NewJobs(service5, settings8, logger)
 	statisticsModule := statistics.NewModule(handler10, subscriber4, statisticsJobs)
-	modules := checkout.NewModules(service8, service3, service9, queryService, service4, service6, service7, service10)
+	modules := checkout.NewModules(service8, service3, service9, queryService, service4, service6, service7, service10, service2)
 	stores4 := checkout.NewStores(dbDB)
 	settings11 := checkout.NewSettings(cfg)
-	service11 := app13.NewService(modules, stores4, settings11, dbDB, outbox, clockClock, logger)
+	service11 := app12.NewService(modules, stores4, settings11, dbDB, outbox, clockClock, logger)
 	handler11 := http12.NewHandler(service11)
 	subscriber5 := events9.NewSubscriber(service11, logger)
 	jobs8 := jobs3.NewJobs(service11, logger)
@@ -255,8 +256,9 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	stores5 := notifications.NewStores(dbDB, notificationRepository)
 	channels := notifications.NewChannels(cfg)
 	customersapiAdapter := customersapi2.NewAdapter(service, service)
-	backend, cleanup4, err := jobsfx.Provide(cfg, logger)
+	backend, cleanup5, err := jobsfx.Provide(cfg, logger)
 	if err != nil {
+		cleanup4()
 		cleanup3()
 		cleanup2()
 		cleanup()
@@ -282,14 +284,16 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	resolver := webhooks.NewResolver()
 	sender, err := webhooks.NewSender(settings14, resolver)
 	if err != nil {
+		cleanup5()
 		cleanup4()
 		cleanup3()
 		cleanup2()
 		cleanup()
 		return nil, nil, err
 	}
-	service14, err := app14.NewService(dbDB, endpointRepository, deliveryRepository, sender, resolver, enqueuer, outbox, clockClock, logger, settings14)
+	service14, err := app13.NewService(dbDB, endpointRepository, deliveryRepository, sender, resolver, enqueuer, outbox, clockClock, logger, settings14)
 	if err != nil {
+		cleanup5()
 		cleanup4()
 		cleanup3()
 		cleanup2()
@@ -303,6 +307,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	metricsRegistry := metrics.New()
 	limiter, err := ratelimit.New(cfg, client, metricsRegistry, logger)
 	if err != nil {
+		cleanup5()
 		cleanup4()
 		cleanup3()
 		cleanup2()
@@ -314,8 +319,9 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	adminuiModule := adminui.NewModule()
 	v3 := newModules(module, customersModule, catalogModule, inventoryModule, paymentsModule, cartsModule, couponsModule, ordersModule, taxModule, shippingModule, statisticsModule, checkoutModule, notificationsModule, subscriptionsModule, webhooksModule, adminModule, metricsModule, adminuiModule)
 	migrator := newMigrator(dbDB, v3)
-	authenticator, cleanup5, err := app.NewAuthenticator(settings, tokens, apiKeyRepository, keyCache, revocations, invalidations, clockClock, logger)
+	authenticator, cleanup6, err := app.NewAuthenticator(settings, tokens, apiKeyRepository, keyCache, revocations, invalidations, clockClock, logger)
 	if err != nil {
+		cleanup5()
 		cleanup4()
 		cleanup3()
 		cleanup2()
@@ -328,6 +334,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	openapiModule := openapi.NewModule(document)
 	server, err := newServer(cfg, logger, authenticator, rateLimitMiddleware, metricsRegistry, health, v3, openapiModule)
 	if err != nil {
+		cleanup6()
 		cleanup5()
 		cleanup4()
 		cleanup3()
@@ -340,6 +347,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	seeders := newSeeders(service2, service2, service3, service)
 	mainApp := newApp(cfg, logger, dbDB, migrator, server, bus, relay, backend, appService, seeders, v3)
 	return mainApp, func() {
+		cleanup6()
 		cleanup5()
 		cleanup4()
 		cleanup3()

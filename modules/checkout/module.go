@@ -1,8 +1,8 @@
 // Package checkout is the flow from cart to paid order: initiate (tax by address,
 // shipping rates), shipping (the chosen rate) and complete (stock reservation, coupon
 // usage, payment, order, cart conversion). It is the module's composition root:
-// ProviderSet wires its stores, the adapters to the carts, inventory, orders, payments
-// and coupons modules' api packages, the tax and shipping ports, the use cases, the
+// ProviderSet wires its stores, the adapters to the carts, inventory, orders, payments,
+// coupons and catalog modules' api packages, the tax and shipping ports, the use cases, the
 // HTTP handler, the payment-event subscriber, the expiry sweep and the Module.
 package checkout
 
@@ -10,7 +10,9 @@ import (
 	"github.com/google/wire"
 
 	carts "github.com/gocommerce/commerce/modules/carts/api"
+	catalog "github.com/gocommerce/commerce/modules/catalog/api"
 	"github.com/gocommerce/commerce/modules/checkout/adapters/cartsapi"
+	"github.com/gocommerce/commerce/modules/checkout/adapters/catalogapi"
 	"github.com/gocommerce/commerce/modules/checkout/adapters/couponsapi"
 	checkoutevents "github.com/gocommerce/commerce/modules/checkout/adapters/events"
 	checkouthttp "github.com/gocommerce/commerce/modules/checkout/adapters/http"
@@ -57,13 +59,13 @@ func NewStores(d *db.DB) app.Stores {
 	return app.Stores{Sessions: checkoutpg.NewSessions(d), Idempotency: checkoutpg.NewIdempotency(d)}
 }
 
-// NewModules reaches the carts, inventory, orders, payments, coupons, tax and shipping
-// modules through their api packages.
+// NewModules reaches the carts, inventory, orders, payments, coupons, tax, shipping
+// and catalog modules through their api packages.
 func NewModules(c carts.Carts, i inventory.Inventory, o orders.Orders, q orders.Queries, p payments.Payments,
-	cp coupons.Coupons, t tax.Tax, s shipping.Shipping) app.Modules {
+	cp coupons.Coupons, t tax.Tax, s shipping.Shipping, cat catalog.Catalog) app.Modules {
 	return app.Modules{Carts: cartsapi.NewAdapter(c), Inventory: inventoryapi.NewAdapter(i),
 		Orders: ordersapi.NewAdapter(o, q), Payments: paymentsapi.NewAdapter(p), Coupons: couponsapi.NewAdapter(cp),
-		Tax: taxapi.NewAdapter(t), Shipping: shippingapi.NewAdapter(s)}
+		Tax: taxapi.NewAdapter(t), Shipping: shippingapi.NewAdapter(s), Catalog: catalogapi.NewAdapter(cat)}
 }
 
 // ProviderSet wires the module. Inputs: *config.Config, *zap.Logger, *db.DB,

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+	"go.uber.org/zap/zaptest"
 
 	"github.com/gocommerce/commerce/modules/inventory"
 	inventoryevents "github.com/gocommerce/commerce/modules/inventory/adapters/events"
@@ -32,6 +33,11 @@ type fakeCatalog struct {
 	mu       sync.Mutex
 	db       *db.DB
 	products map[string]*fakeProduct
+	// settle waits for the service's background catalog syncs (reservations report
+	// their totals after they commit: docs/decisions/0229).
+	settle func()
+	// reads counts the variant lookups (GetVariant, also through GetVariants).
+	reads int
 }
 
 type fakeProduct struct {
@@ -84,6 +90,7 @@ func (f *fakeCatalog) remove(id string) {
 func (f *fakeCatalog) GetVariant(_ context.Context, productID, variantID string) (ports.Variant, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.reads++
 	p, ok := f.products[productID]
 	if !ok {
 		return ports.Variant{}, domain.ErrProductNotFound
@@ -131,6 +138,9 @@ func (f *fakeCatalog) SetInventoryQuantities(ctx context.Context, totals []ports
 
 // total is the stock total last reported for a variant (and committed).
 func (f *fakeCatalog) total(variantID string) (int, bool) {
+	if f.settle != nil {
+		f.settle()
+	}
 	var rows []int
 	if err := f.db.Gorm().Raw("SELECT quantity FROM test_catalog_totals WHERE variant_id = ?", variantID).Scan(&rows).Error; err != nil || len(rows) == 0 {
 		return 0, false
@@ -167,7 +177,9 @@ func newStack(t *testing.T, engine string) *stack {
 	env := httpxtest.NewEnv(t, engine, t0, inventory.Migrations(), testTables)
 	clk := env.Clock
 	cat := newFakeCatalog(t, env.DB)
-	svc := app.NewService(env.DB, inventory.NewRepositories(env.DB), cat, env.Outbox(), clk, app.Settings{ReservationTimeout: 30 * time.Minute})
+	svc := app.NewService(env.DB, inventory.NewRepositories(env.DB), cat, env.Outbox(), clk, app.Settings{ReservationTimeout: 30 * time.Minute}, zaptest.NewLogger(t))
+	cat.settle = svc.WaitCatalogSync
+	t.Cleanup(svc.WaitCatalogSync)
 	mod := inventory.NewModule(inventoryhttp.NewHandler(svc), inventoryevents.NewSubscriber(svc, zap.NewNop()), inventoryjobs.NewJobs(svc, zap.NewNop()))
 	return &stack{Harness: env.Serve(principals, docs, mod), t: t, engine: engine, db: env.DB, clock: clk, catalog: cat, svc: svc, module: mod}
 }

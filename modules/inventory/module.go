@@ -5,7 +5,10 @@
 package inventory
 
 import (
+	"time"
+
 	"github.com/google/wire"
+	"go.uber.org/zap"
 
 	"github.com/gocommerce/commerce/modules/inventory/adapters/catalogapi"
 	inventoryevents "github.com/gocommerce/commerce/modules/inventory/adapters/events"
@@ -15,9 +18,12 @@ import (
 	"github.com/gocommerce/commerce/modules/inventory/api"
 	"github.com/gocommerce/commerce/modules/inventory/app"
 	"github.com/gocommerce/commerce/modules/inventory/ports"
+	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/db"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/modkit"
+	"github.com/gocommerce/commerce/platform/tx"
 )
 
 // Module is the inventory module: routes, migrations, subscriptions and jobs.
@@ -46,12 +52,19 @@ var ProviderSet = wire.NewSet(
 	NewSettings,
 	NewRepositories,
 	catalogapi.NewAdapter, wire.Bind(new(ports.Catalog), new(*catalogapi.Adapter)),
-	app.NewService, wire.Bind(new(api.Inventory), new(*app.Service)),
+	NewService, wire.Bind(new(api.Inventory), new(*app.Service)),
 	inventoryhttp.NewHandler,
 	inventoryevents.NewSubscriber,
 	inventoryjobs.NewJobs,
 	NewModule,
 )
+
+// NewService builds the service. Its cleanup waits a few seconds at most for the
+// catalog syncs reservations queued (docs/decisions/0229), before the database closes.
+func NewService(tm tx.Manager, repos app.Repositories, catalog ports.Catalog, pub event.Publisher, clk clock.Clock, settings app.Settings, log *zap.Logger) (*app.Service, func()) {
+	svc := app.NewService(tm, repos, catalog, pub, clk, settings, log)
+	return svc, func() { svc.DrainCatalogSync(5 * time.Second) }
+}
 
 // NewSettings takes inventory's slice of the configuration.
 func NewSettings(cfg *config.Config) app.Settings { return app.SettingsFrom(cfg) }

@@ -347,3 +347,43 @@ func TestCreateOrderWithPayment(t *testing.T) {
 		}
 	})
 }
+
+// A caller that has just recorded the payment and read the lines' variants (checkout)
+// passes them: the order is built from them without reading the payment or the
+// catalog (docs/decisions/0229). Neither the product nor the payment exists in the
+// fakes here: a read would find neither.
+func TestCreateOrderWithKnownPaymentAndVariants(t *testing.T) {
+	eachEngine(t, func(t *testing.T, h *harness) {
+		orderID, productID, variantID := ids.New(), ids.New(), ids.New()
+		line := api.LineItemInput{ProductID: productID, VariantID: variantID, Quantity: 2, Price: "10.00"}
+		cmd := api.CreateOrderCommand{ID: orderID, Email: guestEmail, PaymentID: "pay_k", LineItems: []api.LineItemInput{line},
+			ShippingLines: []api.ShippingLineInput{{Title: "Standard", Price: "5.00"}}}
+		if _, err := h.svc.CreateOrder(context.Background(), cmd); err == nil {
+			t.Fatal("an unknown product was not read from the catalog")
+		}
+		cmd.LineItems[0].Variant = &api.LineVariant{ProductTitle: "Known", VariantTitle: "Large", SKU: "K-L", Currency: "USD", Price: d("12.00"),
+			Weight: d("300"), WeightUnit: "g", RequiresShipping: true, Taxable: true, Tracked: true}
+		cmd.Payment = &api.KnownPayment{ID: "pay_k", Status: payments.StatusSucceeded, Amount: d("25"), Currency: "USD", Gateway: "test", OrderID: orderID}
+		o, err := h.svc.CreateOrder(context.Background(), cmd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.FinancialStatus != "paid" {
+			t.Fatalf("created %s", o.FinancialStatus)
+		}
+		got := h.get(orderID)
+		li := items(got, "line_items")[0]
+		if li["title"] != "Known" || li["variant_title"] != "Large" || li["sku"] != "K-L" || li["price"] != "10.00" || got["total_weight"] != "0.600" {
+			t.Errorf("line %v, total weight %v", li, got["total_weight"])
+		}
+		if txKinds(got) != "sale:success:25.00 " || items(got, "transactions")[0]["gateway"] != "test" {
+			t.Errorf("transactions %s", txKinds(got))
+		}
+		// A known payment of another order is not recorded.
+		other := ids.New()
+		cmd.ID, cmd.Payment.OrderID = other, orderID
+		if o, err := h.svc.CreateOrder(context.Background(), cmd); err != nil || o.FinancialStatus != "pending" {
+			t.Errorf("another order's payment: %v %v", o.FinancialStatus, err)
+		}
+	})
+}

@@ -20,7 +20,7 @@ import (
 var apiImports = map[string][]string{
 	"carts":         {"catalog", "coupons", "customers", "tax"},
 	"catalog":       {"orders"},
-	"checkout":      {"carts", "coupons", "inventory", "orders", "payments", "shipping", "tax"},
+	"checkout":      {"carts", "catalog", "coupons", "inventory", "orders", "payments", "shipping", "tax"},
 	"coupons":       {"carts", "customers"},
 	"customers":     {"carts", "identity", "notifications", "orders", "statistics", "subscriptions"},
 	"identity":      {"customers"},

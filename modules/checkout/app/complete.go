@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -232,14 +233,26 @@ func (s *Service) hold(ctx context.Context, in CompleteInput, c ports.Cart, sess
 	// first attempt) or, with the stock gone, fails: the session read again tells
 	// which (docs/decisions/0186).
 	open := *sess
-	var prep ports.PreparedCharge
+	var (
+		prep  ports.PreparedCharge
+		facts map[string]ports.VariantFacts
+	)
 	err = s.tx.InTx(ctx, func(ctx context.Context) error {
 		sess.Status, sess.OrderID = domain.StatusProcessing, orderID
 		sess.Reservations, sess.Coupons, sess.HoldExpiresAt = nil, uses, nil
 		var expires time.Time
+		// The lines' variants are read once, here: the reservation and the order
+		// are made from this read (docs/decisions/0229).
+		var err error
+		if facts, err = s.variantFacts(ctx, lines); err != nil {
+			return err
+		}
 		holds := make([]ports.Hold, len(lines))
 		for i, l := range lines {
 			holds[i] = ports.Hold{ProductID: l.ProductID, VariantID: l.VariantID, OrderID: sess.OrderID, Quantity: l.Quantity, TTL: s.settings.HoldTTL}
+			if f, ok := facts[l.VariantID]; ok && f.ProductID == l.ProductID {
+				holds[i].Variant = &f
+			}
 		}
 		rs, err := s.Inventory.Reserve(ctx, holds)
 		if err != nil {
@@ -295,7 +308,7 @@ func (s *Service) hold(ctx context.Context, in CompleteInput, c ports.Cart, sess
 		}
 		return Outcome{}, err
 	}
-	out, err := s.place(ctx, sess, ans)
+	out, err := s.place(ctx, sess, ans, facts)
 	if err != nil {
 		// The answer was recorded in the order's transaction, which rolled back:
 		// record it alone, then void the charge.
@@ -308,6 +321,21 @@ func (s *Service) hold(ctx context.Context, in CompleteInput, c ports.Cart, sess
 	return out, nil
 }
 
+// variantFacts reads the lines' variants from the catalog in one read (nil without a
+// catalog port: the reservation and the order then read them).
+func (s *Service) variantFacts(ctx context.Context, lines []domain.Line) (map[string]ports.VariantFacts, error) {
+	if s.Catalog == nil || len(lines) == 0 {
+		return nil, nil
+	}
+	pids := make([]string, 0, len(lines))
+	for _, l := range lines {
+		if l.ProductID != "" && !slices.Contains(pids, l.ProductID) {
+			pids = append(pids, l.ProductID)
+		}
+	}
+	return s.Catalog.Variants(ctx, pids)
+}
+
 // claimedByAnother tells whether another attempt claimed the session since it was
 // read (its reservation may be why this one failed).
 func (s *Service) claimedByAnother(ctx context.Context, sess *domain.Session) bool {
@@ -317,7 +345,7 @@ func (s *Service) claimedByAnother(ctx context.Context, sess *domain.Session) bo
 
 // place records the gateway's answer and creates the order in one transaction; a
 // paid order completes the checkout, a pending one waits.
-func (s *Service) place(ctx context.Context, sess *domain.Session, ans ports.ChargeAnswer) (Outcome, error) {
+func (s *Service) place(ctx context.Context, sess *domain.Session, ans ports.ChargeAnswer, facts map[string]ports.VariantFacts) (Outcome, error) {
 	var (
 		o   ports.Order
 		pay ports.PaymentResult
@@ -333,7 +361,7 @@ func (s *Service) place(ctx context.Context, sess *domain.Session, ans ports.Cha
 		o, err = s.Orders.Create(ctx, ports.OrderDraft{
 			ID: sess.OrderID, CustomerID: sess.CustomerID, Email: sess.Email, Currency: sess.Currency, CartID: sess.CartID, CheckoutID: sess.ID,
 			Lines: sess.Totals.Lines, ShippingAddress: sess.ShippingAddress, BillingAddress: sess.BillingAddress, Shipping: sess.Rate,
-			Totals: sess.Totals, Coupons: sess.Coupons, PaymentID: paidBy(pay),
+			Totals: sess.Totals, Coupons: sess.Coupons, PaymentID: paidBy(pay), Payment: recordedBy(pay), Variants: facts,
 		})
 		if err != nil {
 			return err
@@ -368,6 +396,15 @@ func paidBy(p ports.PaymentResult) string {
 		return p.PaymentID
 	}
 	return ""
+}
+
+// recordedBy is a succeeded charge as just recorded (nil otherwise): the order
+// records it without reading the payment again (docs/decisions/0229).
+func recordedBy(p ports.PaymentResult) *ports.RecordedPayment {
+	if p.Outcome == ports.PaymentSucceeded && p.Recorded != nil && p.Recorded.ID == p.PaymentID {
+		return p.Recorded
+	}
+	return nil
 }
 
 // paymentFailed is a declined payment's error: the spec's payment code (402) with the

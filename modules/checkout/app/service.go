@@ -43,6 +43,9 @@ type Modules struct {
 	Coupons   ports.CouponUsage
 	Tax       ports.Tax
 	Shipping  ports.Shipping
+	// Catalog, when set, reads the lines' variants once per attempt for the
+	// reservation and the order (docs/decisions/0229); without it each reads them.
+	Catalog ports.Catalog
 }
 
 // Stores are checkout's own tables.

@@ -86,6 +86,36 @@ type Hold struct {
 	ProductID, VariantID, OrderID string
 	Quantity                      int
 	TTL                           time.Duration
+	// Variant, when set, is the variant as read from the catalog in ctx's
+	// transaction: the reservation does not read it again.
+	Variant *VariantFacts
+}
+
+// VariantFacts is a catalog variant as checkout reads it once per attempt and passes
+// it on: to inventory (the reservation) and to orders (the order's lines), which do
+// not read the catalog again (docs/decisions/0229).
+type VariantFacts struct {
+	ProductID, VariantID string
+	ProductTitle         string
+	Title                string // the variant's own title
+	SKU                  string
+	IsDefault            bool
+	Currency             string
+	Price                decimal.Decimal
+	Weight               decimal.Decimal
+	WeightUnit           string
+	RequiresShipping     bool
+	Taxable              bool
+	Tracked              bool   // the product's stock is tracked (inventory_management set)
+	Policy               string // the variant's inventory policy: deny or continue
+	LowStockThreshold    int
+}
+
+// Catalog reads the variants checkout sells.
+type Catalog interface {
+	// Variants returns the variants of the products (those found), by variant id, in
+	// one read.
+	Variants(ctx context.Context, productIDs []string) (map[string]VariantFacts, error)
 }
 
 // Reservation is a held quantity's record.
@@ -131,6 +161,19 @@ type OrderDraft struct {
 	// PaymentID, when set, is the order's succeeded charge: the order is created with
 	// it recorded (paid).
 	PaymentID string
+	// Payment, when set, is that charge as just recorded: the orders module records it
+	// without reading the payment again.
+	Payment *RecordedPayment
+	// Variants, by variant id, are the lines' variants as read from the catalog by the
+	// attempt (Catalog.Variants): the order's lines are built from them without
+	// reading the catalog again. A line whose variant is missing is read.
+	Variants map[string]VariantFacts
+}
+
+// RecordedPayment is a payment as its answer was recorded.
+type RecordedPayment struct {
+	ID, Status, Currency, Gateway, OrderID string
+	Amount, AmountCaptured                 decimal.Decimal
 }
 
 // Order is an order as checkout answers it.
@@ -202,6 +245,9 @@ type PaymentResult struct {
 	// Failed: the provider's code, message, whether to retry, and the spec's code.
 	ErrorCode, ErrorMessage, SpecCode string
 	RetryAllowed                      bool
+	// Recorded is the payment as the answer left it (Record sets it when the payments
+	// module answers it).
+	Recorded *RecordedPayment
 }
 
 // PreparedCharge is a charge whose payment Prepare stored (pending) and whose gateway

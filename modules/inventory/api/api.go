@@ -61,6 +61,20 @@ type ReserveCommand struct {
 	Quantity   int
 	// TTL overrides inventory.reservation_timeout when positive.
 	TTL time.Duration
+	// Variant, with VariantID set, is the variant as the caller has just read it from
+	// the catalog in ctx's transaction (checkout): when every command of a ReserveAll
+	// has it, the catalog is not read again (docs/decisions/0229).
+	Variant *VariantFacts
+}
+
+// VariantFacts is what a reservation needs to know of a catalog variant.
+type VariantFacts struct {
+	ProductName       string
+	LowStockThreshold int
+	Currency          string
+	Title, SKU        string
+	Policy            string // the variant's inventory policy: deny or continue
+	IsDefault         bool
 }
 
 // Reservation is a stock reservation; the data of inventory.reserved and

@@ -28,7 +28,9 @@ func (s *Service) Reserve(ctx context.Context, cmd api.ReserveCommand) (api.Rese
 // >= quantity (unless the variant's policy is continue), so concurrent reservations can
 // never oversell, on either engine. The products are locked in the commands' order
 // (one statement), the levels read in one statement, the reservations and movements
-// inserted in one statement each and the totals reported to the catalog once.
+// inserted in one statement each. The variants' totals are reported to the catalog
+// after the transaction commits, off the caller's path (docs/decisions/0229): the
+// catalog's inventory_quantity follows within a moment.
 func (s *Service) ReserveAll(ctx context.Context, cmds []api.ReserveCommand) ([]api.Reservation, error) {
 	for _, cmd := range cmds {
 		if err := validReserve(cmd); err != nil {
@@ -106,7 +108,8 @@ func (s *Service) ReserveAll(ctx context.Context, cmds []api.ReserveCommand) ([]
 				return err
 			}
 		}
-		return s.reportVariantTotals(ctx, vs)
+		s.syncLater(ctx, vs)
+		return nil
 	})
 	if err != nil {
 		return nil, domain.StockLimitField(err, "quantity")
@@ -134,8 +137,21 @@ func validReserve(cmd api.ReserveCommand) error {
 	return nil
 }
 
-// variants resolves each command's variant from the catalog.
+// variants resolves each command's variant: from the facts the commands carry when
+// they all do, else from the catalog.
 func (s *Service) variants(ctx context.Context, cmds []api.ReserveCommand) ([]ports.Variant, error) {
+	known := make([]ports.Variant, 0, len(cmds))
+	for _, cmd := range cmds {
+		f := cmd.Variant
+		if f == nil || cmd.VariantID == "" {
+			break
+		}
+		known = append(known, ports.Variant{ProductID: cmd.ProductID, ProductName: f.ProductName, LowStockThreshold: f.LowStockThreshold,
+			Currency: f.Currency, VariantID: cmd.VariantID, Title: f.Title, SKU: f.SKU, Policy: domain.Policy(f.Policy), IsDefault: f.IsDefault})
+	}
+	if len(known) == len(cmds) {
+		return known, nil
+	}
 	refs := make([]ports.VariantRef, len(cmds))
 	for i, cmd := range cmds {
 		refs[i] = ports.VariantRef{ProductID: cmd.ProductID, VariantID: cmd.VariantID}

@@ -1,6 +1,7 @@
 // Package app holds the inventory use cases: one method per operation, one transaction
 // per use case, every stock change serialised per product, recorded as a movement,
-// reported to the catalog and published through the outbox in that transaction.
+// reported to the catalog and published through the outbox in that transaction (a
+// reservation reports to the catalog once it has committed: catalogsync.go).
 package app
 
 import (
@@ -10,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"go.uber.org/zap"
 
 	"github.com/gocommerce/commerce/modules/inventory/api"
 	"github.com/gocommerce/commerce/modules/inventory/domain"
@@ -25,11 +28,18 @@ import (
 type Settings struct {
 	// ReservationTimeout is how long a reservation holds stock (inventory.reservation_timeout).
 	ReservationTimeout time.Duration
+	// CatalogSyncDelay is how long the background catalog sync of reservations waits
+	// for more reservations before it reports a batch (0: at once; catalogsync.go).
+	CatalogSyncDelay time.Duration
 }
+
+// DefaultCatalogSyncDelay gathers the reservations of about a tenth of a second into
+// one catalog sync.
+const DefaultCatalogSyncDelay = 100 * time.Millisecond
 
 // SettingsFrom takes inventory's settings from the configuration.
 func SettingsFrom(cfg *config.Config) Settings {
-	return Settings{ReservationTimeout: cfg.Inventory.ReservationTimeout}
+	return Settings{ReservationTimeout: cfg.Inventory.ReservationTimeout, CatalogSyncDelay: DefaultCatalogSyncDelay}
 }
 
 // Repositories groups the module's stores.
@@ -50,16 +60,22 @@ type Service struct {
 	clock    clock.Clock
 	settings Settings
 	newID    func() string
+	log      *zap.Logger
+	// sync queues the catalog syncs of reservations (catalogsync.go).
+	sync catalogSync
 }
 
 var _ api.Inventory = (*Service)(nil)
 
 // NewService builds the inventory service.
-func NewService(tm tx.Manager, repos Repositories, catalog ports.Catalog, pub event.Publisher, clk clock.Clock, settings Settings) *Service {
+func NewService(tm tx.Manager, repos Repositories, catalog ports.Catalog, pub event.Publisher, clk clock.Clock, settings Settings, log *zap.Logger) *Service {
 	if settings.ReservationTimeout <= 0 {
 		settings.ReservationTimeout = 30 * time.Minute
 	}
-	return &Service{tx: tm, repos: repos, catalog: catalog, events: pub, clock: clk, settings: settings, newID: ids.New}
+	if log == nil {
+		log = zap.NewNop()
+	}
+	return &Service{tx: tm, repos: repos, catalog: catalog, events: pub, clock: clk, settings: settings, newID: ids.New, log: log.Named("inventory")}
 }
 
 // actorOr returns the actor, or "system" when none was given.

@@ -224,6 +224,9 @@ type ReservationRepository interface {
 	ActiveIDs(ctx context.Context, by ReservationScope) ([]string, error)
 	// Due lists up to limit ids of active reservations with expires_at <= now.
 	Due(ctx context.Context, now time.Time, limit int) ([]string, error)
+	// ReservedSince lists the variants (product and variant ids, each once) of the
+	// reservations created at or after since.
+	ReservedSince(ctx context.Context, since time.Time) ([]Variant, error)
 }
 
 // ReservationScope selects reservations by order, product or variant.

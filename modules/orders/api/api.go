@@ -8,6 +8,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/gocommerce/commerce/platform/apperr"
 )
 
@@ -77,6 +79,24 @@ type LineItemInput struct {
 	VariantID string
 	Quantity  int
 	Price     string // decimal string; "" for the catalog price
+	// Variant, with ProductID and VariantID set, is the variant as the caller has
+	// just read it from the catalog (checkout): when every line has it, the catalog is
+	// not read again (docs/decisions/0229).
+	Variant *LineVariant
+}
+
+// LineVariant is what an order's line takes from its catalog variant.
+type LineVariant struct {
+	ProductTitle     string
+	VariantTitle     string // "" for a product's default variant
+	SKU              string
+	Currency         string
+	Price            decimal.Decimal
+	Weight           decimal.Decimal
+	WeightUnit       string
+	RequiresShipping bool
+	Taxable          bool
+	Tracked          bool // the product's stock is tracked
 }
 
 // ShippingLineInput is a shipping charge of a new order.
@@ -132,6 +152,21 @@ type CreateOrderCommand struct {
 	// SyncPayment would record it after the create (a sale pays the order, and
 	// order.payment_received follows order.created), in the same transaction.
 	PaymentID string
+	// Payment, when it is the payment PaymentID names, is that payment as the caller
+	// has just recorded it in ctx's transaction (checkout): it is used instead of
+	// reading the payment (docs/decisions/0229).
+	Payment *KnownPayment
+}
+
+// KnownPayment is a payment of the payments module as its caller knows it.
+type KnownPayment struct {
+	ID             string
+	Status         string // the payments module's status (succeeded, requires_capture, ...)
+	Amount         decimal.Decimal
+	AmountCaptured decimal.Decimal
+	Currency       string
+	Gateway        string
+	OrderID        string
 }
 
 // CustomerOrderFilter narrows a customer's order history.

@@ -45,7 +45,7 @@ func (s *Service) CreateOrder(ctx context.Context, cmd api.CreateOrderCommand) (
 		if err := s.claim(ctx, o, o.LineItems); err != nil {
 			return err
 		}
-		received, err := s.recordPaymentAtCreate(ctx, o, cmd.PaymentID)
+		received, err := s.recordPaymentAtCreate(ctx, o, cmd.PaymentID, cmd.Payment)
 		if err != nil {
 			return err
 		}
@@ -214,11 +214,7 @@ func (s *Service) build(ctx context.Context, cmd api.CreateOrderCommand, in crea
 	if err := s.attachCustomer(ctx, o, cmd.CustomerID); err != nil {
 		return nil, err
 	}
-	refs := make([]ports.VariantRef, len(cmd.LineItems))
-	for i, in := range cmd.LineItems {
-		refs[i] = ports.VariantRef{ProductID: in.ProductID, VariantID: in.VariantID}
-	}
-	vs, errs := s.catalog.Variants(ctx, refs)
+	vs, errs := s.lineVariants(ctx, cmd.LineItems)
 	for i, in := range cmd.LineItems {
 		var err error
 		if errs != nil {
@@ -277,6 +273,29 @@ func (s *Service) build(ctx context.Context, cmd api.CreateOrderCommand, in crea
 		return nil, apperr.Validation(map[string]string{"discount_codes": "discounts exceed the order's subtotal and shipping"})
 	}
 	return o, nil
+}
+
+// lineVariants looks the lines' variants up: from the facts the lines carry when they
+// all do, else from the catalog (one read).
+func (s *Service) lineVariants(ctx context.Context, lines []api.LineItemInput) ([]ports.CatalogVariant, []error) {
+	known := make([]ports.CatalogVariant, 0, len(lines))
+	for _, in := range lines {
+		v := in.Variant
+		if v == nil || in.ProductID == "" || in.VariantID == "" {
+			break
+		}
+		known = append(known, ports.CatalogVariant{ProductID: in.ProductID, VariantID: in.VariantID, ProductTitle: v.ProductTitle,
+			VariantTitle: v.VariantTitle, SKU: v.SKU, Price: v.Price, Currency: v.Currency, Weight: v.Weight, WeightUnit: v.WeightUnit,
+			RequiresShipping: v.RequiresShipping, Taxable: v.Taxable, Tracked: v.Tracked})
+	}
+	if len(known) == len(lines) {
+		return known, nil
+	}
+	refs := make([]ports.VariantRef, len(lines))
+	for i, in := range lines {
+		refs[i] = ports.VariantRef{ProductID: in.ProductID, VariantID: in.VariantID}
+	}
+	return s.catalog.Variants(ctx, refs)
 }
 
 // attachCustomer links the order to its customer: the given id (CUSTOMER_NOT_FOUND), or

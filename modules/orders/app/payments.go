@@ -82,6 +82,12 @@ func (s *Service) paymentFact(ctx context.Context, paymentID string) (string, do
 		}
 		return "", domain.PaymentEvent{}, false, err
 	}
+	return factOf(p)
+}
+
+// factOf is the payment fact of a payment's state (false for a state that records
+// nothing).
+func factOf(p ports.Payment) (string, domain.PaymentEvent, bool, error) {
 	var kind domain.TransactionKind
 	switch p.Status {
 	case ports.PaymentRequiresCapture:
@@ -98,12 +104,27 @@ func (s *Service) paymentFact(ctx context.Context, paymentID string) (string, do
 
 // recordPaymentAtCreate records the payment named by a create command on the new
 // order (a payment of another order, or in another currency, is not recorded): true
-// when money was received.
-func (s *Service) recordPaymentAtCreate(ctx context.Context, o *domain.Order, paymentID string) (bool, error) {
+// when money was received. known, when it is that payment, is used instead of a read.
+func (s *Service) recordPaymentAtCreate(ctx context.Context, o *domain.Order, paymentID string, known *api.KnownPayment) (bool, error) {
 	if strings.TrimSpace(paymentID) == "" {
 		return false, nil
 	}
-	orderID, ev, ok, err := s.paymentFact(ctx, paymentID)
+	var (
+		orderID string
+		ev      domain.PaymentEvent
+		ok      bool
+		err     error
+	)
+	if p := known; p != nil && p.ID == paymentID {
+		// The caller has just recorded it in this transaction: not read again.
+		amount := p.Amount
+		if p.AmountCaptured.IsPositive() {
+			amount = p.AmountCaptured
+		}
+		orderID, ev, ok, err = factOf(ports.Payment{ID: p.ID, Status: p.Status, Amount: amount, Currency: p.Currency, Gateway: p.Gateway, OrderID: p.OrderID})
+	} else {
+		orderID, ev, ok, err = s.paymentFact(ctx, paymentID)
+	}
 	if !ok || err != nil || orderID != o.ID || (ev.Currency != "" && !strings.EqualFold(ev.Currency, o.Currency)) {
 		return false, err
 	}

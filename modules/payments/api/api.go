@@ -139,6 +139,10 @@ type PaymentResult struct {
 	// SpecCode is the spec's payment code of a failure (CARD_DECLINED, ...), which
 	// decides its HTTP status (402).
 	SpecCode string `json:"spec_code,omitempty"`
+	// Payment is the payment as the answer left it (Record sets it): a caller may pass
+	// it on instead of reading the payment again (docs/decisions/0229). Not answered
+	// over HTTP.
+	Payment *Payment `json:"-"`
 }
 
 // MethodSummary is a payment record's payment_method.

@@ -472,7 +472,10 @@ func (s *Service) recordCharge(ctx context.Context, id string, known *domain.Pay
 	if err != nil {
 		return api.PaymentResult{}, err
 	}
-	return toResult(p), nil
+	r := toResult(p)
+	recorded := ToAPIPayment(p)
+	r.Payment = &recorded
+	return r, nil
 }
 
 // saveFromPayment keeps the card of a payment made with save_payment_method.

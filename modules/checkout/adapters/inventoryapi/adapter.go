@@ -22,6 +22,10 @@ func (a *Adapter) Reserve(ctx context.Context, hs []ports.Hold) ([]ports.Reserva
 	cmds := make([]inventory.ReserveCommand, len(hs))
 	for i, h := range hs {
 		cmds[i] = inventory.ReserveCommand{ProductID: h.ProductID, VariantID: h.VariantID, OrderID: h.OrderID, Quantity: h.Quantity, TTL: h.TTL}
+		if v := h.Variant; v != nil {
+			cmds[i].Variant = &inventory.VariantFacts{ProductName: v.ProductTitle, LowStockThreshold: v.LowStockThreshold, Currency: v.Currency,
+				Title: v.Title, SKU: v.SKU, Policy: v.Policy, IsDefault: v.IsDefault}
+		}
 	}
 	rs, err := a.inv.ReserveAll(ctx, cmds)
 	if err != nil {

@@ -43,11 +43,23 @@ func (a *Adapter) Create(ctx context.Context, d ports.OrderDraft) (ports.Order, 
 		BillingAddress: address(d.BillingAddress), SourceName: "checkout", CartToken: d.CartID, CheckoutToken: d.CheckoutID,
 		InventoryBehaviour: orders.InventoryBypass, CouponUsesRecorded: true, PaymentID: d.PaymentID,
 	}
+	if p := d.Payment; p != nil && p.ID == d.PaymentID {
+		cmd.Payment = &orders.KnownPayment{ID: p.ID, Status: p.Status, Amount: p.Amount, AmountCaptured: p.AmountCaptured,
+			Currency: p.Currency, Gateway: p.Gateway, OrderID: p.OrderID}
+	}
 	if cmd.BillingAddress == nil {
 		cmd.BillingAddress = cmd.ShippingAddress
 	}
 	for _, l := range d.Lines {
-		cmd.LineItems = append(cmd.LineItems, orders.LineItemInput{ProductID: l.ProductID, VariantID: l.VariantID, Quantity: l.Quantity, Price: money.Format(l.UnitPrice, cur)})
+		li := orders.LineItemInput{ProductID: l.ProductID, VariantID: l.VariantID, Quantity: l.Quantity, Price: money.Format(l.UnitPrice, cur)}
+		if v, ok := d.Variants[l.VariantID]; ok && v.ProductID == l.ProductID && l.VariantID != "" {
+			li.Variant = &orders.LineVariant{ProductTitle: v.ProductTitle, SKU: v.SKU, Currency: v.Currency, Price: v.Price,
+				Weight: v.Weight, WeightUnit: v.WeightUnit, RequiresShipping: v.RequiresShipping, Taxable: v.Taxable, Tracked: v.Tracked}
+			if !v.IsDefault {
+				li.Variant.VariantTitle = v.Title
+			}
+		}
+		cmd.LineItems = append(cmd.LineItems, li)
 	}
 	if r := d.Shipping; r != nil {
 		title := strings.TrimSpace(r.Carrier + " " + r.Name)

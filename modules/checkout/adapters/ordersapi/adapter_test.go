@@ -77,6 +77,40 @@ func TestCreate(t *testing.T) {
 	}
 }
 
+// The attempt's catalog read and recorded payment are passed on, so orders reads
+// neither again (docs/decisions/0229).
+func TestCreateWithKnownVariantsAndPayment(t *testing.T) {
+	t.Parallel()
+	f := &fakeOrders{}
+	a := ordersapi.NewAdapter(f, nil)
+	dr := draft(nil)
+	dr.PaymentID = "pay_1"
+	dr.Payment = &ports.RecordedPayment{ID: "pay_1", Status: "succeeded", Currency: "USD", Gateway: "test", OrderID: "o1", Amount: d("38.50"), AmountCaptured: d("38.50")}
+	dr.Variants = map[string]ports.VariantFacts{"v1": {ProductID: "p1", VariantID: "v1", ProductTitle: "Mug", Title: "Large", SKU: "M-L",
+		Currency: "USD", Price: d("12"), Weight: d("300"), WeightUnit: "g", RequiresShipping: true, Taxable: true, Tracked: true}}
+	if _, err := a.Create(context.Background(), dr); err != nil {
+		t.Fatal(err)
+	}
+	c := f.cmd
+	if p := c.Payment; p == nil || p.ID != "pay_1" || p.OrderID != "o1" || !p.Amount.Equal(d("38.50")) || p.Gateway != "test" {
+		t.Errorf("payment: %+v", c.Payment)
+	}
+	if v := c.LineItems[0].Variant; v == nil || v.ProductTitle != "Mug" || v.VariantTitle != "Large" || v.SKU != "M-L" || !v.Weight.Equal(d("300")) ||
+		v.WeightUnit != "g" || !v.Taxable || !v.Tracked || !v.RequiresShipping || c.LineItems[0].Price != "10.00" {
+		t.Errorf("line variant: %+v", c.LineItems[0].Variant)
+	}
+	// A default variant has no variant title; a variant of another product is not used.
+	dr.Variants["v1"] = ports.VariantFacts{ProductID: "p1", VariantID: "v1", ProductTitle: "Mug", Title: "Default", IsDefault: true}
+	if _, err := a.Create(context.Background(), dr); err != nil || f.cmd.LineItems[0].Variant == nil || f.cmd.LineItems[0].Variant.VariantTitle != "" {
+		t.Errorf("default variant: %+v, %v", f.cmd.LineItems[0].Variant, err)
+	}
+	dr.Variants["v1"] = ports.VariantFacts{ProductID: "p2", VariantID: "v1"}
+	dr.Payment = &ports.RecordedPayment{ID: "pay_other"}
+	if _, err := a.Create(context.Background(), dr); err != nil || f.cmd.LineItems[0].Variant != nil || f.cmd.Payment != nil {
+		t.Errorf("mismatched facts passed on: %+v %+v, %v", f.cmd.LineItems[0].Variant, f.cmd.Payment, err)
+	}
+}
+
 func TestCancel(t *testing.T) {
 	t.Parallel()
 	f := &fakeOrders{cancelErr: apperr.New(apperr.Conflict, "ORDER_ALREADY_CANCELLED", "Order is already cancelled")}

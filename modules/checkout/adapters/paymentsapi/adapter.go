@@ -65,6 +65,10 @@ func (a *Adapter) Record(ctx context.Context, ans ports.ChargeAnswer) (ports.Pay
 	default:
 		out.Outcome = ports.PaymentFailed
 	}
+	if p := r.Payment; p != nil {
+		out.Recorded = &ports.RecordedPayment{ID: p.ID, Status: p.Status, Currency: p.Currency, Gateway: p.Gateway, OrderID: p.OrderID,
+			Amount: p.Amount, AmountCaptured: p.AmountCaptured}
+	}
 	if pm := r.PaymentMethod; pm != nil {
 		out.Method = map[string]any{"method_type": pm.MethodType, "last_four": pm.LastFour, "card_brand": pm.CardBrand,
 			"exp_month": pm.ExpMonth, "exp_year": pm.ExpYear, "cardholder_name": pm.CardholderName, "token": pm.Token}

@@ -92,6 +92,15 @@ func TestCharge(t *testing.T) {
 	if r, _ := charge(a, ports.Charge{Currency: "USD"}); r.Outcome != ports.PaymentFailed || r.SpecCode != "CARD_DECLINED" {
 		t.Errorf("failed: %+v", r)
 	}
+	// The payment as recorded is passed on (the order records it without a read).
+	f.result = payments.PaymentResult{Type: payments.ResultSuccess, PaymentID: "pay_3", PaymentStatus: payments.StatusSucceeded,
+		Payment: &payments.Payment{ID: "pay_3", Status: payments.StatusSucceeded, Amount: decimal.RequireFromString("38.5"),
+			AmountCaptured: decimal.RequireFromString("38.5"), Currency: "USD", Gateway: "test", OrderID: "o1"}}
+	r, err = charge(a, ports.Charge{Currency: "USD"})
+	if p := r.Recorded; err != nil || r.Outcome != ports.PaymentSucceeded || p == nil || p.ID != "pay_3" || p.Status != payments.StatusSucceeded ||
+		!p.Amount.Equal(decimal.RequireFromString("38.5")) || !p.AmountCaptured.Equal(p.Amount) || p.Currency != "USD" || p.Gateway != "test" || p.OrderID != "o1" {
+		t.Errorf("succeeded: %+v (%+v), %v", r, r.Recorded, err)
+	}
 }
 
 func TestVoid(t *testing.T) {

@@ -126,6 +126,21 @@ func (r *ReservationRepository) Due(ctx context.Context, now time.Time, limit in
 	return out, nil
 }
 
+// ReservedSince lists the variants reserved at or after since, each once.
+func (r *ReservationRepository) ReservedSince(ctx context.Context, since time.Time) ([]ports.Variant, error) {
+	var rows []struct{ ProductID, VariantID string }
+	err := r.db.Conn(ctx).Model(&reservationRow{}).Distinct("product_id", "variant_id").
+		Where("created_at >= ?", since.UTC()).Scan(&rows).Error
+	if err != nil {
+		return nil, fmt.Errorf("inventory: reserved variants: %w", err)
+	}
+	out := make([]ports.Variant, len(rows))
+	for i, row := range rows {
+		out[i] = ports.Variant{ProductID: row.ProductID, VariantID: row.VariantID}
+	}
+	return out, nil
+}
+
 // MarkProcessed records the event; false when it was already there.
 func (r *ProcessedEvents) MarkProcessed(ctx context.Context, eventID, handler string, at time.Time) (bool, error) {
 	row := processedRow{EventID: eventID, Handler: handler, ProcessedAt: at.UTC()}
