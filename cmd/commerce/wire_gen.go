@@ -253,7 +253,7 @@ func initApp(cfg *config.Config) (*App, func(), error) {
 	subscriber5 := events9.NewSubscriber(service11, logger)
 	jobs8 := jobs3.NewJobs(service11, logger)
 	checkoutModule := checkout.NewModule(service11, handler11, subscriber5, jobs8)
-	stores5 := notifications.NewStores(dbDB, notificationRepository)
+	stores5 := notifications.NewStores(dbDB, notificationRepository, appQueryService)
 	channels := notifications.NewChannels(cfg)
 	customersapiAdapter := customersapi2.NewAdapter(service, service)
 	backend, cleanup5, err := jobsfx.Provide(cfg, logger)

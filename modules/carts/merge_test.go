@@ -166,3 +166,41 @@ func TestCartsAPI(t *testing.T) {
 		}
 	})
 }
+
+// IdleCustomerCarts (the abandoned-cart sweep's read, api.Queries): active customer
+// carts with items last changed before the cutoff, oldest first, after the cursor;
+// not guests' carts, empty ones, recently changed ones or expired ones.
+func TestIdleCustomerCarts(t *testing.T) {
+	eachEngine(t, func(t *testing.T, h *harness) {
+		ctx := context.Background()
+		item := map[string]any{"product_id": shirt, "quantity": 2}
+		mine := h.Must(http.StatusOK, http.MethodGet, "/api/v1/carts/me", nil, "cust1").Data()
+		h.Must(http.StatusCreated, http.MethodPost, "/api/v1/carts/"+mine["id"].(string)+"/items", item, "cust1")
+		h.Must(http.StatusOK, http.MethodGet, "/api/v1/carts/me", nil, "cust2") // empty
+		guest, session := h.guest("")
+		h.Must(http.StatusCreated, http.MethodPost, "/api/v1/carts/"+guest+"/items", item, session)
+
+		h.clock.Advance(5 * time.Hour)
+		idle, err := h.queries.IdleCustomerCarts(ctx, h.clock.Now().Add(-4*time.Hour), api.IdleCart{}, 10)
+		if err != nil || len(idle) != 1 {
+			t.Fatalf("idle carts %+v %v, want customer 1's alone", idle, err)
+		}
+		c := idle[0]
+		if c.ID != mine["id"] || c.CustomerID != customer1 || c.Currency != "USD" || c.Total != "39.98" || c.ItemCount != 2 ||
+			!c.UpdatedAt.Equal(t0) {
+			t.Errorf("idle cart %+v", c)
+		}
+		if next, err := h.queries.IdleCustomerCarts(ctx, h.clock.Now().Add(-4*time.Hour), c, 10); err != nil || len(next) != 0 {
+			t.Errorf("after the last one: %+v %v", next, err)
+		}
+		// A change makes it active again; an expired cart is not idle but gone.
+		h.Must(http.StatusCreated, http.MethodPost, "/api/v1/carts/"+c.ID+"/items", item, "cust1")
+		if idle, err := h.queries.IdleCustomerCarts(ctx, h.clock.Now().Add(-4*time.Hour), api.IdleCart{}, 10); err != nil || len(idle) != 0 {
+			t.Errorf("after a change: %+v %v", idle, err)
+		}
+		h.clock.Advance(31 * 24 * time.Hour)
+		if idle, err := h.queries.IdleCustomerCarts(ctx, h.clock.Now().Add(-4*time.Hour), api.IdleCart{}, 10); err != nil || len(idle) != 0 {
+			t.Errorf("expired carts: %+v %v", idle, err)
+		}
+	})
+}

@@ -2,16 +2,15 @@ package notifications_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
 	"time"
 
-	"go.uber.org/zap"
-
 	"github.com/gocommerce/commerce/modules/notifications/adapters/postgres"
 	"github.com/gocommerce/commerce/modules/notifications/app"
-	"github.com/gocommerce/commerce/platform/events"
+	"github.com/gocommerce/commerce/modules/notifications/ports"
 )
 
 func order(extra map[string]any) map[string]any {
@@ -104,21 +103,20 @@ func keys(m map[string]string) []string {
 	return out
 }
 
-// Abandoned carts: a customer cart with items idle past the delay gets one reminder,
-// only when the customer accepts marketing; a converted cart gets none.
+// Abandoned carts: a customer cart with items idle past the delay (as the carts module
+// reports it) gets one reminder, only when the customer accepts marketing; new
+// activity makes it eligible again once idle past the delay.
 func TestAbandonedCartReminder(t *testing.T) {
 	t.Parallel()
 	eachEngine(t, options{}, func(t *testing.T, h *harness) {
-		old := time.Now().Add(-5 * time.Hour).UTC()
-		cart := func(id, customer string, items int) map[string]any {
-			return map[string]any{"id": id, "customer_id": customer, "currency": "EUR", "total": "25.00", "item_count": items, "updated_at": old}
-		}
-		h.deliver("cart.created", "e1", cart("cart-ada", customer1, 2))
-		h.deliver("cart.created", "e2", cart("cart-bob", customer2, 1)) // Bob does not accept marketing
-		h.deliver("cart.created", "e3", cart("cart-empty", customer1, 0))
-		h.deliver("cart.created", "e4", cart("cart-done", customer1, 1))
-		h.deliver("cart.converted", "e5", cart("cart-done", customer1, 1))
-		if err := h.jobs.RemindAbandonedCarts(context.Background()); err != nil {
+		ctx := context.Background()
+		old := time.Now().Add(-5 * time.Hour).UTC().Truncate(time.Microsecond)
+		h.carts.put(
+			ports.CartActivity{CartID: "cart-ada", CustomerID: customer1, Currency: "EUR", Total: "25.00", ItemCount: 2, LastActiveAt: old},
+			ports.CartActivity{CartID: "cart-bob", CustomerID: customer2, Currency: "EUR", Total: "9.00", ItemCount: 1, LastActiveAt: old}, // Bob does not accept marketing
+			ports.CartActivity{CartID: "cart-fresh", CustomerID: customer1, Currency: "EUR", Total: "3.00", ItemCount: 1, LastActiveAt: time.Now().Add(-time.Hour)},
+		)
+		if err := h.jobs.RemindAbandonedCarts(ctx); err != nil {
 			t.Fatal(err)
 		}
 		m := h.smtp.Wait(t, 1, 5*time.Second)[0]
@@ -126,7 +124,7 @@ func TestAbandonedCartReminder(t *testing.T) {
 			!strings.Contains(m.Part("text/plain"), "You left 2 item(s) worth 25.00 EUR") {
 			t.Errorf("reminder %q %s", m.Subject(), m.Part("text/plain"))
 		}
-		if err := h.jobs.RemindAbandonedCarts(context.Background()); err != nil {
+		if err := h.jobs.RemindAbandonedCarts(ctx); err != nil {
 			t.Fatal(err)
 		}
 		time.Sleep(200 * time.Millisecond)
@@ -136,13 +134,33 @@ func TestAbandonedCartReminder(t *testing.T) {
 		if n := h.Count("notifications", "customer_id = ?", customer2); n != 0 {
 			t.Errorf("Bob, who refuses marketing, got %d", n)
 		}
-		// New activity makes the cart eligible again, after the delay.
-		h.deliver("cart.item_added", "e6", map[string]any{"cart_id": "cart-ada", "total": "30.00", "currency": "EUR"})
+		// New activity, idle past the delay again: a second reminder.
+		h.carts.put(ports.CartActivity{CartID: "cart-ada", CustomerID: customer1, Currency: "EUR", Total: "30.00", ItemCount: 3,
+			LastActiveAt: old.Add(30 * time.Minute)})
+		if err := h.jobs.RemindAbandonedCarts(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if got := h.smtp.Wait(t, 2, 5*time.Second); !strings.Contains(got[1].Part("text/plain"), "You left 3 item(s) worth 30.00 EUR") {
+			t.Errorf("second reminder %s", got[1].Part("text/plain"))
+		}
+	})
+}
+
+// The sweep reads the idle carts page by page: more carts than a page are each
+// considered once a run (reminded, or dropped for a customer who refuses marketing).
+func TestAbandonedCartSweepPages(t *testing.T) {
+	t.Parallel()
+	eachEngine(t, options{noRunner: true}, func(t *testing.T, h *harness) {
+		old := time.Now().Add(-5 * time.Hour).UTC().Truncate(time.Microsecond)
+		for i := range 1100 {
+			h.carts.put(ports.CartActivity{CartID: fmt.Sprintf("cart-%04d", i), CustomerID: customer2, Currency: "EUR", Total: "1.00",
+				ItemCount: 1, LastActiveAt: old.Add(time.Duration(i%7) * time.Second)})
+		}
 		if err := h.jobs.RemindAbandonedCarts(context.Background()); err != nil {
 			t.Fatal(err)
 		}
-		if n := h.Count("notification_cart_activity", "cart_id = ? AND reminded_at IS NULL", "cart-ada"); n != 1 {
-			t.Errorf("active cart not watched again: %d", n)
+		if n := h.Count("notification_cart_activity", "reminded_at IS NOT NULL"); n != 1100 {
+			t.Errorf("%d carts considered, want 1100", n)
 		}
 	})
 }
@@ -187,56 +205,6 @@ func TestForgetCustomer(t *testing.T) {
 		}
 		if o["recipient"] != "bob@example.com" || o["status"] != "pending" {
 			t.Errorf("another customer's notification changed: %v", o)
-		}
-	})
-}
-
-// Item activity through the relay: the batch's item events are one write (one
-// statement on PostgreSQL) in which each watched cart keeps its latest activity; a
-// cart not watched is ignored.
-func TestCartItemActivityInBatches(t *testing.T) {
-	t.Parallel()
-	eachEngine(t, options{noRunner: true}, func(t *testing.T, h *harness) {
-		ctx := context.Background()
-		old := time.Now().Add(-5 * time.Hour).UTC()
-		for _, id := range []string{"cart-a", "cart-b"} {
-			h.deliver("cart.created", "created-"+id, map[string]any{"id": id, "customer_id": customer1, "currency": "EUR", "total": "0.00", "item_count": 0, "updated_at": old})
-		}
-		bus := events.NewBus()
-		h.sub.Subscribe(bus.Consumer("notifications"))
-		ob := events.NewOutbox(h.DB)
-		if err := h.DB.InTx(ctx, func(ctx context.Context) error {
-			for _, e := range []struct{ typ, cart, total string }{
-				{"cart.item_added", "cart-a", "10.00"}, {"cart.item_added", "cart-b", "5.00"}, {"cart.item_added", "cart-a", "25.00"},
-				{"cart.item_removed", "cart-b", "0.00"}, {"cart.item_added", "cart-x", "7.00"},
-			} {
-				if err := ob.Publish(ctx, e.typ, e.cart, map[string]any{"cart_id": e.cart, "total": e.total, "currency": "EUR"}); err != nil {
-					return err
-				}
-			}
-			return nil
-		}); err != nil {
-			t.Fatal(err)
-		}
-		if n, err := events.NewRelay(h.DB, bus, zap.NewNop()).Drain(ctx); err != nil || n != 5 {
-			t.Fatalf("Drain = %d, %v; want 5", n, err)
-		}
-		type activity struct {
-			Total        string
-			ItemCount    int
-			LastActiveAt time.Time
-		}
-		for cart, want := range map[string]activity{"cart-a": {"25.00", 1, old}, "cart-b": {"0.00", 0, old}} {
-			var got activity
-			if err := h.DB.Gorm().Table("notification_cart_activity").Select("total, item_count, last_active_at").Where("cart_id = ?", cart).Take(&got).Error; err != nil {
-				t.Fatal(err)
-			}
-			if got.Total != want.Total || got.ItemCount != want.ItemCount || !got.LastActiveAt.After(want.LastActiveAt.Add(time.Hour)) {
-				t.Errorf("%s activity = %+v, want total %s, %d items, active now", cart, got, want.Total, want.ItemCount)
-			}
-		}
-		if n := h.Count("notification_cart_activity", "cart_id = ?", "cart-x"); n != 0 {
-			t.Errorf("a cart not watched got %d activity rows", n)
 		}
 	})
 }

@@ -1,8 +1,10 @@
 package notifications_test
 
 import (
+	"cmp"
 	"context"
 	"net/http"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -95,8 +97,41 @@ type harness struct {
 	smtp *notificationstest.SMTPServer
 	jobs *notificationsjobs.Jobs
 	sub  *notificationsevents.Subscriber
-	sms  *recorder
-	cfg  config.Config
+	sms   *recorder
+	cfg   config.Config
+	carts *idleCarts
+}
+
+// idleCarts stands for the carts module's read side in the abandoned-cart sweep: the
+// customer carts with items the test puts there (the carts module's own tests check
+// which carts its query returns).
+type idleCarts struct {
+	mu    sync.Mutex
+	carts map[string]ports.CartActivity
+}
+
+func (f *idleCarts) put(cs ...ports.CartActivity) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, c := range cs {
+		f.carts[c.CartID] = c
+	}
+}
+
+func (f *idleCarts) IdleCustomerCarts(_ context.Context, before time.Time, after ports.CartActivity, limit int) ([]ports.CartActivity, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []ports.CartActivity
+	for _, c := range f.carts {
+		later := c.LastActiveAt.After(after.LastActiveAt) || (c.LastActiveAt.Equal(after.LastActiveAt) && c.CartID > after.CartID)
+		if c.LastActiveAt.Before(before) && later {
+			out = append(out, c)
+		}
+	}
+	slices.SortFunc(out, func(a, b ports.CartActivity) int {
+		return cmp.Or(a.LastActiveAt.Compare(b.LastActiveAt), cmp.Compare(a.CartID, b.CartID))
+	})
+	return out[:min(limit, len(out))], nil
 }
 
 type options struct {
@@ -130,8 +165,9 @@ func newHarness(t *testing.T, engine string, o options) *harness {
 	chs := app.Channels{channels.NewSMTP(env.Config.Notifications.Email), sms, &recorder{name: domain.ChannelPush},
 		&recorder{name: domain.ChannelWebhook}, channels.InApp{}}
 	runner := inprocess.New(&env.Config, zap.NewNop())
+	idle := &idleCarts{carts: map[string]ports.CartActivity{}}
 	stores := app.Stores{Notifications: notificationspg.NewNotificationRepository(env.DB),
-		Templates: notificationspg.NewTemplateRepository(env.DB), Carts: notificationspg.NewCartRepository(env.DB)}
+		Templates: notificationspg.NewTemplateRepository(env.DB), Carts: notificationspg.NewCartRepository(env.DB), IdleCarts: idle}
 	svc := app.NewService(env.DB, stores, chs, fakeCustomers{}, runner, clock.New(), app.SettingsFrom(&env.Config), zap.NewNop())
 	j := notificationsjobs.NewJobs(svc, &env.Config, zap.NewNop())
 	j.Register(runner)
@@ -140,7 +176,7 @@ func newHarness(t *testing.T, engine string, o options) *harness {
 	}
 	sub := notificationsevents.NewSubscriber(svc, zap.NewNop())
 	mod := notifications.NewModule(notificationshttp.NewHandler(svc), sub, j)
-	return &harness{Harness: env.Serve(principals, docs, mod), t: t, svc: svc, smtp: srv, jobs: j, sub: sub, sms: sms, cfg: env.Config}
+	return &harness{Harness: env.Serve(principals, docs, mod), t: t, svc: svc, smtp: srv, jobs: j, sub: sub, sms: sms, cfg: env.Config, carts: idle}
 }
 
 func eachEngine(t *testing.T, o options, fn func(t *testing.T, h *harness)) {

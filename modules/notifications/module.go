@@ -9,6 +9,8 @@ package notifications
 import (
 	"github.com/google/wire"
 
+	carts "github.com/gocommerce/commerce/modules/carts/api"
+	"github.com/gocommerce/commerce/modules/notifications/adapters/cartsapi"
 	"github.com/gocommerce/commerce/modules/notifications/adapters/channels"
 	"github.com/gocommerce/commerce/modules/notifications/adapters/customersapi"
 	notificationsevents "github.com/gocommerce/commerce/modules/notifications/adapters/events"
@@ -46,11 +48,12 @@ func Migrations() db.MigrationSource { return notificationspg.Migrations() }
 // under data_dir when no SMTP host is set).
 func NewChannels(cfg *config.Config) app.Channels { return channels.New(cfg) }
 
-// NewStores builds the module's repositories: the notifications one (QuerySet's) and,
-// on the database, the templates and the abandoned carts.
-func NewStores(d *db.DB, n ports.NotificationRepository) app.Stores {
+// NewStores builds the module's repositories: the notifications one (QuerySet's), on
+// the database the templates and the abandoned-cart reminders, and the carts module's
+// idle carts (its read side).
+func NewStores(d *db.DB, n ports.NotificationRepository, cq carts.Queries) app.Stores {
 	return app.Stores{Notifications: n, Templates: notificationspg.NewTemplateRepository(d),
-		Carts: notificationspg.NewCartRepository(d)}
+		Carts: notificationspg.NewCartRepository(d), IdleCarts: cartsapi.NewAdapter(cq)}
 }
 
 // QuerySet is the query side: it depends on the database only, so customers (which
@@ -63,8 +66,8 @@ var QuerySet = wire.NewSet(
 )
 
 // ProviderSet wires the command side. Inputs: *config.Config, *zap.Logger, *db.DB,
-// tx.Manager, jobs.Enqueuer, clock.Clock, customers/api.Customers and
-// customers/api.AccountLinks. Outputs: *Module,
+// tx.Manager, jobs.Enqueuer, clock.Clock, customers/api.Customers,
+// customers/api.AccountLinks and carts/api.Queries. Outputs: *Module,
 // *app.Service and api.Notifications.
 var ProviderSet = wire.NewSet(
 	QuerySet,

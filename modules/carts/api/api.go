@@ -230,6 +230,21 @@ type Queries interface {
 	// first, with its items (data export). Other customers' and guests' carts never
 	// appear.
 	ExportCarts(ctx context.Context, customerID string) ([]ExportedCart, error)
+	// IdleCustomerCarts returns up to limit (at most 500) active, unexpired customer
+	// carts with items whose last change is before before, oldest change first, after
+	// the cursor after (the last cart of the previous page; the zero value for the
+	// first): the abandoned-cart sweep's candidates (decision 0233).
+	IdleCustomerCarts(ctx context.Context, before time.Time, after IdleCart, limit int) ([]IdleCart, error)
+}
+
+// IdleCart is an active customer cart with items, as of its last change.
+type IdleCart struct {
+	ID         string
+	CustomerID string
+	Currency   string
+	Total      string // as the cart resource shows it ("25.00")
+	ItemCount  int
+	UpdatedAt  time.Time
 }
 
 // Errors other modules may test for with errors.Is (they match on the code).

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/gocommerce/commerce/modules/carts/api"
+	"github.com/gocommerce/commerce/modules/carts/domain"
 	"github.com/gocommerce/commerce/modules/carts/ports"
 	"github.com/gocommerce/commerce/platform/clock"
 	"github.com/gocommerce/commerce/platform/ids"
@@ -49,6 +50,22 @@ func (q *QueryService) ExportCarts(ctx context.Context, customerID string) ([]ap
 			id := c.ConvertedOrderID
 			out[i].OrderID = &id
 		}
+	}
+	return out, nil
+}
+
+// IdleCustomerCarts returns active customer carts with items idle since before, after
+// the cursor (api.Queries, for the abandoned-cart sweep).
+func (q *QueryService) IdleCustomerCarts(ctx context.Context, before time.Time, after api.IdleCart, limit int) ([]api.IdleCart, error) {
+	limit = min(max(limit, 1), 500)
+	cs, err := q.repo.IdleCustomerCarts(ctx, before, q.now(), after.UpdatedAt, after.ID, limit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]api.IdleCart, len(cs))
+	for i, c := range cs {
+		out[i] = api.IdleCart{ID: string(c.ID), CustomerID: c.CustomerID, Currency: c.Currency, Total: domain.Format(c.Total(), c.Currency),
+			ItemCount: c.ItemCount, UpdatedAt: c.UpdatedAt}
 	}
 	return out, nil
 }

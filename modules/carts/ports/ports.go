@@ -45,6 +45,10 @@ type CartRepository interface {
 	ExpireInactive(ctx context.Context, now time.Time) (int64, error)
 	// ForCustomer returns every cart of the customer, newest first.
 	ForCustomer(ctx context.Context, customerID string) ([]*domain.Cart, error)
+	// IdleCustomerCarts returns up to limit active customer carts with items, not
+	// expired at now, last changed before before and after the cursor (afterAt,
+	// afterID), ordered by last change then id, without their items.
+	IdleCustomerCarts(ctx context.Context, before, now, afterAt time.Time, afterID string, limit int) ([]*domain.Cart, error)
 }
 
 // CartWriter writes a change that is its own use case (adding an item) with the events

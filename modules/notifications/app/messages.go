@@ -135,69 +135,64 @@ func (s *Service) WebhookDisabled(ctx context.Context, key, endpointID, url, rea
 	return nil
 }
 
-// TouchCart records a cart's state (cart events with the cart resource).
-func (s *Service) TouchCart(ctx context.Context, c ports.CartActivity) error {
-	return s.stores.Carts.Touch(ctx, c)
-}
-
-// CartActivity records item activity on a cart.
-func (s *Service) CartActivity(ctx context.Context, cartID, total string, at time.Time) error {
-	return s.stores.Carts.Activity(ctx, cartID, total, !zeroTotal(total), at)
-}
-
-// CartActivities records item activity on several carts, in the order seen: the last
-// (latest) activity of each cart is the one recorded, in one write.
-func (s *Service) CartActivities(ctx context.Context, as []ports.ItemActivity) error {
-	latest := make(map[string]int, len(as))
-	out := make([]ports.ItemActivity, 0, len(as))
-	for _, a := range as {
-		a.HasItems = !zeroTotal(a.Total)
-		i, seen := latest[a.CartID]
-		switch {
-		case !seen:
-			latest[a.CartID] = len(out)
-			out = append(out, a)
-		case !a.At.Before(out[i].At):
-			out[i] = a
-		}
-	}
-	return s.stores.Carts.Activities(ctx, out)
-}
-
-func zeroTotal(total string) bool { return total == "" || total == "0" || total == "0.00" }
-
-// ForgetCart stops watching a cart (it became an order).
-func (s *Service) ForgetCart(ctx context.Context, cartID string) error {
-	return s.stores.Carts.Forget(ctx, cartID)
-}
-
 // RemindAbandonedCarts emails the customers whose cart with items has been idle for
 // notifications.abandoned_cart_delay, once per idle spell, if they accept marketing.
+// The candidates come from the carts module at sweep time (decision 0233), page by
+// page; a cart already reminded for its current last change is skipped.
 func (s *Service) RemindAbandonedCarts(ctx context.Context) (int64, error) {
 	if s.settings.AbandonedCartDelay <= 0 {
 		return 0, nil
 	}
 	now := s.clock.Now()
-	carts, err := s.stores.Carts.Abandoned(ctx, now.Add(-s.settings.AbandonedCartDelay), sweepLimit)
-	if err != nil {
-		return 0, err
-	}
+	before := now.Add(-s.settings.AbandonedCartDelay)
 	var n int64
-	for _, c := range carts {
-		key := "abandoned_cart:" + c.CartID + ":" + strconv.FormatInt(c.LastActiveAt.Unix(), 10)
-		if err := s.Notify(ctx, key, api.Message{CustomerID: c.CustomerID, TemplateID: TemplateAbandonedCart, Marketing: true,
-			Priority: domain.PriorityLow, Metadata: map[string]any{"cart_id": c.CartID},
-			Variables: map[string]any{"item_count": c.ItemCount, "total": c.Total, "currency": c.Currency,
-				"cart_url": s.settings.ShopURL + "/cart"}}); err != nil {
+	var after ports.CartActivity
+	for range maxReminderPages {
+		carts, err := s.stores.IdleCarts.IdleCustomerCarts(ctx, before, after, reminderPage)
+		if err != nil {
 			return n, err
 		}
-		if err := s.stores.Carts.Reminded(ctx, c.CartID, now); err != nil {
+		if len(carts) == 0 {
+			return n, nil
+		}
+		ids := make([]string, len(carts))
+		for i, c := range carts {
+			ids[i] = c.CartID
+		}
+		reminded, err := s.stores.Carts.RemindedFor(ctx, ids)
+		if err != nil {
 			return n, err
 		}
-		n++
+		for _, c := range carts {
+			if last, ok := reminded[c.CartID]; ok && !last.Before(c.LastActiveAt.UTC().Truncate(time.Microsecond)) {
+				continue
+			}
+			key := "abandoned_cart:" + c.CartID + ":" + strconv.FormatInt(c.LastActiveAt.Unix(), 10)
+			if err := s.Notify(ctx, key, api.Message{CustomerID: c.CustomerID, TemplateID: TemplateAbandonedCart, Marketing: true,
+				Priority: domain.PriorityLow, Metadata: map[string]any{"cart_id": c.CartID},
+				Variables: map[string]any{"item_count": c.ItemCount, "total": c.Total, "currency": c.Currency,
+					"cart_url": s.settings.ShopURL + "/cart"}}); err != nil {
+				return n, err
+			}
+			if err := s.stores.Carts.Reminded(ctx, c, now); err != nil {
+				return n, err
+			}
+			n++
+		}
+		if len(carts) < reminderPage {
+			return n, nil
+		}
+		after = carts[len(carts)-1]
 	}
 	return n, nil
 }
+
+// A sweep reads idle carts reminderPage at a time, at most maxReminderPages pages a run
+// (50,000 carts, the longest idle first).
+const (
+	reminderPage     = 500
+	maxReminderPages = 100
+)
 
 // ForgetCustomer erases what the module keeps of a deleted or anonymized customer:
 // their notifications keep their status, channel and times (statistics) but lose the

@@ -76,6 +76,7 @@ type Stores struct {
 	Notifications ports.NotificationRepository
 	Templates     ports.TemplateRepository
 	Carts         ports.CartRepository
+	IdleCarts     ports.IdleCarts // the carts module's idle customer carts
 }
 
 // Service implements api.Notifications and the module's use cases.

@@ -110,42 +110,33 @@ type Customers interface {
 	PasswordResetLink(ctx context.Context, customerID string) (Link, error)
 }
 
-// CartActivity is a cart the abandoned-cart sweep watches.
+// CartActivity is a customer's cart with items as of its last change: a candidate of
+// the abandoned-cart sweep.
 type CartActivity struct {
 	CartID       string
 	CustomerID   string
-	Email        string
 	Currency     string
 	Total        string
 	ItemCount    int
 	LastActiveAt time.Time
 }
 
-// ItemActivity is activity seen on a cart's items: its total, whether it has items, when.
-type ItemActivity struct {
-	CartID   string
-	Total    string
-	HasItems bool
-	At       time.Time
+// IdleCarts reads the carts module's idle customer carts (decision 0233).
+type IdleCarts interface {
+	// IdleCustomerCarts returns up to limit active customer carts with items last
+	// changed before before, oldest change first, after the cursor (the last cart of
+	// the previous page; the zero value for the first).
+	IdleCustomerCarts(ctx context.Context, before time.Time, after CartActivity, limit int) ([]CartActivity, error)
 }
 
-// CartRepository keeps the carts' last activity (from cart events).
+// CartRepository keeps the abandoned-cart reminders sent: per cart, the activity
+// (last change) the last reminder was for.
 type CartRepository interface {
-	// Touch records activity on a cart (items > 0 keeps it watched, 0 forgets it).
-	Touch(ctx context.Context, c CartActivity) error
-	// Forget stops watching a cart (converted).
-	Forget(ctx context.Context, cartID string) error
-	// ForgetCustomer stops watching a customer's carts.
+	// RemindedFor returns, of the carts, those reminded, with the last change their
+	// last reminder was for.
+	RemindedFor(ctx context.Context, cartIDs []string) (map[string]time.Time, error)
+	// Reminded records a reminder sent at for the cart as of its last change.
+	Reminded(ctx context.Context, c CartActivity, at time.Time) error
+	// ForgetCustomer forgets the reminders of a customer's carts.
 	ForgetCustomer(ctx context.Context, customerID string) error
-	// Activity records activity seen on a cart's items: its total, and whether it has
-	// items (a total of zero: none); a cart not watched yet is ignored.
-	Activity(ctx context.Context, cartID, total string, hasItems bool, at time.Time) error
-	// Activities records several carts' item activity at once (one statement on
-	// PostgreSQL), at most one entry per cart, as Activity does each.
-	Activities(ctx context.Context, as []ItemActivity) error
-	// Abandoned returns up to limit customers' carts with items, idle since before,
-	// never reminded.
-	Abandoned(ctx context.Context, before time.Time, limit int) ([]CartActivity, error)
-	// Reminded marks a cart reminded.
-	Reminded(ctx context.Context, cartID string, at time.Time) error
 }

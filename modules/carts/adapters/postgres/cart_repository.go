@@ -366,3 +366,30 @@ func (r *CartRepository) ExpireInactive(ctx context.Context, now time.Time) (int
 func (r *CartRepository) ForCustomer(ctx context.Context, customerID string) ([]*domain.Cart, error) {
 	return find(ctx, r.db, "c.customer_id = ?", "c.created_at DESC, c.id DESC", customerID)
 }
+
+// IdleCustomerCarts returns active, unexpired customer carts with items whose last
+// change is before before, after the cursor (afterAt, afterID), oldest change first,
+// without their items: one statement on the partial index of active customer carts.
+func (r *CartRepository) IdleCustomerCarts(ctx context.Context, before, now, afterAt time.Time, afterID string, limit int) ([]*domain.Cart, error) {
+	var (
+		out []*domain.Cart
+		cr  cartRow
+	)
+	q := "SELECT " + cartSelect + " FROM carts c WHERE c.status = ? AND c.customer_id IS NOT NULL AND c.item_count > 0" +
+		" AND c.updated_at < ? AND c.expires_at > ? AND (c.updated_at > ? OR (c.updated_at = ? AND c.id > ?))" +
+		" ORDER BY c.updated_at, c.id LIMIT ?"
+	if afterID == "" {
+		afterID = "00000000-0000-0000-0000-000000000000" // ids are UUIDs: before any
+	}
+	args := []any{string(domain.StatusActive), before.UTC(), now.UTC(), afterAt.UTC(), afterAt.UTC(), afterID, limit}
+	err := r.db.Query(ctx, r.db.Rebind(q), args, pointers(cr.fields()), func() error {
+		c, err := cr.toDomain(nil)
+		if err != nil {
+			return err
+		}
+		out = append(out, c)
+		cr = cartRow{}
+		return nil
+	})
+	return out, err
+}

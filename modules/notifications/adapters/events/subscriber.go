@@ -1,7 +1,8 @@
 // Package events turns other modules' events into the store's own messages: order
 // confirmation, shipped with tracking, cancelled, payment received and failed,
-// refund, account invite, welcome, password reset, low stock and disabled webhook endpoints to staff, and the cart
-// activity the abandoned-cart sweep reads. Each message is sent once per event (the
+// refund, account invite, welcome, password reset, low stock and disabled webhook
+// endpoints to staff (the abandoned-cart sweep reads the carts module instead of cart
+// events: decision 0233). Each message is sent once per event (the
 // event id, or the order or customer it concerns, is its dedupe key).
 package events
 
@@ -11,14 +12,12 @@ import (
 
 	"go.uber.org/zap"
 
-	carts "github.com/gocommerce/commerce/modules/carts/api"
 	catalog "github.com/gocommerce/commerce/modules/catalog/api"
 	checkout "github.com/gocommerce/commerce/modules/checkout/api"
 	customers "github.com/gocommerce/commerce/modules/customers/api"
 	"github.com/gocommerce/commerce/modules/notifications/api"
 	"github.com/gocommerce/commerce/modules/notifications/app"
 	"github.com/gocommerce/commerce/modules/notifications/domain"
-	"github.com/gocommerce/commerce/modules/notifications/ports"
 	orders "github.com/gocommerce/commerce/modules/orders/api"
 	payments "github.com/gocommerce/commerce/modules/payments/api"
 	webhooks "github.com/gocommerce/commerce/modules/webhooks/api"
@@ -52,24 +51,9 @@ func (s *Subscriber) Subscribe(sub event.Subscriber) {
 		customers.EventCustomerAnonymized:    s.forgetCustomer,
 		catalog.EventProductLowStock:         s.lowStock,
 		webhooks.EventEndpointDisabled:       s.webhookDisabled,
-		carts.EventCartCreated:               s.cartState,
-		carts.EventCartUpdated:               s.cartState,
-		carts.EventCartCouponApplied:         s.cartState,
-		carts.EventCartCouponRemoved:         s.cartState,
-		carts.EventCartMerged:                s.cartState,
-		carts.EventCartConverted:             s.cartConverted,
 	}
 	for t, h := range handlers {
 		sub.Subscribe(t, s.decoded(h))
-	}
-	// Item activity, the most frequent, in one write per relay batch (decision 0231).
-	items := []string{carts.EventCartItemAdded, carts.EventCartItemUpdated, carts.EventCartItemRemoved}
-	if bs, ok := sub.(event.BatchSubscriber); ok {
-		bs.SubscribeBatch(items, s.cartItems)
-		return
-	}
-	for _, t := range items {
-		sub.Subscribe(t, s.decoded(s.cartItem))
 	}
 }
 
@@ -291,42 +275,6 @@ func (s *Subscriber) webhookDisabled(ctx context.Context, e event.Event) error {
 	return s.App.WebhookDisabled(ctx, "webhook_disabled:"+e.ID, w.ID, w.URL, reason, w.FailureCount)
 }
 
-func (s *Subscriber) cartState(ctx context.Context, e event.Event) error {
-	c, err := decode[carts.CartResource](e)
-	if err != nil {
-		return err
-	}
-	return s.App.TouchCart(ctx, ports.CartActivity{CartID: c.ID, CustomerID: deref(c.CustomerID), Email: c.Email, Currency: c.Currency,
-		Total: c.Total, ItemCount: c.ItemCount, LastActiveAt: c.UpdatedAt})
-}
 
-func (s *Subscriber) cartItem(ctx context.Context, e event.Event) error {
-	c, err := decode[carts.CartItemEvent](e)
-	if err != nil {
-		return err
-	}
-	return s.App.CartActivity(ctx, c.CartID, c.Total, e.CreatedAt)
-}
 
-// cartItems records a batch's item activity; a payload that does not decode is logged
-// and dropped.
-func (s *Subscriber) cartItems(ctx context.Context, es []event.Event) error {
-	as := make([]ports.ItemActivity, 0, len(es))
-	for _, e := range es {
-		c, err := decode[carts.CartItemEvent](e)
-		if err != nil {
-			s.Log.Warn("event payload dropped", zap.String("type", e.Type), zap.String("id", e.ID), zap.Error(err))
-			continue
-		}
-		as = append(as, ports.ItemActivity{CartID: c.CartID, Total: c.Total, At: e.CreatedAt})
-	}
-	return s.App.CartActivities(ctx, as)
-}
 
-func (s *Subscriber) cartConverted(ctx context.Context, e event.Event) error {
-	c, err := decode[carts.CartConverted](e)
-	if err != nil {
-		return err
-	}
-	return s.App.ForgetCart(ctx, c.ID)
-}

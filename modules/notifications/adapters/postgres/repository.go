@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 
 	"github.com/gocommerce/commerce/modules/notifications/domain"
 	"github.com/gocommerce/commerce/modules/notifications/ports"
@@ -313,79 +314,34 @@ func (r *TemplateRepository) Delete(ctx context.Context, id string) error {
 		"notifications: delete template")
 }
 
-// Touch records a cart's state and activity.
-func (r *CartRepository) Touch(ctx context.Context, c ports.CartActivity) error {
-	conn := r.db.Conn(ctx)
+// RemindedFor returns the reminded carts among cartIDs with the last change their last
+// reminder was for.
+func (r *CartRepository) RemindedFor(ctx context.Context, cartIDs []string) (map[string]time.Time, error) {
+	out := make(map[string]time.Time, len(cartIDs))
+	if len(cartIDs) == 0 {
+		return out, nil
+	}
+	var rows []cartRow
+	if err := r.db.Conn(ctx).Where("cart_id IN ? AND reminded_at IS NOT NULL", cartIDs).Find(&rows).Error; err != nil {
+		return nil, fmt.Errorf("notifications: reminded carts: %w", err)
+	}
+	for _, row := range rows {
+		out[row.CartID] = row.LastActiveAt.UTC()
+	}
+	return out, nil
+}
+
+// Reminded records a reminder sent at for the cart as of its last change (one row a
+// cart, replaced by the next reminder).
+func (r *CartRepository) Reminded(ctx context.Context, c ports.CartActivity, at time.Time) error {
 	row := fromCart(c)
-	created, err := db.InsertNew(conn, &row, "notifications: insert cart")
-	if err != nil || created {
-		return err
-	}
-	// Activity after a reminder makes the cart eligible again.
-	return db.Done(conn.Model(&cartRow{}).Where("cart_id = ? AND last_active_at <= ?", c.CartID, row.LastActiveAt).Updates(map[string]any{
-		"customer_id": row.CustomerID, "email": row.Email, "currency": row.Currency, "total": row.Total, "item_count": row.ItemCount,
-		"last_active_at": row.LastActiveAt, "reminded_at": nil,
-	}), "notifications: touch cart")
+	remindedAt := at.UTC()
+	row.RemindedAt = &remindedAt
+	return db.Done(r.db.Conn(ctx).Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "cart_id"}}, UpdateAll: true}).Create(&row),
+		"notifications: cart reminded")
 }
 
-// Activity records item activity on a watched cart.
-func (r *CartRepository) Activity(ctx context.Context, cartID, total string, hasItems bool, at time.Time) error {
-	count := gorm.Expr("CASE WHEN item_count > 0 THEN item_count ELSE 1 END")
-	if !hasItems {
-		count = gorm.Expr("0")
-	}
-	return db.Done(r.db.Conn(ctx).Model(&cartRow{}).Where("cart_id = ? AND last_active_at <= ?", cartID, at.UTC()).Updates(map[string]any{
-		"total": total, "item_count": count, "last_active_at": at.UTC(), "reminded_at": nil,
-	}), "notifications: cart activity")
-}
-
-// Activities records several carts' item activity: on PostgreSQL one UPDATE joined to
-// the entries unnested from arrays (decision 0231), on SQLite one Activity each.
-func (r *CartRepository) Activities(ctx context.Context, as []ports.ItemActivity) error {
-	if r.db.Dialect() != db.Postgres {
-		for _, a := range as {
-			if err := r.Activity(ctx, a.CartID, a.Total, a.HasItems, a.At); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	if len(as) == 0 {
-		return nil
-	}
-	ids, totals, hasItems, ats := make([]string, len(as)), make([]string, len(as)), make([]bool, len(as)), make([]time.Time, len(as))
-	for i, a := range as {
-		ids[i], totals[i], hasItems[i], ats[i] = a.CartID, a.Total, a.HasItems, a.At.UTC()
-	}
-	_, err := r.db.Exec(ctx, `UPDATE notification_cart_activity AS a SET total = v.total,
-  item_count = CASE WHEN NOT v.has_items THEN 0 WHEN a.item_count > 0 THEN a.item_count ELSE 1 END,
-  last_active_at = v.at, reminded_at = NULL
-FROM unnest($1::text[], $2::text[], $3::boolean[], $4::timestamptz[]) AS v(cart_id, total, has_items, at)
-WHERE a.cart_id = v.cart_id AND a.last_active_at <= v.at`, ids, totals, hasItems, ats)
-	if err != nil {
-		return fmt.Errorf("notifications: cart activities: %w", err)
-	}
-	return nil
-}
-
-// Forget stops watching a cart.
-func (r *CartRepository) Forget(ctx context.Context, cartID string) error {
-	return db.Done(r.db.Conn(ctx).Where("cart_id = ?", cartID).Delete(&cartRow{}), "notifications: forget cart")
-}
-
-// ForgetCustomer stops watching a customer's carts.
+// ForgetCustomer forgets the reminders of a customer's carts.
 func (r *CartRepository) ForgetCustomer(ctx context.Context, customerID string) error {
 	return db.Done(r.db.Conn(ctx).Where("customer_id = ?", customerID).Delete(&cartRow{}), "notifications: forget customer carts")
-}
-
-// Abandoned returns carts idle since before and not reminded.
-func (r *CartRepository) Abandoned(ctx context.Context, before time.Time, limit int) ([]ports.CartActivity, error) {
-	return db.FindAs(r.db.Conn(ctx).Where("reminded_at IS NULL AND item_count > 0 AND customer_id <> '' AND last_active_at < ?", before.UTC()).Order("last_active_at").Limit(limit),
-		cartRow.toPort, "notifications: abandoned carts")
-}
-
-// Reminded marks a cart reminded.
-func (r *CartRepository) Reminded(ctx context.Context, cartID string, at time.Time) error {
-	return db.Done(r.db.Conn(ctx).Model(&cartRow{}).Where("cart_id = ?", cartID).Update("reminded_at", at.UTC()),
-		"notifications: cart reminded")
 }
