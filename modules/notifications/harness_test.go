@@ -92,11 +92,11 @@ func (r *recorder) Send(_ context.Context, n *domain.Notification) (string, erro
 
 type harness struct {
 	*httpxtest.Harness
-	t    *testing.T
-	svc  *app.Service
-	smtp *notificationstest.SMTPServer
-	jobs *notificationsjobs.Jobs
-	sub  *notificationsevents.Subscriber
+	t     *testing.T
+	svc   *app.Service
+	smtp  *notificationstest.SMTPServer
+	jobs  *notificationsjobs.Jobs
+	sub   *notificationsevents.Subscriber
 	sms   *recorder
 	cfg   config.Config
 	carts *idleCarts

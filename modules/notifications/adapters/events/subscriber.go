@@ -274,7 +274,3 @@ func (s *Subscriber) webhookDisabled(ctx context.Context, e event.Event) error {
 	}
 	return s.App.WebhookDisabled(ctx, "webhook_disabled:"+e.ID, w.ID, w.URL, reason, w.FailureCount)
 }
-
-
-
-
