@@ -125,9 +125,10 @@ func hold(t *testing.T, d *db.DB, release <-chan struct{}) {
 // At most read_concurrency reads run at once, although the pool has more connections.
 func TestReadsRunAtMostReadConcurrencyAtOnce(t *testing.T) {
 	d := openReads(t, 2)
-	var active, peak atomic.Int32
+	const readers = 8
+	var active, peak, finished atomic.Int32
 	var wg sync.WaitGroup
-	for range 8 {
+	for range readers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -136,8 +137,15 @@ func TestReadsRunAtMostReadConcurrencyAtOnce(t *testing.T) {
 				now := active.Add(1)
 				for p := peak.Load(); now > p && !peak.CompareAndSwap(p, now); p = peak.Load() {
 				}
+				// Stay admitted until a second read runs too (while another can come),
+				// so that a busy machine's scheduling cannot hide a gate that admits
+				// one; then a little longer, for a third to show if the gate let it in.
+				for deadline := time.Now().Add(2 * time.Second); active.Load() < 2 && readers-finished.Load() > 1 && time.Now().Before(deadline); {
+					time.Sleep(time.Millisecond)
+				}
 				time.Sleep(30 * time.Millisecond)
 				active.Add(-1)
+				finished.Add(1)
 				return nil
 			})
 			if err != nil {
