@@ -53,3 +53,14 @@ type BatchSubscriber interface {
 	Subscriber
 	SubscribeBatch(eventTypes []string, h BatchHandler)
 }
+
+// FilteredSubscriber is a Subscriber that also takes a subscription to every event
+// ("*") whose interest in a type can change and is known from memory: wants answers,
+// on every publish, whether the consumer wants events of the type now (webhooks: an
+// enabled endpoint subscribed to it). An event no consumer wants is stored already
+// delivered (decision 0234); an event wanted is delivered to h whatever wants answers
+// by then. wants must not block, and answers true when it does not know.
+type FilteredSubscriber interface {
+	Subscriber
+	SubscribeFiltered(wants func(eventType string) bool, h Handler)
+}

@@ -27,6 +27,13 @@ import (
 //
 // A consumer is live while some process registered it within ConsumerExpiry.
 
+// filteredAll is the registered type of a consumer of every event whose interest a
+// filter decides (SubscribeFiltered; decision 0234): each process of it decides from
+// its own filter whether an event is stored pending (Handles), so it does not make
+// every type wanted, and no event waits for it (a type no relay's waitingConsumer
+// matches). Its catch-up re-opens nothing (no event has that type).
+const filteredAll = "*filtered"
+
 // registryView is what a relay last loaded of every process's consumers.
 type registryView struct {
 	at    time.Time       // when it was loaded (the relay's clock)
@@ -98,6 +105,9 @@ func (r *Relay) Register(ctx context.Context) error {
 	var args []any
 	for _, sub := range r.bus.subscriptions() {
 		for _, typ := range sub.types {
+			if typ == "*" && sub.filtered {
+				typ = filteredAll
+			}
 			local[[2]string{sub.consumer, typ}] = true
 			values = append(values, "(?, ?, ?, ?)")
 			args = append(args, sub.consumer, typ, now, now)

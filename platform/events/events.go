@@ -54,6 +54,7 @@ type Bus struct {
 	consumers []string                              // in subscription order
 	handlers  map[string]map[string][]event.Handler // consumer → event type → handlers
 	batches   map[string][]batchSub                 // consumer → batch handlers, in subscription order
+	wanted    map[string]func(string) bool          // consumer → the filter of its "*" handlers (SubscribeFiltered)
 }
 
 // batchSub is a batch handler with its event types.
@@ -66,7 +67,8 @@ func (s batchSub) wants(eventType string) bool { return slices.Contains(s.types,
 
 // NewBus returns an empty bus.
 func NewBus() *Bus {
-	return &Bus{handlers: map[string]map[string][]event.Handler{}, batches: map[string][]batchSub{}}
+	return &Bus{handlers: map[string]map[string][]event.Handler{}, batches: map[string][]batchSub{},
+		wanted: map[string]func(string) bool{}}
 }
 
 // SubscribeBatch adds a batch handler for the event types to the default consumer.
@@ -100,6 +102,26 @@ func (c consumerSubscriber) Subscribe(eventType string, h event.Handler) {
 
 func (c consumerSubscriber) SubscribeBatch(eventTypes []string, h event.BatchHandler) {
 	c.bus.subscribeBatch(c.name, eventTypes, h)
+}
+
+func (c consumerSubscriber) SubscribeFiltered(wants func(string) bool, h event.Handler) {
+	c.bus.subscribeFiltered(c.name, wants, h)
+}
+
+// SubscribeFiltered adds a filtered handler of every event to the default consumer.
+func (b *Bus) SubscribeFiltered(wants func(string) bool, h event.Handler) {
+	b.subscribeFiltered(DefaultConsumer, wants, h)
+}
+
+// subscribeFiltered subscribes h to every event ("*") with the consumer's filter: the
+// consumer's "*" handlers then want a type only when wants says so (Handles), and it
+// is registered as filteredAll, which does not make other processes store every
+// event pending (decision 0234).
+func (b *Bus) subscribeFiltered(consumer string, wants func(string) bool, h event.Handler) {
+	b.subscribe(consumer, "*", h)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.wanted[consumer] = wants
 }
 
 func (b *Bus) subscribe(consumer, eventType string, h event.Handler) {
@@ -142,9 +164,14 @@ func (b *Bus) consumerLocked(consumer string) map[string][]event.Handler {
 func (b *Bus) Handles(eventType string) bool {
 	b.mu.RLock()
 	defer b.mu.RUnlock()
-	for _, byType := range b.handlers {
-		if _, ok := byType[eventType]; ok || len(byType["*"]) > 0 {
+	for consumer, byType := range b.handlers {
+		if _, ok := byType[eventType]; ok {
 			return true
+		}
+		if len(byType["*"]) > 0 {
+			if wants := b.wanted[consumer]; wants == nil || wants(eventType) {
+				return true
+			}
 		}
 	}
 	return false
@@ -157,7 +184,7 @@ func (b *Bus) subscriptions() []subscription {
 	defer b.mu.RUnlock()
 	out := make([]subscription, 0, len(b.consumers))
 	for _, c := range b.consumers {
-		s := subscription{consumer: c}
+		s := subscription{consumer: c, filtered: b.wanted[c] != nil}
 		for typ := range b.handlers[c] {
 			s.types = append(s.types, typ)
 		}
@@ -171,6 +198,7 @@ func (b *Bus) subscriptions() []subscription {
 type subscription struct {
 	consumer string
 	types    []string
+	filtered bool // its "*" is filtered (SubscribeFiltered): registered as filteredAll
 }
 
 // wants reports whether the consumer subscribed to events of the type.
@@ -426,7 +454,9 @@ func (r Record) Args() []any {
 
 // The implementations of the platform/event port.
 var (
-	_ event.Publisher       = (*Outbox)(nil)
-	_ event.BatchSubscriber = (*Bus)(nil)
-	_ event.BatchSubscriber = consumerSubscriber{}
+	_ event.Publisher          = (*Outbox)(nil)
+	_ event.BatchSubscriber    = (*Bus)(nil)
+	_ event.BatchSubscriber    = consumerSubscriber{}
+	_ event.FilteredSubscriber = (*Bus)(nil)
+	_ event.FilteredSubscriber = consumerSubscriber{}
 )

@@ -101,6 +101,40 @@ func (s *Service) enabled(ctx context.Context) ([]*domain.Endpoint, error) {
 	return list, nil
 }
 
+// Wants reports, from memory, whether an enabled endpoint is subscribed to events of
+// the type (the outbox's routing, decision 0234): by the routing snapshot while it is
+// fresh; otherwise true, and the snapshot is read again in the background, so a
+// publish never waits for the database. Another process's endpoint changes are seen
+// within routesTTL, as HandleEvent's routing sees them (decision 0191).
+func (s *Service) Wants(eventType string) bool {
+	r := s.routes.Load()
+	if r == nil || time.Since(r.at) >= routesTTL {
+		s.refreshRoutes()
+		return true
+	}
+	for _, e := range r.list {
+		if e.Wants(eventType) {
+			return true
+		}
+	}
+	return false
+}
+
+// refreshRoutes reads the enabled endpoints in the background, one read at a time.
+func (s *Service) refreshRoutes() {
+	if !s.refreshing.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer s.refreshing.Store(false)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if _, err := s.enabled(ctx); err != nil {
+			s.log.Warn("webhook endpoints not read for routing", zap.Error(err))
+		}
+	}()
+}
+
 // endpointsChanged drops the routing snapshot (after an endpoint's change commits).
 func (s *Service) endpointsChanged() {
 	s.routesGen.Add(1)

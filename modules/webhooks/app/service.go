@@ -89,6 +89,8 @@ type Service struct {
 	// process's endpoint changes (a snapshot read across one is not kept).
 	routes    atomic.Pointer[routes]
 	routesGen atomic.Int64
+	// refreshing is set while a background read of the endpoints (Wants) runs.
+	refreshing atomic.Bool
 }
 
 // NewService builds the service; the allow-list was validated with the configuration.

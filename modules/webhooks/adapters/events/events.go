@@ -12,6 +12,8 @@ import (
 // Fanout is the use case the subscriber calls.
 type Fanout interface {
 	HandleEvent(ctx context.Context, e event.Event) error
+	// Wants reports, from memory, whether an endpoint may want events of the type.
+	Wants(eventType string) bool
 }
 
 // Subscriber hands every event to the fan-out.
@@ -24,6 +26,12 @@ func NewSubscriber(app Fanout) *Subscriber { return &Subscriber{app: app} }
 
 // Subscribe registers the handler for every event type. A store error is returned so
 // the relay retries the event (the fan-out is idempotent per endpoint and event).
+// Where the bus filters, events of types no enabled endpoint wants are stored already
+// delivered: the relay never claims them (decision 0234).
 func (s *Subscriber) Subscribe(bus event.Subscriber) {
+	if f, ok := bus.(event.FilteredSubscriber); ok {
+		f.SubscribeFiltered(s.app.Wants, s.app.HandleEvent)
+		return
+	}
 	bus.Subscribe("*", s.app.HandleEvent)
 }
