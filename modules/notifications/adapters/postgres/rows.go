@@ -130,8 +130,8 @@ type deliveryEventRow struct {
 
 func (deliveryEventRow) TableName() string { return "notification_delivery_events" }
 
-// cartRow is a watched cart: the columns of its activity (cart_id is the table's
-// primary key) and when it was reminded.
+// cartRow is a reminded cart: the activity (last change) its last reminder was for
+// (cart_id is the table's primary key) and when it was sent (decision 0233).
 type cartRow struct {
 	ports.CartActivity
 	RemindedAt *time.Time
@@ -142,10 +142,4 @@ func (cartRow) TableName() string { return "notification_cart_activity" }
 func fromCart(c ports.CartActivity) cartRow {
 	c.LastActiveAt = c.LastActiveAt.UTC()
 	return cartRow{CartActivity: c}
-}
-
-func (r cartRow) toPort() ports.CartActivity {
-	c := r.CartActivity
-	c.LastActiveAt = c.LastActiveAt.UTC()
-	return c
 }
