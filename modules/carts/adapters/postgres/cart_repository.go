@@ -375,13 +375,15 @@ func (r *CartRepository) IdleCustomerCarts(ctx context.Context, before, now, aft
 		out []*domain.Cart
 		cr  cartRow
 	)
-	q := "SELECT " + cartSelect + " FROM carts c WHERE c.status = ? AND c.customer_id IS NOT NULL AND c.item_count > 0" +
+	// The status is written out, not bound: the partial index's predicate (status =
+	// 'active' AND customer_id IS NOT NULL) then holds for a generic plan too.
+	q := "SELECT " + cartSelect + " FROM carts c WHERE c.status = '" + string(domain.StatusActive) + "' AND c.customer_id IS NOT NULL AND c.item_count > 0" +
 		" AND c.updated_at < ? AND c.expires_at > ? AND (c.updated_at > ? OR (c.updated_at = ? AND c.id > ?))" +
 		" ORDER BY c.updated_at, c.id LIMIT ?"
 	if afterID == "" {
 		afterID = "00000000-0000-0000-0000-000000000000" // ids are UUIDs: before any
 	}
-	args := []any{string(domain.StatusActive), before.UTC(), now.UTC(), afterAt.UTC(), afterAt.UTC(), afterID, limit}
+	args := []any{before.UTC(), now.UTC(), afterAt.UTC(), afterAt.UTC(), afterID, limit}
 	err := r.db.Query(ctx, r.db.Rebind(q), args, pointers(cr.fields()), func() error {
 		c, err := cr.toDomain(nil)
 		if err != nil {
