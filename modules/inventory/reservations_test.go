@@ -67,6 +67,19 @@ func TestReservations(t *testing.T) {
 		if code, body := s.do("POST", "/api/v1/inventory/reserve", "writer", map[string]any{"product_id": p.ID, "location_id": closed, "order_id": "o", "quantity": 1}); code != 400 || errCode(body) != "LOCATION_INACTIVE" {
 			t.Fatalf("inactive location: %d %v", code, body)
 		}
+		// a location closed after stock was put there (the level exists): still refused
+		shut := s.location(map[string]any{"name": "Shut shop"})
+		lamp := s.catalog.add("Lamp", 0, domain.PolicyDeny, 1)
+		s.set(lamp, 0, shut, 5)
+		if err := s.db.Gorm().Exec("UPDATE inventory_locations SET is_active = ? WHERE id = ?", false, shut).Error; err != nil {
+			t.Fatal(err)
+		}
+		if code, body := s.do("POST", "/api/v1/inventory/reserve", "writer", map[string]any{"product_id": lamp.ID, "variant_id": lamp.variant(0), "location_id": shut, "order_id": "o", "quantity": 1}); code != 400 || errCode(body) != "LOCATION_INACTIVE" {
+			t.Fatalf("closed location with stock: %d %v", code, body)
+		}
+		if a, _, _ := s.level(lamp.variant(0), shut); a != 5 {
+			t.Fatalf("closed location's stock %d, want 5 untouched", a)
+		}
 		if a, res, _ := s.level(v, defaultLoc); a != 2 || res != 3 || len(s.Payloads(api.EventReserved, "")) != 1 {
 			t.Fatalf("after refusals: available %d reserved %d", a, res)
 		}

@@ -596,3 +596,23 @@ func TestProductEventsInOneBatch(t *testing.T) {
 		}
 	})
 }
+
+// TestProductsNoEventShowed: a product sold that no product event ever showed (say,
+// created before the statistics were installed) takes its title and SKU from its order
+// lines, in the products report and in the dashboard's top sellers alike.
+func TestProductsNoEventShowed(t *testing.T) {
+	eachEngine(t, nil, func(t *testing.T, h *harness) {
+		o := baseOrder("o-ghost", now, "7.00")
+		o.LineItems = []orders.LineItem{{ID: "o-ghost-l", ProductID: "p-ghost", VariantID: "v-ghost", Title: "Ghost lamp",
+			SKU: "GHOST-1", Quantity: 1, Price: "7.00"}}
+		h.send("order.created", o)
+		top := httpxtest.Objects(h.get("/products?currency=USD&date_from=today")["top_products"])
+		if len(top) != 1 || top[0]["product_id"] != "p-ghost" || top[0]["title"] != "Ghost lamp" || top[0]["sku"] != "GHOST-1" {
+			t.Errorf("products report: %v, want p-ghost titled from its line", top)
+		}
+		sellers := httpxtest.Objects(obj(h.get("/dashboard?currency=USD")["products"])["top_selling"])
+		if len(sellers) != 1 || sellers[0]["title"] != "Ghost lamp" {
+			t.Errorf("dashboard top sellers: %v, want p-ghost titled from its line", sellers)
+		}
+	})
+}

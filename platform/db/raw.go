@@ -44,6 +44,12 @@ func (d *DB) Rebind(query string) string {
 	return string(append(b, query...))
 }
 
+// Params is n comma-separated ? parameters: an IN list for Query, QueryRow and Exec
+// (Rebind turns them into $1, $2 ... on PostgreSQL).
+func Params(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+}
+
 // QueryRow runs query, which returns at most one row, and scans that row into dest;
 // it returns sql.ErrNoRows when there is none. query uses the dialect's bind parameters
 // (Rebind); dest takes what database/sql's Scan takes.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/gocommerce/commerce/modules/inventory/api"
@@ -47,18 +48,11 @@ func (s *Service) ReserveAll(ctx context.Context, cmds []api.ReserveCommand) ([]
 		if err := s.repos.Levels.UpsertProducts(ctx, productInfos(vs), now); err != nil {
 			return err
 		}
-		keys := make([]ports.LevelKey, len(cmds))
-		locs := map[string]*domain.Location{}
-		for i, cmd := range cmds {
-			id := locationOrDefault(cmd.LocationID)
-			if locs[id] == nil {
-				if locs[id], err = s.location(ctx, id, true); err != nil {
-					return err
-				}
-			}
-			keys[i] = ports.LevelKey{ProductID: vs[i].ProductID, VariantID: vs[i].VariantID, LocationID: locs[id].ID}
+		keys, err := s.reserveLevels(ctx, cmds, vs)
+		if err != nil {
+			return err
 		}
-		levels, err := s.repos.Levels.EnsureAll(ctx, keys, now)
+		levels, err := s.levelsAt(ctx, keys, now)
 		if err != nil {
 			return err
 		}
@@ -115,6 +109,53 @@ func (s *Service) ReserveAll(ctx context.Context, cmds []api.ReserveCommand) ([]
 		return nil, domain.StockLimitField(err, "quantity")
 	}
 	return out, nil
+}
+
+// reserveLevels is the level each command reserves at: its variant at its location
+// (the default location when none is given).
+func (s *Service) reserveLevels(ctx context.Context, cmds []api.ReserveCommand, vs []ports.Variant) ([]ports.LevelKey, error) {
+	keys := make([]ports.LevelKey, len(cmds))
+	for i, cmd := range cmds {
+		id := strings.ToLower(strings.TrimSpace(locationOrDefault(cmd.LocationID)))
+		if !ids.Valid(id) {
+			return nil, domain.ErrLocationNotFound
+		}
+		keys[i] = ports.LevelKey{ProductID: vs[i].ProductID, VariantID: vs[i].VariantID, LocationID: id}
+	}
+	return keys, nil
+}
+
+// levelsAt reads the levels' quantities with their locations in one statement, and
+// wants every location active (LOCATION_NOT_FOUND, LOCATION_INACTIVE). A level that
+// does not exist yet is created at zero once its location is known to be active.
+func (s *Service) levelsAt(ctx context.Context, keys []ports.LevelKey, now time.Time) (map[ports.LevelKey]domain.Quantities, error) {
+	levels, active, err := s.repos.Levels.FindAllAt(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	for _, k := range keys {
+		on, known := active[k.LocationID]
+		if !known {
+			if _, err := s.location(ctx, k.LocationID, true); err != nil {
+				return nil, err
+			}
+			active[k.LocationID], on = true, true
+		}
+		if !on {
+			return nil, domain.ErrLocationInactive
+		}
+	}
+	for _, k := range keys {
+		if _, ok := levels[k]; ok {
+			continue
+		}
+		q, err := s.repos.Levels.Ensure(ctx, k, now)
+		if err != nil {
+			return nil, err
+		}
+		levels[k] = q
+	}
+	return levels, nil
 }
 
 // validReserve checks a reservation command before any read.

@@ -153,8 +153,9 @@ type LevelRepository interface {
 	RefreshProduct(ctx context.Context, p ProductInfo) error
 	// Ensure returns the level's quantities, creating a zero level when there is none.
 	Ensure(ctx context.Context, k LevelKey, now time.Time) (domain.Quantities, error)
-	// EnsureAll is Ensure for several levels: one read when they all exist.
-	EnsureAll(ctx context.Context, keys []LevelKey, now time.Time) (map[LevelKey]domain.Quantities, error)
+	// FindAllAt is FindAll that also answers, for the location of each level found,
+	// whether it is active (one statement: the levels with their locations).
+	FindAllAt(ctx context.Context, keys []LevelKey) (map[LevelKey]domain.Quantities, map[string]bool, error)
 	// FindAll returns the quantities of the levels that exist among keys.
 	FindAll(ctx context.Context, keys []LevelKey) (map[LevelKey]domain.Quantities, error)
 	// Find returns the level's quantities; false when there is none.

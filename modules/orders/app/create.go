@@ -50,12 +50,10 @@ func (s *Service) CreateOrder(ctx context.Context, cmd api.CreateOrderCommand) (
 			return err
 		}
 		// Coupon uses first (a limit reached rolls back before a number is taken); the
-		// number last: on SQLite its counter row stays locked until commit, on
-		// PostgreSQL a create that fails after taking it leaves a gap (decision 0232).
+		// order, which takes its number, last: on SQLite the counter row stays locked
+		// until commit, on PostgreSQL a create that fails after taking it leaves a gap
+		// (decision 0232).
 		if err := s.recordCoupons(ctx, cmd, o); err != nil {
-			return err
-		}
-		if o.Number, err = s.orders.NextNumber(ctx); err != nil {
 			return err
 		}
 		if err := s.orders.Create(ctx, o); err != nil {

@@ -40,10 +40,9 @@ type ListFilter struct {
 // OrderRepository stores orders with their line items, fulfillments, refunds and
 // transactions. Methods join ctx's transaction.
 type OrderRepository interface {
-	// NextNumber takes the next order number (from 1001, increasing, never twice;
-	// inside the caller's transaction, which should take it last: decision 0232).
-	NextNumber(ctx context.Context) (int64, error)
-	// Create inserts a new order and its children.
+	// Create inserts a new order and its children. An order without a number (0) is
+	// given the next one (from 1001, increasing, never twice) by the insert: inside
+	// the caller's transaction, which should create the order last (decision 0232).
 	Create(ctx context.Context, o *domain.Order) error
 	// Get loads an order by id (ORDER_NOT_FOUND).
 	Get(ctx context.Context, id string) (*domain.Order, error)

@@ -97,7 +97,7 @@ func (r *CollectionRepository) ListForProducts(ctx context.Context, productIDs [
 		productID string
 	)
 	query := r.db.Rebind("SELECT " + collectionColumns + ", cp.product_id FROM collections" +
-		" JOIN collection_products cp ON cp.collection_id = collections.id WHERE cp.product_id IN (" + params(len(productIDs)) + ")" +
+		" JOIN collection_products cp ON cp.collection_id = collections.id WHERE cp.product_id IN (" + db.Params(len(productIDs)) + ")" +
 		" ORDER BY collections.title ASC, collections.id ASC")
 	if err := r.db.Query(ctx, query, anySlice(productIDs), append(row.dest(), &productID), func() error {
 		out[productID] = append(out[productID], row.toDomain())

@@ -143,7 +143,7 @@ func (r *ProductRepository) GetMany(ctx context.Context, ids []string) ([]*domai
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	query := r.db.Rebind("SELECT " + productColumns + " FROM products WHERE products.id IN (" + params(len(ids)) + ")")
+	query := r.db.Rebind("SELECT " + productColumns + " FROM products WHERE products.id IN (" + db.Params(len(ids)) + ")")
 	out := make([]*domain.Product, 0, len(ids))
 	var row productRow
 	if err := r.db.Query(ctx, query, anySlice(ids), row.dest(), func() error {
@@ -160,7 +160,7 @@ func (r *ProductRepository) LockMany(ctx context.Context, ids []string) ([]*doma
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	query := "SELECT " + productColumns + " FROM products WHERE products.id IN (" + params(len(ids)) + ") ORDER BY products.id"
+	query := "SELECT " + productColumns + " FROM products WHERE products.id IN (" + db.Params(len(ids)) + ") ORDER BY products.id"
 	if r.db.Dialect() == db.Postgres {
 		query += " FOR UPDATE"
 	}
@@ -184,7 +184,7 @@ func (r *ProductRepository) GetWithVariants(ctx context.Context, ids []string) (
 	}
 	query := r.db.Rebind("SELECT " + productColumns + ", " + firstImageURL("products") + ", " + joinedVariantColumns +
 		" FROM products LEFT JOIN product_variants v ON v.product_id = products.id" +
-		" WHERE products.id IN (" + params(len(ids)) + ")" +
+		" WHERE products.id IN (" + db.Params(len(ids)) + ")" +
 		" ORDER BY products.id, v.is_default DESC, v.created_at ASC, v.id ASC")
 	var (
 		out  []ports.ProductWithVariants
@@ -297,7 +297,7 @@ func (r *ProductRepository) SumInventoryQuantities(ctx context.Context, ids []st
 		return out, nil
 	}
 	query := r.db.Rebind("UPDATE products SET inventory_quantity = (SELECT COALESCE(SUM(v.inventory_quantity), 0)" +
-		" FROM product_variants v WHERE v.product_id = products.id) WHERE id IN (" + params(len(ids)) + ") RETURNING id, inventory_quantity")
+		" FROM product_variants v WHERE v.product_id = products.id) WHERE id IN (" + db.Params(len(ids)) + ") RETURNING id, inventory_quantity")
 	var id string
 	var total int64
 	err := r.db.ExecQuery(ctx, query, anySlice(ids), []any{&id, &total}, func() error {

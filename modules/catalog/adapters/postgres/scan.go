@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"database/sql"
-	"strings"
 
 	"github.com/shopspring/decimal"
 
@@ -13,11 +12,6 @@ import (
 // scan their rows explicitly through db.QueryRow and db.Query: gorm's Find costs as much CPU as the
 // query itself, in reflection over the row struct, per-column name mapping and callbacks
 // (docs/performance.md, finding 6).
-
-// params is n comma-separated ? parameters (an IN list).
-func params(n int) string {
-	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
-}
 
 // dest lists the scan destinations of productColumns, in order.
 func (r *productRow) dest() []any {

@@ -85,7 +85,7 @@ func (r *VariantRepository) SetQuantities(ctx context.Context, qs []ports.Varian
 		args = append(args, q.VariantID)
 	}
 	query := r.db.Rebind("UPDATE product_variants SET inventory_quantity = CASE" + cases.String() + " ELSE inventory_quantity END" +
-		" WHERE id IN (" + params(len(qs)) + ")")
+		" WHERE id IN (" + db.Params(len(qs)) + ")")
 	if _, err := r.db.Exec(ctx, query, args...); err != nil {
 		return fmt.Errorf("catalog: set variant stock: %w", err)
 	}

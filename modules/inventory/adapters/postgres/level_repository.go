@@ -110,26 +110,6 @@ func (r *LevelRepository) Ensure(ctx context.Context, k ports.LevelKey, now time
 	return q, nil
 }
 
-// EnsureAll returns the levels' quantities, inserting zero levels for those missing:
-// one read when every level exists.
-func (r *LevelRepository) EnsureAll(ctx context.Context, keys []ports.LevelKey, now time.Time) (map[ports.LevelKey]domain.Quantities, error) {
-	out, err := r.FindAll(ctx, keys)
-	if err != nil || len(out) == len(uniqueKeys(keys)) {
-		return out, err
-	}
-	for k := range uniqueKeys(keys) {
-		if _, ok := out[k]; ok {
-			continue
-		}
-		q, err := r.Ensure(ctx, k, now)
-		if err != nil {
-			return nil, err
-		}
-		out[k] = q
-	}
-	return out, nil
-}
-
 func uniqueKeys(keys []ports.LevelKey) map[ports.LevelKey]bool {
 	m := make(map[ports.LevelKey]bool, len(keys))
 	for _, k := range keys {
@@ -163,6 +143,49 @@ func (r *LevelRepository) FindAll(ctx context.Context, keys []ports.LevelKey) (m
 		}
 	}
 	return out, nil
+}
+
+// FindAllAt reads the levels among keys joined with their locations: their
+// quantities, and whether each of their locations is active.
+func (r *LevelRepository) FindAllAt(ctx context.Context, keys []ports.LevelKey) (map[ports.LevelKey]domain.Quantities, map[string]bool, error) {
+	out, active := make(map[ports.LevelKey]domain.Quantities, len(keys)), map[string]bool{}
+	if len(keys) == 0 {
+		return out, active, nil
+	}
+	want := uniqueKeys(keys)
+	variants, locations := make([]string, 0, len(keys)), make([]string, 0, 1)
+	for _, k := range keys {
+		variants = append(variants, k.VariantID)
+		if !slices.Contains(locations, k.LocationID) {
+			locations = append(locations, k.LocationID)
+		}
+	}
+	var (
+		k  ports.LevelKey
+		q  domain.Quantities
+		on bool
+	)
+	query := r.db.Rebind("SELECT l.product_id, l.variant_id, l.location_id, l.available, l.reserved, l.incoming, loc.is_active" +
+		" FROM inventory_levels l JOIN inventory_locations loc ON loc.id = l.location_id" +
+		" WHERE l.variant_id IN (" + db.Params(len(variants)) + ") AND l.location_id IN (" + db.Params(len(locations)) + ")")
+	args := make([]any, 0, len(variants)+len(locations))
+	for _, v := range variants {
+		args = append(args, v)
+	}
+	for _, l := range locations {
+		args = append(args, l)
+	}
+	err := r.db.Query(ctx, query, args, []any{&k.ProductID, &k.VariantID, &k.LocationID, &q.Available, &q.Reserved, &q.Incoming, &on}, func() error {
+		if want[k] {
+			out[k] = q
+			active[k.LocationID] = on
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("inventory: select levels: %w", err)
+	}
+	return out, active, nil
 }
 
 // Find returns the level's quantities.

@@ -90,8 +90,10 @@ func TestRepositories(t *testing.T) {
 		p2 := ids.New()
 		ka := ports.LevelKey{ProductID: p2, VariantID: ids.New(), LocationID: domain.DefaultLocationID}
 		kb := ports.LevelKey{ProductID: p2, VariantID: ids.New(), LocationID: domain.DefaultLocationID}
-		if _, err := levels.EnsureAll(ctx, []ports.LevelKey{ka, kb}, now); err != nil {
-			t.Fatal(err)
+		for _, k := range []ports.LevelKey{ka, kb} {
+			if _, err := levels.Ensure(ctx, k, now); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if err := levels.ApplyAll(ctx, []ports.LevelDelta{{Key: ka, Delta: domain.Quantities{Available: 5}}, {Key: kb, Delta: domain.Quantities{Available: 2}},
 			{Key: ka, Delta: domain.Quantities{Available: 1, Incoming: 4}}}, now); err != nil {
@@ -109,6 +111,12 @@ func TestRepositories(t *testing.T) {
 		qb, _, _ := levels.Find(ctx, kb)
 		if qa != (domain.Quantities{Available: 6, Incoming: 4}) || qb != (domain.Quantities{Available: 2}) {
 			t.Fatalf("after ApplyAll: %+v %+v", qa, qb)
+		}
+		// FindAllAt: the levels that exist, with whether their locations are active
+		missing := ports.LevelKey{ProductID: p2, VariantID: ids.New(), LocationID: domain.DefaultLocationID}
+		at, active, err := levels.FindAllAt(ctx, []ports.LevelKey{ka, kb, missing})
+		if err != nil || len(at) != 2 || at[ka] != qa || at[kb] != qb || len(active) != 1 || !active[domain.DefaultLocationID] {
+			t.Fatalf("FindAllAt = %+v %v %v", at, active, err)
 		}
 		if err := e.DB.InTx(ctx, func(ctx context.Context) error {
 			if err := levels.LockProducts(ctx, []string{p2, productID}); err != nil {

@@ -38,12 +38,27 @@ func (r *OrderRepository) NextNumber(ctx context.Context) (int64, error) {
 	return v, nil
 }
 
-// Create inserts an order with its children.
+// Create inserts an order with its children. An order without a number takes the
+// next one: on PostgreSQL from the column's default (the sequence), returned by the
+// insert itself; on SQLite from the counter row first.
 func (r *OrderRepository) Create(ctx context.Context, o *domain.Order) error {
+	if o.Number == 0 && r.db.Dialect() != db.Postgres {
+		n, err := r.NextNumber(ctx)
+		if err != nil {
+			return err
+		}
+		o.Number = n
+	}
 	conn := r.db.Conn(ctx)
 	row := fromOrder(o)
 	if err := db.Insert(conn, &row, nil, "orders: insert"); err != nil {
 		return err
+	}
+	if o.Number == 0 {
+		if row.OrderNumber == 0 {
+			return fmt.Errorf("orders: insert: no order number returned")
+		}
+		o.Number = row.OrderNumber
 	}
 	return r.saveChildren(conn, o, nil)
 }

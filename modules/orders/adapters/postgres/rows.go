@@ -13,7 +13,7 @@ import (
 
 type orderRow struct {
 	ID                 string `gorm:"primaryKey"`
-	OrderNumber        int64
+	OrderNumber        int64  `gorm:"default:(-)"` // 0: the sequence's next (PostgreSQL), returned
 	CustomerID         *string
 	Email              string
 	Phone              string

@@ -282,7 +282,7 @@ func (r *Repository) saveProducts(ctx context.Context, ps []ports.Product) error
 		return err
 	}
 	if len(variantIDs) == 0 {
-		return r.exec(ctx, `DELETE FROM statistics_variants WHERE product_id IN (`+list(len(productIDs))+`)`, productIDs...)
+		return r.exec(ctx, `DELETE FROM statistics_variants WHERE product_id IN (`+db.Params(len(productIDs))+`)`, productIDs...)
 	}
 	if err := r.exec(ctx, `INSERT INTO statistics_variants (variant_id, product_id, title, sku, cost, inventory_quantity) VALUES `+
 		rowsOf(6, len(variantIDs))+`
@@ -290,15 +290,13 @@ func (r *Repository) saveProducts(ctx context.Context, ps []ports.Product) error
 		cost = excluded.cost, inventory_quantity = excluded.inventory_quantity`, variantArgs...); err != nil {
 		return err
 	}
-	return r.exec(ctx, `DELETE FROM statistics_variants WHERE product_id IN (`+list(len(productIDs))+`) AND variant_id NOT IN (`+
-		list(len(variantIDs))+`)`, append(productIDs, variantIDs...)...)
+	return r.exec(ctx, `DELETE FROM statistics_variants WHERE product_id IN (`+db.Params(len(productIDs))+`) AND variant_id NOT IN (`+
+		db.Params(len(variantIDs))+`)`, append(productIDs, variantIDs...)...)
 }
 
-// list is n comma-separated placeholders; rowsOf is n rows of width of them.
-func list(n int) string { return strings.TrimSuffix(strings.Repeat("?, ", n), ", ") }
-
+// rowsOf is n rows of width placeholders each.
 func rowsOf(width, n int) string {
-	return strings.TrimSuffix(strings.Repeat("("+list(width)+"), ", n), ", ")
+	return strings.TrimSuffix(strings.Repeat("("+db.Params(width)+"), ", n), ", ")
 }
 
 // DeleteProduct implements ports.Repository.
@@ -352,7 +350,13 @@ func (r *Repository) Daily(ctx context.Context, rg ports.Range, dims ...string) 
 func (r *Repository) Products(ctx context.Context, rg ports.Range, productType string) ([]ports.ProductRow, error) {
 	// per variant first (at most the catalog's size), then the costs and titles
 	rows, args := productRows(rg)
-	q := `SELECT a.product_id, COALESCE(MAX(p.title), ''), COALESCE(MAX(p.product_type), ''), COALESCE(MAX(v.sku), ''),
+	// a line's title (and SKU) stands in for a product the product events never
+	// showed: one index lookup each, in the same statement
+	q := `SELECT a.product_id,
+		COALESCE(NULLIF(MAX(p.title), ''), (SELECT l.title FROM statistics_order_lines l WHERE l.product_id = a.product_id LIMIT 1), ''),
+		COALESCE(MAX(p.product_type), ''),
+		COALESCE(NULLIF(MAX(v.sku), ''), CASE WHEN COALESCE(MAX(p.title), '') = '' THEN
+			(SELECT l.sku FROM statistics_order_lines l WHERE l.product_id = a.product_id LIMIT 1) END, ''),
 		` + sum("a.orders") + `, ` + sum("a.q") + `, ` + sum("a.rq") + `, ` + sum("a.rev") + `, ` + sum("a.ref") + `,
 		` + sum("(a.q - a.rq) * COALESCE(v.cost, 0)") + `, MIN(CASE WHEN v.cost IS NULL THEN 0 ELSE 1 END)
 		FROM (SELECT product_id, variant_id, SUM(orders) AS orders, SUM(q) AS q, SUM(rq) AS rq, SUM(rev) AS rev, SUM(ref) AS ref
@@ -373,29 +377,7 @@ func (r *Repository) Products(ctx context.Context, rg ports.Range, productType s
 		out = append(out, row)
 		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	// a line's title stands in for a product the product events never showed
-	missing := map[string]int{}
-	for i, p := range out {
-		if p.Title == "" {
-			missing[p.ProductID] = i
-		}
-	}
-	for id, i := range missing {
-		var title, sku string
-		err := r.db.QueryRow(ctx, r.db.Rebind(`SELECT title, sku FROM statistics_order_lines WHERE product_id = ? LIMIT 1`),
-			[]any{id}, &title, &sku)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return nil, err
-		}
-		out[i].Title = title
-		if out[i].SKU == "" {
-			out[i].SKU = sku
-		}
-	}
-	return out, nil
+	return out, err
 }
 
 // TopProducts implements ports.Repository: the sums alone, sorted and cut in SQL, with
