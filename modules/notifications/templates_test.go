@@ -105,6 +105,14 @@ func TestTemplateCRUD(t *testing.T) {
 		if n["subject"] != "Tea is back" || n["body"] != "Tea is back for you, Ada." || n["html_body"] != "<p>Tea</p>" {
 			t.Errorf("sent from the template: %v", n)
 		}
+		// the send path keeps templates a moment (decision 0235): a change here is read
+		// by the next send all the same
+		h.Must(http.StatusOK, "PUT", "/api/v1/notifications/templates/back_in_stock", map[string]any{"body": "Restocked: {{ product }}."}, "admin")
+		n = h.Must(http.StatusCreated, "POST", "/api/v1/notifications", map[string]any{"channel": "email", "recipient": "a@example.com",
+			"template_id": "back_in_stock", "template_variables": map[string]any{"name": "Ada", "product": "Tea"}}, "writer").Data()
+		if n["body"] != "Restocked: Tea." {
+			t.Errorf("sent after the template changed: %v", n)
+		}
 		httpxtest.AssertError(t, h.Do("DELETE", "/api/v1/notifications/templates/welcome_html", nil, "admin"),
 			http.StatusBadRequest, "SYSTEM_TEMPLATE", "validation")
 		httpxtest.AssertError(t, h.Do("DELETE", "/api/v1/notifications/templates/back_in_stock", nil, "writer"), http.StatusForbidden, 403, "auth")
@@ -114,6 +122,10 @@ func TestTemplateCRUD(t *testing.T) {
 		}
 		httpxtest.AssertError(t, h.Do("GET", "/api/v1/notifications/templates/back_in_stock", nil, "reader"), http.StatusNotFound,
 			"TEMPLATE_NOT_FOUND", "not_found")
+		if r := h.Must(http.StatusBadRequest, "POST", "/api/v1/notifications", map[string]any{"channel": "email", "recipient": "a@example.com",
+			"template_id": "back_in_stock"}, "writer"); r.Fields()["template_id"] == nil {
+			t.Errorf("send with a deleted template: %v", r.Body)
+		}
 		httpxtest.AssertError(t, h.Do("DELETE", "/api/v1/notifications/templates/back_in_stock", nil, "admin"), http.StatusNotFound,
 			"TEMPLATE_NOT_FOUND", "not_found")
 		if h.Count("notification_templates", "id = ?", "welcome_html") != 1 {

@@ -470,6 +470,46 @@ func TestProductsReport(t *testing.T) {
 		if len(top) != 2 || top[0]["product_id"] != byQty[0].id || top[1]["product_id"] != byQty[1].id {
 			t.Errorf("by quantity %v, want %s, %s", top, byQty[0].id, byQty[1].id)
 		}
+		// sort by profit: net revenue less the kept quantity's cost (a product without a
+		// cost price counts its net revenue)
+		byProfit := append([]productFigure(nil), want...)
+		sort.SliceStable(byProfit, func(i, j int) bool {
+			a, b := byProfit[i].revenue.Sub(byProfit[i].cost), byProfit[j].revenue.Sub(byProfit[j].cost)
+			if !a.Equal(b) {
+				return a.GreaterThan(b)
+			}
+			return byProfit[i].id < byProfit[j].id
+		})
+		top = httpxtest.Objects(h.get("/products?currency=USD&date_from=last_90_days&sort_by=profit&limit=3")["top_products"])
+		if len(top) != 3 || top[0]["product_id"] != byProfit[0].id || top[1]["product_id"] != byProfit[1].id || top[2]["product_id"] != byProfit[2].id {
+			t.Errorf("by profit %v, want %s, %s, %s", top, byProfit[0].id, byProfit[1].id, byProfit[2].id)
+		}
+		// by_category: the net revenue of every product sold per product type (not only
+		// the top ones), "uncategorized" for none, by revenue
+		cats := map[string]decimal.Decimal{}
+		for _, p := range want {
+			for _, c := range products {
+				if c.id == p.id {
+					k := c.kind
+					if k == "" {
+						k = "uncategorized"
+					}
+					cats[k] = cats[k].Add(p.revenue)
+				}
+			}
+		}
+		got := httpxtest.Objects(h.get("/products?currency=USD&date_from=last_90_days&limit=1")["by_category"])
+		if len(got) != len(cats) {
+			t.Errorf("by_category %v, want %v", got, cats)
+		}
+		for i, c := range got {
+			if c["revenue"] != money(cats[c["category_id"].(string)]) || c["name"] != c["category_id"] {
+				t.Errorf("by_category %v, want %s", c, money(cats[c["category_id"].(string)]))
+			}
+			if i > 0 && num(t, c["percentage"]) > num(t, got[i-1]["percentage"]) {
+				t.Errorf("by_category not by revenue: %v", got)
+			}
+		}
 		// category: a product type
 		d = h.get("/products?currency=USD&date_from=last_90_days&category_id=apparel")
 		for _, p := range httpxtest.Objects(d["top_products"]) {

@@ -53,7 +53,7 @@ func (s *Service) buildWith(ctx context.Context, in SendInput, tpl *domain.Templ
 		bad["scheduled_at"] = "must be within a year"
 	}
 	if tpl == nil && in.TemplateID != "" {
-		t, err := s.stores.Templates.Get(ctx, in.TemplateID)
+		t, err := s.sendTemplate(ctx, in.TemplateID)
 		switch {
 		case errors.Is(err, domain.ErrTemplateNotFound):
 			bad["template_id"] = "does not exist"
@@ -214,19 +214,21 @@ func (s *Service) send(ctx context.Context, m api.Message, key string) (*domain.
 	if err != nil {
 		return nil, err
 	}
-	err = s.tx.InTx(ctx, func(ctx context.Context) error {
-		if key == "" {
-			if err := s.stores.Notifications.Create(ctx, n); err != nil {
-				return err
-			}
-		} else if created, err := s.stores.Notifications.CreateOnce(ctx, n); err != nil || !created {
+	// One statement: no transaction of its own (it joins ctx's, if any); the send is
+	// queued once the row has committed.
+	if key == "" {
+		err = s.stores.Notifications.Create(ctx, n)
+	} else {
+		var created bool
+		if created, err = s.stores.Notifications.CreateOnce(ctx, n); !created {
 			n = nil
-			return err
 		}
-		s.enqueue(ctx, n)
-		return nil
-	})
-	return n, err
+	}
+	if err != nil || n == nil {
+		return nil, err
+	}
+	s.enqueue(ctx, n)
+	return n, nil
 }
 
 // GetQuery is GET /notifications/{id}.

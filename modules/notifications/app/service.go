@@ -90,6 +90,7 @@ type Service struct {
 	settings  Settings
 	log       *zap.Logger
 	newID     func() string
+	templates templateCache
 }
 
 var _ api.Notifications = (*Service)(nil)

@@ -43,7 +43,10 @@ func (s *Service) CreateTemplate(ctx context.Context, in domain.TemplateInput) (
 	if err := t.Apply(in, true); err != nil {
 		return api.Template{}, err
 	}
-	if err := s.tx.InTx(ctx, func(ctx context.Context) error { return s.stores.Templates.Create(ctx, t) }); err != nil {
+	if err := s.tx.InTx(ctx, func(ctx context.Context) error {
+		s.forgetTemplate(ctx, t.ID)
+		return s.stores.Templates.Create(ctx, t)
+	}); err != nil {
 		return api.Template{}, err
 	}
 	return TemplateResource(t), nil
@@ -63,6 +66,7 @@ func (s *Service) UpdateTemplate(ctx context.Context, id string, in domain.Templ
 		}
 		t.UpdatedAt = s.clock.Now()
 		out = t
+		s.forgetTemplate(ctx, id)
 		return s.stores.Templates.Update(ctx, t)
 	})
 	if err != nil {
@@ -81,6 +85,7 @@ func (s *Service) DeleteTemplate(ctx context.Context, id string) error {
 		if t.IsSystem {
 			return domain.ErrSystemTemplate.WithMessage("Template %s is a system template and cannot be deleted", id)
 		}
+		s.forgetTemplate(ctx, id)
 		return s.stores.Templates.Delete(ctx, id)
 	})
 }

@@ -15,8 +15,8 @@ import (
 // closed, reopened, payment received): its record replaces the stored one and the
 // rollups get the difference, in one transaction, so they stay exact whatever changes
 // (refunds, cancellations, fulfillment). An event older than the stored record (by the
-// order's updated_at) changes nothing; the same event twice changes nothing the second
-// time.
+// order's updated_at) changes nothing; the same event twice, or an event that shows
+// the order as recorded, writes nothing.
 func (s *Service) RecordOrder(ctx context.Context, o ports.OrderFacts) error {
 	if o.ID == "" {
 		return nil
@@ -27,7 +27,7 @@ func (s *Service) RecordOrder(ctx context.Context, o ports.OrderFacts) error {
 			return err
 		}
 		rec := s.orderRecord(o, old)
-		if found && old.Version > rec.Version {
+		if found && (old.Version > rec.Version || old.Same(rec)) {
 			return nil
 		}
 		if !found {

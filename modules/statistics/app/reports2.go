@@ -201,14 +201,23 @@ func byProduct(ps []ports.ProductRow) []GroupRow {
 // (docs/decisions/0212), "uncategorized" for none.
 func byCategory(ps []ports.ProductRow) []CategoryRow {
 	sums := map[string]int64{}
-	var whole int64
 	for _, p := range ps {
-		k := p.ProductType
+		sums[p.ProductType] += p.Revenue - p.Refunded
+	}
+	return categoryRows(sums)
+}
+
+// categoryRows are the rows of the net revenue per product type ("" is
+// "uncategorized"), by revenue then name, with their shares.
+func categoryRows(byType map[string]int64) []CategoryRow {
+	sums := map[string]int64{}
+	var whole int64
+	for k, v := range byType {
 		if k == "" {
 			k = "uncategorized"
 		}
-		sums[k] += p.Revenue - p.Refunded
-		whole += p.Revenue - p.Refunded
+		sums[k] += v
+		whole += v
 	}
 	keys := make([]string, 0, len(sums))
 	for k := range sums {
@@ -416,22 +425,23 @@ func (s *Service) Products(ctx context.Context, q ProductsQuery) (*ProductsRepor
 	if productType == "uncategorized" {
 		productType = ""
 	}
-	ps, err := s.repo.Products(ctx, sp.rng, productType)
+	ps, types, err := s.repo.ProductsTop(ctx, sp.rng, productType, q.SortBy, q.Limit)
 	if err != nil {
 		return nil, err
 	}
 	out := &ProductsReport{Period: sp.view()}
-	var sold, revenue, knownRevenue, gross int64
-	for _, p := range ps {
-		sold += p.Quantity - p.RefundedQty
-		revenue += p.Revenue - p.Refunded
-		if p.CostKnown {
-			knownRevenue += p.Revenue - p.Refunded
-			gross += profit(p)
-		}
+	var sold, revenue, knownRevenue, gross, unique int64
+	categories := map[string]int64{}
+	for _, t := range types {
+		sold += t.Quantity - t.RefundedQty
+		revenue += t.Revenue - t.Refunded
+		knownRevenue += t.KnownNet
+		gross += t.KnownNet - t.KnownCost
+		unique += t.Products
+		categories[t.ProductType] += t.Revenue - t.Refunded
 	}
 	sm := &out.Summary
-	sm.TotalProductsSold, sm.UniqueProductsSold, sm.Currency = sold, int64(len(ps)), sp.currency
+	sm.TotalProductsSold, sm.UniqueProductsSold, sm.Currency = sold, unique, sp.currency
 	sm.TotalRevenue, sm.GrossProfit = domain.Money(revenue), domain.Money(gross)
 	if knownRevenue != 0 {
 		m := domain.Percent(float64(gross), float64(knownRevenue))
@@ -452,7 +462,7 @@ func (s *Service) Products(ctx context.Context, q ProductsQuery) (*ProductsRepor
 		}
 		out.TopProducts = append(out.TopProducts, tp)
 	}
-	out.ByCategory = byCategory(ps)
+	out.ByCategory = categoryRows(categories)
 	inv, err := s.repo.Inventory(ctx, sp.currency)
 	if err != nil {
 		return nil, err

@@ -38,6 +38,17 @@ type Line struct {
 	Revenue, Refunded     int64
 }
 
+// Same reports whether p is the same record as o: every field and line alike (a
+// second event of an unchanged order, such as order.payment_received written with
+// order.created, changes nothing).
+func (o *Order) Same(p *Order) bool {
+	return o.ID == p.ID && o.Version == p.Version && o.Currency == p.Currency && o.CustomerID == p.CustomerID &&
+		o.Day == p.Day && o.CreatedAt == p.CreatedAt && o.Status == p.Status && o.Fulfillment == p.Fulfillment &&
+		o.Channel == p.Channel && o.PaymentMethod == p.PaymentMethod && o.Country == p.Country && o.Items == p.Items &&
+		o.Gross == p.Gross && o.Discounts == p.Discounts && o.Refunded == p.Refunded && o.ClosedAt == p.ClosedAt &&
+		o.FulfilledAt == p.FulfilledAt && o.FulfilledSameDay == p.FulfilledSameDay && slices.Equal(o.Lines, p.Lines)
+}
+
 // Counted reports whether the order counts in sales figures (not cancelled).
 func (o *Order) Counted() bool { return o.Status != StatusCancelled }
 

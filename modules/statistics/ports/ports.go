@@ -31,6 +31,15 @@ type ProductRow struct {
 	CostKnown                          bool
 }
 
+// ProductTypeSums are the sums of a product type's products (ProductsTop).
+type ProductTypeSums struct {
+	ProductType                                        string
+	Products, Quantity, RefundedQty, Revenue, Refunded int64
+	// KnownCost and KnownNet are the cost and the net revenue of its products whose
+	// cost is known.
+	KnownCost, KnownNet int64
+}
+
 // Inventory is the stock figures of the products in a currency.
 type Inventory struct {
 	SKUs, LowStock, OutOfStock, Value int64
@@ -105,6 +114,10 @@ type Repository interface {
 	// Products sums the product rollup over r per product (of a product type when
 	// productType is not "").
 	Products(ctx context.Context, r Range, productType string) ([]ProductRow, error)
+	// ProductsTop is the products report's share of Products in one statement: the
+	// limit products first by sortBy (revenue, quantity or profit; then by id), and
+	// the sums of every product per product type.
+	ProductsTop(ctx context.Context, r Range, productType, sortBy string, limit int) ([]ProductRow, []ProductTypeSums, error)
 	// TopProducts answers the limit products with the most net revenue in r (then by
 	// id), with their net quantity and revenue and their title (no cost: the dashboard).
 	TopProducts(ctx context.Context, r Range, limit int) ([]ProductRow, error)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -36,26 +37,45 @@ func (r *Repository) query(ctx context.Context, q string, args []any, dest []any
 
 // Order implements ports.Repository.
 func (r *Repository) Order(ctx context.Context, id string) (*domain.Order, bool, error) {
+	// the record with its lines, in one statement (a row per line; one row with NULL
+	// line columns for an order without lines)
 	o := &domain.Order{ID: id}
-	var sameDay int64
-	err := r.db.QueryRow(ctx, r.db.Rebind(`SELECT version, currency, customer_id, day, created_at, status, fulfillment, channel,
-		payment_method, country, items, gross, discounts, refunded, closed_at, fulfilled_at,
-		same_day FROM statistics_orders WHERE order_id = ?`), []any{id},
-		&o.Version, &o.Currency, &o.CustomerID, &o.Day, &o.CreatedAt, &o.Status, &o.Fulfillment, &o.Channel,
-		&o.PaymentMethod, &o.Country, &o.Items, &o.Gross, &o.Discounts, &o.Refunded, &o.ClosedAt, &o.FulfilledAt, &sameDay)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, false, nil
-	}
-	if err != nil {
+	var (
+		sameDay, found bool
+		rec            domain.Order
+		sd             int64
+		line           sql.NullInt64
+		product, vrnt  sql.NullString
+		title, sku     sql.NullString
+		qty, rqty      sql.NullInt64
+		rev, ref       sql.NullInt64
+	)
+	err := r.query(ctx, `SELECT o.version, o.currency, o.customer_id, o.day, o.created_at, o.status, o.fulfillment, o.channel,
+		o.payment_method, o.country, o.items, o.gross, o.discounts, o.refunded, o.closed_at, o.fulfilled_at, o.same_day,
+		l.line, l.product_id, l.variant_id, l.title, l.sku, l.quantity, l.refunded_quantity, l.revenue, l.refunded
+		FROM statistics_orders o LEFT JOIN statistics_order_lines l ON l.order_id = o.order_id
+		WHERE o.order_id = ? ORDER BY l.line`, []any{id},
+		[]any{&rec.Version, &rec.Currency, &rec.CustomerID, &rec.Day, &rec.CreatedAt, &rec.Status, &rec.Fulfillment, &rec.Channel,
+			&rec.PaymentMethod, &rec.Country, &rec.Items, &rec.Gross, &rec.Discounts, &rec.Refunded, &rec.ClosedAt, &rec.FulfilledAt, &sd,
+			&line, &product, &vrnt, &title, &sku, &qty, &rqty, &rev, &ref},
+		func() error {
+			if !found {
+				found, sameDay = true, sd == 1
+				lines := o.Lines
+				*o = rec
+				o.ID, o.Lines, o.FulfilledSameDay = id, lines, sameDay
+			}
+			if line.Valid {
+				o.Lines = append(o.Lines, domain.Line{Line: int(line.Int64), ProductID: product.String, VariantID: vrnt.String,
+					Title: title.String, SKU: sku.String, Quantity: int(qty.Int64), RefundedQty: int(rqty.Int64),
+					Revenue: rev.Int64, Refunded: ref.Int64})
+			}
+			return nil
+		})
+	if err != nil || !found {
 		return nil, false, err
 	}
-	o.FulfilledSameDay = sameDay == 1
-	var l domain.Line
-	err = r.query(ctx, `SELECT line, product_id, variant_id, title, sku, quantity, refunded_quantity, revenue, refunded
-		FROM statistics_order_lines WHERE order_id = ? ORDER BY line`, []any{id},
-		[]any{&l.Line, &l.ProductID, &l.VariantID, &l.Title, &l.SKU, &l.Quantity, &l.RefundedQty, &l.Revenue, &l.Refunded},
-		func() error { o.Lines = append(o.Lines, l); return nil })
-	return o, true, err
+	return o, true, nil
 }
 
 // SaveOrder implements ports.Repository: the record in one upsert, the lines (when
@@ -345,20 +365,21 @@ func (r *Repository) Daily(ctx context.Context, rg ports.Range, dims ...string) 
 	return out, err
 }
 
-// Products implements ports.Repository: the sums per product, the cost of the kept
-// quantity at each variant's cost price, and the product's title and type.
-func (r *Repository) Products(ctx context.Context, rg ports.Range, productType string) ([]ports.ProductRow, error) {
+// productsQuery is the sums per product over rg (of a product type when given), with
+// the cost of the kept quantity at each variant's cost price and the product's title
+// and type; a line's title (and SKU) stands in for a product the product events never
+// showed: one index lookup each, in the same statement. Its columns: product_id,
+// title, product_type, sku, orders, q, rq, rev, ref, cost, known.
+func productsQuery(rg ports.Range, productType string) (string, []any) {
 	// per variant first (at most the catalog's size), then the costs and titles
 	rows, args := productRows(rg)
-	// a line's title (and SKU) stands in for a product the product events never
-	// showed: one index lookup each, in the same statement
-	q := `SELECT a.product_id,
-		COALESCE(NULLIF(MAX(p.title), ''), (SELECT l.title FROM statistics_order_lines l WHERE l.product_id = a.product_id LIMIT 1), ''),
-		COALESCE(MAX(p.product_type), ''),
+	q := `SELECT a.product_id AS product_id,
+		COALESCE(NULLIF(MAX(p.title), ''), (SELECT l.title FROM statistics_order_lines l WHERE l.product_id = a.product_id LIMIT 1), '') AS title,
+		COALESCE(MAX(p.product_type), '') AS product_type,
 		COALESCE(NULLIF(MAX(v.sku), ''), CASE WHEN COALESCE(MAX(p.title), '') = '' THEN
-			(SELECT l.sku FROM statistics_order_lines l WHERE l.product_id = a.product_id LIMIT 1) END, ''),
-		` + sum("a.orders") + `, ` + sum("a.q") + `, ` + sum("a.rq") + `, ` + sum("a.rev") + `, ` + sum("a.ref") + `,
-		` + sum("(a.q - a.rq) * COALESCE(v.cost, 0)") + `, MIN(CASE WHEN v.cost IS NULL THEN 0 ELSE 1 END)
+			(SELECT l.sku FROM statistics_order_lines l WHERE l.product_id = a.product_id LIMIT 1) END, '') AS sku,
+		` + sum("a.orders") + ` AS orders, ` + sum("a.q") + ` AS q, ` + sum("a.rq") + ` AS rq, ` + sum("a.rev") + ` AS rev, ` + sum("a.ref") + ` AS ref,
+		` + sum("(a.q - a.rq) * COALESCE(v.cost, 0)") + ` AS cost, MIN(CASE WHEN v.cost IS NULL THEN 0 ELSE 1 END) AS known
 		FROM (SELECT product_id, variant_id, SUM(orders) AS orders, SUM(q) AS q, SUM(rq) AS rq, SUM(rev) AS rev, SUM(ref) AS ref
 			FROM (` + rows + `) d GROUP BY product_id, variant_id HAVING SUM(orders) > 0) a
 		LEFT JOIN statistics_variants v ON v.variant_id = a.variant_id
@@ -367,17 +388,68 @@ func (r *Repository) Products(ctx context.Context, rg ports.Range, productType s
 		q += ` WHERE p.product_type = ?`
 		args = append(args, productType)
 	}
-	q += ` GROUP BY a.product_id`
+	return q + ` GROUP BY a.product_id`, args
+}
+
+// productRowDest scans a productsQuery row into row (known: its known column).
+func productRowDest(row *ports.ProductRow, known *int64) []any {
+	return []any{&row.ProductID, &row.Title, &row.ProductType, &row.SKU, &row.Orders, &row.Quantity,
+		&row.RefundedQty, &row.Revenue, &row.Refunded, &row.Cost, known}
+}
+
+// Products implements ports.Repository: the sums per product, the cost of the kept
+// quantity at each variant's cost price, and the product's title and type.
+func (r *Repository) Products(ctx context.Context, rg ports.Range, productType string) ([]ports.ProductRow, error) {
+	q, args := productsQuery(rg, productType)
 	var row ports.ProductRow
 	var known int64
 	var out []ports.ProductRow
-	err := r.query(ctx, q, args, []any{&row.ProductID, &row.Title, &row.ProductType, &row.SKU, &row.Orders, &row.Quantity,
-		&row.RefundedQty, &row.Revenue, &row.Refunded, &row.Cost, &known}, func() error {
+	err := r.query(ctx, q, args, productRowDest(&row, &known), func() error {
 		row.CostKnown = known == 1
 		out = append(out, row)
 		return nil
 	})
 	return out, err
+}
+
+// productsOrder is ProductsTop's sort keys (descending), by sort_by.
+var productsOrder = map[string]string{"revenue": "rev - ref", "quantity": "q - rq", "profit": "rev - ref - cost"}
+
+// ProductsTop implements ports.Repository: the products computed once (a CTE), the
+// first limit of them, and their sums per product type, in one statement, so that a
+// period of thousands of products sends the report a few rows (docs/performance.md).
+func (r *Repository) ProductsTop(ctx context.Context, rg ports.Range, productType, sortBy string, limit int) ([]ports.ProductRow, []ports.ProductTypeSums, error) {
+	key, ok := productsOrder[sortBy]
+	if !ok {
+		return nil, nil, fmt.Errorf("statistics: products sorted by %q", sortBy)
+	}
+	prod, args := productsQuery(rg, productType)
+	q := `WITH prod AS (` + prod + `)
+		SELECT * FROM (SELECT 0 AS kind, product_id, title, product_type, sku, orders, q, rq, rev, ref, cost, known
+			FROM prod ORDER BY ` + key + ` DESC, product_id LIMIT ?) t
+		UNION ALL
+		SELECT 1, '', '', product_type, '', COUNT(*), ` + sum("q") + `, ` + sum("rq") + `, ` + sum("rev") + `, ` + sum("ref") + `,
+			` + sum("CASE WHEN known = 1 THEN cost ELSE 0 END") + `, ` + sum("CASE WHEN known = 1 THEN rev - ref ELSE 0 END") + `
+		FROM prod GROUP BY product_type`
+	var (
+		kind, known int64
+		row         ports.ProductRow
+		top         []ports.ProductRow
+		byType      []ports.ProductTypeSums
+	)
+	err := r.query(ctx, q, append(args, limit), append([]any{&kind}, productRowDest(&row, &known)...), func() error {
+		if kind == 0 {
+			row.CostKnown = known == 1
+			top = append(top, row)
+			return nil
+		}
+		// a type's row: orders counts its products, cost and known are the cost
+		// and the net revenue of those with a known cost
+		byType = append(byType, ports.ProductTypeSums{ProductType: row.ProductType, Products: row.Orders, Quantity: row.Quantity,
+			RefundedQty: row.RefundedQty, Revenue: row.Revenue, Refunded: row.Refunded, KnownCost: row.Cost, KnownNet: known})
+		return nil
+	})
+	return top, byType, err
 }
 
 // TopProducts implements ports.Repository: the sums alone, sorted and cut in SQL, with
