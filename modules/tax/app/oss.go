@@ -54,13 +54,12 @@ func (s *Service) RecordOrder(ctx context.Context, o api.OrderCreated) error {
 		}
 		rec.Lines = append(rec.Lines, ports.OrderTax{Rate: rate, Taxable: taxable, Tax: tax})
 	}
-	return s.tx.InTx(ctx, func(ctx context.Context) error {
-		r, err := s.repo.RecordOrder(ctx, rec)
-		if err == nil && r.New && rec.CountryCode == "US" && s.reaches(rec.RegionCode, r) {
-			s.changed(ctx) // the loaded book taxes the state from now on
-		}
-		return err
-	})
+	// One atomic write (one statement on PostgreSQL): no transaction here.
+	r, err := s.repo.RecordOrder(ctx, rec)
+	if err == nil && r.New && rec.CountryCode == "US" && s.reaches(rec.RegionCode, r) {
+		s.changed(ctx) // the loaded book taxes the state from now on
+	}
+	return err
 }
 
 // reaches reports whether the state's figures after a recorded order reach the

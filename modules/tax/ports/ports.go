@@ -28,7 +28,8 @@ type Repository interface {
 	Register(ctx context.Context, country, region string) error
 	// RecordOrder stores an order's taxes once (idempotent per order id) and adds a
 	// US order to its state's yearly figures; it reports whether the order was new and
-	// the state's figures for the order's year after it (US orders only).
+	// the state's figures for the order's year after it (US orders only). It is atomic
+	// on its own (the caller needs no transaction).
 	RecordOrder(ctx context.Context, o *Order) (Recorded, error)
 	// Orders returns the recorded orders created in [from, to) with their tax lines.
 	Orders(ctx context.Context, from, to time.Time) ([]*Order, error)

@@ -3,6 +3,8 @@ package postgres
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -177,23 +179,12 @@ func (r *Repository) Nexus(ctx context.Context, years ...int) ([]*domain.Nexus, 
 // errNoSalesRow: the row addSales has just made sure of is not there.
 var errNoSalesRow = errors.New("tax: nexus sales: row missing")
 
-// addSales adds an order to its state's figures of the year (the row locked, so
-// concurrent orders to one state add up).
+// addSales adds an order to its state's figures of the year (SQLite: the row locked
+// by the one writer, so concurrent orders to one state add up; PostgreSQL adds in
+// recordOrderPG's statement).
 func (r *Repository) addSales(ctx context.Context, o *ports.Order) (salesRow, error) {
 	key := salesRow{CountryCode: o.CountryCode, RegionCode: o.RegionCode, Year: o.CreatedAt.Year(), Sales: o.Sales, Transactions: 1}
 	conn := r.db.Conn(ctx)
-	if r.db.Dialect() == db.Postgres { // one statement: numeric adds exactly
-		err := conn.Clauses(clause.OnConflict{
-			Columns: []clause.Column{{Name: "country_code"}, {Name: "region_code"}, {Name: "year"}},
-			DoUpdates: clause.Assignments(map[string]any{
-				"sales": gorm.Expr("tax_nexus_sales.sales + excluded.sales"), "transactions": gorm.Expr("tax_nexus_sales.transactions + 1"),
-			}),
-		}, clause.Returning{}).Create(&key).Error
-		if err != nil {
-			return key, errors.New("tax: nexus sales: " + err.Error())
-		}
-		return key, nil
-	}
 	// SQLite stores money as text: the sum is made here, under the row's write lock
 	// (SQLite has one writer).
 	zero := salesRow{CountryCode: key.CountryCode, RegionCode: key.RegionCode, Year: key.Year, Sales: decimal.Zero}
@@ -233,8 +224,71 @@ func (r *Repository) Register(ctx context.Context, country, region string) error
 }
 
 // RecordOrder stores an order's taxes once, and adds a US order to its state's
-// figures; it reports whether the order is new.
+// figures; it reports whether the order is new. It is atomic on its own: one
+// statement on PostgreSQL, a transaction (joining ctx's) on SQLite.
 func (r *Repository) RecordOrder(ctx context.Context, o *ports.Order) (ports.Recorded, error) {
+	if r.db.Dialect() == db.Postgres {
+		return r.recordOrderPG(ctx, o)
+	}
+	var out ports.Recorded
+	err := r.db.InTx(ctx, func(ctx context.Context) error {
+		var err error
+		out, err = r.recordOrder(ctx, o)
+		return err
+	})
+	return out, err
+}
+
+// recordOrderPG is RecordOrder in one statement: the order's insert (nothing when it
+// was recorded before), its lines and its state's figures only when it was new.
+func (r *Repository) recordOrderPG(ctx context.Context, o *ports.Order) (ports.Recorded, error) {
+	q := `WITH o AS (INSERT INTO tax_orders (order_id, country_code, region_code, currency, sales, total, has_goods, created_at)
+		VALUES (?, ?, ?, ?, CAST(? AS numeric), CAST(? AS numeric), ?, ?) ON CONFLICT (order_id) DO NOTHING RETURNING order_id)`
+	args := []any{o.OrderID, o.CountryCode, o.RegionCode, o.Currency, o.Sales.String(), o.Total.String(), o.HasGoods, o.CreatedAt}
+	if len(o.Lines) > 0 {
+		var vals strings.Builder
+		for i, l := range o.Lines {
+			if i > 0 {
+				vals.WriteString(", ")
+			}
+			vals.WriteString("(CAST(? AS integer), CAST(? AS text), CAST(? AS numeric), CAST(? AS numeric))")
+			args = append(args, i+1, l.Rate.String(), l.Taxable.String(), l.Tax.String())
+		}
+		q += `, l AS (INSERT INTO tax_order_lines (order_id, line_no, rate, taxable, tax)
+			SELECT o.order_id, v.line_no, v.rate, v.taxable, v.tax FROM o, (VALUES ` + vals.String() + `) v(line_no, rate, taxable, tax))`
+	}
+	us := o.CountryCode == "US" && o.RegionCode != ""
+	if us {
+		q += `, s AS (INSERT INTO tax_nexus_sales (country_code, region_code, year, sales, transactions)
+			SELECT ?, ?, CAST(? AS integer), CAST(? AS numeric), 1 FROM o
+			ON CONFLICT (country_code, region_code, year) DO UPDATE SET sales = tax_nexus_sales.sales + excluded.sales,
+				transactions = tax_nexus_sales.transactions + 1
+			RETURNING sales, transactions)
+			SELECT (SELECT COUNT(*) FROM o), COALESCE((SELECT sales FROM s), 0), COALESCE((SELECT transactions FROM s), 0)`
+		args = append(args, o.CountryCode, o.RegionCode, o.CreatedAt.Year(), o.Sales.String())
+	} else {
+		q += ` SELECT (SELECT COUNT(*) FROM o), CAST(0 AS numeric), 0`
+	}
+	var (
+		n     int64
+		sales decimal.Decimal
+		txs   int
+	)
+	if err := r.db.QueryRow(ctx, r.db.Rebind(q), args, &n, db.Decimal{D: &sales}, &txs); err != nil {
+		return ports.Recorded{}, fmt.Errorf("tax: record order: %w", err)
+	}
+	if n == 0 {
+		return ports.Recorded{}, nil // recorded before: nothing added
+	}
+	out := ports.Recorded{New: true}
+	if us {
+		out.Sales, out.Transactions = sales, txs
+	}
+	return out, nil
+}
+
+// recordOrder is RecordOrder statement by statement, in the caller's transaction.
+func (r *Repository) recordOrder(ctx context.Context, o *ports.Order) (ports.Recorded, error) {
 	row := orderRow{OrderID: o.OrderID, CountryCode: o.CountryCode, RegionCode: o.RegionCode, Currency: o.Currency,
 		Sales: o.Sales, Total: o.Total, HasGoods: o.HasGoods, CreatedAt: o.CreatedAt}
 	if stored, err := db.InsertNew(r.db.Conn(ctx), &row, "tax: record order"); err != nil || !stored {
