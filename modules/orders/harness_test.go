@@ -174,8 +174,9 @@ func (h *harness) paymentEvent(eventType string, data map[string]any) {
 	ev := event.Event{ID: "evt_" + ids.New(), Type: eventType, Data: raw}
 	var herr error
 	switch eventType {
-	case "payment.created":
-		herr = h.sub.HandlePaymentCreated(context.Background(), ev)
+	case "payment.created", "payment.succeeded", "payment.failed", "payment.canceled":
+		// the wired bus delivers payment events to orders in relay batches
+		herr = h.sub.HandlePayments(context.Background(), []event.Event{ev})
 	case "refund.succeeded", "refund.failed":
 		herr = h.sub.HandleRefund(context.Background(), ev)
 	default:

@@ -2,6 +2,7 @@ package orders_test
 
 import (
 	"context"
+	"encoding/json"
 	"net/http"
 	"testing"
 
@@ -9,6 +10,7 @@ import (
 
 	"github.com/gocommerce/commerce/modules/orders/api"
 	payments "github.com/gocommerce/commerce/modules/payments/api"
+	"github.com/gocommerce/commerce/platform/event"
 	"github.com/gocommerce/commerce/platform/ids"
 )
 
@@ -63,6 +65,50 @@ func TestPaymentEvents(t *testing.T) {
 		}
 		if ev := h.LastEvent("order.updated", id); ev["financial_status"] != "partially_refunded" {
 			t.Errorf("order.updated after refund %v", ev["financial_status"])
+		}
+	})
+}
+
+// TestPaymentEventsInOneBatch: a relay batch of payment events reads the recorded
+// sales once; a sale recorded before (or earlier in the batch) is not recorded again,
+// an authorization named only by payment.created is read and recorded, the others
+// are recorded in order.
+func TestPaymentEventsInOneBatch(t *testing.T) {
+	eachEngine(t, func(t *testing.T, h *harness) {
+		paid := h.simple(1, nil)["id"].(string)
+		authorized := h.simple(1, nil)["id"].(string)
+		failed := h.simple(1, nil)["id"].(string)
+		h.pay(paid, "pay_1", "13.50")
+		h.payments.put(payments.Payment{ID: "pay_2", Status: payments.StatusRequiresCapture, Amount: d("13.5"), Currency: "USD", Gateway: "stripe", OrderID: authorized})
+		ev := func(typ string, data map[string]any) event.Event {
+			raw, err := json.Marshal(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return event.Event{ID: "evt_" + ids.New(), Type: typ, Data: raw}
+		}
+		sale := func(pay, order string) map[string]any {
+			return map[string]any{"payment_id": pay, "status": "succeeded", "amount": "13.50", "currency": "USD", "gateway": "test", "order_id": order}
+		}
+		batch := []event.Event{
+			ev("payment.created", sale("pay_1", paid)), ev("payment.succeeded", sale("pay_1", paid)), // recorded before: skipped
+			ev("payment.created", map[string]any{"payment_id": "pay_2", "status": "pending", "order_id": authorized}), // read: authorized
+			ev("payment.failed", map[string]any{"payment_id": "pay_3", "status": "failed", "amount": "13.50", "currency": "USD", "order_id": failed,
+				"error_code": "card_declined"}),
+			ev("payment.succeeded", sale("pay_4", failed)), ev("payment.succeeded", sale("pay_4", failed)), // the second: a repeat
+		}
+		if err := h.sub.HandlePayments(t.Context(), batch); err != nil {
+			t.Fatal(err)
+		}
+		if o := h.get(paid); txKinds(o) != "sale:success:13.50 " || len(h.Payloads("order.payment_received", paid)) != 1 {
+			t.Errorf("paid before the batch: %s, %d payment_received", txKinds(o), len(h.Payloads("order.payment_received", paid)))
+		}
+		if o := h.get(authorized); o["financial_status"] != "authorized" || txKinds(o) != "authorization:success:13.50 " {
+			t.Errorf("authorized in the batch: %v %s", o["financial_status"], txKinds(o))
+		}
+		if o := h.get(failed); o["financial_status"] != "paid" || txKinds(o) != "sale:failure:13.50 sale:success:13.50 " ||
+			len(h.Payloads("order.payment_received", failed)) != 1 {
+			t.Errorf("failed then paid in the batch: %v %s", o["financial_status"], txKinds(o))
 		}
 	})
 }

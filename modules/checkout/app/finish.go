@@ -99,11 +99,51 @@ func (s *Service) PaymentSettled(ctx context.Context, paymentID string, paid boo
 	if err != nil || !found || sess.Status != domain.StatusAwaitingPayment {
 		return err
 	}
+	return s.settle(ctx, sess, paid)
+}
+
+// Settlement is a payment's outcome as its event tells it.
+type Settlement struct {
+	PaymentID string
+	Paid      bool
+}
+
+// PaymentsSettled is PaymentSettled for a relay batch of payment events, with one
+// read of the sessions awaiting any of them (most payments complete in their request
+// and have none): decision 0231. It settles every one it can and answers the first
+// failure (the batch is retried; a settled session is not awaiting any more).
+func (s *Service) PaymentsSettled(ctx context.Context, settled []Settlement) error {
+	ids := make([]string, 0, len(settled))
+	for _, st := range settled {
+		if st.PaymentID != "" && !slices.Contains(ids, st.PaymentID) {
+			ids = append(ids, st.PaymentID)
+		}
+	}
+	awaiting, err := s.Sessions.AwaitingPayments(ctx, ids)
+	if err != nil || len(awaiting) == 0 {
+		return err
+	}
+	var first error
+	for _, st := range settled {
+		sess := awaiting[st.PaymentID]
+		if sess == nil {
+			continue
+		}
+		delete(awaiting, st.PaymentID) // the first event of a payment settles it
+		if err := s.settle(ctx, sess, st.Paid); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// settle completes (paid) or undoes the attempt of a session awaiting its payment.
+func (s *Service) settle(ctx context.Context, sess *domain.Session, paid bool) error {
 	if !paid {
 		s.undo(ctx, sess.CartID, sess.OrderID, false)
 		return nil
 	}
-	err = s.tx.InTx(ctx, func(ctx context.Context) error { return s.finish(ctx, sess) })
+	err := s.tx.InTx(ctx, func(ctx context.Context) error { return s.finish(ctx, sess) })
 	if errors.Is(err, domain.ErrCheckoutBusy) {
 		return nil // finished by another delivery
 	}

@@ -13,6 +13,9 @@ type Sessions interface {
 	Get(ctx context.Context, cartID string) (*domain.Session, bool, error)
 	// ByPayment returns the session whose attempt has the payment, or found false.
 	ByPayment(ctx context.Context, paymentID string) (*domain.Session, bool, error)
+	// AwaitingPayments returns the sessions awaiting one of the payments (status
+	// awaiting_payment), by payment id, in one read.
+	AwaitingPayments(ctx context.Context, paymentIDs []string) (map[string]*domain.Session, error)
 	// Create inserts a session unless the cart has one (then the stored one wins).
 	Create(ctx context.Context, s *domain.Session) error
 	// Save writes s if its version is the stored one (then increments it), answering

@@ -2,6 +2,8 @@ package app
 
 import (
 	"context"
+	"errors"
+	"slices"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -60,6 +62,55 @@ func (s *Service) saleRecorded(ctx context.Context, orderKey string, ev domain.P
 		return false, nil // not an order id: the full path answers
 	}
 	return s.orders.HasTransaction(ctx, id, ev.PaymentID, domain.KindSale, domain.TxSuccess)
+}
+
+// PaymentFact is a payment event for RecordPayments: a fact to record on the order
+// (RecordPayment), or with Sync a payment whose state is to be read (SyncPayment).
+type PaymentFact struct {
+	OrderKey string
+	Event    domain.PaymentEvent
+	Sync     bool
+}
+
+// RecordPayments records a relay batch of payment events (decision 0231): one read of
+// the sales already recorded for their payments (checkout records its charge with the
+// order, so its payment.created and payment.succeeded usually find it there), then
+// every other fact as RecordPayment or SyncPayment does. A payment whose sale the
+// order recorded has nothing left for a sync (it is neither to capture nor to void)
+// nor for its success. It records what it can and answers the failures.
+func (s *Service) RecordPayments(ctx context.Context, facts []PaymentFact) error {
+	var ids []string
+	for _, f := range facts {
+		if skippable(f) && !slices.Contains(ids, f.Event.PaymentID) {
+			ids = append(ids, f.Event.PaymentID)
+		}
+	}
+	recorded, err := s.orders.SalesRecorded(ctx, ids)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, f := range facts {
+		if skippable(f) {
+			if id, _, err := ParseKey(f.OrderKey); err == nil && slices.Contains(recorded[f.Event.PaymentID], id) {
+				continue
+			}
+		}
+		if f.Sync {
+			err = s.SyncPayment(ctx, f.Event.PaymentID)
+		} else {
+			err = s.RecordPayment(ctx, f.OrderKey, f.Event)
+		}
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// skippable: a fact that a successfully recorded sale of its payment covers.
+func skippable(f PaymentFact) bool {
+	return f.Event.PaymentID != "" && f.OrderKey != "" && (f.Sync || (f.Event.Kind == domain.KindSale && !f.Event.Failed))
 }
 
 // SyncPayment reads a payment's current state through the payments port and records

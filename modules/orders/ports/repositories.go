@@ -70,6 +70,9 @@ type OrderRepository interface {
 	// HasTransaction reports whether the order has a transaction of the payment (by
 	// payments' id) of that kind and status.
 	HasTransaction(ctx context.Context, orderID, paymentID string, kind domain.TransactionKind, status domain.TransactionStatus) (bool, error)
+	// SalesRecorded answers, among the payments, the orders that recorded each one's
+	// sale successfully (payment id → order ids), in one read.
+	SalesRecorded(ctx context.Context, paymentIDs []string) (map[string][]string, error)
 	// OrderIDForPayment finds the order that recorded a payment (by payments' id).
 	OrderIDForPayment(ctx context.Context, paymentID string) (string, error)
 }

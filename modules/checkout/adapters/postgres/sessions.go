@@ -103,6 +103,28 @@ func (s *Sessions) ByPayment(ctx context.Context, paymentID string) (*domain.Ses
 	return s.one(ctx, "payment_id = ?", paymentID)
 }
 
+// AwaitingPayments returns the sessions awaiting one of the payments, by payment id,
+// in one read.
+func (s *Sessions) AwaitingPayments(ctx context.Context, paymentIDs []string) (map[string]*domain.Session, error) {
+	out := map[string]*domain.Session{}
+	if len(paymentIDs) == 0 {
+		return out, nil
+	}
+	rows, err := db.Find[sessionRow](s.db.Conn(ctx).Where("payment_id IN ? AND status = ?", paymentIDs, string(domain.StatusAwaitingPayment)),
+		"checkout: sessions awaiting payments")
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rows {
+		sess, err := r.session()
+		if err != nil {
+			return nil, err
+		}
+		out[sess.PaymentID] = sess
+	}
+	return out, nil
+}
+
 // Create inserts a session unless the cart has one.
 func (s *Sessions) Create(ctx context.Context, sess *domain.Session) error {
 	sess.Version = 1

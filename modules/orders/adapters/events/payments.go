@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/gocommerce/commerce/modules/orders/adapters/paymentsapi"
+	"github.com/gocommerce/commerce/modules/orders/app"
 	"github.com/gocommerce/commerce/modules/orders/domain"
 	payments "github.com/gocommerce/commerce/modules/payments/api"
 	shipping "github.com/gocommerce/commerce/modules/shipping/api"
@@ -21,6 +22,7 @@ import (
 // Recorder is the use cases the subscriber calls.
 type Recorder interface {
 	RecordPayment(ctx context.Context, orderKey string, ev domain.PaymentEvent) error
+	RecordPayments(ctx context.Context, facts []app.PaymentFact) error
 	SyncPayment(ctx context.Context, paymentID string) error
 	RecordRefund(ctx context.Context, orderKey string, f domain.RefundFact) error
 	ShipmentRecorder
@@ -36,10 +38,16 @@ func NewSubscriber(app Recorder, log *zap.Logger) *Subscriber {
 
 // Subscribe registers the handlers.
 func (s *Subscriber) Subscribe(bus event.Subscriber) {
-	bus.Subscribe(payments.EventPaymentCreated, s.HandlePaymentCreated)
-	bus.Subscribe(payments.EventPaymentSucceeded, s.HandlePayment)
-	bus.Subscribe(payments.EventPaymentFailed, s.HandlePayment)
-	bus.Subscribe(payments.EventPaymentCanceled, s.HandlePayment)
+	// A relay batch of payment events is one read of the sales already recorded where
+	// the bus takes batch handlers (decision 0231).
+	if bs, ok := bus.(event.BatchSubscriber); ok {
+		bs.SubscribeBatch(paymentEvents, s.HandlePayments)
+	} else {
+		bus.Subscribe(payments.EventPaymentCreated, s.HandlePaymentCreated)
+		for _, t := range paymentEvents[1:] {
+			bus.Subscribe(t, s.HandlePayment)
+		}
+	}
 	bus.Subscribe(payments.EventRefundSucceeded, s.HandleRefund)
 	bus.Subscribe(payments.EventRefundFailed, s.HandleRefund)
 	bus.Subscribe(shipping.EventShipmentCreated, s.HandleShipmentCreated)
@@ -65,16 +73,52 @@ func (s *Subscriber) orderPayment(e event.Event) (payments.PaymentEvent, bool) {
 	return p, ok && p.OrderID != "" && p.PaymentID != ""
 }
 
+// paymentEvents are the payment events an order records (payment.created first).
+var paymentEvents = []string{payments.EventPaymentCreated, payments.EventPaymentSucceeded, payments.EventPaymentFailed, payments.EventPaymentCanceled}
+
+// HandlePayments records a batch of payment events as HandlePaymentCreated and
+// HandlePayment do, event by event, after one read of the sales already recorded.
+func (s *Subscriber) HandlePayments(ctx context.Context, es []event.Event) error {
+	facts := make([]app.PaymentFact, 0, len(es))
+	for _, e := range es {
+		if e.Type == payments.EventPaymentCreated {
+			if p, ok := s.orderPayment(e); ok {
+				facts = append(facts, app.PaymentFact{OrderKey: p.OrderID, Event: domain.PaymentEvent{PaymentID: p.PaymentID}, Sync: true})
+			}
+			continue
+		}
+		if orderKey, ev, ok := s.paymentFact(e); ok {
+			facts = append(facts, app.PaymentFact{OrderKey: orderKey, Event: ev})
+		}
+	}
+	if len(facts) == 0 {
+		return nil
+	}
+	return s.App.RecordPayments(ctx, facts)
+}
+
 // HandlePayment records payment.succeeded (a sale, or the capture of an authorization),
 // payment.failed (a failed attempt) and payment.canceled (a void).
 func (s *Subscriber) HandlePayment(ctx context.Context, e event.Event) error {
-	p, ok := s.orderPayment(e)
+	orderKey, ev, ok := s.paymentFact(e)
 	if !ok {
 		return nil
 	}
+	return s.App.RecordPayment(ctx, orderKey, ev)
+}
+
+// paymentFact decodes payment.succeeded, payment.failed or payment.canceled into the
+// fact an order records; false for another event, one naming no order, or a bad
+// payload (logged and dropped).
+func (s *Subscriber) paymentFact(e event.Event) (string, domain.PaymentEvent, bool) {
+	p, ok := s.orderPayment(e)
+	if !ok {
+		return "", domain.PaymentEvent{}, false
+	}
 	amount, err := decimal.NewFromString(p.Amount)
 	if err != nil {
-		return s.drop(e, err)
+		_ = s.drop(e, err)
+		return "", domain.PaymentEvent{}, false
 	}
 	ev := domain.PaymentEvent{PaymentID: p.PaymentID, Amount: amount, Currency: strings.ToUpper(p.Currency), Gateway: p.Gateway, ErrorCode: p.ErrorCode, Message: p.ErrorMessage}
 	switch e.Type {
@@ -85,9 +129,9 @@ func (s *Subscriber) HandlePayment(ctx context.Context, e event.Event) error {
 	case payments.EventPaymentCanceled:
 		ev.Kind = domain.KindVoid
 	default:
-		return nil
+		return "", domain.PaymentEvent{}, false
 	}
-	return s.App.RecordPayment(ctx, p.OrderID, ev)
+	return p.OrderID, ev, true
 }
 
 // HandleRefund records refund.succeeded and refund.failed: the settling of one of the

@@ -426,6 +426,25 @@ func (r *OrderRepository) HasTransaction(ctx context.Context, orderID, paymentID
 	return len(found) > 0, nil
 }
 
+// SalesRecorded answers the orders that recorded each payment's sale successfully.
+func (r *OrderRepository) SalesRecorded(ctx context.Context, paymentIDs []string) (map[string][]string, error) {
+	out := map[string][]string{}
+	if len(paymentIDs) == 0 {
+		return out, nil
+	}
+	var orderID, paymentID string
+	err := r.db.Query(ctx, r.db.Rebind("SELECT order_id, payment_id FROM orders_transactions WHERE payment_id IN ("+db.Params(len(paymentIDs))+
+		") AND kind = ? AND status = ?"), append(db.Map(paymentIDs, func(id string) any { return id }), string(domain.KindSale), string(domain.TxSuccess)),
+		[]any{&orderID, &paymentID}, func() error {
+			out[paymentID] = append(out[paymentID], orderID)
+			return nil
+		})
+	if err != nil {
+		return nil, fmt.Errorf("orders: recorded sales: %w", err)
+	}
+	return out, nil
+}
+
 // OrderIDForPayment finds the order that recorded a payment.
 func (r *OrderRepository) OrderIDForPayment(ctx context.Context, paymentID string) (string, error) {
 	var found []string
