@@ -281,18 +281,7 @@ func TestSalesReport(t *testing.T) {
 			}
 		}
 		d = h.get("/sales?currency=USD&date_from=last_90_days&group_by=category")
-		cats := map[string]decimal.Decimal{}
-		for _, p := range want {
-			for _, c := range products {
-				if c.id == p.id {
-					k := c.kind
-					if k == "" {
-						k = "uncategorized"
-					}
-					cats[k] = cats[k].Add(p.revenue)
-				}
-			}
-		}
+		cats := categorySums(want)
 		for _, c := range httpxtest.Objects(d["by_category"]) {
 			if c["revenue"] != money(cats[c["category_id"].(string)]) || c["name"] != c["category_id"] {
 				t.Errorf("by_category %v, want %s", c, money(cats[c["category_id"].(string)]))
@@ -486,18 +475,7 @@ func TestProductsReport(t *testing.T) {
 		}
 		// by_category: the net revenue of every product sold per product type (not only
 		// the top ones), "uncategorized" for none, by revenue
-		cats := map[string]decimal.Decimal{}
-		for _, p := range want {
-			for _, c := range products {
-				if c.id == p.id {
-					k := c.kind
-					if k == "" {
-						k = "uncategorized"
-					}
-					cats[k] = cats[k].Add(p.revenue)
-				}
-			}
-		}
+		cats := categorySums(want)
 		got := httpxtest.Objects(h.get("/products?currency=USD&date_from=last_90_days&limit=1")["by_category"])
 		if len(got) != len(cats) {
 			t.Errorf("by_category %v, want %v", got, cats)
@@ -655,4 +633,22 @@ func TestProductsNoEventShowed(t *testing.T) {
 			t.Errorf("dashboard top sellers: %v, want p-ghost titled from its line", sellers)
 		}
 	})
+}
+
+// categorySums is the net revenue of the products per product type ("uncategorized"
+// for none).
+func categorySums(want []productFigure) map[string]decimal.Decimal {
+	cats := map[string]decimal.Decimal{}
+	for _, p := range want {
+		for _, c := range products {
+			if c.id == p.id {
+				k := c.kind
+				if k == "" {
+					k = "uncategorized"
+				}
+				cats[k] = cats[k].Add(p.revenue)
+			}
+		}
+	}
+	return cats
 }

@@ -110,6 +110,18 @@ func (r *LevelRepository) Ensure(ctx context.Context, k ports.LevelKey, now time
 	return q, nil
 }
 
+// keyLists are the keys' variants and their distinct locations (for IN lists).
+func keyLists(keys []ports.LevelKey) (variants, locations []string) {
+	variants, locations = make([]string, 0, len(keys)), make([]string, 0, 1)
+	for _, k := range keys {
+		variants = append(variants, k.VariantID)
+		if !slices.Contains(locations, k.LocationID) {
+			locations = append(locations, k.LocationID)
+		}
+	}
+	return variants, locations
+}
+
 func uniqueKeys(keys []ports.LevelKey) map[ports.LevelKey]bool {
 	m := make(map[ports.LevelKey]bool, len(keys))
 	for _, k := range keys {
@@ -125,13 +137,7 @@ func (r *LevelRepository) FindAll(ctx context.Context, keys []ports.LevelKey) (m
 		return out, nil
 	}
 	want := uniqueKeys(keys)
-	variants, locations := make([]string, 0, len(keys)), make([]string, 0, 1)
-	for _, k := range keys {
-		variants = append(variants, k.VariantID)
-		if !slices.Contains(locations, k.LocationID) {
-			locations = append(locations, k.LocationID)
-		}
-	}
+	variants, locations := keyLists(keys)
 	var rows []levelRow
 	if err := r.db.Conn(ctx).Where("variant_id IN ? AND location_id IN ?", variants, locations).Find(&rows).Error; err != nil {
 		return nil, fmt.Errorf("inventory: select levels: %w", err)
@@ -153,13 +159,7 @@ func (r *LevelRepository) FindAllAt(ctx context.Context, keys []ports.LevelKey) 
 		return out, active, nil
 	}
 	want := uniqueKeys(keys)
-	variants, locations := make([]string, 0, len(keys)), make([]string, 0, 1)
-	for _, k := range keys {
-		variants = append(variants, k.VariantID)
-		if !slices.Contains(locations, k.LocationID) {
-			locations = append(locations, k.LocationID)
-		}
-	}
+	variants, locations := keyLists(keys)
 	var (
 		k  ports.LevelKey
 		q  domain.Quantities
