@@ -116,7 +116,7 @@ func (s *Service) ReserveAll(ctx context.Context, cmds []api.ReserveCommand) ([]
 func (s *Service) reserveLevels(ctx context.Context, cmds []api.ReserveCommand, vs []ports.Variant) ([]ports.LevelKey, error) {
 	keys := make([]ports.LevelKey, len(cmds))
 	for i, cmd := range cmds {
-		id := strings.ToLower(strings.TrimSpace(locationOrDefault(cmd.LocationID)))
+		id := locationOrDefault(cmd.LocationID)
 		if !ids.Valid(id) {
 			return nil, domain.ErrLocationNotFound
 		}
@@ -126,20 +126,27 @@ func (s *Service) reserveLevels(ctx context.Context, cmds []api.ReserveCommand, 
 }
 
 // levelsAt reads the levels' quantities with their locations in one statement, and
-// wants every location active (LOCATION_NOT_FOUND, LOCATION_INACTIVE). A level that
-// does not exist yet is created at zero once its location is known to be active.
+// wants every location active (LOCATION_NOT_FOUND, LOCATION_INACTIVE). A key whose
+// level was not found reads its location (the key then takes the location's stored
+// id), and its level is created at zero once the location is known to be active.
 func (s *Service) levelsAt(ctx context.Context, keys []ports.LevelKey, now time.Time) (map[ports.LevelKey]domain.Quantities, error) {
 	levels, active, err := s.repos.Levels.FindAllAt(ctx, keys)
 	if err != nil {
 		return nil, err
 	}
-	for _, k := range keys {
+	stored := map[string]string{} // a location id as given → as stored
+	for i, k := range keys {
 		on, known := active[k.LocationID]
 		if !known {
-			if _, err := s.location(ctx, k.LocationID, true); err != nil {
-				return nil, err
+			id, read := stored[k.LocationID]
+			if !read {
+				loc, err := s.location(ctx, k.LocationID, true)
+				if err != nil {
+					return nil, err
+				}
+				id, stored[k.LocationID] = loc.ID, loc.ID
 			}
-			active[k.LocationID], on = true, true
+			keys[i].LocationID, on = id, true
 		}
 		if !on {
 			return nil, domain.ErrLocationInactive

@@ -41,14 +41,14 @@ func (r *Repository) Order(ctx context.Context, id string) (*domain.Order, bool,
 	// line columns for an order without lines)
 	o := &domain.Order{ID: id}
 	var (
-		sameDay, found bool
-		rec            domain.Order
-		sd             int64
-		line           sql.NullInt64
-		product, vrnt  sql.NullString
-		title, sku     sql.NullString
-		qty, rqty      sql.NullInt64
-		rev, ref       sql.NullInt64
+		found         bool
+		rec           domain.Order
+		sd            int64
+		line          sql.NullInt64
+		product, vrnt sql.NullString
+		title, sku    sql.NullString
+		qty, rqty     sql.NullInt64
+		rev, ref      sql.NullInt64
 	)
 	err := r.query(ctx, `SELECT o.version, o.currency, o.customer_id, o.day, o.created_at, o.status, o.fulfillment, o.channel,
 		o.payment_method, o.country, o.items, o.gross, o.discounts, o.refunded, o.closed_at, o.fulfilled_at, o.same_day,
@@ -59,11 +59,9 @@ func (r *Repository) Order(ctx context.Context, id string) (*domain.Order, bool,
 			&rec.PaymentMethod, &rec.Country, &rec.Items, &rec.Gross, &rec.Discounts, &rec.Refunded, &rec.ClosedAt, &rec.FulfilledAt, &sd,
 			&line, &product, &vrnt, &title, &sku, &qty, &rqty, &rev, &ref},
 		func() error {
-			if !found {
-				found, sameDay = true, sd == 1
-				lines := o.Lines
-				*o = rec
-				o.ID, o.Lines, o.FulfilledSameDay = id, lines, sameDay
+			if !found { // the order's columns, the same on every row
+				found, *o = true, rec
+				o.ID, o.FulfilledSameDay = id, sd == 1
 			}
 			if line.Valid {
 				o.Lines = append(o.Lines, domain.Line{Line: int(line.Int64), ProductID: product.String, VariantID: vrnt.String,
