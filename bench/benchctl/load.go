@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -478,6 +479,7 @@ func cmdRun(args []string) error {
 	fs.StringVar(&pgDatabase, "db", "", "database name (its backends' CPU is reported)")
 	pprofAddr := fs.String("pprof", "", "server's pprof host:port: a CPU profile of each measured window")
 	pprofDir := fs.String("pprof-dir", ".", "where the profiles go (<scenario>.pprof)")
+	perf := fs.Bool("perf", false, "with --pprof: also a system-wide perf record of each measured window (<scenario>.perf.data in --pprof-dir; PostgreSQL's CPU by function)")
 	vacuumURL := fs.String("vacuum-url", "", "database URL: VACUUM (ANALYZE) it before every scenario that follows one that writes, as pgbench does before a run")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -516,12 +518,17 @@ func cmdRun(args []string) error {
 		var profiled chan error
 		if *pprofAddr != "" && !s.reference {
 			opts.atStart = func() {
-				profiled = make(chan error, 1)
+				profiled = make(chan error, 2)
 				go func() { profiled <- saveProfile(*pprofAddr, o.duration, filepath.Join(*pprofDir, s.key+".pprof")) }()
+				if *perf {
+					go func() { profiled <- recordPerf(o.duration, filepath.Join(*pprofDir, s.key+".perf.data")) }()
+				} else {
+					profiled <- nil
+				}
 			}
 		}
 		r := runScenario(e, s, opts)
-		if profiled != nil {
+		for range cap(profiled) {
 			if err := <-profiled; err != nil {
 				fmt.Fprintln(os.Stderr, "pprof:", err)
 			}
@@ -541,6 +548,17 @@ func cmdRun(args []string) error {
 		}
 	}
 	return writeJSON(*out, rf)
+}
+
+// recordPerf samples every process's stacks for d with perf (system-wide), for
+// PostgreSQL's side of a scenario; a failure (no perf) is reported, not fatal.
+func recordPerf(d time.Duration, path string) error {
+	secs := strconv.Itoa(max(int(d.Round(time.Second)/time.Second), 1))
+	cmd := exec.Command("perf", "record", "-a", "-g", "-F", "499", "-o", path, "--", "sleep", secs) //nolint:gosec // the benchmark's own flags
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("perf: %w: %s", err, out)
+	}
+	return nil
 }
 
 // saveProfile fetches a CPU profile of the next d from the server's pprof listener.
