@@ -237,9 +237,6 @@ func cmdWaitHTTP(args []string) error {
 	return fmt.Errorf("%s: not ready after %s: %w", *url, *timeout, last)
 }
 
-// cmdOutbox prints the number of pending (unpublished) outbox events and, with -wait,
-// waits until none is left (the relay of a running server drains them), printing
-// "<pending at start> <seconds to drain>" (-1 seconds: not drained in time).
 // vacuum runs VACUUM (ANALYZE) on the database.
 func vacuum(url string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
@@ -255,6 +252,9 @@ func vacuum(url string) error {
 	return nil
 }
 
+// cmdOutbox prints the number of pending (unpublished) outbox events and, with -wait,
+// waits until none is left (the relay of a running server drains them), printing
+// "<pending at start> <seconds to drain>" (-1 seconds: not drained in time).
 func cmdOutbox(args []string) error {
 	fs := flag.NewFlagSet("outbox", flag.ExitOnError)
 	url := fs.String("url", os.Getenv("DATABASE_URL"), "database")
@@ -262,37 +262,48 @@ func cmdOutbox(args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), *wait+30*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, *url)
-	if err != nil {
+	first, secs, err := drainOutbox(*url, *wait)
+	switch {
+	case err != nil:
 		return err
+	case *wait == 0:
+		fmt.Println(first)
+	case secs < 0:
+		fmt.Println(first, -1)
+	default:
+		fmt.Printf("%d %.1f\n", first, secs)
 	}
-	defer conn.Close(ctx)
+	return nil
+}
+
+// drainOutbox counts the pending outbox events and, with wait > 0, waits up to wait
+// until none is left (a running server's relay delivers them): the count at the start
+// and the seconds it took (-1: not drained in time; 0 without wait).
+func drainOutbox(url string, wait time.Duration) (first int64, secs float64, err error) {
+	ctx, cancel := context.WithTimeout(context.Background(), wait+30*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer func() { _ = conn.Close(ctx) }()
 	pending := func() (int64, error) {
 		var n int64
 		err := conn.QueryRow(ctx, "SELECT count(*) FROM outbox_events WHERE published_at IS NULL AND attempts < 10").Scan(&n)
 		return n, err
 	}
 	start := time.Now()
-	first, err := pending()
-	if err != nil {
-		return err
-	}
-	if *wait == 0 {
-		fmt.Println(first)
-		return nil
+	if first, err = pending(); err != nil || wait == 0 {
+		return first, 0, err
 	}
 	for n := first; n > 0; {
-		if time.Since(start) > *wait {
-			fmt.Println(first, -1)
-			return nil
+		if time.Since(start) > wait {
+			return first, -1, nil
 		}
-		time.Sleep(500 * time.Millisecond)
+		time.Sleep(200 * time.Millisecond)
 		if n, err = pending(); err != nil {
-			return err
+			return first, 0, err
 		}
 	}
-	fmt.Printf("%d %.1f\n", first, time.Since(start).Seconds())
-	return nil
+	return first, time.Since(start).Seconds(), nil
 }

@@ -45,6 +45,10 @@ type harness struct {
 	sub   *statsevents.Subscriber
 	clock *clock.Fake
 	loc   *time.Location
+	// batching holds the order events back (pending) until flush hands them to the
+	// subscriber's batch handler, as a relay batch would.
+	batching bool
+	pending  []event.Event
 }
 
 var docs = httpxtest.Docs(func() *statistics.Module { return statistics.NewModule(nil, nil, nil) })
@@ -87,11 +91,27 @@ func (h *harness) send(typ string, data any) {
 		handle = func(e event.Event) error { return h.sub.HandleProduct(h.T.Context(), e) }
 	case len(typ) > 13 && typ[:13] == "subscription.":
 		handle = func(e event.Event) error { return h.sub.HandleSubscription(h.T.Context(), e) }
+	case h.batching:
+		h.pending = append(h.pending, e)
+		return
 	default:
 		handle = func(e event.Event) error { return h.sub.HandleOrder(h.T.Context(), e) }
 	}
 	if err := handle(e); err != nil {
 		h.T.Fatal(err)
+	}
+}
+
+// flush hands the pending order events to the batch handler in batches of 1 to 40,
+// in the order they were sent.
+func (h *harness) flush(r *rand.Rand) {
+	h.T.Helper()
+	for len(h.pending) > 0 {
+		n := min(1+r.IntN(40), len(h.pending))
+		if err := h.sub.HandleOrders(h.T.Context(), h.pending[:n]); err != nil {
+			h.T.Fatal(err)
+		}
+		h.pending = h.pending[n:]
 	}
 }
 

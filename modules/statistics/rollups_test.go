@@ -27,10 +27,7 @@ func TestRollupsMatchRecomputation(t *testing.T) {
 		r := rand.New(rand.NewPCG(1, 2))
 		for _, i := range r.Perm(len(st.orders)) {
 			o := st.orders[i]
-			old := o
-			old.Status, old.FinancialStatus, old.FulfillmentStatus, old.TotalRefunded = "open", "pending", "unfulfilled", "0.00"
-			old.UpdatedAt = o.CreatedAt.Add(-time.Second)
-			h.send(orders.EventOrderUpdated, old)
+			h.send(orders.EventOrderUpdated, olderVersion(o))
 			h.send(orders.EventOrderUpdated, o)
 			h.send(orders.EventOrderUpdated, o)
 		}
@@ -47,6 +44,47 @@ func TestRollupsMatchRecomputation(t *testing.T) {
 		}
 		h.checkRollups(st)
 	})
+}
+
+// A relay batch of order events (decision 0231) records what its events one by one
+// would: a store whose order events came in batches of 1 to 40 (an order's creation,
+// updates, cancellation and close often in one batch), then again with every event
+// replayed in batches (the latest twice, then an older version), has the daily,
+// product and customer figures of a full recomputation from the orders' final states.
+func TestOrderBatchesMatchRecomputation(t *testing.T) {
+	eachEngine(t, nil, func(t *testing.T, h *harness) {
+		r := rand.New(rand.NewPCG(3, 4))
+		h.batching = true
+		st := h.seedStore(11, 160)
+		h.flush(r)
+		h.checkRollups(st)
+		for _, i := range r.Perm(len(st.orders)) {
+			o := st.orders[i]
+			h.send(orders.EventOrderUpdated, o)
+			h.send(orders.EventOrderUpdated, o)
+			h.send(orders.EventOrderUpdated, olderVersion(o)) // older than the record: changes nothing
+		}
+		h.flush(r)
+		h.checkRollups(st)
+		// a cancellation and a reopening of the same order in one batch
+		o := st.orders[5]
+		o.Status, o.UpdatedAt = "cancelled", o.UpdatedAt.Add(time.Minute)
+		h.send(orders.EventOrderCancelled, orders.OrderCancelled{Order: o})
+		st.orders[5] = o
+		o.Status, o.UpdatedAt = "open", o.UpdatedAt.Add(time.Minute)
+		h.send(orders.EventOrderReopened, o)
+		st.orders[5] = o
+		h.flush(rand.New(rand.NewPCG(5, 6)))
+		h.checkRollups(st)
+	})
+}
+
+// olderVersion is o as an event before its creation's would show it: open, unpaid,
+// unfulfilled, nothing refunded.
+func olderVersion(o orders.Order) orders.Order {
+	o.Status, o.FinancialStatus, o.FulfillmentStatus, o.TotalRefunded = "open", "pending", "unfulfilled", "0.00"
+	o.UpdatedAt = o.CreatedAt.Add(-time.Second)
+	return o
 }
 
 func (h *harness) checkRollups(st *store) {

@@ -1,7 +1,10 @@
 package app
 
 import (
+	"cmp"
 	"context"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,67 +21,132 @@ import (
 // order's updated_at) changes nothing; the same event twice, or an event that shows
 // the order as recorded, writes nothing.
 func (s *Service) RecordOrder(ctx context.Context, o ports.OrderFacts) error {
-	if o.ID == "" {
+	return s.RecordOrders(ctx, []ports.OrderFacts{o})
+}
+
+// RecordOrders records order events in the order given (a relay batch, decision
+// 0231), each as RecordOrder would one after the other, and writes what the batch
+// changed together in one transaction: one read of the stored records, the rollup
+// cells' differences summed per cell, the records and their lines in one statement
+// each.
+func (s *Service) RecordOrders(ctx context.Context, facts []ports.OrderFacts) error {
+	ids := make([]string, 0, len(facts))
+	seen := make(map[string]bool, len(facts))
+	for _, f := range facts {
+		if f.ID != "" && !seen[f.ID] {
+			seen[f.ID] = true
+			ids = append(ids, f.ID)
+		}
+	}
+	if len(ids) == 0 {
 		return nil
 	}
 	return s.tx.InTx(ctx, func(ctx context.Context) error {
-		old, found, err := s.repo.Order(ctx, o.ID)
+		stored, err := s.repo.Orders(ctx, ids)
 		if err != nil {
 			return err
 		}
-		rec := s.orderRecord(o, old)
-		if found && (old.Version > rec.Version || old.Same(rec)) {
+		cur := maps.Clone(stored)
+		for _, f := range facts {
+			if f.ID == "" {
+				continue
+			}
+			old := cur[f.ID]
+			rec := s.orderRecord(f, old)
+			if old != nil && (old.Version > rec.Version || old.Same(rec)) {
+				continue
+			}
+			cur[f.ID] = rec
+		}
+		changes := make([]ports.OrderChange, 0, len(ids))
+		for _, id := range ids {
+			if rec, old := cur[id], stored[id]; rec != old {
+				changes = append(changes, ports.OrderChange{Old: old, New: rec})
+			}
+		}
+		if len(changes) == 0 {
 			return nil
 		}
-		if !found {
-			old = nil
-		}
-		if err := s.applyChange(ctx, old, rec); err != nil {
+		if err := s.applyChanges(ctx, changes); err != nil {
 			return err
 		}
-		if err := s.repo.SaveOrder(ctx, rec, old); err != nil {
+		if err := s.repo.SaveOrders(ctx, changes); err != nil {
 			return err
 		}
-		if found && !domain.CustomerTotalsChange(old, rec) {
-			return nil
-		}
-		if err := s.repo.RefreshCustomer(ctx, rec.CustomerID, rec.Currency); err != nil {
-			return err
-		}
-		if found && (old.CustomerID != rec.CustomerID || old.Currency != rec.Currency) {
-			return s.repo.RefreshCustomer(ctx, old.CustomerID, old.Currency)
-		}
-		return nil
+		return s.refreshCustomers(ctx, changes)
 	})
 }
 
-// applyChange gives the rollups what replacing old (nil for none) with rec changes:
-// a cell's difference in one statement, nothing for a cell that does not change (an
-// order paid keeps its product cells; an order whose cell keys stay takes one update).
-func (s *Service) applyChange(ctx context.Context, old, rec *domain.Order) error {
-	k, m := rec.Daily()
-	if old != nil {
-		ok, om := old.Daily()
-		if ok != k {
-			if err := s.repo.AddDaily(ctx, ok, om, -1); err != nil {
-				return err
-			}
-		} else {
-			m.Add(om, -1)
+// applyChanges gives the rollups what the changes make: each cell's difference in one
+// statement per day cell (cells in key order, so that concurrent writers lock them in
+// the same order) and one for the product cells, nothing for a cell that does not
+// change (an order paid keeps its product cells).
+func (s *Service) applyChanges(ctx context.Context, changes []ports.OrderChange) error {
+	daily := map[domain.DailyKey]domain.Measures{}
+	cells := map[domain.ProductKey]domain.ProductMeasures{}
+	for _, c := range changes {
+		k, m := c.New.Daily()
+		d := daily[k]
+		d.Add(m, 1)
+		daily[k] = d
+		for pk, pm := range c.New.Products() {
+			cells[pk] = cells[pk].Plus(pm)
 		}
-	}
-	if m != (domain.Measures{}) {
-		if err := s.repo.AddDaily(ctx, k, m, 1); err != nil {
-			return err
+		if c.Old == nil {
+			continue
 		}
-	}
-	cells := rec.Products()
-	if old != nil {
-		for pk, pm := range old.Products() {
+		ok, om := c.Old.Daily()
+		d = daily[ok]
+		d.Add(om, -1)
+		daily[ok] = d
+		for pk, pm := range c.Old.Products() {
 			cells[pk] = cells[pk].Minus(pm)
 		}
 	}
+	keys := slices.SortedFunc(maps.Keys(daily), compareDailyKeys)
+	for _, k := range keys {
+		if m := daily[k]; m != (domain.Measures{}) {
+			if err := s.repo.AddDaily(ctx, k, m, 1); err != nil {
+				return err
+			}
+		}
+	}
 	return s.repo.AddProducts(ctx, cells)
+}
+
+func compareDailyKeys(a, b domain.DailyKey) int {
+	return cmp.Or(strings.Compare(a.Currency, b.Currency), strings.Compare(a.Day, b.Day), strings.Compare(a.Channel, b.Channel),
+		strings.Compare(a.PaymentMethod, b.PaymentMethod), strings.Compare(a.Status, b.Status),
+		strings.Compare(a.Fulfillment, b.Fulfillment), strings.Compare(a.Country, b.Country))
+}
+
+// refreshCustomers recomputes the totals of the customers whose orders changed in a
+// way their totals see (and of an order's former customer or currency), once each.
+func (s *Service) refreshCustomers(ctx context.Context, changes []ports.OrderChange) error {
+	type key struct{ customer, currency string }
+	var todo []key
+	done := map[key]bool{}
+	add := func(k key) {
+		if !done[k] {
+			done[k] = true
+			todo = append(todo, k)
+		}
+	}
+	for _, c := range changes {
+		if c.Old != nil && !domain.CustomerTotalsChange(c.Old, c.New) {
+			continue
+		}
+		add(key{c.New.CustomerID, c.New.Currency})
+		if c.Old != nil && (c.Old.CustomerID != c.New.CustomerID || c.Old.Currency != c.New.Currency) {
+			add(key{c.Old.CustomerID, c.Old.Currency})
+		}
+	}
+	for _, k := range todo {
+		if err := s.repo.RefreshCustomer(ctx, k.customer, k.currency); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // orderRecord is what the statistics keep of o; old (nil for a first event) lends

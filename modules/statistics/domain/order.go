@@ -129,6 +129,12 @@ func (o *Order) Products() map[ProductKey]ProductMeasures {
 }
 
 // Minus is m less m2.
+// Plus is m with m2's measures added.
+func (m ProductMeasures) Plus(m2 ProductMeasures) ProductMeasures {
+	return ProductMeasures{Orders: m.Orders + m2.Orders, Quantity: m.Quantity + m2.Quantity,
+		RefundedQty: m.RefundedQty + m2.RefundedQty, Revenue: m.Revenue + m2.Revenue, Refunded: m.Refunded + m2.Refunded}
+}
+
 func (m ProductMeasures) Minus(m2 ProductMeasures) ProductMeasures {
 	return ProductMeasures{Orders: m.Orders - m2.Orders, Quantity: m.Quantity - m2.Quantity,
 		RefundedQty: m.RefundedQty - m2.RefundedQty, Revenue: m.Revenue - m2.Revenue, Refunded: m.Refunded - m2.Refunded}

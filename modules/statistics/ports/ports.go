@@ -83,13 +83,19 @@ type SegmentRow struct {
 	Orders, Spent int64
 }
 
+// OrderChange replaces an order's stored record Old (nil for none) with New.
+type OrderChange struct {
+	Old, New *domain.Order
+}
+
 // Repository stores the statistics. Writes join ctx's transaction.
 type Repository interface {
-	// Order returns the stored record of an order (with its lines), or false.
-	Order(ctx context.Context, id string) (*domain.Order, bool, error)
-	// SaveOrder writes the order's record and lines in place of old, the stored record
-	// (nil for none): lines equal to old's are not written again.
-	SaveOrder(ctx context.Context, o, old *domain.Order) error
+	// Orders returns the stored records of the orders (with their lines) by id; an
+	// order not recorded is absent.
+	Orders(ctx context.Context, ids []string) (map[string]*domain.Order, error)
+	// SaveOrders writes each change's record and lines in place of its Old, the stored
+	// record (nil for none): lines equal to Old's are not written again.
+	SaveOrders(ctx context.Context, changes []OrderChange) error
 	// AddDaily adds m times sign to the cell k (a cell left with no order is removed).
 	AddDaily(ctx context.Context, k domain.DailyKey, m domain.Measures, sign int64) error
 	// AddProducts adds each cell's measures to the product cells of its day and of its

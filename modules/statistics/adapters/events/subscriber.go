@@ -12,7 +12,6 @@ import (
 	customers "github.com/gocommerce/commerce/modules/customers/api"
 	orders "github.com/gocommerce/commerce/modules/orders/api"
 	"github.com/gocommerce/commerce/modules/statistics/app"
-	"github.com/gocommerce/commerce/modules/statistics/ports"
 	subscriptions "github.com/gocommerce/commerce/modules/subscriptions/api"
 	"github.com/gocommerce/commerce/platform/event"
 )
@@ -45,16 +44,17 @@ func NewSubscriber(svc *app.Service, log *zap.Logger) *Subscriber {
 
 // Subscribe registers the handlers.
 func (s *Subscriber) Subscribe(bus event.Subscriber) {
-	for _, t := range OrderEvents {
-		bus.Subscribe(t, s.HandleOrder)
-	}
-	// Every stock change re-sends the product: a relay batch of them is one write
-	// (decision 0231).
+	// Every stock change re-sends the product, and every order's creation and payment
+	// come as two events: a relay batch of each kind is one write (decision 0231).
 	if bs, ok := bus.(event.BatchSubscriber); ok {
 		bs.SubscribeBatch(ProductEvents, s.HandleProducts)
+		bs.SubscribeBatch(OrderEvents, s.HandleOrders)
 	} else {
 		for _, t := range ProductEvents {
 			bus.Subscribe(t, s.HandleProduct)
+		}
+		for _, t := range OrderEvents {
+			bus.Subscribe(t, s.HandleOrder)
 		}
 	}
 	for _, t := range SubscriptionEvents {
@@ -85,6 +85,24 @@ func (s *Subscriber) HandleOrder(ctx context.Context, e event.Event) error {
 	return s.svc.RecordOrder(ctx, orderFacts(o))
 }
 
+// HandleOrders records the orders a batch of order events shows, in their order.
+func (s *Subscriber) HandleOrders(ctx context.Context, es []event.Event) error {
+	return s.svc.RecordOrders(ctx, decodeAll(s, es, func(o *orders.Order) string { return o.ID }, orderFacts))
+}
+
+// decodeAll decodes each event's data as a T and converts it, dropping (as decode
+// does) an event whose data is undecodable or has no id.
+func decodeAll[T, F any](s *Subscriber, es []event.Event, id func(*T) string, conv func(T) F) []F {
+	out := make([]F, 0, len(es))
+	for _, e := range es {
+		var v T
+		if s.decode(e, &v, func() string { return id(&v) }) {
+			out = append(out, conv(v))
+		}
+	}
+	return out
+}
+
 // HandleProduct records the product's costs and stock.
 func (s *Subscriber) HandleProduct(ctx context.Context, e event.Event) error {
 	var p catalog.ProductResource
@@ -97,14 +115,7 @@ func (s *Subscriber) HandleProduct(ctx context.Context, e event.Event) error {
 // HandleProducts records the products a batch of product events shows, each as its
 // latest event does.
 func (s *Subscriber) HandleProducts(ctx context.Context, es []event.Event) error {
-	ps := make([]ports.Product, 0, len(es))
-	for _, e := range es {
-		var p catalog.ProductResource
-		if s.decode(e, &p, func() string { return p.ID }) {
-			ps = append(ps, productFacts(p))
-		}
-	}
-	return s.svc.RecordProducts(ctx, ps)
+	return s.svc.RecordProducts(ctx, decodeAll(s, es, func(p *catalog.ProductResource) string { return p.ID }, productFacts))
 }
 
 // HandleProductDeleted forgets the product.

@@ -35,84 +35,102 @@ func (r *Repository) query(ctx context.Context, q string, args []any, dest []any
 	return r.db.Query(ctx, r.db.Rebind(q), args, dest, each)
 }
 
-// Order implements ports.Repository.
-func (r *Repository) Order(ctx context.Context, id string) (*domain.Order, bool, error) {
-	// the record with its lines, in one statement (a row per line; one row with NULL
-	// line columns for an order without lines)
-	o := &domain.Order{ID: id}
-	var (
-		found         bool
-		rec           domain.Order
-		sd            int64
-		line          sql.NullInt64
-		product, vrnt sql.NullString
-		title, sku    sql.NullString
-		qty, rqty     sql.NullInt64
-		rev, ref      sql.NullInt64
-	)
-	err := r.query(ctx, `SELECT o.version, o.currency, o.customer_id, o.day, o.created_at, o.status, o.fulfillment, o.channel,
-		o.payment_method, o.country, o.items, o.gross, o.discounts, o.refunded, o.closed_at, o.fulfilled_at, o.same_day,
-		l.line, l.product_id, l.variant_id, l.title, l.sku, l.quantity, l.refunded_quantity, l.revenue, l.refunded
-		FROM statistics_orders o LEFT JOIN statistics_order_lines l ON l.order_id = o.order_id
-		WHERE o.order_id = ? ORDER BY l.line`, []any{id},
-		[]any{&rec.Version, &rec.Currency, &rec.CustomerID, &rec.Day, &rec.CreatedAt, &rec.Status, &rec.Fulfillment, &rec.Channel,
-			&rec.PaymentMethod, &rec.Country, &rec.Items, &rec.Gross, &rec.Discounts, &rec.Refunded, &rec.ClosedAt, &rec.FulfilledAt, &sd,
-			&line, &product, &vrnt, &title, &sku, &qty, &rqty, &rev, &ref},
-		func() error {
-			if !found { // the order's columns, the same on every row
-				found, *o = true, rec
-				o.ID, o.FulfilledSameDay = id, sd == 1
-			}
-			if line.Valid {
-				o.Lines = append(o.Lines, domain.Line{Line: int(line.Int64), ProductID: product.String, VariantID: vrnt.String,
-					Title: title.String, SKU: sku.String, Quantity: int(qty.Int64), RefundedQty: int(rqty.Int64),
-					Revenue: rev.Int64, Refunded: ref.Int64})
-			}
-			return nil
-		})
-	if err != nil || !found {
-		return nil, false, err
+// Orders implements ports.Repository: the records with their lines, in one statement
+// (a row per line; one row with NULL line columns for an order without lines).
+func (r *Repository) Orders(ctx context.Context, ids []string) (map[string]*domain.Order, error) {
+	out := make(map[string]*domain.Order, len(ids))
+	for chunk := range slices.Chunk(ids, 500) {
+		var (
+			id            string
+			rec           domain.Order
+			sd            int64
+			line          sql.NullInt64
+			product, vrnt sql.NullString
+			title, sku    sql.NullString
+			qty, rqty     sql.NullInt64
+			rev, ref      sql.NullInt64
+		)
+		args := make([]any, len(chunk))
+		for i, v := range chunk {
+			args[i] = v
+		}
+		err := r.query(ctx, `SELECT o.order_id, o.version, o.currency, o.customer_id, o.day, o.created_at, o.status, o.fulfillment,
+			o.channel, o.payment_method, o.country, o.items, o.gross, o.discounts, o.refunded, o.closed_at, o.fulfilled_at, o.same_day,
+			l.line, l.product_id, l.variant_id, l.title, l.sku, l.quantity, l.refunded_quantity, l.revenue, l.refunded
+			FROM statistics_orders o LEFT JOIN statistics_order_lines l ON l.order_id = o.order_id
+			WHERE o.order_id IN (`+db.Params(len(chunk))+`) ORDER BY o.order_id, l.line`, args,
+			[]any{&id, &rec.Version, &rec.Currency, &rec.CustomerID, &rec.Day, &rec.CreatedAt, &rec.Status, &rec.Fulfillment, &rec.Channel,
+				&rec.PaymentMethod, &rec.Country, &rec.Items, &rec.Gross, &rec.Discounts, &rec.Refunded, &rec.ClosedAt, &rec.FulfilledAt, &sd,
+				&line, &product, &vrnt, &title, &sku, &qty, &rqty, &rev, &ref},
+			func() error {
+				o, ok := out[id]
+				if !ok { // the order's columns, the same on every row of it
+					o = new(domain.Order)
+					*o = rec
+					o.ID, o.FulfilledSameDay = id, sd == 1
+					out[id] = o
+				}
+				if line.Valid {
+					o.Lines = append(o.Lines, domain.Line{Line: int(line.Int64), ProductID: product.String, VariantID: vrnt.String,
+						Title: title.String, SKU: sku.String, Quantity: int(qty.Int64), RefundedQty: int(rqty.Int64),
+						Revenue: rev.Int64, Refunded: ref.Int64})
+				}
+				return nil
+			})
+		if err != nil {
+			return nil, err
+		}
 	}
-	return o, true, nil
+	return out, nil
 }
 
-// SaveOrder implements ports.Repository: the record in one upsert, the lines (when
-// they changed) in one delete and one insert of all the rows.
-func (r *Repository) SaveOrder(ctx context.Context, o, old *domain.Order) error {
-	sameDay := 0
-	if o.FulfilledSameDay {
-		sameDay = 1
-	}
-	if err := r.exec(ctx, `INSERT INTO statistics_orders (order_id, version, currency, customer_id, day, created_at, status,
-		fulfillment, channel, payment_method, country, items, gross, discounts, refunded, closed_at, fulfilled_at, same_day)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-		ON CONFLICT (order_id) DO UPDATE SET version = excluded.version, currency = excluded.currency,
-		customer_id = excluded.customer_id, day = excluded.day, created_at = excluded.created_at, status = excluded.status,
-		fulfillment = excluded.fulfillment, channel = excluded.channel, payment_method = excluded.payment_method,
-		country = excluded.country, items = excluded.items, gross = excluded.gross, discounts = excluded.discounts,
-		refunded = excluded.refunded, closed_at = excluded.closed_at, fulfilled_at = excluded.fulfilled_at,
-		same_day = excluded.same_day`,
-		o.ID, o.Version, o.Currency, o.CustomerID, o.Day, o.CreatedAt, o.Status, o.Fulfillment, o.Channel, o.PaymentMethod,
-		o.Country, o.Items, o.Gross, o.Discounts, o.Refunded, o.ClosedAt, o.FulfilledAt, sameDay); err != nil {
-		return err
-	}
-	if old != nil {
-		if domain.SameLines(o, old) {
-			return nil
+// SaveOrders implements ports.Repository: the records in one upsert and the lines in
+// one delete (of the changed orders' stored lines) and one insert, per 50 orders and
+// per 50 lines (within every SQLite's limit on arguments).
+func (r *Repository) SaveOrders(ctx context.Context, changes []ports.OrderChange) error {
+	for chunk := range slices.Chunk(changes, 50) {
+		args := make([]any, 0, 18*len(chunk))
+		for _, c := range chunk {
+			o := c.New
+			sameDay := 0
+			if o.FulfilledSameDay {
+				sameDay = 1
+			}
+			args = append(args, o.ID, o.Version, o.Currency, o.CustomerID, o.Day, o.CreatedAt, o.Status, o.Fulfillment, o.Channel,
+				o.PaymentMethod, o.Country, o.Items, o.Gross, o.Discounts, o.Refunded, o.ClosedAt, o.FulfilledAt, sameDay)
 		}
-		if err := r.exec(ctx, `DELETE FROM statistics_order_lines WHERE order_id = ?`, o.ID); err != nil {
+		if err := r.exec(ctx, `INSERT INTO statistics_orders (order_id, version, currency, customer_id, day, created_at, status,
+			fulfillment, channel, payment_method, country, items, gross, discounts, refunded, closed_at, fulfilled_at, same_day)
+			VALUES `+rowsOf(18, len(chunk))+`
+			ON CONFLICT (order_id) DO UPDATE SET version = excluded.version, currency = excluded.currency,
+			customer_id = excluded.customer_id, day = excluded.day, created_at = excluded.created_at, status = excluded.status,
+			fulfillment = excluded.fulfillment, channel = excluded.channel, payment_method = excluded.payment_method,
+			country = excluded.country, items = excluded.items, gross = excluded.gross, discounts = excluded.discounts,
+			refunded = excluded.refunded, closed_at = excluded.closed_at, fulfilled_at = excluded.fulfilled_at,
+			same_day = excluded.same_day`, args...); err != nil {
 			return err
 		}
 	}
-	// one INSERT per 50 lines (10 arguments a row: within every SQLite's limit)
-	for lines := range slices.Chunk(o.Lines, 50) {
-		args := make([]any, 0, 10*len(lines))
-		for _, l := range lines {
-			args = append(args, o.ID, l.Line, l.ProductID, l.VariantID, l.Title, l.SKU, l.Quantity, l.RefundedQty, l.Revenue, l.Refunded)
+	var stale, lines []any
+	for _, c := range changes {
+		if c.Old != nil {
+			if domain.SameLines(c.New, c.Old) {
+				continue
+			}
+			stale = append(stale, c.New.ID)
 		}
+		for _, l := range c.New.Lines {
+			lines = append(lines, c.New.ID, l.Line, l.ProductID, l.VariantID, l.Title, l.SKU, l.Quantity, l.RefundedQty, l.Revenue, l.Refunded)
+		}
+	}
+	for chunk := range slices.Chunk(stale, 500) {
+		if err := r.exec(ctx, `DELETE FROM statistics_order_lines WHERE order_id IN (`+db.Params(len(chunk))+`)`, chunk...); err != nil {
+			return err
+		}
+	}
+	for chunk := range slices.Chunk(lines, 10*50) {
 		if err := r.exec(ctx, `INSERT INTO statistics_order_lines (order_id, line, product_id, variant_id, title, sku, quantity,
-			refunded_quantity, revenue, refunded) VALUES `+strings.TrimSuffix(strings.Repeat(`(?, ?, ?, ?, ?, ?, ?, ?, ?, ?), `, len(lines)), ", "),
-			args...); err != nil {
+			refunded_quantity, revenue, refunded) VALUES `+rowsOf(10, len(chunk)/10), chunk...); err != nil {
 			return err
 		}
 	}
