@@ -1,10 +1,8 @@
 package app
 
 import (
-	"cmp"
 	"context"
 	"maps"
-	"slices"
 	"strings"
 	"time"
 
@@ -103,8 +101,7 @@ func (s *Service) applyChanges(ctx context.Context, changes []ports.OrderChange)
 			cells[pk] = cells[pk].Minus(pm)
 		}
 	}
-	keys := slices.SortedFunc(maps.Keys(daily), compareDailyKeys)
-	for _, k := range keys {
+	for _, k := range domain.SortedDailyKeys(daily) {
 		if m := daily[k]; m != (domain.Measures{}) {
 			if err := s.repo.AddDaily(ctx, k, m, 1); err != nil {
 				return err
@@ -112,12 +109,6 @@ func (s *Service) applyChanges(ctx context.Context, changes []ports.OrderChange)
 		}
 	}
 	return s.repo.AddProducts(ctx, cells)
-}
-
-func compareDailyKeys(a, b domain.DailyKey) int {
-	return cmp.Or(strings.Compare(a.Currency, b.Currency), strings.Compare(a.Day, b.Day), strings.Compare(a.Channel, b.Channel),
-		strings.Compare(a.PaymentMethod, b.PaymentMethod), strings.Compare(a.Status, b.Status),
-		strings.Compare(a.Fulfillment, b.Fulfillment), strings.Compare(a.Country, b.Country))
 }
 
 // refreshCustomers recomputes the totals of the customers whose orders changed in a

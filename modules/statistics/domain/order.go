@@ -154,6 +154,20 @@ func SortedProductKeys[V any](cells map[ProductKey]V) []ProductKey {
 	return keys
 }
 
+// SortedDailyKeys are the day cells' keys in a fixed order, as SortedProductKeys.
+func SortedDailyKeys[V any](cells map[DailyKey]V) []DailyKey {
+	keys := make([]DailyKey, 0, len(cells))
+	for k := range cells {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b DailyKey) int {
+		return cmp.Or(cmp.Compare(a.Currency, b.Currency), cmp.Compare(a.Day, b.Day), cmp.Compare(a.Channel, b.Channel),
+			cmp.Compare(a.PaymentMethod, b.PaymentMethod), cmp.Compare(a.Status, b.Status),
+			cmp.Compare(a.Fulfillment, b.Fulfillment), cmp.Compare(a.Country, b.Country))
+	})
+	return keys
+}
+
 // CustomerTotalsChange reports whether replacing old with rec can change a customer's
 // totals (statistics_customer_totals: the orders not cancelled, their net spend, first
 // and last instants and days, and the first order's channel).
