@@ -195,7 +195,7 @@ if [ "$QUERIES" = 1 ]; then
 	# The load's backlog first, so that its delivery is not counted against requests.
 	read -r _ OUTBOX_DRAIN_S < <("$BIN/benchctl" outbox --url "$DB_URL" --wait 3m)
 	"$BIN/benchctl" queries --server "127.0.0.1:$Q_PORT" --proxy-admin "127.0.0.1:$PROXY_ADMIN_PORT" --key "$KEY" \
-		--catalog "$WORK/catalog.json" --state "$WORK/state.json" --only "$ONLY" --out "$WORK/queries.json"
+		--catalog "$WORK/catalog.json" --state "$WORK/state.json" --only "$ONLY" --settle-url "$DB_URL" --out "$WORK/queries.json"
 	stop "$Q_PID"
 	QUERIES_ARG=(--queries "$WORK/queries.json")
 	if [ -z "$ONLY" ] || [[ ",$ONLY," == *",checkout,"* ]]; then

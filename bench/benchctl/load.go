@@ -439,6 +439,11 @@ type runOptions struct {
 	pid                        int
 	// atStart and atEnd run at the edges of the measured window (statement counts).
 	atStart, atEnd func()
+	// settle, when set, runs after a scenario's pool is prepared and before its
+	// warm-up: the relay delivers the preparation's events (thousands of carts, their
+	// items, their checkout sessions) and the database is vacuumed, so that neither
+	// runs in the measured window.
+	settle func() error
 }
 
 func loadEnv(server, reference, key, catalogPath, statePath string) (*env, error) {
@@ -505,12 +510,7 @@ func cmdRun(args []string) error {
 			// statistics: a scenario that follows writes starts from a vacuumed,
 			// analyzed database, and the relay has delivered its events first (their
 			// reactions would otherwise run in the next scenario's window).
-			n, secs, err := drainOutbox(*vacuumURL, 2*time.Minute)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(os.Stderr, "before %s: %d outbox events pending, delivered in %.1f s\n", s.key, n, secs)
-			if err := vacuum(*vacuumURL); err != nil {
+			if err := settle(*vacuumURL, s.key, "the scenario before"); err != nil {
 				return err
 			}
 			dirty = false
@@ -518,6 +518,9 @@ func cmdRun(args []string) error {
 		dirty = dirty || s.writes
 		opts := o
 		opts.pid = *pid
+		if *vacuumURL != "" {
+			opts.settle = func() error { return settle(*vacuumURL, s.key, "its prepared pool") }
+		}
 		if s.reference {
 			opts.pid = *refPid
 		}
@@ -612,6 +615,17 @@ func printResult(r result) {
 	}
 }
 
+// settle waits until the relay has delivered every pending outbox event (logging how
+// many there were), then vacuums and analyzes the database.
+func settle(url, key, after string) error {
+	n, secs, err := drainOutbox(url, 2*time.Minute)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "before %s (after %s): %d outbox events pending, delivered in %.1f s\n", key, after, n, secs)
+	return vacuum(url)
+}
+
 // runScenario probes, prepares, warms up and measures one scenario.
 func runScenario(e *env, s *scenario, o runOptions) result {
 	res := result{Key: s.key, Title: s.title, Reference: s.reference, Ref: s.ref, PerIteration: s.perIteration}
@@ -648,6 +662,12 @@ func runScenario(e *env, s *scenario, o runOptions) result {
 		rn.pool = make(chan poolItem, len(items))
 		for _, p := range items {
 			rn.pool <- p
+		}
+		if o.settle != nil {
+			if err := o.settle(); err != nil {
+				res.Status = "failed: settle: " + err.Error()
+				return res
+			}
 		}
 	}
 

@@ -266,6 +266,7 @@ func cmdQueries(args []string) error {
 	warm := fs.Int("warmup", 20, "iterations before counting")
 	only := fs.String("only", "", "comma-separated scenario keys")
 	out := fs.String("out", "queries.json", "output file")
+	settleURL := fs.String("settle-url", "", "database URL: after a scenario's pool is prepared, wait for the relay to deliver its events and vacuum, before counting")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -293,7 +294,7 @@ func cmdQueries(args []string) error {
 		}
 		var counts *pgStats
 		var countErr error
-		r := runScenario(e, s, runOptions{
+		o := runOptions{
 			concurrency: 1, iterations: *iterations, warmIterations: *warm,
 			atStart: func() { countErr = resetCounts(*admin) },
 			atEnd: func() {
@@ -301,7 +302,11 @@ func cmdQueries(args []string) error {
 					counts, countErr = fetchCounts(*admin)
 				}
 			},
-		})
+		}
+		if *settleURL != "" {
+			o.settle = func() error { return settle(*settleURL, s.key, "its prepared pool") }
+		}
+		r := runScenario(e, s, o)
 		q := queryResult{Key: s.key, Title: s.title, Status: r.Status, Requests: r.Requests + r.Errors}
 		if countErr != nil {
 			q.Status = "failed: " + countErr.Error()

@@ -40,7 +40,10 @@ type DB struct {
 	commit  []func()
 	// reads admits QueryRow and Query outside transactions on PostgreSQL, in order
 	// (raw.go); nil admits everything (SQLite, Wrap).
-	reads chan struct{}
+	reads *gate
+	// turns admits transactions and lone statements that take a connection (take), in
+	// order, at most the pool less the reads' share at once; nil admits everything.
+	turns *gate
 	// pool is the connection pool transactions take their connection from (nil when
 	// gorm's pool is not database/sql's); acquire bounds that wait.
 	pool    *sql.DB
@@ -114,10 +117,24 @@ func Open(cfg *config.Config, log *zap.Logger) (*DB, func(), error) {
 		d.acquire = defaultAcquire
 	}
 	if dialect == Postgres {
-		d.reads = make(chan struct{}, cfg.Database.Reads())
+		d.reads = newGate(cfg.Database.Reads())
+		d.turns = newGate(turns(cfg.Database))
 	}
 	log.Named("db").Debug("database opened", zap.String("dialect", string(dialect)))
 	return d, func() { _ = sqlDB.Close() }, nil
+}
+
+// turns is how many transactions and lone writes hold a connection at once: the pool
+// less the reads' share when that leaves them more than half of it (8 of 12 on two
+// cores), so that a transaction waits for its turn and seldom again for database/sql's
+// random hand-off; else the whole pool, as before, and the gate only orders the waits
+// (a small pool, or one an operator gives mostly to reads). Decision 0237.
+func turns(c config.Database) int {
+	open, _ := c.PoolSize()
+	if rest := open - c.Reads(); rest > open/2 {
+		return rest
+	}
+	return max(open, 1)
 }
 
 // Wrap builds a DB around an existing gorm handle (tests).
@@ -205,12 +222,12 @@ func (d *DB) session(ctx context.Context) (*gorm.DB, func(), error) {
 	if d.pool == nil {
 		return g, func() {}, nil
 	}
-	conn, err := d.take(ctx)
+	conn, release, err := d.take(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
 	g.Statement.ConnPool = conn
-	return g, func() { _ = conn.Close() }, nil
+	return g, release, nil
 }
 
 // BeforeCommit runs fn in the outermost transaction carried by ctx once its work is

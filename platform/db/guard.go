@@ -95,16 +95,30 @@ func (d *DB) acquireCtx(ctx context.Context) (context.Context, context.CancelFun
 	return context.WithTimeout(ctx, d.acquire)
 }
 
-// take takes a connection from the pool within the acquire timeout (ErrBusy past it);
-// the caller closes it to give it back.
-func (d *DB) take(ctx context.Context) (*sql.Conn, error) {
+// take takes a connection from the pool within the acquire timeout (ErrBusy past it),
+// after its turn at the transactions' gate (turns) when there is one; release gives
+// both back.
+func (d *DB) take(ctx context.Context) (c *sql.Conn, release func(), err error) {
 	actx, cancel := d.acquireCtx(ctx)
 	defer cancel()
-	c, err := d.pool.Conn(actx)
-	if err != nil {
-		return nil, busy(ctx, err)
+	if d.turns != nil {
+		if err := d.turns.enter(actx); err != nil {
+			return nil, nil, busy(ctx, err)
+		}
 	}
-	return c, nil
+	c, err = d.pool.Conn(actx)
+	if err != nil {
+		if d.turns != nil {
+			d.turns.leave()
+		}
+		return nil, nil, busy(ctx, err)
+	}
+	return c, func() {
+		_ = c.Close()
+		if d.turns != nil {
+			d.turns.leave()
+		}
+	}, nil
 }
 
 // busy turns the error of a wait for a connection into ErrBusy when the acquire

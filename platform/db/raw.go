@@ -195,11 +195,11 @@ func (d *DB) conn(ctx context.Context) (gorm.ConnPool, func(), error) {
 		return d.querier(ctx), func() {}, nil
 	}
 	d.owners.check(ctx)
-	c, err := d.take(ctx)
+	c, release, err := d.take(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
-	return c, func() { _ = c.Close() }, nil
+	return c, release, nil
 }
 
 // withPgx runs fn on a pooled connection's pgx.Conn, once the read is admitted when
@@ -209,17 +209,20 @@ func (d *DB) conn(ctx context.Context) (gorm.ConnPool, func(), error) {
 // its connection only while PostgreSQL runs it, so a few more than the database has
 // cores keep it busy; beyond that they only interleave (context switches). Waiting here
 // instead of for a connection matters for the tail: database/sql hands a freed
-// connection to a random waiter, a channel to the longest waiting (docs/decisions/0091).
+// connection to a random waiter, the gate to the work that arrived first (decisions
+// 0091, 0237). A write alone (admit false) waits at the transactions' gate.
 func (d *DB) withPgx(ctx context.Context, pool *sql.DB, admit bool, fn func(*pgx.Conn) error) error {
 	actx, cancel := d.acquireCtx(ctx)
 	defer cancel()
-	if admit && d.reads != nil {
-		select {
-		case d.reads <- struct{}{}:
-			defer func() { <-d.reads }()
-		case <-actx.Done():
-			return busy(ctx, actx.Err())
+	g := d.turns // a write alone takes its turn with the transactions
+	if admit {
+		g = d.reads
+	}
+	if g != nil {
+		if err := g.enter(actx); err != nil {
+			return busy(ctx, err)
 		}
+		defer g.leave()
 	}
 	conn, err := pool.Conn(actx)
 	if err != nil {

@@ -2,6 +2,7 @@ package httpx_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/config"
 	"github.com/gocommerce/commerce/platform/httpx"
+	"github.com/gocommerce/commerce/platform/tx"
 )
 
 // deadlineModule has routes that wait for the request's context and report how.
@@ -27,6 +29,11 @@ func (deadlineModule) RegisterRoutes(r *httpx.Routes) {
 		}
 		<-ctx.Done()
 		httpx.Error(c, fmt.Errorf("repo: read: %w", ctx.Err()))
+	})
+	// reports the arrival the database's gates order waiters by (platform/tx).
+	r.API.GET("/arrival", func(c *gin.Context) {
+		at, ok := tx.Arrival(c.Request.Context())
+		c.JSON(http.StatusOK, gin.H{"ok": ok, "at": at.UnixNano()})
 	})
 	// a store busy past the acquire timeout (platform/db's ErrBusy is this kind).
 	r.API.GET("/busy", func(c *gin.Context) {
@@ -71,5 +78,24 @@ func TestRequestDeadlineByDefault(t *testing.T) {
 	cfg.HTTP.RequestTimeout = 0
 	if err := cfg.Validate(); err == nil {
 		t.Error("http.request_timeout 0 passed validation")
+	}
+}
+
+// Every request carries its arrival time, by which the database serves the waits of
+// earlier requests first (docs/decisions/0237).
+func TestRequestArrival(t *testing.T) {
+	h := deadlineServer(t, time.Second)
+	before := time.Now()
+	w := get(t, h, "/api/v1/arrival", nil)
+	after := time.Now()
+	var body struct {
+		OK bool  `json:"ok"`
+		At int64 `json:"at"`
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &body); err != nil {
+		t.Fatalf("%d %s: %v", w.Code, w.Body, err)
+	}
+	if !body.OK || body.At < before.UnixNano() || body.At > after.UnixNano() {
+		t.Fatalf("arrival %+v, want one between %v and %v", body, before, after)
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/gocommerce/commerce/platform/apperr"
 	"github.com/gocommerce/commerce/platform/auth"
 	"github.com/gocommerce/commerce/platform/log"
+	"github.com/gocommerce/commerce/platform/tx"
 )
 
 const (
@@ -51,6 +52,7 @@ func requestContext(logger *zap.Logger, timeout time.Duration) gin.HandlerFunc {
 		c.Set(requestIDKey, id)
 		c.Header(HeaderRequestID, id)
 		ctx := log.WithFields(c.Request.Context(), logger, zap.String("request_id", id))
+		ctx = tx.WithArrival(ctx, time.Now())
 		if timeout > 0 {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(ctx, timeout)
