@@ -38,11 +38,11 @@ type DB struct {
 	dialect Dialect
 	mu      sync.RWMutex
 	commit  []func()
-	// reads admits QueryRow and Query outside transactions on PostgreSQL, in order
-	// (raw.go); nil admits everything (SQLite, Wrap).
+	// reads admits QueryRow and Query outside transactions on PostgreSQL in the order
+	// their work arrived (raw.go); nil admits everything (SQLite, Wrap).
 	reads *gate
-	// turns admits transactions and lone statements that take a connection (take), in
-	// order, at most the pool less the reads' share at once; nil admits everything.
+	// turns admits transactions and writes alone (take, withPgx) in the order their
+	// work arrived, at most turns() at once; nil admits everything (SQLite, Wrap).
 	turns *gate
 	// pool is the connection pool transactions take their connection from (nil when
 	// gorm's pool is not database/sql's); acquire bounds that wait.
