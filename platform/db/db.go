@@ -42,7 +42,7 @@ type DB struct {
 	// their work arrived (raw.go); nil admits everything (SQLite, Wrap).
 	reads *gate
 	// turns admits transactions and writes alone (take, withPgx) in the order their
-	// work arrived, at most turns() at once; nil admits everything (SQLite, Wrap).
+	// work arrived, at most txTurns() at once; nil admits everything (SQLite, Wrap).
 	turns *gate
 	// pool is the connection pool transactions take their connection from (nil when
 	// gorm's pool is not database/sql's); acquire bounds that wait.
@@ -118,18 +118,18 @@ func Open(cfg *config.Config, log *zap.Logger) (*DB, func(), error) {
 	}
 	if dialect == Postgres {
 		d.reads = newGate(cfg.Database.Reads())
-		d.turns = newGate(turns(cfg.Database))
+		d.turns = newGate(txTurns(cfg.Database))
 	}
 	log.Named("db").Debug("database opened", zap.String("dialect", string(dialect)))
 	return d, func() { _ = sqlDB.Close() }, nil
 }
 
-// turns is how many transactions and lone writes hold a connection at once: the pool
+// txTurns is how many transactions and lone writes hold a connection at once: the pool
 // less the reads' share when that leaves them more than half of it (8 of 12 on two
 // cores), so that a transaction waits for its turn and seldom again for database/sql's
 // random hand-off; else the whole pool, as before, and the gate only orders the waits
 // (a small pool, or one an operator gives mostly to reads). Decision 0237.
-func turns(c config.Database) int {
+func txTurns(c config.Database) int {
 	open, _ := c.PoolSize()
 	if rest := open - c.Reads(); rest > open/2 {
 		return rest

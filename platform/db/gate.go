@@ -60,8 +60,11 @@ func (w *waiters) Pop() any {
 }
 
 // enter waits for a place until ctx ends (its error then); the caller calls leave once
-// it is done.
+// it is done. A nil gate admits everything (SQLite, Wrap).
 func (g *gate) enter(ctx context.Context) error {
+	if g == nil {
+		return nil
+	}
 	g.mu.Lock()
 	if g.free > 0 && len(g.waiting) == 0 {
 		g.free--
@@ -94,6 +97,9 @@ func (g *gate) enter(ctx context.Context) error {
 
 // leave gives a place back: to the waiter that arrived first, if any.
 func (g *gate) leave() {
+	if g == nil {
+		return
+	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if len(g.waiting) == 0 {

@@ -189,12 +189,23 @@ func TestGateUnderContention(t *testing.T) {
 
 // Transactions get the pool less the reads' share when that is more than half of it,
 // else the whole pool.
-func TestTurns(t *testing.T) {
+func TestTxTurns(t *testing.T) {
 	for _, c := range []struct {
 		open, reads, want int
 	}{{12, 4, 8}, {30, 4, 26}, {8, 4, 8}, {9, 4, 5}, {4, 4, 4}, {2, 2, 2}, {1, 1, 1}, {10, 8, 10}} {
-		if got := turns(config.Database{MaxOpenConns: c.open, ReadConcurrency: c.reads}); got != c.want {
+		if got := txTurns(config.Database{MaxOpenConns: c.open, ReadConcurrency: c.reads}); got != c.want {
 			t.Errorf("pool %d, reads %d: %d turns, want %d", c.open, c.reads, got, c.want)
 		}
 	}
+}
+
+// A nil gate (SQLite, Wrap) admits everything at once.
+func TestNilGateAdmitsEverything(t *testing.T) {
+	var g *gate
+	for range 100 {
+		if err := g.enter(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g.leave()
 }

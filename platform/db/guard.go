@@ -101,23 +101,17 @@ func (d *DB) acquireCtx(ctx context.Context) (context.Context, context.CancelFun
 func (d *DB) take(ctx context.Context) (c *sql.Conn, release func(), err error) {
 	actx, cancel := d.acquireCtx(ctx)
 	defer cancel()
-	if d.turns != nil {
-		if err := d.turns.enter(actx); err != nil {
-			return nil, nil, busy(ctx, err)
-		}
+	if err := d.turns.enter(actx); err != nil {
+		return nil, nil, busy(ctx, err)
 	}
 	c, err = d.pool.Conn(actx)
 	if err != nil {
-		if d.turns != nil {
-			d.turns.leave()
-		}
+		d.turns.leave()
 		return nil, nil, busy(ctx, err)
 	}
 	return c, func() {
 		_ = c.Close()
-		if d.turns != nil {
-			d.turns.leave()
-		}
+		d.turns.leave()
 	}, nil
 }
 

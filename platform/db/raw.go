@@ -218,12 +218,10 @@ func (d *DB) withPgx(ctx context.Context, pool *sql.DB, admit bool, fn func(*pgx
 	if admit {
 		g = d.reads
 	}
-	if g != nil {
-		if err := g.enter(actx); err != nil {
-			return busy(ctx, err)
-		}
-		defer g.leave()
+	if err := g.enter(actx); err != nil {
+		return busy(ctx, err)
 	}
+	defer g.leave()
 	conn, err := pool.Conn(actx)
 	if err != nil {
 		return busy(ctx, err)

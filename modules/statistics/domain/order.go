@@ -2,6 +2,7 @@ package domain
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 )
 
@@ -143,29 +144,19 @@ func (m ProductMeasures) Minus(m2 ProductMeasures) ProductMeasures {
 // SortedProductKeys are the cells' keys in a fixed order (statements in the same order
 // in every transaction).
 func SortedProductKeys[V any](cells map[ProductKey]V) []ProductKey {
-	keys := make([]ProductKey, 0, len(cells))
-	for k := range cells {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b ProductKey) int {
+	return slices.SortedFunc(maps.Keys(cells), func(a, b ProductKey) int {
 		return cmp.Or(cmp.Compare(a.Day, b.Day), cmp.Compare(a.Currency, b.Currency), cmp.Compare(a.ProductID, b.ProductID),
 			cmp.Compare(a.VariantID, b.VariantID))
 	})
-	return keys
 }
 
 // SortedDailyKeys are the day cells' keys in a fixed order, as SortedProductKeys.
 func SortedDailyKeys[V any](cells map[DailyKey]V) []DailyKey {
-	keys := make([]DailyKey, 0, len(cells))
-	for k := range cells {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b DailyKey) int {
+	return slices.SortedFunc(maps.Keys(cells), func(a, b DailyKey) int {
 		return cmp.Or(cmp.Compare(a.Currency, b.Currency), cmp.Compare(a.Day, b.Day), cmp.Compare(a.Channel, b.Channel),
 			cmp.Compare(a.PaymentMethod, b.PaymentMethod), cmp.Compare(a.Status, b.Status),
 			cmp.Compare(a.Fulfillment, b.Fulfillment), cmp.Compare(a.Country, b.Country))
 	})
-	return keys
 }
 
 // CustomerTotalsChange reports whether replacing old with rec can change a customer's
