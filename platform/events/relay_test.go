@@ -3,6 +3,7 @@ package events_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -275,6 +276,41 @@ func TestRunFinishesTheBatchInFlightOnStop(t *testing.T) {
 			if r.PublishedAt == nil || r.Attempts != 1 || r.Claim != "" || r.LockedUntil != nil {
 				t.Fatalf("row after a graceful stop = %+v; want delivered and released", r)
 			}
+		}
+	})
+}
+
+// TestClaimWalksThePendingOrder: the claim reads the pending events in (occurred_at, id)
+// order through idx_outbox_pending_order and stops at its batch. Planned on statistics
+// taken while the outbox was empty (a relay behind a burst of events has exactly
+// these), it must not read every due pending event and sort them, which costs the
+// whole backlog on every claim (decision 0238).
+func TestClaimWalksThePendingOrder(t *testing.T) {
+	onEngines(t, func(t *testing.T, f fixture) {
+		if f.engine != "postgres" {
+			t.Skip("PostgreSQL's planner")
+		}
+		ctx := context.Background()
+		if err := f.d.Gorm().Exec("ANALYZE outbox_events").Error; err != nil {
+			t.Fatal(err)
+		}
+		if err := f.d.InTx(ctx, func(ctx context.Context) error {
+			for i := range 3000 {
+				if err := f.ob.Publish(ctx, "tick", fmt.Sprint(i), map[string]int{"i": i}); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		f.bus.Subscribe("tick", func(context.Context, event.Event) error { return nil })
+		plan, err := f.relay.ExplainClaim(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(plan, "idx_outbox_pending_order") || strings.Contains(plan, "Sort") {
+			t.Fatalf("the claim does not walk idx_outbox_pending_order in order:\n%s", plan)
 		}
 	})
 }
