@@ -2,10 +2,12 @@ package inventory_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
 	"github.com/gocommerce/commerce/modules/inventory/api"
+	"github.com/gocommerce/commerce/modules/inventory/domain"
 	"github.com/gocommerce/commerce/platform/jobs"
 )
 
@@ -98,5 +100,32 @@ func TestReservationCatalogSync(t *testing.T) {
 		}
 		s.checkLedger(v0)
 		s.checkLedger(v1)
+	})
+}
+
+// A round of the background sync reports everything gathered during its delay, in
+// batches (of 25 variants) one after the other: reservations of 60 variants at once
+// all reach the catalog (docs/decisions/0239).
+func TestCatalogSyncRoundOfSeveralBatches(t *testing.T) {
+	forEngine(t, func(t *testing.T, s *stack) {
+		ctx := context.Background()
+		var cmds []api.ReserveCommand
+		want := map[string]int{} // variant: its total after the reservations
+		for i := range 3 {
+			p := s.catalog.add(fmt.Sprintf("Round %d", i), 0, domain.PolicyDeny, 20)
+			for v := range 20 {
+				s.set(p, v, defaultLoc, 10+v)
+				cmds = append(cmds, api.ReserveCommand{ProductID: p.ID, VariantID: p.variant(v), OrderID: "round", Quantity: 1 + v%3})
+				want[p.variant(v)] = 10 + v - (1 + v%3)
+			}
+		}
+		if _, err := s.svc.ReserveAll(ctx, cmds); err != nil {
+			t.Fatal(err)
+		}
+		for variant, total := range want {
+			if got, _ := s.catalog.total(variant); got != total {
+				t.Fatalf("catalog total of %s = %d, want %d", variant, got, total)
+			}
+		}
 	})
 }
