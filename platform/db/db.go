@@ -202,9 +202,21 @@ func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context) error) error
 		for _, f := range fns {
 			f()
 		}
-		d.Committed()
+		if ctx.Value(quietKey{}) == nil {
+			d.Committed()
+		}
 	}
 	return err
+}
+
+type quietKey struct{}
+
+// WithoutCommitHooks marks ctx so that a transaction begun with it does not run the
+// commit hooks (OnCommit) when it commits: one that has nothing to wake them for, such
+// as the outbox relay's own claim, whose commit would otherwise wake the relay again
+// for another claim, and so on without end.
+func WithoutCommitHooks(ctx context.Context) context.Context {
+	return context.WithValue(ctx, quietKey{}, true)
 }
 
 // transaction runs fn in a transaction begun on g and gives the connection back

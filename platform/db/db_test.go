@@ -319,6 +319,23 @@ func TestOnCommit(t *testing.T) {
 		if calls.Load() != 2 {
 			t.Fatalf("hook ran on nested rollback or panic: %d", calls.Load())
 		}
+
+		// A transaction begun WithoutCommitHooks commits and runs no hook; its
+		// after-commit functions still run.
+		var after atomic.Int64
+		if err := d.InTx(db.WithoutCommitHooks(ctx), func(ctx context.Context) error {
+			d.AfterCommit(ctx, func() { after.Add(1) })
+			return insert(ctx, t, d, "quiet")
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if calls.Load() != 2 || second.Load() != 2 || after.Load() != 1 {
+			t.Fatalf("after a commit without hooks: hooks %d/%d (want 2/2), after-commit %d (want 1)", calls.Load(), second.Load(), after.Load())
+		}
+		var n int64
+		if err := d.Conn(ctx).Model(&widget{}).Where("name = ?", "quiet").Count(&n).Error; err != nil || n != 1 {
+			t.Fatalf("the quiet transaction's row: %d, %v", n, err)
+		}
 	}, widgets())
 }
 

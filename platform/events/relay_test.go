@@ -314,3 +314,25 @@ func TestClaimWalksThePendingOrder(t *testing.T) {
 		}
 	})
 }
+
+// TestIdleRelayDoesNotWakeItself: the claim's own transaction (PostgreSQL) does not run
+// the commit hooks, so an idle relay does not wake itself to claim again, and again:
+// half a second of Run with an hour's poll interval and nothing to deliver runs no
+// commit hook at all.
+func TestIdleRelayDoesNotWakeItself(t *testing.T) {
+	onEngines(t, func(t *testing.T, f fixture) {
+		var hooks atomic.Int64
+		f.d.OnCommit(func() { hooks.Add(1) })
+		f.bus.Subscribe("*", func(context.Context, event.Event) error { return nil })
+		f.relay.Interval = time.Hour
+		ctx, cancel := context.WithCancel(context.Background())
+		stopped := make(chan struct{})
+		go func() { f.relay.Run(ctx); close(stopped) }()
+		time.Sleep(500 * time.Millisecond)
+		cancel()
+		<-stopped
+		if n := hooks.Load(); n != 0 {
+			t.Fatalf("an idle relay ran the commit hooks %d times in 500 ms", n)
+		}
+	})
+}
