@@ -282,31 +282,11 @@ func withSalesHistory(history int, prepare func(e *env, n int) ([]poolItem, erro
 			return nil, err
 		}
 		fmt.Fprintf(os.Stderr, "completing %d checkouts (the store's sales history)...\n", history)
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		errs := make(chan error, 32)
-		for range 32 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				k := newConn(e.server)
-				defer k.close()
-				for {
-					i := int(next.Add(1)) - 1
-					if i >= history {
-						return
-					}
-					p := items[i]
-					if _, err := k.doJSON("POST", "/api/v1/checkout/complete", checkoutCompleteBody(p), nil, sessionToken(p.token)); err != nil {
-						errs <- err
-						return
-					}
-				}
-			}()
-		}
-		wg.Wait()
-		close(errs)
-		if err := <-errs; err != nil {
+		err = overConnections(e, history, func(k *conn, _ *worker, i int) error {
+			_, err := k.doJSON("POST", "/api/v1/checkout/complete", checkoutCompleteBody(items[i]), nil, sessionToken(items[i].token))
+			return err
+		})
+		if err != nil {
 			return nil, err
 		}
 		return items[history:], nil
@@ -318,56 +298,67 @@ func withSalesHistory(history int, prepare func(e *env, n int) ([]poolItem, erro
 func prepareGuestCarts(lines int, then func(k *conn, p poolItem) error) func(e *env, n int) ([]poolItem, error) {
 	return func(e *env, n int) ([]poolItem, error) {
 		out := make([]poolItem, n)
-		var next atomic.Int64
-		var wg sync.WaitGroup
-		errs := make(chan error, 32)
-		for range 32 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				k := newConn(e.server)
-				defer k.close()
-				w := &worker{rng: newRNG(uint64(time.Now().UnixNano()), 7), env: e}
-				for {
-					i := int(next.Add(1)) - 1
-					if i >= n {
-						return
-					}
-					var c cartBody
-					if _, err := k.doJSON("POST", "/api/v1/carts/guest", map[string]string{"currency": e.cat.Currency}, &c); err != nil {
-						errs <- err
-						return
-					}
-					p := poolItem{cart: c.Data.ID, token: c.Data.SessionToken}
-					added := map[string]bool{}
-					for len(added) < min(lines, len(e.cat.Products)) {
-						it := e.randomItem(w)
-						if added[it.ProductID] {
-							continue
-						}
-						added[it.ProductID] = true
-						if _, err := k.doJSON("POST", "/api/v1/carts/"+p.cart+"/items", addItemBody(it), nil, sessionToken(p.token)); err != nil {
-							errs <- err
-							return
-						}
-					}
-					if then != nil {
-						if err := then(k, p); err != nil {
-							errs <- err
-							return
-						}
-					}
-					out[i] = p
+		err := overConnections(e, n, func(k *conn, w *worker, i int) error {
+			var c cartBody
+			if _, err := k.doJSON("POST", "/api/v1/carts/guest", map[string]string{"currency": e.cat.Currency}, &c); err != nil {
+				return err
+			}
+			p := poolItem{cart: c.Data.ID, token: c.Data.SessionToken}
+			added := map[string]bool{}
+			for len(added) < min(lines, len(e.cat.Products)) {
+				it := e.randomItem(w)
+				if added[it.ProductID] {
+					continue
 				}
-			}()
-		}
-		wg.Wait()
-		close(errs)
-		if err := <-errs; err != nil {
+				added[it.ProductID] = true
+				if _, err := k.doJSON("POST", "/api/v1/carts/"+p.cart+"/items", addItemBody(it), nil, sessionToken(p.token)); err != nil {
+					return err
+				}
+			}
+			if then != nil {
+				if err := then(k, p); err != nil {
+					return err
+				}
+			}
+			out[i] = p
+			return nil
+		})
+		if err != nil {
 			return nil, err
 		}
 		return out, nil
 	}
+}
+
+// overConnections runs fn for i in [0, n) over 32 keep-alive connections, a goroutine
+// (and a worker: its random source) each, and returns the first error; a connection
+// that meets one stops.
+func overConnections(e *env, n int, fn func(k *conn, w *worker, i int) error) error {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make(chan error, 32)
+	for range 32 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			k := newConn(e.server)
+			defer k.close()
+			w := &worker{rng: newRNG(uint64(time.Now().UnixNano()), 7), env: e}
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= n {
+					return
+				}
+				if err := fn(k, w, i); err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	return <-errs
 }
 
 // newRNG is a worker's random source: which product, cart or page a request names.

@@ -159,7 +159,7 @@ func (d *DB) Conn(ctx context.Context) *gorm.DB {
 }
 
 // InTx runs fn in a transaction; nested calls join the outer one. After the outermost
-// transaction commits, the registered commit hooks run (the outbox relay is woken).
+// transaction commits, its after-commit functions run (AfterCommit).
 //
 // fn must run every statement with the context it is given: one sent with another
 // context (the caller's) waits for a second connection while the transaction holds
@@ -202,21 +202,8 @@ func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context) error) error
 		for _, f := range fns {
 			f()
 		}
-		if ctx.Value(quietKey{}) == nil {
-			d.Committed()
-		}
 	}
 	return err
-}
-
-type quietKey struct{}
-
-// WithoutCommitHooks marks ctx so that a transaction begun with it does not run the
-// commit hooks (OnCommit) when it commits: one that has nothing to wake them for, such
-// as the outbox relay's own claim, whose commit would otherwise wake the relay again
-// for another claim, and so on without end.
-func WithoutCommitHooks(ctx context.Context) context.Context {
-	return context.WithValue(ctx, quietKey{}, true)
 }
 
 // transaction runs fn in a transaction begun on g and gives the connection back
@@ -291,8 +278,10 @@ func (d *DB) AfterCommit(ctx context.Context, fn func()) {
 	after.mu.Unlock()
 }
 
-// Committed runs the commit hooks; InTx calls it after each outermost commit, and writers
-// outside a transaction (an autocommitted insert) call it themselves.
+// Committed runs the commit hooks. The writer of something the hooks wait for calls it
+// once that is committed: the outbox, after storing pending events, through
+// AfterCommit (at once when autocommitted). A transaction that stored nothing of the
+// kind (the relay's own claim, most of all) wakes nobody.
 func (d *DB) Committed() {
 	d.mu.RLock()
 	hooks := d.commit
@@ -308,7 +297,7 @@ func InTransaction(ctx context.Context) bool {
 	return ok
 }
 
-// OnCommit registers a hook run after every committed outermost transaction.
+// OnCommit registers a hook Committed runs (the relay's wake-up).
 // Hooks must be quick and must not block (e.g. a non-blocking channel send).
 func (d *DB) OnCommit(h func()) {
 	d.mu.Lock()

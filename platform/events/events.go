@@ -352,8 +352,8 @@ func (o *Outbox) Publish(ctx context.Context, eventType, aggregateID string, dat
 	if _, err := o.db.Exec(ctx, o.insert, rec.Args()...); err != nil {
 		return fmt.Errorf("event %s: outbox: %w", eventType, err)
 	}
-	if !db.InTransaction(ctx) && !rec.Delivered {
-		o.db.Committed() // autocommitted: wake the relay now
+	if !rec.Delivered {
+		o.db.AfterCommit(ctx, o.db.Committed) // wake the relay
 	}
 	return nil
 }
@@ -405,7 +405,8 @@ const RecordColumns = "id, type, aggregate_id, payload, occurred_at, next_attemp
 // Record is an event as the outbox stores it, for a repository that writes it in its
 // own statement (a data-modifying CTE that also changes its aggregate) instead of
 // through Publish: "INSERT INTO outbox_events (" + RecordColumns + ") ..." with Args.
-// The writer calls db.Committed after its statement commits, to wake the relay.
+// The writer wakes the relay once the statement commits: db.AfterCommit(ctx,
+// d.Committed).
 type Record struct {
 	ID, Type, AggregateID, Payload string
 	At                             time.Time
@@ -421,8 +422,8 @@ func newRecord(eventType, aggregateID string, data any, at time.Time) (Record, e
 	return Record{ID: ids.New(), Type: eventType, AggregateID: aggregateID, Payload: string(raw), At: at.UTC().Truncate(time.Microsecond)}, nil
 }
 
-// Store inserts records with ctx's transaction (or alone, then waking the relay for
-// pending ones).
+// Store inserts records with ctx's transaction (or alone) and, when any is pending,
+// wakes the relay once they are committed.
 func Store(ctx context.Context, d *db.DB, recs ...Record) error {
 	if len(recs) == 0 {
 		return nil
@@ -437,8 +438,8 @@ func Store(ctx context.Context, d *db.DB, recs ...Record) error {
 	if _, err := d.Exec(ctx, d.Rebind(q), args...); err != nil {
 		return fmt.Errorf("events: outbox: %w", err)
 	}
-	if !db.InTransaction(ctx) && pending {
-		d.Committed()
+	if pending {
+		d.AfterCommit(ctx, d.Committed)
 	}
 	return nil
 }

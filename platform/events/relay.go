@@ -204,8 +204,7 @@ func (r *Relay) inClaimPlan(ctx context.Context, fn func(conn *gorm.DB) error) e
 	if r.db.Dialect() != db.Postgres {
 		return fn(r.db.Conn(ctx))
 	}
-	// Its commit does not wake the relay (which would claim again at once, idle or not).
-	return r.db.InTx(db.WithoutCommitHooks(ctx), func(ctx context.Context) error {
+	return r.db.InTx(ctx, func(ctx context.Context) error {
 		conn := r.db.Conn(ctx)
 		if err := conn.Exec("SET LOCAL enable_sort = off").Error; err != nil {
 			return err

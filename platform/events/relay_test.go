@@ -2,6 +2,7 @@ package events_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -334,5 +335,59 @@ func TestIdleRelayDoesNotWakeItself(t *testing.T) {
 		if n := hooks.Load(); n != 0 {
 			t.Fatalf("an idle relay ran the commit hooks %d times in 500 ms", n)
 		}
+	})
+}
+
+// TestOnlyPendingEventsWakeTheRelay: the relay is woken by the commit of events it has
+// to deliver, not by every commit: a transaction without events, or whose events
+// nobody wants (stored delivered), runs no commit hook; one with a pending event runs
+// it once, after its commit (and an autocommitted one at once).
+func TestOnlyPendingEventsWakeTheRelay(t *testing.T) {
+	onEngines(t, func(t *testing.T, f fixture) {
+		ctx := context.Background()
+		var hooks atomic.Int64
+		f.d.OnCommit(func() { hooks.Add(1) })
+		f.bus.Subscribe("wanted", func(context.Context, event.Event) error { return nil })
+		f.ob.Route(f.bus)
+		step := func(name string, want int64, fn func(ctx context.Context) error) {
+			t.Helper()
+			before := hooks.Load()
+			if err := fn(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if got := hooks.Load() - before; got != want {
+				t.Fatalf("%s: %d commit hooks, want %d", name, got, want)
+			}
+		}
+		step("a transaction without events", 0, func(ctx context.Context) error {
+			return f.d.InTx(ctx, func(context.Context) error { return nil })
+		})
+		step("a transaction whose event nobody wants", 0, func(ctx context.Context) error {
+			return f.d.InTx(ctx, func(ctx context.Context) error { return f.ob.Publish(ctx, "unwanted", "a", nil) })
+		})
+		step("a transaction with a pending event", 1, func(ctx context.Context) error {
+			return f.d.InTx(ctx, func(ctx context.Context) error {
+				if err := f.ob.Publish(ctx, "wanted", "a", nil); err != nil {
+					return err
+				}
+				if hooks.Load() != 0 {
+					t.Error("the relay was woken before the commit")
+				}
+				return nil
+			})
+		})
+		step("a rolled-back pending event", 0, func(ctx context.Context) error {
+			err := f.d.InTx(ctx, func(ctx context.Context) error {
+				if err := f.ob.Publish(ctx, "wanted", "a", nil); err != nil {
+					return err
+				}
+				return errBoom
+			})
+			if errors.Is(err, errBoom) {
+				return nil
+			}
+			return err
+		})
+		step("an autocommitted pending event", 1, func(ctx context.Context) error { return f.ob.Publish(ctx, "wanted", "b", nil) })
 	})
 }

@@ -155,7 +155,7 @@ func (w *versionedWriter) applyVersioned(ctx context.Context, id domain.CartID, 
 			w.cache.put(c)
 			for _, rec := range recs {
 				if !rec.Delivered {
-					w.db.Committed() // wake the relay
+					w.db.AfterCommit(ctx, w.db.Committed) // wake the relay
 					break
 				}
 			}
