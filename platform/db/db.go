@@ -211,7 +211,19 @@ func (d *DB) InTx(ctx context.Context, fn func(ctx context.Context) error) error
 // follow may need it (SQLite has one).
 func (d *DB) transaction(g *gorm.DB, release func(), fn func(tx *gorm.DB) error) error {
 	defer release()
-	return g.Transaction(fn)
+	var in *gorm.DB
+	err := g.Transaction(func(tx *gorm.DB) error {
+		in = tx
+		return fn(tx)
+	})
+	if err != nil && in != nil {
+		// A statement queued with Later failed: the statements after it only
+		// answered that the transaction was aborted (pipe.go).
+		if qerr := failed(in); qerr != nil {
+			return qerr
+		}
+	}
+	return err
 }
 
 // session is the handle a transaction begins on: gorm bound to ctx, on a connection
@@ -226,6 +238,10 @@ func (d *DB) session(ctx context.Context) (*gorm.DB, func(), error) {
 		return nil, nil, err
 	}
 	g.Statement.ConnPool = conn
+	if d.dialect == Postgres {
+		// BEGIN with the first statement, queued writes with the next (pipe.go).
+		g.Statement.ConnPool = &pipeConn{c: conn}
+	}
 	return g, release, nil
 }
 

@@ -61,6 +61,17 @@ func Params(n int) string {
 // per query watching ctx and its value conversions: half the allocations of
 // QueryRowContext (docs/performance.md, finding 11).
 func (d *DB) QueryRow(ctx context.Context, query string, args []any, dest ...any) error {
+	if p := d.pipe(ctx); p != nil {
+		return p.query(ctx, query, args, func(rows pgx.Rows) error {
+			if !rows.Next() {
+				if err := rows.Err(); err != nil {
+					return err
+				}
+				return sql.ErrNoRows
+			}
+			return rows.Scan(dest...)
+		})
+	}
 	pool, ok := d.direct(ctx)
 	if !ok {
 		q, release, err := d.conn(ctx)
@@ -90,6 +101,9 @@ func (d *DB) Query(ctx context.Context, query string, args []any, dest []any, ea
 // query is Query; admit says whether a statement outside a transaction on PostgreSQL
 // waits for a read's turn.
 func (d *DB) query(ctx context.Context, admit bool, query string, args []any, dest []any, each func() error) error {
+	if p := d.pipe(ctx); p != nil {
+		return p.query(ctx, query, args, func(rows pgx.Rows) error { return scanEach(rows, dest, each) })
+	}
 	pool, ok := d.direct(ctx)
 	if !ok {
 		return d.queryConn(ctx, query, args, dest, each)
@@ -110,7 +124,11 @@ func (d *DB) query(ctx context.Context, admit bool, query string, args []any, de
 // connection taken within the acquire timeout (ErrBusy), without waiting for a read's
 // turn. Alone, it is committed when it returns, so a writer of outbox rows calls
 // Committed itself. Its errors are the driver's, which IsDuplicate does not read.
+// With Later(ctx) in a PostgreSQL transaction it is queued and answers 0 (pipe.go).
 func (d *DB) Exec(ctx context.Context, query string, args ...any) (int64, error) {
+	if p := d.pipe(ctx); p != nil {
+		return p.exec(ctx, query, args)
+	}
 	pool, ok := d.direct(ctx)
 	if !ok {
 		q, release, err := d.conn(ctx)
@@ -176,6 +194,15 @@ func scanEach(r rows, dest []any, each func() error) error {
 		}
 	}
 	return r.Err()
+}
+
+// pipe is the PostgreSQL transaction ctx carries (pipe.go), nil when there is none.
+func (d *DB) pipe(ctx context.Context) *pipeTx {
+	if !InTransaction(ctx) {
+		return nil
+	}
+	p, _ := d.Conn(ctx).Statement.ConnPool.(*pipeTx)
+	return p
 }
 
 // direct returns the pool a statement in ctx runs on through pgx: PostgreSQL outside a

@@ -389,6 +389,8 @@ func (p *pendingEvents) flush(ctx context.Context, d *db.DB) error {
 	recs := p.recs
 	p.recs, p.scheduled = nil, false
 	p.mu.Unlock()
+	// The commit follows: the insert goes out with it (decision 0240).
+	ctx = db.Later(ctx)
 	for len(recs) > 0 {
 		n := min(len(recs), storeBatch)
 		if err := Store(ctx, d, recs[:n]...); err != nil {

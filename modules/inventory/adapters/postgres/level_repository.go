@@ -31,7 +31,9 @@ func (r *LevelRepository) UpsertProducts(ctx context.Context, ps []ports.Product
 	rows := db.Map(ps, func(p ports.ProductInfo) productRow {
 		return productRow{ProductID: p.ID, ProductName: p.Name, LowStockThreshold: p.LowStockThreshold, CreatedAt: now.UTC(), UpdatedAt: now.UTC()}
 	})
-	err := r.db.Conn(ctx).Clauses(clause.OnConflict{
+	// Queued in a transaction: the rows are locked by the time the next statement
+	// runs, which goes out with it (decision 0240).
+	err := r.db.ConnLater(ctx).Clauses(clause.OnConflict{
 		Columns:   []clause.Column{{Name: "product_id"}},
 		DoUpdates: clause.AssignmentColumns([]string{"product_name", "low_stock_threshold", "updated_at"}),
 	}).Create(&rows).Error
@@ -66,15 +68,16 @@ func (r *LevelRepository) LockProducts(ctx context.Context, productIDs []string)
 }
 
 // LockProductsOf locks the stock records of the reservations' products in product id
-// order, as LockProducts does, in one statement that finds them too.
+// order, as LockProducts does, in one statement that finds them too. Nothing reads its
+// rows: in a transaction it is queued, and the locks are held by the time the next
+// statement, which carries it, runs (decision 0240).
 func (r *LevelRepository) LockProductsOf(ctx context.Context, reservationIDs []string) error {
 	if len(reservationIDs) == 0 || r.db.Dialect() != db.Postgres {
 		return nil
 	}
-	var locked []string
-	err := r.db.Conn(ctx).Raw("SELECT product_id FROM inventory_products WHERE product_id IN (SELECT product_id FROM inventory_reservations WHERE id IN ?) ORDER BY product_id FOR UPDATE",
-		reservationIDs).Scan(&locked).Error
-	if err != nil {
+	query := "SELECT product_id FROM inventory_products WHERE product_id IN (SELECT product_id FROM inventory_reservations WHERE id IN (" +
+		db.Params(len(reservationIDs)) + ")) ORDER BY product_id FOR UPDATE"
+	if _, err := r.db.Exec(db.Later(ctx), r.db.Rebind(query), anyOf(reservationIDs)...); err != nil {
 		return fmt.Errorf("inventory: lock products: %w", err)
 	}
 	return nil
@@ -281,6 +284,15 @@ func (r *LevelRepository) ApplyAll(ctx context.Context, ds []ports.LevelDelta, n
 		return ports.ErrGuard
 	}
 	return nil
+}
+
+// anyOf is ss as statement arguments.
+func anyOf(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
 }
 
 func clauseExpr(sql string, v any) clause.Expr { return clause.Expr{SQL: sql, Vars: []any{v}} }

@@ -17,7 +17,8 @@ func (r *MovementRepository) Add(ctx context.Context, ms ...*domain.Movement) er
 		return nil
 	}
 	rows := db.Map(ms, fromMovement)
-	return db.Insert(r.db.Conn(ctx), &rows, nil, "inventory: insert movement")
+	// Queued in a transaction: it goes out with the next statement (decision 0240).
+	return db.Insert(r.db.ConnLater(ctx), &rows, nil, "inventory: insert movement")
 }
 
 func filterMovements(q *gorm.DB, f ports.MovementFilter) *gorm.DB {

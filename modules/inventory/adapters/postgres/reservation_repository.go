@@ -16,7 +16,8 @@ func (r *ReservationRepository) Create(ctx context.Context, rs ...*domain.Reserv
 		return nil
 	}
 	rows := db.Map(rs, fromReservation)
-	return db.Insert(r.db.Conn(ctx), &rows, nil, "inventory: insert reservation")
+	// Queued in a transaction: it goes out with the next statement (decision 0240).
+	return db.Insert(r.db.ConnLater(ctx), &rows, nil, "inventory: insert reservation")
 }
 
 // Get loads a reservation.
@@ -71,13 +72,23 @@ func (r *ReservationRepository) ReleaseActive(ctx context.Context, ids []string,
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	var rows []reservationView
-	err := r.db.Conn(ctx).Raw("UPDATE inventory_reservations SET status = ?, released_at = ?, release_reason = ? WHERE id IN ? AND status = ? RETURNING *, NULL AS location_name",
-		string(domain.ReservationReleased), at.UTC(), string(reason), ids, string(domain.ReservationActive)).Scan(&rows).Error
+	// Plain SQL: in a transaction it carries the statements queued before it, in
+	// one round trip (decision 0240).
+	query := r.db.Rebind("UPDATE inventory_reservations SET status = ?, released_at = ?, release_reason = ? WHERE id IN (" + db.Params(len(ids)) +
+		") AND status = ? RETURNING " + reservationColumns)
+	args := append(append([]any{string(domain.ReservationReleased), at.UTC(), string(reason)}, anyOf(ids)...), string(domain.ReservationActive))
+	var (
+		row reservationRow
+		out []*domain.Reservation
+	)
+	err := r.db.ExecQuery(ctx, query, args, row.dest(), func() error {
+		out = append(out, reservationView{Row: row}.toDomain())
+		return nil
+	})
 	if err != nil {
 		return nil, fmt.Errorf("inventory: release reservations: %w", err)
 	}
-	return db.Map(rows, reservationView.toDomain), nil
+	return out, nil
 }
 
 // Active lists a product's active reservations, soonest expiry first.

@@ -156,6 +156,14 @@ type reservationRow struct {
 
 func (reservationRow) TableName() string { return "inventory_reservations" }
 
+// reservationColumns are a reservation's columns in the order of reservationRow.dest.
+const reservationColumns = "id, product_id, variant_id, location_id, order_id, quantity, status, expires_at, created_at, released_at, release_reason"
+
+// dest is where a row of reservationColumns is scanned.
+func (r *reservationRow) dest() []any {
+	return []any{&r.ID, &r.ProductID, &r.VariantID, &r.LocationID, &r.OrderID, &r.Quantity, &r.Status, &r.ExpiresAt, &r.CreatedAt, &r.ReleasedAt, &r.ReleaseReason}
+}
+
 func fromReservation(r *domain.Reservation) reservationRow {
 	return reservationRow{
 		ID: r.ID, ProductID: r.ProductID, VariantID: r.VariantID, LocationID: r.LocationID, OrderID: r.OrderID,

@@ -60,7 +60,9 @@ func (r *OrderRepository) Create(ctx context.Context, o *domain.Order) error {
 		}
 		o.Number = row.OrderNumber
 	}
-	return r.saveChildren(conn, o, nil)
+	// A new order's children have new ids: their inserts are queued in a transaction
+	// and go out with its next statement (decision 0240).
+	return r.saveChildren(r.db.ConnLater(ctx), o, nil)
 }
 
 // children are an order's child rows as loaded, by id: Update writes only the rows

@@ -68,7 +68,8 @@ func (r *PaymentRepository) Create(ctx context.Context, p *domain.Payment) error
 		p.Version = 1
 	}
 	row := paymentFromDomain(p)
-	return db.Insert(r.db.Conn(ctx), &row, nil, "payments: insert payment")
+	// Queued in a transaction: it goes out with the next statement (decision 0240).
+	return db.Insert(r.db.ConnLater(ctx), &row, nil, "payments: insert payment")
 }
 
 // Get loads a payment (row-locked inside a PostgreSQL transaction).
