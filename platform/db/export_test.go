@@ -9,7 +9,5 @@ func (d *DB) RoundTrips(ctx context.Context) int {
 	if p == nil {
 		return -1
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.trips
+	return int(p.trips.Load())
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -142,7 +143,20 @@ type pipeTx struct {
 	begun   bool     // BEGIN was sent: the transaction needs its COMMIT or ROLLBACK
 	done    bool
 	err     error // the first failure of a statement sent from pending
-	trips   int   // round trips so far (tests)
+	trips   atomic.Int64 // round trips so far (tests)
+}
+
+// errBusy answers a statement sent while the transaction's connection is reading the
+// rows of another (a Query's each that runs a statement): pgx refuses it too, and
+// waiting for the lock would wait for itself.
+var errBusy = errors.New("database: a statement was sent while the transaction was reading rows")
+
+// lock takes the transaction for one statement (unlock with p.mu.Unlock).
+func (p *pipeTx) lock() error {
+	if !p.mu.TryLock() {
+		return errBusy
+	}
+	return nil
 }
 
 // errQueued wraps the failure of a queued statement.
@@ -194,7 +208,7 @@ func (p *pipeTx) send(ctx context.Context, q *queued, each func(br pgx.BatchResu
 			return fmt.Errorf("database: the driver's connection %T is not pgx's", driverConn)
 		}
 		p.begun = true // BEGIN (when queued) went out first
-		p.trips++
+		p.trips.Add(1)
 		br := pc.Conn().SendBatch(ctx, b)
 		for _, s := range sent {
 			if _, err := br.Exec(); err != nil {
@@ -216,7 +230,9 @@ func (p *pipeTx) send(ctx context.Context, q *queued, each func(br pgx.BatchResu
 
 // flush sends what is queued (before a statement of database/sql's).
 func (p *pipeTx) flush(ctx context.Context) error {
-	p.mu.Lock()
+	if err := p.lock(); err != nil {
+		return err
+	}
 	defer p.mu.Unlock()
 	return p.send(ctx, nil, nil)
 }
@@ -224,7 +240,9 @@ func (p *pipeTx) flush(ctx context.Context) error {
 // query runs a statement that returns rows after what is queued, in one round trip:
 // fn reads its rows (raw.go's Query and QueryRow in a transaction).
 func (p *pipeTx) query(ctx context.Context, query string, args []any, fn func(pgx.Rows) error) error {
-	p.mu.Lock()
+	if err := p.lock(); err != nil {
+		return err
+	}
 	defer p.mu.Unlock()
 	return p.send(ctx, &queued{sql: query, args: args}, func(br pgx.BatchResults) error {
 		rows, err := br.Query()
@@ -243,7 +261,9 @@ func (p *pipeTx) query(ctx context.Context, query string, args []any, fn func(pg
 // exec runs a statement that returns no rows after what is queued, or queues it with
 // Later.
 func (p *pipeTx) exec(ctx context.Context, query string, args []any) (int64, error) {
-	p.mu.Lock()
+	if err := p.lock(); err != nil {
+		return 0, err
+	}
 	defer p.mu.Unlock()
 	if later(ctx) {
 		if p.done {
@@ -289,11 +309,7 @@ func (p *pipeTx) QueryContext(ctx context.Context, query string, args ...any) (*
 }
 
 // count counts a round trip of database/sql's.
-func (p *pipeTx) count() {
-	p.mu.Lock()
-	p.trips++
-	p.mu.Unlock()
-}
+func (p *pipeTx) count() { p.trips.Add(1) }
 
 // QueryRowContext sends what is queued first; should that fail, the row's error is
 // PostgreSQL's for the aborted transaction (InTx answers the queued statement's).
@@ -306,7 +322,9 @@ func (p *pipeTx) QueryRowContext(ctx context.Context, query string, args ...any)
 // Commit sends what is queued with COMMIT. A transaction that sent nothing commits
 // nothing; one whose queued statement failed rolls back and answers that failure.
 func (p *pipeTx) Commit() error {
-	p.mu.Lock()
+	if err := p.lock(); err != nil {
+		return err
+	}
 	defer p.mu.Unlock()
 	if p.done {
 		return sql.ErrTxDone
@@ -338,7 +356,9 @@ func (p *pipeTx) Commit() error {
 
 // Rollback drops what is queued and rolls back what was sent.
 func (p *pipeTx) Rollback() error {
-	p.mu.Lock()
+	if err := p.lock(); err != nil {
+		return err
+	}
 	defer p.mu.Unlock()
 	if p.done {
 		return sql.ErrTxDone
@@ -363,7 +383,7 @@ func (p *pipeTx) end() error {
 		}
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(p.ctx), rollbackTimeout)
 		defer cancel()
-		p.trips++
+		p.trips.Add(1)
 		if _, err := pc.Conn().Exec(ctx, "rollback"); err != nil {
 			_ = pc.Conn().Close(ctx) // database/sql drops a closed connection
 			return err

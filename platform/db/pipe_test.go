@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 
@@ -184,4 +185,37 @@ func TestLaterOutsideAPipelinedTransactionRunsAtOnce(t *testing.T) {
 			t.Errorf("%d widgets, want 1", n)
 		}
 	}, widgets())
+}
+
+// A statement sent from a Query's each, while the transaction's rows are being read,
+// is refused at once: it does not wait for the read it runs inside.
+func TestStatementWhileReadingRowsIsRefused(t *testing.T) {
+	d := testdb.Open(t, "postgres", widgets()).DB
+	ctx := context.Background()
+	for _, n := range []string{"a", "b"} {
+		if err := insert(ctx, t, d, n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := make(chan error, 1)
+	go func() {
+		done <- d.InTx(ctx, func(ctx context.Context) error {
+			var name string
+			return d.Query(ctx, "SELECT name FROM widgets", nil, []any{&name}, func() error {
+				_, err := d.Exec(ctx, d.Rebind("UPDATE widgets SET name = ? WHERE name = ?"), name+"!", name)
+				return err
+			})
+		})
+	}()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatal("a statement inside a transaction's read succeeded, want it refused")
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a statement inside a transaction's read waits for itself")
+	}
+	if got := names(t, d); !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("after the refused transaction: %v, want [a b]", got)
+	}
 }
