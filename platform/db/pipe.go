@@ -142,7 +142,7 @@ type pipeTx struct {
 	pending []queued // BEGIN until it is sent, then queued writes
 	begun   bool     // BEGIN was sent: the transaction needs its COMMIT or ROLLBACK
 	done    bool
-	err     error // the first failure of a statement sent from pending
+	err     error        // the first failure of a statement sent from pending
 	trips   atomic.Int64 // round trips so far (tests)
 }
 
