@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -66,10 +67,35 @@ func later(ctx context.Context) bool {
 // has ended (as database/sql's would not: it closes the connection instead).
 const rollbackTimeout = 5 * time.Second
 
+// expectKey carries Expect's check.
+type expectKey struct{}
+
+// expectation is the number of rows a write must change, and its failure otherwise.
+type expectation struct {
+	rows int64
+	fail error
+}
+
+// Expect returns ctx for a write that must change exactly rows rows (a guarded update):
+// Exec sent with it answers fail when it changed another number. With Later in a
+// PostgreSQL transaction the check runs when the write goes out with the transaction's
+// next statement, which then answers fail, and fail is the transaction's answer (InTx's);
+// a COMMIT waits for the check (what is queued goes out first, and COMMIT only if every
+// check held).
+func Expect(ctx context.Context, rows int64, fail error) context.Context {
+	return context.WithValue(ctx, expectKey{}, &expectation{rows: rows, fail: fail})
+}
+
+func expected(ctx context.Context) *expectation {
+	e, _ := ctx.Value(expectKey{}).(*expectation)
+	return e
+}
+
 // queued is a statement waiting for the next round trip.
 type queued struct {
-	sql  string
-	args []any
+	sql   string
+	args  []any
+	check *expectation // Expect's, nil for none
 }
 
 // pipeConn is the connection a PostgreSQL transaction begins on (gorm's ConnPool for
@@ -211,9 +237,16 @@ func (p *pipeTx) send(ctx context.Context, q *queued, each func(br pgx.BatchResu
 		p.trips.Add(1)
 		br := pc.Conn().SendBatch(ctx, b)
 		for _, s := range sent {
-			if _, err := br.Exec(); err != nil {
+			tag, err := br.Exec()
+			if err != nil {
 				_ = br.Close()
 				p.err = &errQueued{sql: s.sql, err: err}
+				return p.err
+			}
+			if s.check != nil && tag.RowsAffected() != s.check.rows {
+				// The statements after it ran; the transaction rolls back.
+				_ = br.Close()
+				p.err = s.check.fail
 				return p.err
 			}
 		}
@@ -272,7 +305,7 @@ func (p *pipeTx) exec(ctx context.Context, query string, args []any) (int64, err
 		if p.err != nil {
 			return 0, p.err
 		}
-		p.pending = append(p.pending, queued{sql: query, args: args})
+		p.pending = append(p.pending, queued{sql: query, args: args, check: expected(ctx)})
 		return 0, nil
 	}
 	var n int64
@@ -281,6 +314,9 @@ func (p *pipeTx) exec(ctx context.Context, query string, args []any) (int64, err
 		n = tag.RowsAffected()
 		return err
 	})
+	if e := expected(ctx); err == nil && e != nil && n != e.rows {
+		return n, e.fail
+	}
 	return n, err
 }
 
@@ -335,6 +371,15 @@ func (p *pipeTx) Commit() error {
 	if !p.begun && len(p.pending) == 1 { // BEGIN alone: nothing ran
 		p.pending, p.done = nil, true
 		return nil
+	}
+	if slices.ContainsFunc(p.pending, func(q queued) bool { return q.check != nil }) {
+		// A check must hold before COMMIT goes out.
+		if err := p.send(p.ctx, nil, nil); err != nil {
+			if rerr := p.end(); rerr != nil && !errors.Is(rerr, err) {
+				return errors.Join(err, rerr)
+			}
+			return err
+		}
 	}
 	err := p.send(p.ctx, &queued{sql: "commit"}, func(br pgx.BatchResults) error {
 		tag, err := br.Exec()

@@ -219,3 +219,84 @@ func TestStatementWhileReadingRowsIsRefused(t *testing.T) {
 		t.Errorf("after the refused transaction: %v, want [a b]", got)
 	}
 }
+
+var errRefused = errors.New("refused")
+
+// A queued guarded write (Later and Expect) is checked when it goes out: a write that
+// changed another number of rows fails the statement that carried it, and the
+// transaction answers the write's failure and commits nothing; also when the check is
+// still queued at COMMIT, which then does not go out.
+func TestQueuedGuardedWrite(t *testing.T) {
+	d := testdb.Open(t, "postgres", widgets()).DB
+	ctx := context.Background()
+	if err := insert(ctx, t, d, "a"); err != nil {
+		t.Fatal(err)
+	}
+	rename := func(ctx context.Context, from, to string) error {
+		_, err := d.Exec(db.Later(db.Expect(ctx, 1, errRefused)), d.Rebind("UPDATE widgets SET name = ? WHERE name = ?"), to, from)
+		return err
+	}
+	for _, carrier := range []string{"read", "commit"} {
+		t.Run(carrier+" refused", func(t *testing.T) {
+			err := d.InTx(ctx, func(ctx context.Context) error {
+				if err := insert(ctx, t, d, "new-"+carrier); err != nil {
+					return err
+				}
+				if err := rename(ctx, "missing", "b"); err != nil {
+					t.Errorf("queued guarded write answered %v at once, want nil", err)
+				}
+				if err := insertLater(ctx, d, "queued-"+carrier); err != nil {
+					return err
+				}
+				if carrier == "read" {
+					var n int64
+					if err := d.QueryRow(ctx, "SELECT count(*) FROM widgets", nil, &n); !errors.Is(err, errRefused) {
+						t.Errorf("the read that carried the refused write answered %v, want errRefused", err)
+					}
+				}
+				return nil
+			})
+			if !errors.Is(err, errRefused) {
+				t.Fatalf("InTx = %v, want errRefused", err)
+			}
+			if got := names(t, d); !slices.Equal(got, []string{"a"}) {
+				t.Errorf("after the refused transaction: %v, want [a]", got)
+			}
+		})
+	}
+	t.Run("held", func(t *testing.T) {
+		err := d.InTx(ctx, func(ctx context.Context) error { return rename(ctx, "a", "b") })
+		if err != nil {
+			t.Fatalf("InTx = %v", err)
+		}
+		if got := names(t, d); !slices.Equal(got, []string{"b"}) {
+			t.Errorf("committed %v, want [b]", got)
+		}
+	})
+}
+
+// Expect without a queue (outside a transaction, or on SQLite) answers the failure at
+// once.
+func TestGuardedWriteAtOnce(t *testing.T) {
+	testdb.EachOpen(t, func(t *testing.T, e *testdb.Engine) {
+		d := e.DB
+		ctx := context.Background()
+		if err := insert(ctx, t, d, "a"); err != nil {
+			t.Fatal(err)
+		}
+		update := d.Rebind("UPDATE widgets SET name = ? WHERE name = ?")
+		if _, err := d.Exec(db.Expect(ctx, 1, errRefused), update, "b", "missing"); !errors.Is(err, errRefused) {
+			t.Errorf("outside a transaction: %v, want errRefused", err)
+		}
+		if n, err := d.Exec(db.Expect(ctx, 1, errRefused), update, "b", "a"); err != nil || n != 1 {
+			t.Errorf("a write that held: %d, %v", n, err)
+		}
+		err := d.InTx(ctx, func(ctx context.Context) error {
+			_, err := d.Exec(db.Expect(ctx, 1, errRefused), update, "c", "missing")
+			return err
+		})
+		if !errors.Is(err, errRefused) {
+			t.Errorf("in a transaction, not queued: %v, want errRefused", err)
+		}
+	}, widgets())
+}

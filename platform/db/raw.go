@@ -124,7 +124,9 @@ func (d *DB) query(ctx context.Context, admit bool, query string, args []any, de
 // connection taken within the acquire timeout (ErrBusy), without waiting for a read's
 // turn. Alone, it is committed when it returns, so a writer of outbox rows calls
 // Committed itself. Its errors are the driver's, which IsDuplicate does not read.
-// With Later(ctx) in a PostgreSQL transaction it is queued and answers 0 (pipe.go).
+// With Later(ctx) in a PostgreSQL transaction it is queued and answers 0; with
+// Expect(ctx, ...) it answers Expect's failure when it changed another number of rows,
+// or, queued, fails its transaction (pipe.go).
 func (d *DB) Exec(ctx context.Context, query string, args ...any) (int64, error) {
 	if p := d.pipe(ctx); p != nil {
 		return p.exec(ctx, query, args)
@@ -140,7 +142,8 @@ func (d *DB) Exec(ctx context.Context, query string, args ...any) (int64, error)
 		if err != nil {
 			return 0, err
 		}
-		return res.RowsAffected()
+		n, err := res.RowsAffected()
+		return checked(ctx, n, err)
 	}
 	var n int64
 	err := d.withPgx(ctx, pool, false, func(c *pgx.Conn) error {
@@ -148,6 +151,14 @@ func (d *DB) Exec(ctx context.Context, query string, args ...any) (int64, error)
 		n = tag.RowsAffected()
 		return err
 	})
+	return checked(ctx, n, err)
+}
+
+// checked answers Expect's failure for a write that changed another number of rows.
+func checked(ctx context.Context, n int64, err error) (int64, error) {
+	if e := expected(ctx); err == nil && e != nil && n != e.rows {
+		return n, e.fail
+	}
 	return n, err
 }
 

@@ -83,11 +83,9 @@ func (s *Service) ReserveAll(ctx context.Context, cmds []api.ReserveCommand) ([]
 			}
 		}
 		// One guarded update for every level: a concurrent reservation that took the
-		// stock since the read makes it refuse them all.
-		if err := s.repos.Levels.ApplyAll(ctx, deltas, now); err != nil {
-			if errors.Is(err, ports.ErrGuard) {
-				return domain.ErrInsufficientInventory
-			}
+		// stock since the read makes it refuse them all. It goes out with the
+		// transaction's next statement (decision 0240).
+		if err := s.repos.Levels.ApplyAllLater(ctx, deltas, now, domain.ErrInsufficientInventory); err != nil {
 			return err
 		}
 		if err := s.repos.Reservations.Create(ctx, rs...); err != nil {
@@ -307,10 +305,9 @@ func (s *Service) CommitAll(ctx context.Context, reservationIDs []string) ([]api
 				return err
 			}
 		}
-		if err := s.repos.Levels.ApplyAll(ctx, deltas, now); err != nil {
-			if errors.Is(err, ports.ErrGuard) { // a level lower than its reservations, or gone
-				return apperr.New(apperr.Internal, "", "reserved stock is lower than the reservations")
-			}
+		// Refused when a level is lower than its reservations, or gone. It goes out
+		// with the transaction's next statement (decision 0240).
+		if err := s.repos.Levels.ApplyAllLater(ctx, deltas, now, apperr.New(apperr.Internal, "", "reserved stock is lower than the reservations")); err != nil {
 			return err
 		}
 		return nil

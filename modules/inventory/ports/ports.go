@@ -166,6 +166,12 @@ type LevelRepository interface {
 	// ApplyAll is Apply for several levels in one statement (deltas of one key are
 	// added up): all or ErrGuard, and then the caller's transaction must roll back.
 	ApplyAll(ctx context.Context, ds []LevelDelta, now time.Time) error
+	// ApplyAllLater is ApplyAll for a caller whose transaction goes on without
+	// reading the answer: in a PostgreSQL transaction the update is queued and goes
+	// out with the transaction's next statement, and should a guard fail, refused is
+	// the transaction's answer (decision 0240). Elsewhere it runs at once and answers
+	// refused for a failed guard.
+	ApplyAllLater(ctx context.Context, ds []LevelDelta, now time.Time, refused error) error
 	// VariantTotals sums each variant's levels over locations (absent ids are omitted).
 	VariantTotals(ctx context.Context, variantIDs []string) (map[string]VariantStock, error)
 	// ProductLevel returns a product's aggregated level; false when it has no levels.

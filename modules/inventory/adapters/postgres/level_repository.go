@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -232,6 +233,42 @@ func (r *LevelRepository) Apply(ctx context.Context, k ports.LevelKey, delta dom
 // the WHERE clause is Apply's condition per level), refusing all unless every level
 // met its condition.
 func (r *LevelRepository) ApplyAll(ctx context.Context, ds []ports.LevelDelta, now time.Time) error {
+	merged := mergeDeltas(ds)
+	switch len(merged) {
+	case 0:
+		return nil
+	case 1:
+		return r.Apply(ctx, merged[0].Key, merged[0].Delta, merged[0].Guard, now)
+	}
+	query, args := r.applyAll(merged, now)
+	n, err := r.db.Exec(ctx, query, args...)
+	if err != nil {
+		return fmt.Errorf("inventory: update levels: %w", err)
+	}
+	if n != int64(len(merged)) {
+		return ports.ErrGuard
+	}
+	return nil
+}
+
+// ApplyAllLater is ApplyAll's update queued in ctx's transaction (db.Later), its
+// guard checked when it goes out (db.Expect): refused fails the transaction.
+func (r *LevelRepository) ApplyAllLater(ctx context.Context, ds []ports.LevelDelta, now time.Time, refused error) error {
+	merged := mergeDeltas(ds)
+	if len(merged) == 0 {
+		return nil
+	}
+	query, args := r.applyAll(merged, now)
+	_, err := r.db.Exec(db.Later(db.Expect(ctx, int64(len(merged)), refused)), query, args...)
+	if err != nil && !errors.Is(err, refused) {
+		return fmt.Errorf("inventory: update levels: %w", err)
+	}
+	return err
+}
+
+// mergeDeltas adds up the deltas of one level (its guards combined), in first-seen
+// order.
+func mergeDeltas(ds []ports.LevelDelta) []ports.LevelDelta {
 	merged := make([]ports.LevelDelta, 0, len(ds))
 	at := make(map[ports.LevelKey]int, len(ds))
 	for _, d := range ds {
@@ -245,12 +282,12 @@ func (r *LevelRepository) ApplyAll(ctx context.Context, ds []ports.LevelDelta, n
 		at[d.Key] = len(merged)
 		merged = append(merged, d)
 	}
-	switch len(merged) {
-	case 0:
-		return nil
-	case 1:
-		return r.Apply(ctx, merged[0].Key, merged[0].Delta, merged[0].Guard, now)
-	}
+	return merged
+}
+
+// applyAll is the UPDATE of the merged deltas: it changes one row per delta when
+// every guard holds.
+func (r *LevelRepository) applyAll(merged []ports.LevelDelta, now time.Time) (string, []any) {
 	var set, where strings.Builder
 	args := make([]any, 0, 14*len(merged)+1)
 	for _, col := range []string{"available", "reserved", "incoming"} {
@@ -276,14 +313,7 @@ func (r *LevelRepository) ApplyAll(ctx context.Context, ds []ports.LevelDelta, n
 		}
 		where.WriteString(")")
 	}
-	n, err := r.db.Exec(ctx, r.db.Rebind("UPDATE inventory_levels SET "+set.String()+" WHERE "+where.String()), args...)
-	if err != nil {
-		return fmt.Errorf("inventory: update levels: %w", err)
-	}
-	if n != int64(len(merged)) {
-		return ports.ErrGuard
-	}
-	return nil
+	return r.db.Rebind("UPDATE inventory_levels SET " + set.String() + " WHERE " + where.String()), args
 }
 
 // anyOf is ss as statement arguments.
