@@ -228,14 +228,10 @@ func (p *pipeTx) send(ctx context.Context, q *queued, each func(br pgx.BatchResu
 	}
 	sent := p.pending
 	p.pending = nil
-	return p.c.Raw(func(driverConn any) error {
-		pc, ok := driverConn.(interface{ Conn() *pgx.Conn })
-		if !ok {
-			return fmt.Errorf("database: the driver's connection %T is not pgx's", driverConn)
-		}
+	return onPgx(p.c, func(c *pgx.Conn) error {
 		p.begun = true // BEGIN (when queued) went out first
 		p.trips.Add(1)
-		br := pc.Conn().SendBatch(ctx, b)
+		br := c.SendBatch(ctx, b)
 		for _, s := range sent {
 			tag, err := br.Exec()
 			if err != nil {
@@ -314,10 +310,7 @@ func (p *pipeTx) exec(ctx context.Context, query string, args []any) (int64, err
 		n = tag.RowsAffected()
 		return err
 	})
-	if e := expected(ctx); err == nil && e != nil && n != e.rows {
-		return n, e.fail
-	}
-	return n, err
+	return checked(ctx, n, err)
 }
 
 func (p *pipeTx) PrepareContext(ctx context.Context, query string) (*sql.Stmt, error) {
@@ -375,10 +368,7 @@ func (p *pipeTx) Commit() error {
 	if slices.ContainsFunc(p.pending, func(q queued) bool { return q.check != nil }) {
 		// A check must hold before COMMIT goes out.
 		if err := p.send(p.ctx, nil, nil); err != nil {
-			if rerr := p.end(); rerr != nil && !errors.Is(rerr, err) {
-				return errors.Join(err, rerr)
-			}
-			return err
+			return p.abort(err)
 		}
 	}
 	err := p.send(p.ctx, &queued{sql: "commit"}, func(br pgx.BatchResults) error {
@@ -389,14 +379,18 @@ func (p *pipeTx) Commit() error {
 		return err
 	})
 	if err != nil {
-		p.pending = nil
-		if rerr := p.end(); rerr != nil && !errors.Is(rerr, err) {
-			return errors.Join(err, rerr)
-		}
-		return err
+		return p.abort(err)
 	}
 	p.done = true
 	return nil
+}
+
+// abort ends a transaction whose COMMIT could not go out (or failed), answering why.
+func (p *pipeTx) abort(err error) error {
+	if rerr := p.end(); rerr != nil && !errors.Is(rerr, err) {
+		return errors.Join(err, rerr)
+	}
+	return err
 }
 
 // Rollback drops what is queued and rolls back what was sent.
@@ -421,16 +415,12 @@ func (p *pipeTx) end() error {
 	if !p.begun {
 		return p.err
 	}
-	err := p.c.Raw(func(driverConn any) error {
-		pc, ok := driverConn.(interface{ Conn() *pgx.Conn })
-		if !ok {
-			return fmt.Errorf("database: the driver's connection %T is not pgx's", driverConn)
-		}
+	err := onPgx(p.c, func(c *pgx.Conn) error {
 		ctx, cancel := context.WithTimeout(context.WithoutCancel(p.ctx), rollbackTimeout)
 		defer cancel()
 		p.trips.Add(1)
-		if _, err := pc.Conn().Exec(ctx, "rollback"); err != nil {
-			_ = pc.Conn().Close(ctx) // database/sql drops a closed connection
+		if _, err := c.Exec(ctx, "rollback"); err != nil {
+			_ = c.Close(ctx) // database/sql drops a closed connection
 			return err
 		}
 		return nil

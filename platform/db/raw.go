@@ -209,10 +209,11 @@ func scanEach(r rows, dest []any, each func() error) error {
 
 // pipe is the PostgreSQL transaction ctx carries (pipe.go), nil when there is none.
 func (d *DB) pipe(ctx context.Context) *pipeTx {
-	if !InTransaction(ctx) {
+	tx, ok := ctx.Value(txKey{}).(*gorm.DB)
+	if !ok {
 		return nil
 	}
-	p, _ := d.Conn(ctx).Statement.ConnPool.(*pipeTx)
+	p, _ := tx.Statement.ConnPool.(*pipeTx)
 	return p
 }
 
@@ -265,7 +266,12 @@ func (d *DB) withPgx(ctx context.Context, pool *sql.DB, admit bool, fn func(*pgx
 		return busy(ctx, err)
 	}
 	defer func() { _ = conn.Close() }()
-	return conn.Raw(func(driverConn any) error {
+	return onPgx(conn, fn)
+}
+
+// onPgx runs fn on the pgx.Conn under c (database/sql's Conn.Raw).
+func onPgx(c *sql.Conn, fn func(*pgx.Conn) error) error {
+	return c.Raw(func(driverConn any) error {
 		pc, ok := driverConn.(interface{ Conn() *pgx.Conn })
 		if !ok {
 			return fmt.Errorf("database: the driver's connection %T is not pgx's", driverConn)
