@@ -35,8 +35,10 @@ type EndpointRepository interface {
 
 // DeliveryRepository stores deliveries and their attempts.
 type DeliveryRepository interface {
-	// Add inserts deliveries in one statement, each unless its endpoint already has one
-	// of the event (the bus delivers at least once). A redelivery always is inserted.
+	// Add inserts deliveries in one transaction, each unless its endpoint already has
+	// one of the event (the bus delivers at least once) or is disabled by then (an
+	// endpoint disabled concurrently fails the ones it lets in). A redelivery always is
+	// inserted while its endpoint is enabled.
 	Add(ctx context.Context, ds ...*domain.Delivery) error
 	Get(ctx context.Context, endpointID, id string) (*domain.Delivery, error)
 	// List pages an endpoint's deliveries, newest first, with their attempts.

@@ -3,9 +3,12 @@ package postgres
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"time"
 
 	"gorm.io/gorm"
+	"gorm.io/gorm/clause"
 
 	"github.com/gocommerce/commerce/modules/webhooks/domain"
 	"github.com/gocommerce/commerce/modules/webhooks/ports"
@@ -135,17 +138,44 @@ func (r *EndpointRepository) RecordOutcome(ctx context.Context, id string, ok bo
 	return r.Get(ctx, id)
 }
 
-// Add inserts the deliveries whose dedupe key is new, in one statement.
+// Add inserts the deliveries whose dedupe key is new and whose endpoint is enabled, in
+// one transaction: the endpoints are read with a share lock (PostgreSQL), so an
+// endpoint disabled meanwhile either is seen disabled (its deliveries are not added)
+// or waits for this insert, and then fails the added ones with its other pending
+// deliveries. Without it a delivery routed by a stale read of the enabled endpoints
+// stayed pending for good.
 func (r *DeliveryRepository) Add(ctx context.Context, ds ...*domain.Delivery) error {
 	if len(ds) == 0 {
 		return nil
 	}
-	rows := make([]deliveryRow, len(ds))
-	for i, d := range ds {
-		rows[i] = fromDelivery(d)
+	eps := make([]string, 0, 1)
+	for _, d := range ds {
+		if !slices.Contains(eps, d.EndpointID) {
+			eps = append(eps, d.EndpointID)
+		}
 	}
-	_, err := db.InsertNew(r.db.Conn(ctx), &rows, "webhooks: insert deliveries")
-	return err
+	slices.Sort(eps)
+	return r.db.InTx(ctx, func(ctx context.Context) error {
+		q := r.db.Conn(ctx).Model(&endpointRow{}).Where("id IN ? AND enabled = ?", eps, true).Order("id")
+		if r.db.Dialect() == db.Postgres {
+			q = q.Clauses(clause.Locking{Strength: "SHARE"})
+		}
+		var live []string
+		if err := q.Pluck("id", &live).Error; err != nil {
+			return fmt.Errorf("webhooks: lock endpoints: %w", err)
+		}
+		rows := make([]deliveryRow, 0, len(ds))
+		for _, d := range ds {
+			if slices.Contains(live, d.EndpointID) {
+				rows = append(rows, fromDelivery(d))
+			}
+		}
+		if len(rows) == 0 {
+			return nil
+		}
+		_, err := db.InsertNew(r.db.Conn(ctx), &rows, "webhooks: insert deliveries")
+		return err
+	})
 }
 
 // Get loads an endpoint's delivery.
