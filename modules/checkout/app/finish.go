@@ -27,12 +27,14 @@ func (s *Service) finish(ctx context.Context, sess *domain.Session) error {
 			s.log.Warn("paid checkout's reservation had lapsed", zap.String("order_id", sess.OrderID), zap.String("reservation_id", id))
 		}
 	}
-	if err := s.Carts.MarkConverted(ctx, sess.CartID, sess.OrderID); err != nil {
+	now := s.now()
+	sess.Status, sess.Action, sess.HoldExpiresAt, sess.UpdatedAt = domain.StatusCompleted, nil, nil, now
+	// The session's write goes out with the cart's conversion, which reads its row
+	// back, and is checked then (one round trip less).
+	if err := s.Sessions.SaveLater(ctx, sess, domain.ErrCheckoutBusy); err != nil {
 		return err
 	}
-	now := s.now()
-	sess.Status, sess.Action, sess.HoldExpiresAt = domain.StatusCompleted, nil, nil
-	if err := s.store(ctx, sess, true); err != nil {
+	if err := s.Carts.MarkConverted(ctx, sess.CartID, sess.OrderID); err != nil {
 		return err
 	}
 	t, cur := sess.Totals, sess.Currency

@@ -21,6 +21,10 @@ type Sessions interface {
 	// Save writes s if its version is the stored one (then increments it), answering
 	// false when another writer saved first.
 	Save(ctx context.Context, s *domain.Session) (bool, error)
+	// SaveLater is Save for a write that may go out with the transaction's next
+	// statement (on PostgreSQL, decision 0240): a version that is not the stored one
+	// answers stale, or fails the transaction with stale when it is found out then.
+	SaveLater(ctx context.Context, s *domain.Session, stale error) error
 	// Claim writes s (processing, for its attempt) over its stored version in one
 	// statement conditional on that version being open and unchanged (then increments
 	// s.Version and the attempt count); false when another attempt or writer came first.

@@ -168,7 +168,7 @@ i AS (INSERT INTO cart_items (` + list(item.fields(), all, func(col string) stri
   FROM in_items x JOIN c ON c.id = x.cart_id WHERE x.id <> ALL($5::uuid[])),
 e AS (INSERT INTO outbox_events (` + events.RecordColumns + `)
   SELECT x.id, x.type, x.aggregate_id, x.payload, x.occurred_at, x.occurred_at, x.published_at
-  FROM jsonb_to_recordset($3::jsonb) AS x(cart_id uuid, id uuid, type text, aggregate_id text, payload jsonb,
+  FROM jsonb_to_recordset($3::jsonb) AS x(cart_id uuid, id uuid, type text, aggregate_id text, payload json,
   occurred_at timestamptz, published_at timestamptz) JOIN c ON c.id = x.cart_id)
 SELECT c.id::text FROM c`
 }

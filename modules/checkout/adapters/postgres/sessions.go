@@ -2,11 +2,11 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
-
-	"gorm.io/gorm"
 
 	"github.com/gocommerce/commerce/modules/checkout/domain"
 	"github.com/gocommerce/commerce/modules/checkout/ports"
@@ -73,26 +73,53 @@ func (r sessionRow) session() (*domain.Session, error) {
 	}, nil
 }
 
-// Sessions implements ports.Sessions on checkout_sessions.
-type Sessions struct{ db *db.DB }
+// sessionColumns are a session row's columns in dest's order.
+const sessionColumns = "id, cart_id, status, order_id, payment_id, attempt, hold_expires_at, version, data, created_at, updated_at"
+
+// dest is the row's fields in sessionColumns' order, for a raw read's Scan.
+func (r *sessionRow) dest() []any {
+	return []any{&r.ID, &r.CartID, &r.Status, &r.OrderID, &r.PaymentID, &r.Attempt, &r.HoldExpiresAt, &r.Version, &r.Data, &r.CreatedAt, &r.UpdatedAt}
+}
+
+// Sessions implements ports.Sessions on checkout_sessions. A complete reads and writes
+// its session several times: those statements are plain SQL (no gorm), prepared once
+// per connection, and the finishing write can be queued in its transaction (SaveLater).
+type Sessions struct {
+	db *db.DB
+	// The hot statements, bound for the dialect once.
+	byCart, byPayment, save, claim string
+}
 
 var _ ports.Sessions = (*Sessions)(nil)
 
 // NewSessions builds the repository.
-func NewSessions(d *db.DB) *Sessions { return &Sessions{db: d} }
-
-func (s *Sessions) one(ctx context.Context, where string, arg any) (*domain.Session, bool, error) {
-	rows, err := db.Find[sessionRow](s.db.Conn(ctx).Where(where, arg).Limit(1), "checkout: session")
-	if err != nil || len(rows) == 0 {
-		return nil, false, err
+func NewSessions(d *db.DB) *Sessions {
+	const update = "UPDATE checkout_sessions SET status = ?, order_id = ?, payment_id = ?, hold_expires_at = ?, data = ?, updated_at = ?, version = version + 1"
+	return &Sessions{
+		db:        d,
+		byCart:    d.Rebind("SELECT " + sessionColumns + " FROM checkout_sessions WHERE cart_id = ? LIMIT 1"),
+		byPayment: d.Rebind("SELECT " + sessionColumns + " FROM checkout_sessions WHERE payment_id = ? LIMIT 1"),
+		save:      d.Rebind(update + " WHERE id = ? AND version = ?"),
+		claim:     d.Rebind(update + ", attempt = attempt + 1 WHERE id = ? AND version = ? AND status = ?"),
 	}
-	sess, err := rows[0].session()
+}
+
+func (s *Sessions) one(ctx context.Context, query string, arg any) (*domain.Session, bool, error) {
+	var row sessionRow
+	err := s.db.QueryRow(ctx, query, []any{arg}, row.dest()...)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("checkout: session: %w", err)
+	}
+	sess, err := row.session()
 	return sess, err == nil, err
 }
 
 // Get returns the cart's session.
 func (s *Sessions) Get(ctx context.Context, cartID string) (*domain.Session, bool, error) {
-	return s.one(ctx, "cart_id = ?", cartID)
+	return s.one(ctx, s.byCart, cartID)
 }
 
 // ByPayment returns the session whose attempt has the payment.
@@ -100,7 +127,7 @@ func (s *Sessions) ByPayment(ctx context.Context, paymentID string) (*domain.Ses
 	if paymentID == "" {
 		return nil, false, nil
 	}
-	return s.one(ctx, "payment_id = ?", paymentID)
+	return s.one(ctx, s.byPayment, paymentID)
 }
 
 // AwaitingPayments returns the sessions awaiting one of the payments, by payment id,
@@ -136,40 +163,59 @@ func (s *Sessions) Create(ctx context.Context, sess *domain.Session) error {
 	return err
 }
 
-// Save writes the session if its version is the stored one.
-func (s *Sessions) Save(ctx context.Context, sess *domain.Session) (bool, error) {
+// write runs the save or claim statement over the session's stored version.
+func (s *Sessions) write(ctx context.Context, query string, sess *domain.Session, where ...any) (int64, error) {
 	row, err := toRow(sess)
 	if err != nil {
-		return false, err
+		return 0, err
 	}
-	n, err := db.Affected(s.db.Conn(ctx).Model(&sessionRow{}).Where("id = ? AND version = ?", sess.ID, sess.Version).Updates(map[string]any{
-		"status": row.Status, "order_id": row.OrderID, "payment_id": row.PaymentID, "hold_expires_at": row.HoldExpiresAt,
-		"data": row.Data, "version": gorm.Expr("version + 1"), "updated_at": row.UpdatedAt,
-	}), "checkout: session save")
+	args := append([]any{row.Status, row.OrderID, row.PaymentID, row.HoldExpiresAt, row.Data, row.UpdatedAt, row.ID, row.Version}, where...)
+	return s.db.Exec(ctx, query, args...)
+}
+
+// Save writes the session if its version is the stored one.
+func (s *Sessions) Save(ctx context.Context, sess *domain.Session) (bool, error) {
+	n, err := s.write(ctx, s.save, sess)
 	if err != nil || n != 1 {
-		return false, err
+		return false, wrap(err, "checkout: session save")
 	}
 	sess.Version++
 	return true, nil
 }
 
+// SaveLater is Save queued in ctx's PostgreSQL transaction (db.Later): the write goes
+// out with the transaction's next statement, and its version check then (db.Expect):
+// stale is the transaction's failure when another writer saved first. Outside one, or
+// on SQLite, it runs at once and answers stale itself.
+func (s *Sessions) SaveLater(ctx context.Context, sess *domain.Session, stale error) error {
+	_, err := s.write(db.Later(db.Expect(ctx, 1, stale)), s.save, sess)
+	if err != nil {
+		if errors.Is(err, stale) {
+			return err
+		}
+		return wrap(err, "checkout: session save")
+	}
+	sess.Version++
+	return nil
+}
+
 // Claim writes the session processing for its attempt if the stored one is still
 // open at the session's version.
 func (s *Sessions) Claim(ctx context.Context, sess *domain.Session) (bool, error) {
-	row, err := toRow(sess)
-	if err != nil {
-		return false, err
-	}
-	n, err := db.Affected(s.db.Conn(ctx).Model(&sessionRow{}).Where("id = ? AND version = ? AND status = ?", sess.ID, sess.Version, string(domain.StatusOpen)).Updates(map[string]any{
-		"status": row.Status, "order_id": row.OrderID, "payment_id": row.PaymentID, "hold_expires_at": row.HoldExpiresAt, "data": row.Data,
-		"attempt": gorm.Expr("attempt + 1"), "version": gorm.Expr("version + 1"), "updated_at": row.UpdatedAt,
-	}), "checkout: session claim")
+	n, err := s.write(ctx, s.claim, sess, string(domain.StatusOpen))
 	if err != nil || n != 1 {
-		return false, err
+		return false, wrap(err, "checkout: session claim")
 	}
 	sess.Version++
 	sess.Attempt++
 	return true, nil
+}
+
+func wrap(err error, what string) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: %w", what, err)
 }
 
 // Lapsed returns sessions awaiting payment whose hold expired before now, and sessions
