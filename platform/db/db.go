@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/glebarez/sqlite"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
 	"go.uber.org/zap"
 	"gorm.io/driver/postgres"
 	"gorm.io/gorm"
@@ -83,7 +85,12 @@ func Open(cfg *config.Config, log *zap.Logger) (*DB, func(), error) {
 	)
 	if cfg.Postgres() {
 		dialect = Postgres
-		g, err = gorm.Open(postgres.Open(cfg.Database.URL), gcfg)
+		g, err = gorm.Open(postgres.New(postgres.Config{DSN: cfg.Database.URL, OptionOpenDB: []stdlib.OptionOpenDB{
+			stdlib.OptionAfterConnect(func(_ context.Context, c *pgx.Conn) error {
+				registerDecimal(c.TypeMap())
+				return nil
+			}),
+		}}), gcfg)
 	} else {
 		dialect = SQLite
 		path := cfg.SQLitePath()

@@ -103,3 +103,60 @@ func TestDecimalIsANumericScannerForPgx(t *testing.T) {
 		}
 	}
 }
+
+// A decimal.Decimal or decimal.NullDecimal parameter reaches a numeric column as its
+// value, scale included, on every path a statement takes: pgx outside a transaction,
+// a pipelined transaction's raw statement, and gorm through database/sql.
+func TestDecimalParam(t *testing.T) {
+	testdb.EachOpen(t, func(t *testing.T, e *testdb.Engine) {
+		d := e.DB
+		ctx := context.Background()
+		q := "SELECT CAST(? AS TEXT)"
+		if d.Dialect() == db.Postgres {
+			q = "SELECT $1::numeric::text"
+		}
+		values := []string{"0", "12.50", "-3.1415", "0.0001", "100000000000000000000.0001", "1e3", "-7e-8", "19.90"}
+		for _, text := range values {
+			v := decimal.RequireFromString(text)
+			want := v.String()
+			if d.Dialect() == db.Postgres && v.Exponent() < 0 {
+				want = v.StringFixed(-v.Exponent()) // numeric keeps the scale
+			}
+			paths := map[string]func(arg any) (string, error){
+				"pgx": func(arg any) (got string, err error) {
+					err = d.QueryRow(ctx, q, []any{arg}, &got)
+					return got, err
+				},
+				"transaction": func(arg any) (got string, err error) {
+					err = d.InTx(ctx, func(ctx context.Context) error { return d.QueryRow(ctx, q, []any{arg}, &got) })
+					return got, err
+				},
+				"gorm": func(arg any) (got string, err error) {
+					err = d.Gorm().WithContext(ctx).Raw(q, arg).Scan(&got).Error
+					return got, err
+				},
+			}
+			for name, run := range paths {
+				nv := decimal.NullDecimal{Decimal: v, Valid: true}
+				for _, arg := range []any{v, &v, nv, &nv} {
+					got, err := run(arg)
+					if err != nil {
+						t.Fatalf("%s %s (%T): %v", name, text, arg, err)
+					}
+					if d.Dialect() == db.Postgres && got != want {
+						t.Errorf("%s %s (%T): stored %s, want %s", name, text, arg, got, want)
+					}
+					if g, err := decimal.NewFromString(got); err != nil || !g.Equal(v) {
+						t.Errorf("%s %s (%T): stored %s", name, text, arg, got)
+					}
+				}
+			}
+		}
+		for _, arg := range []any{decimal.NullDecimal{}, &decimal.NullDecimal{}, (*decimal.Decimal)(nil), (*decimal.NullDecimal)(nil)} {
+			var null *string
+			if err := d.QueryRow(ctx, q, []any{arg}, &null); err != nil || null != nil {
+				t.Fatalf("%#v: %v, %v", arg, null, err)
+			}
+		}
+	}, widgets())
+}
