@@ -47,3 +47,63 @@ func TestAddSkipsDisabledEndpoints(t *testing.T) {
 		}
 	}, webhookspg.Migrations())
 }
+
+// TestAddRacingDisable (PostgreSQL): a delivery added while its endpoint is being
+// disabled ends up failed with the endpoint's other pending deliveries, never pending
+// for good. The disabling transaction (the endpoint's row first, then its pending
+// deliveries, as the delivery worker's record does) waits for the adding one, which
+// holds the endpoint's row with a share lock until it commits.
+func TestAddRacingDisable(t *testing.T) {
+	testdb.EachOpen(t, func(t *testing.T, e *testdb.Engine) {
+		if e.Name != "postgres" {
+			t.Skip("SQLite runs one writing transaction at a time")
+		}
+		ctx := context.Background()
+		now := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+		endpoints, deliveries := webhookspg.NewEndpointRepository(e.DB), webhookspg.NewDeliveryRepository(e.DB)
+		ep := &domain.Endpoint{ID: ids.New(), URL: "https://example.com/hook", Events: []string{"*"}, Secret: "whsec_x", Enabled: true,
+			CreatedAt: now, UpdatedAt: now}
+		if err := endpoints.Create(ctx, ep); err != nil {
+			t.Fatal(err)
+		}
+		added, commit, disabled := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+		go func() {
+			disabled <- func() error {
+				<-added // the delivery is inserted, not committed
+				return e.DB.InTx(ctx, func(ctx context.Context) error {
+					if _, err := endpoints.RecordOutcome(ctx, ep.ID, false, 1, now); err != nil {
+						return err
+					}
+					return deliveries.FailPending(ctx, ep.ID, "endpoint disabled", now)
+				})
+			}()
+		}()
+		errAdd := e.DB.InTx(ctx, func(ctx context.Context) error {
+			d := &domain.Delivery{ID: ids.New(), EndpointID: ep.ID, EventID: "evt_1", EventType: "order.created", Payload: []byte(`{}`),
+				Status: domain.StatusPending, NextAttemptAt: &now, CreatedAt: now, UpdatedAt: now}
+			if err := deliveries.Add(ctx, d); err != nil {
+				return err
+			}
+			close(added)
+			select {
+			case err := <-disabled: // it must wait for this transaction
+				disabled <- err
+				t.Errorf("the endpoint was disabled while a delivery was being added to it (%v)", err)
+			case <-time.After(300 * time.Millisecond):
+			}
+			close(commit)
+			return nil
+		})
+		if errAdd != nil {
+			t.Fatal(errAdd)
+		}
+		<-commit
+		if err := <-disabled; err != nil {
+			t.Fatal(err)
+		}
+		got, _, _, err := deliveries.List(ctx, ep.ID, 0, 10)
+		if err != nil || len(got) != 1 || got[0].Status != domain.StatusFailed {
+			t.Fatalf("deliveries after the race: %+v, %v", got, err)
+		}
+	}, webhookspg.Migrations())
+}
