@@ -164,20 +164,24 @@ func (s *Sessions) Create(ctx context.Context, sess *domain.Session) error {
 }
 
 // write runs the save or claim statement over the session's stored version.
-func (s *Sessions) write(ctx context.Context, query string, sess *domain.Session, where ...any) (int64, error) {
+func (s *Sessions) write(ctx context.Context, what, query string, sess *domain.Session, where ...any) (int64, error) {
 	row, err := toRow(sess)
 	if err != nil {
 		return 0, err
 	}
 	args := append([]any{row.Status, row.OrderID, row.PaymentID, row.HoldExpiresAt, row.Data, row.UpdatedAt, row.ID, row.Version}, where...)
-	return s.db.Exec(ctx, query, args...)
+	n, err := s.db.Exec(ctx, query, args...)
+	if err != nil {
+		return 0, fmt.Errorf("checkout: session %s: %w", what, err)
+	}
+	return n, nil
 }
 
 // Save writes the session if its version is the stored one.
 func (s *Sessions) Save(ctx context.Context, sess *domain.Session) (bool, error) {
-	n, err := s.write(ctx, s.save, sess)
+	n, err := s.write(ctx, "save", s.save, sess)
 	if err != nil || n != 1 {
-		return false, wrap(err, "checkout: session save")
+		return false, err
 	}
 	sess.Version++
 	return true, nil
@@ -188,12 +192,11 @@ func (s *Sessions) Save(ctx context.Context, sess *domain.Session) (bool, error)
 // stale is the transaction's failure when another writer saved first. Outside one, or
 // on SQLite, it runs at once and answers stale itself.
 func (s *Sessions) SaveLater(ctx context.Context, sess *domain.Session, stale error) error {
-	_, err := s.write(db.Later(db.Expect(ctx, 1, stale)), s.save, sess)
-	if err != nil {
+	if _, err := s.write(db.Later(db.Expect(ctx, 1, stale)), "save", s.save, sess); err != nil {
 		if errors.Is(err, stale) {
-			return err
+			return stale
 		}
-		return wrap(err, "checkout: session save")
+		return err
 	}
 	sess.Version++
 	return nil
@@ -202,20 +205,13 @@ func (s *Sessions) SaveLater(ctx context.Context, sess *domain.Session, stale er
 // Claim writes the session processing for its attempt if the stored one is still
 // open at the session's version.
 func (s *Sessions) Claim(ctx context.Context, sess *domain.Session) (bool, error) {
-	n, err := s.write(ctx, s.claim, sess, string(domain.StatusOpen))
+	n, err := s.write(ctx, "claim", s.claim, sess, string(domain.StatusOpen))
 	if err != nil || n != 1 {
-		return false, wrap(err, "checkout: session claim")
+		return false, err
 	}
 	sess.Version++
 	sess.Attempt++
 	return true, nil
-}
-
-func wrap(err error, what string) error {
-	if err == nil {
-		return nil
-	}
-	return fmt.Errorf("%s: %w", what, err)
 }
 
 // Lapsed returns sessions awaiting payment whose hold expired before now, and sessions

@@ -148,13 +148,12 @@ func (r *DeliveryRepository) Add(ctx context.Context, ds ...*domain.Delivery) er
 	if len(ds) == 0 {
 		return nil
 	}
-	eps := make([]string, 0, 1)
-	for _, d := range ds {
-		if !slices.Contains(eps, d.EndpointID) {
-			eps = append(eps, d.EndpointID)
-		}
+	eps := make([]string, len(ds))
+	for i, d := range ds {
+		eps[i] = d.EndpointID
 	}
 	slices.Sort(eps)
+	eps = slices.Compact(eps)
 	return r.db.InTx(ctx, func(ctx context.Context) error {
 		q := r.db.Conn(ctx).Model(&endpointRow{}).Where("id IN ? AND enabled = ?", eps, true).Order("id")
 		if r.db.Dialect() == db.Postgres {
