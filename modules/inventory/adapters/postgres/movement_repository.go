@@ -16,9 +16,11 @@ func (r *MovementRepository) Add(ctx context.Context, ms ...*domain.Movement) er
 	if len(ms) == 0 {
 		return nil
 	}
-	rows := db.Map(ms, fromMovement)
 	// Queued in a transaction: it goes out with the next statement (decision 0240).
-	return db.Insert(r.db.ConnLater(ctx), &rows, nil, "inventory: insert movement")
+	if err := r.movements.Insert(db.Later(ctx), db.Map(ms, fromMovement)); err != nil {
+		return fmt.Errorf("inventory: %w", err)
+	}
+	return nil
 }
 
 func filterMovements(q *gorm.DB, f ports.MovementFilter) *gorm.DB {

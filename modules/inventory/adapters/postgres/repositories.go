@@ -14,9 +14,15 @@ type (
 	// LocationRepository implements ports.LocationRepository on inventory_locations.
 	LocationRepository struct{ db *db.DB }
 	// MovementRepository implements ports.MovementRepository on inventory_movements.
-	MovementRepository struct{ db *db.DB }
+	MovementRepository struct {
+		db        *db.DB
+		movements *db.Table[movementRow]
+	}
 	// ReservationRepository implements ports.ReservationRepository on inventory_reservations.
-	ReservationRepository struct{ db *db.DB }
+	ReservationRepository struct {
+		db           *db.DB
+		reservations *db.Table[reservationRow]
+	}
 	// ProcessedEvents implements ports.ProcessedEvents on inventory_processed_events.
 	ProcessedEvents struct{ db *db.DB }
 )
@@ -36,10 +42,14 @@ func NewLevelRepository(d *db.DB) *LevelRepository { return &LevelRepository{db:
 func NewLocationRepository(d *db.DB) *LocationRepository { return &LocationRepository{db: d} }
 
 // NewMovementRepository builds the repository.
-func NewMovementRepository(d *db.DB) *MovementRepository { return &MovementRepository{db: d} }
+func NewMovementRepository(d *db.DB) *MovementRepository {
+	return &MovementRepository{db: d, movements: db.NewTable[movementRow](d)}
+}
 
 // NewReservationRepository builds the repository.
-func NewReservationRepository(d *db.DB) *ReservationRepository { return &ReservationRepository{db: d} }
+func NewReservationRepository(d *db.DB) *ReservationRepository {
+	return &ReservationRepository{db: d, reservations: db.NewTable[reservationRow](d)}
+}
 
 // NewProcessedEvents builds the store.
 func NewProcessedEvents(d *db.DB) *ProcessedEvents { return &ProcessedEvents{db: d} }

@@ -19,9 +19,11 @@ func (r *ReservationRepository) Create(ctx context.Context, rs ...*domain.Reserv
 	if len(rs) == 0 {
 		return nil
 	}
-	rows := db.Map(rs, fromReservation)
 	// Queued in a transaction: it goes out with the next statement (decision 0240).
-	return db.Insert(r.db.ConnLater(ctx), &rows, nil, "inventory: insert reservation")
+	if err := r.reservations.Insert(db.Later(ctx), db.Map(rs, fromReservation)); err != nil {
+		return fmt.Errorf("inventory: %w", err)
+	}
+	return nil
 }
 
 // Get loads a reservation.

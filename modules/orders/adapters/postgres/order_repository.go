@@ -62,7 +62,7 @@ func (r *OrderRepository) Create(ctx context.Context, o *domain.Order) error {
 	}
 	// A new order's children have new ids: their inserts are queued in a transaction
 	// and go out with its next statement (decision 0240).
-	return r.saveChildren(r.db.ConnLater(ctx), o, nil)
+	return r.saveChildren(db.Later(ctx), o, nil)
 }
 
 // children are an order's child rows as loaded, by id: Update writes only the rows
@@ -133,22 +133,18 @@ func snapshot(o *domain.Order) *children {
 	}
 }
 
-// saveChildren upserts the order's line items, fulfillments, refunds and transactions:
-// all of them for a new order (prev nil), else those changed since prev, deleting the
-// line items removed since.
-func (r *OrderRepository) saveChildren(conn *gorm.DB, o *domain.Order, prev *children) error {
-	upsert := func() *gorm.DB {
-		return conn.Clauses(clause.OnConflict{Columns: []clause.Column{{Name: "id"}}, UpdateAll: true})
-	}
+// saveChildren upserts the order's line items, fulfillments, refunds and transactions
+// (plain SQL, db.Table): all of them for a new order (prev nil), else those changed
+// since prev, deleting the line items removed since. With db.Later(ctx) the upserts
+// are queued in the transaction.
+func (r *OrderRepository) saveChildren(ctx context.Context, o *domain.Order, prev *children) error {
 	var p children
 	if prev != nil {
 		p = *prev
 	}
 	c := childRowsOf(o)
-	if rows := unchangedFrom(c.lines, lineID, p.lines); len(rows) > 0 {
-		if err := upsert().Create(&rows).Error; err != nil {
-			return fmt.Errorf("orders: line items: %w", err)
-		}
+	if err := r.lines.Upsert(ctx, unchangedFrom(c.lines, lineID, p.lines)); err != nil {
+		return fmt.Errorf("orders: %w", err)
 	}
 	if prev != nil {
 		keep := byID(c.lines, lineID)
@@ -159,28 +155,22 @@ func (r *OrderRepository) saveChildren(conn *gorm.DB, o *domain.Order, prev *chi
 			}
 		}
 		if len(gone) > 0 {
-			if err := conn.Where("order_id = ? AND id IN ?", o.ID, gone).Delete(&lineItemRow{}).Error; err != nil {
+			if err := r.db.Conn(ctx).Where("order_id = ? AND id IN ?", o.ID, gone).Delete(&lineItemRow{}).Error; err != nil {
 				return fmt.Errorf("orders: line items: %w", err)
 			}
 		}
 	}
-	if rows := unchangedFrom(c.fulfillments, fulfillmentID, p.fulfillments); len(rows) > 0 {
-		if err := db.Insert(upsert(), &rows, nil, "orders: fulfillments"); err != nil {
-			return err
-		}
+	if err := r.fulfillments.Upsert(ctx, unchangedFrom(c.fulfillments, fulfillmentID, p.fulfillments)); err != nil {
+		return fmt.Errorf("orders: %w", err)
 	}
-	if rows := unchangedFrom(c.refunds, refundID, p.refunds); len(rows) > 0 {
-		if err := db.Insert(upsert(), &rows, nil, "orders: refunds"); err != nil {
-			return err
-		}
+	if err := r.refunds.Upsert(ctx, unchangedFrom(c.refunds, refundID, p.refunds)); err != nil {
+		return fmt.Errorf("orders: %w", err)
 	}
-	if rows := unchangedFrom(c.transactions, transactionID, p.transactions); len(rows) > 0 {
-		if err := upsert().Create(&rows).Error; err != nil {
-			if db.IsDuplicate(err) {
-				return domain.ErrStale.WithCause(err)
-			}
-			return fmt.Errorf("orders: transactions: %w", err)
+	if err := r.transactions.Upsert(ctx, unchangedFrom(c.transactions, transactionID, p.transactions)); err != nil {
+		if db.IsDuplicate(err) {
+			return domain.ErrStale.WithCause(err)
 		}
+		return fmt.Errorf("orders: %w", err)
 	}
 	return nil
 }
@@ -287,7 +277,7 @@ func (r *OrderRepository) Update(ctx context.Context, id string, change func(*do
 	if err := db.One(res, domain.ErrStale, "orders: update"); err != nil {
 		return nil, err
 	}
-	if err := r.saveChildren(conn, o, prev); err != nil {
+	if err := r.saveChildren(ctx, o, prev); err != nil {
 		return nil, err
 	}
 	return o, nil

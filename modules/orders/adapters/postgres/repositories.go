@@ -10,8 +10,15 @@ import (
 type (
 	// NoteRepository implements ports.NoteRepository on orders_notes.
 	NoteRepository struct{ db *db.DB }
-	// OrderRepository implements ports.OrderRepository on the orders tables.
-	OrderRepository struct{ db *db.DB }
+	// OrderRepository implements ports.OrderRepository on the orders tables; an
+	// order's child rows are written with plain SQL.
+	OrderRepository struct {
+		db           *db.DB
+		lines        *db.Table[lineItemRow]
+		fulfillments *db.Table[fulfillmentRow]
+		refunds      *db.Table[refundRow]
+		transactions *db.Table[transactionRow]
+	}
 )
 
 var (
@@ -23,4 +30,9 @@ var (
 func NewNoteRepository(d *db.DB) *NoteRepository { return &NoteRepository{db: d} }
 
 // NewOrderRepository builds the repository.
-func NewOrderRepository(d *db.DB) *OrderRepository { return &OrderRepository{db: d} }
+func NewOrderRepository(d *db.DB) *OrderRepository {
+	return &OrderRepository{
+		db: d, lines: db.NewTable[lineItemRow](d), fulfillments: db.NewTable[fulfillmentRow](d),
+		refunds: db.NewTable[refundRow](d), transactions: db.NewTable[transactionRow](d),
+	}
+}

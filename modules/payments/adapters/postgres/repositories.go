@@ -25,8 +25,12 @@ func Migrations() db.MigrationSource { return db.Embedded("payments", migrations
 // The repositories, each holding the database handle it takes connections from
 // (db.Conn); their methods follow.
 type (
-	// PaymentRepository implements ports.PaymentRepository.
-	PaymentRepository struct{ db *db.DB }
+	// PaymentRepository implements ports.PaymentRepository; its hot writes (a
+	// checkout's insert and update) are plain SQL.
+	PaymentRepository struct {
+		db       *db.DB
+		payments *db.Table[paymentRow]
+	}
 	// RefundRepository implements ports.RefundRepository.
 	RefundRepository struct{ db *db.DB }
 	// SavedMethodRepository implements ports.SavedMethodRepository.
@@ -46,7 +50,9 @@ var (
 )
 
 // NewPaymentRepository builds the repository.
-func NewPaymentRepository(d *db.DB) *PaymentRepository { return &PaymentRepository{db: d} }
+func NewPaymentRepository(d *db.DB) *PaymentRepository {
+	return &PaymentRepository{db: d, payments: db.NewTable[paymentRow](d)}
+}
 
 // NewRefundRepository builds the repository.
 func NewRefundRepository(d *db.DB) *RefundRepository { return &RefundRepository{db: d} }
@@ -67,9 +73,11 @@ func (r *PaymentRepository) Create(ctx context.Context, p *domain.Payment) error
 	if p.Version == 0 {
 		p.Version = 1
 	}
-	row := paymentFromDomain(p)
 	// Queued in a transaction: it goes out with the next statement (decision 0240).
-	return db.Insert(r.db.ConnLater(ctx), &row, nil, "payments: insert payment")
+	if err := r.payments.Insert(db.Later(ctx), []paymentRow{paymentFromDomain(p)}); err != nil {
+		return fmt.Errorf("payments: %w", err)
+	}
+	return nil
 }
 
 // Get loads a payment (row-locked inside a PostgreSQL transaction).
@@ -95,10 +103,12 @@ func (r *PaymentRepository) FindByTransaction(ctx context.Context, gateway, tran
 func (r *PaymentRepository) Update(ctx context.Context, p *domain.Payment) error {
 	row := paymentFromDomain(p)
 	row.Version = p.Version + 1
-	res := r.db.Conn(ctx).Model(&paymentRow{}).Where("id = ? AND version = ?", p.ID, p.Version).
-		Select("*").Omit("id", "created_at").Updates(&row)
-	if err := db.One(res, ports.ErrStale, "payments: update payment"); err != nil {
-		return err
+	n, err := r.payments.Update(ctx, &row, []string{"created_at"}, "id = ? AND version = ?", p.ID, p.Version)
+	if err != nil {
+		return fmt.Errorf("payments: %w", err)
+	}
+	if n != 1 {
+		return ports.ErrStale
 	}
 	p.Version = row.Version
 	return nil

@@ -1,0 +1,199 @@
+package db
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"gorm.io/gorm"
+	"gorm.io/gorm/schema"
+)
+
+// Table writes the rows of one gorm model with plain SQL: the columns are read from
+// the model once (gorm's schema of it), and each insert or update builds only its
+// arguments, where gorm's Create and Updates build the statement again on every call
+// (a tenth of the server's CPU in a checkout complete, docs/performance.md). It
+// writes what gorm's Create(&rows) and Model(..).Select("*").Omit(..).Updates(&row)
+// would: every column; a zero autoCreateTime / autoUpdateTime time on insert is now
+// (written back into the row), and an update sets autoUpdateTime columns to now. A
+// model with default values or serializers is refused (NewTable panics: gorm omits
+// such columns row by row). Statements run through DB.Exec: in ctx's transaction,
+// queued with Later(ctx), checked with Expect(ctx, ...); a unique violation is
+// gorm.ErrDuplicatedKey (IsDuplicate), as gorm translates it.
+type Table[T any] struct {
+	d       *DB
+	name    string
+	fields  []*schema.Field // the columns, in the model's order
+	columns string          // their names, comma-separated
+	// The statements by row count (insert) and by WHERE clause and omitted columns
+	// (update), bound for the dialect.
+	inserts, updates sync.Map
+}
+
+// NewTable reads model T's columns (a programming error in the model panics).
+func NewTable[T any](d *DB) *Table[T] {
+	var zero T
+	s, err := schema.Parse(&zero, &sync.Map{}, d.g.NamingStrategy)
+	if err != nil {
+		panic(fmt.Sprintf("db: table of %T: %v", zero, err))
+	}
+	t := &Table[T]{d: d, name: s.Table}
+	names := make([]string, 0, len(s.Fields))
+	for _, f := range s.Fields {
+		if f.DBName == "" || !f.Creatable {
+			continue
+		}
+		if f.HasDefaultValue || f.Serializer != nil || f.AutoIncrement {
+			panic(fmt.Sprintf("db: table of %T: column %s has a default value or serializer (use gorm)", zero, f.DBName))
+		}
+		if (f.AutoCreateTime > 0 || f.AutoUpdateTime > 0) && f.FieldType != reflect.TypeFor[time.Time]() {
+			panic(fmt.Sprintf("db: table of %T: auto time column %s is not a time.Time", zero, f.DBName))
+		}
+		t.fields = append(t.fields, f)
+		names = append(names, f.DBName)
+	}
+	t.columns = strings.Join(names, ", ")
+	return t
+}
+
+// Name is the table's name.
+func (t *Table[T]) Name() string { return t.name }
+
+// Insert writes rows in one statement.
+func (t *Table[T]) Insert(ctx context.Context, rows []T) error {
+	return t.insert(ctx, rows, false)
+}
+
+// Upsert writes rows in one statement, a row whose primary key is stored replacing
+// that row's columns (but the autoCreateTime ones; autoUpdateTime ones are now), as
+// gorm's Create with clause.OnConflict{UpdateAll: true} on the key.
+func (t *Table[T]) Upsert(ctx context.Context, rows []T) error {
+	return t.insert(ctx, rows, true)
+}
+
+func (t *Table[T]) insert(ctx context.Context, rows []T, upsert bool) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	now := t.d.g.NowFunc()
+	args := make([]any, 0, len(rows)*len(t.fields))
+	for i := range rows {
+		rv := reflect.ValueOf(&rows[i]).Elem()
+		for _, f := range t.fields {
+			v, zero := f.ValueOf(ctx, rv)
+			if (zero && (f.AutoCreateTime > 0 || f.AutoUpdateTime > 0)) || (upsert && f.AutoUpdateTime > 0) {
+				if err := f.Set(ctx, rv, now); err != nil {
+					return fmt.Errorf("%s: insert: %w", t.name, err)
+				}
+				v = now
+			}
+			args = append(args, v)
+		}
+	}
+	_, err := t.d.Exec(ctx, t.insertSQL(len(rows), upsert), args...)
+	return t.failed("insert", err)
+}
+
+// insertKey keys the cached insert statements.
+type insertKey struct {
+	rows   int
+	upsert bool
+}
+
+func (t *Table[T]) insertSQL(n int, upsert bool) string {
+	if q, ok := t.inserts.Load(insertKey{n, upsert}); ok {
+		return q.(string)
+	}
+	one := "(" + Params(len(t.fields)) + ")"
+	var b strings.Builder
+	b.WriteString("INSERT INTO " + t.name + " (" + t.columns + ") VALUES ")
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(one)
+	}
+	if upsert {
+		var keys, sets []string
+		for _, f := range t.fields {
+			switch {
+			case f.PrimaryKey:
+				keys = append(keys, f.DBName)
+			case f.AutoCreateTime == 0:
+				sets = append(sets, f.DBName+" = excluded."+f.DBName)
+			}
+		}
+		b.WriteString(" ON CONFLICT (" + strings.Join(keys, ", ") + ") DO UPDATE SET " + strings.Join(sets, ", "))
+	}
+	q := t.d.Rebind(b.String())
+	t.inserts.Store(insertKey{n, upsert}, q)
+	return q
+}
+
+// Update writes every column of row but the primary key and omit's to the rows where
+// matches (a condition with ? parameters, whereArgs its arguments), autoUpdateTime
+// columns set to now, and answers how many it changed.
+func (t *Table[T]) Update(ctx context.Context, row *T, omit []string, where string, whereArgs ...any) (int64, error) {
+	key := strings.Join(omit, ",") + "|" + where
+	u, ok := t.updates.Load(key)
+	if !ok {
+		u, _ = t.updates.LoadOrStore(key, t.update(omit, where))
+	}
+	up := u.(*update)
+	now := t.d.g.NowFunc()
+	rv := reflect.ValueOf(row).Elem()
+	args := make([]any, 0, len(up.fields)+len(whereArgs))
+	for _, f := range up.fields {
+		v, _ := f.ValueOf(ctx, rv)
+		if f.AutoUpdateTime > 0 {
+			v = now
+		}
+		args = append(args, v)
+	}
+	n, err := t.d.Exec(ctx, up.query, append(args, whereArgs...)...)
+	return n, t.failed("update", err)
+}
+
+// update is an UPDATE statement and the columns it sets, in its parameters' order.
+type update struct {
+	query  string
+	fields []*schema.Field
+}
+
+func (t *Table[T]) update(omit []string, where string) *update {
+	up := &update{}
+	var b strings.Builder
+	b.WriteString("UPDATE " + t.name + " SET ")
+	for _, f := range t.fields {
+		if f.PrimaryKey || !f.Updatable || slices.Contains(omit, f.DBName) {
+			continue
+		}
+		if len(up.fields) > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(f.DBName + " = ?")
+		up.fields = append(up.fields, f)
+	}
+	b.WriteString(" WHERE " + where)
+	up.query = t.d.Rebind(b.String())
+	return up
+}
+
+// failed wraps a write's error as "<table>: <op>: <err>", a unique violation
+// translated as gorm translates it (gorm.ErrDuplicatedKey).
+func (t *Table[T]) failed(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if tr, ok := t.d.g.Dialector.(gorm.ErrorTranslator); ok {
+		if e := tr.Translate(err); errors.Is(e, gorm.ErrDuplicatedKey) {
+			return fmt.Errorf("%s: %s: %w (%w)", t.name, op, gorm.ErrDuplicatedKey, err)
+		}
+	}
+	return fmt.Errorf("%s: %s: %w", t.name, op, err)
+}
