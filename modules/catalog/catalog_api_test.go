@@ -51,6 +51,33 @@ func TestCatalogAPI(t *testing.T) {
 			t.Fatalf("multi %+v", m)
 		}
 
+		// GetSaleVariants: the same variants as GetProducts', narrowed (SaleVariantOf).
+		sale, err := cat.GetSaleVariants(ctx, []string{mid, "0190a7f0-0000-7000-8000-000000000000", sid, "x", mid})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantSale := map[string]api.SaleVariant{}
+		for _, p := range ps {
+			for _, v := range p.Variants {
+				wantSale[v.ID] = api.SaleVariantOf(p, v)
+			}
+		}
+		if len(sale) != len(wantSale) || len(sale) != 3 {
+			t.Fatalf("GetSaleVariants %+v, want %+v", sale, wantSale)
+		}
+		for _, v := range sale {
+			w, ok := wantSale[v.ID]
+			if !ok || v.ProductID != w.ProductID || v.ProductTitle != w.ProductTitle || v.Currency != w.Currency || v.Taxable != w.Taxable ||
+				v.InventoryManagement != w.InventoryManagement || v.LowStockThreshold != w.LowStockThreshold || v.Title != w.Title ||
+				v.SKU != w.SKU || v.IsDefault != w.IsDefault || v.RequiresShipping != w.RequiresShipping || !v.Price.Equal(w.Price) ||
+				!v.Weight.Equal(w.Weight) || v.WeightUnit != w.WeightUnit || v.InventoryPolicy != w.InventoryPolicy || v.InventoryPolicy == "" {
+				t.Fatalf("sale variant %+v, want %+v", v, w)
+			}
+		}
+		if vs, err := cat.GetSaleVariants(ctx, []string{"x"}); err != nil || len(vs) != 0 {
+			t.Fatalf("GetSaleVariants of none = %v, %v", vs, err)
+		}
+
 		// GetVariant: by id, default with "", none to choose for a product with variants.
 		v, err := cat.GetVariant(ctx, sid, "")
 		if err != nil || v.ID != sdef || !v.IsDefault {

@@ -24,6 +24,33 @@ type Variant struct {
 	Options                   map[string]string
 }
 
+// SaleVariant is a variant with what a sale of it needs from its product
+// (GetSaleVariants): no descriptions, images or options.
+type SaleVariant struct {
+	ProductID, ProductTitle, Currency string
+	Taxable                           bool
+	InventoryManagement               string // the product's; "" when not tracked
+	LowStockThreshold                 int    // the product's
+	ID, Title, SKU                    string
+	IsDefault, RequiresShipping       bool
+	Price, Weight                     decimal.Decimal
+	WeightUnit                        string
+	InventoryPolicy                   string // the variant's, else the product's
+}
+
+// SaleVariantOf is p's variant v as GetSaleVariants answers it.
+func SaleVariantOf(p Product, v Variant) SaleVariant {
+	policy := v.InventoryPolicy
+	if policy == "" {
+		policy = p.InventoryPolicy
+	}
+	return SaleVariant{
+		ProductID: p.ID, ProductTitle: p.Title, Currency: p.Currency, Taxable: p.Taxable, InventoryManagement: p.InventoryManagement,
+		LowStockThreshold: p.LowStockThreshold, ID: v.ID, Title: v.Title, SKU: v.SKU, IsDefault: v.IsDefault,
+		RequiresShipping: v.RequiresShipping, Price: v.Price, Weight: v.Weight, WeightUnit: v.WeightUnit, InventoryPolicy: policy,
+	}
+}
+
 // Product is a product as other modules see it (with all variants, default first).
 type Product struct {
 	ID, Title, Slug, Status, Currency, ProductType string
@@ -51,6 +78,10 @@ type Catalog interface {
 	// GetProducts returns the products found among ids (missing ids are omitted), in
 	// the order of ids.
 	GetProducts(ctx context.Context, ids []string) ([]Product, error)
+	// GetSaleVariants returns the variants of the products found among ids (missing
+	// and malformed ids are omitted) with what a sale needs of them, in one light
+	// read; a product's default variant comes first.
+	GetSaleVariants(ctx context.Context, ids []string) ([]SaleVariant, error)
 	// GetVariant returns the variant, or the default variant when variantID is "".
 	// ErrProductNotFound, or ErrVariantNotFound (also when variantID is "" and the
 	// product has explicit variants).

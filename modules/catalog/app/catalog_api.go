@@ -48,6 +48,16 @@ func (s *Service) GetProducts(ctx context.Context, idList []string) ([]api.Produ
 	return out, nil
 }
 
+// GetSaleVariants returns the variants of the products found among idList with what
+// a sale needs of them (one statement, no descriptions, images or options).
+func (s *Service) GetSaleVariants(ctx context.Context, idList []string) ([]api.SaleVariant, error) {
+	valid := validIDs(idList)
+	if len(valid) == 0 {
+		return []api.SaleVariant{}, nil
+	}
+	return s.products.SaleVariants(ctx, valid)
+}
+
 // validIDs is idList without malformed ids and repeats, in order.
 func validIDs(idList []string) []string {
 	valid := make([]string, 0, len(idList))

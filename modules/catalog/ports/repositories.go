@@ -8,6 +8,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/gocommerce/commerce/modules/catalog/api"
 	"github.com/gocommerce/commerce/modules/catalog/domain"
 )
 
@@ -88,6 +89,9 @@ type ProductRepository interface {
 	// GetWithVariants loads the products found among ids (any order) with their
 	// variants and first image in one round trip.
 	GetWithVariants(ctx context.Context, ids []string) ([]ProductWithVariants, error)
+	// SaleVariants loads the variants of the products found among ids (any order of
+	// products, a product's default variant first) with what a sale needs of them.
+	SaleVariants(ctx context.Context, ids []string) ([]api.SaleVariant, error)
 	// GetWithVariant loads a product with only one of its variants (the default one
 	// when variantID is "", none when the product has no such variant) and its first
 	// image in one round trip, or domain.ErrProductNotFound.

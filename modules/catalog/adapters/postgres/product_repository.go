@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 	"gorm.io/gorm"
 
+	"github.com/gocommerce/commerce/modules/catalog/api"
 	"github.com/gocommerce/commerce/modules/catalog/domain"
 	"github.com/gocommerce/commerce/modules/catalog/ports"
 	"github.com/gocommerce/commerce/platform/db"
@@ -205,6 +206,36 @@ func (r *ProductRepository) GetWithVariants(ctx context.Context, ids []string) (
 		return nil
 	}); err != nil {
 		return nil, fmt.Errorf("catalog: select products with variants: %w", err)
+	}
+	return out, nil
+}
+
+// saleVariantColumns are SaleVariants' columns, in its scan's order.
+const saleVariantColumns = "p.id, p.title, p.currency, p.taxable, p.inventory_management, p.low_stock_threshold, " +
+	"v.id, v.title, v.sku, v.is_default, v.requires_shipping, v.price, v.weight, v.weight_unit, " +
+	"CASE WHEN v.inventory_policy <> '' THEN v.inventory_policy ELSE p.inventory_policy END"
+
+// SaleVariants loads the products' variants with what a sale needs (the narrow read
+// of a checkout: GetWithVariants' descriptions, images and options left out).
+func (r *ProductRepository) SaleVariants(ctx context.Context, ids []string) ([]api.SaleVariant, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	query := r.db.Rebind("SELECT " + saleVariantColumns + " FROM products p JOIN product_variants v ON v.product_id = p.id" +
+		" WHERE p.id IN (" + db.Params(len(ids)) + ") ORDER BY p.id, v.is_default DESC, v.created_at ASC, v.id ASC")
+	var (
+		out     []api.SaleVariant
+		v       api.SaleVariant
+		tracked sql.NullString
+	)
+	dest := []any{&v.ProductID, &v.ProductTitle, &v.Currency, &v.Taxable, &tracked, &v.LowStockThreshold,
+		&v.ID, &v.Title, &v.SKU, &v.IsDefault, &v.RequiresShipping, &v.Price, &v.Weight, &v.WeightUnit, &v.InventoryPolicy}
+	if err := r.db.Query(ctx, query, anySlice(ids), dest, func() error {
+		v.InventoryManagement = tracked.String
+		out = append(out, v)
+		return nil
+	}); err != nil {
+		return nil, fmt.Errorf("catalog: select sale variants: %w", err)
 	}
 	return out, nil
 }

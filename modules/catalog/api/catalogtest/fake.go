@@ -77,6 +77,18 @@ func (f *Fake) GetProducts(_ context.Context, ids []string) ([]api.Product, erro
 	return out, nil
 }
 
+// GetSaleVariants answers the stored products' variants among ids (GetProducts').
+func (f *Fake) GetSaleVariants(ctx context.Context, ids []string) ([]api.SaleVariant, error) {
+	ps, err := f.GetProducts(ctx, ids)
+	out := []api.SaleVariant{}
+	for _, p := range ps {
+		for _, v := range p.Variants {
+			out = append(out, api.SaleVariantOf(p, v))
+		}
+	}
+	return out, err
+}
+
 // GetVariant returns a variant, or the default variant when variantID is "".
 func (f *Fake) GetVariant(_ context.Context, productID, variantID string) (api.Variant, error) {
 	f.mu.Lock()

@@ -16,31 +16,25 @@ var _ ports.Catalog = (*Adapter)(nil)
 // NewAdapter builds the adapter.
 func NewAdapter(c catalog.Catalog) *Adapter { return &Adapter{catalog: c} }
 
-// Variants reads the products at once (the catalog's GetProducts) and answers their
-// variants by id.
+// Variants reads the products' variants at once (the catalog's narrow
+// GetSaleVariants) and answers them by id.
 func (a *Adapter) Variants(ctx context.Context, productIDs []string) (map[string]ports.VariantFacts, error) {
-	ps, err := a.catalog.GetProducts(ctx, productIDs)
+	vs, err := a.catalog.GetSaleVariants(ctx, productIDs)
 	if err != nil {
 		return nil, err
 	}
-	out := map[string]ports.VariantFacts{}
-	for _, p := range ps {
-		for _, v := range p.Variants {
-			out[v.ID] = Facts(p, v)
-		}
+	out := make(map[string]ports.VariantFacts, len(vs))
+	for _, v := range vs {
+		out[v.ID] = Facts(v)
 	}
 	return out, nil
 }
 
-// Facts is a product's variant as checkout passes it on.
-func Facts(p catalog.Product, v catalog.Variant) ports.VariantFacts {
-	policy := v.InventoryPolicy
-	if policy == "" {
-		policy = p.InventoryPolicy
-	}
+// Facts is a variant as checkout passes it on.
+func Facts(v catalog.SaleVariant) ports.VariantFacts {
 	return ports.VariantFacts{
-		ProductID: p.ID, VariantID: v.ID, ProductTitle: p.Title, Title: v.Title, SKU: v.SKU, IsDefault: v.IsDefault,
-		Currency: p.Currency, Price: v.Price, Weight: v.Weight, WeightUnit: v.WeightUnit, RequiresShipping: v.RequiresShipping,
-		Taxable: p.Taxable, Tracked: p.InventoryManagement != "", Policy: policy, LowStockThreshold: p.LowStockThreshold,
+		ProductID: v.ProductID, VariantID: v.ID, ProductTitle: v.ProductTitle, Title: v.Title, SKU: v.SKU, IsDefault: v.IsDefault,
+		Currency: v.Currency, Price: v.Price, Weight: v.Weight, WeightUnit: v.WeightUnit, RequiresShipping: v.RequiresShipping,
+		Taxable: v.Taxable, Tracked: v.InventoryManagement != "", Policy: v.InventoryPolicy, LowStockThreshold: v.LowStockThreshold,
 	}
 }
