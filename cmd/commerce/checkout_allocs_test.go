@@ -16,17 +16,18 @@ import (
 // request and the background work it starts) over 300 completes of a 3-line guest
 // cart, the handler called directly. The load benchmark's rates swing with this
 // shared host by more than a server-side change moves them (docs/performance.md,
-// session 26); these counts do not. Measured on PostgreSQL at 4,189 allocations and
-// 459 KB per complete (decision 0243), on SQLite (the embedded path's driver) 4,578 and
-// 315 KB; each engine's budget leaves about 10% for the noise of background
-// goroutines. `go test ./cmd/commerce -run CheckoutCompleteAllocations -v` prints them.
+// session 26); these counts do not, but for the background work a complete starts
+// (the catalog's stock sync coalesces more or less of it): measured on PostgreSQL at
+// 4,189–4,361 allocations and 445–459 KB per complete (decision 0243), on SQLite (the
+// embedded path's driver) 4,578–4,634 and 315–319 KB. The budgets leave room for that
+// spread; the build before decision 0243 (4,892 allocations, 547 KB) fails them. `go test ./cmd/commerce -run CheckoutCompleteAllocations -v` prints them.
 func TestCheckoutCompleteAllocations(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs the database")
 	}
 	const completes, warmUpCarts = 300, 20
 	budgets := map[string]struct{ allocs, bytes uint64 }{
-		"postgres": {4600, 510 << 10},
+		"postgres": {4700, 520 << 10},
 		"sqlite":   {5000, 350 << 10},
 	}
 	engine := testdb.Primary()

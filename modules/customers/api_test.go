@@ -12,7 +12,7 @@ import (
 )
 
 // TestCustomersAPI covers what identity's registration uses: CreateCustomer,
-// GetCustomer and FindCustomerByEmail, joining the caller's transaction.
+// GetCustomer, FindCustomerByEmail and CustomerContact, joining the caller's transaction.
 func TestCustomersAPI(t *testing.T) {
 	eachEngine(t, func(t *testing.T, h *harness) {
 		var svc api.Customers = h.svc
@@ -49,6 +49,17 @@ func TestCustomersAPI(t *testing.T) {
 		}
 		if _, err := svc.FindCustomerByEmail(ctx, "bad"); !errors.Is(err, api.ErrCustomerNotFound) {
 			t.Fatalf("FindCustomerByEmail(bad): %v", err)
+		}
+		// CustomerContact: GetCustomer's contact by id, FindCustomerByEmail's by email.
+		for _, by := range [][2]string{{c.ID, ""}, {"", " GRACE@example.com"}, {c.ID, "someone@else.io"}} {
+			if got, err := svc.CustomerContact(ctx, by[0], by[1]); err != nil || got != api.ContactOf(c) || got.FirstName != "Grace" {
+				t.Fatalf("CustomerContact(%q, %q) = %+v, %v", by[0], by[1], got, err)
+			}
+		}
+		for _, by := range [][2]string{{"not-a-uuid", ""}, {ids.New(), ""}, {"", "bad"}, {"", "nobody@example.com"}, {"", ""}} {
+			if _, err := svc.CustomerContact(ctx, by[0], by[1]); !errors.Is(err, api.ErrCustomerNotFound) {
+				t.Fatalf("CustomerContact(%q, %q): %v", by[0], by[1], err)
+			}
 		}
 		if _, err := svc.CreateCustomer(ctx, api.CreateCustomerCommand{Email: "grace@example.com"}); !errors.Is(err, api.ErrEmailTaken) {
 			t.Fatalf("duplicate: %v", err)

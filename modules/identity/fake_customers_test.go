@@ -73,6 +73,14 @@ func (f *fakeCustomers) FindCustomerByEmail(ctx context.Context, email string) (
 	return f.first(ctx, "email = ?", strings.ToLower(email))
 }
 
+func (f *fakeCustomers) CustomerContact(ctx context.Context, id, email string) (customersapi.Contact, error) {
+	c, err := f.GetCustomer(ctx, id)
+	if id == "" {
+		c, err = f.FindCustomerByEmail(ctx, email)
+	}
+	return customersapi.ContactOf(c), err
+}
+
 func (f *fakeCustomers) first(ctx context.Context, where string, arg any) (customersapi.Customer, error) {
 	var rows []fakeCustomerRow
 	if err := f.db.Conn(ctx).Where(where, arg).Limit(1).Find(&rows).Error; err != nil {

@@ -284,6 +284,15 @@ func (f *fakeCustomers) FindCustomerByEmail(_ context.Context, email string) (cu
 	return customers.Customer{}, customers.ErrCustomerNotFound
 }
 
+// CustomerContact is GetCustomer's or FindCustomerByEmail's contact.
+func (f *fakeCustomers) CustomerContact(ctx context.Context, id, email string) (customers.Contact, error) {
+	c, err := f.GetCustomer(ctx, id)
+	if id == "" {
+		c, err = f.FindCustomerByEmail(ctx, email)
+	}
+	return customers.ContactOf(c), err
+}
+
 // OwnsSavedMethod: orders never asks.
 func (f *fakePayments) OwnsSavedMethod(context.Context, string, string) (bool, error) {
 	return false, nil

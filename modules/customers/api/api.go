@@ -155,6 +155,19 @@ type Customers interface {
 	GetCustomer(ctx context.Context, id string) (Customer, error)
 	// FindCustomerByEmail returns a customer by email (case-insensitive), or ErrCustomerNotFound.
 	FindCustomerByEmail(ctx context.Context, email string) (Customer, error)
+	// CustomerContact returns what an order takes from its customer, by id, or by
+	// email (case-insensitive) when id is "", in one narrow read; ErrCustomerNotFound.
+	CustomerContact(ctx context.Context, id, email string) (Contact, error)
+}
+
+// Contact is what an order takes from its customer (CustomerContact).
+type Contact struct {
+	ID, Email, Phone, FirstName, LastName string
+}
+
+// ContactOf is c's contact.
+func ContactOf(c Customer) Contact {
+	return Contact{ID: c.ID, Email: c.Email, Phone: c.Phone, FirstName: c.FirstName, LastName: c.LastName}
 }
 
 // AccountLink is an emailed account link: the URL (the storefront's

@@ -35,6 +35,25 @@ func (s *Service) FindCustomerByEmail(ctx context.Context, email string) (api.Cu
 	return s.view(ctx, c)
 }
 
+// CustomerContact returns a customer's id, email, phone and names, by id or, when id
+// is "", by email (case-insensitive): one narrow read, no addresses.
+func (s *Service) CustomerContact(ctx context.Context, id, email string) (api.Contact, error) {
+	var cid domain.CustomerID
+	if id != "" {
+		var err error
+		if cid, err = customerID(id); err != nil {
+			return api.Contact{}, err
+		}
+	} else {
+		e, err := domain.NormalizeEmail(email)
+		if err != nil {
+			return api.Contact{}, domain.ErrCustomerNotFound
+		}
+		email = e
+	}
+	return s.repo.Contact(ctx, cid, email)
+}
+
 // Details is a customer with its recent orders when asked for.
 type Details struct {
 	Customer api.Customer

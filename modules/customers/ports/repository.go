@@ -9,6 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/gocommerce/commerce/modules/customers/api"
 	"github.com/gocommerce/commerce/modules/customers/domain"
 )
 
@@ -65,6 +66,9 @@ type CustomerRepository interface {
 	Get(ctx context.Context, id domain.CustomerID) (*domain.Customer, error)
 	// FindByEmail returns a customer by its (lower-case) email, or domain.ErrCustomerNotFound.
 	FindByEmail(ctx context.Context, email string) (*domain.Customer, error)
+	// Contact reads a customer's id, email, phone and names, by id, or by its
+	// (lower-case) email when id is "", or domain.ErrCustomerNotFound.
+	Contact(ctx context.Context, id domain.CustomerID, email string) (api.Contact, error)
 	// Update loads the customer (row-locked where the engine can) inside ctx's
 	// transaction, lets change modify it and saves every field and the tags; a
 	// duplicate email is domain.ErrEmailTaken.

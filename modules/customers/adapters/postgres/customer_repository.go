@@ -2,12 +2,14 @@ package postgres
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 
 	"gorm.io/gorm"
 	"gorm.io/gorm/clause"
 
+	"github.com/gocommerce/commerce/modules/customers/api"
 	"github.com/gocommerce/commerce/modules/customers/domain"
 	"github.com/gocommerce/commerce/modules/customers/ports"
 	"github.com/gocommerce/commerce/platform/db"
@@ -59,6 +61,24 @@ func (r *CustomerRepository) Get(ctx context.Context, id domain.CustomerID) (*do
 // FindByEmail loads a customer by its lower-case email.
 func (r *CustomerRepository) FindByEmail(ctx context.Context, email string) (*domain.Customer, error) {
 	return r.first(r.db.Conn(ctx), "email = ?", email)
+}
+
+// Contact reads the columns of api.Contact, by id or else by email (plain SQL: the
+// customer an order attaches, once per checkout).
+func (r *CustomerRepository) Contact(ctx context.Context, id domain.CustomerID, email string) (api.Contact, error) {
+	query, arg := r.contactByEmail, any(email)
+	if id != "" {
+		query, arg = r.contactByID, string(id)
+	}
+	var c api.Contact
+	err := r.db.QueryRow(ctx, query, []any{arg}, &c.ID, &c.Email, &c.Phone, &c.FirstName, &c.LastName)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return api.Contact{}, domain.ErrCustomerNotFound
+	case err != nil:
+		return api.Contact{}, fmt.Errorf("customers: select contact: %w", err)
+	}
+	return c, nil
 }
 
 func (r *CustomerRepository) first(q *gorm.DB, where string, arg any) (*domain.Customer, error) {

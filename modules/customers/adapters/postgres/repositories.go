@@ -14,7 +14,11 @@ type (
 	AuditRepository struct{ db *db.DB }
 	// CustomerRepository implements ports.CustomerRepository on the customers and
 	// customer_tags tables.
-	CustomerRepository struct{ db *db.DB }
+	CustomerRepository struct {
+		db *db.DB
+		// Contact's statements, bound for the dialect once.
+		contactByID, contactByEmail string
+	}
 	// OrderStatsRepository implements ports.OrderStatsRepository on customers_order_stats.
 	OrderStatsRepository struct{ db *db.DB }
 	// SegmentRepository implements ports.SegmentRepository on customers_segments.
@@ -39,7 +43,10 @@ func NewAddressRepository(d *db.DB) *AddressRepository { return &AddressReposito
 func NewAuditRepository(d *db.DB) *AuditRepository { return &AuditRepository{db: d} }
 
 // NewCustomerRepository builds the repository.
-func NewCustomerRepository(d *db.DB) *CustomerRepository { return &CustomerRepository{db: d} }
+func NewCustomerRepository(d *db.DB) *CustomerRepository {
+	const contact = "SELECT id, email, phone, first_name, last_name FROM customers WHERE "
+	return &CustomerRepository{db: d, contactByID: d.Rebind(contact + "id = ?"), contactByEmail: d.Rebind(contact + "email = ? LIMIT 1")}
+}
 
 // NewOrderStatsRepository builds the repository.
 func NewOrderStatsRepository(d *db.DB) *OrderStatsRepository { return &OrderStatsRepository{db: d} }

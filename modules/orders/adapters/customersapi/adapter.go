@@ -21,13 +21,13 @@ var _ ports.Customers = (*Adapter)(nil)
 // NewAdapter builds the adapter.
 func NewAdapter(c customers.Customers) *Adapter { return &Adapter{customers: c} }
 
-func toCustomer(c customers.Customer) ports.Customer {
+func toCustomer(c customers.Contact) ports.Customer {
 	return ports.Customer{ID: c.ID, Email: c.Email, Phone: c.Phone, FirstName: c.FirstName, LastName: c.LastName}
 }
 
-// Get returns a customer.
+// Get returns a customer (the customers module's narrow contact read).
 func (a *Adapter) Get(ctx context.Context, id string) (ports.Customer, error) {
-	c, err := a.customers.GetCustomer(ctx, id)
+	c, err := a.customers.CustomerContact(ctx, id, "")
 	if err != nil {
 		if errors.Is(err, customers.ErrCustomerNotFound) {
 			return ports.Customer{}, domain.ErrCustomerNotFound
@@ -39,7 +39,7 @@ func (a *Adapter) Get(ctx context.Context, id string) (ports.Customer, error) {
 
 // FindByEmail returns the customer with the email, if any.
 func (a *Adapter) FindByEmail(ctx context.Context, email string) (ports.Customer, bool, error) {
-	c, err := a.customers.FindCustomerByEmail(ctx, email)
+	c, err := a.customers.CustomerContact(ctx, "", email)
 	if err != nil {
 		if errors.Is(err, customers.ErrCustomerNotFound) {
 			return ports.Customer{}, false, nil
