@@ -19,7 +19,7 @@ import (
 // arguments, where gorm's Create and Updates build the statement again on every call
 // (a tenth of the server's CPU in a checkout complete, docs/performance.md). It
 // writes what gorm's Create(&rows) and Model(..).Select("*").Omit(..).Updates(&row)
-// would: every column; a zero autoCreateTime / autoUpdateTime time on insert is now
+// would (Insert, Upsert, Update): every column; a zero autoCreateTime / autoUpdateTime time on insert is now
 // (written back into the row), and an update sets autoUpdateTime columns to now. A
 // model with default values or serializers is refused (NewTable panics: gorm omits
 // such columns row by row). Statements run through DB.Exec: in ctx's transaction,
@@ -30,9 +30,8 @@ type Table[T any] struct {
 	name    string
 	fields  []*schema.Field // the columns, in the model's order
 	columns string          // their names, comma-separated
-	// The statements by row count (insert) and by WHERE clause and omitted columns
-	// (update), bound for the dialect.
-	inserts, updates sync.Map
+	// The insert statements by row count and upsert, bound for the dialect.
+	inserts sync.Map
 }
 
 // NewTable reads model T's columns (a programming error in the model panics).
@@ -135,38 +134,19 @@ func (t *Table[T]) insertSQL(n int, upsert bool) string {
 	return q
 }
 
-// Update writes every column of row but the primary key and omit's to the rows where
-// matches (a condition with ? parameters, whereArgs its arguments), autoUpdateTime
-// columns set to now, and answers how many it changed.
-func (t *Table[T]) Update(ctx context.Context, row *T, omit []string, where string, whereArgs ...any) (int64, error) {
-	key := strings.Join(omit, ",") + "|" + where
-	u, ok := t.updates.Load(key)
-	if !ok {
-		u, _ = t.updates.LoadOrStore(key, t.update(omit, where))
-	}
-	up := u.(*update)
-	now := t.d.g.NowFunc()
-	rv := reflect.ValueOf(row).Elem()
-	args := make([]any, 0, len(up.fields)+len(whereArgs))
-	for _, f := range up.fields {
-		v, _ := f.ValueOf(ctx, rv)
-		if f.AutoUpdateTime > 0 {
-			v = now
-		}
-		args = append(args, v)
-	}
-	n, err := t.d.Exec(ctx, up.query, append(args, whereArgs...)...)
-	return n, t.failed("update", err)
-}
-
-// update is an UPDATE statement and the columns it sets, in its parameters' order.
-type update struct {
+// Update is an UPDATE of a Table's rows built once (Table.Update): every column but
+// the primary key and the omitted ones, under a fixed WHERE.
+type Update[T any] struct {
+	t      *Table[T]
 	query  string
-	fields []*schema.Field
+	fields []*schema.Field // the columns it sets, in its parameters' order
 }
 
-func (t *Table[T]) update(omit []string, where string) *update {
-	up := &update{}
+// Update builds the statement that writes every column of a row but the primary key
+// and omit's to the rows where matches (a condition with ? parameters), autoUpdateTime
+// columns set to now. Build it once (a repository's constructor) and Exec it.
+func (t *Table[T]) Update(omit []string, where string) *Update[T] {
+	up := &Update[T]{t: t}
 	var b strings.Builder
 	b.WriteString("UPDATE " + t.name + " SET ")
 	for _, f := range t.fields {
@@ -182,6 +162,23 @@ func (t *Table[T]) update(omit []string, where string) *update {
 	b.WriteString(" WHERE " + where)
 	up.query = t.d.Rebind(b.String())
 	return up
+}
+
+// Exec writes row to the rows the WHERE's arguments match and answers how many it
+// changed.
+func (up *Update[T]) Exec(ctx context.Context, row *T, whereArgs ...any) (int64, error) {
+	now := up.t.d.g.NowFunc()
+	rv := reflect.ValueOf(row).Elem()
+	args := make([]any, 0, len(up.fields)+len(whereArgs))
+	for _, f := range up.fields {
+		v, _ := f.ValueOf(ctx, rv)
+		if f.AutoUpdateTime > 0 {
+			v = now
+		}
+		args = append(args, v)
+	}
+	n, err := up.t.d.Exec(ctx, up.query, append(args, whereArgs...)...)
+	return n, up.t.failed("update", err)
 }
 
 // failed wraps a write's error as "<table>: <op>: <err>", a unique violation

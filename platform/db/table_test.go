@@ -107,7 +107,8 @@ func TestTableWritesWhatGormWrites(t *testing.T) {
 		// Update: every column but the key and the omitted ones; updated_at is now.
 		row := byTable[0]
 		row.Name, row.Note, row.Count, row.Size.Height, row.CreatedAt, row.Version = "renamed", nil, 5, 9, time.Unix(0, 0).UTC(), 8
-		n, err := tbl.Update(ctx, &row, []string{"created_at"}, "id = ? AND version = ?", row.ID, 7)
+		update := tbl.Update([]string{"created_at"}, "id = ? AND version = ?")
+		n, err := update.Exec(ctx, &row, row.ID, 7)
 		if err != nil || n != 1 {
 			t.Fatalf("update = %d, %v", n, err)
 		}
@@ -116,7 +117,7 @@ func TestTableWritesWhatGormWrites(t *testing.T) {
 			!got.CreatedAt.Equal(created) || !got.UpdatedAt.After(before) {
 			t.Fatalf("updated row %+v", got)
 		}
-		if n, err := tbl.Update(ctx, &row, []string{"created_at"}, "id = ? AND version = ?", row.ID, 7); err != nil || n != 0 {
+		if n, err := update.Exec(ctx, &row, row.ID, 7); err != nil || n != 0 {
 			t.Fatalf("stale update = %d, %v", n, err)
 		}
 

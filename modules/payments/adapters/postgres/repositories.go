@@ -30,6 +30,7 @@ type (
 	PaymentRepository struct {
 		db       *db.DB
 		payments *db.Table[paymentRow]
+		update   *db.Update[paymentRow] // every column but created_at, version-guarded
 	}
 	// RefundRepository implements ports.RefundRepository.
 	RefundRepository struct{ db *db.DB }
@@ -51,7 +52,8 @@ var (
 
 // NewPaymentRepository builds the repository.
 func NewPaymentRepository(d *db.DB) *PaymentRepository {
-	return &PaymentRepository{db: d, payments: db.NewTable[paymentRow](d)}
+	payments := db.NewTable[paymentRow](d)
+	return &PaymentRepository{db: d, payments: payments, update: payments.Update([]string{"created_at"}, "id = ? AND version = ?")}
 }
 
 // NewRefundRepository builds the repository.
@@ -103,7 +105,7 @@ func (r *PaymentRepository) FindByTransaction(ctx context.Context, gateway, tran
 func (r *PaymentRepository) Update(ctx context.Context, p *domain.Payment) error {
 	row := paymentFromDomain(p)
 	row.Version = p.Version + 1
-	n, err := r.payments.Update(ctx, &row, []string{"created_at"}, "id = ? AND version = ?", p.ID, p.Version)
+	n, err := r.update.Exec(ctx, &row, p.ID, p.Version)
 	if err != nil {
 		return fmt.Errorf("payments: %w", err)
 	}
