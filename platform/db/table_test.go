@@ -15,6 +15,66 @@ import (
 	"github.com/gocommerce/commerce/platform/testdb"
 )
 
+var tickets = testdb.Tables("tickets", `CREATE TABLE tickets (
+    id         {{.UUID}} PRIMARY KEY,
+    number     {{.BigInt}} NOT NULL DEFAULT 41,
+    title      {{.Text}} NOT NULL,
+    created_at {{.Time}} NOT NULL
+)`)
+
+// ticket's number is the database's when a row leaves it zero (as an order's number
+// from its sequence).
+type ticket struct {
+	ID        string `gorm:"primaryKey"`
+	Number    int64  `gorm:"default:(-)"`
+	Title     string
+	CreatedAt time.Time
+}
+
+func (ticket) TableName() string { return "tickets" }
+
+// InsertOne leaves a column the database fills to it when the row leaves it zero and
+// reads it back, as gorm's Create does; a row that sets it writes it. Several rows at
+// once are refused, and an update leaves the column alone.
+func TestTableInsertOneReadsBackWhatTheDatabaseFills(t *testing.T) {
+	testdb.EachOpen(t, func(t *testing.T, e *testdb.Engine) {
+		d, ctx := e.DB, context.Background()
+		tbl := db.NewTable[ticket](d)
+		byTable, byGorm := ticket{ID: ids.New(), Title: "a"}, ticket{ID: ids.New(), Title: "a"}
+		if err := tbl.InsertOne(ctx, &byTable); err != nil {
+			t.Fatal(err)
+		}
+		if err := d.Conn(ctx).Create(&byGorm).Error; err != nil {
+			t.Fatal(err)
+		}
+		if byTable.Number != 41 || byGorm.Number != 41 || byTable.CreatedAt.IsZero() {
+			t.Fatalf("read back: table %+v, gorm %+v", byTable, byGorm)
+		}
+		set := ticket{ID: ids.New(), Number: 7, Title: "b"}
+		if err := tbl.InsertOne(ctx, &set); err != nil {
+			t.Fatal(err)
+		}
+		var got ticket
+		if err := d.Conn(ctx).Where("id = ?", set.ID).Take(&got).Error; err != nil || got.Number != 7 || got.Title != "b" {
+			t.Fatalf("stored %+v, %v", got, err)
+		}
+		if err := tbl.Insert(ctx, []ticket{{ID: ids.New(), Title: "c"}}); err == nil {
+			t.Fatal("several rows of a table with the database's columns were written")
+		}
+		set.Number, set.Title = 99, "renamed"
+		if n, err := tbl.Update(nil, "id = ?").Exec(ctx, &set, set.ID); err != nil || n != 1 {
+			t.Fatalf("update = %d, %v", n, err)
+		}
+		if err := d.Conn(ctx).Where("id = ?", set.ID).Take(&got).Error; err != nil || got.Number != 7 || got.Title != "renamed" {
+			t.Fatalf("updated %+v, %v", got, err)
+		}
+		dup := ticket{ID: set.ID, Title: "dup"}
+		if err := tbl.InsertOne(ctx, &dup); !db.IsDuplicate(err) {
+			t.Fatalf("duplicate = %v", err)
+		}
+	}, tickets)
+}
+
 var gadgets = testdb.Tables("gadgets", `CREATE TABLE gadgets (
     id          {{.UUID}} PRIMARY KEY,
     name        {{.Text}} NOT NULL UNIQUE,
@@ -171,11 +231,11 @@ func normalize(g gadget) gadget {
 	return g
 }
 
-// A model whose columns gorm writes row by row (defaults) is refused.
+// A model whose columns gorm writes row by row (defaults it writes itself) is refused.
 func TestTableRefusesDefaults(t *testing.T) {
 	type defaulted struct {
 		ID     string `gorm:"primaryKey"`
-		Number int64  `gorm:"default:(-)"`
+		Number int64  `gorm:"default:5"`
 	}
 	d := testdb.Open(t, testdb.Primary(), gadgets).DB
 	defer func() {

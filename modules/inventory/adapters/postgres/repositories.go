@@ -1,6 +1,8 @@
 package postgres
 
 import (
+	"sync"
+
 	"github.com/gocommerce/commerce/modules/inventory/ports"
 	"github.com/gocommerce/commerce/platform/db"
 )
@@ -10,7 +12,10 @@ import (
 type (
 	// LevelRepository implements ports.LevelRepository on inventory_products and
 	// inventory_levels.
-	LevelRepository struct{ db *db.DB }
+	LevelRepository struct {
+		db      *db.DB
+		upserts sync.Map // upsertProductsSQL's statements by row count
+	}
 	// LocationRepository implements ports.LocationRepository on inventory_locations.
 	LocationRepository struct{ db *db.DB }
 	// MovementRepository implements ports.MovementRepository on inventory_movements.

@@ -49,9 +49,8 @@ func (r *OrderRepository) Create(ctx context.Context, o *domain.Order) error {
 		}
 		o.Number = n
 	}
-	conn := r.db.Conn(ctx)
 	row := fromOrder(o)
-	if err := db.Insert(conn, &row, nil, "orders: insert"); err != nil {
+	if err := r.orders.InsertOne(ctx, &row); err != nil {
 		return err
 	}
 	if o.Number == 0 {

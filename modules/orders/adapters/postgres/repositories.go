@@ -14,6 +14,7 @@ type (
 	// order's child rows are written with plain SQL.
 	OrderRepository struct {
 		db           *db.DB
+		orders       *db.Table[orderRow]
 		lines        *db.Table[lineItemRow]
 		fulfillments *db.Table[fulfillmentRow]
 		refunds      *db.Table[refundRow]
@@ -32,7 +33,7 @@ func NewNoteRepository(d *db.DB) *NoteRepository { return &NoteRepository{db: d}
 // NewOrderRepository builds the repository.
 func NewOrderRepository(d *db.DB) *OrderRepository {
 	return &OrderRepository{
-		db: d, lines: db.NewTable[lineItemRow](d), fulfillments: db.NewTable[fulfillmentRow](d),
+		db: d, orders: db.NewTable[orderRow](d), lines: db.NewTable[lineItemRow](d), fulfillments: db.NewTable[fulfillmentRow](d),
 		refunds: db.NewTable[refundRow](d), transactions: db.NewTable[transactionRow](d),
 	}
 }
