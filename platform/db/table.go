@@ -128,7 +128,14 @@ func (t *Table[T]) InsertOne(ctx context.Context, row *T) error {
 		for i, f := range t.generated {
 			dest[i] = rv.FieldByIndex(f.StructField.Index).Addr().Interface()
 		}
-		return t.failed("insert", t.d.QueryRow(ctx, t.returning, args, dest...))
+		// A write that returns rows: ExecQuery, which takes the writes' turn outside a
+		// transaction (QueryRow would take a read's).
+		n := 0
+		err := t.d.ExecQuery(ctx, t.returning, args, dest, func() error { n++; return nil })
+		if err == nil && n != 1 {
+			err = fmt.Errorf("returned %d rows", n)
+		}
+		return t.failed("insert", err)
 	default:
 		return fmt.Errorf("%s: insert: the database's columns must be all set or all left zero", t.name)
 	}
