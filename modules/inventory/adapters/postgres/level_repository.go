@@ -30,29 +30,15 @@ func (r *LevelRepository) UpsertProducts(ctx context.Context, ps []ports.Product
 		return nil
 	}
 	now = now.UTC()
-	args := make([]any, 0, 5*len(ps))
-	for _, p := range ps {
-		args = append(args, p.ID, p.Name, p.LowStockThreshold, now, now)
-	}
-	// Queued in a transaction: the rows are locked by the time the next statement
-	// runs, which goes out with it (decision 0240).
-	if _, err := r.db.Exec(db.Later(ctx), r.upsertProductsSQL(len(ps)), args...); err != nil {
+	rows := db.Map(ps, func(p ports.ProductInfo) productUpsertRow {
+		return productUpsertRow{ProductID: p.ID, ProductName: p.Name, LowStockThreshold: p.LowStockThreshold, CreatedAt: now, UpdatedAt: now}
+	})
+	// Plain SQL (db.Table), queued in a transaction: the rows are locked by the time
+	// the next statement runs, which goes out with it (decision 0240).
+	if err := r.products.Upsert(db.Later(ctx), rows); err != nil {
 		return fmt.Errorf("inventory: upsert product: %w", err)
 	}
 	return nil
-}
-
-// upsertProductsSQL is the upsert of n products' records, built once per n (plain SQL:
-// gorm's statement building cost more than the statement).
-func (r *LevelRepository) upsertProductsSQL(n int) string {
-	if q, ok := r.upserts.Load(n); ok {
-		return q.(string)
-	}
-	q := r.db.Rebind("INSERT INTO inventory_products (product_id, product_name, low_stock_threshold, created_at, updated_at) VALUES " +
-		strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?, ?), ", n), ", ") +
-		" ON CONFLICT (product_id) DO UPDATE SET product_name = excluded.product_name, low_stock_threshold = excluded.low_stock_threshold, updated_at = excluded.updated_at")
-	r.upserts.Store(n, q)
-	return q
 }
 
 // LockProduct touches the product's record (taking its row lock); false when absent.

@@ -1,8 +1,6 @@
 package postgres
 
 import (
-	"sync"
-
 	"github.com/gocommerce/commerce/modules/inventory/ports"
 	"github.com/gocommerce/commerce/platform/db"
 )
@@ -13,8 +11,8 @@ type (
 	// LevelRepository implements ports.LevelRepository on inventory_products and
 	// inventory_levels.
 	LevelRepository struct {
-		db      *db.DB
-		upserts sync.Map // upsertProductsSQL's statements by row count
+		db       *db.DB
+		products *db.Table[productUpsertRow]
 	}
 	// LocationRepository implements ports.LocationRepository on inventory_locations.
 	LocationRepository struct{ db *db.DB }
@@ -41,7 +39,9 @@ var (
 )
 
 // NewLevelRepository builds the repository.
-func NewLevelRepository(d *db.DB) *LevelRepository { return &LevelRepository{db: d} }
+func NewLevelRepository(d *db.DB) *LevelRepository {
+	return &LevelRepository{db: d, products: db.NewTable[productUpsertRow](d)}
+}
 
 // NewLocationRepository builds the repository.
 func NewLocationRepository(d *db.DB) *LocationRepository { return &LocationRepository{db: d} }

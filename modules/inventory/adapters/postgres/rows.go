@@ -63,6 +63,18 @@ type productRow struct {
 
 func (productRow) TableName() string { return "inventory_products" }
 
+// productUpsertRow is productRow as UpsertProducts writes it: updated_at is the
+// caller's time (db.Table's upsert sets an autoUpdateTime column to the clock's now).
+type productUpsertRow struct {
+	ProductID         string `gorm:"primaryKey"`
+	ProductName       string
+	LowStockThreshold int
+	CreatedAt         time.Time
+	UpdatedAt         time.Time `gorm:"autoUpdateTime:false"`
+}
+
+func (productUpsertRow) TableName() string { return "inventory_products" }
+
 type levelRow struct {
 	ID         string `gorm:"primaryKey"`
 	ProductID  string
