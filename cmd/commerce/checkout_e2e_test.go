@@ -282,6 +282,14 @@ func TestCheckoutCustomerEndToEnd(t *testing.T) {
 		if order["customer_id"] != s.id || order["financial_status"] != "paid" || order["total_price"] != "31.90" || order["email"] != "ada@example.com" {
 			t.Errorf("customer order: %s", done.Body)
 		}
+		// The checkout answers the buyer's email too: the customer's, not the cart's none.
+		if d["email"] != "ada@example.com" {
+			t.Errorf("customer checkout's email: %v", d["email"])
+		}
+		again := e.must(http.StatusOK, "POST", "/api/v1/checkout/complete", map[string]any{"cart_id": cartID, "payment_method": card("4242424242424242")}, creds...)
+		if a := dataOf(t, again); a["order_id"] != d["order_id"] || a["email"] != "ada@example.com" {
+			t.Errorf("replayed customer checkout: %s", again.Body)
+		}
 		if got := e.available(pid); got != 7 {
 			t.Errorf("available: %v", got)
 		}

@@ -350,6 +350,7 @@ func (s *Service) place(ctx context.Context, sess *domain.Session, ans ports.Cha
 		o   ports.Order
 		pay ports.PaymentResult
 	)
+	email := sess.Email
 	err := s.tx.InTx(ctx, func(ctx context.Context) error {
 		var err error
 		if pay, err = s.Payments.Record(ctx, ans); err != nil {
@@ -367,6 +368,11 @@ func (s *Service) place(ctx context.Context, sess *domain.Session, ans ports.Cha
 			return err
 		}
 		sess.OrderNumber = o.Number
+		if sess.Email == "" {
+			// A customer's cart carries no email: the checkout answers (and its
+			// events carry) the one the order took from the customer.
+			sess.Email = o.Email
+		}
 		if pay.Outcome == ports.PaymentRequiresAction {
 			sess.Status, sess.Action = domain.StatusAwaitingPayment, pay.Action
 			return s.store(ctx, sess, true)
@@ -374,7 +380,7 @@ func (s *Service) place(ctx context.Context, sess *domain.Session, ans ports.Cha
 		return s.finish(ctx, sess)
 	})
 	if err != nil {
-		sess.OrderNumber = ""
+		sess.OrderNumber, sess.Email = "", email
 		return Outcome{}, err
 	}
 	if pay.Outcome == ports.PaymentSucceeded && o.FinancialStatus != "paid" {
