@@ -2,13 +2,17 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"net/http"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -306,4 +310,163 @@ func drainOutbox(url string, wait time.Duration) (first int64, secs float64, err
 		}
 	}
 	return first, time.Since(start).Seconds(), nil
+}
+
+// walStat is the cluster's WAL written so far (pg_stat_wal): records, full-page images
+// and bytes. WAL follows the rows and index entries a request writes, whatever the
+// host's speed; it is cluster-wide, so other databases' writes count too.
+type walStat struct {
+	records, fpi, bytes float64
+	lsn                 string // pg_current_wal_lsn()
+}
+
+// readWAL reads pg_stat_wal (zero, and no error, without a URL).
+func readWAL(url string) (walStat, error) {
+	var w walStat
+	if url == "" {
+		return w, nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		return w, err
+	}
+	defer func() { _ = conn.Close(ctx) }()
+	err = conn.QueryRow(ctx, "SELECT wal_records::float8, wal_fpi::float8, wal_bytes::float8, pg_current_wal_lsn()::text FROM pg_stat_wal").
+		Scan(&w.records, &w.fpi, &w.bytes, &w.lsn)
+	return w, err
+}
+
+// cmdWALDump writes the account of the WAL from --from to --to (LSNs; --to defaults
+// to now) that a load run writes per window (dumpWAL).
+func cmdWALDump(args []string) error {
+	fs := flag.NewFlagSet("waldump", flag.ExitOnError)
+	url := fs.String("url", os.Getenv("DATABASE_URL"), "database (names the relations)")
+	walDir := fs.String("wal-dir", "/var/lib/postgresql/15/main/pg_wal", "the cluster's pg_wal directory")
+	from := fs.String("from", "", "start LSN")
+	to := fs.String("to", "", "end LSN (default: the current one)")
+	out := fs.String("out", "/dev/stdout", "where the account goes")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *to == "" {
+		w, err := readWAL(*url)
+		if err != nil {
+			return err
+		}
+		*to = w.lsn
+	}
+	return dumpWAL(*url, *walDir, *from, *to, *out)
+}
+
+// dumpWAL writes an account of the WAL between two positions to path: pg_waldump's
+// per-record-type statistics, then the records and bytes per relation (table, index,
+// TOAST) and record type, the relations named from the database at url: which rows,
+// index entries and commits a window wrote. walDir is the cluster's pg_wal directory
+// (readable by this process).
+func dumpWAL(url, walDir, from, to, path string) error {
+	bin, err := exec.LookPath("pg_waldump")
+	if err != nil {
+		found, _ := filepath.Glob("/usr/lib/postgresql/*/bin/pg_waldump")
+		if len(found) == 0 {
+			return errors.New("pg_waldump not found")
+		}
+		bin = found[len(found)-1]
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	stats, err := exec.CommandContext(ctx, bin, "--stats=record", "-p", walDir, "-s", from, "-e", to).CombinedOutput() //nolint:gosec // the benchmark's own flags
+	if err != nil {
+		return fmt.Errorf("pg_waldump: %w: %s", err, stats)
+	}
+	byRel, err := walByRelation(ctx, bin, walDir, from, to)
+	if err != nil {
+		return err
+	}
+	names, err := relationNames(ctx, url)
+	if err != nil {
+		return err
+	}
+	type row struct {
+		rel, kind string
+		n, bytes  int64
+	}
+	var rows []row
+	for k, v := range byRel {
+		name := names[k.node]
+		switch {
+		case k.node == "":
+			name = "(no relation)"
+		case name == "":
+			name = "filenode " + k.node
+		}
+		rows = append(rows, row{name, k.kind, v[0], v[1]})
+	}
+	slices.SortFunc(rows, func(a, b row) int { return cmp.Compare(b.bytes, a.bytes) })
+	var b strings.Builder
+	b.Write(stats)
+	fmt.Fprintf(&b, "\nBy relation (first block reference of each record):\n%-48s %-24s %10s %12s\n", "relation", "record", "records", "bytes")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "%-48s %-24s %10d %12d\n", r.rel, r.kind, r.n, r.bytes)
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o600)
+}
+
+type walKey struct{ node, kind string }
+
+var walLine = regexp.MustCompile(`^rmgr: (\S+)\s+len \(rec/tot\):\s*\d+/\s*(\d+),.*desc: (\S+)(?:.*blkref #0: rel \d+/\d+/(\d+))?`)
+
+// walByRelation counts the records and bytes of each relation's record types.
+func walByRelation(ctx context.Context, bin, walDir, from, to string) (map[walKey][2]int64, error) {
+	cmd := exec.CommandContext(ctx, bin, "-p", walDir, "-s", from, "-e", to) //nolint:gosec // the benchmark's own flags
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	acc := map[walKey][2]int64{}
+	sc := bufio.NewScanner(out)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for sc.Scan() {
+		m := walLine.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		size, _ := strconv.ParseInt(m[2], 10, 64)
+		k := walKey{node: m[4], kind: m[1] + "/" + m[3]}
+		v := acc[k]
+		acc[k] = [2]int64{v[0] + 1, v[1] + size}
+	}
+	if err := cmd.Wait(); err != nil {
+		return nil, fmt.Errorf("pg_waldump: %w", err)
+	}
+	return acc, sc.Err()
+}
+
+// relationNames maps the database's relation file nodes to their names (a TOAST
+// table's and its index's with the table they belong to).
+func relationNames(ctx context.Context, url string) (map[string]string, error) {
+	conn, err := pgx.Connect(ctx, url)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = conn.Close(ctx) }()
+	rows, err := conn.Query(ctx, `SELECT pg_relation_filenode(c.oid)::text, COALESCE(t.relname || ' (toast' || CASE WHEN c.relkind = 'i' THEN ' index' ELSE '' END || ')', c.relname)
+		FROM pg_class c LEFT JOIN pg_class t ON t.reltoastrelid = c.oid OR t.reltoastrelid = (SELECT indrelid FROM pg_index WHERE indexrelid = c.oid)
+		WHERE pg_relation_filenode(c.oid) IS NOT NULL`)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for rows.Next() {
+		var node, name string
+		if err := rows.Scan(&node, &name); err != nil {
+			return nil, err
+		}
+		out[node] = name
+	}
+	return out, rows.Err()
 }

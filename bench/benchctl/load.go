@@ -467,6 +467,11 @@ type result struct {
 	RedisCPU    float64 `json:"redis_cpu_us"`
 	LoadgenCPU  float64 `json:"loadgen_cpu_us"`
 	MachineBusy float64 `json:"machine_busy_pct"`
+	// WAL per successful request over the measured window (pg_stat_wal, the whole
+	// cluster's): what the request and the reactions that ran meanwhile wrote.
+	WALRecords float64 `json:"wal_records,omitempty"`
+	WALFPI     float64 `json:"wal_fpi,omitempty"`
+	WALBytes   float64 `json:"wal_bytes,omitempty"`
 	// MaxRSSkB is the highest VmRSS of the measured process sampled during the scenario.
 	MaxRSSkB int64 `json:"max_rss_kb"`
 }
@@ -497,6 +502,10 @@ type runOptions struct {
 	// items, their checkout sessions) and the database is vacuumed, so that neither
 	// runs in the measured window.
 	settle func() error
+	// walURL, when set, is the database whose cluster's WAL the window counts.
+	walURL string
+	// walDump, when set, receives pg_waldump's statistics of the window's WAL.
+	walDir, walDump string
 }
 
 func loadEnv(server, reference, key, catalogPath, statePath string) (*env, error) {
@@ -538,6 +547,7 @@ func cmdRun(args []string) error {
 	pprofAddr := fs.String("pprof", "", "server's pprof host:port: a CPU profile of each measured window")
 	pprofDir := fs.String("pprof-dir", ".", "where the profiles go (<scenario>.pprof)")
 	perf := fs.Bool("perf", false, "with --pprof: also a system-wide perf record of each measured window (<scenario>.perf.data in --pprof-dir; PostgreSQL's CPU by function)")
+	walDir := fs.String("wal-dir", "", "with --pprof-dir and --vacuum-url: the cluster's pg_wal directory; pg_waldump's record statistics of each measured window go to <scenario>.wal.txt")
 	vacuumURL := fs.String("vacuum-url", "", "database URL: VACUUM (ANALYZE) it before every scenario that follows one that writes, as pgbench does before a run")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -576,6 +586,10 @@ func cmdRun(args []string) error {
 		opts.pid = *pid
 		if *vacuumURL != "" {
 			opts.settle = func() error { return settle(*vacuumURL, s.key, "its prepared pool") }
+			opts.walURL = *vacuumURL
+			if *walDir != "" && !s.reference {
+				opts.walDir, opts.walDump = *walDir, filepath.Join(*pprofDir, s.key+".wal.txt")
+			}
 		}
 		if s.reference {
 			opts.pid = *refPid
@@ -664,8 +678,8 @@ func printResult(r result) {
 		}
 		return
 	}
-	fmt.Fprintf(os.Stderr, "%-46s %9.0f req/s  p50 %6.2f ms  p99 %6.2f ms  errors %d  server CPU %.0f µs/req\n",
-		r.Title, r.RPS, r.P50, r.P99, r.Errors, r.ServerCPU)
+	fmt.Fprintf(os.Stderr, "%-46s %9.0f req/s  p50 %6.2f ms  p99 %6.2f ms  errors %d  server CPU %.0f µs/req  PostgreSQL CPU %.0f µs/req  WAL %.0f B/req (%.1f records, %.2f full pages)\n",
+		r.Title, r.RPS, r.P50, r.P99, r.Errors, r.ServerCPU, r.PostgresCPU, r.WALBytes, r.WALRecords, r.WALFPI)
 	for _, e := range r.ErrorSamples {
 		fmt.Fprintln(os.Stderr, "    ", e)
 	}
@@ -776,6 +790,7 @@ func runScenario(e *env, s *scenario, o runOptions) result {
 	if o.atStart != nil {
 		o.atStart()
 	}
+	walBefore, walErr := readWAL(o.walURL)
 	before := snapshot(o.pid)
 	t0 := time.Now()
 	rn.phase.Store(phaseMeasure)
@@ -793,6 +808,10 @@ func runScenario(e *env, s *scenario, o runOptions) result {
 		rn.phase.Store(phaseStop)
 	}
 	after := snapshot(o.pid)
+	walAfter, err := readWAL(o.walURL)
+	if walErr == nil {
+		walErr = err
+	}
 	if o.atEnd != nil {
 		o.atEnd()
 	}
@@ -832,6 +851,16 @@ func runScenario(e *env, s *scenario, o runOptions) result {
 	res.LoadgenCPU = d.self / n
 	if d.total > 0 {
 		res.MachineBusy = 100 * (1 - d.idle/d.total)
+	}
+	if o.walDump != "" && walErr == nil {
+		if err := dumpWAL(o.walURL, o.walDir, walBefore.lsn, walAfter.lsn, o.walDump); err != nil {
+			fmt.Fprintln(os.Stderr, "waldump:", err)
+		}
+	}
+	if o.walURL != "" && walErr == nil {
+		res.WALRecords = (walAfter.records - walBefore.records) / n
+		res.WALFPI = (walAfter.fpi - walBefore.fpi) / n
+		res.WALBytes = (walAfter.bytes - walBefore.bytes) / n
 	}
 	return res
 }

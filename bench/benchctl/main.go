@@ -42,6 +42,7 @@ func main() {
 		{"reset-hwm", cmdResetHWM},
 		{"wait-http", cmdWaitHTTP},
 		{"outbox", cmdOutbox},
+		{"waldump", cmdWALDump},
 		{"run", cmdRun},
 		{"pgproxy", cmdPGProxy},
 		{"queries", cmdQueries},

@@ -3,6 +3,8 @@ package postgres_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"testing"
 	"time"
 
@@ -117,4 +119,49 @@ func TestSessions(t *testing.T) {
 			t.Fatalf("stale SaveLater alone: %v", err)
 		}
 	}, checkoutpg.Migrations())
+}
+
+// TestSessionDataStaysInTheRow: on PostgreSQL a session's data (here ten shipping
+// rates and eight lines, about 5 KB of JSON, over 2 KB compressed) is stored compressed in its row, and
+// neither it nor the short columns beside it go to the TOAST table (decision 0245):
+// a rewrite of the session writes its row alone.
+func TestSessionDataStaysInTheRow(t *testing.T) {
+	if !slices.Contains(testdb.Engines(), "postgres") {
+		t.Skip("PostgreSQL is not among the test engines")
+	}
+	e := testdb.Open(t, "postgres", checkoutpg.Migrations())
+	ctx := context.Background()
+	repo := checkoutpg.NewSessions(e.DB)
+	now := time.Now().UTC()
+	sess := &domain.Session{
+		ID: ids.New(), CartID: ids.New(), Email: "a@example.com", Currency: "USD", Status: domain.StatusOpen,
+		ShippingAddress: &domain.Address{FirstName: "A", LastName: "B", Address1: "1 Main St", City: "Springfield", CountryCode: "US", RegionCode: "IL", PostalCode: "12345"},
+		CreatedAt:       now, UpdatedAt: now,
+	}
+	for i := range 10 {
+		sess.Rates = append(sess.Rates, domain.Rate{ID: ids.New(), Carrier: "carrier", Name: fmt.Sprintf("Carrier service %d", i), Code: fmt.Sprintf("SERVICE_%d", i),
+			Price: decimal.New(int64(1000+i*137), -2), Currency: "USD", EstimatedDays: i%5 + 1})
+	}
+	for i := range 8 {
+		sess.Totals.Lines = append(sess.Totals.Lines, domain.Line{ItemID: ids.New(), ProductID: ids.New(), VariantID: ids.New(), Title: fmt.Sprintf("Product %d", i),
+			VariantTitle: "XS", SKU: fmt.Sprintf("SKU-%d-XS", i), Quantity: 1, UnitPrice: decimal.New(19293, -2), Subtotal: decimal.New(19293, -2), RequiresShipping: true})
+	}
+	if err := repo.Create(ctx, sess); err != nil {
+		t.Fatal(err)
+	}
+	claim := *sess
+	claim.Status, claim.OrderID, claim.PaymentID = domain.StatusProcessing, ids.New(), ids.New()
+	if ok, err := repo.Claim(ctx, &claim); err != nil || !ok {
+		t.Fatalf("claim: %v, %v", ok, err)
+	}
+	var raw, stored, toast int64
+	err := e.DB.Conn(ctx).Raw(`SELECT octet_length(data), pg_column_size(data),
+		(SELECT count(*) FROM pg_class t, LATERAL (SELECT pg_relation_size(t.reltoastrelid) AS n) s WHERE t.relname = 'checkout_sessions' AND s.n > 0)
+		FROM checkout_sessions WHERE cart_id = ?`, sess.CartID).Row().Scan(&raw, &stored, &toast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if raw < 3000 || stored >= raw || toast != 0 {
+		t.Fatalf("data of %d bytes stored in %d bytes in the row; TOAST tables with pages: %d (want a compressed value in the row and an empty TOAST table)", raw, stored, toast)
+	}
 }
