@@ -10,6 +10,8 @@
 #
 # Settings (environment):
 #   BENCH_PG_HOST=127.0.0.1 BENCH_PG_PORT=5432 BENCH_PG_USER=postgres   (BENCH_PG_PASSWORD)
+#   BENCH_PG_SOCKET=/var/run/postgresql   (connect the server, the reference and the run
+#                            through the Unix socket in that directory instead of TCP)
 #   BENCH_REDIS_URL=redis://127.0.0.1:6379 BENCH_REDIS_DB=13
 #   BENCH_DURATION=10s BENCH_WARMUP=3s BENCH_CONCURRENCY=32 BENCH_IDLE_PAUSE=10
 #   BENCH_PRODUCTS=10000 BENCH_VARIANTS=3 BENCH_CUSTOMERS=1000
@@ -54,6 +56,11 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/commerce-bench.XXXXXX")
 BIN="$WORK/bin"
 ADMIN_URL="postgres://$PG_AUTH@$PG_HOST:$PG_PORT/postgres?sslmode=disable"
 DB_URL="postgres://$PG_AUTH@$PG_HOST:$PG_PORT/$DB?sslmode=disable"
+if [ -n "${BENCH_PG_SOCKET:-}" ]; then
+	# The server, the reference and the run's own connections through PostgreSQL's Unix
+	# socket in that directory (docs/operations.md: PostgreSQL on the API's host).
+	DB_URL="postgres://$PG_AUTH@/$DB?host=$BENCH_PG_SOCKET&port=$PG_PORT&sslmode=disable"
+fi
 REDIS="$REDIS_BASE/$REDIS_DB"
 
 say() { printf '\n==> %s\n' "$*" >&2; }

@@ -214,14 +214,19 @@ func renderReport(rf runFile, qf *queriesFile, m reportMeta) string {
 	p("\"vs reference\" divides requests/s by the named reference scenario's (`ref-get`: one SELECT by id; `ref-list`: one page of 20). Cart scenarios are compared with `ref-get`.\n")
 
 	p("\n## Where the CPU goes (per successful request, over the measured window)\n\n")
-	p("| Scenario | requests | errors | p90 ms | max ms | server µs | PostgreSQL µs | Redis µs | load generator µs | machine busy | peak RSS in scenario |\n")
-	p("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	p("WAL: what PostgreSQL's whole cluster wrote to its write-ahead log during the window, per request (`pg_stat_wal`): the rows, index entries and commits of the request and of the reactions that ran meanwhile; it does not depend on the host's speed.\n\n")
+	p("| Scenario | requests | errors | p90 ms | max ms | server µs | PostgreSQL µs | Redis µs | load generator µs | machine busy | peak RSS in scenario | WAL bytes (records) |\n")
+	p("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for _, r := range rf.Results {
 		if r.Requests == 0 {
 			continue
 		}
-		p("| %s | %s | %d | %.2f | %.1f | %.0f | %.0f | %.0f | %.0f | %.0f%% | %s |\n", r.Title, thousands(float64(r.Requests)), r.Errors,
-			r.P90, r.Max, r.ServerCPU, r.PostgresCPU, r.RedisCPU, r.LoadgenCPU, r.MachineBusy, mb(r.MaxRSSkB))
+		wal := "–"
+		if r.WALRecords > 0 {
+			wal = fmt.Sprintf("%s (%.1f)", thousands(r.WALBytes), r.WALRecords)
+		}
+		p("| %s | %s | %d | %.2f | %.1f | %.0f | %.0f | %.0f | %.0f | %.0f%% | %s | %s |\n", r.Title, thousands(float64(r.Requests)), r.Errors,
+			r.P90, r.Max, r.ServerCPU, r.PostgresCPU, r.RedisCPU, r.LoadgenCPU, r.MachineBusy, mb(r.MaxRSSkB), wal)
 	}
 	for _, r := range rf.Results {
 		if len(r.ErrorSamples) > 0 {
