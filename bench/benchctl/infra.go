@@ -326,16 +326,21 @@ func readWAL(url string) (walStat, error) {
 	if url == "" {
 		return w, nil
 	}
+	err := queryRow(url, "SELECT wal_records::float8, wal_fpi::float8, wal_bytes::float8, pg_current_wal_lsn()::text FROM pg_stat_wal", nil,
+		&w.records, &w.fpi, &w.bytes, &w.lsn)
+	return w, err
+}
+
+// queryRow runs a one-row query on a connection of its own.
+func queryRow(url, query string, args []any, dest ...any) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	conn, err := pgx.Connect(ctx, url)
 	if err != nil {
-		return w, err
+		return err
 	}
 	defer func() { _ = conn.Close(ctx) }()
-	err = conn.QueryRow(ctx, "SELECT wal_records::float8, wal_fpi::float8, wal_bytes::float8, pg_current_wal_lsn()::text FROM pg_stat_wal").
-		Scan(&w.records, &w.fpi, &w.bytes, &w.lsn)
-	return w, err
+	return conn.QueryRow(ctx, query, args...).Scan(dest...)
 }
 
 // cmdWALDump writes the account of the WAL from --from to --to (LSNs; --to defaults
@@ -343,12 +348,20 @@ func readWAL(url string) (walStat, error) {
 func cmdWALDump(args []string) error {
 	fs := flag.NewFlagSet("waldump", flag.ExitOnError)
 	url := fs.String("url", os.Getenv("DATABASE_URL"), "database (names the relations)")
-	walDir := fs.String("wal-dir", "/var/lib/postgresql/15/main/pg_wal", "the cluster's pg_wal directory")
+	walDir := fs.String("wal-dir", "", "the cluster's pg_wal directory (default: the database's data_directory/pg_wal)")
 	from := fs.String("from", "", "start LSN")
 	to := fs.String("to", "", "end LSN (default: the current one)")
 	out := fs.String("out", "/dev/stdout", "where the account goes")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *walDir == "" {
+		// The server's data directory (a superuser's or pg_read_all_settings' read).
+		var dir string
+		if err := queryRow(*url, "SELECT current_setting('data_directory')", nil, &dir); err != nil {
+			return err
+		}
+		*walDir = filepath.Join(dir, "pg_wal")
 	}
 	if *to == "" {
 		w, err := readWAL(*url)

@@ -156,12 +156,12 @@ func TestSessionDataStaysInTheRow(t *testing.T) {
 	}
 	var raw, stored, toast int64
 	err := e.DB.Conn(ctx).Raw(`SELECT octet_length(data), pg_column_size(data),
-		(SELECT count(*) FROM pg_class t, LATERAL (SELECT pg_relation_size(t.reltoastrelid) AS n) s WHERE t.relname = 'checkout_sessions' AND s.n > 0)
+		(SELECT pg_relation_size(reltoastrelid) FROM pg_class WHERE relname = 'checkout_sessions')
 		FROM checkout_sessions WHERE cart_id = ?`, sess.CartID).Row().Scan(&raw, &stored, &toast)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if raw < 3000 || stored >= raw || toast != 0 {
-		t.Fatalf("data of %d bytes stored in %d bytes in the row; TOAST tables with pages: %d (want a compressed value in the row and an empty TOAST table)", raw, stored, toast)
+		t.Fatalf("data of %d bytes stored in %d bytes in the row; TOAST table of %d bytes (want a compressed value in the row and an empty TOAST table)", raw, stored, toast)
 	}
 }
