@@ -22,6 +22,7 @@
 #   BENCH_PERF=1             (with BENCH_PPROF: also perf record -a of each window: dir/<scenario>.perf.data)
 #   BENCH_WAL_DIR=/var/lib/postgresql/15/main/pg_wal   (with BENCH_PPROF: pg_waldump's record
 #                            statistics of each window's WAL: dir/<scenario>.wal.txt)
+#   BENCH_TIMELINE=dir       (every measured request's start and latency: dir/<scenario>.timeline.csv)
 #   BENCH_PORT=18080 BENCH_REF_PORT=18099 BENCH_QUERIES_PORT=18081 BENCH_PROXY_PORT=15439
 set -euo pipefail
 
@@ -152,6 +153,10 @@ if [ -n "$PPROF_DIR" ]; then
 	PPROF_ARGS=(--pprof "127.0.0.1:$PPROF_PORT" --pprof-dir "$PPROF_DIR")
 	if [ -n "${BENCH_PERF:-}" ]; then PPROF_ARGS+=(--perf); fi
 	if [ -n "${BENCH_WAL_DIR:-}" ]; then PPROF_ARGS+=(--wal-dir "$BENCH_WAL_DIR"); fi
+fi
+if [ -n "${BENCH_TIMELINE:-}" ]; then
+	mkdir -p "$BENCH_TIMELINE"
+	PPROF_ARGS+=(--timeline-dir "$BENCH_TIMELINE")
 fi
 COMMERCE_HTTP__ADDR="127.0.0.1:$PORT" bin/commerce serve >"$WORK/server.log" 2>&1 &
 unset COMMERCE_HTTP__PPROF_ADDR

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -391,6 +392,7 @@ type worker struct {
 	env  *env
 	run  *run
 	lat  []time.Duration
+	at   []time.Time // when each of lat's requests started
 	errs int
 }
 
@@ -407,6 +409,7 @@ func (w *worker) call(expect int, method, path string, body []byte, hs ...header
 	}
 	if ok {
 		w.lat = append(w.lat, d)
+		w.at = append(w.at, t0)
 		return r, true
 	}
 	if err != nil {
@@ -506,6 +509,9 @@ type runOptions struct {
 	walURL string
 	// walDump, when set, receives pg_waldump's statistics of the window's WAL.
 	walDir, walDump string
+	// timeline, when set, is a CSV file for every measured request's start (ms into
+	// the window) and latency (ms): where the tail's stalls happened.
+	timeline string
 }
 
 func loadEnv(server, reference, key, catalogPath, statePath string) (*env, error) {
@@ -546,6 +552,7 @@ func cmdRun(args []string) error {
 	fs.StringVar(&pgDatabase, "db", "", "database name (its backends' CPU is reported)")
 	pprofAddr := fs.String("pprof", "", "server's pprof host:port: a CPU profile of each measured window")
 	pprofDir := fs.String("pprof-dir", ".", "where the profiles go (<scenario>.pprof)")
+	timelineDir := fs.String("timeline-dir", "", "when set, write every measured request's start and latency there (<scenario>.timeline.csv)")
 	perf := fs.Bool("perf", false, "with --pprof: also a system-wide perf record of each measured window (<scenario>.perf.data in --pprof-dir; PostgreSQL's CPU by function)")
 	walDir := fs.String("wal-dir", "", "with --pprof-dir and --vacuum-url: the cluster's pg_wal directory; pg_waldump's record statistics of each measured window go to <scenario>.wal.txt")
 	vacuumURL := fs.String("vacuum-url", "", "database URL: VACUUM (ANALYZE) it before every scenario that follows one that writes, as pgbench does before a run")
@@ -593,6 +600,9 @@ func cmdRun(args []string) error {
 		}
 		if s.reference {
 			opts.pid = *refPid
+		}
+		if *timelineDir != "" {
+			opts.timeline = filepath.Join(*timelineDir, s.key+".timeline.csv")
 		}
 		var profiled chan error
 		if *pprofAddr != "" && !s.reference {
@@ -824,6 +834,11 @@ func runScenario(e *env, s *scenario, o runOptions) result {
 		lat = append(lat, w.lat...)
 		res.Errors += w.errs
 	}
+	if o.timeline != "" {
+		if err := writeTimeline(o.timeline, t0, workers); err != nil {
+			fmt.Fprintln(os.Stderr, "timeline:", err)
+		}
+	}
 	res.ErrorSamples = rn.errors
 	res.Requests = len(lat)
 	res.Seconds = end.Sub(t0).Seconds()
@@ -863,4 +878,23 @@ func runScenario(e *env, s *scenario, o runOptions) result {
 		res.WALBytes = (walAfter.bytes - walBefore.bytes) / n
 	}
 	return res
+}
+
+// writeTimeline writes the window's start, then every measured request's start (ms
+// after it) and latency (ms), in the order they started.
+func writeTimeline(path string, t0 time.Time, workers []*worker) error {
+	type req struct{ at, lat time.Duration }
+	var all []req
+	for _, w := range workers {
+		for i, d := range w.lat {
+			all = append(all, req{w.at[i].Sub(t0), d})
+		}
+	}
+	slices.SortFunc(all, func(a, b req) int { return cmp.Compare(a.at, b.at) })
+	var b strings.Builder
+	fmt.Fprintf(&b, "# window start %s\nstart_ms,latency_ms\n", t0.UTC().Format(time.RFC3339Nano))
+	for _, r := range all {
+		fmt.Fprintf(&b, "%.1f,%.1f\n", float64(r.at)/float64(time.Millisecond), float64(r.lat)/float64(time.Millisecond))
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
 }
