@@ -896,5 +896,5 @@ func writeTimeline(path string, t0 time.Time, workers []*worker) error {
 	for _, r := range all {
 		fmt.Fprintf(&b, "%.1f,%.1f\n", float64(r.at)/float64(time.Millisecond), float64(r.lat)/float64(time.Millisecond))
 	}
-	return os.WriteFile(path, []byte(b.String()), 0o644)
+	return os.WriteFile(path, []byte(b.String()), 0o600)
 }
