@@ -36,7 +36,7 @@ func (s *Service) CreateOrder(ctx context.Context, cmd api.CreateOrderCommand) (
 	if err != nil {
 		return api.Order{}, err
 	}
-	var out *domain.Order
+	var out api.Order
 	err = s.tx.InTx(ctx, func(ctx context.Context) error {
 		o, err := s.build(ctx, cmd, in)
 		if err != nil {
@@ -59,19 +59,21 @@ func (s *Service) CreateOrder(ctx context.Context, cmd api.CreateOrderCommand) (
 		if err := s.orders.Create(ctx, o); err != nil {
 			return err
 		}
-		out = o
-		if err := s.publish(ctx, api.EventOrderCreated, o.ID, api.OrderCreated{Order: ToOrder(o), SendReceipt: o.SendReceipt}); err != nil {
+		// The order's resource, made once: both events carry it (each is encoded as
+		// it is written) and the create answers it.
+		out = ToOrder(o)
+		if err := s.publish(ctx, api.EventOrderCreated, o.ID, api.OrderCreated{Order: out, SendReceipt: o.SendReceipt}); err != nil {
 			return err
 		}
 		if received {
-			return s.publishOrder(ctx, api.EventOrderPaymentReceived, o)
+			return s.publish(ctx, api.EventOrderPaymentReceived, o.ID, out)
 		}
 		return nil
 	})
 	if err != nil {
 		return api.Order{}, err
 	}
-	return ToOrder(out), nil
+	return out, nil
 }
 
 // createInput is the part of a create command checked before the transaction.
