@@ -2,7 +2,9 @@ package events
 
 import (
 	"context"
+	"fmt"
 	"strings"
+	"time"
 
 	"gorm.io/gorm"
 )
@@ -15,7 +17,30 @@ type OutboxRow = outboxRow
 func (r *Relay) ExplainClaim(ctx context.Context) (string, error) {
 	q, args := r.claimStatement(r.bus.subscriptions(), "explain", r.Clock.Now().UTC())
 	var lines []string
-	if err := r.inClaimPlan(ctx, func(conn *gorm.DB) error { return conn.Raw("EXPLAIN "+q, args...).Scan(&lines).Error }); err != nil {
+	// The plan the relay runs: the prepared statement's (generic) plan, in the
+	// claim's transaction.
+	err := r.inClaimPlan(ctx, func(conn *gorm.DB) error {
+		if err := conn.Exec("PREPARE claim_probe AS " + r.db.Rebind(q)).Error; err != nil {
+			return err
+		}
+		// EXECUTE's arguments as literals (a utility statement takes no parameters).
+		lits := make([]string, len(args))
+		for i, a := range args {
+			switch v := a.(type) {
+			case string:
+				lits[i] = "'" + strings.ReplaceAll(v, "'", "''") + "'"
+			case time.Time:
+				lits[i] = "'" + v.UTC().Format(time.RFC3339Nano) + "'"
+			default:
+				lits[i] = fmt.Sprint(v)
+			}
+		}
+		if err := conn.Raw("EXPLAIN EXECUTE claim_probe(" + strings.Join(lits, ", ") + ")").Scan(&lines).Error; err != nil {
+			return err
+		}
+		return conn.Exec("DEALLOCATE claim_probe").Error
+	})
+	if err != nil {
 		return "", err
 	}
 	return strings.Join(lines, "\n"), nil

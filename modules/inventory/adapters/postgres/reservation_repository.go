@@ -79,10 +79,13 @@ func (r *ReservationRepository) ReleaseActive(ctx context.Context, ids []string,
 		return nil, nil
 	}
 	// Plain SQL: in a transaction it carries the statements queued before it, in
-	// one round trip (decision 0240).
+	// one round trip (decision 0240). The status is a literal, as in every query of
+	// the active reservations: with a parameter the generic plan's estimate was worse
+	// than the custom plans', and PostgreSQL planned the statement again at every
+	// third execution or so (130 µs each; decision 0246).
 	query := r.db.Rebind("UPDATE inventory_reservations SET status = ?, released_at = ?, release_reason = ? WHERE id IN (" + db.Params(len(ids)) +
-		") AND status = ? RETURNING " + reservationColumns)
-	args := append(append([]any{string(domain.ReservationReleased), at.UTC(), string(reason)}, anyOf(ids)...), string(domain.ReservationActive))
+		") AND " + activeOnly + " RETURNING " + reservationColumns)
+	args := append([]any{string(domain.ReservationReleased), at.UTC(), string(reason)}, anyOf(ids)...)
 	var (
 		row reservationRow
 		out []*domain.Reservation
