@@ -20,7 +20,8 @@ func (r *Relay) ExplainClaim(ctx context.Context) (string, error) {
 	// The plan the relay runs: the prepared statement's (generic) plan, in the
 	// claim's transaction.
 	err := r.inClaimPlan(ctx, func(conn *gorm.DB) error {
-		if err := conn.Exec("PREPARE claim_probe AS " + r.db.Rebind(q)).Error; err != nil {
+		name := fmt.Sprintf("claim_probe_%d", time.Now().UnixNano()) // PREPARE outlives a rollback
+		if err := conn.Exec("PREPARE " + name + " AS " + r.db.Rebind(q)).Error; err != nil {
 			return err
 		}
 		// EXECUTE's arguments as literals (a utility statement takes no parameters).
@@ -35,10 +36,10 @@ func (r *Relay) ExplainClaim(ctx context.Context) (string, error) {
 				lits[i] = fmt.Sprint(v)
 			}
 		}
-		if err := conn.Raw("EXPLAIN EXECUTE claim_probe(" + strings.Join(lits, ", ") + ")").Scan(&lines).Error; err != nil {
+		if err := conn.Raw("EXPLAIN EXECUTE " + name + "(" + strings.Join(lits, ", ") + ")").Scan(&lines).Error; err != nil {
 			return err
 		}
-		return conn.Exec("DEALLOCATE claim_probe").Error
+		return conn.Exec("DEALLOCATE " + name).Error
 	})
 	if err != nil {
 		return "", err
