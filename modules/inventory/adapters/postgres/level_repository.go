@@ -287,12 +287,19 @@ func mergeDeltas(ds []ports.LevelDelta) []ports.LevelDelta {
 func (r *LevelRepository) applyAll(merged []ports.LevelDelta, now time.Time) (string, []any) {
 	var set, where strings.Builder
 	args := make([]any, 0, 14*len(merged)+1)
-	for _, col := range []string{"available", "reserved", "incoming"} {
-		set.WriteString(col + " = " + col + " + CASE")
+	columns := [...]struct {
+		name  string
+		delta func(domain.Quantities) int
+	}{
+		{"available", func(q domain.Quantities) int { return q.Available }},
+		{"reserved", func(q domain.Quantities) int { return q.Reserved }},
+		{"incoming", func(q domain.Quantities) int { return q.Incoming }},
+	}
+	for _, col := range columns {
+		set.WriteString(col.name + " = " + col.name + " + CASE")
 		for _, d := range merged {
-			v := map[string]int{"available": d.Delta.Available, "reserved": d.Delta.Reserved, "incoming": d.Delta.Incoming}[col]
 			set.WriteString(" WHEN variant_id = ? AND location_id = ? THEN CAST(? AS integer)")
-			args = append(args, d.Key.VariantID, d.Key.LocationID, v)
+			args = append(args, d.Key.VariantID, d.Key.LocationID, col.delta(d.Delta))
 		}
 		set.WriteString(" ELSE 0 END, ")
 	}
