@@ -24,19 +24,13 @@ func (r *Relay) ExplainClaim(ctx context.Context) (string, error) {
 		if err := conn.Exec("PREPARE " + name + " AS " + r.db.Rebind(q)).Error; err != nil {
 			return err
 		}
-		// EXECUTE's arguments as literals (a utility statement takes no parameters).
-		lits := make([]string, len(args))
-		for i, a := range args {
-			switch v := a.(type) {
-			case string:
-				lits[i] = "'" + strings.ReplaceAll(v, "'", "''") + "'"
-			case time.Time:
-				lits[i] = "'" + v.UTC().Format(time.RFC3339Nano) + "'"
-			default:
-				lits[i] = fmt.Sprint(v)
-			}
+		// EXECUTE's arguments inlined (a utility statement takes no parameters).
+		params := make([]string, len(args))
+		for i := range args {
+			params[i] = fmt.Sprintf("$%d", i+1)
 		}
-		if err := conn.Raw("EXPLAIN EXECUTE " + name + "(" + strings.Join(lits, ", ") + ")").Scan(&lines).Error; err != nil {
+		explain := conn.Explain("EXPLAIN EXECUTE "+name+"("+strings.Join(params, ", ")+")", args...)
+		if err := conn.Raw(explain).Scan(&lines).Error; err != nil {
 			return err
 		}
 		return conn.Exec("DEALLOCATE " + name).Error

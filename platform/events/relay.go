@@ -63,6 +63,8 @@ type Relay struct {
 	CatchUp time.Duration
 
 	registry atomic.Pointer[registryView]
+	// settleSQL is settleStatement bound for the dialect once (PostgreSQL's settle).
+	settleSQL string
 }
 
 // DefaultLease is the relay's lease: deliveries of a killed process's batch resume
@@ -80,7 +82,8 @@ const (
 func NewRelay(d *db.DB, bus *Bus, log *zap.Logger) *Relay {
 	r := &Relay{db: d, bus: bus, log: log.Named("outbox"), wake: make(chan struct{}, 1),
 		Interval: time.Second, Batch: 100, MaxAttempts: 10, Lease: DefaultLease, Clock: clock.New(), Coalesce: 10 * time.Millisecond,
-		Refresh: DefaultRefresh, ConsumerExpiry: DefaultConsumerExpiry, CatchUp: DefaultCatchUp}
+		Refresh: DefaultRefresh, ConsumerExpiry: DefaultConsumerExpiry, CatchUp: DefaultCatchUp,
+		settleSQL: d.Rebind(settleStatement)}
 	d.OnCommit(r.Notify)
 	return r
 }
@@ -423,7 +426,7 @@ func (r *Relay) settleJoined(ctx context.Context, rows []handled, now time.Time)
 	for i, h := range rows {
 		ids[i], added[i] = h.id, h.added
 	}
-	_, err := r.db.Exec(ctx, r.db.Rebind(settleStatement), r.liveSince(now), now, ids, added)
+	_, err := r.db.Exec(ctx, r.settleSQL, r.liveSince(now), now, ids, added)
 	return err
 }
 
